@@ -1,0 +1,40 @@
+# Every dependency is a Debian package found by CMake; nothing is downloaded at configure time.
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+# OpenMP for host code, also inside nvcc-compiled units (their host pass).
+add_library(silt_openmp INTERFACE)
+target_compile_options(silt_openmp INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:${OpenMP_CXX_FLAGS}>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${OpenMP_CXX_FLAGS}>)
+target_link_libraries(silt_openmp INTERFACE OpenMP::OpenMP_CXX)
+
+set(SILT_PNG OFF)
+find_package(PNG)
+if(PNG_FOUND)
+  set(SILT_PNG ON)
+endif()
+
+set(SILT_GDAL OFF)
+if(SILT_ENABLE_GDAL)
+  find_package(GDAL CONFIG QUIET)
+  if(GDAL_FOUND)
+    set(SILT_GDAL ON)
+  else()
+    message(STATUS "GDAL not found: rasters are ESRI ASCII only (no GeoTIFF/NetCDF)")
+  endif()
+endif()
+
+set(SILT_MPI OFF)
+if(SILT_ENABLE_MPI)
+  find_package(MPI COMPONENTS CXX QUIET)
+  if(MPI_FOUND)
+    set(SILT_MPI ON)
+  endif()
+endif()
+
+if(SILT_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

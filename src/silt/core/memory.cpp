@@ -1,0 +1,130 @@
+#include <fmt/format.h>
+
+#include <cstring>
+#include <new>
+
+#include "silt/core/buffer.hpp"
+#include "silt/core/error.hpp"
+#include "silt/core/parallel_for.hpp"
+
+#if SILT_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace silt::detail {
+
+namespace {
+constexpr std::size_t kHostAlignment = 64;  // one cache line; also enough for 16-byte vectors
+
+std::string human_bytes(double b) {
+  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024.0 && u < 4) {
+    b /= 1024.0;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", b, unit[u]);
+}
+}  // namespace
+
+void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
+  if (bytes == 0) return nullptr;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    SILT_CUDA_CHECK(cudaSetDevice(exec.device));
+    void* p = nullptr;
+    const cudaError_t e = cudaMalloc(&p, bytes);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      std::size_t free_b = 0, total_b = 0;
+      cudaMemGetInfo(&free_b, &total_b);
+      throw Error(fmt::format("out of device memory on CUDA device {}: '{}' needs {}, {} of {} free",
+                              exec.device, label, human_bytes(double(bytes)),
+                              human_bytes(double(free_b)), human_bytes(double(total_b))));
+    }
+    return p;
+#else
+    throw_no_cuda_in_unit(label.c_str());
+#endif
+  }
+  void* p = ::operator new(bytes, std::align_val_t(kHostAlignment), std::nothrow);
+  if (!p)
+    throw Error(fmt::format("out of host memory: '{}' needs {}", label, human_bytes(double(bytes))));
+  return p;
+}
+
+void deallocate(const Exec& exec, void* p) noexcept {
+  if (!p) return;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    cudaSetDevice(exec.device);
+    cudaFree(p);
+#endif
+    return;
+  }
+  ::operator delete(p, std::align_val_t(kHostAlignment));
+}
+
+void copy_bytes(void* dst, const Exec& dst_exec, const void* src, const Exec& src_exec,
+                std::size_t bytes) {
+  if (bytes == 0) return;
+  if (!dst_exec.is_cuda() && !src_exec.is_cuda()) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+#if SILT_HAS_CUDA
+  const Exec& dev = dst_exec.is_cuda() ? dst_exec : src_exec;
+  SILT_CUDA_CHECK(cudaSetDevice(dev.device));
+  if (dst_exec.is_cuda() && src_exec.is_cuda() && dst_exec.device != src_exec.device) {
+    SILT_CUDA_CHECK(
+        cudaMemcpyPeerAsync(dst, dst_exec.device, src, src_exec.device, bytes, dev.stream));
+  } else {
+    SILT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, dev.stream));
+  }
+  SILT_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+#else
+  throw_no_cuda_in_unit("copy");
+#endif
+}
+
+void zero_bytes(void* dst, const Exec& exec, std::size_t bytes) {
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    SILT_CUDA_CHECK(cudaSetDevice(exec.device));
+    SILT_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, exec.stream));
+    return;
+#else
+    throw_no_cuda_in_unit("zero");
+#endif
+  }
+  std::memset(dst, 0, bytes);
+}
+
+// Scratch for reductions that return to the host.
+template <class T>
+ReduceScratch<T>::ReduceScratch(const Exec& exec)
+    : exec_(exec), ptr_(static_cast<T*>(allocate(exec, sizeof(T), "reduce scratch"))) {}
+template <class T>
+ReduceScratch<T>::~ReduceScratch() {
+  deallocate(exec_, ptr_);
+}
+template <class T>
+T* ReduceScratch<T>::ptr() {
+  return ptr_;
+}
+template <class T>
+void ReduceScratch<T>::set(T v) {
+  copy_bytes(ptr_, exec_, &v, Exec::host(), sizeof(T));
+}
+template <class T>
+T ReduceScratch<T>::get() {
+  T v;
+  copy_bytes(&v, Exec::host(), ptr_, exec_, sizeof(T));
+  return v;
+}
+template struct ReduceScratch<float>;
+template struct ReduceScratch<double>;
+template struct ReduceScratch<int>;
+template struct ReduceScratch<long long>;
+
+}  // namespace silt::detail

@@ -1,0 +1,271 @@
+// The launch abstraction. Every loop over cells, faces, particles or blocks is
+//   parallel_for(exec, "label", range, SILT_LAMBDA(Index i) { kernel_k(i, ...); });
+// On the CPU backend this is an OpenMP loop; on the CUDA backend a generic kernel launched on
+// exec's stream, with the launch error checked always and a device synchronisation only in debug
+// builds (or with SILT_SYNC_LAUNCHES=1). Labels name NVTX ranges for profilers.
+//
+// A translation unit that launches on CUDA must be compiled by nvcc (SILT_HAS_CUDA); in a host-only
+// unit a CUDA Exec is an error at run time, never a silent CPU fallback.
+#pragma once
+
+#include <limits>
+
+#include "silt/core/atomic.hpp"
+#include "silt/core/config.hpp"
+#include "silt/core/exec.hpp"
+
+namespace silt {
+
+/// Half-open index boxes: [i0, i1) x [j0, j1) (x [k0, k1)).
+struct Box2 {
+  Index i0, i1, j0, j1;
+  Index count() const { return (i1 > i0 && j1 > j0) ? (i1 - i0) * (j1 - j0) : 0; }
+};
+struct Box3 {
+  Index i0, i1, j0, j1, k0, k1;
+  Index count() const {
+    return (i1 > i0 && j1 > j0 && k1 > k0) ? (i1 - i0) * (j1 - j0) * (k1 - k0) : 0;
+  }
+};
+
+namespace detail {
+/// Throws when a CUDA exec reaches a unit compiled without nvcc.
+[[noreturn]] void throw_no_cuda_in_unit(const char* label);
+/// Checks the last launch; synchronises and checks again in debug mode. Throws silt::Error
+/// naming the label.
+void check_launch(const Exec& exec, const char* label);
+/// NVTX range around a launch (no-op without CUDA or without a profiler attached).
+void range_push(const char* label);
+void range_pop();
+
+struct SumOp {
+  template <class T>
+  SILT_HD static T identity() { return T(0); }
+  template <class T>
+  SILT_HD static T combine(T a, T b) { return a + b; }
+  template <class T>
+  SILT_HD static void atomic(T* p, T v) { atomic_add(p, v); }
+};
+struct MinOp {
+  template <class T>
+  SILT_HD static T identity() { return std::numeric_limits<T>::max(); }
+  template <class T>
+  SILT_HD static T combine(T a, T b) { return b < a ? b : a; }
+  template <class T>
+  SILT_HD static void atomic(T* p, T v) { atomic_min(p, v); }
+};
+struct MaxOp {
+  template <class T>
+  SILT_HD static T identity() { return std::numeric_limits<T>::lowest(); }
+  template <class T>
+  SILT_HD static T combine(T a, T b) { return a < b ? b : a; }
+  template <class T>
+  SILT_HD static void atomic(T* p, T v) { atomic_max(p, v); }
+};
+}  // namespace detail
+
+#if SILT_HAS_CUDA
+namespace detail {
+constexpr int kBlock1 = 256;
+constexpr int kBlock2x = 32, kBlock2y = 8;
+constexpr int kBlock3x = 8, kBlock3y = 8, kBlock3z = 4;
+
+template <class F>
+__global__ void for_1d(Index n, F f) {
+  const Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+template <class F>
+__global__ void for_2d(Box2 b, F f) {
+  const Index i = b.i0 + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const Index j = b.j0 + static_cast<Index>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (i < b.i1 && j < b.j1) f(i, j);
+}
+template <class F>
+__global__ void for_3d(Box3 b, F f) {
+  const Index i = b.i0 + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const Index j = b.j0 + static_cast<Index>(blockIdx.y) * blockDim.y + threadIdx.y;
+  const Index k = b.k0 + static_cast<Index>(blockIdx.z) * blockDim.z + threadIdx.z;
+  if (i < b.i1 && j < b.j1 && k < b.k1) f(i, j, k);
+}
+
+template <class T, class Op>
+__device__ T block_reduce(T v) {
+  __shared__ T warp_vals[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int o = 16; o > 0; o >>= 1) v = Op::combine(v, __shfl_down_sync(0xffffffffu, v, o));
+  if (lane == 0) warp_vals[warp] = v;
+  __syncthreads();
+  const int nwarps = (blockDim.x + 31) >> 5;
+  v = threadIdx.x < nwarps ? warp_vals[lane] : Op::template identity<T>();
+  if (warp == 0)
+    for (int o = 16; o > 0; o >>= 1) v = Op::combine(v, __shfl_down_sync(0xffffffffu, v, o));
+  return v;
+}
+
+template <class T, class Op, class F>
+__global__ void reduce_1d(Index n, F f, T* out) {
+  T v = Op::template identity<T>();
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x)
+    v = Op::combine(v, f(i));
+  v = block_reduce<T, Op>(v);
+  if (threadIdx.x == 0) Op::atomic(out, v);
+}
+
+inline unsigned blocks_for(Index n, int block) {
+  return static_cast<unsigned>((static_cast<long long>(n) + block - 1) / block);
+}
+}  // namespace detail
+#endif
+
+template <class F>
+void parallel_for(const Exec& exec, const char* label, Index n, F&& f) {
+  if (n <= 0) return;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    detail::range_push(label);
+    detail::for_1d<<<detail::blocks_for(n, detail::kBlock1), detail::kBlock1, 0, exec.stream>>>(n,
+                                                                                                 f);
+    detail::range_pop();
+    detail::check_launch(exec, label);
+#else
+    detail::throw_no_cuda_in_unit(label);
+#endif
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) f(i);
+}
+
+template <class F>
+void parallel_for(const Exec& exec, const char* label, Box2 b, F&& f) {
+  if (b.count() == 0) return;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    using namespace detail;
+    const dim3 block(kBlock2x, kBlock2y);
+    const dim3 grid(blocks_for(b.i1 - b.i0, kBlock2x), blocks_for(b.j1 - b.j0, kBlock2y));
+    range_push(label);
+    for_2d<<<grid, block, 0, exec.stream>>>(b, f);
+    range_pop();
+    check_launch(exec, label);
+#else
+    detail::throw_no_cuda_in_unit(label);
+#endif
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (Index j = b.j0; j < b.j1; ++j)
+    for (Index i = b.i0; i < b.i1; ++i) f(i, j);
+}
+
+template <class F>
+void parallel_for(const Exec& exec, const char* label, Box3 b, F&& f) {
+  if (b.count() == 0) return;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    using namespace detail;
+    const dim3 block(kBlock3x, kBlock3y, kBlock3z);
+    const dim3 grid(blocks_for(b.i1 - b.i0, kBlock3x), blocks_for(b.j1 - b.j0, kBlock3y),
+                    blocks_for(b.k1 - b.k0, kBlock3z));
+    range_push(label);
+    for_3d<<<grid, block, 0, exec.stream>>>(b, f);
+    range_pop();
+    check_launch(exec, label);
+#else
+    detail::throw_no_cuda_in_unit(label);
+#endif
+    return;
+  }
+#pragma omp parallel for collapse(2) schedule(static)
+  for (Index k = b.k0; k < b.k1; ++k)
+    for (Index j = b.j0; j < b.j1; ++j)
+      for (Index i = b.i0; i < b.i1; ++i) f(i, j, k);
+}
+
+/// Reduces f(i) over [0, n) and combines the result atomically into *out, which lives where exec
+/// runs (device memory on CUDA). No host synchronisation: this is the form used inside a step
+/// (the CFL dt, fault counts). Initialise *out with the operation's identity beforehand.
+template <class Op, class T, class F>
+void parallel_reduce_into(const Exec& exec, const char* label, Index n, F&& f, T* out) {
+  if (n <= 0) return;
+  if (exec.is_cuda()) {
+#if SILT_HAS_CUDA
+    using namespace detail;
+    unsigned blocks = blocks_for(n, kBlock1);
+    if (blocks > 4096u) blocks = 4096u;  // grid-stride beyond ~30 blocks per SM
+    range_push(label);
+    reduce_1d<T, Op><<<blocks, kBlock1, 0, exec.stream>>>(n, f, out);
+    range_pop();
+    check_launch(exec, label);
+#else
+    detail::throw_no_cuda_in_unit(label);
+#endif
+    return;
+  }
+  T acc = Op::template identity<T>();
+#pragma omp parallel
+  {
+    T local = Op::template identity<T>();
+#pragma omp for schedule(static) nowait
+    for (Index i = 0; i < n; ++i) local = Op::combine(local, static_cast<T>(f(i)));
+#pragma omp critical(silt_reduce)
+    acc = Op::combine(acc, local);
+  }
+  *out = Op::combine(*out, acc);
+}
+
+namespace detail {
+/// Host-returning reduction through a one-element scratch buffer (declared in reduce.cpp).
+template <class T>
+struct ReduceScratch {
+  explicit ReduceScratch(const Exec& exec);
+  ~ReduceScratch();
+  ReduceScratch(const ReduceScratch&) = delete;
+  ReduceScratch& operator=(const ReduceScratch&) = delete;
+  T* ptr();
+  void set(T v);
+  T get();
+
+ private:
+  Exec exec_;
+  T* ptr_;
+};
+
+template <class Op, class T, class F>
+T reduce_to_host(const Exec& exec, const char* label, Index n, F&& f) {
+  if (!exec.is_cuda()) {
+    T acc = Op::template identity<T>();
+    parallel_reduce_into<Op>(exec, label, n, f, &acc);
+    return acc;
+  }
+  ReduceScratch<T> s(exec);
+  s.set(Op::template identity<T>());
+  parallel_reduce_into<Op>(exec, label, n, f, s.ptr());
+  return s.get();
+}
+}  // namespace detail
+
+/// Reductions that return to the host (they wait for the device): for setup, frames and tests,
+/// never inside a step.
+template <class T, class F>
+T parallel_reduce_sum(const Exec& exec, const char* label, Index n, F&& f) {
+  return detail::reduce_to_host<detail::SumOp, T>(exec, label, n, f);
+}
+template <class T, class F>
+T parallel_reduce_min(const Exec& exec, const char* label, Index n, F&& f) {
+  return detail::reduce_to_host<detail::MinOp, T>(exec, label, n, f);
+}
+template <class T, class F>
+T parallel_reduce_max(const Exec& exec, const char* label, Index n, F&& f) {
+  return detail::reduce_to_host<detail::MaxOp, T>(exec, label, n, f);
+}
+
+/// Fills a view with a value.
+template <class T>
+void parallel_fill(const Exec& exec, const char* label, T* data, Index n, T value) {
+  parallel_for(exec, label, n, SILT_LAMBDA(Index i) { data[i] = value; });
+}
+
+}  // namespace silt

@@ -1,0 +1,50 @@
+// Shared test support: the backend the program was asked to run on, and comparison helpers that
+// print both values and the index on failure.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "silt/core/exec.hpp"
+
+namespace silt::test {
+
+/// The Exec chosen by --backend=cpu|cuda (default cpu).
+const Exec& exec();
+inline bool on_gpu() { return exec().is_cuda(); }
+
+/// Relative L2 difference ||a - b|| / max(||b||, tiny).
+inline double rel_l2(const std::vector<double>& a, const std::vector<double>& b) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += b[i] * b[i];
+  }
+  return std::sqrt(num) / std::max(std::sqrt(den), 1e-300);
+}
+
+/// Fails (once, with the first offending index and both values) when |a[i] - b[i]| > tol.
+template <class A, class B>
+::testing::AssertionResult all_near(const A& a, const B& b, double tol) {
+  if (a.size() != b.size())
+    return ::testing::AssertionFailure() << "sizes differ: " << a.size() << " vs " << b.size();
+  size_t bad = 0, first = a.size();
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double d = std::abs(double(a[i]) - double(b[i]));
+    if (!(d <= tol)) {
+      if (first == a.size()) first = i;
+      ++bad;
+      if (!(d <= worst)) worst = d;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << bad << " of " << a.size() << " values differ by more than " << tol << "; first at index "
+         << first << ": " << a[first] << " vs " << b[first] << "; worst difference " << worst;
+}
+
+}  // namespace silt::test
