@@ -1,0 +1,85 @@
+// The shallow-water problem as plain, validated data: what io/ parses from a scene file and what the
+// solver consumes. SI units throughout. Cell (i, j) has its centre at
+// (x0 + (i + 0.5) dx, y0 + (j + 0.5) dx); row j = 0 is the southern row; cell fields are stored
+// row-major with index j * nx + i.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "silt/core/config.hpp"
+
+namespace silt::swe {
+
+enum class Precision { f32, f64 };
+enum class Side { west, east, south, north };
+enum class BoundaryKind {
+  wall,       // reflective: no flow through the edge
+  open,       // transmissive outflow: zero-gradient ghost state
+  discharge,  // imposed inflow discharge hydrograph (total m^3/s across the segment)
+  level       // imposed water-surface elevation time series (m)
+};
+
+/// Piecewise-linear time series: value(t) interpolates between samples and holds the end values
+/// outside [t.front(), t.back()]. Times in s, strictly increasing.
+struct Series {
+  std::vector<double> t;
+  std::vector<double> value;
+  bool empty() const { return t.empty(); }
+};
+
+/// A segment of the domain edge with one boundary condition. Edges not covered by any segment are
+/// walls. Cells along west/east are counted by j, along south/north by i.
+struct Boundary {
+  std::string name;
+  Side side = Side::west;
+  Index begin = 0;  // first cell along the side
+  Index end = 0;    // one past the last cell along the side
+  BoundaryKind kind = BoundaryKind::wall;
+  Series series;               // discharge (m^3/s, into the domain) or level (m)
+  double concentration = 0.0;  // pollutant concentration of water entering here, kg/m^3
+};
+
+/// A point inflow (or outflow, if negative) into the cell containing (x, y).
+struct PointSource {
+  std::string name;
+  double x = 0.0, y = 0.0;     // m
+  Series discharge;            // m^3/s
+  double concentration = 0.0;  // kg/m^3 of the inflowing water
+};
+
+struct Grid {
+  Index nx = 0, ny = 0;
+  double dx = 1.0;           // m, square cells
+  double x0 = 0.0, y0 = 0.0;  // lower-left corner of the grid, m
+  Index cells() const { return nx * ny; }
+};
+
+struct Scene {
+  std::string name;
+  Grid grid;
+  // Cell fields, nx * ny each (row-major from the south-west corner).
+  std::vector<double> bed;            // bed elevation z, m
+  std::vector<double> depth;          // initial water depth h, m (>= 0)
+  std::vector<double> velocity_x;     // initial u, m/s (empty: at rest)
+  std::vector<double> velocity_y;     // initial v, m/s (empty: at rest)
+  std::vector<double> manning;        // Manning's n, s m^-1/3 (empty: frictionless)
+  std::vector<double> concentration;  // initial pollutant concentration C, kg/m^3 (empty: 0)
+  std::vector<std::uint8_t> active;   // 0: outside the domain (DEM nodata), acts as a wall (empty: all active)
+
+  std::vector<Boundary> boundaries;
+  std::vector<PointSource> sources;
+  Series rainfall;  // uniform rainfall rate, m/s (empty: none)
+
+  double gravity = 9.81;    // m/s^2
+  double cfl = 0.45;        // Courant number of the 2D unsplit first-order scheme (stable <= 0.5)
+  double dry_depth = 1e-5;  // m: below this a cell is dry (no velocity, no outflow)
+  double max_dt = std::numeric_limits<double>::infinity();  // s
+  double min_dt = 1e-9;     // s: a step below this is reported as a collapsing time step
+  Precision precision = Precision::f32;
+  bool fused_kernel = true;  // CUDA: ghost-cell-decoupled tile kernel; false: plain parallel_for
+};
+
+}  // namespace silt::swe
