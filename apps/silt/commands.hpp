@@ -1,0 +1,36 @@
+// The subcommands of the `silt` command line. Each returns the process exit code and reports
+// errors by throwing silt::Error (main prints them).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace silt::app {
+
+struct RunOptions {
+  std::string scene_path;  // empty: the embedded default scene
+  std::string backend = "auto";
+  std::vector<int> devices{0};
+  std::string out_dir;  // empty: silt-out/<scene name>
+  std::vector<std::string> overrides;
+  bool quiet = false;
+};
+
+struct BenchOptions {
+  std::string what;  // "swe" or "mpm"
+  std::string backend = "auto";
+  std::vector<std::string> sizes;
+  std::vector<std::string> precisions;
+  int steps = 0;  // 0: the benchmark's default
+  std::string csv;
+};
+
+int cmd_info();
+int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);
+int cmd_run(const RunOptions& options);
+int cmd_bench(const BenchOptions& options);
+
+/// Build identification written next to outputs ("0.1.0 (abc1234, Release, CUDA 90)").
+std::string build_id();
+
+}  // namespace silt::app

@@ -1,0 +1,66 @@
+// silt: fast GPU simulation of shallow water with pollutants, and MPM.
+//   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
+//   silt validate scene.json [--set k=v]...
+//   silt info
+//   silt bench swe|mpm [--backend ...] [--sizes ...] [--precision ...]
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <exception>
+
+#include "commands.hpp"
+#include "silt/core/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace silt::app;
+  CLI::App app{"silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
+               "of sand, snow, water and elastic solids with MPM"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", build_id());
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Run a scene (no scene: the embedded dam break)");
+  run_cmd->add_option("scene", run.scene_path, "Scene file (JSON, comments allowed)");
+  run_cmd->add_option("--backend", run.backend, "cpu, cuda or auto (GPU when present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  run_cmd->add_option("--devices", run.devices, "CUDA device ordinals, e.g. 0 or 0,1")
+      ->delimiter(',');
+  run_cmd->add_option("--out", run.out_dir, "Output directory (default silt-out/<scene name>)");
+  run_cmd->add_option("--set", run.overrides, "Override a scene value: path=value (repeatable)");
+  run_cmd->add_flag("--quiet,-q", run.quiet, "No progress output");
+
+  std::string validate_path;
+  std::vector<std::string> validate_overrides;
+  auto* validate_cmd = app.add_subcommand("validate", "Check a scene file and print a summary");
+  validate_cmd->add_option("scene", validate_path, "Scene file")->required();
+  validate_cmd->add_option("--set", validate_overrides, "Override a scene value: path=value");
+
+  auto* info_cmd = app.add_subcommand("info", "Build, backends and devices");
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "Benchmarks (print numbers; never assert)");
+  bench_cmd->add_option("what", bench.what, "swe or mpm")
+      ->required()
+      ->check(CLI::IsMember({"swe", "mpm"}));
+  bench_cmd->add_option("--backend", bench.backend, "cpu, cuda or auto")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  bench_cmd->add_option("--sizes", bench.sizes, "Problem sizes, e.g. 1M,16M,64M")->delimiter(',');
+  bench_cmd->add_option("--precision", bench.precisions, "float32,float64")->delimiter(',');
+  bench_cmd->add_option("--steps", bench.steps, "Timed steps per case");
+  bench_cmd->add_option("--csv", bench.csv, "Also write the results as CSV to this file");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*run_cmd) return cmd_run(run);
+    if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
+    if (*info_cmd) return cmd_info();
+    if (*bench_cmd) return cmd_bench(bench);
+  } catch (const silt::Error& e) {
+    fmt::print(stderr, "silt: error: {}\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "silt: internal error: {}\n", e.what());
+    return 3;
+  }
+  return 0;
+}

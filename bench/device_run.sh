@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
+# (no GDAL/MPI there), run the GPU tests and the benchmarks, and leave logs under $OUT.
+#   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-mpm] [sass]
+# (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/silt-out}
+mkdir -p "$OUT"
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build test bench-swe bench-mpm)
+has() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
+PFX=/tmp/silt-deps
+mkdir -p $PFX
+for f in .deps/*.deb; do dpkg -x "$f" $PFX; done
+export LD_LIBRARY_PATH=$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export NCCL_NVLS_ENABLE=0
+{
+  date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+  nvcc --version | tail -2; cmake --version | head -1; nproc
+} > "$OUT/machine.txt" 2>&1
+cat "$OUT/machine.txt"
+
+B=build-gpu
+status=0
+if has build; then
+  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PFX/usr \
+    -DSILT_ENABLE_GDAL=OFF -DSILT_ENABLE_MPI=OFF -DCMAKE_CUDA_FLAGS="-Xptxas -v" \
+    > "$OUT/build.log" 2>&1 &&
+    cmake --build $B -j "$(nproc)" >> "$OUT/build.log" 2>&1
+  rc=$?
+  echo "build rc=$rc"
+  if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; fi
+  grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5
+fi
+if has test; then
+  ctest --test-dir $B -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1 || status=1
+  tail -25 "$OUT/ctest-gpu.log"
+fi
+if has cputest; then
+  ctest --test-dir $B -LE gpu --timeout 300 -j 8 > "$OUT/ctest-cpu.log" 2>&1 || status=1
+  tail -6 "$OUT/ctest-cpu.log"
+fi
+if has sass; then
+  for x in $B/src/silt/swe/libsilt_swe.a $B/src/silt/mpm/libsilt_mpm.a; do
+    [ -f "$x" ] && cuobjdump --dump-sass "$x" > "$OUT/$(basename "$x" .a).sass" 2>&1
+  done
+fi
+if has bench-swe; then
+  $B/apps/silt/silt bench swe --backend cuda --csv "$OUT/bench-swe.csv" 2>&1 | tee "$OUT/bench-swe.txt"
+fi
+if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
+  $B/bench/mpm_bench 2>&1 | tee "$OUT/bench-mpm.txt"
+fi
+exit $status

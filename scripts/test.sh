@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the test suite that needs no GPU (labels unit,
+# verification, mpi). On a machine with a GPU, `ctest --test-dir build -L gpu` runs the GPU tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ctest --test-dir build -LE gpu --output-on-failure -j 2 --timeout 900
