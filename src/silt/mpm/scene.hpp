@@ -59,6 +59,7 @@ struct Source {
   Vec3d velocity{0, 0, 0};                    // m/s
   double particles_per_cell = 8.0;            // per dx^3
   Sampling sampling = Sampling::jittered;
+  double jitter = 1.0;  // jittered: displacement as a fraction of the lattice spacing (0: regular)
   std::uint64_t seed = 1;
   // Emitters add the shape's particles again every `emit_interval` s between emit_start and
   // emit_end (0 interval: sampled once at t = 0).

@@ -1,0 +1,36 @@
+// Initial particle positions: filling a Source's shape (box, sphere, cylinder, closed OBJ mesh) at
+// particles_per_cell particles per dx^3, by a jittered lattice or Poisson-disk sampling. Host code,
+// run once per source (and once per emission of an emitter); deterministic for Source::seed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "silt/mpm/scene.hpp"
+
+namespace silt::mpm {
+
+/// Positions (m) filling `source`'s shape with source.particles_per_cell particles per dx^3.
+///  - jittered: a world-aligned lattice of spacing h = dx / ppc^(1/3), each point moved uniformly
+///    within its lattice cell (stratified sampling), kept when inside the shape. The expected count
+///    is exactly ppc * volume / dx^3; a box aligned with the lattice gets exactly that many.
+///  - poisson: Bridson's (2007) dart throwing with minimum distance poisson_radius(ppc, dx), then
+///    thinned at random to round(ppc * volume / dx^3) points.
+/// The same seed gives the same positions, bit for bit, on every machine. Throws silt::Error naming
+/// the source on an empty or degenerate shape, an unreadable or open mesh, or too many particles.
+std::vector<Vec3d> sample_source(const Source& source, double dx);
+
+/// Volume of the source's shape, m^3 (mesh: by the divergence theorem over its triangles).
+double source_volume(const Source& source);
+
+/// Minimum particle distance used by Poisson-disk sampling at ppc particles per dx^3, m.
+double poisson_radius(double particles_per_cell, double dx);
+
+/// Times (s) at which a source adds its particles: {0} for a plain source, else emit_start,
+/// emit_start + emit_interval, ... up to and including emit_end.
+std::vector<double> emission_times(const Source& source);
+
+/// Upper bound on the particles all emissions of all sources of a scene add (capacity sizing).
+std::int64_t estimate_particle_capacity(const Scene& scene);
+
+}  // namespace silt::mpm
