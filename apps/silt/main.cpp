@@ -3,8 +3,8 @@
 //   silt validate scene.json [--set k=v]...
 //   silt info
 //   silt bench swe|mpm [--backend ...] [--sizes ...] [--precision ...]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <exception>
 
@@ -13,8 +13,9 @@
 
 int main(int argc, char** argv) {
   using namespace silt::app;
-  CLI::App app{"silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
-               "of sand, snow, water and elastic solids with MPM"};
+  CLI::App app{
+      "silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
+      "of sand, snow, water and elastic solids with MPM"};
   app.require_subcommand(1);
   app.set_version_flag("--version", build_id());
 

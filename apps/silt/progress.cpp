@@ -25,7 +25,8 @@ Progress::Progress(double t_end, bool quiet)
       last_draw_(start_) {}
 
 std::string Progress::bar(double t, long long steps) const {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double frac = t_end_ > 0 ? std::clamp(t / t_end_, 0.0, 1.0) : 1.0;
   const double eta = frac > 0 ? wall * (1 - frac) / frac : -1;
   const double rate = wall > 0 ? steps / wall : 0;
@@ -55,10 +56,11 @@ void Progress::log(const std::string& line) {
 
 void Progress::done(double t, long long steps) {
   if (quiet_) return;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (tty_ && drawn_) fmt::print(stderr, "\r\x1b[K");
-  fmt::print(stderr, "finished: t = {:.6g} s, {} steps in {:.2f} s wall ({:.0f} steps/s)\n", t, steps,
-             wall, wall > 0 ? steps / wall : 0.0);
+  fmt::print(stderr, "finished: t = {:.6g} s, {} steps in {:.2f} s wall ({:.0f} steps/s)\n", t,
+             steps, wall, wall > 0 ? steps / wall : 0.0);
 }
 
 }  // namespace silt::app

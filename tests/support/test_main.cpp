@@ -8,7 +8,9 @@ namespace silt::test {
 namespace {
 Exec g_exec = Exec::host();
 }
-const Exec& exec() { return g_exec; }
+const Exec& exec() {
+  return g_exec;
+}
 }  // namespace silt::test
 
 int main(int argc, char** argv) {

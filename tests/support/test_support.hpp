@@ -14,7 +14,9 @@ namespace silt::test {
 
 /// The Exec chosen by --backend=cpu|cuda (default cpu).
 const Exec& exec();
-inline bool on_gpu() { return exec().is_cuda(); }
+inline bool on_gpu() {
+  return exec().is_cuda();
+}
 
 /// Relative L2 difference ||a - b|| / max(||b||, tiny).
 inline double rel_l2(const std::vector<double>& a, const std::vector<double>& b) {
@@ -43,8 +45,9 @@ template <class A, class B>
   }
   if (bad == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << bad << " of " << a.size() << " values differ by more than " << tol << "; first at index "
-         << first << ": " << a[first] << " vs " << b[first] << "; worst difference " << worst;
+         << bad << " of " << a.size() << " values differ by more than " << tol
+         << "; first at index " << first << ": " << a[first] << " vs " << b[first]
+         << "; worst difference " << worst;
 }
 
 }  // namespace silt::test

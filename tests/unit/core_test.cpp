@@ -24,11 +24,14 @@ void ParallelFor_VisitsEveryIndexOnce1D() {
   DeviceBuffer<int> hits(exec(), n, "hits");
   hits.zero();
   int* h = hits.data();
-  parallel_for(exec(), "test.hit1d", n, SILT_LAMBDA(Index i) { atomic_add(&h[i], 1); });
+  parallel_for(
+      exec(), "test.hit1d", n, SILT_LAMBDA(Index i) { atomic_add(&h[i], 1); });
   const auto v = hits.download();
   EXPECT_TRUE(test::all_near(v, std::vector<int>(n, 1), 0));
 }
-TEST(ParallelFor, VisitsEveryIndexOnce1D) { ParallelFor_VisitsEveryIndexOnce1D(); }
+TEST(ParallelFor, VisitsEveryIndexOnce1D) {
+  ParallelFor_VisitsEveryIndexOnce1D();
+}
 
 void ParallelFor_VisitsEveryIndexOnce2DBox() {
   const Index nx = 131, ny = 77;
@@ -36,8 +39,9 @@ void ParallelFor_VisitsEveryIndexOnce2DBox() {
   hits.zero();
   Grid2<int> g{hits.data(), nx, ny, 1};
   // Interior only: the halo ring must stay untouched.
-  parallel_for(exec(), "test.hit2d", Box2{0, nx, 0, ny},
-               SILT_LAMBDA(Index i, Index j) { atomic_add(&g(i, j), 1 + i + 1000 * j); });
+  parallel_for(
+      exec(), "test.hit2d", Box2{0, nx, 0, ny},
+      SILT_LAMBDA(Index i, Index j) { atomic_add(&g(i, j), 1 + i + 1000 * j); });
   const auto v = hits.download();
   for (Index j = -1; j <= ny; ++j)
     for (Index i = -1; i <= nx; ++i) {
@@ -45,7 +49,9 @@ void ParallelFor_VisitsEveryIndexOnce2DBox() {
       ASSERT_EQ(v[g.offset(i, j)], inside ? 1 + i + 1000 * j : 0) << "cell " << i << "," << j;
     }
 }
-TEST(ParallelFor, VisitsEveryIndexOnce2DBox) { ParallelFor_VisitsEveryIndexOnce2DBox(); }
+TEST(ParallelFor, VisitsEveryIndexOnce2DBox) {
+  ParallelFor_VisitsEveryIndexOnce2DBox();
+}
 
 void ParallelFor_VisitsEveryIndexOnce3DBox() {
   const Box3 b{2, 19, 1, 12, 3, 9};
@@ -53,8 +59,9 @@ void ParallelFor_VisitsEveryIndexOnce3DBox() {
   DeviceBuffer<int> hits(exec(), n, "hits");
   hits.zero();
   Grid3<int> g{hits.data(), 20, 13, 10};
-  parallel_for(exec(), "test.hit3d", b,
-               SILT_LAMBDA(Index i, Index j, Index k) { atomic_add(&g(i, j, k), 1); });
+  parallel_for(
+      exec(), "test.hit3d", b,
+      SILT_LAMBDA(Index i, Index j, Index k) { atomic_add(&g(i, j, k), 1); });
   const auto v = hits.download();
   int total = std::accumulate(v.begin(), v.end(), 0);
   EXPECT_EQ(total, b.count());
@@ -63,7 +70,9 @@ void ParallelFor_VisitsEveryIndexOnce3DBox() {
   EXPECT_EQ(v[g.offset(18, 11, 8)], 1);
   EXPECT_EQ(v[g.offset(19, 11, 8)], 0);
 }
-TEST(ParallelFor, VisitsEveryIndexOnce3DBox) { ParallelFor_VisitsEveryIndexOnce3DBox(); }
+TEST(ParallelFor, VisitsEveryIndexOnce3DBox) {
+  ParallelFor_VisitsEveryIndexOnce3DBox();
+}
 
 void Reduce_MinMaxSumMatchSerial() {
   const Index n = 1 << 20;
@@ -74,22 +83,21 @@ void Reduce_MinMaxSumMatchSerial() {
   DeviceBuffer<double> buf(exec(), n, "values");
   buf.upload(host);
   const double* p = buf.data();
-  const double mn = parallel_reduce_min<double>(exec(), "test.min", n, SILT_LAMBDA(Index i) {
-    return p[i];
-  });
-  const double mx = parallel_reduce_max<double>(exec(), "test.max", n, SILT_LAMBDA(Index i) {
-    return p[i];
-  });
-  const double sum = parallel_reduce_sum<double>(exec(), "test.sum", n, SILT_LAMBDA(Index i) {
-    return p[i];
-  });
+  const double mn = parallel_reduce_min<double>(
+      exec(), "test.min", n, SILT_LAMBDA(Index i) { return p[i]; });
+  const double mx = parallel_reduce_max<double>(
+      exec(), "test.max", n, SILT_LAMBDA(Index i) { return p[i]; });
+  const double sum = parallel_reduce_sum<double>(
+      exec(), "test.sum", n, SILT_LAMBDA(Index i) { return p[i]; });
   EXPECT_EQ(mn, *std::min_element(host.begin(), host.end()));
   EXPECT_EQ(mx, *std::max_element(host.begin(), host.end()));
   // Summation order differs between backends: 1e-9 relative is ~1e4 ulps of the sum's magnitude.
   const double ref = std::accumulate(host.begin(), host.end(), 0.0);
   EXPECT_NEAR(sum, ref, 1e-9 * n * 1e3);
 }
-TEST(Reduce, MinMaxSumMatchSerial) { Reduce_MinMaxSumMatchSerial(); }
+TEST(Reduce, MinMaxSumMatchSerial) {
+  Reduce_MinMaxSumMatchSerial();
+}
 
 void Reduce_FloatMinMaxOfNegativeValues() {
   const Index n = 5000;
@@ -98,12 +106,16 @@ void Reduce_FloatMinMaxOfNegativeValues() {
   for (Index i = 0; i < n; ++i) host[i] = -1.5f - 0.25f * float((i * 37) % n);
   buf.upload(host);
   const float* p = buf.data();
-  EXPECT_EQ(parallel_reduce_max<float>(exec(), "test.fmax", n, SILT_LAMBDA(Index i) { return p[i]; }),
+  EXPECT_EQ(parallel_reduce_max<float>(
+                exec(), "test.fmax", n, SILT_LAMBDA(Index i) { return p[i]; }),
             -1.5f);
-  EXPECT_EQ(parallel_reduce_min<float>(exec(), "test.fmin", n, SILT_LAMBDA(Index i) { return p[i]; }),
+  EXPECT_EQ(parallel_reduce_min<float>(
+                exec(), "test.fmin", n, SILT_LAMBDA(Index i) { return p[i]; }),
             -1.5f - 0.25f * float(n - 1));
 }
-TEST(Reduce, FloatMinMaxOfNegativeValues) { Reduce_FloatMinMaxOfNegativeValues(); }
+TEST(Reduce, FloatMinMaxOfNegativeValues) {
+  Reduce_FloatMinMaxOfNegativeValues();
+}
 
 void Atomic_ScatterAddIsExact() {
   // Many threads add integer-valued floats into a few slots: the sums are exact in float, so any
@@ -112,13 +124,15 @@ void Atomic_ScatterAddIsExact() {
   DeviceBuffer<float> acc(exec(), slots, "acc");
   acc.zero();
   float* a = acc.data();
-  parallel_for(exec(), "test.scatter", n,
-               SILT_LAMBDA(Index i) { atomic_add(&a[i % slots], float(i % 3)); });
+  parallel_for(
+      exec(), "test.scatter", n, SILT_LAMBDA(Index i) { atomic_add(&a[i % slots], float(i % 3)); });
   std::vector<double> ref(slots, 0.0);
   for (Index i = 0; i < n; ++i) ref[i % slots] += i % 3;
   EXPECT_TRUE(test::all_near(acc.download(), ref, 0.0));
 }
-TEST(Atomic, ScatterAddIsExact) { Atomic_ScatterAddIsExact(); }
+TEST(Atomic, ScatterAddIsExact) {
+  Atomic_ScatterAddIsExact();
+}
 
 void Buffer_UploadDownloadRoundTrip() {
   std::vector<double> v(1000);
@@ -132,7 +146,9 @@ void Buffer_UploadDownloadRoundTrip() {
   EXPECT_EQ(b.size(), 0);
   EXPECT_EQ(moved.get(999), 999.5);
 }
-TEST(Buffer, UploadDownloadRoundTrip) { Buffer_UploadDownloadRoundTrip(); }
+TEST(Buffer, UploadDownloadRoundTrip) {
+  Buffer_UploadDownloadRoundTrip();
+}
 
 void GrowBuffer_GrowsFourTimesWhenHalfFullAndKeepsContents() {
   GrowBuffer<int> g(exec(), 16, "grow");
@@ -149,15 +165,18 @@ void GrowBuffer_GrowsFourTimesWhenHalfFullAndKeepsContents() {
   EXPECT_EQ(back, first);
   EXPECT_FALSE(g.ensure(18, 9));
 }
-TEST(GrowBuffer, GrowsFourTimesWhenHalfFullAndKeepsContents) { GrowBuffer_GrowsFourTimesWhenHalfFullAndKeepsContents(); }
+TEST(GrowBuffer, GrowsFourTimesWhenHalfFullAndKeepsContents) {
+  GrowBuffer_GrowsFourTimesWhenHalfFullAndKeepsContents();
+}
 
 void Fault_FirstWriterWins() {
   FaultFlags flags(exec());
   FaultView f = flags.view();
   EXPECT_FALSE(flags.read());
-  parallel_for(exec(), "test.fault", 1000, SILT_LAMBDA(Index i) {
-    if (i == 421 || i == 977) f.raise(3, i, 7);
-  });
+  parallel_for(
+      exec(), "test.fault", 1000, SILT_LAMBDA(Index i) {
+        if (i == 421 || i == 977) f.raise(3, i, 7);
+      });
   const Fault got = flags.read();
   EXPECT_EQ(got.code, 3);
   EXPECT_TRUE(got.index == 421 || got.index == 977) << got.index;
@@ -165,7 +184,9 @@ void Fault_FirstWriterWins() {
   flags.clear();
   EXPECT_FALSE(flags.read());
 }
-TEST(Fault, FirstWriterWins) { Fault_FirstWriterWins(); }
+TEST(Fault, FirstWriterWins) {
+  Fault_FirstWriterWins();
+}
 
 void Exec_BackendNamesAreCheckedWithAClearMessage() {
   EXPECT_EQ(backend_from_string("cpu"), Backend::cpu);
@@ -176,7 +197,9 @@ void Exec_BackendNamesAreCheckedWithAClearMessage() {
     EXPECT_NE(std::string(e.what()).find("'gpu'"), std::string::npos) << e.what();
   }
 }
-TEST(Exec, BackendNamesAreCheckedWithAClearMessage) { Exec_BackendNamesAreCheckedWithAClearMessage(); }
+TEST(Exec, BackendNamesAreCheckedWithAClearMessage) {
+  Exec_BackendNamesAreCheckedWithAClearMessage();
+}
 
 }  // namespace
 }  // namespace silt

@@ -1,5 +1,5 @@
-// Errors: host-side failures are exceptions (silt::Error) whose message names the file, key, cell or
-// particle and step; the library never calls exit(). Device-side faults are recorded in a small
+// Errors: host-side failures are exceptions (silt::Error) whose message names the file, key, cell
+// or particle and step; the library never calls exit(). Device-side faults are recorded in a small
 // flag block on the device (see fault.hpp) and turned into an Error by the host once per frame.
 #pragma once
 
@@ -14,7 +14,8 @@ class Error : public std::runtime_error {
 };
 
 namespace detail {
-[[noreturn]] void throw_require(const char* cond, const char* file, int line, const std::string& msg);
+[[noreturn]] void throw_require(const char* cond, const char* file, int line,
+                                const std::string& msg);
 [[noreturn]] void throw_cuda(int code, const char* what, const char* expr, const char* file,
                              int line);
 }  // namespace detail
@@ -31,11 +32,11 @@ namespace detail {
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 /// Checks a CUDA runtime call and throws silt::Error with the call, file and line on failure.
-#define SILT_CUDA_CHECK(expr)                                                              \
-  do {                                                                                     \
-    cudaError_t silt_err_ = (expr);                                                        \
-    if (silt_err_ != cudaSuccess)                                                          \
+#define SILT_CUDA_CHECK(expr)                                                                \
+  do {                                                                                       \
+    cudaError_t silt_err_ = (expr);                                                          \
+    if (silt_err_ != cudaSuccess)                                                            \
       ::silt::detail::throw_cuda(static_cast<int>(silt_err_), cudaGetErrorString(silt_err_), \
-                                 #expr, __FILE__, __LINE__);                               \
+                                 #expr, __FILE__, __LINE__);                                 \
   } while (0)
 #endif

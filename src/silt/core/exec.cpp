@@ -16,7 +16,9 @@
 
 namespace silt {
 
-bool cuda_compiled() { return SILT_HAS_CUDA != 0; }
+bool cuda_compiled() {
+  return SILT_HAS_CUDA != 0;
+}
 
 int cuda_device_count() {
 #if SILT_HAS_CUDA
@@ -43,14 +45,17 @@ std::string cuda_device_name(int device) {
 #endif
 }
 
-int host_thread_count() { return omp_get_max_threads(); }
+int host_thread_count() {
+  return omp_get_max_threads();
+}
 
 Backend backend_from_string(std::string_view name) {
   if (name == "cpu") return Backend::cpu;
   if (name == "cuda") {
     if (!cuda_compiled())
-      throw Error("backend 'cuda' asked for, but this build of silt has no CUDA backend "
-                  "(rebuild with nvcc present and SILT_ENABLE_CUDA=ON)");
+      throw Error(
+          "backend 'cuda' asked for, but this build of silt has no CUDA backend "
+          "(rebuild with nvcc present and SILT_ENABLE_CUDA=ON)");
     if (cuda_device_count() == 0)
       throw Error("backend 'cuda' asked for, but no CUDA device is visible");
     return Backend::cuda;
@@ -59,7 +64,9 @@ Backend backend_from_string(std::string_view name) {
   throw Error(fmt::format("unknown backend '{}' (expected cpu, cuda or auto)", name));
 }
 
-std::string to_string(Backend b) { return b == Backend::cuda ? "cuda" : "cpu"; }
+std::string to_string(Backend b) {
+  return b == Backend::cuda ? "cuda" : "cpu";
+}
 
 void fence(const Exec& exec) {
 #if SILT_HAS_CUDA
@@ -83,8 +90,8 @@ void activate(const Exec& exec) {
 namespace detail {
 
 void throw_no_cuda_in_unit(const char* label) {
-  throw Error(fmt::format(
-      "kernel '{}' was asked to run on CUDA from code compiled without nvcc", label));
+  throw Error(
+      fmt::format("kernel '{}' was asked to run on CUDA from code compiled without nvcc", label));
 }
 
 namespace {

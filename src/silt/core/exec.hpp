@@ -13,8 +13,8 @@ enum class Backend { cpu, cuda };
 
 struct Exec {
   Backend backend = Backend::cpu;
-  int device = 0;                  // CUDA device ordinal (cuda only)
-  CUstream_st* stream = nullptr;   // CUDA stream; nullptr is the legacy default stream
+  int device = 0;                 // CUDA device ordinal (cuda only)
+  CUstream_st* stream = nullptr;  // CUDA stream; nullptr is the legacy default stream
 
   static Exec host() { return Exec{}; }
   static Exec cuda(int device = 0, CUstream_st* stream = nullptr) {

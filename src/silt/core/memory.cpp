@@ -38,9 +38,10 @@ void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
       (void)cudaGetLastError();
       std::size_t free_b = 0, total_b = 0;
       cudaMemGetInfo(&free_b, &total_b);
-      throw Error(fmt::format("out of device memory on CUDA device {}: '{}' needs {}, {} of {} free",
-                              exec.device, label, human_bytes(double(bytes)),
-                              human_bytes(double(free_b)), human_bytes(double(total_b))));
+      throw Error(
+          fmt::format("out of device memory on CUDA device {}: '{}' needs {}, {} of {} free",
+                      exec.device, label, human_bytes(double(bytes)), human_bytes(double(free_b)),
+                      human_bytes(double(total_b))));
     }
     return p;
 #else
@@ -49,7 +50,8 @@ void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
   }
   void* p = ::operator new(bytes, std::align_val_t(kHostAlignment), std::nothrow);
   if (!p)
-    throw Error(fmt::format("out of host memory: '{}' needs {}", label, human_bytes(double(bytes))));
+    throw Error(
+        fmt::format("out of host memory: '{}' needs {}", label, human_bytes(double(bytes))));
   return p;
 }
 

@@ -40,27 +40,45 @@ void range_pop();
 
 struct SumOp {
   template <class T>
-  SILT_HD static T identity() { return T(0); }
+  SILT_HD static T identity() {
+    return T(0);
+  }
   template <class T>
-  SILT_HD static T combine(T a, T b) { return a + b; }
+  SILT_HD static T combine(T a, T b) {
+    return a + b;
+  }
   template <class T>
-  SILT_HD static void atomic(T* p, T v) { atomic_add(p, v); }
+  SILT_HD static void atomic(T* p, T v) {
+    atomic_add(p, v);
+  }
 };
 struct MinOp {
   template <class T>
-  SILT_HD static T identity() { return std::numeric_limits<T>::max(); }
+  SILT_HD static T identity() {
+    return std::numeric_limits<T>::max();
+  }
   template <class T>
-  SILT_HD static T combine(T a, T b) { return b < a ? b : a; }
+  SILT_HD static T combine(T a, T b) {
+    return b < a ? b : a;
+  }
   template <class T>
-  SILT_HD static void atomic(T* p, T v) { atomic_min(p, v); }
+  SILT_HD static void atomic(T* p, T v) {
+    atomic_min(p, v);
+  }
 };
 struct MaxOp {
   template <class T>
-  SILT_HD static T identity() { return std::numeric_limits<T>::lowest(); }
+  SILT_HD static T identity() {
+    return std::numeric_limits<T>::lowest();
+  }
   template <class T>
-  SILT_HD static T combine(T a, T b) { return a < b ? b : a; }
+  SILT_HD static T combine(T a, T b) {
+    return a < b ? b : a;
+  }
   template <class T>
-  SILT_HD static void atomic(T* p, T v) { atomic_max(p, v); }
+  SILT_HD static void atomic(T* p, T v) {
+    atomic_max(p, v);
+  }
 };
 }  // namespace detail
 
@@ -126,7 +144,7 @@ void parallel_for(const Exec& exec, const char* label, Index n, F&& f) {
 #if SILT_HAS_CUDA
     detail::range_push(label);
     detail::for_1d<<<detail::blocks_for(n, detail::kBlock1), detail::kBlock1, 0, exec.stream>>>(n,
-                                                                                                 f);
+                                                                                                f);
     detail::range_pop();
     detail::check_launch(exec, label);
 #else
@@ -265,7 +283,8 @@ T parallel_reduce_max(const Exec& exec, const char* label, Index n, F&& f) {
 /// Fills a view with a value.
 template <class T>
 void parallel_fill(const Exec& exec, const char* label, T* data, Index n, T value) {
-  parallel_for(exec, label, n, SILT_LAMBDA(Index i) { data[i] = value; });
+  parallel_for(
+      exec, label, n, SILT_LAMBDA(Index i) { data[i] = value; });
 }
 
 }  // namespace silt

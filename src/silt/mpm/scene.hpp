@@ -33,11 +33,11 @@ struct Material {
   double friction_angle = 30.0;  // degrees
   double cohesion = 0.0;         // - (Klár et al. eq. 27 shift of the yield surface in log strain)
   // nacc (Wolper et al. 2019 notation)
-  double nacc_kappa = 5.0e5;  // Pa, bulk modulus
-  double nacc_m = 0.8;        // friction coefficient M
-  double nacc_beta = 0.9;     // cohesion coefficient beta
-  double nacc_xi = 5.0;       // hardening coefficient xi
-  double nacc_alpha0 = -0.04; // initial log(-p0 / kappa)-type hardening state (alpha), see docs
+  double nacc_kappa = 5.0e5;   // Pa, bulk modulus
+  double nacc_m = 0.8;         // friction coefficient M
+  double nacc_beta = 0.9;      // cohesion coefficient beta
+  double nacc_xi = 5.0;        // hardening coefficient xi
+  double nacc_alpha0 = -0.04;  // initial log(-p0 / kappa)-type hardening state (alpha), see docs
 };
 
 enum class Shape { box, sphere, cylinder, mesh };
@@ -48,16 +48,16 @@ struct Source {
   std::string name;
   Shape shape = Shape::box;
   Vec3d box_min{0, 0, 0}, box_max{0, 0, 0};  // m (box)
-  Vec3d center{0, 0, 0};                      // m (sphere; cylinder base centre)
-  double radius = 0.0;                        // m (sphere, cylinder)
-  Vec3d axis{0, 1, 0};                        // unit axis (cylinder)
-  double height = 0.0;                        // m (cylinder)
-  std::string mesh_path;                      // closed OBJ mesh (mesh)
-  double mesh_scale = 1.0;                    // -
-  Vec3d mesh_offset{0, 0, 0};                 // m
-  int material = 0;                           // index into Scene::materials
-  Vec3d velocity{0, 0, 0};                    // m/s
-  double particles_per_cell = 8.0;            // per dx^3
+  Vec3d center{0, 0, 0};                     // m (sphere; cylinder base centre)
+  double radius = 0.0;                       // m (sphere, cylinder)
+  Vec3d axis{0, 1, 0};                       // unit axis (cylinder)
+  double height = 0.0;                       // m (cylinder)
+  std::string mesh_path;                     // closed OBJ mesh (mesh)
+  double mesh_scale = 1.0;                   // -
+  Vec3d mesh_offset{0, 0, 0};                // m
+  int material = 0;                          // index into Scene::materials
+  Vec3d velocity{0, 0, 0};                   // m/s
+  double particles_per_cell = 8.0;           // per dx^3
   Sampling sampling = Sampling::jittered;
   double jitter = 1.0;  // jittered: displacement as a fraction of the lattice spacing (0: regular)
   std::uint64_t seed = 1;
@@ -73,40 +73,40 @@ struct Collider {
   std::string name;
   Kind kind = Kind::plane;
   WallKind wall = WallKind::separate;
-  double friction = 0.0;                // Coulomb coefficient (slip / separate)
-  Vec3d point{0, 0, 0}, normal{0, 1, 0};  // plane: point on it and outward normal
-  Vec3d center{0, 0, 0};                // sphere, cylinder (axis point)
-  double radius = 0.0;                  // sphere, cylinder
-  Vec3d axis{0, 1, 0};                  // cylinder (infinite)
+  double friction = 0.0;                     // Coulomb coefficient (slip / separate)
+  Vec3d point{0, 0, 0}, normal{0, 1, 0};     // plane: point on it and outward normal
+  Vec3d center{0, 0, 0};                     // sphere, cylinder (axis point)
+  double radius = 0.0;                       // sphere, cylinder
+  Vec3d axis{0, 1, 0};                       // cylinder (infinite)
   Vec3d box_min{0, 0, 0}, box_max{0, 0, 0};  // box (solid)
-  Vec3d velocity{0, 0, 0};              // m/s, prescribed rigid translation
+  Vec3d velocity{0, 0, 0};                   // m/s, prescribed rigid translation
 };
 
 enum class Transfer { apic, asflip };
 
 struct Scene {
   std::string name;
-  double dx = 1.0 / 128;              // m, grid spacing
-  Vec3d domain_min{0, 0, 0};          // m, walls of the simulation box
-  Vec3d domain_max{1, 1, 1};          // m
+  double dx = 1.0 / 128;      // m, grid spacing
+  Vec3d domain_min{0, 0, 0};  // m, walls of the simulation box
+  Vec3d domain_max{1, 1, 1};  // m
   WallKind domain_wall = WallKind::separate;
   double domain_friction = 0.0;
-  Vec3d gravity{0, -9.81, 0};         // m/s^2
+  Vec3d gravity{0, -9.81, 0};  // m/s^2
   std::vector<Material> materials;
   std::vector<Source> sources;
   std::vector<Collider> colliders;
 
   Transfer transfer = Transfer::apic;
-  double asflip_flip = 0.95;          // ASFLIP blend (Fei et al. 2021)
-  double asflip_advect = 1.0;         // ASFLIP position correction weight
-  double cfl = 0.5;                   // particle-velocity CFL: dt <= cfl dx / |v|max
-  double elastic_cfl = 0.5;           // dt <= elastic_cfl dx / c, c the material wave speed
-  double max_dt = 1.0e-3;             // s
-  double fixed_dt = 0.0;              // s; > 0 disables the adaptive dt
-  double frame_dt = 1.0 / 60;         // s per output frame
-  int rebuild_period = 8;             // steps between particle-block rebuilds (1: every step)
-  bool g2p2g = false;                 // fused G2P2G kernel (small counts, no emitters)
-  std::int64_t max_particles = 0;     // 0: sized from the sources; else a hard capacity
+  double asflip_flip = 0.95;       // ASFLIP blend (Fei et al. 2021)
+  double asflip_advect = 1.0;      // ASFLIP position correction weight
+  double cfl = 0.5;                // particle-velocity CFL: dt <= cfl dx / |v|max
+  double elastic_cfl = 0.5;        // dt <= elastic_cfl dx / c, c the material wave speed
+  double max_dt = 1.0e-3;          // s
+  double fixed_dt = 0.0;           // s; > 0 disables the adaptive dt
+  double frame_dt = 1.0 / 60;      // s per output frame
+  int rebuild_period = 8;          // steps between particle-block rebuilds (1: every step)
+  bool g2p2g = false;              // fused G2P2G kernel (small counts, no emitters)
+  std::int64_t max_particles = 0;  // 0: sized from the sources; else a hard capacity
 };
 
 }  // namespace silt::mpm

@@ -14,21 +14,22 @@ namespace silt::mpm {
 
 /// Particles copied back to the host for output.
 struct ParticleFrame {
-  std::vector<float> position;   // x y z per particle, m
-  std::vector<float> velocity;   // x y z per particle, m/s
+  std::vector<float> position;  // x y z per particle, m
+  std::vector<float> velocity;  // x y z per particle, m/s
   std::vector<std::int32_t> material;
-  std::vector<float> stress;     // Cauchy stress, 9 per particle (row-major), Pa; empty unless asked
-  std::vector<float> plastic;    // plastic state per particle (log J_p or alpha), -; empty unless asked
+  std::vector<float> stress;  // Cauchy stress, 9 per particle (row-major), Pa; empty unless asked
+  std::vector<float>
+      plastic;  // plastic state per particle (log J_p or alpha), -; empty unless asked
   std::size_t count() const { return material.size(); }
 };
 
 struct FrameStats {
-  long long steps = 0;        // steps taken in the frame
-  double time = 0;            // simulated time at the end of the frame, s
-  double ms_per_step = 0;     // wall time
+  long long steps = 0;     // steps taken in the frame
+  double time = 0;         // simulated time at the end of the frame, s
+  double ms_per_step = 0;  // wall time
   std::int64_t particles = 0;
   std::int64_t active_blocks = 0;
-  int rebuilds = 0;           // particle-block rebuilds in the frame
+  int rebuilds = 0;  // particle-block rebuilds in the frame
 };
 
 class Solver {

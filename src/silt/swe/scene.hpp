@@ -1,7 +1,7 @@
-// The shallow-water problem as plain, validated data: what io/ parses from a scene file and what the
-// solver consumes. SI units throughout. Cell (i, j) has its centre at
-// (x0 + (i + 0.5) dx, y0 + (j + 0.5) dx); row j = 0 is the southern row; cell fields are stored
-// row-major with index j * nx + i.
+// The shallow-water problem as plain, validated data: what io/ parses from a scene file and what
+// the solver consumes. SI units throughout. Cell (i, j) has its centre at (x0 + (i + 0.5) dx, y0 +
+// (j + 0.5) dx); row j = 0 is the southern row; cell fields are stored row-major with index j * nx
+// + i.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +52,7 @@ struct PointSource {
 
 struct Grid {
   Index nx = 0, ny = 0;
-  double dx = 1.0;           // m, square cells
+  double dx = 1.0;            // m, square cells
   double x0 = 0.0, y0 = 0.0;  // lower-left corner of the grid, m
   Index cells() const { return nx * ny; }
 };
@@ -67,7 +67,8 @@ struct Scene {
   std::vector<double> velocity_y;     // initial v, m/s (empty: at rest)
   std::vector<double> manning;        // Manning's n, s m^-1/3 (empty: frictionless)
   std::vector<double> concentration;  // initial pollutant concentration C, kg/m^3 (empty: 0)
-  std::vector<std::uint8_t> active;   // 0: outside the domain (DEM nodata), acts as a wall (empty: all active)
+  std::vector<std::uint8_t>
+      active;  // 0: outside the domain (DEM nodata), acts as a wall (empty: all active)
 
   std::vector<Boundary> boundaries;
   std::vector<PointSource> sources;
@@ -77,7 +78,7 @@ struct Scene {
   double cfl = 0.45;        // Courant number of the 2D unsplit first-order scheme (stable <= 0.5)
   double dry_depth = 1e-5;  // m: below this a cell is dry (no velocity, no outflow)
   double max_dt = std::numeric_limits<double>::infinity();  // s
-  double min_dt = 1e-9;     // s: a step below this is reported as a collapsing time step
+  double min_dt = 1e-9;  // s: a step below this is reported as a collapsing time step
   Precision precision = Precision::f32;
   bool fused_kernel = true;  // CUDA: ghost-cell-decoupled tile kernel; false: plain parallel_for
 };

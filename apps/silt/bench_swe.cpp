@@ -1,0 +1,140 @@
+// `silt bench swe`: cell-updates per second of the shallow-water step on a wet dam-break scene of
+// 1M, 16M and 64M cells in float32 and float64, with the achieved bytes/s against the measured HBM
+// copy bandwidth (the roofline). Prints numbers; asserts nothing.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "commands.hpp"
+#include "silt/core/error.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/swe/solver.hpp"
+
+namespace silt::app {
+
+namespace {
+
+// Measured on the H200 (DESIGN.md §4): device-to-device copy, bytes read + written.
+constexpr double kHbmBytesPerSecond = 3.98e12;
+
+// Minimal device-memory traffic of one cell update: read h, hu, hv, hc, z, Manning n and the max
+// depth, write h, hu, hv, hc and the max depth (neighbour reads come from cache). 12 values.
+constexpr int kValuesPerCellUpdate = 12;
+
+long long parse_size(const std::string& s) {
+  if (s.empty()) throw Error("empty size");
+  double mult = 1;
+  std::string num = s;
+  const char last = s.back();
+  if (last == 'M' || last == 'm') mult = 1 << 20, num = s.substr(0, s.size() - 1);
+  if (last == 'K' || last == 'k') mult = 1 << 10, num = s.substr(0, s.size() - 1);
+  try {
+    return static_cast<long long>(std::stod(num) * mult);
+  } catch (const std::exception&) {
+    throw Error(fmt::format("--sizes: cannot read '{}' (use e.g. 1M, 16M, 64M)", s));
+  }
+}
+
+// A wet dam break on a flat bed over a square grid: the whole domain is wet (every cell does the
+// full work), with a moving front so no cell is trivially at rest.
+swe::Scene bench_scene(long long cells, swe::Precision precision) {
+  swe::Scene s;
+  s.name = "bench";
+  const Index n = static_cast<Index>(std::lround(std::sqrt(double(cells))));
+  s.grid = swe::Grid{n, n, 1.0, 0.0, 0.0};
+  const size_t total = size_t(n) * size_t(n);
+  s.bed.assign(total, 0.0);
+  s.depth.assign(total, 1.0);
+  s.manning.assign(total, 0.02);
+  s.concentration.assign(total, 0.0);
+  for (Index j = 0; j < n; ++j)
+    for (Index i = 0; i < n / 2; ++i) {
+      s.depth[size_t(j) * n + i] = 2.0;
+      s.concentration[size_t(j) * n + i] = 1.0;
+    }
+  s.precision = precision;
+  return s;
+}
+
+struct Result {
+  std::string backend, precision;
+  long long cells;
+  long long steps;
+  double seconds;
+  double cell_updates_per_s() const { return double(cells) * steps / seconds; }
+};
+
+Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps) {
+  swe::Solver solver(bench_scene(cells, p), exec);
+  const long long real_cells = solver.scene().grid.cells();
+  for (int i = 0; i < 5; ++i) solver.step();  // warm up: module load, caches, first dt
+  (void)solver.time();                        // waits for the device
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < steps; ++i) solver.step();
+  (void)solver.time();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return Result{to_string(exec.backend), p == swe::Precision::f32 ? "float32" : "float64",
+                real_cells, steps, secs};
+}
+
+}  // namespace
+
+int cmd_bench_swe(const BenchOptions& o) {
+  const Backend backend = backend_from_string(o.backend);
+  const Exec exec = backend == Backend::cuda ? Exec::cuda(0) : Exec::host();
+  std::vector<std::string> sizes = o.sizes;
+  if (sizes.empty())
+    sizes = backend == Backend::cuda ? std::vector<std::string>{"1M", "16M", "64M"}
+                                     : std::vector<std::string>{"1M"};
+  std::vector<std::string> precisions = o.precisions;
+  if (precisions.empty()) precisions = {"float32", "float64"};
+
+  fmt::print("silt bench swe: backend {}{}\n", to_string(backend),
+             backend == Backend::cuda ? ", " + cuda_device_name(0)
+                                      : fmt::format(", {} threads", host_thread_count()));
+  fmt::print(
+      "roofline: {} values read+written per cell update; at {:.2f} TB/s that is "
+      "{:.0f} G cell-updates/s in float32, {:.0f} G in float64\n",
+      kValuesPerCellUpdate, kHbmBytesPerSecond / 1e12,
+      kHbmBytesPerSecond / (4.0 * kValuesPerCellUpdate) / 1e9,
+      kHbmBytesPerSecond / (8.0 * kValuesPerCellUpdate) / 1e9);
+  fmt::print("{:>10} {:>9} {:>7} {:>10} {:>14} {:>10} {:>9}\n", "cells", "precision", "steps",
+             "ms/step", "G cell-upd/s", "GB/s", "% roof");
+  std::vector<Result> results;
+  for (const auto& size : sizes)
+    for (const auto& prec : precisions) {
+      if (prec != "float32" && prec != "float64")
+        throw Error(fmt::format("--precision: '{}' is not float32 or float64", prec));
+      const auto p = prec == "float32" ? swe::Precision::f32 : swe::Precision::f64;
+      const long long cells = parse_size(size);
+      const int steps =
+          o.steps > 0
+              ? o.steps
+              : static_cast<int>(std::clamp(
+                    4e10 / double(cells) / (backend == Backend::cuda ? 1 : 200), 5.0, 2000.0));
+      const Result r = run_case(exec, cells, p, steps);
+      const double bytes = double(kValuesPerCellUpdate) * (p == swe::Precision::f32 ? 4 : 8);
+      const double gbs = r.cell_updates_per_s() * bytes / 1e9;
+      fmt::print("{:>10} {:>9} {:>7} {:>10.3f} {:>14.2f} {:>10.0f} {:>8.1f}%\n", r.cells,
+                 r.precision, r.steps, 1e3 * r.seconds / r.steps, r.cell_updates_per_s() / 1e9, gbs,
+                 100 * gbs * 1e9 / kHbmBytesPerSecond);
+      std::fflush(stdout);
+      results.push_back(r);
+    }
+  if (!o.csv.empty()) {
+    std::ofstream f(o.csv);
+    if (!f) throw Error(fmt::format("cannot write '{}'", o.csv));
+    f << "backend,precision,cells,steps,seconds,cell_updates_per_s\n";
+    for (const auto& r : results)
+      f << fmt::format("{},{},{},{},{:.6f},{:.6e}\n", r.backend, r.precision, r.cells, r.steps,
+                       r.seconds, r.cell_updates_per_s());
+  }
+  return 0;
+}
+
+}  // namespace silt::app

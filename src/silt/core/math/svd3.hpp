@@ -1,0 +1,133 @@
+// Robust 3x3 singular value decomposition for SILT_HD code: F = U diag(sigma) V^T.
+//
+// Method: one-sided (Hestenes) Jacobi on the columns of B = F V, then a Givens QR of B.
+//   1. Cyclic sweeps over the column pairs (0,1), (0,2), (1,2): each exact Jacobi rotation makes two
+//      columns of B orthogonal (t = sign(tau) / (|tau| + sqrt(1 + tau^2)), the stable root; Golub &
+//      Van Loan, Matrix Computations, 4th ed., §8.6.3) and is accumulated into V. Unlike two-sided
+//      Jacobi on F^T F (McAdams et al. 2011) the dot products come from B itself, so small singular
+//      values keep their relative accuracy (Demmel & Veselic 1992) instead of losing eps * sigma_max^2.
+//   2. Columns sorted by decreasing norm; a swap negates one column so V stays a rotation.
+//   3. Givens QR of B (the same step as McAdams et al. 2011 §2.3): U a product of plane rotations,
+//      diag(R) = sigma. Zero columns (rank-deficient F) give the identity rotation, never 0/0.
+// A fixed number of sweeps (no data-dependent loop) keeps GPU warps convergent.
+//
+// Convention (McAdams et al. 2011): U and V are proper rotations (det = +1), sigma[0] >= sigma[1]
+// >= |sigma[2]|, and sigma[2] < 0 exactly when det F < 0 (inverted elements). Material models that
+// need log(sigma) clamp it themselves.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/core/math/mat.hpp"
+#include "silt/core/math/scalar.hpp"
+#include "silt/core/math/vec.hpp"
+
+namespace silt {
+
+template <class T>
+struct Svd3 {
+  Mat3<T> u;      // rotation
+  Vec3<T> sigma;  // singular values, sigma[0] >= sigma[1] >= |sigma[2]|
+  Mat3<T> v;      // rotation
+};
+
+/// Jacobi sweeps: 4 reach float round-off on 3x3 (quadratic convergence), 6 reach double's.
+template <class T>
+struct Svd3Sweeps {
+  static constexpr int value = 6;
+};
+template <>
+struct Svd3Sweeps<float> {
+  static constexpr int value = 4;
+};
+
+namespace detail {
+
+/// Rotates columns p and q of b and v so that b_p . b_q = 0.
+template <class T>
+SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v, int p, int q) {
+  const T app = b(0, p) * b(0, p) + b(1, p) * b(1, p) + b(2, p) * b(2, p);
+  const T aqq = b(0, q) * b(0, q) + b(1, q) * b(1, q) + b(2, q) * b(2, q);
+  const T apq = b(0, p) * b(0, q) + b(1, p) * b(1, q) + b(2, p) * b(2, q);
+  if (!(math::abs(apq) > math::Tiny<T>::value)) return;  // already orthogonal (or zero column)
+  const T tau = (aqq - app) / (T(2) * apq);
+  // |tau| -> inf gives t -> 0 (no rotation), so overflow of tau^2 is harmless.
+  const T t = math::sign_nonzero(tau) / (math::abs(tau) + math::sqrt(T(1) + tau * tau));
+  const T c = math::rsqrt(T(1) + t * t);
+  const T s = t * c;
+  for (int i = 0; i < 3; ++i) {
+    const T bp = b(i, p), bq = b(i, q);
+    b(i, p) = c * bp - s * bq;
+    b(i, q) = s * bp + c * bq;
+    const T vp = v(i, p), vq = v(i, q);
+    v(i, p) = c * vp - s * vq;
+    v(i, q) = s * vp + c * vq;
+  }
+}
+
+/// Swaps columns p and q of b and v, negating the new column q so det(v) is unchanged.
+template <class T>
+SILT_HD SILT_FORCEINLINE void svd3_swap_columns(Mat3<T>& b, Mat3<T>& v, T& np, T& nq, int p,
+                                                int q) {
+  for (int i = 0; i < 3; ++i) {
+    const T bp = b(i, p);
+    b(i, p) = b(i, q);
+    b(i, q) = -bp;
+    const T vp = v(i, p);
+    v(i, p) = v(i, q);
+    v(i, q) = -vp;
+  }
+  const T n = np;
+  np = nq;
+  nq = n;
+}
+
+/// Givens rotation in rows (p, q) that zeroes b(q, col); accumulated into u as u <- u G^T.
+template <class T>
+SILT_HD SILT_FORCEINLINE void svd3_givens_qr(Mat3<T>& b, Mat3<T>& u, int p, int q, int col) {
+  const T a = b(p, col), d = b(q, col);
+  const T r2 = a * a + d * d;
+  T c = T(1), s = T(0);
+  if (r2 > math::Tiny<T>::value) {
+    const T inv = math::rsqrt(r2);
+    c = a * inv;
+    s = d * inv;
+  }
+  for (int j = 0; j < 3; ++j) {
+    const T bp = b(p, j), bq = b(q, j);
+    b(p, j) = c * bp + s * bq;
+    b(q, j) = -s * bp + c * bq;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const T up = u(i, p), uq = u(i, q);
+    u(i, p) = c * up + s * uq;
+    u(i, q) = -s * up + c * uq;
+  }
+}
+
+}  // namespace detail
+
+/// F = U diag(sigma) V^T with the convention in the header comment.
+template <class T, int kSweeps = Svd3Sweeps<T>::value>
+SILT_HD inline Svd3<T> svd3(const Mat3<T>& f) {
+  Mat3<T> b = f;
+  Mat3<T> v = Mat3<T>::identity();
+  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+    detail::svd3_jacobi_rotate(b, v, 0, 1);
+    detail::svd3_jacobi_rotate(b, v, 0, 2);
+    detail::svd3_jacobi_rotate(b, v, 1, 2);
+  }
+  T n0 = b(0, 0) * b(0, 0) + b(1, 0) * b(1, 0) + b(2, 0) * b(2, 0);
+  T n1 = b(0, 1) * b(0, 1) + b(1, 1) * b(1, 1) + b(2, 1) * b(2, 1);
+  T n2 = b(0, 2) * b(0, 2) + b(1, 2) * b(1, 2) + b(2, 2) * b(2, 2);
+  if (n0 < n1) detail::svd3_swap_columns(b, v, n0, n1, 0, 1);
+  if (n0 < n2) detail::svd3_swap_columns(b, v, n0, n2, 0, 2);
+  if (n1 < n2) detail::svd3_swap_columns(b, v, n1, n2, 1, 2);
+
+  Mat3<T> u = Mat3<T>::identity();
+  detail::svd3_givens_qr(b, u, 0, 1, 0);
+  detail::svd3_givens_qr(b, u, 0, 2, 0);
+  detail::svd3_givens_qr(b, u, 1, 2, 1);
+  return Svd3<T>{u, Vec3<T>{b(0, 0), b(1, 1), b(2, 2)}, v};
+}
+
+}  // namespace silt
