@@ -134,15 +134,12 @@ SILT_HD SILT_FORCEINLINE T determinant(const Mat3<T>& a) {
 /// in hyperelastic stresses is cofactor(F), which needs no division.
 template <class T>
 SILT_HD SILT_FORCEINLINE Mat3<T> cofactor(const Mat3<T>& a) {
-  return Mat3<T>{a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1],
-                 a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2],
-                 a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0],
-                 a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2],
-                 a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0],
-                 a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1],
-                 a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1],
-                 a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2],
-                 a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0]};
+  return Mat3<T>{
+      a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1], a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2],
+      a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0], a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2],
+      a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0], a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1],
+      a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1], a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2],
+      a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0]};
 }
 /// A^{-1} = cof(A)^T / det(A). The caller guarantees det(A) != 0 (MPM's F never needs it: use
 /// cofactor() for J F^{-T}).

@@ -1,0 +1,69 @@
+// Quadratic B-spline interpolation for MPM (Steffen et al. 2008; Stomakhin et al. 2013 eq. (123)):
+// a particle touches the 3x3x3 nodes from `base`; node (base + (i,j,k)) sits at origin + dx *
+// (base + (i,j,k)). Per axis, with fx = (x - origin)/dx - base in [0.5, 1.5):
+//   w0 = 0.5 (1.5 - fx)^2,  w1 = 0.75 - (fx - 1)^2,  w2 = 0.5 (fx - 0.5)^2.
+// For quadratic splines the MLS/APIC inertia tensor is D = dx^2/4 I (Jiang et al. 2015 §5.3), so
+// D^{-1} = 4 / dx^2 (mls_dinv).
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/core/math/scalar.hpp"
+#include "silt/core/math/vec.hpp"
+
+namespace silt::mpm {
+
+template <class T>
+struct BSplineQ {
+  int base[3];  // lower-corner node index of the stencil, per axis
+  T fx[3];      // particle offset from the base node in cells, in [0.5, 1.5)
+  T w[3][3];    // w[axis][k]: 1-D weights, k = 0..2
+  T dw[3][3];   // dw[axis][k]: 1-D weight derivatives d w / d x, 1/m
+
+  /// Weight of node base + (i, j, k).
+  SILT_HD SILT_FORCEINLINE T weight(int i, int j, int k) const {
+    return w[0][i] * w[1][j] * w[2][k];
+  }
+  /// Gradient of node (i, j, k)'s basis function at the particle, grad N_i(x_p), 1/m.
+  SILT_HD SILT_FORCEINLINE Vec3<T> gradient(int i, int j, int k) const {
+    return Vec3<T>{dw[0][i] * w[1][j] * w[2][k], w[0][i] * dw[1][j] * w[2][k],
+                   w[0][i] * w[1][j] * dw[2][k]};
+  }
+  /// x_node - x_p in metres for node base + (i, j, k).
+  SILT_HD SILT_FORCEINLINE Vec3<T> dpos(int i, int j, int k, T dx) const {
+    return Vec3<T>{(T(i) - fx[0]) * dx, (T(j) - fx[1]) * dx, (T(k) - fx[2]) * dx};
+  }
+};
+
+/// Weights and gradients for a particle at x (m), grid origin (m, position of node 0), inv_dx =
+/// 1/dx.
+template <class T>
+SILT_HD SILT_FORCEINLINE BSplineQ<T> bspline_quadratic(const Vec3<T>& x, const Vec3<T>& origin,
+                                                       T inv_dx) {
+  BSplineQ<T> s;
+  for (int a = 0; a < 3; ++a) {
+    const T xc = (x[a] - origin[a]) * inv_dx;  // position in cells
+    // floor(xc - 0.5) without std::floor: the cast truncates towards zero, so fix negatives.
+    const T shifted = xc - T(0.5);
+    int b = static_cast<int>(shifted);
+    if (T(b) > shifted) --b;
+    s.base[a] = b;
+    const T f = xc - T(b);
+    s.fx[a] = f;
+    const T d0 = T(1.5) - f, d1 = f - T(1), d2 = f - T(0.5);
+    s.w[a][0] = T(0.5) * d0 * d0;
+    s.w[a][1] = T(0.75) - d1 * d1;
+    s.w[a][2] = T(0.5) * d2 * d2;
+    s.dw[a][0] = -d0 * inv_dx;
+    s.dw[a][1] = T(-2) * d1 * inv_dx;
+    s.dw[a][2] = d2 * inv_dx;
+  }
+  return s;
+}
+
+/// MLS-MPM / APIC D^{-1} for quadratic B-splines: 4 / dx^2 (1/m^2).
+template <class T>
+SILT_HD SILT_FORCEINLINE T mls_dinv(T dx) {
+  return T(4) / (dx * dx);
+}
+
+}  // namespace silt::mpm

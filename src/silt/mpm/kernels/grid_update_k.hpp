@@ -1,0 +1,145 @@
+// Grid update for one node, boundaries included (paper 000 §4.2: grid update and boundary
+// conditions in one kernel): momentum -> velocity, gravity, domain box walls in the boundary band,
+// then analytic colliders moving with a prescribed velocity.
+//
+// Wall conditions act on the velocity relative to the wall, v_rel = v - v_wall, with n the unit
+// normal pointing out of the solid (into the material) and v_n = v_rel . n:
+//   sticky    v = v_wall
+//   slip      v_rel loses its normal component; Coulomb friction on the tangential part
+//   separate  only when v_n < 0 (moving into the wall): as slip; otherwise untouched
+// Coulomb friction (Stomakhin et al. 2013 §8): when v_n < 0 the tangential speed |v_t| shrinks by
+// mu |v_n|, to 0 if mu |v_n| >= |v_t| (static friction).
+#pragma once
+
+#include <cstdint>
+
+#include "silt/core/config.hpp"
+#include "silt/core/math/scalar.hpp"
+#include "silt/core/math/vec.hpp"
+
+namespace silt::mpm {
+
+/// Same order as WallKind in scene.hpp.
+enum class BoundaryKind : std::int32_t { sticky = 0, slip = 1, separate = 2 };
+/// Same order as Collider::Kind in scene.hpp.
+enum class ColliderShape : std::int32_t { plane = 0, sphere = 1, box = 2, cylinder = 3 };
+
+/// Device form of a scene Collider (positions at time 0; it moves rigidly with `velocity`).
+template <class T>
+struct ColliderParams {
+  ColliderShape shape;
+  BoundaryKind wall;
+  T friction;        // Coulomb coefficient, -
+  Vec3<T> point;     // plane: a point on it, m
+  Vec3<T> normal;    // plane: unit normal pointing out of the solid, -
+  Vec3<T> center;    // sphere centre / cylinder axis point, m
+  T radius;          // sphere, cylinder, m
+  Vec3<T> axis;      // cylinder: unit axis direction, -
+  Vec3<T> box_min;   // box (solid), m
+  Vec3<T> box_max;   // m
+  Vec3<T> velocity;  // rigid translation, m/s
+};
+
+template <class T>
+struct GridUpdateParams {
+  T dt;                // s
+  T time;              // s, at the start of the step (collider positions)
+  Vec3<T> gravity;     // m/s^2
+  Vec3<T> domain_min;  // m, domain walls
+  Vec3<T> domain_max;  // m
+  T band;              // m: nodes closer than this to a domain face get its wall (~2-3 dx)
+  BoundaryKind domain_wall;
+  T domain_friction;  // Coulomb coefficient, -
+  T min_mass;         // kg: nodes lighter than this are treated as empty (velocity 0)
+};
+
+/// Node velocity from P2G sums (m/s); 0 for empty nodes.
+template <class T>
+SILT_HD SILT_FORCEINLINE Vec3<T> node_velocity(T mass, const Vec3<T>& momentum, T min_mass) {
+  return mass > min_mass ? momentum / mass : Vec3<T>::zero();
+}
+
+/// Applies one wall: v (m/s), n unit normal out of the solid, v_wall (m/s).
+template <class T>
+SILT_HD SILT_FORCEINLINE Vec3<T> apply_wall(const Vec3<T>& v, const Vec3<T>& n,
+                                            const Vec3<T>& v_wall, BoundaryKind kind, T friction) {
+  if (kind == BoundaryKind::sticky) return v_wall;
+  const Vec3<T> rel = v - v_wall;
+  const T vn = dot(rel, n);
+  if (kind == BoundaryKind::separate && vn >= T(0)) return v;
+  Vec3<T> vt = rel - n * vn;
+  if (vn < T(0) && friction > T(0)) {
+    const T t2 = norm2(vt);
+    const T dec = friction * (-vn);
+    if (t2 <= dec * dec)
+      vt = Vec3<T>::zero();
+    else
+      vt *= T(1) - dec * math::rsqrt(t2);
+  }
+  return v_wall + vt;
+}
+
+/// Signed distance (m, < 0 inside the solid) of point x to a collider at time t, and its outward
+/// unit normal.
+template <class T>
+SILT_HD inline T collider_distance(const ColliderParams<T>& c, const Vec3<T>& x, T t,
+                                   Vec3<T>& normal) {
+  const Vec3<T> shift = c.velocity * t;
+  switch (c.shape) {
+    case ColliderShape::plane:
+      normal = c.normal;
+      return dot(x - (c.point + shift), c.normal);
+    case ColliderShape::sphere: {
+      const Vec3<T> r = x - (c.center + shift);
+      normal = normalized(r);
+      return norm(r) - c.radius;
+    }
+    case ColliderShape::cylinder: {
+      const Vec3<T> r = x - (c.center + shift);
+      const Vec3<T> radial = r - c.axis * dot(r, c.axis);
+      normal = normalized(radial);
+      return norm(radial) - c.radius;
+    }
+    case ColliderShape::box:
+    default: {
+      // max over the six face distances: inside (all <= 0) the nearest face, which also gives
+      // the normal; outside a positive lower bound of the distance (only the sign is used).
+      const Vec3<T> lo = c.box_min + shift, hi = c.box_max + shift;
+      T best = T(-1e30);
+      normal = Vec3<T>::unit(1);
+      for (int a = 0; a < 3; ++a) {
+        const T d_lo = lo[a] - x[a];
+        const T d_hi = x[a] - hi[a];
+        if (d_lo > best) best = d_lo, normal = -Vec3<T>::unit(a);
+        if (d_hi > best) best = d_hi, normal = Vec3<T>::unit(a);
+      }
+      return best;
+    }
+  }
+}
+
+/// The whole node update: returns the node's new velocity (m/s). x_node: node position (m);
+/// colliders: n_colliders entries in memory the executing backend can read.
+template <class T>
+SILT_HD inline Vec3<T> grid_update_node(T mass, const Vec3<T>& momentum, const Vec3<T>& x_node,
+                                        const GridUpdateParams<T>& g,
+                                        const ColliderParams<T>* colliders, int n_colliders) {
+  if (!(mass > g.min_mass)) return Vec3<T>::zero();
+  Vec3<T> v = momentum / mass + g.gravity * g.dt;
+  const Vec3<T> still = Vec3<T>::zero();
+  for (int a = 0; a < 3; ++a) {
+    if (x_node[a] < g.domain_min[a] + g.band)
+      v = apply_wall(v, Vec3<T>::unit(a), still, g.domain_wall, g.domain_friction);
+    if (x_node[a] > g.domain_max[a] - g.band)
+      v = apply_wall(v, -Vec3<T>::unit(a), still, g.domain_wall, g.domain_friction);
+  }
+  for (int i = 0; i < n_colliders; ++i) {
+    const ColliderParams<T>& c = colliders[i];
+    Vec3<T> n;
+    if (collider_distance(c, x_node, g.time, n) < T(0))
+      v = apply_wall(v, n, c.velocity, c.wall, c.friction);
+  }
+  return v;
+}
+
+}  // namespace silt::mpm
