@@ -147,7 +147,7 @@ template <class T>
 SILT_HD SILT_FORCEINLINE Mat3<T> inverse(const Mat3<T>& a) {
   const Mat3<T> c = cofactor(a);
   const T det = a.m[0][0] * c.m[0][0] + a.m[0][1] * c.m[0][1] + a.m[0][2] * c.m[0][2];
-  return transpose(c) * (T(1) / det);
+  return transpose(c) * math::rcp(det);
 }
 
 /// a b^T.

@@ -51,9 +51,9 @@ SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v, int p, 
   const T aqq = b(0, q) * b(0, q) + b(1, q) * b(1, q) + b(2, q) * b(2, q);
   const T apq = b(0, p) * b(0, q) + b(1, p) * b(1, q) + b(2, p) * b(2, q);
   if (!(math::abs(apq) > math::Tiny<T>::value)) return;  // already orthogonal (or zero column)
-  const T tau = (aqq - app) / (T(2) * apq);
+  const T tau = math::div(aqq - app, T(2) * apq);
   // |tau| -> inf gives t -> 0 (no rotation), so overflow of tau^2 is harmless.
-  const T t = math::sign_nonzero(tau) / (math::abs(tau) + math::sqrt(T(1) + tau * tau));
+  const T t = math::div(math::sign_nonzero(tau), math::abs(tau) + math::sqrt(T(1) + tau * tau));
   const T c = math::rsqrt(T(1) + t * t);
   const T s = t * c;
   for (int i = 0; i < 3; ++i) {

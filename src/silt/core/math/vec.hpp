@@ -65,7 +65,7 @@ SILT_HD SILT_FORCEINLINE Vec3<T> operator*(T s, const Vec3<T>& a) {
 }
 template <class T>
 SILT_HD SILT_FORCEINLINE Vec3<T> operator/(const Vec3<T>& a, T s) {
-  const T inv = T(1) / s;
+  const T inv = math::rcp(s);
   return Vec3<T>{a[0] * inv, a[1] * inv, a[2] * inv};
 }
 

@@ -15,8 +15,8 @@ template <class T>
 SILT_HD SILT_FORCEINLINE T cfl_dt(T dx, T max_speed, T max_wave_speed, T cfl, T elastic_cfl,
                                   T max_dt) {
   T dt = max_dt;
-  if (max_speed * max_dt > cfl * dx) dt = cfl * dx / max_speed;
-  if (max_wave_speed * dt > elastic_cfl * dx) dt = elastic_cfl * dx / max_wave_speed;
+  if (max_speed * max_dt > cfl * dx) dt = math::div(cfl * dx, max_speed);
+  if (max_wave_speed * dt > elastic_cfl * dx) dt = math::div(elastic_cfl * dx, max_wave_speed);
   return dt;
 }
 

@@ -56,7 +56,7 @@ struct GridUpdateParams {
 /// Node velocity from P2G sums (m/s); 0 for empty nodes.
 template <class T>
 SILT_HD SILT_FORCEINLINE Vec3<T> node_velocity(T mass, const Vec3<T>& momentum, T min_mass) {
-  return mass > min_mass ? momentum / mass : Vec3<T>::zero();
+  return mass > min_mass ? momentum * math::rcp(mass) : Vec3<T>::zero();
 }
 
 /// Applies one wall: v (m/s), n unit normal out of the solid, v_wall (m/s).
@@ -125,7 +125,7 @@ SILT_HD inline Vec3<T> grid_update_node(T mass, const Vec3<T>& momentum, const V
                                         const GridUpdateParams<T>& g,
                                         const ColliderParams<T>* colliders, int n_colliders) {
   if (!(mass > g.min_mass)) return Vec3<T>::zero();
-  Vec3<T> v = momentum / mass + g.gravity * g.dt;
+  Vec3<T> v = momentum * math::rcp(mass) + g.gravity * g.dt;
   const Vec3<T> still = Vec3<T>::zero();
   for (int a = 0; a < 3; ++a) {
     if (x_node[a] < g.domain_min[a] + g.band)

@@ -45,8 +45,8 @@ inline double dp_alpha_from_friction_angle(double degrees) {
 template <class T>
 SILT_HD SILT_FORCEINLINE T dp_yield(const Vec3<T>& eps, T mu, T lambda, T alpha, T cohesion) {
   const T tr = eps[0] + eps[1] + eps[2];
-  const Vec3<T> hat = eps - Vec3<T>::constant(tr / T(3));
-  const T k = (T(3) * lambda + T(2) * mu) / (T(2) * mu);
+  const Vec3<T> hat = eps - Vec3<T>::constant(tr * (T(1) / T(3)));
+  const T k = math::div(T(3) * lambda + T(2) * mu, T(2) * mu);
   return norm(hat) + alpha * k * (tr - T(3) * cohesion);
 }
 
@@ -65,13 +65,13 @@ SILT_HD SILT_FORCEINLINE bool dp_project_strain(Vec3<T>& eps, T& vc, T mu, T lam
     return true;
   }
   vc = T(0);
-  const Vec3<T> hat = e - Vec3<T>::constant(tr / T(3));
+  const Vec3<T> hat = e - Vec3<T>::constant(tr * (T(1) / T(3)));
   const T hat_norm = norm(hat);
-  const T k = (T(3) * lambda + T(2) * mu) / (T(2) * mu);
+  const T k = math::div(T(3) * lambda + T(2) * mu, T(2) * mu);
   const T dgamma = hat_norm + alpha * k * tr;
   if (dgamma <= T(0)) return false;  // inside the cone
   // Here hat_norm >= dgamma > 0 because alpha k tr < 0, so the division is safe.
-  eps = e - hat * (dgamma / hat_norm) + Vec3<T>::constant(cohesion);
+  eps = e - hat * math::div(dgamma, hat_norm) + Vec3<T>::constant(cohesion);
   return true;
 }
 

@@ -14,7 +14,7 @@ namespace silt::mpm {
 /// Tait pressure (Pa) at volume ratio j = det F; bulk K (Pa), exponent gamma (-).
 template <class T>
 SILT_HD SILT_FORCEINLINE T tait_pressure(T j, T bulk, T gamma) {
-  return bulk / gamma * (math::pow(j, -gamma) - T(1));
+  return math::div(bulk, gamma) * (math::pow(j, -gamma) - T(1));
 }
 
 /// Kirchhoff stress (Pa): pressure at j, plus viscosity (Pa s) on the velocity gradient c (1/s).

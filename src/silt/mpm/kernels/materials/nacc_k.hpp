@@ -52,10 +52,10 @@ SILT_HD SILT_FORCEINLINE T nacc_pressure(T j, T kappa) {
 /// dev(b_bar) for positive singular values sigma with J = prod(sigma), dimensionless.
 template <class T>
 SILT_HD SILT_FORCEINLINE Vec3<T> nacc_dev_b_bar(const Vec3<T>& sigma, T j) {
-  const T scale = math::pow(j, T(-2) / T(3));
+  const T scale = math::pow(j, T(-2.0 / 3.0));
   const Vec3<T> b{sigma[0] * sigma[0] * scale, sigma[1] * sigma[1] * scale,
                   sigma[2] * sigma[2] * scale};
-  return b - Vec3<T>::constant(sum(b) / T(3));
+  return b - Vec3<T>::constant(sum(b) * (T(1) / T(3)));
 }
 
 /// Yield function y (Pa^2; <= 0 inside) for positive singular values sigma.
@@ -72,7 +72,7 @@ SILT_HD SILT_FORCEINLINE T nacc_yield(const Vec3<T>& sigma, T alpha, const NaccP
 /// p = kappa/2 (unreachable by elasticity) finite.
 template <class T>
 SILT_HD SILT_FORCEINLINE T nacc_j_at_pressure(T p, T kappa) {
-  return math::sqrt(math::max(T(1) - T(2) * p / kappa, T(1e-8)));
+  return math::sqrt(math::max(T(1) - math::div(T(2) * p, kappa), T(1e-8)));
 }
 
 /// Projects positive singular values sigma (in/out) and the hardening state alpha (in/out).
@@ -86,7 +86,7 @@ SILT_HD inline bool nacc_project(Vec3<T>& sigma, T& alpha, const NaccParams<T>& 
   if (p > p0 || p < -p_min) {  // past a tip of the ellipse: project to it, isotropically
     const T je = nacc_j_at_pressure(p > p0 ? p0 : -p_min, q.kappa);
     sigma = Vec3<T>::constant(math::cbrt_pos(je));
-    if (q.hardening) alpha += math::log(j / je);
+    if (q.hardening) alpha += math::log(math::div(j, je));
     return true;
   }
   const Vec3<T> dev = nacc_dev_b_bar(sigma, j);
@@ -96,21 +96,22 @@ SILT_HD inline bool nacc_project(Vec3<T>& sigma, T& alpha, const NaccParams<T>& 
   if (y_s * s_norm * s_norm + y_p <= T(0)) return false;
 
   // Scale s onto the ellipse at the same p: |s_new| = sqrt(-y_p / y_s).
-  const T s_target = math::sqrt(math::max(-y_p / y_s, T(0)));
-  const Vec3<T> d = dev * (s_target / s_norm);  // s_norm > 0 here since y_p <= 0 < y
+  const T s_target = math::sqrt(math::max(math::div(-y_p, y_s), T(0)));
+  const Vec3<T> d = dev * math::div(s_target, s_norm);  // s_norm > 0 here since y_p <= 0 < y
   // b_bar_new = m I + d with det = 1 (J unchanged): m^3 + e2 m + e3 = 1, Newton from 1 + |d|,
   // an upper bound of the root, converges monotonically (f convex and increasing there).
   const T e2 = d[0] * d[1] + d[0] * d[2] + d[1] * d[2];
   const T e3 = d[0] * d[1] * d[2];
   T mm = T(1) + norm(d);
-  for (int it = 0; it < 8; ++it) mm -= (mm * mm * mm + e2 * mm + e3 - T(1)) / (T(3) * mm * mm + e2);
+  for (int it = 0; it < 8; ++it)
+    mm -= math::div(mm * mm * mm + e2 * mm + e3 - T(1), T(3) * mm * mm + e2);
   const T j13 = math::cbrt_pos(j);
   sigma = Vec3<T>{j13 * math::sqrt(mm + d[0]), j13 * math::sqrt(mm + d[1]),
                   j13 * math::sqrt(mm + d[2])};
 
   if (q.hardening && p0 > T(1e-4) && p < p0 - T(1e-4) && p > T(1e-4) - p_min) {
     // Volume change to the ellipse point on the ray from its centre through the trial state.
-    const T p_c = (T(1) - q.beta) * p0 / T(2);
+    const T p_c = (T(1) - q.beta) * p0 * T(0.5);
     const T q_trial = math::sqrt(T(1.5)) * s_norm;
     const T dl = math::rsqrt((p_c - p) * (p_c - p) + q_trial * q_trial);
     const T d0 = (p_c - p) * dl, d1 = -q_trial * dl;
@@ -119,11 +120,12 @@ SILT_HD inline bool nacc_project(Vec3<T>& sigma, T& alpha, const NaccParams<T>& 
     const T qb = m2 * d0 * (T(2) * p_c - p0 + q.beta * p0);
     const T qc = m2 * (p_c + q.beta * p0) * (p_c - p0);
     const T disc = math::sqrt(math::max(qb * qb - T(4) * qa * qc, T(0)));
-    const T p1 = p_c + (-qb + disc) / (T(2) * qa) * d0;
-    const T p2 = p_c + (-qb - disc) / (T(2) * qa) * d0;
+    const T inv_2a = math::rcp(T(2) * qa);
+    const T p1 = p_c + (-qb + disc) * inv_2a * d0;
+    const T p2 = p_c + (-qb - disc) * inv_2a * d0;
     const T p_x = (p - p_c) * (p1 - p_c) > T(0) ? p1 : p2;
-    const T je_x = math::sqrt(math::abs(T(1) - T(2) * p_x / q.kappa));
-    if (je_x > T(1e-4)) alpha += math::log(j / je_x);
+    const T je_x = math::sqrt(math::abs(T(1) - math::div(T(2) * p_x, q.kappa)));
+    if (je_x > T(1e-4)) alpha += math::log(math::div(j, je_x));
   }
   return true;
 }

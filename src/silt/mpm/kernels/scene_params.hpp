@@ -1,0 +1,89 @@
+// Host side: builds the device parameter structs of the kernels (MaterialParams, ColliderParams,
+// BoundaryKind) from a validated Scene. Kept apart from the *_k.hpp kernels so those depend only on
+// core/config.hpp and core/math.
+#pragma once
+
+#include "silt/mpm/kernels/grid_update_k.hpp"
+#include "silt/mpm/kernels/material_k.hpp"
+#include "silt/mpm/kernels/materials/drucker_prager_k.hpp"
+#include "silt/mpm/kernels/materials/elastic_k.hpp"
+#include "silt/mpm/scene.hpp"
+
+namespace silt::mpm {
+
+// The kernel enums mirror the scene enums value for value (the kernels cannot include scene.hpp).
+static_assert(int(MaterialModel::fixed_corotated) == int(MaterialKind::fixed_corotated) &&
+                  int(MaterialModel::fluid) == int(MaterialKind::fluid) &&
+                  int(MaterialModel::drucker_prager) == int(MaterialKind::drucker_prager) &&
+                  int(MaterialModel::nacc) == int(MaterialKind::nacc),
+              "MaterialModel must match MaterialKind");
+static_assert(int(BoundaryKind::sticky) == int(WallKind::sticky) &&
+                  int(BoundaryKind::slip) == int(WallKind::slip) &&
+                  int(BoundaryKind::separate) == int(WallKind::separate),
+              "BoundaryKind must match WallKind");
+static_assert(int(ColliderShape::plane) == int(Collider::Kind::plane) &&
+                  int(ColliderShape::sphere) == int(Collider::Kind::sphere) &&
+                  int(ColliderShape::box) == int(Collider::Kind::box) &&
+                  int(ColliderShape::cylinder) == int(Collider::Kind::cylinder),
+              "ColliderShape must match Collider::Kind");
+
+/// Tampubolon et al. 2017 volume correction on by default for sand (without it, sand that was
+/// pulled apart carries pressure again as soon as it is touched).
+inline constexpr double kDefaultVolumeCorrection = 1.0;
+
+template <class T = float>
+Vec3<T> to_vec3(const Vec3d& a) {
+  return Vec3<T>{T(a[0]), T(a[1]), T(a[2])};
+}
+
+inline BoundaryKind to_boundary_kind(WallKind w) {
+  return static_cast<BoundaryKind>(int(w));
+}
+
+template <class T = float>
+MaterialParams<T> make_material_params(const Material& in) {
+  MaterialParams<T> m{};
+  m.model = static_cast<MaterialModel>(static_cast<int>(in.kind));
+  m.density = T(in.density);
+  double mu = lame_mu(in.youngs_modulus, in.poisson_ratio);
+  double lambda = lame_lambda(in.youngs_modulus, in.poisson_ratio);
+  if (in.kind == MaterialKind::nacc) {
+    mu = mu_from_bulk(in.nacc_kappa, in.poisson_ratio);
+    lambda = in.nacc_kappa - 2.0 / 3.0 * mu;
+  }
+  m.mu = T(mu);
+  m.lambda = T(lambda);
+  m.bulk = T(in.bulk_modulus);
+  m.gamma = T(in.gamma);
+  m.viscosity = T(in.viscosity);
+  m.dp_alpha = T(dp_alpha_from_friction_angle(in.friction_angle));
+  m.cohesion = T(in.cohesion);
+  m.volume_correction = T(kDefaultVolumeCorrection);
+  m.kappa = T(in.nacc_kappa);
+  m.nacc_m = T(in.nacc_m);
+  m.nacc_beta = T(in.nacc_beta);
+  m.nacc_xi = T(in.nacc_xi);
+  m.nacc_alpha0 = T(in.nacc_alpha0);
+  m.wave_speed = material_wave_speed(m);
+  return m;
+}
+
+/// Normals and axes are normalised here so the kernels can assume unit vectors.
+template <class T = float>
+ColliderParams<T> make_collider_params(const Collider& in) {
+  ColliderParams<T> c{};
+  c.shape = static_cast<ColliderShape>(int(in.kind));
+  c.wall = to_boundary_kind(in.wall);
+  c.friction = T(in.friction);
+  c.point = to_vec3<T>(in.point);
+  c.normal = normalized(to_vec3<double>(in.normal)).template cast<T>();
+  c.center = to_vec3<T>(in.center);
+  c.radius = T(in.radius);
+  c.axis = normalized(to_vec3<double>(in.axis)).template cast<T>();
+  c.box_min = to_vec3<T>(in.box_min);
+  c.box_max = to_vec3<T>(in.box_max);
+  c.velocity = to_vec3<T>(in.velocity);
+  return c;
+}
+
+}  // namespace silt::mpm
