@@ -1,0 +1,163 @@
+#include "silt/io/cell_field.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "silt/core/error.hpp"
+
+namespace silt::io {
+
+bool CellField::constant_zero() const {
+  for (double v : values)
+    if (v != 0.0) return false;
+  return nodata.empty();
+}
+
+std::string FieldReader::raster_path(const Json* v) const {
+  if (!v) return "";
+  if (v->is_string()) return src_->resolve_path(v->get<std::string>());
+  if (v->is_object() && v->contains("raster") && (*v)["raster"].is_string())
+    return src_->resolve_path((*v)["raster"].get<std::string>());
+  return "";
+}
+
+const Raster& FieldReader::raster(const std::string& path, const std::string& key_path) {
+  auto it = cache_.find(path);
+  if (it != cache_.end()) return it->second;
+  try {
+    return cache_.emplace(path, read_raster(path)).first->second;
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} (raster '{}' of {})", e.what(), key_path, src_->name));
+  }
+}
+
+void FieldReader::set_grid(const swe::Grid& grid, std::string origin) {
+  grid_ = grid;
+  origin_ = std::move(origin);
+}
+
+std::string FieldReader::cell_text(Index k) const {
+  const Index i = k % grid_.nx, j = k / grid_.nx;
+  return fmt::format("cell (i = {}, j = {}) at x = {} m, y = {} m", i, j,
+                     grid_.x0 + (i + 0.5) * grid_.dx, grid_.y0 + (j + 0.5) * grid_.dx);
+}
+
+void FieldReader::check_matches(const Raster& r, const std::string& path,
+                                const std::string& key_path) const {
+  const double tol = 1e-6 * grid_.dx;  // georeferencing printed with ~7+ significant digits
+  const bool same = r.nx == grid_.nx && r.ny == grid_.ny && std::abs(r.dx - grid_.dx) <= tol &&
+                    std::abs(r.x0 - grid_.x0) <= tol && std::abs(r.y0 - grid_.y0) <= tol;
+  if (!same)
+    key_error(
+        *src_, key_path,
+        fmt::format("raster '{}' is {} x {} cells of {} m from ({}, {}), but the grid ({}) is "
+                    "{} x {} cells of {} m from ({}, {}); rasters must share the grid",
+                    path, r.nx, r.ny, r.dx, r.x0, r.y0, origin_, grid_.nx, grid_.ny, grid_.dx,
+                    grid_.x0, grid_.y0));
+}
+
+namespace {
+// v + gx (x - x0) + gy (y - y0) at every cell centre selected by `inside`.
+template <class Inside>
+void paint(CellField& f, const swe::Grid& g, double v, double gx, double gy, Inside inside) {
+  for (Index j = 0; j < g.ny; ++j)
+    for (Index i = 0; i < g.nx; ++i) {
+      const double x = g.x0 + (i + 0.5) * g.dx, y = g.y0 + (j + 0.5) * g.dx;
+      if (inside(x, y))
+        f.values[static_cast<size_t>(j) * g.nx + i] = v + gx * (x - g.x0) + gy * (y - g.y0);
+    }
+}
+}  // namespace
+
+void FieldReader::paint_analytic(Keys& k, CellField& f, double fallback) {
+  const double v = k.number("value", fallback);
+  std::pair<double, double> grad{0.0, 0.0};
+  if (k.has("gradient"))
+    grad = k.point("gradient");
+  else
+    k.resolved("gradient") = Json::array({0.0, 0.0});
+  paint(f, grid_, v, grad.first, grad.second, [](double, double) { return true; });
+  for (Keys& p : k.objects("patches")) {
+    const std::string shape = p.choice("shape", "rectangle", {"rectangle", "circle"});
+    const double pv = p.number("value");
+    std::pair<double, double> pg{0.0, 0.0};
+    if (p.has("gradient"))
+      pg = p.point("gradient");
+    else
+      p.resolved("gradient") = Json::array({0.0, 0.0});
+    if (shape == "rectangle") {
+      const auto lo = p.point("min"), hi = p.point("max");
+      if (!(hi.first > lo.first && hi.second > lo.second))
+        p.fail("max",
+               fmt::format("must be above and right of 'min' [{}, {}]", lo.first, lo.second));
+      paint(f, grid_, pv, pg.first, pg.second, [&](double x, double y) {
+        return x >= lo.first && x <= hi.first && y >= lo.second && y <= hi.second;
+      });
+    } else {
+      const auto c = p.point("center");
+      const double r = p.number("radius", Range::positive());
+      paint(f, grid_, pv, pg.first, pg.second, [&](double x, double y) {
+        return (x - c.first) * (x - c.first) + (y - c.second) * (y - c.second) <= r * r;
+      });
+    }
+    p.finish();
+  }
+}
+
+CellField FieldReader::read(Keys& keys, const std::string& key, double fallback, Range range,
+                            bool bed) {
+  const Json* v = keys.take(key);
+  const std::string kp = keys.key_path(key);
+  CellField f;
+  f.values.assign(static_cast<size_t>(grid_.cells()), fallback);
+  if (bed) f.nodata_rule = "reject";
+  const std::string path = raster_path(v);
+  if (!v) {
+    keys.resolved(key) = fallback;
+  } else if (v->is_number()) {
+    std::fill(f.values.begin(), f.values.end(), v->get<double>());
+    keys.resolved(key) = *v;
+  } else if (v->is_object()) {
+    Keys k(*v, kp, *src_, &keys.resolved(key));
+    if (k.has("raster")) {
+      k.take("raster");
+      if (path.empty())
+        k.fail("raster", fmt::format("must be a file path, got {}", show((*v)["raster"])));
+      k.resolved("raster") = path;
+      if (bed) f.nodata_rule = k.choice("nodata", "reject", {"wall", "reject"});
+    } else {
+      paint_analytic(k, f, fallback);
+    }
+    k.finish();
+  } else if (!v->is_string()) {
+    key_error(*src_, kp,
+              fmt::format("must be a number, a raster path or an object {{\"value\", \"patches\"}} "
+                          "or {{\"raster\"}}, got {}",
+                          show(*v)));
+  } else {
+    keys.resolved(key) = path;
+  }
+  if (!path.empty()) {
+    const Raster& r = raster(path, kp);
+    check_matches(r, path, kp);
+    f.raster = path;
+    f.values = r.values;
+    for (Index c = 0; c < r.cells(); ++c)
+      if (r.is_nodata(c)) {
+        if (f.nodata.empty()) f.nodata.assign(f.values.size(), 0);
+        f.nodata[static_cast<size_t>(c)] = 1;
+      }
+  }
+  for (Index c = 0; c < grid_.cells(); ++c) {
+    if (!f.nodata.empty() && f.nodata[static_cast<size_t>(c)]) continue;
+    const double x = f.values[static_cast<size_t>(c)];
+    if (!range.contains(x))
+      key_error(*src_, kp,
+                fmt::format("must be {}, got {} at {}{}", range.text(), x, cell_text(c),
+                            f.raster.empty() ? "" : fmt::format(" of raster '{}'", f.raster)));
+  }
+  return f;
+}
+
+}  // namespace silt::io

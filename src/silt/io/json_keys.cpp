@@ -1,0 +1,314 @@
+#include "silt/io/json_keys.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace silt::io {
+
+namespace fs = std::filesystem;
+
+std::string SceneSource::resolve_path(const std::string& path) const {
+  fs::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
+  return (fs::path(base_dir) / p).lexically_normal().string();
+}
+
+namespace {
+
+// The override path of "a.b[2].c=..." in the dotted form key paths use ("a.b[2].c").
+std::string override_key(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  std::string p = assignment.substr(0, eq);
+  std::string out;
+  std::stringstream ss(p);
+  std::string part;
+  while (std::getline(ss, part, '.')) {
+    const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    if (index)
+      out += "[" + part + "]";
+    else
+      out += (out.empty() ? "" : ".") + part;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string override_note(const SceneSource& src, const std::string& key_path) {
+  std::string msg;
+  for (const auto& o : src.overrides) {
+    const std::string k = override_key(o);
+    // The override set this key, or an object that contains it.
+    if (key_path == k || key_path.rfind(k + ".", 0) == 0 || key_path.rfind(k + "[", 0) == 0 ||
+        k.rfind(key_path + ".", 0) == 0)
+      msg += fmt::format(" (set by --set {})", o);
+  }
+  return msg;
+}
+
+std::string key_message(const SceneSource& src, const std::string& key_path,
+                        const std::string& what) {
+  return fmt::format("{}: '{}' {}", src.name, key_path, what) + override_note(src, key_path);
+}
+
+void key_error(const SceneSource& src, const std::string& key_path, const std::string& what) {
+  throw Error(key_message(src, key_path, what));
+}
+
+std::string show(const Json& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+bool Range::contains(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (lo_open ? !(v > lo) : !(v >= lo)) return false;
+  if (hi_open ? !(v < hi) : !(v <= hi)) return false;
+  return true;
+}
+
+std::string Range::text() const {
+  const bool has_lo = std::isfinite(lo), has_hi = std::isfinite(hi);
+  if (has_lo && has_hi)
+    return fmt::format("in {}{}, {}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+  if (has_lo) return fmt::format("{} {}", lo_open ? ">" : ">=", lo);
+  if (has_hi) return fmt::format("{} {}", hi_open ? "<" : "<=", hi);
+  return "a finite number";
+}
+
+Keys::Keys(const Json& object, std::string path, const SceneSource& src, Json* resolved)
+    : obj_(&object), path_(std::move(path)), src_(&src), out_(resolved) {
+  if (!obj_->is_object())
+    key_error(src, path_.empty() ? "(scene)" : path_,
+              fmt::format("must be an object {{...}}, got {}", show(*obj_)));
+  if (out_ && !out_->is_object()) *out_ = Json::object();
+}
+
+std::string Keys::key_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+bool Keys::has(const std::string& key) const {
+  return obj_->contains(key);
+}
+
+const Json* Keys::take(const std::string& key) {
+  read_.insert(key);
+  auto it = obj_->find(key);
+  return it == obj_->end() ? nullptr : &*it;
+}
+
+Json& Keys::resolved(const std::string& key) {
+  static Json sink;  // reading without a resolved tree (scene_solver)
+  return out_ ? (*out_)[key] : sink;
+}
+
+void Keys::fail(const std::string& key, const std::string& what) const {
+  key_error(*src_, key_path(key), what);
+}
+
+double Keys::number(const std::string& key, double fallback, Range range) {
+  if (!has(key)) {
+    take(key);
+    resolved(key) = fallback;
+    return fallback;
+  }
+  return number(key, range);
+}
+
+double Keys::number(const std::string& key, Range range) {
+  const Json* v = take(key);
+  if (!v) fail(key, "is missing (a number)");
+  if (!v->is_number()) fail(key, fmt::format("must be a number, got {}", show(*v)));
+  const double d = v->get<double>();
+  if (!range.contains(d)) fail(key, fmt::format("must be {}, got {}", range.text(), show(*v)));
+  resolved(key) = d;
+  return d;
+}
+
+int Keys::integer(const std::string& key, int lo, int hi) {
+  const Json* v = take(key);
+  if (!v) fail(key, "is missing (an integer)");
+  const bool integral = v->is_number_integer() ||
+                        (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
+  if (!integral) fail(key, fmt::format("must be an integer, got {}", show(*v)));
+  const double d = v->get<double>();
+  if (d < lo || d > hi) fail(key, fmt::format("must be in [{}, {}], got {}", lo, hi, show(*v)));
+  resolved(key) = static_cast<int>(d);
+  return static_cast<int>(d);
+}
+
+bool Keys::boolean(const std::string& key, bool fallback) {
+  const Json* v = take(key);
+  bool b = fallback;
+  if (v) {
+    if (!v->is_boolean()) fail(key, fmt::format("must be true or false, got {}", show(*v)));
+    b = v->get<bool>();
+  }
+  resolved(key) = b;
+  return b;
+}
+
+std::string Keys::string(const std::string& key, const std::string& fallback) {
+  const Json* v = take(key);
+  std::string s = fallback;
+  if (v) {
+    if (!v->is_string()) fail(key, fmt::format("must be a string, got {}", show(*v)));
+    s = v->get<std::string>();
+  }
+  resolved(key) = s;
+  return s;
+}
+
+std::string Keys::choice(const std::string& key, const std::string& fallback,
+                         const std::vector<std::string>& choices) {
+  const Json* v = take(key);
+  std::string s = fallback;
+  if (v) {
+    bool ok = v->is_string();
+    if (ok) {
+      s = v->get<std::string>();
+      ok = false;
+      for (const auto& c : choices) ok = ok || c == s;
+    }
+    if (!ok)
+      fail(key,
+           fmt::format("must be one of \"{}\", got {}", fmt::join(choices, "\", \""), show(*v)));
+  }
+  resolved(key) = s;
+  return s;
+}
+
+std::pair<double, double> Keys::point(const std::string& key) {
+  const Json* v = take(key);
+  if (!v) fail(key, "is missing (a point [x, y] in m)");
+  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number() || !(*v)[1].is_number() ||
+      !std::isfinite((*v)[0].get<double>()) || !std::isfinite((*v)[1].get<double>()))
+    fail(key, fmt::format("must be a point [x, y] of two numbers (m), got {}", show(*v)));
+  resolved(key) = *v;
+  return {(*v)[0].get<double>(), (*v)[1].get<double>()};
+}
+
+Keys Keys::object(const std::string& key, bool required) {
+  static const Json empty = Json::object();
+  const Json* v = take(key);
+  if (!v && required) fail(key, "is missing (an object {...})");
+  Json* out = out_ ? &(*out_)[key] : nullptr;
+  return Keys(v ? *v : empty, key_path(key), *src_, out);
+}
+
+std::vector<Keys> Keys::objects(const std::string& key) {
+  const Json* v = take(key);
+  std::vector<Keys> out;
+  if (!v) {
+    resolved(key) = Json::array();
+    return out;
+  }
+  if (!v->is_array()) fail(key, fmt::format("must be a list [...], got {}", show(*v)));
+  Json& r = resolved(key);
+  // Size the resolved array first: the element pointers handed out must stay valid.
+  r = Json::array();
+  for (size_t i = 0; i < v->size(); ++i) r.push_back(Json::object());
+  for (size_t i = 0; i < v->size(); ++i)
+    out.emplace_back((*v)[i], fmt::format("{}[{}]", key_path(key), i), *src_,
+                     out_ ? &r[i] : nullptr);
+  return out;
+}
+
+void Keys::finish() const {
+  for (auto it = obj_->begin(); it != obj_->end(); ++it)
+    if (!read_.count(it.key()))
+      throw Error(fmt::format("{}: unknown key '{}'", src_->name, key_path(it.key())) +
+                  override_note(*src_, key_path(it.key())));
+}
+
+void apply_override(Json& root, const std::string& assignment, const SceneSource& src) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(fmt::format("{}: --set {}: expected path=value, e.g. run.end_time=5", src.name,
+                            assignment));
+  const std::string text = assignment.substr(eq + 1);
+  Json value;
+  try {
+    value = Json::parse(text);
+  } catch (const Json::parse_error&) {
+    value = text;  // a bare word: physics.precision=float64
+  }
+  std::string path = assignment.substr(0, eq);
+  for (auto& c : path)
+    if (c == '[' || c == ']') c = '.';
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  std::string part;
+  while (std::getline(ss, part, '.'))
+    if (!part.empty()) parts.push_back(part);
+  if (parts.empty()) throw Error(fmt::format("{}: --set {}: empty key path", src.name, assignment));
+  Json* node = &root;
+  std::string walked;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const std::string& p = parts[k];
+    const bool last = k + 1 == parts.size();
+    if (node->is_array()) {
+      const bool index = p.find_first_not_of("0123456789") == std::string::npos;
+      if (!index || std::stoul(p) >= node->size())
+        throw Error(
+            fmt::format("{}: --set {}: '{}' is a list of {} elements; '{}' is not an index "
+                        "in it",
+                        src.name, assignment, walked, node->size(), p));
+      node = &(*node)[std::stoul(p)];
+      walked += "[" + p + "]";
+    } else {
+      if (node->is_null()) *node = Json::object();
+      if (!node->is_object())
+        throw Error(fmt::format("{}: --set {}: '{}' is {}, not an object", src.name, assignment,
+                                walked, show(*node)));
+      node = &(*node)[p];
+      walked += (walked.empty() ? "" : ".") + p;
+    }
+    if (last) *node = value;
+  }
+}
+
+Json parse_scene_text(const std::string& text, const std::string& name) {
+  try {
+    return Json::parse(text, nullptr, true, /*ignore_comments=*/true);
+  } catch (const Json::parse_error& e) {
+    // Position of the offending byte (1-based) as line and column.
+    size_t line = 1, col = 1;
+    const size_t end = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    for (size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto colon = what.find(": ", what.find("column"));
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw Error(fmt::format("{}:{}:{}: malformed JSON: {}", name, line, col, what));
+  }
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw Error(fmt::format("cannot read {} '{}': it is a directory", what, path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot open {} '{}': {}", what, path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad())
+    throw Error(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
+  return ss.str();
+}
+
+}  // namespace silt::io

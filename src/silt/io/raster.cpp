@@ -1,0 +1,82 @@
+#include "silt/io/raster.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "silt/core/error.hpp"
+
+namespace silt::io {
+
+bool Raster::is_nodata(Index k) const {
+  const double v = values[static_cast<size_t>(k)];
+  return std::isnan(v) || v == nodata;
+}
+
+namespace {
+std::string lower_extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+}  // namespace
+
+RasterFormat raster_format_of(const std::string& path) {
+  const std::string e = lower_extension(path);
+  if (e == ".asc") return RasterFormat::asc;
+  if (e == ".tif" || e == ".tiff") return RasterFormat::tif;
+  if (e == ".nc") return RasterFormat::nc;
+  throw Error(fmt::format("'{}': unknown raster extension '{}' (use .asc, .tif or .nc)", path, e));
+}
+
+std::string extension_of(RasterFormat f) {
+  switch (f) {
+    case RasterFormat::asc:
+      return "asc";
+    case RasterFormat::tif:
+      return "tif";
+    case RasterFormat::nc:
+      return "nc";
+  }
+  return "asc";
+}
+
+bool raster_format_from_name(const std::string& name, RasterFormat& out) {
+  for (RasterFormat f : {RasterFormat::asc, RasterFormat::tif, RasterFormat::nc})
+    if (name == extension_of(f)) {
+      out = f;
+      return true;
+    }
+  return false;
+}
+
+Raster read_raster(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw Error(fmt::format("raster file '{}' does not exist", path));
+  if (lower_extension(path) == ".asc") return read_ascii_grid(path);
+  if (!gdal_available())
+    throw Error(
+        fmt::format("cannot read '{}': this build of silt has no GDAL, so it reads ESRI "
+                    "ASCII grids (.asc) only; convert with gdal_translate -of AAIGrid, or "
+                    "rebuild with GDAL (libgdal-dev)",
+                    path));
+  return read_gdal_raster(path);
+}
+
+void write_raster(const std::string& path, const Raster& r, RasterFormat f) {
+  if (static_cast<Index>(r.values.size()) != r.cells())
+    throw Error(fmt::format("cannot write '{}': {} values for a {} x {} raster", path,
+                            r.values.size(), r.nx, r.ny));
+  if (f == RasterFormat::asc) return write_ascii_grid(path, r);
+  if (!gdal_available())
+    throw Error(
+        fmt::format("cannot write '{}': .{} output needs GDAL, which this build of silt "
+                    "does not have; use the asc format or rebuild with GDAL (libgdal-dev)",
+                    path, extension_of(f)));
+  write_gdal_raster(path, r, f);
+}
+
+}  // namespace silt::io

@@ -1,0 +1,175 @@
+// ESRI ASCII grid (Arc/Info ASCII, .asc): a header of "key value" lines (ncols, nrows,
+// xllcorner|xllcenter, yllcorner|yllcenter, cellsize, optional NODATA_value) followed by nrows
+// rows of ncols numbers, the northern row first. Our own code so that plain builds without GDAL
+// still read DEMs and write outputs.
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "silt/core/error.hpp"
+#include "silt/io/json_keys.hpp"
+#include "silt/io/raster.hpp"
+
+namespace silt::io {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Cursor over the file text that knows the current line for messages.
+struct Cursor {
+  const std::string& text;
+  size_t pos = 0;
+  int line = 1;
+  void skip_space() {
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) {
+      if (text[pos] == '\n') ++line;
+      ++pos;
+    }
+  }
+  std::string token() {
+    skip_space();
+    const size_t b = pos;
+    while (pos < text.size() && !std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+    return text.substr(b, pos - b);
+  }
+  bool at_end() {
+    skip_space();
+    return pos >= text.size();
+  }
+};
+
+bool to_double(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && errno != ERANGE;
+}
+
+}  // namespace
+
+Raster read_ascii_grid(const std::string& path) {
+  const std::string text = read_text_file(path, "ESRI ASCII raster");
+  Cursor cur{text};
+  std::map<std::string, double> header;
+  // Header lines until the first token that is a number (the first data value).
+  for (;;) {
+    const size_t save_pos = cur.pos;
+    const int save_line = cur.line;
+    const std::string key = cur.token();
+    double probe;
+    if (key.empty() || to_double(key, probe)) {
+      cur.pos = save_pos;
+      cur.line = save_line;
+      break;
+    }
+    const std::string value = cur.token();
+    double v;
+    if (!to_double(value, v))
+      throw Error(
+          fmt::format("{}:{}: ESRI ASCII header '{}' has a value that is not a number: '{}'", path,
+                      cur.line, key, value));
+    header[lower(key)] = v;
+  }
+  auto need = [&](const char* a, const char* b) -> std::pair<double, bool> {
+    if (header.count(a)) return {header[a], false};
+    if (b && header.count(b)) return {header[b], true};
+    throw Error(fmt::format("{}: not an ESRI ASCII grid: header key '{}' is missing", path,
+                            b ? fmt::format("{}' or '{}", a, b) : std::string(a)));
+  };
+  Raster r;
+  const double ncols = need("ncols", nullptr).first, nrows = need("nrows", nullptr).first;
+  if (!(ncols >= 1 && nrows >= 1 && ncols == std::floor(ncols) && nrows == std::floor(nrows) &&
+        ncols * nrows < 2147483647.0))
+    throw Error(fmt::format("{}: bad grid size ncols = {}, nrows = {}", path, ncols, nrows));
+  r.nx = static_cast<Index>(ncols);
+  r.ny = static_cast<Index>(nrows);
+  if (header.count("dx") || header.count("dy")) {
+    // GDAL writes dx/dy instead of cellsize for non-square cells.
+    if (!header.count("dx") || !header.count("dy") || header["dx"] != header["dy"])
+      throw Error(
+          fmt::format("{}: non-square cells (dx = {}, dy = {}); silt needs square cells: "
+                      "resample the raster (e.g. gdalwarp -tr)",
+                      path, header["dx"], header["dy"]));
+    header["cellsize"] = header["dx"];
+  }
+  r.dx = need("cellsize", nullptr).first;
+  if (!(r.dx > 0)) throw Error(fmt::format("{}: cellsize must be > 0, got {}", path, r.dx));
+  const auto [x, x_center] = need("xllcorner", "xllcenter");
+  const auto [y, y_center] = need("yllcorner", "yllcenter");
+  r.x0 = x_center ? x - 0.5 * r.dx : x;
+  r.y0 = y_center ? y - 0.5 * r.dx : y;
+  r.nodata = header.count("nodata_value") ? header["nodata_value"] : -9999.0;
+
+  r.values.assign(static_cast<size_t>(r.cells()), 0.0);
+  const char* p = text.c_str() + cur.pos;
+  const char* end = text.c_str() + text.size();
+  int line = cur.line;
+  for (Index row = 0; row < r.ny; ++row) {
+    const Index j = r.ny - 1 - row;  // file rows run north to south
+    for (Index i = 0; i < r.nx; ++i) {
+      while (p < end && std::isspace(static_cast<unsigned char>(*p))) {
+        if (*p == '\n') ++line;
+        ++p;
+      }
+      if (p >= end)
+        throw Error(
+            fmt::format("{}: truncated: expected {} x {} = {} values, found {} (data row "
+                        "{} of {} has {} of {} values)",
+                        path, r.nx, r.ny, r.cells(), row * r.nx + i, row + 1, r.ny, i, r.nx));
+      char* stop = nullptr;
+      const double v = std::strtod(p, &stop);
+      if (stop == p || (stop < end && !std::isspace(static_cast<unsigned char>(*stop)))) {
+        const char* e = p;
+        while (e < end && !std::isspace(static_cast<unsigned char>(*e))) ++e;
+        throw Error(fmt::format("{}:{}: '{}' is not a number (data row {}, column {})", path, line,
+                                std::string(p, std::min<size_t>(e - p, 40)), row + 1, i + 1));
+      }
+      r.values[static_cast<size_t>(j) * r.nx + i] = v;
+      p = stop;
+    }
+  }
+  while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
+  if (p < end)
+    throw Error(fmt::format("{}: more values than ncols x nrows = {} x {}; check the header", path,
+                            r.nx, r.ny));
+  return r;
+}
+
+void write_ascii_grid(const std::string& path, const Raster& r) {
+  std::string out;
+  out.reserve(static_cast<size_t>(r.cells()) * 10 + 200);
+  // Shortest text that reads back to the same double; the file is ours to keep exact.
+  fmt::format_to(std::back_inserter(out),
+                 "ncols {}\nnrows {}\nxllcorner {}\nyllcorner {}\ncellsize {}\nNODATA_value {}\n",
+                 r.nx, r.ny, r.x0, r.y0, r.dx, r.nodata);
+  for (Index row = 0; row < r.ny; ++row) {
+    const Index j = r.ny - 1 - row;
+    for (Index i = 0; i < r.nx; ++i) {
+      const Index k = j * r.nx + i;
+      // Rasters are float32 data (as in GeoTIFF/NetCDF): the shortest text that reads back to
+      // the same float keeps files small and exact at that precision.
+      const float v = static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[size_t(k)]);
+      fmt::format_to(std::back_inserter(out), i ? " {}" : "{}", v);
+    }
+    out += '\n';
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  const size_t n = std::fwrite(out.data(), 1, out.size(), f);
+  const int err = errno;
+  if (std::fclose(f) != 0 || n != out.size())
+    throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
+}
+
+}  // namespace silt::io

@@ -1,0 +1,285 @@
+// GeoTIFF and CF NetCDF through GDAL. Compiled to stubs that throw a clear Error when this build
+// has no GDAL (SILT_WITH_GDAL undefined): ESRI ASCII (raster_ascii.cpp) remains.
+#include <fmt/format.h>
+
+#include "silt/core/error.hpp"
+#include "silt/io/raster.hpp"
+
+#if SILT_WITH_GDAL
+#include <cpl_conv.h>
+#include <cpl_error.h>
+#include <cpl_string.h>
+#include <gdal_priv.h>
+#include <ogr_spatialref.h>
+
+#include <cmath>
+#include <memory>
+#include <mutex>
+#endif
+
+namespace silt::io {
+
+#if SILT_WITH_GDAL
+
+namespace {
+
+void register_gdal() {
+  static std::once_flag once;
+  std::call_once(once, [] { GDALAllRegister(); });
+}
+
+// GDAL reports errors through a handler that prints to stderr; we turn them into our messages.
+struct QuietErrors {
+  QuietErrors() {
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    CPLErrorReset();
+  }
+  ~QuietErrors() { CPLPopErrorHandler(); }
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+};
+
+std::string last_error(const char* fallback) {
+  const char* m = CPLGetLastErrorMsg();
+  return (m && *m) ? std::string(m) : std::string(fallback);
+}
+
+void set_crs(GDALDataset& ds, GDALMDArray* array, const std::string& wkt, const std::string& path) {
+  if (wkt.empty()) return;
+  OGRSpatialReference srs;
+  srs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  if (srs.SetFromUserInput(wkt.c_str()) != OGRERR_NONE)
+    throw Error(fmt::format("cannot write '{}': the coordinate reference system is not valid: {}",
+                            path, last_error(wkt.c_str())));
+  if (array)
+    array->SetSpatialRef(&srs);
+  else
+    ds.SetSpatialRef(&srs);
+}
+
+// Values north row first as float32, nodata written as the nodata value.
+std::vector<float> north_first(const Raster& r) {
+  std::vector<float> out(static_cast<size_t>(r.cells()));
+  for (Index row = 0; row < r.ny; ++row) {
+    const Index j = r.ny - 1 - row;
+    for (Index i = 0; i < r.nx; ++i) {
+      const Index k = j * r.nx + i;
+      out[static_cast<size_t>(row) * r.nx + i] =
+          static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[static_cast<size_t>(k)]);
+    }
+  }
+  return out;
+}
+
+void write_geotiff(const std::string& path, const Raster& r) {
+  GDALDriver* drv = GetGDALDriverManager()->GetDriverByName("GTiff");
+  if (!drv) throw Error(fmt::format("cannot write '{}': GDAL has no GTiff driver", path));
+  CPLStringList opts;
+  opts.AddNameValue("COMPRESS", "DEFLATE");
+  opts.AddNameValue("PREDICTOR", "3");  // floating-point predictor: smaller files for smooth fields
+  opts.AddNameValue("BIGTIFF", "IF_SAFER");
+  GDALDatasetUniquePtr ds(drv->Create(path.c_str(), r.nx, r.ny, 1, GDT_Float32, opts.List()));
+  if (!ds)
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("GTiff create failed")));
+  double gt[6] = {r.x0, r.dx, 0.0, r.y0 + r.ny * r.dx, 0.0, -r.dx};
+  ds->SetGeoTransform(gt);
+  set_crs(*ds, nullptr, r.crs_wkt, path);
+  GDALRasterBand* band = ds->GetRasterBand(1);
+  band->SetNoDataValue(r.nodata);
+  if (!r.variable.empty()) band->SetDescription(r.variable.c_str());
+  if (!r.units.empty()) band->SetUnitType(r.units.c_str());
+  if (r.time >= 0) ds->SetMetadataItem("TIME_S", fmt::format("{}", r.time).c_str());
+  std::vector<float> buf = north_first(r);
+  if (band->RasterIO(GF_Write, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float32, 0, 0,
+                     nullptr) != CE_None)
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
+}
+
+// CF NetCDF through GDAL's multidimensional API, so that the file carries x/y coordinates in
+// metres (projection_x/y_coordinate) and a time axis that xarray concatenates; GDAL's classic
+// CreateCopy would label a grid without a CRS as lon/lat degrees.
+void write_netcdf(const std::string& path, const Raster& r) {
+  GDALDriver* drv = GetGDALDriverManager()->GetDriverByName("netCDF");
+  if (!drv) throw Error(fmt::format("cannot write '{}': GDAL has no netCDF driver", path));
+  CPLStringList ds_opts;
+  ds_opts.AddNameValue("FORMAT", "NC4");
+  GDALDatasetUniquePtr ds(drv->CreateMultiDimensional(path.c_str(), nullptr, ds_opts.List()));
+  if (!ds) throw Error(fmt::format("cannot write '{}': {}", path, last_error("create failed")));
+  auto root = ds->GetRootGroup();
+  const auto f64 = GDALExtendedDataType::Create(GDT_Float64);
+  const auto f32 = GDALExtendedDataType::Create(GDT_Float32);
+  const auto str = GDALExtendedDataType::CreateString();
+  auto text_attr = [&](const std::shared_ptr<GDALMDArray>& a, const char* k, const std::string& v) {
+    if (auto at = a->CreateAttribute(k, {}, str)) at->Write(v.c_str());
+  };
+  auto dim_t = root->CreateDimension("time", GDAL_DIM_TYPE_TEMPORAL, "", 1);
+  auto dim_y = root->CreateDimension("y", GDAL_DIM_TYPE_HORIZONTAL_Y, "", r.ny);
+  auto dim_x = root->CreateDimension("x", GDAL_DIM_TYPE_HORIZONTAL_X, "", r.nx);
+  if (!dim_t || !dim_y || !dim_x)
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("dimensions")));
+  auto var_t = root->CreateMDArray("time", {dim_t}, f64);
+  auto var_y = root->CreateMDArray("y", {dim_y}, f64);
+  auto var_x = root->CreateMDArray("x", {dim_x}, f64);
+  const double t = r.time >= 0 ? r.time : 0.0;
+  std::vector<double> xs(static_cast<size_t>(r.nx)), ys(static_cast<size_t>(r.ny));
+  for (Index i = 0; i < r.nx; ++i) xs[i] = r.x0 + (i + 0.5) * r.dx;  // cell centres
+  for (Index j = 0; j < r.ny; ++j) ys[j] = r.y0 + (j + 0.5) * r.dx;
+  const GUInt64 start[3] = {0, 0, 0};
+  size_t count_t = 1, count_y = static_cast<size_t>(r.ny), count_x = static_cast<size_t>(r.nx);
+  bool ok = var_t && var_y && var_x;
+  ok = ok && var_t->Write(start, &count_t, nullptr, nullptr, f64, &t);
+  ok = ok && var_y->Write(start, &count_y, nullptr, nullptr, f64, ys.data());
+  ok = ok && var_x->Write(start, &count_x, nullptr, nullptr, f64, xs.data());
+  if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, last_error("coordinates")));
+  text_attr(var_t, "axis", "T");
+  text_attr(var_t, "units", "s");
+  text_attr(var_t, "long_name", "simulated time since the start of the run");
+  for (auto [var, axis] : {std::pair{var_x, "X"}, std::pair{var_y, "Y"}}) {
+    text_attr(var, "axis", axis);
+    text_attr(var, "units", "m");
+    text_attr(var, "standard_name",
+              std::string("projection_") + (axis[0] == 'X' ? "x" : "y") + "_coordinate");
+  }
+  CPLStringList var_opts;
+  var_opts.AddNameValue("COMPRESS", "DEFLATE");
+  const std::string name = r.variable.empty() ? "Band1" : r.variable;
+  auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, f32, var_opts.List());
+  if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
+  var->SetNoDataValue(r.nodata);
+  if (!r.units.empty()) text_attr(var, "units", r.units);
+  text_attr(var, "long_name", name);
+  set_crs(*ds, var.get(), r.crs_wkt, path);
+  std::vector<float> south_first(static_cast<size_t>(r.cells()));
+  for (Index k = 0; k < r.cells(); ++k)
+    south_first[k] = static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[size_t(k)]);
+  const size_t count[3] = {1, count_y, count_x};
+  if (!var->Write(start, count, nullptr, nullptr, f32, south_first.data()))
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
+  if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
+  if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");
+}
+
+}  // namespace
+
+bool gdal_available() {
+  return true;
+}
+
+Raster read_gdal_raster(const std::string& path) {
+  register_gdal();
+  QuietErrors quiet;
+  GDALDatasetUniquePtr ds(
+      GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
+  if (!ds)
+    throw Error(fmt::format("cannot read raster '{}': {}", path,
+                            last_error("not a raster format GDAL recognises")));
+  if (ds->GetRasterCount() < 1) {
+    char** sub = ds->GetMetadata("SUBDATASETS");
+    throw Error(
+        fmt::format("cannot read raster '{}': it has no raster band{}", path,
+                    sub ? " (it holds several variables; silt reads single-variable files)" : ""));
+  }
+  double gt[6];
+  if (ds->GetGeoTransform(gt) != CE_None)
+    throw Error(
+        fmt::format("raster '{}' has no georeferencing (geotransform); silt needs the "
+                    "origin and cell size",
+                    path));
+  if (gt[2] != 0.0 || gt[4] != 0.0)
+    throw Error(
+        fmt::format("raster '{}' is rotated (geotransform {}, {}, {}, {}, {}, {}); warp it "
+                    "to a north-up grid first (gdalwarp)",
+                    path, gt[0], gt[1], gt[2], gt[3], gt[4], gt[5]));
+  const double dx = gt[1], dy = std::abs(gt[5]);
+  if (!(dx > 0) || std::abs(dx - dy) > 1e-6 * dx)
+    throw Error(
+        fmt::format("raster '{}' has non-square cells ({} x {}); silt needs square cells: "
+                    "resample it (gdalwarp -tr {} {})",
+                    path, dx, dy, dx, dx));
+  Raster r;
+  r.nx = ds->GetRasterXSize();
+  r.ny = ds->GetRasterYSize();
+  r.dx = dx;
+  r.x0 = gt[0];
+  const bool north_up = gt[5] < 0;
+  r.y0 = north_up ? gt[3] + gt[5] * r.ny : gt[3];
+  GDALRasterBand* band = ds->GetRasterBand(1);
+  int has_nodata = 0;
+  const double nd = band->GetNoDataValue(&has_nodata);
+  r.nodata = has_nodata ? nd : std::nan("");
+  r.units = band->GetUnitType() ? band->GetUnitType() : "";
+  r.variable = band->GetDescription() ? band->GetDescription() : "";
+  if (const OGRSpatialReference* srs = ds->GetSpatialRef()) {
+    char* wkt = nullptr;
+    if (srs->exportToWkt(&wkt) == OGRERR_NONE && wkt) r.crs_wkt = wkt;
+    CPLFree(wkt);
+  }
+  std::vector<double> buf(static_cast<size_t>(r.cells()));
+  if (band->RasterIO(GF_Read, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float64, 0, 0,
+                     nullptr) != CE_None)
+    throw Error(fmt::format("cannot read raster '{}': {}", path, last_error("read failed")));
+  r.values.resize(buf.size());
+  for (Index row = 0; row < r.ny; ++row) {
+    const Index j = north_up ? r.ny - 1 - row : row;
+    std::copy(buf.begin() + static_cast<size_t>(row) * r.nx,
+              buf.begin() + static_cast<size_t>(row + 1) * r.nx,
+              r.values.begin() + static_cast<size_t>(j) * r.nx);
+  }
+  return r;
+}
+
+void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f) {
+  register_gdal();
+  QuietErrors quiet;
+  {
+    if (f == RasterFormat::nc)
+      write_netcdf(path, r);
+    else
+      write_geotiff(path, r);
+  }  // the dataset is closed (flushed) on leaving the writer
+  if (CPLGetLastErrorType() == CE_Failure)
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("GDAL error")));
+}
+
+std::string crs_to_wkt(const std::string& user_input) {
+  register_gdal();
+  QuietErrors quiet;
+  OGRSpatialReference srs;
+  if (srs.SetFromUserInput(user_input.c_str()) != OGRERR_NONE)
+    throw Error(fmt::format("'{}' is not a coordinate reference system GDAL knows ({})", user_input,
+                            last_error("e.g. EPSG:32617 or a WKT string")));
+  char* wkt = nullptr;
+  srs.exportToWkt(&wkt);
+  std::string out = wkt ? wkt : "";
+  CPLFree(wkt);
+  return out;
+}
+
+#else  // no GDAL
+
+bool gdal_available() {
+  return false;
+}
+
+Raster read_gdal_raster(const std::string& path) {
+  throw Error(
+      fmt::format("cannot read '{}': this build of silt has no GDAL (ESRI ASCII .asc only)", path));
+}
+
+void write_gdal_raster(const std::string& path, const Raster&, RasterFormat f) {
+  throw Error(
+      fmt::format("cannot write '{}': .{} output needs GDAL, which this build of silt does "
+                  "not have; use the asc format",
+                  path, extension_of(f)));
+}
+
+std::string crs_to_wkt(const std::string& user_input) {
+  throw Error(
+      fmt::format("coordinate reference system '{}': this build of silt has no GDAL to "
+                  "interpret it (it only applies to .tif/.nc outputs, which need GDAL)",
+                  user_input));
+}
+
+#endif
+
+}  // namespace silt::io

@@ -1,0 +1,227 @@
+#include "silt/io/swe_scene.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "silt/core/error.hpp"
+#include "silt/io/cell_field.hpp"
+#include "silt/io/json_keys.hpp"
+#include "silt/io/swe_scene_parts.hpp"
+
+namespace silt::io {
+
+namespace {
+
+// The grid: from "grid" when present, else from the bed raster; when both, they must agree.
+void read_grid(Keys& root, FieldReader& fields) {
+  const SceneSource& src = root.source();
+  const std::string bed_path = fields.raster_path(root.take("bed"));
+  if (root.has("grid")) {
+    Keys g = root.object("grid");
+    swe::Grid grid;
+    grid.nx = g.integer("nx", 1, 1 << 30);
+    grid.ny = g.integer("ny", 1, 1 << 30);
+    grid.dx = g.number("dx", Range::positive());
+    if (g.has("origin")) {
+      std::tie(grid.x0, grid.y0) = g.point("origin");
+    } else {
+      g.resolved("origin") = Json::array({0.0, 0.0});
+    }
+    g.finish();
+    if (static_cast<double>(grid.nx) * grid.ny > 2147483647.0)
+      key_error(src, "grid",
+                fmt::format("has {} x {} cells, more than 2^31 - 1", grid.nx, grid.ny));
+    fields.set_grid(grid, fmt::format("'grid' in {}", src.name));
+    return;
+  }
+  if (bed_path.empty())
+    key_error(src, "grid",
+              "is missing: give \"grid\": {\"nx\", \"ny\", \"dx\", \"origin\"}, or a bed raster "
+              "(\"bed\": \"dem.asc\") that defines it");
+  const Raster& r = fields.raster(bed_path, "bed");
+  swe::Grid grid;
+  grid.nx = r.nx;
+  grid.ny = r.ny;
+  grid.dx = r.dx;
+  grid.x0 = r.x0;
+  grid.y0 = r.y0;
+  fields.set_grid(grid, fmt::format("from bed raster '{}'", bed_path));
+  root.resolved("grid") = Json{{"nx", grid.nx},
+                               {"ny", grid.ny},
+                               {"dx", grid.dx},
+                               {"origin", Json::array({grid.x0, grid.y0})}};
+}
+
+void read_physics(Keys& root, swe::Scene& s) {
+  Keys p = root.object("physics");
+  s.gravity = p.number("gravity", s.gravity, Range::positive());
+  s.cfl = p.number("cfl", s.cfl, Range{0.0, 0.5, true, false});
+  s.dry_depth = p.number("dry_depth", s.dry_depth, Range::positive());
+  const Json* max_dt = p.take("max_dt");
+  if (max_dt && !max_dt->is_null()) {
+    s.max_dt = p.number("max_dt", Range::positive());
+  } else {
+    p.resolved("max_dt") = nullptr;  // no limit
+  }
+  s.min_dt = p.number("min_dt", s.min_dt, Range::positive());
+  s.precision = p.choice("precision", "float32", {"float32", "float64"}) == "float64"
+                    ? swe::Precision::f64
+                    : swe::Precision::f32;
+  s.fused_kernel = p.boolean("fused_kernel", s.fused_kernel);
+  p.finish();
+}
+
+// An initial-condition field where nodata means "none" (dry, at rest, clean) on active cells.
+std::vector<double> zero_nodata(CellField f) {
+  for (size_t c = 0; c < f.nodata.size(); ++c)
+    if (f.nodata[c]) f.values[c] = 0.0;
+  return std::move(f.values);
+}
+
+std::vector<double> empty_if_zero(std::vector<double> v) {
+  for (double x : v)
+    if (x != 0.0) return v;
+  return {};
+}
+
+void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
+  const SceneSource& src = root.source();
+  const Index n = fields.grid().cells();
+  CellField bed = fields.read(root, "bed", 0.0, Range::any(), /*bed=*/true);
+  s.bed = bed.values;
+  if (!bed.nodata.empty()) {
+    const auto first = std::find(bed.nodata.begin(), bed.nodata.end(), 1) - bed.nodata.begin();
+    if (bed.nodata_rule == "reject")
+      key_error(src, "bed",
+                fmt::format("raster '{}' has no data at {} ({} nodata cells in all); set \"bed\": "
+                            "{{\"raster\": ..., \"nodata\": \"wall\"}} to make such cells walls",
+                            bed.raster, fields.cell_text(static_cast<Index>(first)),
+                            std::count(bed.nodata.begin(), bed.nodata.end(), 1)));
+    // Inactive cells act as walls; give them the highest bed so that nothing (hillshade,
+    // level = h + z) sees a nodata value as an elevation.
+    double top = -std::numeric_limits<double>::infinity();
+    for (Index c = 0; c < n; ++c)
+      if (!bed.nodata[c]) top = std::max(top, s.bed[c]);
+    if (!std::isfinite(top))
+      key_error(src, "bed", fmt::format("raster '{}' has no data in any cell", bed.raster));
+    s.active.assign(static_cast<size_t>(n), 1);
+    for (Index c = 0; c < n; ++c)
+      if (bed.nodata[c]) {
+        s.active[c] = 0;
+        s.bed[c] = top;
+      }
+  }
+  auto is_active = [&](Index c) {
+    return s.active.empty() || s.active[c];
+  };
+
+  Keys init = root.object("initial");
+  if (init.has("depth") && init.has("level"))
+    key_error(src, "initial", "gives both 'depth' and 'level'; give one of them");
+  if (init.has("level")) {
+    CellField level = fields.read(init, "level", 0.0, Range::any());
+    s.depth.assign(static_cast<size_t>(n), 0.0);
+    for (Index c = 0; c < n; ++c)
+      if (is_active(c) && (level.nodata.empty() || !level.nodata[c]))
+        s.depth[c] = std::max(level.values[c] - s.bed[c], 0.0);
+  } else {
+    s.depth = zero_nodata(fields.read(init, "depth", 0.0, Range::non_negative()));
+  }
+  s.velocity_x = empty_if_zero(zero_nodata(fields.read(init, "u", 0.0, Range::any())));
+  s.velocity_y = empty_if_zero(zero_nodata(fields.read(init, "v", 0.0, Range::any())));
+  s.concentration =
+      empty_if_zero(zero_nodata(fields.read(init, "concentration", 0.0, Range::non_negative())));
+  init.finish();
+  for (Index c = 0; c < n; ++c)
+    if (!is_active(c)) {
+      s.depth[c] = 0.0;
+      if (!s.velocity_x.empty()) s.velocity_x[c] = 0.0;
+      if (!s.velocity_y.empty()) s.velocity_y[c] = 0.0;
+      if (!s.concentration.empty()) s.concentration[c] = 0.0;
+    }
+
+  CellField n_field = fields.read(root, "manning", 0.0, Range::non_negative());
+  for (size_t c = 0; c < n_field.nodata.size(); ++c)
+    if (n_field.nodata[c] && is_active(static_cast<Index>(c)))
+      key_error(src, "manning",
+                fmt::format("raster '{}' has no data at {}, an active cell", n_field.raster,
+                            fields.cell_text(static_cast<Index>(c))));
+  s.manning = empty_if_zero(zero_nodata(std::move(n_field)));
+}
+
+SweJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
+                  const std::string& path) {
+  for (const auto& o : src.overrides) apply_override(root, o, src);
+  SweJob job;
+  job.path = path;
+  Keys top(root, "", src, &job.resolved);
+  const std::string solver = top.string("solver", "");
+  if (solver.empty()) top.fail("solver", "is missing: set \"solver\": \"swe\"");
+  if (solver != "swe")
+    top.fail("solver",
+             fmt::format("is \"{}\"; this loader reads shallow-water scenes (\"swe\")", solver));
+  swe::Scene& s = job.scene;
+  s.name = top.string("name", default_name);
+  if (!detail::is_plain_name(s.name))
+    top.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only (it names the "
+                                 "output folder), got \"{}\"",
+                                 s.name));
+  top.string("description", "");
+  FieldReader fields(src);
+  read_grid(top, fields);
+  s.grid = fields.grid();
+  read_fields(top, fields, s);
+  if (!s.active.empty() && std::count(s.active.begin(), s.active.end(), 1) == 0)
+    top.fail("bed", "leaves no active cell");
+  detail::read_swe_forcing(top, fields, s);
+  read_physics(top, s);
+  detail::read_swe_run_outputs(top, fields, job);
+  top.finish();
+  return job;
+}
+
+std::string stem_of(const std::string& name) {
+  std::string stem = std::filesystem::path(name).stem().string();
+  return stem.empty() ? "scene" : stem;
+}
+
+}  // namespace
+
+SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
+                     const std::vector<std::string>& overrides) {
+  SceneSource src{name, base_dir, overrides};
+  return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
+}
+
+SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides) {
+  const std::string text = read_text_file(path, "scene file");
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  SceneSource src{path, dir, overrides};
+  return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
+}
+
+std::string scene_solver_of_text(const std::string& text, const std::string& name) {
+  const Json root = parse_scene_text(text, name);
+  SceneSource src{name, "", {}};
+  if (!root.is_object()) key_error(src, "(scene)", "must be a JSON object {...}");
+  if (!root.contains("solver"))
+    key_error(src, "solver", "is missing: set \"solver\": \"swe\" or \"mpm\"");
+  if (!root["solver"].is_string())
+    key_error(src, "solver", fmt::format("must be a string, got {}", show(root["solver"])));
+  return root["solver"].get<std::string>();
+}
+
+std::string scene_solver(const std::string& path) {
+  return scene_solver_of_text(read_text_file(path, "scene file"), path);
+}
+
+std::vector<Index> SweJob::gauge_cells() const {
+  std::vector<Index> cells;
+  for (const auto& g : outputs.gauges) cells.push_back(g.cell);
+  return cells;
+}
+
+}  // namespace silt::io

@@ -1,0 +1,75 @@
+// Shallow-water scene files: JSON (comments allowed) in SI units, documented key by key in
+// docs/scenes-swe.md, turned into a validated swe::Scene plus run and output settings. Every
+// error names the file and the key (and the cell, raster file or series row where one is at
+// fault); unknown keys are errors. `--set path=value` overrides are applied to the JSON before
+// validation. The resolved scene (every default filled in, paths made absolute) is kept as JSON
+// to be written next to the outputs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "silt/io/raster.hpp"
+#include "silt/swe/scene.hpp"
+
+namespace silt::io {
+
+/// Output rasters. velocity is the speed sqrt(u^2 + v^2); level is h + z; level and
+/// concentration (C = hc / h) are nodata where the cell is dry.
+enum class SweField { depth, velocity, u, v, level, concentration, max_depth };
+/// File-name stem and scene-file spelling: "depth", "velocity", "u", "v", "level", ...
+std::string to_string(SweField f);
+std::string units_of(SweField f);
+
+/// PNG map drawn for each output time: the field over a hillshade of the bed.
+enum class PngMap { none, depth, concentration };
+
+struct Gauge {
+  std::string name;     // column prefix in gauges.csv
+  double x = 0, y = 0;  // m
+  Index cell = 0;       // j * nx + i of the cell containing (x, y)
+};
+
+struct SweRunSettings {
+  double end_time = 0.0;             // s
+  std::vector<double> output_times;  // s, increasing, within [0, end_time]; frame k at [k]
+};
+
+struct SweOutputSettings {
+  std::vector<SweField> fields;
+  std::vector<RasterFormat> formats;
+  PngMap png = PngMap::depth;
+  double png_max = 1.0;     // top of the PNG colour scale (m or kg/m^3)
+  std::string crs_wkt;      // CRS written into .tif/.nc outputs ("" = none)
+  double nodata = -9999.0;  // nodata value of output rasters
+  std::vector<Gauge> gauges;
+  double gauge_interval = 0;  // s between gauge samples
+};
+
+struct SweJob {
+  std::string path;  // the scene file ("" when parsed from text)
+  swe::Scene scene;
+  SweRunSettings run;
+  SweOutputSettings outputs;
+  nlohmann::json resolved;  // the scene with all defaults filled in (paths absolute)
+
+  std::vector<Index> gauge_cells() const;
+};
+
+/// Loads and validates a scene file; overrides are "path=value" strings (--set).
+SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides = {});
+/// The same from text: `name` is used in messages and as the default scene name, relative paths
+/// are resolved against base_dir ("" = the current directory).
+SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
+                     const std::vector<std::string>& overrides = {});
+
+/// The "solver" key of a scene file ("swe", "mpm"), so the CLI can dispatch.
+std::string scene_solver(const std::string& path);
+std::string scene_solver_of_text(const std::string& text, const std::string& name);
+
+/// A few lines for `silt validate`: grid, cells, boundaries, sources, outputs.
+std::string describe(const SweJob& job);
+
+}  // namespace silt::io

@@ -1,0 +1,241 @@
+// "run" and "outputs" of a shallow-water scene, and the summary `silt validate` prints.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "silt/core/error.hpp"
+#include "silt/io/swe_scene_parts.hpp"
+
+namespace silt::io {
+
+std::string to_string(SweField f) {
+  switch (f) {
+    case SweField::depth:
+      return "depth";
+    case SweField::velocity:
+      return "velocity";
+    case SweField::u:
+      return "u";
+    case SweField::v:
+      return "v";
+    case SweField::level:
+      return "level";
+    case SweField::concentration:
+      return "concentration";
+    case SweField::max_depth:
+      return "max_depth";
+  }
+  return "depth";
+}
+
+std::string units_of(SweField f) {
+  switch (f) {
+    case SweField::velocity:
+    case SweField::u:
+    case SweField::v:
+      return "m s-1";
+    case SweField::concentration:
+      return "kg m-3";
+    default:
+      return "m";
+  }
+}
+
+namespace detail {
+
+namespace {
+
+constexpr SweField kAllFields[] = {SweField::depth,    SweField::velocity, SweField::u,
+                                   SweField::v,        SweField::level,    SweField::concentration,
+                                   SweField::max_depth};
+
+void read_run(Keys& root, SweRunSettings& run) {
+  Keys r = root.object("run", /*required=*/true);
+  run.end_time = r.number("end_time", Range::positive());
+  if (r.has("output_interval") && r.has("output_times"))
+    r.fail("output_times", "and 'output_interval' are both given; give one of them");
+  if (r.has("output_times")) {
+    const Json* v = r.take("output_times");
+    if (!v->is_array() || v->empty())
+      r.fail("output_times", fmt::format("must be a list of times in s, got {}", show(*v)));
+    for (size_t k = 0; k < v->size(); ++k) {
+      const Json& t = (*v)[k];
+      const std::string kp = fmt::format("output_times[{}]", k);
+      if (!t.is_number()) r.fail(kp, fmt::format("must be a number, got {}", show(t)));
+      const double x = t.get<double>();
+      if (!(x >= 0 && x <= run.end_time))
+        r.fail(kp, fmt::format("must be in [0, end_time = {}], got {}", run.end_time, x));
+      if (!run.output_times.empty() && !(x > run.output_times.back()))
+        r.fail(kp, fmt::format("{} is not greater than the previous time {}", x,
+                               run.output_times.back()));
+      run.output_times.push_back(x);
+    }
+    r.resolved("output_times") = *v;
+  } else {
+    // Default: 10 intervals, so a run shows its evolution without a setting.
+    const double dt = r.number("output_interval", run.end_time / 10, Range::positive());
+    // Frames at 0, dt, 2 dt, ... and always at end_time; a frame closer than 1e-6 dt to
+    // end_time is end_time (round-off in k * dt).
+    for (long k = 0;; ++k) {
+      const double t = k * dt;
+      if (t >= run.end_time - 1e-6 * dt) break;
+      run.output_times.push_back(t);
+    }
+    run.output_times.push_back(run.end_time);
+  }
+  r.finish();
+}
+
+template <class E>
+std::vector<E> read_list(Keys& o, const std::string& key, const std::vector<std::string>& fallback,
+                         const std::vector<std::string>& names, E (*parse)(const std::string&)) {
+  const Json* v = o.take(key);
+  std::vector<std::string> items = fallback;
+  if (v) {
+    if (!v->is_array()) o.fail(key, fmt::format("must be a list of strings, got {}", show(*v)));
+    items.clear();
+    for (size_t k = 0; k < v->size(); ++k) {
+      const Json& it = (*v)[k];
+      const std::string kp = fmt::format("{}[{}]", key, k);
+      if (!it.is_string() ||
+          std::find(names.begin(), names.end(), it.get<std::string>()) == names.end())
+        o.fail(kp,
+               fmt::format("must be one of \"{}\", got {}", fmt::join(names, "\", \""), show(it)));
+      if (std::find(items.begin(), items.end(), it.get<std::string>()) != items.end())
+        o.fail(kp, fmt::format("{} is listed twice", show(it)));
+      items.push_back(it.get<std::string>());
+    }
+  }
+  o.resolved(key) = items;
+  std::vector<E> out;
+  for (const auto& s : items) out.push_back(parse(s));
+  return out;
+}
+
+SweField field_of(const std::string& s) {
+  for (SweField f : kAllFields)
+    if (to_string(f) == s) return f;
+  return SweField::depth;
+}
+
+RasterFormat format_of(const std::string& s) {
+  RasterFormat f = RasterFormat::asc;
+  raster_format_from_name(s, f);
+  return f;
+}
+
+double default_png_max(const swe::Scene& s, PngMap png) {
+  double top = 0;
+  if (png == PngMap::concentration) {
+    for (double c : s.concentration) top = std::max(top, c);
+    for (const auto& src : s.sources) top = std::max(top, src.concentration);
+    for (const auto& b : s.boundaries) top = std::max(top, b.concentration);
+  } else {
+    for (double h : s.depth) top = std::max(top, h);
+  }
+  return top > 0 ? top : 1.0;
+}
+
+void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double end_time) {
+  Keys g = o.object("gauges");
+  out.gauge_interval = g.number("interval", end_time / 100, Range::positive());
+  std::vector<Keys> pts = g.objects("points");
+  for (size_t k = 0; k < pts.size(); ++k) {
+    Keys& p = pts[k];
+    Gauge gauge;
+    gauge.name = p.string("name", fmt::format("g{}", k));
+    if (!is_plain_name(gauge.name))
+      p.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only (it heads CSV "
+                                 "columns), got \"{}\"",
+                                 gauge.name));
+    for (const auto& other : out.gauges)
+      if (other.name == gauge.name) p.fail("name", fmt::format("\"{}\" is used twice", gauge.name));
+    gauge.x = p.number("x");
+    gauge.y = p.number("y");
+    gauge.cell = cell_at(s.grid, gauge.x, gauge.y);
+    if (gauge.cell < 0) p.fail("x", fmt::format("({}, {}) is outside the grid", gauge.x, gauge.y));
+    if (!s.active.empty() && !s.active[gauge.cell])
+      p.fail("x", fmt::format("({}, {}) lies in an inactive (nodata) cell", gauge.x, gauge.y));
+    p.finish();
+    out.gauges.push_back(gauge);
+  }
+  g.finish();
+}
+
+}  // namespace
+
+void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
+  (void)fields;
+  read_run(root, job.run);
+  Keys o = root.object("outputs");
+  SweOutputSettings& out = job.outputs;
+  std::vector<std::string> field_names;
+  for (SweField f : kAllFields) field_names.push_back(to_string(f));
+  out.fields =
+      read_list<SweField>(o, "fields", {"depth", "velocity", "max_depth"}, field_names, field_of);
+  out.formats = read_list<RasterFormat>(o, "formats", {"asc"}, {"asc", "tif", "nc"}, format_of);
+  for (RasterFormat f : out.formats)
+    if (f != RasterFormat::asc && !gdal_available())
+      o.fail("formats", fmt::format("asks for .{} output, which needs GDAL; this build of silt "
+                                    "has no GDAL, so use \"asc\"",
+                                    extension_of(f)));
+  const std::string png = o.choice("png", "depth", {"none", "depth", "concentration"});
+  out.png = png == "none" ? PngMap::none : png == "depth" ? PngMap::depth : PngMap::concentration;
+  out.png_max = o.number("png_max", default_png_max(job.scene, out.png), Range::positive());
+  out.nodata = o.number("nodata", -9999.0, Range::any());
+  const std::string crs = o.string("crs", "");
+  if (!crs.empty()) {
+    try {
+      out.crs_wkt = crs_to_wkt(crs);
+    } catch (const Error& e) {
+      o.fail("crs", e.what());
+    }
+  }
+  read_gauges(o, job.scene, out, job.run.end_time);
+  o.finish();
+}
+
+}  // namespace detail
+
+std::string describe(const SweJob& job) {
+  const swe::Scene& s = job.scene;
+  const swe::Grid& g = s.grid;
+  const long active =
+      s.active.empty() ? g.cells() : std::count(s.active.begin(), s.active.end(), 1);
+  std::string out = fmt::format("scene '{}' (shallow water){}\n", s.name,
+                                job.path.empty() ? "" : " from " + job.path);
+  out += fmt::format("  grid      {} x {} cells of {} m from ({}, {}); {} active\n", g.nx, g.ny,
+                     g.dx, g.x0, g.y0, active);
+  double volume = 0, h_max = 0;
+  for (double h : s.depth) {
+    volume += h * g.dx * g.dx;
+    h_max = std::max(h_max, h);
+  }
+  out += fmt::format("  water     {:.6g} m^3 initially, deepest {:.4g} m\n", volume, h_max);
+  static const char* kinds[] = {"wall", "open", "discharge", "level"};
+  static const char* sides[] = {"west", "east", "south", "north"};
+  for (const auto& b : s.boundaries)
+    out += fmt::format("  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)],
+                       kinds[int(b.kind)], b.begin, b.end - 1,
+                       b.series.empty() ? "" : fmt::format(", {} samples", b.series.t.size()));
+  for (const auto& p : s.sources)
+    out += fmt::format("  source    {} at ({}, {}), C = {} kg/m^3\n", p.name, p.x, p.y,
+                       p.concentration);
+  if (!s.rainfall.empty()) out += fmt::format("  rainfall  {} samples\n", s.rainfall.t.size());
+  std::vector<std::string> fields, formats;
+  for (SweField f : job.outputs.fields) fields.push_back(to_string(f));
+  for (RasterFormat f : job.outputs.formats) formats.push_back(extension_of(f));
+  out += fmt::format("  run       to t = {} s, {} output times; {}\n", job.run.end_time,
+                     job.run.output_times.size(),
+                     s.precision == swe::Precision::f64 ? "float64" : "float32");
+  out += fmt::format("  outputs   {} as {}; png {}; {} gauges\n", fmt::join(fields, ", "),
+                     fmt::join(formats, ", "),
+                     job.outputs.png == PngMap::none    ? "none"
+                     : job.outputs.png == PngMap::depth ? "depth"
+                                                        : "concentration",
+                     job.outputs.gauges.size());
+  return out;
+}
+
+}  // namespace silt::io

@@ -1,0 +1,20 @@
+// The pieces of swe_scene.cpp's loader, one file each: forcing (boundaries, point sources,
+// rainfall) and run/output settings. Internal to silt::io.
+#pragma once
+
+#include "silt/io/cell_field.hpp"
+#include "silt/io/json_keys.hpp"
+#include "silt/io/swe_scene.hpp"
+
+namespace silt::io::detail {
+
+/// "boundaries", "sources", "rainfall_mm_h" into job.scene (grid and active cells already set).
+void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& scene);
+/// "run" and "outputs" into job.run and job.outputs.
+void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job);
+/// Index of the cell containing (x, y), or -1 outside the grid.
+Index cell_at(const swe::Grid& g, double x, double y);
+/// Names used in files and CSV headers: letters, digits, '_', '-', '.'.
+bool is_plain_name(const std::string& s);
+
+}  // namespace silt::io::detail

@@ -1,0 +1,297 @@
+// Shallow-water scene loading: schema, validation messages, overrides, rasters and series.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "io_test_util.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/io/time_series.hpp"
+#include "test_support.hpp"
+
+namespace silt::test {
+namespace {
+
+using io::Json;
+
+// A small valid scene: 10 x 8 cells of 2 m from (100, 50).
+Json base() {
+  return Json::parse(R"({
+    "solver": "swe",
+    "grid": {"nx": 10, "ny": 8, "dx": 2.0, "origin": [100, 50]},
+    "bed": 1.0,
+    "initial": {"depth": 0.5},
+    "run": {"end_time": 10}
+  })");
+}
+
+io::SweJob parse(const Json& j, const std::vector<std::string>& overrides = {}) {
+  return io::parse_swe_job(j.dump(), "scene.json", scratch().string(), overrides);
+}
+
+// ESRI ASCII text, rows given north first as in the file.
+std::string asc(int nx, int ny, double dx, const std::vector<std::string>& rows,
+                const std::string& corner = "xllcorner 100\nyllcorner 50\n") {
+  std::string s = "ncols " + std::to_string(nx) + "\nnrows " + std::to_string(ny) + "\n" + corner +
+                  "cellsize " + std::to_string(dx) + "\nNODATA_value -9999\n";
+  for (const auto& r : rows) s += r + "\n";
+  return s;
+}
+
+std::vector<std::string> uniform_rows(int nx, int ny, const std::string& v) {
+  std::string row;
+  for (int i = 0; i < nx; ++i) row += (i ? " " : "") + v;
+  return std::vector<std::string>(static_cast<size_t>(ny), row);
+}
+
+TEST(SweScene, DamBreakExampleLoads) {
+  const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/dam_break.json");
+  const auto& s = job.scene;
+  EXPECT_EQ(s.name, "dam_break");
+  ASSERT_EQ(s.grid.nx, 200);
+  ASSERT_EQ(s.grid.ny, 200);
+  const auto at = [&](double x, double y) {
+    return static_cast<size_t>(y) * 200 + size_t(x);
+  };
+  EXPECT_EQ(s.depth[at(50, 130)], 10.0);  // reservoir
+  EXPECT_EQ(s.depth[at(150, 130)], 5.0);  // tailwater
+  EXPECT_EQ(s.depth[at(100, 50)], 0.0);   // on the dam
+  EXPECT_EQ(s.bed[at(100, 50)], 15.0);
+  EXPECT_EQ(s.bed[at(100, 130)], 0.0);  // in the breach
+  EXPECT_TRUE(s.manning.empty());
+  constexpr double kRoundOff = 1e-12;  // output times are k * interval
+  EXPECT_TRUE(all_near(job.run.output_times, std::vector<double>{0, 1.2, 2.4, 3.6, 4.8, 6.0, 7.2},
+                       kRoundOff));
+  ASSERT_EQ(job.outputs.gauges.size(), 3u);
+  EXPECT_EQ(job.outputs.gauges[1].cell, 132 * 200 + 100);
+  EXPECT_EQ(io::scene_solver(SILT_SOURCE_DIR "/scenes/dam_break.json"), "swe");
+}
+
+TEST(SweScene, UnknownKeyNamesKeyAndFile) {
+  Json j = base();
+  j["outputs"]["formatz"] = Json::array({"tif"});
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"scene.json: unknown key 'outputs.formatz'"}));
+  j = base();
+  j["physics"]["cfl_number"] = 0.3;
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"scene.json", "'physics.cfl_number'"}));
+  j = base();
+  j["boundaries"] = Json::parse(R"([{"side": "west", "type": "wall", "discharge": 3}])");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"unknown key 'boundaries[0].discharge'"}));
+}
+
+TEST(SweScene, MalformedJsonNamesFileAndLine) {
+  const std::string text = "{\n  \"solver\": \"swe\",\n  \"grid\": {\"nx\": 10,, }\n}\n";
+  EXPECT_TRUE(throws_with([&] { io::parse_swe_job(text, "bad.json", ""); },
+                          {"bad.json:3:", "malformed JSON"}));
+  const auto path = write_file("bad_file.json", text);
+  EXPECT_TRUE(throws_with([&] { io::load_swe_job(path); }, {path + ":3:"}));
+  EXPECT_TRUE(throws_with([&] { io::load_swe_job(path + ".missing"); }, {".missing", "No such"}));
+}
+
+TEST(SweScene, CommentsAllowed) {
+  const std::string text = "// a comment\n" + base().dump() + "\n/* trailing */\n";
+  EXPECT_EQ(io::parse_swe_job(text, "c.json", "").scene.grid.nx, 10);
+}
+
+TEST(SweScene, OverridesApplyBeforeValidation) {
+  const auto job = parse(base(), {"run.end_time=5", "physics.precision=float64",
+                                  "outputs.fields=[\"depth\",\"level\"]", "grid.origin[1]=7"});
+  EXPECT_EQ(job.run.end_time, 5.0);
+  EXPECT_EQ(job.scene.precision, swe::Precision::f64);
+  EXPECT_EQ(job.outputs.fields.size(), 2u);
+  EXPECT_EQ(job.scene.grid.y0, 7.0);
+  EXPECT_EQ(job.resolved["run"]["end_time"], 5.0);
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"physics.cfl=2"}); },
+                          {"'physics.cfl' must be in (0, 0.5], got 2", "--set physics.cfl=2"}));
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"run.end_tme=5"}); },
+                          {"unknown key 'run.end_tme'", "--set run.end_tme=5"}));
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"run.end_time"}); }, {"expected path=value"}));
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"run.end_time.x=1"}); }, {"not an object"}));
+}
+
+TEST(SweScene, WrongTypesAndRangesNameKeyAndValue) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"grid.dx=-1", {"'grid.dx' must be > 0, got -1"}},
+      {"grid.nx=2.5", {"'grid.nx' must be an integer, got 2.5"}},
+      {"run.end_time=\"abc\"", {"'run.end_time' must be a number, got \"abc\""}},
+      {"physics.precision=float16", {"'physics.precision' must be one of", "\"float16\""}},
+      {"physics.fused_kernel=1", {"'physics.fused_kernel' must be true or false, got 1"}},
+      {"manning=-0.03", {"'manning' must be >= 0, got -0.03", "cell (i = 0, j = 0)"}},
+      {"outputs.png=rgb", {"'outputs.png' must be one of"}},
+      {"outputs.formats=[\"asc\",\"jpg\"]", {"'outputs.formats[1]'", "\"jpg\""}},
+      {"solver=mpm", {"'solver' is \"mpm\""}},
+      {"name=a/b", {"'name' must use letters"}},
+      {"run.output_times=[0, 5, 5]", {"'run.output_times[2]' 5 is not greater"}},
+      {"run.output_times=[0, 20]", {"'run.output_times[1]' must be in [0, end_time = 10]"}},
+  };
+  for (const auto& [o, parts] : cases) EXPECT_TRUE(throws_with([&] { parse(base(), {o}); }, parts));
+  Json j = base();
+  j.erase("run");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'run' is missing"}));
+}
+
+TEST(SweScene, NegativeDepthNamesCell) {
+  Json j = base();
+  j["initial"]["depth"] = Json::parse(
+      R"({"value": 0.5, "patches": [{"shape": "circle", "center": [111, 57], "radius": 1.5,
+          "value": -0.2}]})");
+  EXPECT_TRUE(throws_with([&] { parse(j); },
+                          {"'initial.depth' must be >= 0, got -0.2", "cell (i = 5, j = 3)"}));
+  write_file("neg.asc", asc(10, 8, 2, uniform_rows(10, 8, "0.5")));
+  auto rows = uniform_rows(10, 8, "0.5");
+  rows[0] = "0.5 -1 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5";  // northern row j = 7, i = 1
+  write_file("neg.asc", asc(10, 8, 2, rows));
+  j["initial"]["depth"] = "neg.asc";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"got -1", "(i = 1, j = 7)", "neg.asc"}));
+}
+
+TEST(SweScene, LevelGivesDepthAboveBed) {
+  Json j = base();
+  j["initial"] = Json::parse(R"({"level": 1.25})");
+  j["bed"] = Json::parse(R"({"value": 0.0, "gradient": [0.1, 0.0]})");  // z = 0.1 (x - 100)
+  const auto s = parse(j).scene;
+  EXPECT_DOUBLE_EQ(s.bed[0], 0.1);  // x = 101
+  EXPECT_DOUBLE_EQ(s.depth[0], 1.15);
+  EXPECT_DOUBLE_EQ(s.depth[9], 0.0);  // x = 119: bed 1.9 above the level
+  j["initial"]["depth"] = 1.0;
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"both 'depth' and 'level'"}));
+}
+
+TEST(SweScene, GridFromBedRasterAndMismatchedRasters) {
+  write_file("dem.asc", asc(10, 8, 2, uniform_rows(10, 8, "3")));
+  write_file("h9.asc", asc(9, 8, 2, uniform_rows(9, 8, "0.1")));
+  Json j = base();
+  j.erase("grid");
+  j["bed"] = "dem.asc";
+  const auto s = parse(j).scene;
+  EXPECT_EQ(s.grid.nx, 10);
+  EXPECT_EQ(s.grid.x0, 100.0);
+  EXPECT_EQ(s.bed[5], 3.0);
+  j["initial"]["depth"] = "h9.asc";
+  EXPECT_TRUE(
+      throws_with([&] { parse(j); }, {"h9.asc' is 9 x 8 cells", "dem.asc", "is 10 x 8 cells"}));
+  j = base();
+  j["grid"]["nx"] = 12;
+  j["bed"] = "dem.asc";
+  EXPECT_TRUE(
+      throws_with([&] { parse(j); }, {"dem.asc' is 10 x 8", "'grid' in scene.json", "12 x 8"}));
+}
+
+TEST(SweScene, MissingAndCorruptRastersNameFile) {
+  Json j = base();
+  j["bed"] = "nowhere.asc";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"nowhere.asc", "does not exist"}));
+  auto rows = uniform_rows(10, 8, "1");
+  rows.pop_back();
+  write_file("short.asc", asc(10, 8, 2, rows));
+  j["bed"] = "short.asc";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"short.asc", "truncated", "row 8 of 8"}));
+  rows = uniform_rows(10, 8, "1");
+  rows[2] = "1 1 1 x1 1 1 1 1 1 1";
+  write_file("word.asc", asc(10, 8, 2, rows));
+  j["bed"] = "word.asc";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"word.asc:9:", "'x1' is not a number"}));
+  write_file("garbage.tif", "not a tiff");
+  j["bed"] = "garbage.tif";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"garbage.tif"}));
+}
+
+TEST(SweScene, NodataWallOrReject) {
+  auto rows = uniform_rows(10, 8, "2");
+  rows[7] = "2 2 -9999 2 2 2 2 2 2 2";  // southern row: cell (2, 0)
+  write_file("holes.asc", asc(10, 8, 2, rows));
+  Json j = base();
+  j["bed"] = "holes.asc";
+  EXPECT_TRUE(throws_with(
+      [&] { parse(j); },
+      {"'bed'", "holes.asc", "no data at cell (i = 2, j = 0)", "\"nodata\": \"wall\""}));
+  j["bed"] = Json{{"raster", "holes.asc"}, {"nodata", "wall"}};
+  const auto s = parse(j).scene;
+  ASSERT_EQ(s.active.size(), 80u);
+  EXPECT_EQ(s.active[2], 0);
+  EXPECT_EQ(s.active[3], 1);
+  EXPECT_EQ(s.depth[2], 0.0);
+  EXPECT_EQ(s.bed[2], 2.0);  // the highest valid bed, never -9999
+  j["bed"]["nodata"] = "fill";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'bed.nodata' must be one of"}));
+}
+
+TEST(SweScene, BoundariesSourcesRain) {
+  write_file("q.csv", "time_s,discharge_m3s\n0,1\n60,5\n# peak\n120,2\n");
+  Json j = base();
+  j["boundaries"] = Json::parse(R"([
+    {"name": "in", "side": "west", "range": [52, 58], "type": "discharge", "discharge": "q.csv",
+     "concentration": 0.5},
+    {"side": "east", "type": "open"},
+    {"side": "north", "type": "level", "level": [[0, 1.5], [10, 2.0]]}])");
+  j["sources"] = Json::parse(R"([{"name": "spill", "x": 105, "y": 55, "discharge": 0.1,
+                                  "concentration": 20}])");
+  j["rainfall_mm_h"] = 36;
+  const auto job = parse(j);
+  const auto& s = job.scene;
+  ASSERT_EQ(s.boundaries.size(), 3u);
+  EXPECT_EQ(s.boundaries[0].begin, 1);  // centres y = 53, 55, 57
+  EXPECT_EQ(s.boundaries[0].end, 4);
+  EXPECT_EQ(s.boundaries[0].series.value, (std::vector<double>{1, 5, 2}));
+  EXPECT_EQ(s.boundaries[1].kind, swe::BoundaryKind::open);
+  EXPECT_EQ(s.boundaries[1].end, 8);
+  EXPECT_EQ(s.boundaries[2].name, "north_2");
+  EXPECT_EQ(io::series_value(s.boundaries[2].series, 5.0), 1.75);
+  EXPECT_DOUBLE_EQ(s.rainfall.value[0], 1e-5);  // 36 mm/h = 1e-5 m/s
+  EXPECT_EQ(s.sources[0].concentration, 20.0);
+  EXPECT_TRUE(job.resolved["boundaries"][0]["discharge"].get<std::string>().find("q.csv") !=
+              std::string::npos);
+
+  j["boundaries"][1]["range"] = Json::array({50, 56});
+  j["boundaries"][1]["side"] = "west";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'boundaries[1].range' overlaps boundary 'in'"}));
+  j["boundaries"][1]["range"] = Json::array({200, 300});
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"covers no cell centre"}));
+  j = base();
+  j["sources"] = Json::parse(R"([{"x": 99, "y": 55, "discharge": 1}])");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'sources[0].x'", "outside the grid"}));
+}
+
+TEST(SweScene, SeriesErrorsNameTheRow) {
+  Json j = base();
+  j["rainfall_mm_h"] = Json::parse("[[0, 1], [10, 2], [10, 3]]");
+  EXPECT_TRUE(throws_with([&] { parse(j); },
+                          {"'rainfall_mm_h[2]' time 10 is not greater than the previous time 10"}));
+  j["rainfall_mm_h"] = Json::parse("[[0, 1], [10, -2]]");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'rainfall_mm_h[1]' value must be >= 0, got -2"}));
+  j["rainfall_mm_h"] = Json::parse("[[0, 1, 2]]");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'rainfall_mm_h[0]' must be a row [t, value]"}));
+  write_file("bad_order.csv", "t,q\n0,1\n30,2\n20,3\n");
+  j["rainfall_mm_h"] = "bad_order.csv";
+  EXPECT_TRUE(throws_with([&] { parse(j); },
+                          {"bad_order.csv:4: time 20 is not greater", "'rainfall_mm_h'"}));
+  write_file("three.csv", "0,1,2\n");
+  j["rainfall_mm_h"] = "three.csv";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"three.csv:1: expected 2 columns"}));
+  write_file("word.csv", "t,q\n0,1\n5,lots\n");
+  j["rainfall_mm_h"] = "word.csv";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"word.csv:3: value 'lots' is not a number"}));
+  j["rainfall_mm_h"] = "missing.csv";
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"missing.csv"}));
+}
+
+TEST(SweScene, ResolvedSceneHasDefaultsAndReloadsIdentically) {
+  Json j = base();
+  j["initial"]["depth"] = Json::parse(
+      R"({"value": 0.1, "patches": [{"min": [100, 50], "max": [110, 60], "value": 1}]})");
+  const auto job = parse(j);
+  const Json& r = job.resolved;
+  EXPECT_EQ(r["physics"]["gravity"], 9.81);
+  EXPECT_EQ(r["physics"]["precision"], "float32");
+  EXPECT_TRUE(r["physics"]["max_dt"].is_null());
+  EXPECT_EQ(r["initial"]["depth"]["patches"][0]["shape"], "rectangle");
+  EXPECT_EQ(r["outputs"]["formats"], Json::array({"asc"}));
+  EXPECT_EQ(r["run"]["output_interval"], 1.0);
+  EXPECT_EQ(r["name"], "scene");
+  const auto again = io::parse_swe_job(r.dump(2), "resolved.json", "");
+  EXPECT_EQ(again.scene.depth, job.scene.depth);
+  EXPECT_EQ(again.run.output_times, job.run.output_times);
+  EXPECT_EQ(again.resolved, r);
+}
+
+}  // namespace
+}  // namespace silt::test
