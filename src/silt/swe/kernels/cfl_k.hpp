@@ -1,0 +1,26 @@
+// Time step of the explicit first-order scheme. The 2D unsplit update is the average of two 1D
+// updates with twice the step, so with dt = cfl dx / max(max(|u|, |v|) + c) each 1D part runs at
+// Courant number 2 cfl; cfl <= 0.5 keeps the scheme stable and the depths non-negative.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/core/math/scalar.hpp"
+#include "silt/swe/kernels/wet_dry_k.hpp"
+
+namespace silt::swe {
+
+/// Fastest signal speed of one cell, m/s: max(|u|, |v|) + sqrt(g h) (velocities zero when dry).
+template <class T>
+SILT_HD SILT_FORCEINLINE T wave_speed_k(T h, T hu, T hv, T g, T dry) {
+  if (!(h > T(0))) return T(0);
+  const T u = math::abs(velocity_k(h, hu, dry)), v = math::abs(velocity_k(h, hv, dry));
+  return math::max(u, v) + math::sqrt(g * h);
+}
+
+/// CFL time step (s) for the largest wave speed smax (m/s). speed_floor (m/s, > 0) stands in for
+/// smax when nothing moves (a dry or still domain), so the step stays finite.
+SILT_HD SILT_FORCEINLINE double cfl_dt_k(double smax, double dx, double cfl, double speed_floor) {
+  return cfl * dx / (smax > speed_floor ? smax : speed_floor);
+}
+
+}  // namespace silt::swe
