@@ -1,4 +1,4 @@
 # MPM physics kernels (src/silt/mpm/kernels, src/silt/core/math): pure SILT_HD functions run in
 # double (and float where the device precision matters) on the host.
 silt_add_test(NAME mpm_kernels_test LABEL unit
-  SOURCES mpm_math_test.cpp mpm_transfer_test.cpp)
+  SOURCES mpm_math_test.cpp mpm_transfer_test.cpp mpm_material_test.cpp mpm_grid_test.cpp)

@@ -150,6 +150,23 @@ TEST(Transfer, P2GConservesMassAndMomentumIncludingAffineAndStress) {
   EXPECT_LE(norm(gp - p_tot), kConservationTol * (norm(p_tot) + m_tot));
 }
 
+TEST(Transfer, P2GStressTermIsTheMlsForce) {
+  // A resting particle with Kirchhoff stress tau: the momentum it puts on the nodes satisfies
+  // sum_i p_i (x_i - x_p)^T = Q D = -dt V0 tau (D = dx^2/4 I), i.e. the impulse dt f_i of the
+  // MLS force f_i = -V0 tau grad w_i (Hu et al. 2018 eq. (18)). A tensile tau (> 0) pulls the
+  // nodes towards the particle.
+  HostGrid g(16, 1.0 / 16);
+  const M tau{2e4, 1e3, -5e2, 1e3, -3e4, 7e2, -5e2, 7e2, 1e4};
+  const double dt = 1e-3, vol = 2e-4;
+  const HostParticle p{V{0.41, 0.52, 0.47}, V::zero(), M::zero(), 1.0, vol, tau};
+  p2g(g, {p}, dt);
+  M moment = M::zero();
+  for (int k = 0; k < g.n; ++k)
+    for (int j = 0; j < g.n; ++j)
+      for (int i = 0; i < g.n; ++i) moment += outer(g.mom[g.id(i, j, k)], g.pos(i, j, k) - p.x);
+  EXPECT_LE(std::sqrt(frobenius_norm2(moment + tau * (dt * vol))), 1e-12 * dt * vol * 4e4);
+}
+
 TEST(Transfer, ApicRoundTripPreservesAffineField) {
   // v(x) = a + B x sampled on particles with C = B: P2G then G2P returns v_p and C_p exactly
   // (Jiang et al. 2015 §5: APIC preserves affine fields; D = dx^2/4 I for quadratic splines).
