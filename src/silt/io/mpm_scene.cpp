@@ -1,0 +1,337 @@
+#include "silt/io/mpm_scene.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "silt/core/error.hpp"
+#include "silt/io/mpm_scene_parts.hpp"
+#include "silt/io/splat_png.hpp"
+#include "silt/mpm/kernels/scene_params.hpp"
+#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling_shape.hpp"
+
+namespace silt::io {
+
+namespace {
+
+using mpm_detail::read_vec3;
+
+// A fixed dt may exceed the elastic CFL limit elastic_cfl dx / c by at most this factor: with the
+// default elastic_cfl = 0.5 that is dt = dx / c, the explicit stability bound (CFL number 1).
+constexpr double kFixedDtFactor = 2.0;
+// Below this elastic dt limit (s) a material is flagged as making the run slow (1e-5 s is 1,667
+// steps per 60 Hz frame).
+constexpr double kTinyDt = 1.0e-5;
+// Most grid cells along one axis of the domain (keeps block coordinates well inside int32).
+constexpr double kMaxCellsPerAxis = 1 << 20;
+// G2P2G (one fused kernel) pays off only for small particle counts (DESIGN.md §3, paper 000).
+constexpr double kG2p2gMaxParticles = 1.0e5;
+
+void read_domain(Keys& root, mpm::Scene& s) {
+  Keys d = root.object("domain", /*required=*/true);
+  s.dx = d.number("dx", Range::positive());
+  s.domain_min = read_vec3(d, "min", {0, 0, 0}, "m");
+  s.domain_max = read_vec3(d, "max", "m");
+  for (int a = 0; a < 3; ++a) {
+    const double cells = (s.domain_max[a] - s.domain_min[a]) / s.dx;
+    if (!(cells >= 4))
+      d.fail("max", fmt::format("must lie at least 4 dx = {} m beyond 'min' along {} (MPM needs "
+                                "cells around the material), got {} m",
+                                4 * s.dx, "xyz"[a], s.domain_max[a] - s.domain_min[a]));
+    if (cells > kMaxCellsPerAxis)
+      d.fail("dx", fmt::format("= {} m gives {:.0f} cells along {}, more than {:.0f}", s.dx, cells,
+                               "xyz"[a], kMaxCellsPerAxis));
+  }
+  const std::string wall = d.choice("walls", "separate", {"sticky", "slip", "separate"});
+  s.domain_wall = wall == "sticky" ? mpm::WallKind::sticky
+                  : wall == "slip" ? mpm::WallKind::slip
+                                   : mpm::WallKind::separate;
+  s.domain_friction = d.number("friction", 0.0, Range::non_negative());
+  d.finish();
+}
+
+void read_physics(Keys& root, mpm::Scene& s) {
+  Keys p = root.object("physics");
+  s.gravity = read_vec3(p, "gravity", s.gravity, "m/s^2");
+  s.transfer = p.choice("transfer", "apic", {"apic", "asflip"}) == "asflip" ? mpm::Transfer::asflip
+                                                                            : mpm::Transfer::apic;
+  s.asflip_flip = p.number("asflip_flip", s.asflip_flip, Range{0.0, 1.0});
+  s.asflip_advect = p.number("asflip_advect", s.asflip_advect, Range{0.0, 1.0});
+  s.cfl = p.number("cfl", s.cfl, Range{0.0, 1.0, true, false});
+  s.elastic_cfl = p.number("elastic_cfl", s.elastic_cfl, Range{0.0, 1.0, true, false});
+  s.max_dt = p.number("max_dt", s.max_dt, Range::positive());
+  const Json* fixed = p.take("fixed_dt");
+  if (fixed && !fixed->is_null() && !(fixed->is_number() && fixed->get<double>() == 0.0)) {
+    s.fixed_dt = p.number("fixed_dt", Range::positive());
+  } else {
+    p.resolved("fixed_dt") = nullptr;  // adaptive
+  }
+  p.finish();
+}
+
+void read_performance(Keys& root, mpm::Scene& s) {
+  Keys p = root.object("performance");
+  s.rebuild_period =
+      p.has("rebuild_period") ? p.integer("rebuild_period", 1, 1000) : s.rebuild_period;
+  p.resolved("rebuild_period") = s.rebuild_period;
+  s.g2p2g = p.boolean("g2p2g", s.g2p2g);
+  s.max_particles =
+      p.has("max_particles") ? p.integer("max_particles", 0, std::numeric_limits<int>::max()) : 0;
+  p.resolved("max_particles") = s.max_particles;
+  p.finish();
+}
+
+void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
+  Keys r = root.object("run", /*required=*/true);
+  if (r.has("frame_dt") && r.has("fps")) r.fail("fps", "and 'frame_dt' are both given; give one");
+  if (r.has("fps"))
+    s.frame_dt = 1.0 / r.number("fps", Range{0.0, 1e6, true, false});
+  else
+    s.frame_dt = r.number("frame_dt", s.frame_dt, Range::positive());
+  if (r.has("frames") == r.has("end_time"))
+    r.fail("frames", "or 'end_time' (s) must be given, not both and not neither");
+  if (r.has("frames")) {
+    run.frames = r.integer("frames", 0, 10000000);
+  } else {
+    const double t = r.number("end_time", Range::positive());
+    // A frame that ends within 1e-9 frame_dt of end_time is the last one (round-off in t / dt).
+    run.frames = static_cast<int>(std::ceil(t / s.frame_dt - 1e-9));
+  }
+  run.end_time = run.frames * s.frame_dt;
+  // The resolved form is always frame_dt + frames, so it loads back as it stands.
+  Json& out = root.resolved("run");
+  out = Json{{"frame_dt", s.frame_dt}, {"frames", run.frames}};
+  r.finish();
+}
+
+void read_outputs(Keys& root, MpmJob& job) {
+  Keys o = root.object("outputs");
+  MpmOutputSettings& out = job.outputs;
+  out.formats.clear();
+  const Json* f = o.take("formats");
+  std::vector<std::string> names;
+  if (!f)
+    names = {"ply"};
+  else if (!f->is_array())
+    o.fail("formats", fmt::format("must be a list of \"ply\", \"vtp\", got {}", show(*f)));
+  else
+    for (std::size_t i = 0; i < f->size(); ++i) {
+      const Json& e = (*f)[i];
+      if (!e.is_string() || (e.get<std::string>() != "ply" && e.get<std::string>() != "vtp"))
+        o.fail(fmt::format("formats[{}]", i),
+               fmt::format("must be \"ply\" or \"vtp\", got {}", show(e)));
+      if (std::find(names.begin(), names.end(), e.get<std::string>()) == names.end())
+        names.push_back(e.get<std::string>());
+    }
+  for (const auto& n : names)
+    out.formats.push_back(n == "vtp" ? ParticleFormat::vtp : ParticleFormat::ply);
+  o.resolved("formats") = names;
+  out.vtp_encoding = o.choice("vtp_encoding", "raw", {"raw", "base64"}) == "base64"
+                         ? VtpEncoding::inline_base64
+                         : VtpEncoding::appended_raw;
+  out.with_stress = o.boolean("with_stress", false);
+  out.png = o.boolean("png", false);
+  if (out.png && !png_available()) {
+    job.warnings.push_back("outputs.png: this build of silt has no libpng; no PNG previews");
+    out.png = false;
+  }
+  if (o.has("png_size")) {
+    const Json* v = o.take("png_size");
+    if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_integer() ||
+        !(*v)[1].is_number_integer() || (*v)[0].get<long>() < 16 || (*v)[1].get<long>() < 16 ||
+        (*v)[0].get<long>() > 16384 || (*v)[1].get<long>() > 16384)
+      o.fail("png_size",
+             fmt::format("must be [width, height] in pixels, 16..16384, got {}", show(*v)));
+    out.png_width = (*v)[0].get<int>();
+    out.png_height = (*v)[1].get<int>();
+  }
+  o.resolved("png_size") = Json::array({out.png_width, out.png_height});
+  if (o.has("camera")) {
+    Keys c = o.object("camera");
+    out.custom_camera = true;
+    out.camera.eye = read_vec3(c, "eye", "m");
+    out.camera.target = read_vec3(c, "target", "m");
+    const mpm::Vec3d& g = job.scene.gravity;
+    const bool no_g = g[0] == 0 && g[1] == 0 && g[2] == 0;
+    out.camera.up =
+        read_vec3(c, "up", no_g ? mpm::Vec3d{0, 1, 0} : mpm::Vec3d{-g[0], -g[1], -g[2]}, "-");
+    out.camera.fov_deg = c.number("fov", 40.0, Range{0.0, 170.0, true, true});
+    c.finish();
+  } else {
+    o.take("camera");
+    o.resolved("camera") = nullptr;  // the default view of the domain
+  }
+  o.finish();
+}
+
+// Cross-checks that need the whole scene: sources inside the domain, particle counts, dt limits.
+void check_scene(Keys& top, MpmJob& job) {
+  mpm::Scene& s = job.scene;
+  const double cell = std::pow(s.dx, 3);
+  std::vector<bool> used(s.materials.size(), false);
+  bool emitters = false;
+  double total = 0;
+  for (std::size_t i = 0; i < s.sources.size(); ++i) {
+    const mpm::Source& src = s.sources[i];
+    const std::string key = fmt::format("sources[{}]", i);
+    used[std::size_t(src.material)] = true;
+    emitters = emitters || src.emit_interval > 0;
+    mpm::ShapeRegion region = [&] {
+      try {
+        return mpm::ShapeRegion(src);
+      } catch (const Error& e) {
+        top.fail(key, e.what());
+      }
+    }();
+    for (int a = 0; a < 3; ++a)
+      if (region.lower()[a] < s.domain_min[a] || region.upper()[a] > s.domain_max[a])
+        top.fail(key, fmt::format("(source '{}') reaches outside the domain along {}: it spans "
+                                  "[{:.6g}, {:.6g}] m, the domain [{:.6g}, {:.6g}] m",
+                                  src.name, "xyz"[a], region.lower()[a], region.upper()[a],
+                                  s.domain_min[a], s.domain_max[a]));
+    const double n = src.particles_per_cell * region.volume() / cell;
+    if (n < 1)
+      top.fail(key, fmt::format("(source '{}') holds {:.3g} particles at dx = {} m and {} per "
+                                "cell: make it larger or raise particles_per_cell",
+                                src.name, n, s.dx, src.particles_per_cell));
+    job.expected_particles.push_back(n);
+    total += n * double(mpm::emission_times(src).size());
+  }
+  if (s.max_particles > 0 && double(s.max_particles) < total)
+    top.fail(
+        "performance.max_particles",
+        fmt::format("= {} is below the {:.0f} particles the sources add", s.max_particles, total));
+  if (s.g2p2g && emitters)
+    top.fail("performance.g2p2g",
+             "cannot be used with emitters (a source has \"emit\"); the fused "
+             "kernel assumes a fixed particle set");
+  if (s.g2p2g && total > kG2p2gMaxParticles)
+    job.warnings.push_back(
+        fmt::format("performance.g2p2g with {:.0f} particles: the fused kernel "
+                    "pays off below about {:.0f}",
+                    total, kG2p2gMaxParticles));
+  if (s.fixed_dt > s.frame_dt)
+    top.fail("physics.fixed_dt", fmt::format("= {} s is longer than a frame (frame_dt = {} s)",
+                                             s.fixed_dt, s.frame_dt));
+  for (std::size_t m = 0; m < s.materials.size(); ++m) {
+    const mpm::Material& mat = s.materials[m];
+    if (!used[m]) {
+      job.warnings.push_back(fmt::format("material '{}' is used by no source", mat.name));
+      continue;
+    }
+    const double limit = elastic_dt_limit(mat, s.dx, s.elastic_cfl);
+    if (s.fixed_dt > kFixedDtFactor * limit)
+      top.fail(
+          "physics.fixed_dt",
+          fmt::format("= {} s exceeds {}x the elastic CFL limit of material '{}': elastic_cfl "
+                      "dx / c = {:.3g} s (wave speed c = {:.4g} m/s); the run would blow up. "
+                      "Lower fixed_dt or the material's stiffness",
+                      s.fixed_dt, kFixedDtFactor, mat.name, limit, s.elastic_cfl * s.dx / limit));
+    if (limit < kTinyDt)
+      job.warnings.push_back(fmt::format(
+          "material '{}' is stiff: its wave speed {:.4g} m/s limits dt to elastic_cfl dx / c = "
+          "{:.3g} s (below {} s; {:.0f} steps per frame). Lower its modulus if the look allows",
+          mat.name, s.elastic_cfl * s.dx / limit, limit, kTinyDt, std::ceil(s.frame_dt / limit)));
+  }
+}
+
+MpmJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
+                  const std::string& path) {
+  for (const auto& o : src.overrides) apply_override(root, o, src);
+  MpmJob job;
+  job.path = path;
+  Keys top(root, "", src, &job.resolved);
+  const std::string solver = top.string("solver", "");
+  if (solver.empty()) top.fail("solver", "is missing: set \"solver\": \"mpm\"");
+  if (solver != "mpm")
+    top.fail("solver", fmt::format("is \"{}\"; this loader reads MPM scenes (\"mpm\")", solver));
+  mpm::Scene& s = job.scene;
+  s.name = top.string("name", default_name);
+  if (!mpm_detail::plain_name(s.name))
+    top.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only (it names the "
+                                 "output folder), got \"{}\"",
+                                 s.name));
+  top.string("description", "");
+  read_domain(top, s);
+  mpm_detail::read_materials(top, s);
+  mpm_detail::read_sources(top, s);
+  mpm_detail::read_colliders(top, s);
+  read_physics(top, s);
+  read_performance(top, s);
+  read_run(top, s, job.run);
+  read_outputs(top, job);
+  top.finish();
+  check_scene(top, job);
+  return job;
+}
+
+std::string stem_of(const std::string& name) {
+  std::string stem = std::filesystem::path(name).stem().string();
+  return stem.empty() ? "scene" : stem;
+}
+
+}  // namespace
+
+double elastic_dt_limit(const mpm::Material& m, double dx, double elastic_cfl) {
+  const double c = mpm::make_material_params<double>(m).wave_speed;
+  return c > 0 ? elastic_cfl * dx / c : std::numeric_limits<double>::infinity();
+}
+
+std::string to_string(mpm::MaterialKind k) {
+  switch (k) {
+    case mpm::MaterialKind::fixed_corotated:
+      return "fixed_corotated";
+    case mpm::MaterialKind::fluid:
+      return "fluid";
+    case mpm::MaterialKind::drucker_prager:
+      return "drucker_prager";
+    case mpm::MaterialKind::nacc:
+      return "nacc";
+  }
+  return "fixed_corotated";
+}
+
+std::string to_string(mpm::Shape s) {
+  switch (s) {
+    case mpm::Shape::box:
+      return "box";
+    case mpm::Shape::sphere:
+      return "sphere";
+    case mpm::Shape::cylinder:
+      return "cylinder";
+    case mpm::Shape::mesh:
+      return "mesh";
+  }
+  return "box";
+}
+
+std::string to_string(mpm::WallKind w) {
+  switch (w) {
+    case mpm::WallKind::sticky:
+      return "sticky";
+    case mpm::WallKind::slip:
+      return "slip";
+    case mpm::WallKind::separate:
+      return "separate";
+  }
+  return "separate";
+}
+
+MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std::string& base_dir,
+                     const std::vector<std::string>& overrides) {
+  SceneSource src{name, base_dir, overrides};
+  return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
+}
+
+MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides) {
+  const std::string text = read_text_file(path, "scene file");
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  SceneSource src{path, dir, overrides};
+  return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
+}
+
+}  // namespace silt::io

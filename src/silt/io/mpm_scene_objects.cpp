@@ -1,0 +1,334 @@
+// "materials", "sources" and "colliders" of an MPM scene.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "silt/core/error.hpp"
+#include "silt/io/mpm_scene_parts.hpp"
+
+namespace silt::io::mpm_detail {
+
+namespace {
+
+using mpm::MaterialKind;
+using mpm::Vec3d;
+
+// Every material parameter key, and the kinds it belongs to, so that a key of another kind is
+// reported as such rather than as a typo.
+const std::map<std::string, std::set<MaterialKind>>& parameter_kinds() {
+  using K = MaterialKind;
+  static const std::map<std::string, std::set<MaterialKind>> m = {
+      {"youngs_modulus", {K::fixed_corotated, K::drucker_prager}},
+      {"poisson_ratio", {K::fixed_corotated, K::drucker_prager, K::nacc}},
+      {"bulk_modulus", {K::fluid}},
+      {"gamma", {K::fluid}},
+      {"viscosity", {K::fluid}},
+      {"friction_angle", {K::drucker_prager}},
+      {"cohesion", {K::drucker_prager}},
+      {"kappa", {K::nacc}},
+      {"m", {K::nacc}},
+      {"beta", {K::nacc}},
+      {"xi", {K::nacc}},
+      {"alpha0", {K::nacc}},
+  };
+  return m;
+}
+
+bool kind_from_name(const std::string& s, MaterialKind& k) {
+  // Canonical names and the everyday ones artists use.
+  static const std::map<std::string, MaterialKind> names = {
+      {"fixed_corotated", MaterialKind::fixed_corotated},
+      {"elastic", MaterialKind::fixed_corotated},
+      {"jelly", MaterialKind::fixed_corotated},
+      {"fluid", MaterialKind::fluid},
+      {"water", MaterialKind::fluid},
+      {"drucker_prager", MaterialKind::drucker_prager},
+      {"sand", MaterialKind::drucker_prager},
+      {"nacc", MaterialKind::nacc},
+      {"snow", MaterialKind::nacc}};
+  const auto it = names.find(s);
+  if (it == names.end()) return false;
+  k = it->second;
+  return true;
+}
+
+// Per-kind defaults where the Material struct's generic ones would be far off (docs list them).
+mpm::Material defaults_for(MaterialKind k) {
+  mpm::Material m;
+  m.kind = k;
+  switch (k) {
+    case MaterialKind::drucker_prager:  // dry sand, Klar et al. 2016
+      m.density = 1600.0;
+      m.youngs_modulus = 3.5e5;
+      m.friction_angle = 30.0;
+      break;
+    case MaterialKind::nacc:  // fresh to packed snow
+      m.density = 400.0;
+      break;
+    default:
+      break;
+  }
+  return m;
+}
+
+void read_material(Keys& k, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
+  const std::string name = k.string("name", fmt::format("material{}", index));
+  if (!plain_name(name))
+    k.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", name));
+  if (!names.insert(name).second)
+    k.fail("name", fmt::format("\"{}\" names two materials; names must be unique", name));
+  const Json* kv = k.take("kind");
+  MaterialKind kind{};
+  if (!kv)
+    k.fail("kind",
+           "is missing: one of \"jelly\", \"water\", \"sand\", \"snow\" (or "
+           "fixed_corotated, fluid, drucker_prager, nacc)");
+  if (!kv->is_string() || !kind_from_name(kv->get<std::string>(), kind))
+    k.fail("kind", fmt::format("must be one of \"fixed_corotated\" (\"jelly\", \"elastic\"), "
+                               "\"fluid\" (\"water\"), \"drucker_prager\" (\"sand\"), \"nacc\" "
+                               "(\"snow\"), got {}",
+                               show(*kv)));
+  k.resolved("kind") = to_string(kind);
+  mpm::Material m = defaults_for(kind);
+  m.name = name;
+  m.density = k.number("density", m.density, Range::positive());
+  // Poisson's ratio below 0.5: lambda = E nu / ((1 + nu)(1 - 2 nu)) is infinite at 0.5.
+  const Range nu_range{-1.0, 0.5, true, true};
+  switch (kind) {
+    case MaterialKind::fixed_corotated:
+      m.youngs_modulus = k.number("youngs_modulus", m.youngs_modulus, Range::positive());
+      m.poisson_ratio = k.number("poisson_ratio", m.poisson_ratio, nu_range);
+      break;
+    case MaterialKind::fluid:
+      m.bulk_modulus = k.number("bulk_modulus", m.bulk_modulus, Range::positive());
+      m.gamma = k.number("gamma", m.gamma, Range::positive());
+      m.viscosity = k.number("viscosity", m.viscosity, Range::non_negative());
+      break;
+    case MaterialKind::drucker_prager:
+      m.youngs_modulus = k.number("youngs_modulus", m.youngs_modulus, Range::positive());
+      m.poisson_ratio = k.number("poisson_ratio", m.poisson_ratio, nu_range);
+      m.friction_angle =
+          k.number("friction_angle", m.friction_angle, Range{0.0, 90.0, false, true});
+      m.cohesion = k.number("cohesion", m.cohesion, Range::non_negative());
+      break;
+    case MaterialKind::nacc:
+      m.poisson_ratio = k.number("poisson_ratio", m.poisson_ratio, nu_range);
+      m.nacc_kappa = k.number("kappa", m.nacc_kappa, Range::positive());
+      m.nacc_m = k.number("m", m.nacc_m, Range::positive());
+      m.nacc_beta = k.number("beta", m.nacc_beta, Range::non_negative());
+      m.nacc_xi = k.number("xi", m.nacc_xi, Range::non_negative());
+      m.nacc_alpha0 =
+          k.number("alpha0", m.nacc_alpha0, Range{-std::numeric_limits<double>::infinity(), 0.0});
+      break;
+  }
+  for (const auto& [key, kinds] : parameter_kinds())
+    if (k.has(key) && !kinds.count(kind)) {
+      std::vector<std::string> owners;
+      for (MaterialKind o : kinds) owners.push_back(to_string(o));
+      k.fail(key, fmt::format("is not a parameter of kind {} (it belongs to {})", to_string(kind),
+                              fmt::join(owners, ", ")));
+    }
+  k.finish();
+  scene.materials.push_back(m);
+}
+
+void read_emit(Keys& s, mpm::Source& src) {
+  if (!s.has("emit")) {
+    s.take("emit");
+    s.resolved("emit") = nullptr;
+    return;
+  }
+  Keys e = s.object("emit");
+  src.emit_interval = e.number("interval", Range::positive());
+  src.emit_start = e.number("start", 0.0, Range::non_negative());
+  src.emit_end = e.number("end", Range::non_negative());
+  if (src.emit_end < src.emit_start)
+    e.fail("end", fmt::format("= {} s is before start = {} s", src.emit_end, src.emit_start));
+  e.finish();
+}
+
+void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
+  mpm::Source src;
+  src.name = s.string("name", fmt::format("source{}", index));
+  if (!plain_name(src.name))
+    s.fail("name",
+           fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", src.name));
+  if (!names.insert(src.name).second)
+    s.fail("name", fmt::format("\"{}\" names two sources; names must be unique", src.name));
+
+  const Json* mv = s.take("material");
+  if (!mv)
+    s.fail("material", fmt::format("is missing (source '{}'): name one of the scene's "
+                                   "materials",
+                                   src.name));
+  if (!mv->is_string())
+    s.fail("material", fmt::format("must be a material name, got {}", show(*mv)));
+  const std::string mat = mv->get<std::string>();
+  std::vector<std::string> known;
+  int found = -1;
+  for (std::size_t i = 0; i < scene.materials.size(); ++i) {
+    known.push_back(scene.materials[i].name);
+    if (scene.materials[i].name == mat) found = static_cast<int>(i);
+  }
+  if (found < 0)
+    s.fail(
+        "material",
+        fmt::format("names material \"{}\", which source '{}' cannot find; the scene's materials "
+                    "are: {}",
+                    mat, src.name,
+                    known.empty() ? "(none)" : fmt::format("{}", fmt::join(known, ", "))));
+  src.material = found;
+  s.resolved("material") = mat;
+
+  const std::string shape = s.choice("shape", "box", {"box", "sphere", "cylinder", "mesh"});
+  if (shape == "box") {
+    src.shape = mpm::Shape::box;
+    src.box_min = read_vec3(s, "min", "m");
+    src.box_max = read_vec3(s, "max", "m");
+    for (int d = 0; d < 3; ++d)
+      if (!(src.box_max[d] > src.box_min[d]))
+        s.fail("max", fmt::format("must exceed 'min' along every axis; axis {}: {} <= {}", "xyz"[d],
+                                  src.box_max[d], src.box_min[d]));
+  } else if (shape == "sphere") {
+    src.shape = mpm::Shape::sphere;
+    src.center = read_vec3(s, "center", "m");
+    src.radius = s.number("radius", Range::positive());
+  } else if (shape == "cylinder") {
+    src.shape = mpm::Shape::cylinder;
+    src.center = read_vec3(s, "center", "m");
+    src.radius = s.number("radius", Range::positive());
+    src.height = s.number("height", Range::positive());
+    src.axis = read_vec3(s, "axis", src.axis, "-");
+    if (src.axis[0] == 0 && src.axis[1] == 0 && src.axis[2] == 0)
+      s.fail("axis", "must not be [0, 0, 0]");
+  } else {
+    src.shape = mpm::Shape::mesh;
+    const std::string file = s.string("file", "");
+    if (file.empty()) s.fail("file", "is missing: the closed OBJ mesh to fill, e.g. \"bunny.obj\"");
+    src.mesh_path = s.source().resolve_path(file);
+    s.resolved("file") = src.mesh_path;
+    src.mesh_scale = s.number("scale", 1.0, Range::positive());
+    src.mesh_offset = read_vec3(s, "offset", src.mesh_offset, "m");
+  }
+  src.velocity = read_vec3(s, "velocity", src.velocity, "m/s");
+  src.particles_per_cell =
+      s.number("particles_per_cell", src.particles_per_cell, Range{0.0, 1000.0, true, false});
+  src.sampling = s.choice("sampling", "jittered", {"jittered", "poisson"}) == "poisson"
+                     ? mpm::Sampling::poisson
+                     : mpm::Sampling::jittered;
+  src.jitter = s.number("jitter", src.jitter, Range{0.0, 1.0});
+  const Json* seed = s.take("seed");
+  if (seed) {
+    if (!seed->is_number_unsigned())
+      s.fail("seed", fmt::format("must be a non-negative integer, got {}", show(*seed)));
+    src.seed = seed->get<std::uint64_t>();
+  }
+  s.resolved("seed") = src.seed;
+  read_emit(s, src);
+  s.finish();
+  scene.sources.push_back(src);
+}
+
+void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
+  mpm::Collider col;
+  col.name = c.string("name", fmt::format("collider{}", index));
+  if (!plain_name(col.name))
+    c.fail("name",
+           fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", col.name));
+  if (!names.insert(col.name).second)
+    c.fail("name", fmt::format("\"{}\" names two colliders; names must be unique", col.name));
+  const std::string kind = c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder"});
+  const std::string wall = c.choice("wall", "separate", {"sticky", "slip", "separate"});
+  col.wall = wall == "sticky" ? mpm::WallKind::sticky
+             : wall == "slip" ? mpm::WallKind::slip
+                              : mpm::WallKind::separate;
+  col.friction = c.number("friction", 0.0, Range::non_negative());
+  auto nonzero = [&](const char* key, const Vec3d& v) {
+    if (v[0] == 0 && v[1] == 0 && v[2] == 0) c.fail(key, "must not be [0, 0, 0]");
+  };
+  if (kind == "plane") {
+    col.kind = mpm::Collider::Kind::plane;
+    col.point = read_vec3(c, "point", "m");
+    col.normal = read_vec3(c, "normal", "-");
+    nonzero("normal", col.normal);
+  } else if (kind == "sphere") {
+    col.kind = mpm::Collider::Kind::sphere;
+    col.center = read_vec3(c, "center", "m");
+    col.radius = c.number("radius", Range::positive());
+  } else if (kind == "cylinder") {
+    col.kind = mpm::Collider::Kind::cylinder;
+    col.center = read_vec3(c, "center", "m");
+    col.radius = c.number("radius", Range::positive());
+    col.axis = read_vec3(c, "axis", col.axis, "-");
+    nonzero("axis", col.axis);
+  } else {
+    col.kind = mpm::Collider::Kind::box;
+    col.box_min = read_vec3(c, "min", "m");
+    col.box_max = read_vec3(c, "max", "m");
+    for (int d = 0; d < 3; ++d)
+      if (!(col.box_max[d] > col.box_min[d]))
+        c.fail("max", fmt::format("must exceed 'min' along every axis; axis {}: {} <= {}", "xyz"[d],
+                                  col.box_max[d], col.box_min[d]));
+  }
+  col.velocity = read_vec3(c, "velocity", col.velocity, "m/s");
+  c.finish();
+  scene.colliders.push_back(col);
+}
+
+}  // namespace
+
+Vec3d read_vec3(Keys& k, const std::string& key, const char* units) {
+  const Json* v = k.take(key);
+  if (!v) k.fail(key, fmt::format("is missing ([x, y, z] in {})", units));
+  const bool ok = v->is_array() && v->size() == 3 && (*v)[0].is_number() && (*v)[1].is_number() &&
+                  (*v)[2].is_number();
+  if (!ok)
+    k.fail(key, fmt::format("must be [x, y, z], three numbers in {}, got {}", units, show(*v)));
+  const Vec3d r{(*v)[0].get<double>(), (*v)[1].get<double>(), (*v)[2].get<double>()};
+  k.resolved(key) = Json::array({r[0], r[1], r[2]});
+  return r;
+}
+
+Vec3d read_vec3(Keys& k, const std::string& key, const Vec3d& fallback, const char* units) {
+  if (k.has(key)) return read_vec3(k, key, units);
+  k.take(key);
+  k.resolved(key) = Json::array({fallback[0], fallback[1], fallback[2]});
+  return fallback;
+}
+
+bool plain_name(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+      return false;
+  return true;
+}
+
+void read_materials(Keys& root, mpm::Scene& scene) {
+  std::vector<Keys> list = root.objects("materials");
+  if (list.empty())
+    root.fail("materials",
+              "is missing or empty: list at least one material, e.g. [{\"name\": "
+              "\"sand\", \"kind\": \"sand\"}]");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list.size(); ++i) read_material(list[i], i, scene, names);
+}
+
+void read_sources(Keys& root, mpm::Scene& scene) {
+  std::vector<Keys> list = root.objects("sources");
+  if (list.empty())
+    root.fail("sources", "is missing or empty: list at least one source of particles");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list.size(); ++i) read_source(list[i], i, scene, names);
+}
+
+void read_colliders(Keys& root, mpm::Scene& scene) {
+  std::vector<Keys> list = root.objects("colliders");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list.size(); ++i) read_collider(list[i], i, scene, names);
+}
+
+}  // namespace silt::io::mpm_detail
