@@ -110,7 +110,7 @@ SILT_HD SILT_FORCEINLINE double pow(double x, double y) {
 
 SILT_HD SILT_FORCEINLINE float sinh(float x) {
   const float e = exp(x);
-  return 0.5f * (e - 1.0f / e);
+  return 0.5f * (e - rcp(e));
 }
 SILT_HD SILT_FORCEINLINE double sinh(double x) {
 #if SILT_DEVICE_PASS
