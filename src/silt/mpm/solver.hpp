@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "silt/core/exec.hpp"
@@ -20,6 +22,7 @@ struct ParticleFrame {
   std::vector<float> stress;  // Cauchy stress, 9 per particle (row-major), Pa; empty unless asked
   std::vector<float>
       plastic;  // plastic state per particle (log J_p or alpha), -; empty unless asked
+  std::vector<std::int32_t> id;  // stable particle id (particles are reordered by block)
   std::size_t count() const { return material.size(); }
 };
 
@@ -29,12 +32,28 @@ struct FrameStats {
   double ms_per_step = 0;  // wall time
   std::int64_t particles = 0;
   std::int64_t active_blocks = 0;
-  int rebuilds = 0;  // particle-block rebuilds in the frame
+  int rebuilds = 0;         // particle-block rebuilds in the frame
+  int forced_rebuilds = 0;  // of those, rebuilds the free-zone guard asked for before the period
+  double dt_min = 0;        // s, smallest dt of the frame (the last, clipped step included)
+  double dt_max = 0;        // s, largest dt of the frame
+  double stable_dt = 0;     // s, smallest CFL-stable dt met in the frame
+  int unstable_steps = 0;   // steps whose fixed dt exceeded stable_dt
+  std::vector<std::string> warnings;  // also sent to SolverOptions::log
+};
+
+/// Run-time switches of the solver (the physics comes from the Scene). The defaults are the
+/// fastest measured configuration; the others exist for ablations (bench/mpm_bench).
+struct SolverOptions {
+  bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
+  bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
+  /// Receives warnings (e.g. an unstable fixed dt); the library never prints.
+  std::function<void(const std::string&)> log;
 };
 
 class Solver {
  public:
   Solver(const Scene& scene, const Exec& exec);
+  Solver(const Scene& scene, const Exec& exec, const SolverOptions& options);
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
@@ -42,13 +61,19 @@ class Solver {
   /// Advances by scene.frame_dt. Throws silt::Error naming the particle id and frame on NaN, and
   /// the numbers on capacity overflow.
   FrameStats advance_frame();
-  /// Exactly one step with the current dt (tests and benchmarks).
+  /// Exactly one step with the current dt (tests and benchmarks). It is only enqueued: faults
+  /// surface at the next call that reads back (time(), particles(), advance_frame(), check()).
   void step();
+  /// Waits for the enqueued work and throws silt::Error on a device fault (NaN, overflow).
+  void check();
 
   double time() const;
   std::int64_t particle_count() const;
   ParticleFrame particles(bool with_stress = false) const;
   const Scene& scene() const;
+  const SolverOptions& options() const;
+  /// True when frames run as CUDA graphs (cuda backend, graphs asked for and recordable).
+  bool uses_graph() const;
 
  private:
   struct Impl;

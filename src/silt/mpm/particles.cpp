@@ -1,0 +1,138 @@
+#include "silt/mpm/particles.hpp"
+
+#include <fmt/format.h>
+
+#include "silt/core/error.hpp"
+#include "silt/core/parallel_for.hpp"
+
+namespace silt::mpm {
+
+namespace {
+constexpr Index kMinCapacity = 64;
+}
+
+ParticleStore::ParticleStore(const Exec& exec, Index initial_capacity) : exec_(exec) {
+  const Index cap = initial_capacity > kMinCapacity ? initial_capacity : kMinCapacity;
+  x_ = GrowBuffer<float>(exec, 3 * cap, "particle x");
+  v_ = GrowBuffer<float>(exec, 3 * cap, "particle v");
+  c_ = GrowBuffer<float>(exec, 9 * cap, "particle C");
+  f_ = GrowBuffer<float>(exec, 9 * cap, "particle F");
+  plastic_ = GrowBuffer<float>(exec, cap, "particle plastic");
+  material_ = GrowBuffer<int>(exec, cap, "particle material");
+  id_ = GrowBuffer<int>(exec, cap, "particle id");
+  block_ = GrowBuffer<int>(exec, cap, "particle block");
+  rank_ = GrowBuffer<int>(exec, cap, "particle rank");
+  sx_ = GrowBuffer<float>(exec, 3 * cap, "sort x");
+  sv_ = GrowBuffer<float>(exec, 3 * cap, "sort v");
+  sc_ = GrowBuffer<float>(exec, 9 * cap, "sort C");
+  sf_ = GrowBuffer<float>(exec, 9 * cap, "sort F");
+  splastic_ = GrowBuffer<float>(exec, cap, "sort plastic");
+  smaterial_ = GrowBuffer<int>(exec, cap, "sort material");
+  sid_ = GrowBuffer<int>(exec, cap, "sort id");
+  sblock_ = GrowBuffer<int>(exec, cap, "sort block");
+}
+
+ParticleView ParticleStore::view_of(GrowBuffer<float>& x, GrowBuffer<float>& v,
+                                    GrowBuffer<float>& c, GrowBuffer<float>& f,
+                                    GrowBuffer<float>& plastic, GrowBuffer<int>& material,
+                                    GrowBuffer<int>& id, GrowBuffer<int>& block,
+                                    GrowBuffer<int>& rank) {
+  return ParticleView{x.data(),        v.data(),  c.data(),     f.data(),   plastic.data(),
+                      material.data(), id.data(), block.data(), rank.data()};
+}
+
+bool ParticleStore::ensure(Index needed) {
+  // GrowBuffer's policy per attribute: reallocate to 4x the request once it exceeds half the
+  // capacity. All attributes share the policy, so they move together.
+  bool moved = false;
+  moved |= x_.ensure(3 * needed, 3 * n_);
+  moved |= v_.ensure(3 * needed, 3 * n_);
+  moved |= c_.ensure(9 * needed, 9 * n_);
+  moved |= f_.ensure(9 * needed, 9 * n_);
+  moved |= plastic_.ensure(needed, n_);
+  moved |= material_.ensure(needed, n_);
+  moved |= id_.ensure(needed, n_);
+  moved |= block_.ensure(needed, n_);
+  moved |= rank_.ensure(needed, 0);
+  // The sort destination holds nothing between rebuilds.
+  moved |= sx_.ensure(3 * needed, 0);
+  moved |= sv_.ensure(3 * needed, 0);
+  moved |= sc_.ensure(9 * needed, 0);
+  moved |= sf_.ensure(9 * needed, 0);
+  moved |= splastic_.ensure(needed, 0);
+  moved |= smaterial_.ensure(needed, 0);
+  moved |= sid_.ensure(needed, 0);
+  moved |= sblock_.ensure(needed, 0);
+  if (moved) ++reallocations_;
+  return moved;
+}
+
+bool ParticleStore::append(const NewParticles& p) {
+  const Index add = static_cast<Index>(p.count());
+  if (add == 0) return false;
+  SILT_REQUIRE(
+      p.x.size() == 3 * p.count() && p.v.size() == 3 * p.count() && p.plastic.size() == p.count(),
+      fmt::format("ParticleStore::append: inconsistent arrays for {} particles", add));
+  SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
+               fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
+                           "range of one device",
+                           n_, add));
+  const Index n0 = n_;
+  const bool moved = ensure(n0 + add);
+  x_.buffer().upload(p.x.data(), 3 * add, 3 * n0);
+  v_.buffer().upload(p.v.data(), 3 * add, 3 * n0);
+  plastic_.buffer().upload(p.plastic.data(), add, n0);
+  material_.buffer().upload(p.material.data(), add, n0);
+  // C = 0, F = I, ids counted from next_id_, block unknown (-1) until the next rebuild.
+  float* c = c_.data() + 9 * n0;
+  float* f = f_.data() + 9 * n0;
+  int* id = id_.data() + n0;
+  int* block = block_.data() + n0;
+  const int first_id = next_id_;
+  parallel_for(
+      exec_, "mpm.particles.init", add, SILT_LAMBDA(Index i) {
+        for (int k = 0; k < 9; ++k) {
+          c[9 * i + k] = 0.0f;
+          f[9 * i + k] = (k % 4 == 0) ? 1.0f : 0.0f;
+        }
+        id[i] = first_id + i;
+        block[i] = -1;
+      });
+  fence(exec_);
+  n_ = n0 + add;
+  next_id_ += add;
+  return moved;
+}
+
+std::vector<float> ParticleStore::download_x() const {
+  std::vector<float> h(3 * static_cast<std::size_t>(n_));
+  if (n_ > 0) x_.buffer().download(h.data(), 3 * n_);
+  return h;
+}
+std::vector<float> ParticleStore::download_v() const {
+  std::vector<float> h(3 * static_cast<std::size_t>(n_));
+  if (n_ > 0) v_.buffer().download(h.data(), 3 * n_);
+  return h;
+}
+std::vector<float> ParticleStore::download_f() const {
+  std::vector<float> h(9 * static_cast<std::size_t>(n_));
+  if (n_ > 0) f_.buffer().download(h.data(), 9 * n_);
+  return h;
+}
+std::vector<float> ParticleStore::download_plastic() const {
+  std::vector<float> h(static_cast<std::size_t>(n_));
+  if (n_ > 0) plastic_.buffer().download(h.data(), n_);
+  return h;
+}
+std::vector<int> ParticleStore::download_material() const {
+  std::vector<int> h(static_cast<std::size_t>(n_));
+  if (n_ > 0) material_.buffer().download(h.data(), n_);
+  return h;
+}
+std::vector<int> ParticleStore::download_id() const {
+  std::vector<int> h(static_cast<std::size_t>(n_));
+  if (n_ > 0) id_.buffer().download(h.data(), n_);
+  return h;
+}
+
+}  // namespace silt::mpm

@@ -1,0 +1,58 @@
+// The essential phases of an MPM step on one device (paper 000 §4.2): P2G with stress, plasticity
+// and SVD merged in (material_k), the grid update with boundaries in one launch, and G2P with
+// advection and the free-zone guard in one launch; plus the fused G2P2G variant for small scenes.
+// Every launch reads dt and the active flag from the device StepControl, so the host never waits.
+#pragma once
+
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/mpm/kernels/grid_update_k.hpp"
+#include "silt/mpm/kernels/material_k.hpp"
+#include "silt/mpm/particles.hpp"
+#include "silt/mpm/sparse_grid.hpp"
+#include "silt/mpm/step_control.hpp"
+
+namespace silt::mpm {
+
+/// One row of the device material table. Particles store its index: a material plus the volume
+/// and mass its source sampled particles with (particles_per_cell differs per source).
+struct ParticleClass {
+  MaterialParams<float> material;
+  float volume0 = 0;       // m^3, initial particle volume dx^3 / ppc
+  float mass = 0;          // kg, density * volume0
+  int scene_material = 0;  // index into Scene::materials
+};
+
+/// Settings of the transfers, copied into the kernels by value.
+struct TransferArgs {
+  Index particles = 0;
+  float origin[3] = {};                      // m, position of node 0 (the domain's lower corner)
+  float dx = 0;                              // m
+  float inv_dx = 0;                          // 1/m
+  float clamp_lo[3] = {}, clamp_hi[3] = {};  // m, particles are kept inside this box (walls)
+  const ParticleClass* classes = nullptr;    // device table
+  bool asflip = false;
+  float flip = 0;    // ASFLIP blend a, -
+  float advect = 0;  // ASFLIP position-correction weight b_max, -
+};
+
+/// Settings of the grid update; dt and time are filled in on the device from StepControl.
+struct GridArgs {
+  GridUpdateParams<float> update{};
+  const ColliderParams<float>* colliders = nullptr;  // device table
+  int n_colliders = 0;
+  float origin[3] = {};  // m
+  float dx = 0;          // m
+};
+
+void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                 StepControl* ctl, FaultView fault);
+void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
+void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                 StepControl* ctl, FaultView fault);
+/// G2P of this step and P2G of the next in one launch (Wang et al. 2020; paper 000 §4.2 keeps it
+/// for small scenes without emitters). The P2G half uses dt_next from StepControl::dt_next.
+void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                   StepControl* ctl, FaultView fault);
+
+}  // namespace silt::mpm

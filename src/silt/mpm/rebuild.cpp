@@ -1,0 +1,159 @@
+#include "silt/mpm/rebuild.hpp"
+
+#include "silt/core/atomic_fetch.hpp"
+#include "silt/core/parallel_for.hpp"
+#include "silt/mpm/kernels/bspline_k.hpp"
+
+namespace silt::mpm {
+
+namespace {
+
+/// Marks a slot whose block holds particles (neighbour-only blocks keep -1 until numbered).
+constexpr int kHasParticles = -2;
+
+/// Stencil base of the particle at x (same arithmetic as P2G and G2P, so the binning and the
+/// free-zone test agree with the transfers bit for bit).
+SILT_HD SILT_FORCEINLINE void particle_home(const float* x, const float origin[3], float inv_dx,
+                                            int hb[3]) {
+  const BSplineQ<float> s =
+      bspline_quadratic(Vec3f{x[0], x[1], x[2]}, Vec3f{origin[0], origin[1], origin[2]}, inv_dx);
+  home_block(s.base, hb);
+}
+
+/// Copies particle i of `from` to slot j of `to`.
+SILT_HD SILT_FORCEINLINE void copy_particle(const ParticleView& from, Index i,
+                                            const ParticleView& to, Index j) {
+  for (int k = 0; k < 3; ++k) {
+    to.x[3 * j + k] = from.x[3 * i + k];
+    to.v[3 * j + k] = from.v[3 * i + k];
+  }
+  for (int k = 0; k < 9; ++k) {
+    to.c[9 * j + k] = from.c[9 * i + k];
+    to.f[9 * j + k] = from.f[9 * i + k];
+  }
+  to.plastic[j] = from.plastic[i];
+  to.material[j] = from.material[i];
+  to.id[j] = from.id[i];
+  to.block[j] = from.block[i];
+}
+
+}  // namespace
+
+void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
+                     GridView g, StepControl* ctl, FaultView fault) {
+  const int* gate = &ctl->rebuild;
+  if (!exec.is_cuda() && *gate == 0) return;  // host backend: the flag is host memory
+  const Index n = args.particles;
+  const Index slots = static_cast<Index>(g.hash.mask) + 1;
+  const Index cap = g.capacity;
+  const BlockHashView hash = g.hash;
+  const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
+  const float inv_dx = args.inv_dx;
+
+  // 1. Empty table; counters.
+  gated_for(
+      exec, "mpm.rebuild.clear", slots, gate, SILT_LAMBDA(Index i) {
+        hash.keys[i] = kEmptyKey;
+        hash.values[i] = -1;
+        if (i == 0) {
+          ctl->num_blocks = 0;
+          ctl->sort_cursor = 0;
+        }
+      });
+  // 2. Each particle's home block.
+  gated_for(
+      exec, "mpm.rebuild.mark", n, gate, SILT_LAMBDA(Index i) {
+        const float origin[3] = {ox, oy, oz};
+        int hb[3];
+        particle_home(p.x + 3 * i, origin, inv_dx, hb);
+        const int slot = hash.insert(pack_block(hb[0], hb[1], hb[2]));
+        if (slot < 0) {
+          fault.raise(kFaultHashFull, slots, 0);
+          return;
+        }
+        hash.values[slot] = kHasParticles;
+      });
+  // 3. The 26 neighbours of every occupied block: the free zone.
+  gated_for(
+      exec, "mpm.rebuild.neighbours", slots, gate, SILT_LAMBDA(Index i) {
+        if (hash.values[i] != kHasParticles) return;
+        int bx, by, bz;
+        unpack_block(hash.keys[i], bx, by, bz);
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              if (dx == 0 && dy == 0 && dz == 0) continue;
+              if (hash.insert(pack_block(bx + dx, by + dy, bz + dz)) < 0) {
+                fault.raise(kFaultHashFull, slots, 0);
+                return;
+              }
+            }
+      });
+  // 4. Dense block numbers (the order is that of the atomics; nothing depends on it).
+  gated_for(
+      exec, "mpm.rebuild.number", slots, gate, SILT_LAMBDA(Index i) {
+        const BlockKey k = hash.keys[i];
+        if (k == kEmptyKey) return;
+        const int b = atomic_fetch_add(&ctl->num_blocks, 1);
+        if (b >= cap) {
+          fault.raise(kFaultBlockOverflow, cap, 0);
+          hash.values[i] = -1;
+          return;
+        }
+        hash.values[i] = b;
+        g.block_key[b] = k;
+      });
+  // 5. Neighbour table; per-block counters.
+  gated_for(
+      exec, "mpm.rebuild.table", cap, gate, SILT_LAMBDA(Index b) {
+        if (b >= ctl->num_blocks) return;
+        int bx, by, bz;
+        unpack_block(g.block_key[b], bx, by, bz);
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              const int slot = hash.find(pack_block(bx + dx, by + dy, bz + dz));
+              g.neighbours[27 * b + neighbour_slot(dx, dy, dz)] = slot < 0 ? -1 : hash.values[slot];
+            }
+        g.block_count[b] = 0;
+      });
+  // 6. Grid accumulators start from zero (the grid update re-zeroes them after every step).
+  const Index nodes = cap * kBlockNodes;
+  gated_for(
+      exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
+        if (node / kBlockNodes >= ctl->num_blocks) return;
+        for (int c = 0; c < kAccumChannels; ++c) g.accum[kAccumChannels * node + c] = 0.0f;
+      });
+  // 7. Bin: block of each particle and its rank within the block (counting sort, pass 1).
+  gated_for(
+      exec, "mpm.rebuild.bin", n, gate, SILT_LAMBDA(Index i) {
+        const float origin[3] = {ox, oy, oz};
+        int hb[3];
+        particle_home(p.x + 3 * i, origin, inv_dx, hb);
+        const int slot = hash.find(pack_block(hb[0], hb[1], hb[2]));
+        const int b = slot < 0 ? -1 : hash.values[slot];
+        p.block[i] = b;
+        if (b < 0) return;  // only after an overflow, which is already raised
+        p.rank[i] = atomic_fetch_add(&g.block_count[b], 1);
+      });
+  if (!args.sort) return;
+  // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
+  //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
+  gated_for(
+      exec, "mpm.rebuild.offsets", cap, gate, SILT_LAMBDA(Index b) {
+        if (b >= ctl->num_blocks) return;
+        const int count = g.block_count[b];
+        g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
+      });
+  // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
+  gated_for(
+      exec, "mpm.rebuild.scatter", n, gate, SILT_LAMBDA(Index i) {
+        const int b = p.block[i];
+        const Index j = b < 0 ? i : g.block_offset[b] + p.rank[i];
+        copy_particle(p, i, s, j);
+      });
+  gated_for(
+      exec, "mpm.rebuild.copy_back", n, gate, SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
+}
+
+}  // namespace silt::mpm

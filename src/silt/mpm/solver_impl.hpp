@@ -1,0 +1,75 @@
+// Solver internals shared by solver.cpp (frames and steps) and solver_setup.cpp (scene -> device
+// tables, particle emission). Not part of the public interface.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/core/buffer.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/mpm/particles.hpp"
+#include "silt/mpm/pipeline.hpp"
+#include "silt/mpm/rebuild.hpp"
+#include "silt/mpm/solver.hpp"
+#include "silt/mpm/sparse_grid.hpp"
+#include "silt/mpm/step_control.hpp"
+#include "silt/mpm/step_graph.hpp"
+
+namespace silt::mpm {
+
+struct Solver::Impl {
+  Impl(const Scene& scene, const Exec& exec, const SolverOptions& options);
+  ~Impl();
+
+  Scene scene;
+  SolverOptions options;
+  Exec exec;  // the caller's device with the solver's own stream
+  CUstream_st* own_stream = nullptr;
+
+  std::vector<ParticleClass> classes_host;  // one per source
+  DeviceBuffer<ParticleClass> classes;
+  DeviceBuffer<ColliderParams<float>> colliders;
+  ParticleStore particles;
+  SparseGrid grid;
+  DeviceBuffer<StepControl> ctl;
+  FaultFlags faults;
+
+  StepParams step_params;
+  TransferArgs targs;
+  GridArgs gargs;
+  RebuildArgs rargs;
+
+  std::unique_ptr<StepGraph> graph;
+  long long graph_key = -1;
+  bool graph_failed = false;
+
+  std::vector<std::vector<double>> emissions;  // per source: emission times, s
+  std::vector<std::size_t> next_emission;      // per source: first emission not yet done
+  long long frame = 0;                         // frames completed
+  int last_frame_steps = 0;
+  int last_num_blocks = 0;
+  bool stepping = false;  // single-step mode started (step())
+
+  // solver_setup.cpp
+  void validate() const;
+  void build_tables();
+  /// Appends the particles of every emission due at or before time t (s). Returns the count.
+  Index emit_due(double t);
+  void refresh_args();
+
+  // solver.cpp
+  StepControl* control() { return ctl.data(); }
+  void enqueue_pre(const StepHandles& h);
+  void enqueue_rebuild_phase();
+  void enqueue_step_phase();
+  void enqueue_step(const StepHandles& h);
+  /// Emission, capacities and the CUDA graph: everything that may allocate, between frames.
+  void prepare(bool for_frame);
+  StepControl read_control() const;
+  void throw_on_fault(const StepControl& c) const;
+  void warn(FrameStats& stats, const std::string& msg) const;
+};
+
+}  // namespace silt::mpm

@@ -1,0 +1,49 @@
+// Particles back to the host for output (between frames: the copies wait for the device).
+#include "silt/core/parallel_for.hpp"
+#include "silt/mpm/solver_impl.hpp"
+#include "silt/mpm/transfer_body.hpp"
+
+namespace silt::mpm {
+
+namespace {
+/// Cauchy stress sigma = tau / J (Pa, 9 per particle, row-major) at the end of the last step. F
+/// lags one step in storage (its update is done by the next P2G), so it is advanced here first;
+/// the material's projection runs on a copy and leaves the particle untouched.
+void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classes, Index n,
+                   const StepControl* ctl, float* out) {
+  parallel_for(
+      exec, "mpm.output.stress", n, SILT_LAMBDA(Index i) {
+        const Mat3f c = detail::load9(p.c, i);
+        Mat3f f = update_deformation(detail::load9(p.f, i), c, ctl->dt);
+        float plastic = p.plastic[i];
+        const Mat3f tau = material_stress(classes[p.material[i]].material, f, plastic, c);
+        const float j = determinant(f);
+        detail::store9(out, i, tau * (j != 0.0f ? 1.0f / j : 0.0f));
+      });
+}
+}  // namespace
+
+ParticleFrame Solver::particles(bool with_stress) const {
+  Impl& m = *impl_;
+  fence(m.exec);
+  ParticleFrame out;
+  out.position = m.particles.download_x();
+  out.velocity = m.particles.download_v();
+  out.id = m.particles.download_id();
+  const std::vector<int> cls = m.particles.download_material();
+  out.material.resize(cls.size());
+  for (std::size_t i = 0; i < cls.size(); ++i)
+    out.material[i] = m.classes_host[std::size_t(cls[i])].scene_material;
+  if (with_stress) {
+    out.plastic = m.particles.download_plastic();
+    const Index n = m.particles.size();
+    DeviceBuffer<float> stress(m.exec, 9 * n, "mpm output stress");
+    if (n > 0) {
+      cauchy_stress(m.exec, m.particles.view(), m.classes.data(), n, m.control(), stress.data());
+      out.stress = stress.download();
+    }
+  }
+  return out;
+}
+
+}  // namespace silt::mpm

@@ -1,0 +1,108 @@
+// The sparse background grid (paper 000 §4.1): 4x4x4-node blocks allocated only around particles,
+// found through a device hash table over block coordinates (block_hash.hpp). Blocks are numbered
+// densely 0..num_blocks-1 at each rebuild; a block's 64 nodes are contiguous (x fastest). For the
+// steps between rebuilds every block keeps the indices of its 27 neighbours (itself included), so
+// P2G and G2P reach a node through its particle's block without touching the hash: the free zone
+// of paper 000 §4.2.1. Memory is proportional to the active blocks: the block arrays grow 4x when
+// more than half full, between frames only.
+#pragma once
+
+#include <vector>
+
+#include "silt/core/buffer.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/core/parallel_for.hpp"
+#include "silt/mpm/block_hash.hpp"
+
+namespace silt::mpm {
+
+/// Floats per node in the P2G accumulator (mass, momentum x y z) and in the velocity arrays.
+constexpr int kAccumChannels = 4;
+constexpr int kVelChannels = 4;  // v x y z, then padding (16-byte nodes)
+
+/// Index of the neighbour (dx, dy, dz) in {-1, 0, 1}^3 within a block's 27 entries.
+SILT_HD SILT_FORCEINLINE int neighbour_slot(int dx, int dy, int dz) {
+  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+}
+/// Node (lx, ly, lz) in [0, 4)^3 within a block.
+SILT_HD SILT_FORCEINLINE int node_in_block(int lx, int ly, int lz) {
+  return lx + kBlockEdge * (ly + kBlockEdge * lz);
+}
+
+/// The block a particle is binned into at a rebuild: the block of its nearest node, the centre
+/// base + 1 of its quadratic B-spline stencil base .. base + 2.
+SILT_HD SILT_FORCEINLINE void home_block(const int base[3], int hb[3]) {
+  for (int a = 0; a < 3; ++a) hb[a] = block_of_node(base[a] + 1);
+}
+
+/// The free zone of paper 000 §4.2.1: the stencil base .. base + 2 must lie in the 3x3x3 blocks
+/// around the home block hb, i.e. 4 hb - 4 <= base and base + 2 <= 4 hb + 7 per axis. A particle
+/// binned at its nearest node can drift at least 3 cells in any direction before it leaves.
+SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3]) {
+  bool inside = true;
+  for (int a = 0; a < 3; ++a)
+    inside = inside && base[a] >= kBlockEdge * hb[a] - kBlockEdge &&
+             base[a] <= kBlockEdge * hb[a] + 2 * kBlockEdge - 3;
+  return inside;
+}
+
+/// Runs body(i) for i in [0, n) only when *gate != 0, with no host wait on CUDA: every thread reads
+/// the device flag and returns at once when it is clear. On the host backend the flag is host
+/// memory, so the loop is skipped outright.
+template <class F>
+void gated_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
+  if (!exec.is_cuda()) {
+    if (*gate != 0) parallel_for(exec, label, n, body);
+    return;
+  }
+  parallel_for(
+      exec, label, n, SILT_LAMBDA(Index i) {
+        if (*gate != 0) body(i);
+      });
+}
+
+/// Raw pointers into the grid, passed to kernels by value.
+struct GridView {
+  BlockHashView hash;
+  BlockKey* block_key = nullptr;  // [capacity] coordinates of block b, packed
+  int* neighbours = nullptr;      // [27 capacity] block index of each neighbour, -1 when absent
+  int* block_count = nullptr;     // [capacity] particles binned into the block (rebuild scratch)
+  int* block_offset = nullptr;    // [capacity] first sorted particle of the block (rebuild scratch)
+  float* accum = nullptr;         // [4 * 64 capacity] P2G sums: mass (kg), momentum (kg m/s)
+  float* vel = nullptr;           // [4 * 64 capacity] grid velocity after the update, m/s
+  float* vel_old = nullptr;       // [4 * 64 capacity] velocity before forces (ASFLIP), or null
+  Index capacity = 0;             // blocks
+};
+
+class SparseGrid {
+ public:
+  SparseGrid() = default;
+  /// with_old_velocity: keep the pre-update grid velocity (ASFLIP needs it).
+  SparseGrid(const Exec& exec, bool with_old_velocity);
+
+  /// Makes room for `blocks` active blocks (4x growth when more than half full); the hash table
+  /// keeps at least twice as many slots as block capacity, so probe runs stay short. Between
+  /// frames only. Returns true when storage moved.
+  bool ensure(Index blocks);
+
+  Index block_capacity() const { return block_key_.capacity(); }
+  Index table_capacity() const { return keys_.size(); }
+  int reallocations() const { return reallocations_; }
+  GridView view();
+
+  /// Exact number of blocks a rebuild allocates for these particle positions (xyz, m): the blocks
+  /// holding each particle's nearest node and their 26 neighbours. Host code, for initial sizing.
+  static Index count_blocks(const std::vector<float>& x, const double origin[3], double dx);
+
+ private:
+  Exec exec_{};
+  bool with_old_ = false;
+  int reallocations_ = 0;
+  DeviceBuffer<BlockKey> keys_;
+  DeviceBuffer<int> values_;
+  GrowBuffer<BlockKey> block_key_;
+  GrowBuffer<int> neighbours_, block_count_, block_offset_;
+  GrowBuffer<float> accum_, vel_, vel_old_;
+};
+
+}  // namespace silt::mpm

@@ -1,0 +1,106 @@
+#include "silt/mpm/step_control.hpp"
+
+#include <cfloat>
+
+#include "silt/core/parallel_for.hpp"
+#include "silt/mpm/kernels/cfl_k.hpp"
+
+namespace silt::mpm {
+
+void begin_frame(const Exec& exec, StepControl* ctl, double span) {
+  parallel_for(
+      exec, "mpm.begin_frame", 1, SILT_LAMBDA(Index) {
+        StepControl& c = *ctl;
+        // Single steps never clip: a frame end at +inf (1e300 s) is never reached.
+        c.frame_end = span > 0 ? c.time + span : 1e300;
+        c.more = 1;
+        c.active = 0;
+        c.steps = 0;
+        c.rebuilds = 0;
+        c.forced_rebuilds = 0;
+        c.unstable_steps = 0;
+        c.vmax = 0.0f;
+        c.dt_limit_min = FLT_MAX;
+        c.dt_min = FLT_MAX;
+        c.dt_max = 0.0f;
+      });
+}
+
+void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ctl) {
+  parallel_reduce_into<detail::MaxOp>(
+      exec, "mpm.dt.max_speed", n,
+      SILT_LAMBDA(Index i)->float {
+        const float a = v[3 * i], b = v[3 * i + 1], c = v[3 * i + 2];
+        return math::sqrt(a * a + b * b + c * c);
+      },
+      &ctl->vmax);
+}
+
+void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& params,
+                      const StepHandles& handles, FaultView fault) {
+  parallel_for(
+      exec, "mpm.dt", 1, SILT_LAMBDA(Index) {
+        StepControl& c = *ctl;
+        const float vmax = c.vmax;
+        c.vmax = 0.0f;  // identity of the next max-reduction (speeds are >= 0)
+        // The stable limit alone (no max_dt cap), for the warning about a too large fixed dt.
+        const float limit =
+            cfl_dt(params.dx, vmax, params.wave_speed, params.cfl, params.elastic_cfl, FLT_MAX);
+        bool run = c.more != 0 && !fault.raised();
+        float dt = 0.0f;
+        bool last = false;
+        if (run) {
+          dt = params.fixed_dt > 0.0f ? params.fixed_dt
+                                      : (limit < params.max_dt ? limit : params.max_dt);
+          if (params.fixed_dt > 0.0f && params.fixed_dt > limit) ++c.unstable_steps;
+          if (limit < c.dt_limit_min) c.dt_limit_min = limit;
+          // The last step of a frame is clipped to land on the frame end; a remainder within a
+          // millionth of dt is folded into this step instead of leaving a sliver step.
+          const double remaining = c.frame_end - c.time;
+          if (remaining <= double(dt) * (1.0 + 1e-6)) {
+            dt = float(remaining);
+            last = true;
+          }
+          if (!(dt > 0.0f) || !(dt <= FLT_MAX)) {
+            fault.raise(kFaultBadDt, c.steps, 0);
+            run = false;
+          } else if (c.steps >= params.max_steps) {
+            fault.raise(kFaultStepLimit, c.steps, 0);
+            run = false;
+          }
+        }
+        if (!run) {
+          c.active = 0;
+          c.more = 0;
+          c.rebuild = 0;
+        } else {
+          const bool rebuild = c.since_rebuild >= params.rebuild_period || c.zone_escape != 0;
+          if (rebuild) {
+            if (c.zone_escape != 0 && c.since_rebuild < params.rebuild_period) ++c.forced_rebuilds;
+            ++c.rebuilds;
+            c.since_rebuild = 0;
+            c.zone_escape = 0;
+          }
+          ++c.since_rebuild;
+          ++c.steps;
+          c.active = 1;
+          c.rebuild = rebuild ? 1 : 0;
+          c.dt_prev = c.dt;
+          c.dt = dt;
+          c.time = last ? c.frame_end : c.time + double(dt);
+          c.more = last ? 0 : 1;
+          if (dt < c.dt_min) c.dt_min = dt;
+          if (dt > c.dt_max) c.dt_max = dt;
+        }
+#if SILT_DEVICE_PASS
+        if (handles.in_graph) {
+          cudaGraphSetConditional(handles.more, unsigned(c.more));
+          cudaGraphSetConditional(handles.rebuild, unsigned(c.rebuild));
+        }
+#else
+    (void)handles;
+#endif
+      });
+}
+
+}  // namespace silt::mpm

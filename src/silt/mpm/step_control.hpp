@@ -1,0 +1,79 @@
+// Per-step control state that lives on the device (paper 000 §3, principle 4: no host-device
+// synchronisation inside a step). The time step, the frame clock, the rebuild decision and the
+// counters are device scalars: a reduction over particles gives the largest speed, one tiny kernel
+// turns it and the largest wave speed into dt (cfl_k.hpp) and decides whether this step rebuilds
+// the particle-block mapping, and the host reads the whole struct once per frame.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+
+namespace silt::mpm {
+
+/// Device fault codes (FaultFlags slot 0); the index slot holds the particle id or a count.
+enum FaultCode : int {
+  kFaultNone = 0,
+  kFaultNaN = 1,            // a particle's position or velocity is not finite (index: its id)
+  kFaultHashFull = 2,       // the block hash table has no free slot
+  kFaultBlockOverflow = 3,  // more active blocks than the grid's capacity
+  kFaultZoneEscape = 4,     // P2G met a node outside its particle's 3x3x3 zone (index: id)
+  kFaultStepLimit = 5,      // a frame needed more steps than StepParams::max_steps
+  kFaultBadDt = 6,          // dt was not a positive finite number
+};
+
+struct StepControl {
+  double time = 0;         // s, simulated time at the end of the current step
+  double frame_end = 0;    // s, end of the frame being advanced (+inf for single steps)
+  float dt = 0;            // s, the current step's time step
+  float dt_prev = 0;       // s, the previous step's time step (F is advanced with it in P2G)
+  float vmax = 0;          // m/s, largest particle speed (reduction target, reset by the dt kernel)
+  float dt_limit_min = 0;  // s, smallest stable (CFL) dt met in the frame
+  float dt_min = 0, dt_max = 0;  // s, range of the dt used in the frame
+  int active = 0;                // 1 while the current step runs (0: the frame is complete)
+  int more = 0;                  // 1 when another step is needed after this one
+  int rebuild = 0;               // 1 when the current step rebuilds the mapping
+  int zone_escape = 0;           // set by G2P: a particle left its free zone, rebuild next step
+  int since_rebuild = 0;         // steps since the last rebuild
+  int steps = 0;                 // steps in the frame
+  int rebuilds = 0;              // rebuilds in the frame
+  int forced_rebuilds = 0;       // rebuilds in the frame that the free-zone guard asked for
+  int unstable_steps = 0;        // steps in the frame whose fixed dt exceeded the CFL limit
+  int num_blocks = 0;            // active blocks after the last rebuild
+  int sort_cursor = 0;           // rebuild scratch: next free slot of the counting sort
+};
+
+/// Time-step settings, copied into the dt kernel by value.
+struct StepParams {
+  float dx = 0;              // m
+  float cfl = 0.5f;          // particle-velocity CFL number, -
+  float elastic_cfl = 0.5f;  // elastic-wave CFL number, -
+  float wave_speed = 0;      // m/s, fastest elastic wave among the materials present
+  float max_dt = 1e-3f;      // s
+  float fixed_dt = 0;        // s; > 0 disables the adaptive dt
+  int rebuild_period = 8;    // steps between rebuilds (1: every step)
+  int max_steps = 1 << 20;   // per frame; more means a collapsed dt
+};
+
+/// CUDA graph conditional handles the dt kernel sets (cudaGraphConditionalHandle values); zero
+/// when the step runs from plain launches.
+struct StepHandles {
+  unsigned long long more = 0;     // WHILE node of the frame loop
+  unsigned long long rebuild = 0;  // IF node around the rebuild
+  int in_graph = 0;
+};
+
+/// Starts a frame or a single step on the device: frame_end = time + span (span <= 0: +inf, no
+/// clipping), clears the frame counters. Stream-ordered, no host wait.
+void begin_frame(const Exec& exec, StepControl* ctl, double span);
+
+/// Reduces the largest particle speed (m/s) into ctl->vmax; v holds 3 floats per particle.
+void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ctl);
+
+/// The dt kernel: dt from the reduced speed and the wave speed (or fixed), clipped to the frame
+/// end; rebuild decision (period reached or free-zone guard raised); clock and counters; graph
+/// handles.
+void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& params,
+                      const StepHandles& handles, FaultView fault);
+
+}  // namespace silt::mpm

@@ -1,0 +1,149 @@
+#include "silt/mpm/step_graph.hpp"
+
+#include <fmt/format.h>
+
+#include "silt/core/error.hpp"
+
+#if SILT_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace silt::mpm {
+
+#if SILT_HAS_CUDA && CUDART_VERSION >= 12040
+
+namespace {
+/// Ends a capture left open by an exception, so the stream can launch plainly again.
+void abandon_capture(cudaStream_t s) noexcept {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+    cudaGraph_t g = nullptr;
+    cudaStreamEndCapture(s, &g);
+    if (g) cudaGraphDestroy(g);
+  }
+  (void)cudaGetLastError();
+}
+
+/// Adds a conditional node (IF or WHILE, one body) to `graph` after `deps`; returns its body.
+cudaGraph_t add_conditional(cudaGraph_t graph, const cudaGraphNode_t* deps, size_t n_deps,
+                            cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
+                            cudaGraphNode_t* node) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = handle;
+  p.conditional.type = type;
+  p.conditional.size = 1;
+  SILT_CUDA_CHECK(cudaGraphAddNode(node, graph, deps, nullptr, n_deps, &p));
+  return p.conditional.phGraph_out[0];
+}
+}  // namespace
+
+struct StepGraph::Impl {
+  Exec exec;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t instance = nullptr;
+  ~Impl() {
+    if (instance) cudaGraphExecDestroy(instance);
+    if (graph) cudaGraphDestroy(graph);
+  }
+};
+
+StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step)
+    : impl_(std::make_unique<Impl>()) {
+  SILT_REQUIRE(exec.is_cuda() && exec.stream != nullptr,
+               std::string("StepGraph needs a CUDA exec with its own stream"));
+  impl_->exec = exec;
+  const cudaStream_t s = exec.stream;
+  SILT_CUDA_CHECK(cudaSetDevice(exec.device));
+  SILT_CUDA_CHECK(cudaGraphCreate(&impl_->graph, 0));
+  try {
+    // The loop condition starts at 1 on every launch (cudaGraphCondAssignDefault): a frame always
+    // takes at least one step; the dt kernel clears it after the last one.
+    cudaGraphConditionalHandle more = 0, rebuild_if = 0;
+    SILT_CUDA_CHECK(
+        cudaGraphConditionalHandleCreate(&more, impl_->graph, 1, cudaGraphCondAssignDefault));
+    cudaGraphNode_t loop_node = nullptr;
+    const cudaGraph_t body =
+        add_conditional(impl_->graph, nullptr, 0, more, cudaGraphCondTypeWhile, &loop_node);
+    SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&rebuild_if, body, 0, 0));
+
+    // Loop body: pre -> IF(rebuild) -> step.
+    SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0,
+                                                  cudaStreamCaptureModeThreadLocal));
+    StepHandles h;
+    h.more = more;
+    h.rebuild = rebuild_if;
+    h.in_graph = 1;
+    pre(h);
+    cudaStreamCaptureStatus status;
+    const cudaGraphNode_t* deps = nullptr;
+    size_t n_deps = 0;
+    SILT_CUDA_CHECK(
+        cudaStreamGetCaptureInfo(s, &status, nullptr, nullptr, &deps, nullptr, &n_deps));
+    cudaGraphNode_t if_node = nullptr;
+    const cudaGraph_t rebuild_body =
+        add_conditional(body, deps, n_deps, rebuild_if, cudaGraphCondTypeIf, &if_node);
+    SILT_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1,
+                                                        cudaStreamSetCaptureDependencies));
+    step();
+    SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
+
+    // Body of the IF node.
+    SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, rebuild_body, nullptr, nullptr, 0,
+                                                  cudaStreamCaptureModeThreadLocal));
+    rebuild();
+    SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
+
+    SILT_CUDA_CHECK(cudaGraphInstantiate(&impl_->instance, impl_->graph, 0));
+  } catch (...) {
+    abandon_capture(s);
+    throw;
+  }
+}
+
+StepGraph::~StepGraph() = default;
+
+void StepGraph::launch() {
+  SILT_CUDA_CHECK(cudaGraphLaunch(impl_->instance, impl_->exec.stream));
+}
+
+CUstream_st* StepGraph::create_stream(const Exec& exec) {
+  if (!exec.is_cuda()) return nullptr;
+  SILT_CUDA_CHECK(cudaSetDevice(exec.device));
+  cudaStream_t s = nullptr;
+  SILT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+
+void StepGraph::destroy_stream(const Exec& exec, CUstream_st* stream) noexcept {
+  if (!exec.is_cuda() || !stream) return;
+  cudaSetDevice(exec.device);
+  cudaStreamSynchronize(stream);
+  cudaStreamDestroy(stream);
+}
+
+bool StepGraph::supported() {
+  return true;
+}
+
+#else  // no CUDA in this unit, or a CUDA runtime without conditional graph nodes
+
+struct StepGraph::Impl {};
+
+StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Phase&) {
+  throw Error("CUDA graphs with conditional nodes need the CUDA backend built with CUDA >= 12.4");
+}
+StepGraph::~StepGraph() = default;
+void StepGraph::launch() {}
+CUstream_st* StepGraph::create_stream(const Exec& exec) {
+  if (exec.is_cuda()) throw Error("this build of silt has no CUDA backend");
+  return nullptr;
+}
+void StepGraph::destroy_stream(const Exec&, CUstream_st*) noexcept {}
+bool StepGraph::supported() {
+  return false;
+}
+
+#endif
+
+}  // namespace silt::mpm

@@ -1,0 +1,58 @@
+// The launches of the essential phases; their bodies are in transfer_body.hpp and kernels/.
+#include "silt/core/parallel_for.hpp"
+#include "silt/mpm/pipeline.hpp"
+#include "silt/mpm/transfer_body.hpp"
+
+namespace silt::mpm {
+
+void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                 StepControl* ctl, FaultView fault) {
+  gated_for(
+      exec, "mpm.p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+        detail::p2g_particle_body(a, p, g, i, ctl->dt, ctl->dt_prev, fault);
+      });
+}
+
+void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl) {
+  const Index nodes = g.capacity * kBlockNodes;
+  gated_for(
+      exec, "mpm.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
+        const int b = node / kBlockNodes;
+        if (b >= ctl->num_blocks) return;
+        float* acc = g.accum + kAccumChannels * node;
+        const float mass = acc[0];
+        const Vec3f momentum{acc[1], acc[2], acc[3]};
+        // The accumulators are cleared here, right after their last read, so the next P2G needs no
+        // separate clearing launch.
+        for (int c = 0; c < kAccumChannels; ++c) acc[c] = 0.0f;
+        int bc[3];
+        unpack_block(g.block_key[b], bc[0], bc[1], bc[2]);
+        const int l = node - b * kBlockNodes;
+        const int local[3] = {l & (kBlockEdge - 1), (l >> kBlockLog2) & (kBlockEdge - 1),
+                              l >> (2 * kBlockLog2)};
+        Vec3f xn;
+        for (int d = 0; d < 3; ++d)
+          xn[d] = a.origin[d] + a.dx * float(kBlockEdge * bc[d] + local[d]);
+        GridUpdateParams<float> u = a.update;
+        u.dt = ctl->dt;
+        u.time = float(ctl->time) - ctl->dt;  // colliders at the start of the step
+        const Vec3f v = grid_update_node(mass, momentum, xn, u, a.colliders, a.n_colliders);
+        float* out = g.vel + kVelChannels * node;
+        out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = 0.0f;
+        if (g.vel_old) {
+          const Vec3f vo = node_velocity(mass, momentum, u.min_mass);
+          float* old = g.vel_old + kVelChannels * node;
+          old[0] = vo[0], old[1] = vo[1], old[2] = vo[2], old[3] = 0.0f;
+        }
+      });
+}
+
+void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                 StepControl* ctl, FaultView fault) {
+  gated_for(
+      exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+        detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
+      });
+}
+
+}  // namespace silt::mpm
