@@ -46,9 +46,9 @@ struct Svd3Sweeps<float> {
 
 namespace detail {
 
-/// Rotates columns p and q of b and v so that b_p . b_q = 0.
-template <class T>
-SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v, int p, int q) {
+/// Rotates columns p and q of b and v so that b_p . b_q = 0 (p, q compile-time: registers only).
+template <int p, int q, class T>
+SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v) {
   const T app = b(0, p) * b(0, p) + b(1, p) * b(1, p) + b(2, p) * b(2, p);
   const T aqq = b(0, q) * b(0, q) + b(1, q) * b(1, q) + b(2, q) * b(2, q);
   const T apq = b(0, p) * b(0, q) + b(1, p) * b(1, q) + b(2, p) * b(2, q);
@@ -116,9 +116,9 @@ SILT_HD inline Svd3<T> svd3(const Mat3<T>& f) {
   Mat3<T> b = f;
   Mat3<T> v = Mat3<T>::identity();
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
-    detail::svd3_jacobi_rotate(b, v, 0, 1);
-    detail::svd3_jacobi_rotate(b, v, 0, 2);
-    detail::svd3_jacobi_rotate(b, v, 1, 2);
+    detail::svd3_jacobi_rotate<0, 1>(b, v);
+    detail::svd3_jacobi_rotate<0, 2>(b, v);
+    detail::svd3_jacobi_rotate<1, 2>(b, v);
   }
   T n0 = b(0, 0) * b(0, 0) + b(1, 0) * b(1, 0) + b(2, 0) * b(2, 0);
   T n1 = b(0, 1) * b(0, 1) + b(1, 1) * b(1, 1) + b(2, 1) * b(2, 1);
