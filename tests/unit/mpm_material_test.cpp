@@ -156,7 +156,8 @@ TEST(DruckerPrager, UpdateRebuildsFAndStressIsHencky) {
   EXPECT_LE(max_abs_diff(f2, f), 1e-12);
 }
 
-// NACC with the paper 000 §6 snow parameters: kappa 5e5 Pa, nu 0.3, M 0.8, beta 0.9, xi 5.
+// NACC with the paper 000 snow (man crawling in snow) parameters: kappa 5e5 Pa, nu 0.3, M 0.8, beta
+// 0.9, xi 5.
 NaccParams<double> snow() {
   const double kappa = 5e5;
   return NaccParams<double>{kappa, mu_from_bulk(kappa, 0.3), 0.8, 0.9, 5.0, true};

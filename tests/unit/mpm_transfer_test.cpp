@@ -153,7 +153,7 @@ TEST(Transfer, P2GConservesMassAndMomentumIncludingAffineAndStress) {
 TEST(Transfer, P2GStressTermIsTheMlsForce) {
   // A resting particle with Kirchhoff stress tau: the momentum it puts on the nodes satisfies
   // sum_i p_i (x_i - x_p)^T = Q D = -dt V0 tau (D = dx^2/4 I), i.e. the impulse dt f_i of the
-  // MLS force f_i = -V0 tau grad w_i (Hu et al. 2018 eq. (18)). A tensile tau (> 0) pulls the
+  // MLS force f_i = -V0 tau grad w_i (Hu et al. 2018). A tensile tau (> 0) pulls the
   // nodes towards the particle.
   HostGrid g(16, 1.0 / 16);
   const M tau{2e4, 1e3, -5e2, 1e3, -3e4, 7e2, -5e2, 7e2, 1e4};
@@ -169,7 +169,7 @@ TEST(Transfer, P2GStressTermIsTheMlsForce) {
 
 TEST(Transfer, ApicRoundTripPreservesAffineField) {
   // v(x) = a + B x sampled on particles with C = B: P2G then G2P returns v_p and C_p exactly
-  // (Jiang et al. 2015 §5: APIC preserves affine fields; D = dx^2/4 I for quadratic splines).
+  // (Jiang et al. 2015: APIC preserves affine fields; D = dx^2/4 I for quadratic splines).
   const V a{0.3, -1.2, 0.7};
   const M b{0.5, -2.0, 1.0, 0.25, 0.1, -0.4, 3.0, 0.0, -0.6};
   std::mt19937 rng(6);

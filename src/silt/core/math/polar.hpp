@@ -1,7 +1,7 @@
 // Polar decomposition F = R S from the SVD (R = U V^T, S = V diag(sigma) V^T). With the svd3 sign
 // convention R is always a proper rotation; for inverted F (det F < 0) S carries the negative
 // eigenvalue, which is what fixed-corotated elasticity needs to push inverted elements back
-// (Stomakhin et al. 2012, §4; Irving et al. 2004).
+// (Stomakhin et al. 2012; Irving et al. 2004).
 #pragma once
 
 #include "silt/core/config.hpp"

@@ -1,7 +1,8 @@
 // Scalar math for SILT_HD code. On the device pass the float overloads map to native hardware
 // intrinsics (rsqrtf, __logf, __expf, __powf: single MUFU instructions, no IEEE fix-up sequences;
-// paper 000 §4.4 measured the stress error of fast-math at <= 0.12 dyn/cm^2 over 60 frames). Double
-// overloads exist for host unit tests and never run on the device path of a float build.
+// paper 000, on non-native intrinsics, measured the stress error of fast-math at <= 0.12 dyn/cm^2
+// over 60 frames). Double overloads exist for host unit tests and never run on the device path of a
+// float build.
 #pragma once
 
 #include <cmath>

@@ -3,13 +3,13 @@
 // Method: one-sided (Hestenes) Jacobi on the columns of B = F V, then a Givens QR of B.
 //   1. Cyclic sweeps over the column pairs (0,1), (0,2), (1,2): each exact Jacobi rotation makes
 //   two
-//      columns of B orthogonal (t = sign(tau) / (|tau| + sqrt(1 + tau^2)), the stable root; Golub &
-//      Van Loan, Matrix Computations, 4th ed., §8.6.3) and is accumulated into V. Unlike two-sided
-//      Jacobi on F^T F (McAdams et al. 2011) the dot products come from B itself, so small singular
-//      values keep their relative accuracy (Demmel & Veselic 1992) instead of losing eps *
-//      sigma_max^2.
+//      columns of B orthogonal (t = sign(tau) / (|tau| + sqrt(1 + tau^2)), the stable root of the
+//      symmetric 2x2 Schur rotation; Golub & Van Loan, Matrix Computations, Jacobi methods) and is
+//      accumulated into V. Unlike two-sided Jacobi on F^T F (McAdams et al. 2011) the dot products
+//      come from B itself, so small singular values keep their relative accuracy (Demmel & Veselic
+//      1992) instead of losing eps * sigma_max^2.
 //   2. Columns sorted by decreasing norm; a swap negates one column so V stays a rotation.
-//   3. Givens QR of B (the same step as McAdams et al. 2011 §2.3): U a product of plane rotations,
+//   3. Givens QR of B (the same step as McAdams et al. 2011): U a product of plane rotations,
 //      diag(R) = sigma. Zero columns (rank-deficient F) give the identity rotation, never 0/0.
 // A fixed number of sweeps (no data-dependent loop) keeps GPU warps convergent.
 //

@@ -1,8 +1,8 @@
-// Quadratic B-spline interpolation for MPM (Steffen et al. 2008; Stomakhin et al. 2013 eq. (123)):
-// a particle touches the 3x3x3 nodes from `base`; node (base + (i,j,k)) sits at origin + dx *
-// (base + (i,j,k)). Per axis, with fx = (x - origin)/dx - base in [0.5, 1.5):
+// Quadratic B-spline interpolation for MPM (Steffen et al. 2008; Jiang et al. 2016 MPM course
+// notes): a particle touches the 3x3x3 nodes from `base`; node (base + (i,j,k)) sits at origin + dx
+// * (base + (i,j,k)). Per axis, with fx = (x - origin)/dx - base in [0.5, 1.5):
 //   w0 = 0.5 (1.5 - fx)^2,  w1 = 0.75 - (fx - 1)^2,  w2 = 0.5 (fx - 0.5)^2.
-// For quadratic splines the MLS/APIC inertia tensor is D = dx^2/4 I (Jiang et al. 2015 §5.3), so
+// For quadratic splines the MLS/APIC inertia tensor is D = dx^2/4 I (Jiang et al. 2015, APIC), so
 // D^{-1} = 4 / dx^2 (mls_dinv).
 #pragma once
 

@@ -1,7 +1,8 @@
 // Adaptive time step (Fang et al. 2018 style): the particle-velocity CFL dt <= cfl dx / |v|max and
 // the elastic CFL dt <= elastic_cfl dx / c (c the fastest wave speed among the materials present),
 // capped by max_dt. Everything stays on the device: the pipeline reduces max |v| with
-// parallel_reduce_max and calls this in a one-thread launch (paper 000 §4: no host sync per step).
+// parallel_reduce_max and calls this in a one-thread launch (paper 000: no host sync inside a step;
+// DESIGN.md §3).
 #pragma once
 
 #include "silt/core/config.hpp"

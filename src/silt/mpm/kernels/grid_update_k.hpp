@@ -1,13 +1,13 @@
-// Grid update for one node, boundaries included (paper 000 §4.2: grid update and boundary
-// conditions in one kernel): momentum -> velocity, gravity, domain box walls in the boundary band,
-// then analytic colliders moving with a prescribed velocity.
+// Grid update for one node, boundaries included (paper 000, merging kernels: grid update and
+// boundary conditions in one kernel): momentum -> velocity, gravity, domain box walls in the
+// boundary band, then analytic colliders moving with a prescribed velocity.
 //
 // Wall conditions act on the velocity relative to the wall, v_rel = v - v_wall, with n the unit
 // normal pointing out of the solid (into the material) and v_n = v_rel . n:
 //   sticky    v = v_wall
 //   slip      v_rel loses its normal component; Coulomb friction on the tangential part
 //   separate  only when v_n < 0 (moving into the wall): as slip; otherwise untouched
-// Coulomb friction (Stomakhin et al. 2013 §8): when v_n < 0 the tangential speed |v_t| shrinks by
+// Coulomb friction (Stomakhin et al. 2013): when v_n < 0 the tangential speed |v_t| shrinks by
 // mu |v_n|, to 0 if mu |v_n| >= |v_t| (static friction).
 #pragma once
 

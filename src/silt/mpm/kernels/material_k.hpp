@@ -1,7 +1,7 @@
 // One entry point for every MPM material: plasticity projection + Kirchhoff stress for a particle,
 // dispatched by an enum and a switch (DESIGN.md §5.4; never one kernel per material). P2G calls
 // material_stress() once per particle, fusing SVD, plasticity and stress into the transfer
-// (paper 000 §4.2, "merging kernels").
+// (paper 000, "merging kernels").
 //
 // Parameters (MaterialParams<T>, the device form of silt::mpm::Material; SI units):
 //   model               which constitutive model (MaterialModel, same order as MaterialKind)
@@ -13,7 +13,7 @@
 //   bulk, gamma         fluid: Tait bulk modulus K (Pa) and exponent (-): p = K/gamma (J^-gamma -
 //   1) viscosity           fluid: dynamic viscosity, Pa s (0: inviscid, skipped) dp_alpha
 //   drucker_prager: cone slope alpha = sqrt(2/3) 2 sin(phi)/(3 - sin(phi)), -,
-//                       from the friction angle phi (Klar et al. 2016 eq. (28))
+//                       from the friction angle phi (Klar et al. 2016)
 //   cohesion            drucker_prager: apex shift in log strain (-); 0 = cohesionless sand
 //   volume_correction   drucker_prager: weight in [0, 1] of the Tampubolon et al. 2017 correction
 //   kappa, nacc_m, nacc_beta, nacc_xi

@@ -1,7 +1,7 @@
 // Particle <-> grid transfers: MLS-MPM (Hu et al. 2018) with APIC momentum (Jiang et al. 2015),
 // and the ASFLIP particle update (Fei et al. 2021) as an option.
 //
-// P2G (Hu et al. 2018 eq. (17)-(18), quadratic B-splines, D^{-1} = 4/dx^2):
+// P2G (Hu et al. 2018, quadratic B-splines, D^{-1} = 4/dx^2):
 //   m_i     += w_ip m_p
 //   (m v)_i += w_ip (m_p v_p + Q_p (x_i - x_p)),  Q_p = m_p C_p - dt V_p^0 D^{-1} tau_p
 // where tau_p = P F^T (Kirchhoff stress, Pa) and V_p^0 the initial particle volume (m^3): the
@@ -10,7 +10,7 @@
 // atomically adds w m_p and the momentum.
 //
 // G2P: v_p = sum w v_i,  C_p = D^{-1} sum w v_i (x_i - x_p)^T,  F_p <- (I + dt C_p) F_p.
-// ASFLIP (Fei et al. 2021 §4): with v_old_i the grid velocity before forces and boundaries,
+// ASFLIP (Fei et al. 2021): with v_old_i the grid velocity before forces and boundaries,
 //   v_p^{n+1} = v_pic + a (v_p^n - sum w v_old_i)
 //   x_p^{n+1} = x_p^n + dt (v_pic + b a (v_p^n - sum w v_old_i))
 // a = flip blend (0: APIC, ~0.95 typical), b = position-correction weight (b_max for separating
@@ -82,7 +82,7 @@ SILT_HD SILT_FORCEINLINE Mat3<T> g2p_affine(const G2PAccum<T>& a, T dinv) {
   return a.b * dinv;
 }
 
-/// F_new = (I + dt C) F (Hu et al. 2018 eq. (17); dimensionless).
+/// F_new = (I + dt C) F (Hu et al. 2018; dimensionless).
 template <class T>
 SILT_HD SILT_FORCEINLINE Mat3<T> update_deformation(const Mat3<T>& f, const Mat3<T>& c, T dt) {
   return f + (c * dt) * f;
@@ -102,7 +102,7 @@ SILT_HD SILT_FORCEINLINE ParticleAdvance<T> advance_apic(const G2PAccum<T>& a, c
   return ParticleAdvance<T>{a.v, x + a.v * dt};
 }
 
-/// ASFLIP (Fei et al. 2021 eq. (18)-(19)): v_p_old the particle velocity before this step (m/s),
+/// ASFLIP (Fei et al. 2021): v_p_old the particle velocity before this step (m/s),
 /// flip the blend a in [0, 1], advect the position-correction weight b in [0, 1].
 template <class T>
 SILT_HD SILT_FORCEINLINE ParticleAdvance<T> advance_asflip(const G2PAccum<T>& a, const Vec3<T>& x,
@@ -114,7 +114,7 @@ SILT_HD SILT_FORCEINLINE ParticleAdvance<T> advance_asflip(const G2PAccum<T>& a,
 
 /// ASFLIP's per-particle position-correction weight: advect_max for a separating particle
 /// (J = det F > 1, it can move freely), 0 in compression/contact, where the FLIP correction would
-/// push particles into each other or into walls (Fei et al. 2021 §4.2).
+/// push particles into each other or into walls (Fei et al. 2021).
 template <class T>
 SILT_HD SILT_FORCEINLINE T asflip_advect_weight(T j, T advect_max) {
   return j > T(1) ? advect_max : T(0);

@@ -1,13 +1,13 @@
-// Drucker-Prager sand plasticity on the Hencky strain (Klar et al. 2016 §7.3, Algorithm 2) with
-// StVK-Hencky elasticity and the volume correction of Tampubolon et al. 2017 §5.
+// Drucker-Prager sand plasticity on the Hencky strain (Klar et al. 2016, their projection
+// algorithm) with StVK-Hencky elasticity and the volume correction of Tampubolon et al. 2017.
 //
 // With eps = log|sigma| (principal Hencky strain), eps_hat its deviatoric part and
 // k = (3 lambda + 2 mu) / (2 mu), the yield surface in strain space is the cone
 //   y(eps) = ||eps_hat|| + alpha k tr(eps - c I) <= 0,  alpha = sqrt(2/3) 2 sin(phi) / (3 -
 //   sin(phi))
-// (Klar et al. eq. (27)-(28) with d = 3; phi the friction angle). The cohesion c (dimensionless
+// (Klar et al. 2016 with d = 3; phi the friction angle). The cohesion c (dimensionless
 // log strain) moves the apex to eps = c I, so up to c of tension per axis is elastic.
-// Return mapping (Klar et al. Algorithm 2):
+// Return mapping (Klar et al. 2016):
 //   tr(eps - cI) + vc >= 0 (tension)         -> apex: eps = c I
 //   dgamma = ||eps_hat|| + alpha k tr(eps-cI) <= 0 -> elastic, unchanged
 //   otherwise                                 -> eps -= dgamma eps_hat / ||eps_hat||
@@ -34,7 +34,7 @@ SILT_HD SILT_FORCEINLINE T dp_sigma_floor() {
   return T(1e-4);
 }
 
-/// alpha from the friction angle in degrees (Klar et al. eq. (28)), dimensionless. Host side:
+/// alpha from the friction angle in degrees (Klar et al. 2016), dimensionless. Host side:
 /// computed once when the parameters are built.
 inline double dp_alpha_from_friction_angle(double degrees) {
   const double s = std::sin(degrees * 3.14159265358979323846 / 180.0);

@@ -1,5 +1,5 @@
 // Isotropic elasticity shared by the material models: Lame parameters, the StVK-Hencky Kirchhoff
-// stress (Klar et al. 2016 §6.3) and the P-wave speed used by the adaptive dt.
+// stress (Klar et al. 2016) and the P-wave speed used by the adaptive dt.
 #pragma once
 
 #include "silt/core/config.hpp"

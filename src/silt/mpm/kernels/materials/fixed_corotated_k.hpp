@@ -1,4 +1,4 @@
-// Fixed-corotated elasticity (Stomakhin et al. 2012 eq. (4); Jiang et al. 2016 course notes §6.3):
+// Fixed-corotated elasticity (Stomakhin et al. 2012; Jiang et al. 2016 MPM course notes):
 //   Psi = mu sum (sigma_i - 1)^2 + lambda/2 (J - 1)^2
 //   P = 2 mu (F - R) + lambda (J - 1) J F^{-T}
 //   tau = P F^T = U diag(2 mu (sigma_i - 1) sigma_i + lambda (J - 1) J) U^T

@@ -1,8 +1,8 @@
-// Weakly compressible fluid (Tampubolon et al. 2017 §4; Becker & Teschner 2007 for the Tait form):
+// Weakly compressible fluid (Tampubolon et al. 2017; Becker & Teschner 2007 for the Tait form):
 //   p(J) = K / gamma (J^{-gamma} - 1)          (rho / rho0 = 1 / J), Pa
 //   tau  = -J p I + J mu_v (C + C^T)           (Newtonian viscosity, sigma_v = 2 mu_v sym(grad v))
 // Only J matters for a fluid, so F is reset to J^{1/3} I every step: shear never accumulates and
-// the SVD is skipped (Tampubolon et al. 2017 §4.1).
+// the SVD is skipped (Tampubolon et al. 2017).
 #pragma once
 
 #include "silt/core/config.hpp"

@@ -1,7 +1,7 @@
-// Non-associated Cam-Clay snow (Wolper et al. 2019, "CD-MPM", §5 and their supplementary return
-// mapping), with the Kirchhoff pressure p = -tr(tau)/3 and the deviatoric Kirchhoff stress s.
+// Non-associated Cam-Clay snow (Wolper et al. 2019, "CD-MPM", and their return mapping), with the
+// Kirchhoff pressure p = -tr(tau)/3 and the deviatoric Kirchhoff stress s.
 //
-// Elasticity (Wolper et al. eq. (20)): Psi = mu/2 (tr(J^{-2/3} F F^T) - 3) + kappa/2 ((J^2-1)/2 -
+// Elasticity (Wolper et al. 2019): Psi = mu/2 (tr(J^{-2/3} F F^T) - 3) + kappa/2 ((J^2-1)/2 -
 // log J), so with b = diag(sigma^2) and b_bar = J^{-2/3} b:
 //   tau = U diag(mu dev(b_bar) + kappa/2 (J^2 - 1)) U^T,   p = -kappa/2 (J^2 - 1).
 // Yield surface (an ellipse in p-q, q = sqrt(3/2) |s|):
@@ -12,7 +12,7 @@
 //   p < -beta p0 (tension past the tip)  -> J_e with p(J_e) = -beta p0;         alpha += log(J/J_e)
 //   y > 0                                -> keep p, scale s onto the ellipse; alpha moves by the
 //                                           volume change to the ellipse point on the ray from its
-//                                           centre p_c = (1 - beta) p0 / 2 (Wolper et al. §5.3)
+//                                           centre p_c = (1 - beta) p0 / 2 (Wolper et al. 2019)
 // Compression lowers alpha (p0 grows: snow hardens when packed); tension raises it (softening).
 // Unlike the reference code, the shear projection keeps J exactly (a cubic for the isotropic part
 // of b_bar solved by Newton), so the projected state lies on the yield surface to round-off.
