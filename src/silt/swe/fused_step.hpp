@@ -1,0 +1,27 @@
+// The CUDA step built the way paper 001 builds it: ghost-cell-decoupled tiles. A thread block owns
+// a tile of cells plus one ghost column (west) and one ghost row (south); every thread computes the
+// fluxes through the east and north edges of its cell once, into shared memory; after one barrier
+// each owned cell adds its four edge fluxes (no recomputation, no atomics between cells). The same
+// kernel applies rain, friction and point sources, tracks max depth, raises faults, counts boundary
+// inflow and reduces the CFL wave speed, so a step is two launches: the clock (one block) and this.
+// It calls exactly the functions of the plain parallel_for path (edges.hpp, cell_update_k.hpp),
+// which stays as its test oracle.
+#pragma once
+
+#include "silt/core/exec.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// Tile shapes measured on the H200 (bench/results/): threads per block in x and y.
+enum class TileShape { t32x8, t32x16 };
+
+/// True when the fused tile kernel is available for this exec (CUDA backend compiled in).
+bool fused_step_available(const Exec& exec);
+
+/// Flux + update + sources + max depth + faults + boundary inflow + CFL reduction in one launch.
+/// Replaces phase_update, phase_boundary_flow, phase_sources and phase_cfl of the plain path.
+template <class T>
+void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape);
+
+}  // namespace silt::swe::detail
