@@ -170,6 +170,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
                                  "output folder), got \"{}\"",
                                  s.name));
   top.string("description", "");
+  top.take("provenance");  // written next to outputs (build, backend); not part of the scene
   FieldReader fields(src);
   read_grid(top, fields);
   s.grid = fields.grid();

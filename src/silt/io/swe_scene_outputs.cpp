@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
+#include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
 
 namespace silt::io {
@@ -180,7 +181,11 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
       o.fail("formats", fmt::format("asks for .{} output, which needs GDAL; this build of silt "
                                     "has no GDAL, so use \"asc\"",
                                     extension_of(f)));
-  const std::string png = o.choice("png", "depth", {"none", "depth", "concentration"});
+  // Maps by default when this build can draw them.
+  const std::string png =
+      o.choice("png", png_available() ? "depth" : "none", {"none", "depth", "concentration"});
+  if (png != "none" && !png_available())
+    o.fail("png", "asks for PNG maps, but this build of silt has no libpng; use \"none\"");
   out.png = png == "none" ? PngMap::none : png == "depth" ? PngMap::depth : PngMap::concentration;
   out.png_max = o.number("png_max", default_png_max(job.scene, out.png), Range::positive());
   out.nodata = o.number("nodata", -9999.0, Range::any());

@@ -1,0 +1,67 @@
+#include "silt/io/atomic_file.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "silt/core/error.hpp"
+
+namespace silt::io {
+
+namespace fs = std::filesystem;
+
+void prepare_output_dir(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw Error(fmt::format("output path '{}' exists and is not a directory", dir));
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("cannot create output directory '{}': {}", dir, ec.message()));
+  if (!fs::is_directory(dir, ec))
+    throw Error(fmt::format("output path '{}' exists and is not a directory", dir));
+  const std::string probe =
+      (fs::path(dir) / fmt::format(".silt-write-test-{}", ::getpid())).string();
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f)
+    throw Error(
+        fmt::format("output directory '{}' is not writable: {}", dir, std::strerror(errno)));
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+void write_atomically(const std::string& path,
+                      const std::function<void(const std::string&)>& write) {
+  const fs::path p(path);
+  // Hidden, in the same folder (rename must not cross file systems), unique per process.
+  const std::string tmp =
+      (p.parent_path() / fmt::format(".{}.part{}", p.filename().string(), ::getpid())).string();
+  std::error_code ec;
+  try {
+    write(tmp);
+  } catch (...) {
+    fs::remove(tmp, ec);
+    throw;
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("cannot write '{}': {}", path, why));
+  }
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  write_atomically(path, [&](const std::string& tmp) {
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    const size_t n = std::fwrite(text.data(), 1, text.size(), f);
+    const int err = errno;
+    if (std::fclose(f) != 0 || n != text.size())
+      throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
+  });
+}
+
+}  // namespace silt::io

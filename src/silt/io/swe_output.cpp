@@ -1,0 +1,144 @@
+#include "silt/io/swe_output.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "silt/core/error.hpp"
+#include "silt/io/atomic_file.hpp"
+#include "silt/io/png_map.hpp"
+#include "silt/io/raster.hpp"
+
+namespace silt::io {
+
+namespace fs = std::filesystem;
+
+std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, SweField which) {
+  const Index n = s.grid.cells();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> out(static_cast<size_t>(n), nan);
+  const bool needs_water = which != SweField::depth && which != SweField::max_depth;
+  for (Index k = 0; k < n; ++k) {
+    if (!s.active.empty() && !s.active[k]) continue;
+    const double h = f.h[k];
+    const bool wet = h > s.dry_depth;
+    if (needs_water && !wet) continue;
+    switch (which) {
+      case SweField::depth:
+        out[k] = h;
+        break;
+      case SweField::max_depth:
+        out[k] = f.max_depth.empty() ? h : f.max_depth[k];
+        break;
+      case SweField::level:
+        out[k] = h + s.bed[k];
+        break;
+      case SweField::u:
+        out[k] = f.hu[k] / h;
+        break;
+      case SweField::v:
+        out[k] = f.hv[k] / h;
+        break;
+      case SweField::velocity:
+        out[k] = std::hypot(f.hu[k], f.hv[k]) / h;
+        break;
+      case SweField::concentration:
+        out[k] = f.hc.empty() ? 0.0 : f.hc[k] / h;
+        break;
+    }
+  }
+  return out;
+}
+
+SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir)
+    : job_(&job), dir_(std::move(out_dir)) {
+  prepare_output_dir(dir_);
+  if (job.outputs.png != PngMap::none)
+    shade_ = hillshade(job.scene.grid, job.scene.bed, job.scene.active);
+  // frames.csv starts afresh with each writer: a rerun into the same folder replaces it.
+  write_text_atomically((fs::path(dir_) / "frames.csv").string(), "frame,time_s\n");
+}
+
+std::string SweOutputWriter::frame_path(const std::string& stem, int k,
+                                        const std::string& ext) const {
+  return (fs::path(dir_) / fmt::format("{}_{:04d}.{}", stem, k, ext)).string();
+}
+
+std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, double t, int k) {
+  const swe::Scene& s = job_->scene;
+  const SweOutputSettings& o = job_->outputs;
+  const auto n = static_cast<size_t>(s.grid.cells());
+  if (f.nx != s.grid.nx || f.ny != s.grid.ny || f.h.size() != n || f.hu.size() != n ||
+      f.hv.size() != n)
+    throw Error(
+        fmt::format("output frame {}: fields are {} x {} ({} depths) but the scene grid is "
+                    "{} x {}",
+                    k, f.nx, f.ny, f.h.size(), s.grid.nx, s.grid.ny));
+  std::vector<std::string> written;
+  Raster r;
+  r.nx = s.grid.nx;
+  r.ny = s.grid.ny;
+  r.dx = s.grid.dx;
+  r.x0 = s.grid.x0;
+  r.y0 = s.grid.y0;
+  r.nodata = o.nodata;
+  r.crs_wkt = o.crs_wkt;
+  r.time = t;
+  for (SweField field : o.fields) {
+    r.values = derived_field(s, f, field);
+    r.variable = to_string(field);
+    r.units = units_of(field);
+    for (RasterFormat fmt_ : o.formats) {
+      const std::string path = frame_path(r.variable, k, extension_of(fmt_));
+      write_atomically(path, [&](const std::string& tmp) { write_raster(tmp, r, fmt_); });
+      written.push_back(path);
+    }
+  }
+  if (o.png != PngMap::none) {
+    const bool depth = o.png == PngMap::depth;
+    const auto v = derived_field(s, f, depth ? SweField::depth : SweField::concentration);
+    // Hide what is below 1% of the colour scale: a film of rain on every cell would otherwise
+    // colour the whole map.
+    const double show_min = std::max(depth ? s.dry_depth : 0.0, 0.01 * o.png_max);
+    const PngImage img = render_map(s.grid, shade_, s.active, v, show_min, o.png_max,
+                                    depth ? ColourRamp::blues : ColourRamp::heat);
+    const std::string path = frame_path(depth ? "depth" : "concentration", k, "png");
+    write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
+    written.push_back(path);
+  }
+  // frames.csv grows by one line per frame; rewritten whole so it is never half a line.
+  const std::string frames = (fs::path(dir_) / "frames.csv").string();
+  std::string text;
+  {
+    std::FILE* in = std::fopen(frames.c_str(), "rb");
+    if (in) {
+      char buf[4096];
+      size_t got;
+      while ((got = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, got);
+      std::fclose(in);
+    }
+  }
+  if (text.empty()) text = "frame,time_s\n";
+  text += fmt::format("{},{}\n", k, t);
+  write_text_atomically(frames, text);
+  return written;
+}
+
+std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,
+                                 const std::string& build_id, const std::string& backend,
+                                 const std::vector<std::string>& overrides) {
+  prepare_output_dir(out_dir);
+  nlohmann::json doc = job.resolved;
+  // Ignored by the loader, so that this file runs again as a scene.
+  doc["provenance"] = {{"build", build_id},
+                       {"backend", backend},
+                       {"scene_file", job.path},
+                       {"overrides", overrides}};
+  const std::string path = (fs::path(out_dir) / "resolved_scene.json").string();
+  write_text_atomically(path, doc.dump(2) + "\n");
+  return path;
+}
+
+}  // namespace silt::io

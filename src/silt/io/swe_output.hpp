@@ -1,0 +1,66 @@
+// What a shallow-water run writes: rasters of the chosen fields at each output time
+// (<field>_<kkkk>.<asc|tif|nc>, k = frame index), PNG maps (<field>_<kkkk>.png), frames.csv (frame
+// index -> time), gauges.csv (time series at named points) and resolved_scene.json. Rasters and
+// PNGs are written under a temporary name and renamed, so a crash never leaves a half-written
+// file and earlier outputs stay intact.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "silt/io/swe_scene.hpp"
+#include "silt/swe/solver.hpp"
+
+namespace silt::io {
+
+/// One output field on the grid as written: nodata (NaN) on inactive cells, and for level,
+/// velocity, u, v and concentration also where the cell is dry (h <= dry_depth), since these
+/// are undefined without water.
+std::vector<double> derived_field(const swe::Scene& scene, const swe::Fields& f, SweField which);
+
+class SweOutputWriter {
+ public:
+  /// Creates out_dir (errors name it when it cannot be created or written). The job must outlive
+  /// the writer.
+  SweOutputWriter(const SweJob& job, std::string out_dir);
+
+  /// Writes frame k (simulated time t, s) from f; returns the paths written.
+  std::vector<std::string> write_frame(const swe::Fields& f, double t, int k);
+
+  const std::string& dir() const { return dir_; }
+  /// "<dir>/<stem>_<kkkk>.<ext>"
+  std::string frame_path(const std::string& stem, int k, const std::string& ext) const;
+
+ private:
+  const SweJob* job_;
+  std::string dir_;
+  std::vector<float> shade_;  // hillshade of the bed, computed once
+};
+
+/// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per
+/// gauge; each row is flushed so a crash loses at most the row being written.
+class GaugeCsvWriter {
+ public:
+  GaugeCsvWriter(const SweJob& job, const std::string& out_dir);
+  ~GaugeCsvWriter();
+  GaugeCsvWriter(const GaugeCsvWriter&) = delete;
+  GaugeCsvWriter& operator=(const GaugeCsvWriter&) = delete;
+
+  /// probes[g] for gauge g, in job.outputs.gauges order (swe::Solver::probe(job.gauge_cells())).
+  void write(double t, const std::vector<swe::Probe>& probes);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  size_t gauges_ = 0;
+};
+
+/// resolved_scene.json: the resolved scene (loadable again as a scene) with a "provenance"
+/// object naming the build, the backend, the scene file and the overrides.
+std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,
+                                 const std::string& build_id, const std::string& backend,
+                                 const std::vector<std::string>& overrides = {});
+
+}  // namespace silt::io
