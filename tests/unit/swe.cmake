@@ -1,2 +1,5 @@
 # Shallow water: kernel functions on the host (plain g++, no GPU needed).
 silt_add_test(NAME swe_kernels_test SOURCES swe_kernels_test.cpp LABEL unit TIMEOUT 120)
+# The solver on CPU (label unit) and CUDA (label gpu).
+silt_add_test(NAME swe_solver_test SOURCES swe_solver_test.cpp LABEL unit LIBS silt::swe CUDA
+              TIMEOUT 300)

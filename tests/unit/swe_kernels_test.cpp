@@ -98,7 +98,7 @@ TEST(SweFlux, WhatLeavesOneCellEntersTheOther) {
     const double right = e.un_right + 0.5 * kG * b.h * b.h;
     ASSERT_NEAR(left, right, kRoundoff * (1 + std::abs(left))) << "pair " << k;
   }
-  test::MiniGrid<double> grid(12, 9, 1.0);
+  mini::MiniGrid<double> grid(12, 9, 1.0);
   grid.randomise(rng, /*bed_amplitude=*/0.5, /*dry_fraction=*/0.2);
   const double mass0 = grid.total_h(), pollutant0 = grid.total_hc();
   for (int step = 0; step < 20; ++step) ASSERT_EQ(grid.step(kG, kDry, 0.45), kFaultNone);
@@ -188,7 +188,7 @@ TEST(SweTransport, UniformConcentrationStaysUniform) {
     const auto f = numerical_flux_k(ca, cb, kG, kDry);
     ASSERT_EQ(f.c, f.h * kC) << "pair " << k;
   }
-  test::MiniGrid<double> grid(10, 10, 1.0);
+  mini::MiniGrid<double> grid(10, 10, 1.0);
   grid.randomise(rng, 0.4, 0.15);
   grid.set_uniform_concentration(kC);
   for (int step = 0; step < 30; ++step) ASSERT_EQ(grid.step(kG, kDry, 0.45), kFaultNone);
@@ -202,7 +202,7 @@ TEST(SweTransport, ConcentrationStaysWithinItsNeighbourhoodBounds) {
   // With the CFL step a wet cell never sends out more water than it holds, and the new C is a
   // convex combination of its own and its upwind neighbours' C.
   std::mt19937 rng(8);
-  test::MiniGrid<double> grid(16, 16, 1.0);
+  mini::MiniGrid<double> grid(16, 16, 1.0);
   grid.randomise(rng, 0.0, 0.0);
   std::uniform_real_distribution<double> uni(0, 1);
   for (auto& s : grid.u) s.hc = s.h * uni(rng);
@@ -233,7 +233,7 @@ TEST(SweBedSource, LakeAtRestStaysAtRestWithDryIslands) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> uni(0, 1);
   constexpr double kEta = 1.0;
-  test::MiniGrid<double> grid(20, 14, 0.5);
+  mini::MiniGrid<double> grid(20, 14, 0.5);
   for (int c = 0; c < grid.nx * grid.ny; ++c) {
     grid.z[c] = uni(rng) < 0.2 ? kEta + 0.5 * uni(rng) : 0.9 * kEta * uni(rng);
     grid.u[c] = CellState<double>{std::max(0.0, kEta - grid.z[c]), 0, 0, 0};

@@ -13,7 +13,7 @@
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/kernels/wet_dry_k.hpp"
 
-namespace silt::swe::test {
+namespace silt::swe::mini {
 
 template <class T>
 struct MiniGrid {
@@ -89,4 +89,4 @@ struct MiniGrid {
   }
 };
 
-}  // namespace silt::swe::test
+}  // namespace silt::swe::mini

@@ -1,0 +1,56 @@
+// Edge fluxes of the grid: the flux through the edge between two cells, or between a cell and a
+// boundary (a segment of the domain edge, or an inactive neighbour, which is a wall). Both the
+// plain parallel_for update and a tiled kernel call edge_flux(), so they see identical fluxes.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/swe/kernels/bed_source_k.hpp"
+#include "silt/swe/kernels/boundary_k.hpp"
+#include "silt/swe/kernels/wet_dry_k.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// Flux through a boundary edge of cell (i, j), whose ghost lies on the left (west/south) or right
+/// (east/north) of the edge. seg < 0 is a wall.
+template <class T>
+SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,
+                                  bool ghost_left) {
+  const NormalState<T> in = normal_state_k(v.cell(i, j), d, v.dry);
+  const T z = v.z(i, j);
+  if (seg < 0) return boundary_edge_flux_k(kWall, in, z, T(0), T(0), T(0), v.g, v.dry, ghost_left);
+  const int kind = v.seg_kind[seg];
+  T eta = T(0), q = T(0);
+  if (kind == kLevel) eta = v.seg_value[seg];
+  if (kind == kDischarge) {
+    // Q spread over the segment's wet cells (per unit width), or over all of its cells while
+    // none is wet, so that a discharge can wet a dry channel.
+    const int wet = v.seg_wet[seg];
+    const int n = wet > 0 ? wet : v.seg_cells[seg];
+    q = (wet > 0 && !(in.h > v.dry)) ? T(0) : v.seg_value[seg] / (T(n) * v.dx);
+  }
+  return boundary_edge_flux_k(kind, in, z, eta, q, v.seg_conc[seg], v.g, v.dry, ghost_left);
+}
+
+/// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and
+/// (i, j) for d == Dir::y; i in [0, nx], j in [0, ny]. Normal frame of the edge (+x or +y).
+template <class T>
+SILT_HD EdgeFlux<T> edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
+  const bool along_x = d == Dir::x;
+  const Index il = along_x ? i - 1 : i, jl = along_x ? j : j - 1;
+  const bool left = v.is_active(il, jl), right = v.is_active(i, j);
+  if (left && right)
+    return well_balanced_flux_k(normal_state_k(v.cell(il, jl), d, v.dry), v.z(il, jl),
+                                normal_state_k(v.cell(i, j), d, v.dry), v.z(i, j), v.g, v.dry);
+  if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
+  if (right) {
+    const bool at_side = along_x ? i == 0 : j == 0;
+    const int seg = at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j : i) : -1;
+    return boundary_flux(v, i, j, d, seg, /*ghost_left=*/true);
+  }
+  const bool at_side = along_x ? i == v.nx : j == v.ny;
+  const int seg = at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl : il) : -1;
+  return boundary_flux(v, il, jl, d, seg, /*ghost_left=*/false);
+}
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,210 @@
+#include "silt/swe/phases.hpp"
+
+#include "silt/core/atomic.hpp"
+#include "silt/core/parallel_for.hpp"
+#include "silt/swe/edges.hpp"
+#include "silt/swe/kernels/cell_update_k.hpp"
+#include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/kernels/transport_k.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+void phase_clock(const Exec& exec, const SolverView<T>& v) {
+  parallel_for(
+      exec, "swe.clock", 1, SILT_LAMBDA(Index) {
+        double* c = v.clock;
+        const double smax = double(*v.smax);
+        *v.smax = T(0);  // identity for the next max-reduction (speeds are >= 0)
+        for (int s = 0; s < v.n_seg; ++s) v.seg_wet[s] = 0;
+        const double t = c[kTime], target = c[kTarget];
+        double dt = 0.0;
+        bool clipped = false;
+        if (!v.fault.raised() && t < target) {
+          const double dt_cfl = cfl_dt_k(smax, v.dx, v.cfl, v.speed_floor);
+          if (dt_cfl < v.min_dt) {
+            v.fault.raise(kFaultTimeStep, -1, int(c[kSteps]) + 1);
+          } else {
+            dt = dt_cfl < v.max_dt ? dt_cfl : v.max_dt;
+            if (!(t + dt < target)) {
+              dt = target - t;
+              clipped = true;
+            }
+          }
+        }
+        c[kDt] = dt;
+        if (!(dt > 0.0)) {
+          c[kRain] = 0.0;
+          return;
+        }
+        const double tm = t + 0.5 * dt;
+        c[kTMid] = tm;
+        c[kTime] = clipped ? target : t + dt;  // lands exactly on the target
+        c[kSteps] += 1.0;
+        c[kLastDt] = dt;
+        const double rain = v.series(v.rain_series, tm);
+        c[kRain] = rain;
+        c[kInflow] += rain * dt * v.active_area;
+        for (int s = 0; s < v.n_seg; ++s) {
+          const double value = v.series(v.seg_series[s], tm);
+          v.seg_value[s] = T(v.e.seg_kind[s] == kLevel ? value - v.z_ref : value);
+        }
+      });
+}
+
+namespace {
+template <class T>
+SILT_HD void boundary_cell_ij(const EdgeView<T>& e, const BoundaryCell& b, Index& i, Index& j) {
+  i = b.side == kWest ? 0 : b.side == kEast ? e.nx - 1 : b.pos;
+  j = b.side == kSouth ? 0 : b.side == kNorth ? e.ny - 1 : b.pos;
+}
+}  // namespace
+
+template <class T>
+void phase_wet_count(const Exec& exec, const SolverView<T>& v) {
+  parallel_for(
+      exec, "swe.boundary_wet", v.n_discharge_cells, SILT_LAMBDA(Index k) {
+        const BoundaryCell b = v.discharge_cells[k];
+        Index i, j;
+        boundary_cell_ij(v.e, b, i, j);
+        if (v.e.is_active(i, j) && v.e.h(i, j) > v.e.dry) atomic_add(&v.seg_wet[b.seg], 1);
+      });
+}
+
+template <class T>
+void phase_update(const Exec& exec, const SolverView<T>& v) {
+  parallel_for(
+      exec, "swe.update", Box2{0, v.e.nx, 0, v.e.ny}, SILT_LAMBDA(Index i, Index j) {
+        const EdgeView<T>& e = v.e;
+        CellState<T> s = e.cell(i, j);
+        if (e.active(i, j)) {
+          const double dt = v.clock[kDt];
+          const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
+                                      e.g,          e.dry, v.manning.ptr ? v.manning(i, j) : T(0)};
+          const int code =
+              update_cell_k(s, edge_flux(e, i, j, Dir::x), edge_flux(e, i + 1, j, Dir::x),
+                            edge_flux(e, i, j, Dir::y), edge_flux(e, i, j + 1, Dir::y), p);
+          if (code != kFaultNone) v.fault.raise(code, j * e.nx + i, int(v.clock[kSteps]));
+          if (s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
+        }
+        v.h_new(i, j) = s.h;
+        v.hu_new(i, j) = s.hu;
+        v.hv_new(i, j) = s.hv;
+        v.hc_new(i, j) = s.hc;
+      });
+}
+
+template <class T>
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
+  parallel_reduce_into<silt::detail::SumOp>(
+      exec, "swe.boundary_flow", v.n_flow_cells,
+      SILT_LAMBDA(Index k)->double {
+        const BoundaryCell b = v.flow_cells[k];
+        const EdgeView<T>& e = v.e;
+        // Mass flux along +x / +y: into the domain on west/south sides, out of it on east/north.
+        double q;
+        if (b.side == kWest)
+          q = double(edge_flux(e, 0, b.pos, Dir::x).h);
+        else if (b.side == kEast)
+          q = -double(edge_flux(e, e.nx, b.pos, Dir::x).h);
+        else if (b.side == kSouth)
+          q = double(edge_flux(e, b.pos, 0, Dir::y).h);
+        else
+          q = -double(edge_flux(e, b.pos, e.ny, Dir::y).h);
+        return q * v.clock[kDt] * v.dx;
+      },
+      v.clock + kInflow);
+}
+
+template <class T>
+void phase_sources(const Exec& exec, const SolverView<T>& v) {
+  parallel_for(
+      exec, "swe.sources", v.n_sources, SILT_LAMBDA(Index k) {
+        const double dt = v.clock[kDt];
+        if (!(dt > 0.0)) return;
+        const SourceCell src = v.sources[k];
+        const double area = v.dx * v.dx;
+        T* h = &v.h_new(src.i, src.j);
+        T* hc = &v.hc_new(src.i, src.j);
+        double volume = v.series(src.series, v.clock[kTMid]) * dt;  // m^3
+        double conc = src.conc;
+        if (volume < 0.0) {
+          // Withdrawal: at most the water present, carrying the cell's own concentration.
+          const double present = double(*h) * area;
+          volume = -(present < -volume ? present : -volume);
+          conc = double(concentration_k(*h, *hc));
+        }
+        const double dh = volume / area;
+        atomic_add(h, T(dh));
+        atomic_add(hc, T(dh * conc));
+        atomic_add(v.clock + kInflow, volume);
+        const T h_after = *h;
+        if (!(h_after > v.e.dry)) {
+          v.hu_new(src.i, src.j) = T(0);
+          v.hv_new(src.i, src.j) = T(0);
+        }
+        atomic_max(&v.max_depth(src.i, src.j), h_after);
+      });
+}
+
+template <class T>
+void phase_cfl(const Exec& exec, const SolverView<T>& v) {
+  const Index nx = v.e.nx;
+  parallel_reduce_into<silt::detail::MaxOp>(
+      exec, "swe.cfl", v.e.nx * v.e.ny,
+      SILT_LAMBDA(Index k)->T {
+        const Index i = k % nx, j = k / nx;
+        if (!v.e.active(i, j)) return T(0);
+        return wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry);
+      },
+      v.smax);
+}
+
+template <class T>
+void phase_copy(const Exec& exec, const StateCopy<T>& c) {
+  parallel_for(
+      exec, "swe.copy_state", c.n, SILT_LAMBDA(Index k) {
+        c.h_out[k] = c.h[k];
+        c.hu_out[k] = c.hu[k];
+        c.hv_out[k] = c.hv[k];
+        c.hc_out[k] = c.hc[k];
+        c.max_depth_out[k] = c.max_depth[k];
+        if (k < kClockSize) c.clock_out[k] = c.clock[k];
+      });
+}
+
+template <class T>
+double sum_depth(const Exec& exec, const EdgeView<T>& v) {
+  const Index nx = v.nx;
+  return parallel_reduce_sum<double>(
+      exec, "swe.sum_depth", v.nx * v.ny, SILT_LAMBDA(Index k)->double {
+        const Index i = k % nx, j = k / nx;
+        return v.active(i, j) ? double(v.h(i, j)) : 0.0;
+      });
+}
+
+template <class T>
+double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
+  const Index nx = v.nx;
+  return parallel_reduce_sum<double>(
+      exec, "swe.sum_pollutant", v.nx * v.ny, SILT_LAMBDA(Index k)->double {
+        const Index i = k % nx, j = k / nx;
+        return v.active(i, j) ? double(v.hc(i, j)) : 0.0;
+      });
+}
+
+#define SILT_SWE_PHASES(T)                                                 \
+  template void phase_clock<T>(const Exec&, const SolverView<T>&);         \
+  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);     \
+  template void phase_update<T>(const Exec&, const SolverView<T>&);        \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&); \
+  template void phase_sources<T>(const Exec&, const SolverView<T>&);       \
+  template void phase_cfl<T>(const Exec&, const SolverView<T>&);           \
+  template void phase_copy<T>(const Exec&, const StateCopy<T>&);           \
+  template double sum_depth<T>(const Exec&, const EdgeView<T>&);           \
+  template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
+SILT_SWE_PHASES(float)
+SILT_SWE_PHASES(double)
+#undef SILT_SWE_PHASES
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,59 @@
+// The launches of one shallow-water step and of the solver's bookkeeping. Free functions (nvcc
+// allows extended lambdas only outside private members), explicitly instantiated for float and
+// double in phases.cpp. Each takes the views by value and launches one labelled kernel.
+#pragma once
+
+#include "silt/core/exec.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// One thread: turns the CFL reduction into this step's dt (clipped to the target time and to
+/// max_dt; 0 past the target or after a fault), advances the device time and step count, samples
+/// rain and boundary series at mid-step, counts the rain as inflow, resets the per-step scalars.
+template <class T>
+void phase_clock(const Exec& exec, const SolverView<T>& v);
+
+/// Counts the wet cells of each discharge segment (Q is spread over them).
+template <class T>
+void phase_wet_count(const Exec& exec, const SolverView<T>& v);
+
+/// Fluxes through the four edges of every cell, the cell update, rain, wet/dry and friction;
+/// reads the current state, writes the next one; tracks max depth; raises NaN / negative-depth
+/// faults.
+template <class T>
+void phase_update(const Exec& exec, const SolverView<T>& v);
+
+/// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
+/// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update).
+template <class T>
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v);
+
+/// Point sources: volume (and pollutant) added to (or withdrawn from) their cells' next state.
+template <class T>
+void phase_sources(const Exec& exec, const SolverView<T>& v);
+
+/// Largest wave speed of the next state into *v.smax (parallel_reduce_into<MaxOp>, no host wait).
+template <class T>
+void phase_cfl(const Exec& exec, const SolverView<T>& v);
+
+/// Copies state, max depth and clock between two sets of buffers (checkpoint and restore).
+template <class T>
+struct StateCopy {
+  const T *h, *hu, *hv, *hc, *max_depth;
+  const double* clock;
+  T *h_out, *hu_out, *hv_out, *hc_out, *max_depth_out;
+  double* clock_out;
+  Index n;  // elements of each field (halo included)
+};
+template <class T>
+void phase_copy(const Exec& exec, const StateCopy<T>& c);
+
+/// Sums over active cells (waits for the device): water depth and pollutant mass per area, m and
+/// kg/m^2 (times dx^2 gives m^3 and kg).
+template <class T>
+double sum_depth(const Exec& exec, const EdgeView<T>& v);
+template <class T>
+double sum_pollutant(const Exec& exec, const EdgeView<T>& v);
+
+}  // namespace silt::swe::detail

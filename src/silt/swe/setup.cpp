@@ -1,0 +1,202 @@
+#include "silt/swe/setup.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "silt/core/error.hpp"
+#include "silt/swe/kernels/boundary_k.hpp"
+
+namespace silt::swe::detail {
+
+namespace {
+
+const char* side_name(Side s) {
+  switch (s) {
+    case Side::west:
+      return "west";
+    case Side::east:
+      return "east";
+    case Side::south:
+      return "south";
+    default:
+      return "north";
+  }
+}
+
+class Checker {
+ public:
+  explicit Checker(const Scene& s) : s_(s) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(fmt::format("swe scene '{}': {}", s_.name, what));
+  }
+
+  void field(const std::vector<double>& f, const char* name, bool required, double lo) const {
+    const size_t n = size_t(s_.grid.cells());
+    if (f.empty()) {
+      if (required) fail(fmt::format("field '{}' is missing ({} values expected)", name, n));
+      return;
+    }
+    if (f.size() != n)
+      fail(fmt::format("field '{}' has {} values, expected nx * ny = {} * {} = {}", name, f.size(),
+                       s_.grid.nx, s_.grid.ny, n));
+    for (size_t k = 0; k < n; ++k)
+      if (!std::isfinite(f[k]) || f[k] < lo)
+        fail(fmt::format("field '{}' at cell ({}, {}) is {}{}", name, k % s_.grid.nx,
+                         k / s_.grid.nx, f[k],
+                         std::isfinite(lo) ? fmt::format(" (must be >= {})", lo) : std::string()));
+  }
+
+  void series(const Series& se, const std::string& what, bool non_negative) const {
+    if (se.t.size() != se.value.size())
+      fail(fmt::format("{}: {} times but {} values", what, se.t.size(), se.value.size()));
+    for (size_t k = 0; k < se.t.size(); ++k) {
+      if (!std::isfinite(se.t[k]) || !std::isfinite(se.value[k]))
+        fail(fmt::format("{}: sample {} is not finite", what, k));
+      if (k > 0 && !(se.t[k] > se.t[k - 1]))
+        fail(fmt::format("{}: times must increase strictly (sample {} at t = {} s)", what, k,
+                         se.t[k]));
+      if (non_negative && se.value[k] < 0)
+        fail(fmt::format("{}: sample {} is {} (must be >= 0)", what, k, se.value[k]));
+    }
+  }
+
+ private:
+  const Scene& s_;
+};
+
+int add_series(Layout& l, const Series& s) {
+  l.series_t.insert(l.series_t.end(), s.t.begin(), s.t.end());
+  l.series_v.insert(l.series_v.end(), s.value.begin(), s.value.end());
+  l.series_offset.push_back(int(l.series_t.size()));
+  return int(l.series_offset.size()) - 2;
+}
+
+}  // namespace
+
+Layout prepare(const Scene& s) {
+  const Checker check(s);
+  const Grid& g = s.grid;
+  if (g.nx <= 0 || g.ny <= 0)
+    check.fail(fmt::format("grid is {} x {} cells (both must be > 0)", g.nx, g.ny));
+  if (double(g.nx) * double(g.ny) > 2.0e9)
+    check.fail(fmt::format("grid of {} x {} cells is too large for one device", g.nx, g.ny));
+  if (!(g.dx > 0) || !std::isfinite(g.dx)) check.fail(fmt::format("dx = {} m (must be > 0)", g.dx));
+  if (!std::isfinite(g.x0) || !std::isfinite(g.y0)) check.fail("grid origin is not finite");
+  const double inf = -std::numeric_limits<double>::infinity();
+  check.field(s.bed, "bed", true, inf);
+  check.field(s.depth, "depth", true, 0.0);
+  check.field(s.velocity_x, "velocity_x", false, inf);
+  check.field(s.velocity_y, "velocity_y", false, inf);
+  check.field(s.manning, "manning", false, 0.0);
+  check.field(s.concentration, "concentration", false, 0.0);
+  const size_t n = size_t(g.cells());
+  if (!s.active.empty() && s.active.size() != n)
+    check.fail(fmt::format("field 'active' has {} values, expected {}", s.active.size(), n));
+  if (!(s.gravity > 0) || !std::isfinite(s.gravity))
+    check.fail(fmt::format("gravity = {} m/s^2 (must be > 0)", s.gravity));
+  if (!(s.cfl > 0 && s.cfl <= 0.5))
+    check.fail(fmt::format("cfl = {} (the first-order 2D scheme needs 0 < cfl <= 0.5)", s.cfl));
+  if (!(s.dry_depth > 0) || !std::isfinite(s.dry_depth))
+    check.fail(fmt::format("dry_depth = {} m (must be > 0)", s.dry_depth));
+  if (!(s.max_dt > 0)) check.fail(fmt::format("max_dt = {} s (must be > 0)", s.max_dt));
+  if (!(s.min_dt >= 0) || !std::isfinite(s.min_dt))
+    check.fail(fmt::format("min_dt = {} s (must be >= 0)", s.min_dt));
+
+  Layout l;
+  l.active.assign(n, 1);
+  if (!s.active.empty())
+    for (size_t k = 0; k < n; ++k) l.active[k] = s.active[k] != 0;
+  size_t n_active = 0;
+  double zmin = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < n; ++k)
+    if (l.active[k]) {
+      ++n_active;
+      zmin = std::min(zmin, s.bed[k]);
+    }
+  if (n_active == 0) check.fail("no active cell");
+  l.z_ref = zmin;
+  l.active_area = double(n_active) * g.dx * g.dx;
+
+  if (!s.rainfall.empty()) {
+    check.series(s.rainfall, "rainfall", true);
+    l.rain_series = add_series(l, s.rainfall);
+  }
+
+  // Boundary segments: each edge cell belongs to at most one; the others are walls.
+  l.side_seg.assign(size_t(2 * g.ny + 2 * g.nx), -1);
+  for (size_t b = 0; b < s.boundaries.size(); ++b) {
+    const Boundary& bd = s.boundaries[b];
+    const bool vertical = bd.side == Side::west || bd.side == Side::east;
+    const Index len = vertical ? g.ny : g.nx;
+    const std::string what = fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
+                                         side_name(bd.side), bd.begin, bd.end - 1);
+    if (bd.begin < 0 || bd.end > len || bd.begin >= bd.end)
+      check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
+                             bd.end, len));
+    const bool needs_series = bd.kind == BoundaryKind::discharge || bd.kind == BoundaryKind::level;
+    if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
+    check.series(bd.series, what, false);
+    if (!std::isfinite(bd.concentration) || bd.concentration < 0)
+      check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
+    const int side = int(bd.side);
+    const Index base = side == kWest    ? 0
+                       : side == kEast  ? g.ny
+                       : side == kSouth ? 2 * g.ny
+                                        : 2 * g.ny + g.nx;
+    const int seg = int(l.seg_kind.size());
+    int cells = 0;
+    for (Index p = bd.begin; p < bd.end; ++p) {
+      int& slot = l.side_seg[size_t(base + p)];
+      if (slot >= 0)
+        check.fail(fmt::format("{} overlaps boundary '{}' at cell {}", what,
+                               s.boundaries[size_t(slot)].name, p));
+      slot = int(b);  // replaced by the segment index below
+      const Index i = side == kWest ? 0 : side == kEast ? g.nx - 1 : p;
+      const Index j = side == kSouth ? 0 : side == kNorth ? g.ny - 1 : p;
+      cells += l.active[size_t(j) * g.nx + i];
+    }
+    for (Index p = bd.begin; p < bd.end; ++p) l.side_seg[size_t(base + p)] = seg;
+    if (bd.kind == BoundaryKind::discharge && cells == 0)
+      check.fail(what + ": every cell of the segment is inactive");
+    l.seg_kind.push_back(int(bd.kind));
+    l.seg_series.push_back(bd.series.empty() ? -1 : add_series(l, bd.series));
+    l.seg_cells.push_back(cells);
+    l.seg_conc.push_back(bd.concentration);
+    if (bd.kind == BoundaryKind::wall) continue;
+    for (Index p = bd.begin; p < bd.end; ++p) {
+      const BoundaryCell c{side, p, seg};
+      l.flow_cells.push_back(c);
+      if (bd.kind == BoundaryKind::discharge) l.discharge_cells.push_back(c);
+    }
+  }
+  static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&
+                    int(BoundaryKind::discharge) == kDischarge &&
+                    int(BoundaryKind::level) == kLevel,
+                "BoundaryCode follows BoundaryKind");
+  static_assert(int(Side::west) == kWest && int(Side::east) == kEast &&
+                    int(Side::south) == kSouth && int(Side::north) == kNorth,
+                "SideCode follows Side");
+
+  for (const PointSource& p : s.sources) {
+    const std::string what = fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y);
+    const double fi = std::floor((p.x - g.x0) / g.dx), fj = std::floor((p.y - g.y0) / g.dx);
+    if (!(fi >= 0 && fi < g.nx && fj >= 0 && fj < g.ny))
+      check.fail(what + " lies outside the grid");
+    const Index i = Index(fi), j = Index(fj);
+    if (!l.active[size_t(j) * g.nx + i])
+      check.fail(fmt::format("{} lies on inactive cell ({}, {})", what, i, j));
+    if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
+    check.series(p.discharge, what, false);
+    if (!std::isfinite(p.concentration) || p.concentration < 0)
+      check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
+    l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration});
+  }
+  return l;
+}
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,116 @@
+// Non-owning views of the solver's device state, passed by value into its launches (never `this`).
+// EdgeView is what an edge needs (the state at the start of the step, the bed, the active mask and
+// the boundary tables); a tiled kernel can build its edge fluxes from it with edges.hpp exactly as
+// the plain parallel_for path does. SolverView adds the rest of a step: the next state, the
+// device-side clock, the CFL scalar, fault flags, series tables and point sources.
+#pragma once
+
+#include <cstdint>
+
+#include "silt/core/config.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/core/span.hpp"
+#include "silt/swe/kernels/series_k.hpp"
+#include "silt/swe/kernels/wet_dry_k.hpp"
+
+namespace silt::swe::detail {
+
+/// Slots of the device-side clock (double): the time step is chosen and applied on the device.
+enum ClockSlot : int {
+  kTime = 0,  // simulated time after the last step, s
+  kDt,        // step being taken (0: a no-op step past the target or after a fault), s
+  kTarget,    // time advance_to() is heading for, s
+  kSteps,     // steps taken (no-op steps not counted)
+  kInflow,    // net volume that entered through boundaries, sources and rain, m^3
+  kRain,      // rainfall rate during the current step, m/s
+  kTMid,      // middle of the current step (where forcing series are sampled), s
+  kLastDt,    // last non-zero step, s
+  kClockSize
+};
+
+/// Domain sides, in the order of swe::Side.
+enum SideCode : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
+
+/// A cell along the domain edge that belongs to a boundary segment.
+struct BoundaryCell {
+  int side;   // SideCode
+  Index pos;  // position along the side (j on west/east, i on south/north)
+  int seg;    // segment index
+};
+
+/// A point source in cell (i, j).
+struct SourceCell {
+  Index i, j;
+  int series;   // discharge series, m^3/s
+  double conc;  // concentration of the inflowing water, kg/m^3
+};
+
+template <class T>
+struct EdgeView {
+  Grid2<const T> h, hu, hv, hc;  // state at the start of the step
+  Grid2<const T> z;              // bed relative to the scene's lowest active bed, m
+  Grid2<const std::uint8_t> active;
+  Index nx = 0, ny = 0;
+  T dx, g, dry;
+  // Boundary tables. side_seg: segment of each edge cell, -1 for a wall, laid out as west [0, ny),
+  // east [ny, 2 ny), south [2 ny, 2 ny + nx), north [2 ny + nx, 2 ny + 2 nx).
+  const int* side_seg;
+  const int* seg_kind;   // BoundaryCode
+  const T* seg_value;    // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
+  const T* seg_conc;     // concentration of water entering, kg/m^3
+  const int* seg_wet;    // this step: wet cells of a discharge segment
+  const int* seg_cells;  // active cells of the segment
+
+  SILT_HD bool is_active(Index i, Index j) const {
+    return i >= 0 && j >= 0 && i < nx && j < ny && active(i, j) != 0;
+  }
+  SILT_HD CellState<T> cell(Index i, Index j) const {
+    return CellState<T>{h(i, j), hu(i, j), hv(i, j), hc(i, j)};
+  }
+  SILT_HD int segment(int side, Index pos) const {
+    const Index base = side == kWest    ? 0
+                       : side == kEast  ? ny
+                       : side == kSouth ? 2 * ny
+                                        : 2 * ny + nx;
+    return side_seg[base + pos];
+  }
+};
+
+template <class T>
+struct SolverView {
+  EdgeView<T> e;
+  Grid2<T> h_new, hu_new, hv_new, hc_new;  // state at the end of the step
+  Grid2<const T> manning;                  // Manning n, s m^-1/3 (ptr null: frictionless)
+  Grid2<T> max_depth;                      // m
+  double* clock;                           // ClockSlot
+  T* smax;                                 // largest wave speed of the current state, m/s
+  FaultView fault;
+  double dx, cfl, max_dt, min_dt;  // m, -, s, s
+  double speed_floor;              // m/s, see cfl_dt_k
+  double active_area;              // m^2 of active cells (rain)
+  double z_ref;                    // m: bed datum subtracted from z and imposed levels
+  // Forcing: every series in one table, series k being samples [offset[k], offset[k + 1]).
+  const double* series_t;
+  const double* series_v;
+  const int* series_offset;
+  int rain_series;  // -1: no rain
+  int n_seg;
+  const int* seg_series;
+  T* seg_value;
+  int* seg_wet;
+  const BoundaryCell* flow_cells;  // cells of open, level and discharge segments
+  Index n_flow_cells;
+  const BoundaryCell* discharge_cells;
+  Index n_discharge_cells;
+  const SourceCell* sources;
+  Index n_sources;
+
+  /// Value of forcing series k at time t (0 for k < 0).
+  SILT_HD double series(int k, double t) const {
+    if (k < 0) return 0.0;
+    const int b = series_offset[k];
+    return series_value_k(series_t + b, series_v + b, series_offset[k + 1] - b, t);
+  }
+};
+
+}  // namespace silt::swe::detail

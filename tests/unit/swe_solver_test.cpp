@@ -1,0 +1,297 @@
+// The shallow-water solver on the backend chosen by --backend: time stepping to exact targets,
+// conservation and volume budgets with every kind of boundary and forcing, inactive cells,
+// precision, faults and scene validation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "silt/core/error.hpp"
+#include "silt/swe/solver.hpp"
+#include "swe_scene_builder.hpp"
+#include "test_support.hpp"
+
+namespace silt::swe {
+namespace {
+
+using scenes::for_cells;
+using scenes::make_scene;
+using silt::test::exec;
+
+// A dam break in a closed 40 x 8 box: 1 m of water left of x = 20 m, 0.2 m right, pollutant in
+// the deep part.
+Scene dam_break_box(Precision p) {
+  Scene s = make_scene("box", 40, 8, 1.0, p);
+  for_cells(s, [&](Index, Index, double x, double, size_t k) { s.depth[k] = x < 20 ? 1.0 : 0.2; });
+  s.concentration.assign(s.depth.size(), 0.0);
+  for_cells(s, [&](Index, Index, double x, double, size_t k) {
+    s.concentration[k] = x < 10 ? 2.0 : 0.0;
+  });
+  return s;
+}
+
+double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (size_t k = 0; k < a.size(); ++k) m = std::max(m, std::abs(a[k] - b[k]));
+  return m;
+}
+
+TEST(SweSolver, AdvanceToLandsExactlyOnTheTarget) {
+  Solver solver(dam_break_box(Precision::f64), exec());
+  EXPECT_EQ(solver.time(), 0.0);
+  solver.advance_to(0.7);
+  EXPECT_EQ(solver.time(), 0.7);
+  const long long n = solver.steps();
+  EXPECT_GT(n, 5);
+  EXPECT_GT(solver.last_dt(), 0.0);
+  solver.advance_to(0.7);  // already there: nothing happens
+  EXPECT_EQ(solver.steps(), n);
+  for (double t : {0.71, 0.73, 1.0, 1.0 + 1e-9, 2.5}) {
+    solver.advance_to(t);
+    EXPECT_EQ(solver.time(), t);
+  }
+  // The dt of the CFL condition: cfl dx / (|u| + c) with c <= sqrt(g 1 m).
+  EXPECT_GE(solver.last_dt(), 0.45 * 1.0 / (2 * std::sqrt(9.81)) * 0.5);
+}
+
+TEST(SweSolver, StepAdvancesByOneCflStep) {
+  Solver solver(dam_break_box(Precision::f64), exec());
+  solver.step();
+  EXPECT_EQ(solver.steps(), 1);
+  // At rest the fastest wave is sqrt(g h) with h = 1 m.
+  EXPECT_NEAR(solver.last_dt(), 0.45 * 1.0 / std::sqrt(9.81), 1e-12);
+  EXPECT_EQ(solver.time(), solver.last_dt());
+  const double t1 = solver.time();
+  solver.step();
+  EXPECT_EQ(solver.steps(), 2);
+  EXPECT_DOUBLE_EQ(solver.time(), t1 + solver.last_dt());
+  // step() after advance_to() steps past the old target.
+  solver.advance_to(0.5);
+  solver.step();
+  EXPECT_GT(solver.time(), 0.5);
+}
+
+void conserves(Precision p, double tolerance) {
+  Solver solver(dam_break_box(p), exec());
+  const Totals t0 = solver.totals();
+  EXPECT_NEAR(t0.volume, 20 * 8 * 1.0 + 20 * 8 * 0.2, tolerance * t0.volume);
+  solver.advance_to(6.0);
+  const Totals t1 = solver.totals();
+  EXPECT_NEAR(t1.volume, t0.volume, tolerance * t0.volume);
+  EXPECT_NEAR(t1.pollutant_mass, t0.pollutant_mass, tolerance * t0.pollutant_mass);
+  EXPECT_EQ(t1.inflow_volume, 0.0);
+  // The water moved: the flow is not trivially at rest.
+  const Fields f = solver.fields();
+  EXPECT_GT(*std::max_element(f.hu.begin(), f.hu.end()), 0.1);
+}
+// Closed box: water and pollutant are conserved to round-off of the summation over ~1000 steps.
+TEST(SweSolver, ClosedBoxConservesWaterAndPollutantDouble) {
+  conserves(Precision::f64, 1e-12);
+}
+TEST(SweSolver, ClosedBoxConservesWaterAndPollutantFloat) {
+  conserves(Precision::f32, 2e-5);
+}
+
+TEST(SweSolver, FloatAndDoubleAgree) {
+  Solver s32(dam_break_box(Precision::f32), exec()), s64(dam_break_box(Precision::f64), exec());
+  s32.advance_to(3.0);
+  s64.advance_to(3.0);
+  const Fields a = s32.fields(), b = s64.fields();
+  // Both round-off paths converge to the same discrete solution; float keeps ~6 digits of h.
+  constexpr double kPrecisionGap = 1e-4;
+  EXPECT_LT(silt::test::rel_l2(a.h, b.h), kPrecisionGap);
+  EXPECT_LT(silt::test::rel_l2(a.hu, b.hu), 10 * kPrecisionGap);
+}
+
+TEST(SweSolver, MaxDepthTracksThePeak) {
+  Solver solver(dam_break_box(Precision::f64), exec());
+  solver.advance_to(4.0);
+  const Fields f = solver.fields();
+  for (size_t k = 0; k < f.h.size(); ++k) {
+    ASSERT_GE(f.max_depth[k], f.h[k]) << "cell " << k;
+    ASSERT_GE(f.max_depth[k], k % 40 < 20 ? 1.0 : 0.2) << "cell " << k;
+  }
+  // The bore (about 3 m/s) passed x = 28.5 m: its maximum there exceeds the initial 0.2 m.
+  EXPECT_GT(f.max_depth[28], 0.4);
+}
+
+TEST(SweSolver, InactiveCellsAreWalls) {
+  Scene s = make_scene("wall", 30, 6, 1.0, Precision::f64);
+  s.active.assign(s.depth.size(), 1);
+  for_cells(s, [&](Index i, Index, double x, double, size_t k) {
+    s.depth[k] = x < 10 ? 1.0 : 0.0;
+    if (i == 15) s.active[k] = 0;
+  });
+  Solver solver(s, exec());
+  solver.advance_to(8.0);
+  const Fields f = solver.fields();
+  for_cells(s, [&](Index i, Index j, double, double, size_t k) {
+    if (i == 15) EXPECT_EQ(f.h[k], 0.0) << "inactive cell " << i << "," << j;
+    if (i > 15) EXPECT_EQ(f.h[k], 0.0) << "cell " << i << "," << j << " behind the wall";
+  });
+  // Water reached the wall and piled up against it.
+  EXPECT_GT(f.h[size_t(2) * 30 + 14], 0.1);
+  EXPECT_NEAR(solver.totals().volume, 10 * 6 * 1.0, 1e-12 * 60);
+}
+
+TEST(SweSolver, VolumeBudgetWithBoundariesRainAndSources) {
+  // Flat 30 x 20 basin, partly wet: discharge in on the west, a level on the south, open on the
+  // east, rain and two point sources (one withdrawing). Volume now - volume before = net inflow.
+  Scene s = make_scene("budget", 30, 20, 2.0, Precision::f64);
+  for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = 0.01 * x + 0.005 * y;
+    s.depth[k] = x < 30 ? 0.5 : 0.0;
+  });
+  s.concentration.assign(s.depth.size(), 0.1);
+  Boundary in{"inflow", Side::west, 5, 15, BoundaryKind::discharge, Series{{0, 10}, {2.0, 6.0}},
+              3.0};
+  Boundary lvl{"sea", Side::south, 0, 10, BoundaryKind::level, Series{{0, 20}, {0.6, 0.3}}, 0.0};
+  Boundary out{"weir", Side::east, 0, 20, BoundaryKind::open, Series{}, 0.0};
+  s.boundaries = {in, lvl, out};
+  s.rainfall = Series{{0, 5, 10}, {0.0, 1e-4, 0.0}};
+  s.sources = {PointSource{"pipe", 20.5, 20.5, scenes::constant_series(0.7), 5.0},
+               PointSource{"pump", 10.5, 30.5, scenes::constant_series(-0.2), 0.0}};
+  Solver solver(s, exec());
+  const Totals t0 = solver.totals();
+  solver.advance_to(12.0);
+  const Totals t1 = solver.totals();
+  EXPECT_NEAR(t1.volume - t0.volume, t1.inflow_volume, 1e-10 * t0.volume);
+  // The level boundary drains more than the discharge brings: the budget is far from trivial.
+  EXPECT_GT(std::abs(t1.inflow_volume), 5.0);
+}
+
+TEST(SweSolver, DischargeFillsADryChannel) {
+  // Q = 1.5 m^3/s enters a dry, closed channel for 8 s: exactly 12 m^3 end up in it.
+  Scene s = make_scene("channel", 40, 4, 0.5, Precision::f64);
+  s.boundaries = {
+      Boundary{"q", Side::west, 0, 4, BoundaryKind::discharge, scenes::constant_series(1.5), 1.0}};
+  Solver solver(s, exec());
+  solver.advance_to(8.0);
+  const Totals t = solver.totals();
+  EXPECT_NEAR(t.volume, 12.0, 1e-10);
+  EXPECT_NEAR(t.inflow_volume, 12.0, 1e-10);
+  EXPECT_NEAR(t.pollutant_mass, 12.0, 1e-10);  // concentration 1 kg/m^3
+  const Fields f = solver.fields();
+  EXPECT_GT(f.h[0], 0.0);
+  EXPECT_GT(f.hu[0], 0.0);
+}
+
+TEST(SweSolver, PointSourceAndRainAddTheirVolume) {
+  Scene s = make_scene("rain", 10, 10, 1.0, Precision::f64);
+  s.rainfall = scenes::constant_series(1e-3);
+  s.sources = {PointSource{"tap", 4.5, 4.5, scenes::constant_series(0.25), 8.0}};
+  Solver solver(s, exec());
+  solver.advance_to(4.0);
+  const Totals t = solver.totals();
+  const double expected = 4.0 * (1e-3 * 100.0 + 0.25);
+  EXPECT_NEAR(t.volume, expected, 1e-10);
+  EXPECT_NEAR(t.inflow_volume, expected, 1e-10);
+  EXPECT_NEAR(t.pollutant_mass, 4.0 * 0.25 * 8.0, 1e-10);
+}
+
+TEST(SweSolver, FrictionSlowsTheFlowWithoutReversingIt) {
+  // Uniform 5 cm sheet moving at 2 m/s in a closed box with a rough bed: momentum decays.
+  Scene s = make_scene("rough", 20, 20, 1.0, Precision::f64);
+  s.depth.assign(s.depth.size(), 0.05);
+  s.velocity_x.assign(s.depth.size(), 2.0);
+  s.manning.assign(s.depth.size(), 0.1);
+  Solver solver(s, exec());
+  double previous = 2.0 * 0.05;
+  for (double t : {0.2, 0.4, 0.8}) {
+    solver.advance_to(t);
+    const Fields f = solver.fields();
+    const double centre = f.hu[size_t(10) * 20 + 10];
+    EXPECT_GT(centre, 0.0) << "t = " << t;
+    EXPECT_LT(centre, previous) << "t = " << t;
+    previous = centre;
+  }
+}
+
+TEST(SweSolver, ProbeMatchesFields) {
+  Solver solver(dam_break_box(Precision::f64), exec());
+  solver.advance_to(2.0);
+  const Fields f = solver.fields();
+  const std::vector<Index> cells = {0, 19 + 3 * 40, 21 + 3 * 40, 319};
+  const auto p = solver.probe(cells);
+  ASSERT_EQ(p.size(), cells.size());
+  for (size_t k = 0; k < cells.size(); ++k) {
+    const size_t c = size_t(cells[k]);
+    EXPECT_DOUBLE_EQ(p[k].h, f.h[c]);
+    EXPECT_DOUBLE_EQ(p[k].u, f.hu[c] / f.h[c]);
+    EXPECT_DOUBLE_EQ(p[k].c, f.hc[c] / f.h[c]);
+  }
+  EXPECT_THROW(solver.probe({320}), Error);
+}
+
+TEST(SweSolver, CollapsingTimeStepIsReportedWithCellAndStep) {
+  Scene s = dam_break_box(Precision::f64);
+  s.min_dt = 0.12;  // the CFL step is 0.144 s at rest and shrinks as the flow accelerates
+  Solver solver(s, exec());
+  try {
+    solver.advance_to(20.0);
+    FAIL() << "expected a collapsing time step";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("collapsing time step"), std::string::npos) << m;
+    EXPECT_NE(m.find("in cell ("), std::string::npos) << m;
+    EXPECT_NE(m.find("step "), std::string::npos) << m;
+    EXPECT_NE(m.find("'box'"), std::string::npos) << m;
+  }
+  // The state of the last good check is kept: a valid time before the failure, finite fields.
+  EXPECT_LT(solver.time(), 20.0);
+  const Fields f = solver.fields();
+  for (double h : f.h) ASSERT_TRUE(std::isfinite(h) && h >= 0);
+}
+
+TEST(SweSolver, NaNIsReported) {
+  // Velocities of 1e30 m/s overflow float in the momentum flux.
+  Scene s = dam_break_box(Precision::f32);
+  s.velocity_x.assign(s.depth.size(), 1e30);
+  s.min_dt = 0;
+  Solver solver(s, exec());
+  try {
+    solver.advance_to(1.0);
+    FAIL() << "expected a NaN fault";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("NaN"), std::string::npos) << m;
+    EXPECT_NE(m.find("in cell ("), std::string::npos) << m;
+    EXPECT_NE(m.find("step 1,"), std::string::npos) << m;
+  }
+  EXPECT_EQ(solver.time(), 0.0);
+  EXPECT_EQ(solver.steps(), 0);
+}
+
+TEST(SweSolver, SceneErrorsNameTheProblem) {
+  auto message = [](const Scene& s) {
+    try {
+      Solver solver(s, exec());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  Scene s = dam_break_box(Precision::f64);
+  s.depth.pop_back();
+  EXPECT_NE(message(s).find("'depth' has 319 values"), std::string::npos) << message(s);
+  s = dam_break_box(Precision::f64);
+  s.depth[45] = -1;
+  EXPECT_NE(message(s).find("cell (5, 1)"), std::string::npos) << message(s);
+  s = dam_break_box(Precision::f64);
+  s.boundaries = {Boundary{"a", Side::west, 0, 5, BoundaryKind::open, {}, 0},
+                  Boundary{"b", Side::west, 4, 8, BoundaryKind::open, {}, 0}};
+  EXPECT_NE(message(s).find("overlaps boundary 'a'"), std::string::npos) << message(s);
+  s = dam_break_box(Precision::f64);
+  s.boundaries = {Boundary{"q", Side::north, 0, 5, BoundaryKind::discharge, {}, 0}};
+  EXPECT_NE(message(s).find("'q'"), std::string::npos) << message(s);
+  s = dam_break_box(Precision::f64);
+  s.sources = {PointSource{"far", 100, 1, scenes::constant_series(1), 0}};
+  EXPECT_NE(message(s).find("outside the grid"), std::string::npos) << message(s);
+  s = dam_break_box(Precision::f64);
+  s.cfl = 0.9;
+  EXPECT_NE(message(s).find("cfl"), std::string::npos) << message(s);
+}
+
+}  // namespace
+}  // namespace silt::swe
