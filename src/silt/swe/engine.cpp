@@ -9,6 +9,7 @@
 #include "silt/core/buffer.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/swe/fused_step.hpp"
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/phases.hpp"
@@ -71,13 +72,19 @@ class Engine final : public EngineBase {
   DeviceBuffer<SourceCell> sources_;
   DeviceBuffer<double> series_t_, series_v_;
   DeviceBuffer<int> series_offset_;
+  bool fused_;   // CUDA tile kernel (fused_step.hpp) instead of the plain parallel_for phases
   int cur_ = 0;  // which of the double buffers holds the current state
   double target_on_device_ = std::numeric_limits<double>::infinity();
 };
 
 template <class T>
 Engine<T>::Engine(const Scene& s, const Exec& exec)
-    : scene_(s), exec_(exec), layout_(prepare(s)), nx_(s.grid.nx), ny_(s.grid.ny) {
+    : scene_(s),
+      exec_(exec),
+      layout_(prepare(s)),
+      nx_(s.grid.nx),
+      ny_(s.grid.ny),
+      fused_(s.fused_kernel && fused_step_available(exec)) {
   activate(exec_);
   const Index n = Grid2<T>::alloc_size(nx_, ny_, 1);
   const Layout& l = layout_;
@@ -209,10 +216,14 @@ void Engine<T>::launch_step() {
   const SolverView<T> v = view(cur_, 1 - cur_);
   phase_clock(exec_, v);  // dt from the last CFL reduction
   if (v.n_discharge_cells > 0) phase_wet_count(exec_, v);
-  phase_update(exec_, v);                                 // fluxes, update, rain, friction
-  if (v.n_flow_cells > 0) phase_boundary_flow(exec_, v);  // volume through open boundaries
-  if (v.n_sources > 0) phase_sources(exec_, v);
-  phase_cfl(exec_, v);  // wave speed for the next dt
+  if (fused_) {
+    phase_fused_update(exec_, v, TileShape::t32x8);  // all of the below in one tiled launch
+  } else {
+    phase_update(exec_, v);                                 // fluxes, update, rain, friction
+    if (v.n_flow_cells > 0) phase_boundary_flow(exec_, v);  // volume through open boundaries
+    if (v.n_sources > 0) phase_sources(exec_, v);
+    phase_cfl(exec_, v);  // wave speed for the next dt
+  }
   cur_ = 1 - cur_;
 }
 

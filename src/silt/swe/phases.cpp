@@ -6,6 +6,7 @@
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/kernels/transport_k.hpp"
+#include "silt/swe/point_source.hpp"
 
 namespace silt::swe::detail {
 
@@ -123,20 +124,13 @@ void phase_sources(const Exec& exec, const SolverView<T>& v) {
         const double dt = v.clock[kDt];
         if (!(dt > 0.0)) return;
         const SourceCell src = v.sources[k];
-        const double area = v.dx * v.dx;
         T* h = &v.h_new(src.i, src.j);
         T* hc = &v.hc_new(src.i, src.j);
-        double volume = v.series(src.series, v.clock[kTMid]) * dt;  // m^3
-        double conc = src.conc;
-        if (volume < 0.0) {
-          // Withdrawal: at most the water present, carrying the cell's own concentration.
-          const double present = double(*h) * area;
-          volume = -(present < -volume ? present : -volume);
-          conc = double(concentration_k(*h, *hc));
-        }
-        const double dh = volume / area;
+        double dh, dhc;
+        // Two sources in one cell may race on the withdrawal limit (rare, and only then).
+        const double volume = point_source_k(v, src, dt, *h, *hc, dh, dhc);
         atomic_add(h, T(dh));
-        atomic_add(hc, T(dh * conc));
+        atomic_add(hc, T(dhc));
         atomic_add(v.clock + kInflow, volume);
         const T h_after = *h;
         if (!(h_after > v.e.dry)) {

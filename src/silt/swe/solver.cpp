@@ -5,8 +5,9 @@
 namespace silt::swe {
 
 // The scene is kept here (the engine refers to it) and the engine holds the state in the
-// precision the scene asks for. The CUDA tile kernel (scene.fused_kernel) is not in yet: every
-// backend runs the plain parallel_for path, which stays its test oracle.
+// precision the scene asks for. On CUDA with scene.fused_kernel the engine steps with the tile
+// kernel of fused_step.hpp; otherwise (and on the CPU) with the plain parallel_for phases, which
+// stay its test oracle.
 struct Solver::Impl {
   Scene scene;
   Exec exec;
