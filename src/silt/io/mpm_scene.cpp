@@ -87,14 +87,20 @@ void read_performance(Keys& root, mpm::Scene& s) {
 
 void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
   Keys r = root.object("run", /*required=*/true);
-  if (r.has("frame_dt") && r.has("fps")) r.fail("fps", "and 'frame_dt' are both given; give one");
-  if (r.has("fps"))
+  // A key set to null (e.g. --set run.frames=null) counts as absent.
+  auto given = [&r](const char* key) {
+    return r.has(key) && !r.take(key)->is_null();
+  };
+  const bool fps = given("fps"), frame_dt = given("frame_dt");
+  if (fps && frame_dt) r.fail("fps", "and 'frame_dt' are both given; give one");
+  if (fps)
     s.frame_dt = 1.0 / r.number("fps", Range{0.0, 1e6, true, false});
-  else
-    s.frame_dt = r.number("frame_dt", s.frame_dt, Range::positive());
-  if (r.has("frames") == r.has("end_time"))
+  else if (frame_dt)
+    s.frame_dt = r.number("frame_dt", Range::positive());
+  const bool frames = given("frames"), end_time = given("end_time");
+  if (frames == end_time)
     r.fail("frames", "or 'end_time' (s) must be given, not both and not neither");
-  if (r.has("frames")) {
+  if (frames) {
     run.frames = r.integer("frames", 0, 10000000);
   } else {
     const double t = r.number("end_time", Range::positive());
@@ -150,7 +156,7 @@ void read_outputs(Keys& root, MpmJob& job) {
     out.png_height = (*v)[1].get<int>();
   }
   o.resolved("png_size") = Json::array({out.png_width, out.png_height});
-  if (o.has("camera")) {
+  if (o.has("camera") && !o.take("camera")->is_null()) {
     Keys c = o.object("camera");
     out.custom_camera = true;
     out.camera.eye = read_vec3(c, "eye", "m");

@@ -136,8 +136,8 @@ void read_material(Keys& k, std::size_t index, mpm::Scene& scene, std::set<std::
 }
 
 void read_emit(Keys& s, mpm::Source& src) {
-  if (!s.has("emit")) {
-    s.take("emit");
+  const Json* v = s.take("emit");
+  if (!v || v->is_null()) {  // a plain source (null is how the resolved scene says so)
     s.resolved("emit") = nullptr;
     return;
   }

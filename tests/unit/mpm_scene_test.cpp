@@ -1,0 +1,215 @@
+// MPM scene files (src/silt/io/mpm_scene.hpp): a minimal scene and its defaults, every kind of
+// error naming the key path and file, --set overrides, the resolved scene loading back to the same
+// scene, dt checks against the elastic CFL, and the example scenes in scenes/.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "io_test_util.hpp"
+#include "silt/io/mpm_scene.hpp"
+#include "silt/mpm/sampling.hpp"
+
+namespace {
+
+using silt::io::MpmJob;
+using silt::io::parse_mpm_job;
+using silt::test::throws_with;
+
+// A small valid scene; tests break one thing at a time with --set overrides or by replacing text.
+const std::string kScene = R"({
+  // comments are allowed
+  "solver": "mpm",
+  "name": "tiny",
+  "domain": { "min": [0, 0, 0], "max": [1, 1, 1], "dx": 0.05 },
+  "materials": [
+    { "name": "sand", "kind": "sand", "friction_angle": 35 },
+    { "name": "goo", "kind": "jelly", "youngs_modulus": 2e4 }
+  ],
+  "sources": [
+    { "name": "pile", "material": "sand", "shape": "box", "min": [0.2, 0.2, 0.2], "max": [0.5, 0.4, 0.5] },
+    { "name": "ball", "material": "goo", "shape": "sphere", "center": [0.6, 0.7, 0.6], "radius": 0.1,
+      "velocity": [0, -1, 0], "sampling": "poisson", "seed": 9 }
+  ],
+  "colliders": [ { "name": "ramp", "kind": "plane", "point": [0, 0.1, 0], "normal": [0.1, 1, 0] } ],
+  "run": { "frames": 3 }
+})";
+
+MpmJob parse(const std::vector<std::string>& overrides = {}, const std::string& text = kScene) {
+  return parse_mpm_job(text, "tiny.json", "", overrides);
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+TEST(MpmScene, MinimalSceneGetsDefaults) {
+  const MpmJob job = parse();
+  const auto& s = job.scene;
+  EXPECT_EQ(s.name, "tiny");
+  EXPECT_DOUBLE_EQ(s.dx, 0.05);
+  ASSERT_EQ(s.materials.size(), 2u);
+  EXPECT_EQ(s.materials[0].kind, silt::mpm::MaterialKind::drucker_prager);
+  EXPECT_DOUBLE_EQ(s.materials[0].friction_angle, 35.0);
+  EXPECT_DOUBLE_EQ(s.materials[0].density, 1600.0);  // sand's default
+  EXPECT_EQ(s.materials[1].kind, silt::mpm::MaterialKind::fixed_corotated);
+  ASSERT_EQ(s.sources.size(), 2u);
+  EXPECT_EQ(s.sources[1].material, 1);
+  EXPECT_EQ(s.sources[1].sampling, silt::mpm::Sampling::poisson);
+  EXPECT_EQ(s.sources[1].seed, 9u);
+  EXPECT_DOUBLE_EQ(s.sources[1].velocity[1], -1.0);
+  ASSERT_EQ(s.colliders.size(), 1u);
+  EXPECT_EQ(s.colliders[0].kind, silt::mpm::Collider::Kind::plane);
+  EXPECT_EQ(job.run.frames, 3);
+  EXPECT_DOUBLE_EQ(job.run.end_time, 3 * s.frame_dt);
+  EXPECT_EQ(job.outputs.formats.size(), 1u);
+  EXPECT_FALSE(job.outputs.png);
+  // 8 ppc * 0.3 * 0.2 * 0.3 m^3 / 0.05^3 m^3.
+  ASSERT_EQ(job.expected_particles.size(), 2u);
+  EXPECT_NEAR(job.expected_particles[0], 1152.0, 1e-6);
+  EXPECT_TRUE(job.warnings.empty()) << job.warnings.front();
+}
+
+TEST(MpmScene, ResolvedSceneLoadsBackToTheSameScene) {
+  const MpmJob a = parse({"run.end_time=0.1", "run.frames=null"});
+  EXPECT_EQ(a.run.frames, 6);  // ceil(0.1 * 60)
+  const MpmJob b = parse_mpm_job(a.resolved.dump(2), "resolved.json", "");
+  EXPECT_EQ(a.resolved, b.resolved);
+  EXPECT_EQ(b.run.frames, a.run.frames);
+  EXPECT_EQ(b.scene.sources.size(), a.scene.sources.size());
+  EXPECT_EQ(b.scene.materials[1].youngs_modulus, 2e4);
+}
+
+TEST(MpmScene, UnknownKeysAreErrorsNamingPathAndFile) {
+  EXPECT_TRUE(throws_with([] { parse({"sources[0].colour=1"}); },
+                          {"tiny.json", "unknown key 'sources[0].colour'"}));
+  EXPECT_TRUE(throws_with([] { parse({"physics.cfll=0.4"}); }, {"tiny.json", "'physics.cfll'"}));
+  EXPECT_TRUE(throws_with([] { parse({"extra=1"}); }, {"unknown key 'extra'"}));
+}
+
+TEST(MpmScene, BadValuesNameKeyAndValue) {
+  EXPECT_TRUE(throws_with([] { parse({"domain.dx=-0.1"}); }, {"'domain.dx'", "-0.1"}));
+  EXPECT_TRUE(throws_with([] { parse({"sources[1].radius=\"big\""}); },
+                          {"'sources[1].radius'", "\"big\""}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"sources[0].shape=cone"}); }, {"'sources[0].shape'", "cone", "box"}));
+  EXPECT_TRUE(throws_with([] { parse({"sources[0].velocity=[1,2]"}); },
+                          {"'sources[0].velocity'", "[1,2]"}));
+  EXPECT_TRUE(throws_with([] { parse({"materials[0].poisson_ratio=0.5"}); },
+                          {"'materials[0].poisson_ratio'", "0.5"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"materials[0].kind=mud"}); }, {"'materials[0].kind'", "mud"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"physics.transfer=flip"}); }, {"'physics.transfer'", "flip"}));
+}
+
+TEST(MpmScene, OverridesApplyBeforeValidationAndAreNamedInErrors) {
+  const MpmJob job = parse({"domain.dx=0.025", "materials[1].youngs_modulus=3e4"});
+  EXPECT_DOUBLE_EQ(job.scene.dx, 0.025);
+  EXPECT_DOUBLE_EQ(job.scene.materials[1].youngs_modulus, 3e4);
+  EXPECT_TRUE(throws_with([] { parse({"domain.dx=0"}); }, {"'domain.dx'", "--set domain.dx=0"}));
+}
+
+TEST(MpmScene, UnknownMaterialNamesMaterialAndSource) {
+  EXPECT_TRUE(throws_with([] { parse({"sources[1].material=gooo"}); },
+                          {"'sources[1].material'", "\"gooo\"", "'ball'", "sand, goo"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"materials[1].name=sand"}); }, {"'materials[1].name'", "unique"}));
+}
+
+TEST(MpmScene, ParameterOfAnotherKindIsNamedAsSuch) {
+  EXPECT_TRUE(throws_with([] { parse({"materials[1].friction_angle=30"}); },
+                          {"'materials[1].friction_angle'",
+                           "not a parameter of kind fixed_corotated", "drucker_prager"}));
+}
+
+TEST(MpmScene, RunNeedsFramesOrEndTime) {
+  EXPECT_TRUE(throws_with([] { parse({"run.end_time=1"}); }, {"'run.frames'", "not both"}));
+  EXPECT_TRUE(throws_with([] { parse({"run.frames=null"}); }, {"'run.frames'"}));
+  const MpmJob job = parse({"run.fps=24"});
+  EXPECT_DOUBLE_EQ(job.scene.frame_dt, 1.0 / 24);
+  EXPECT_TRUE(throws_with([] { parse({"run.fps=24", "run.frame_dt=0.1"}); }, {"'run.fps'"}));
+}
+
+TEST(MpmScene, SourcesMustLieInTheDomain) {
+  EXPECT_TRUE(throws_with([] { parse({"sources[1].center=[0.95,0.7,0.6]"}); },
+                          {"'sources[1]'", "'ball'", "outside the domain", "along x"}));
+}
+
+TEST(MpmScene, StiffMaterialWarnsAndTooLargeFixedDtFails) {
+  // Steel-like jelly: c = sqrt((lambda + 2 mu) / rho) ~ 5,800 m/s, dt limit 0.5 * 0.05 / c ~ 4e-6
+  // s.
+  const MpmJob job = parse({"materials[1].youngs_modulus=2e11", "materials[1].density=7800"});
+  ASSERT_EQ(job.warnings.size(), 1u);
+  EXPECT_NE(job.warnings[0].find("'goo'"), std::string::npos) << job.warnings[0];
+  EXPECT_NE(job.warnings[0].find("elastic_cfl dx / c = 4."), std::string::npos) << job.warnings[0];
+  // Soft materials: sand's limit is 0.5 * 0.05 / 17.1 m/s = 1.46e-3 s; 2x that is the most allowed.
+  EXPECT_NO_THROW(parse({"physics.fixed_dt=2.5e-3", "physics.max_dt=1e-2"}));
+  EXPECT_TRUE(throws_with([] { parse({"physics.fixed_dt=3.5e-3"}); },
+                          {"'physics.fixed_dt'", "0.0035", "material 'sand'", "0.00146"}));
+  EXPECT_TRUE(throws_with([] { parse({"physics.fixed_dt=0.5"}); }, {"longer than a frame"}));
+}
+
+TEST(MpmScene, G2p2gRefusesEmitters) {
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"performance.g2p2g=true", "sources[0].emit={\"interval\":0.1,\"end\":0.5}"});
+      },
+      {"'performance.g2p2g'", "emit"}));
+  const MpmJob job = parse({"sources[0].emit={\"interval\":0.1,\"end\":0.5}"});
+  EXPECT_DOUBLE_EQ(job.scene.sources[0].emit_interval, 0.1);
+  EXPECT_EQ(silt::mpm::emission_times(job.scene.sources[0]).size(), 6u);
+}
+
+TEST(MpmScene, MeshPathsResolveAgainstTheSceneFolder) {
+  const std::string obj =
+      "v 0.3 0.3 0.3\nv 0.6 0.3 0.3\nv 0.3 0.6 0.3\nv 0.3 0.3 0.6\n"
+      "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  silt::test::write_file("meshes/tet.obj", obj);
+  const std::string scene =
+      replace(kScene, R"("shape": "box", "min": [0.2, 0.2, 0.2], "max": [0.5, 0.4, 0.5])",
+              R"("shape": "mesh", "file": "meshes/tet.obj")");
+  const std::string path = silt::test::write_file("mesh_scene.json", scene);
+  const MpmJob job = silt::io::load_mpm_job(path);
+  EXPECT_EQ(job.scene.sources[0].shape, silt::mpm::Shape::mesh);
+  EXPECT_TRUE(std::filesystem::path(job.scene.sources[0].mesh_path).is_absolute() ||
+              job.scene.sources[0].mesh_path.find("meshes/tet.obj") != std::string::npos);
+  EXPECT_NEAR(job.expected_particles[0], 8 * (0.027 / 6) / 1.25e-4, 1e-6);  // tetrahedron
+  EXPECT_TRUE(throws_with([&] { silt::io::load_mpm_job(path, {"sources[0].file=nope.obj"}); },
+                          {"'sources[0]'", "nope.obj"}));
+}
+
+TEST(MpmScene, MissingSolverAndWrongSolverAreExplained) {
+  EXPECT_TRUE(throws_with([] { parse({"solver=swe"}); }, {"'solver'", "mpm"}));
+  EXPECT_TRUE(throws_with([] { parse_mpm_job("{\"solver\": \"mpm\",", "broken.json", ""); },
+                          {"broken.json:1"}));
+}
+
+TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
+  const std::filesystem::path dir = std::filesystem::path(SILT_SOURCE_DIR) / "scenes";
+  int seen = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("mpm_", 0) != 0 || e.path().extension() != ".json") continue;
+    ++seen;
+    MpmJob job;
+    ASSERT_NO_THROW(job = silt::io::load_mpm_job(e.path().string())) << name;
+    EXPECT_TRUE(job.warnings.empty()) << name << ": " << job.warnings.front();
+    if (name == "mpm_bench_cube.json") {
+      std::size_t n = 0;
+      for (const auto& s : job.scene.sources) n += silt::mpm::sample_source(s, job.scene.dx).size();
+      EXPECT_EQ(n, 370386u);
+      EXPECT_DOUBLE_EQ(job.scene.fixed_dt, 1e-4);
+      EXPECT_DOUBLE_EQ(job.scene.dx, 1.0 / 256);
+    } else {
+      // Small enough for a few frames on a 2-core CPU.
+      double n = 0;
+      for (double x : job.expected_particles) n += x;
+      EXPECT_LT(n, 30000) << name;
+    }
+  }
+  EXPECT_EQ(seen, 5);
+}
+
+}  // namespace
