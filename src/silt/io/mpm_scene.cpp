@@ -141,7 +141,7 @@ void read_outputs(Keys& root, MpmJob& job) {
                          : VtpEncoding::appended_raw;
   out.with_stress = o.boolean("with_stress", false);
   out.png = o.boolean("png", false);
-  if (out.png && !png_available()) {
+  if (out.png && !png_previews_available()) {
     job.warnings.push_back("outputs.png: this build of silt has no libpng; no PNG previews");
     out.png = false;
   }

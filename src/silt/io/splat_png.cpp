@@ -16,7 +16,7 @@ namespace silt::io {
 
 #if defined(SILT_WITH_PNG)
 
-bool png_available() {
+bool png_previews_available() {
   return true;
 }
 
@@ -45,7 +45,7 @@ void write_png(const std::string& path, const SplatImage& img) {
 
 #else
 
-bool png_available() {
+bool png_previews_available() {
   return false;
 }
 

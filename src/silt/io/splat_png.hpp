@@ -8,8 +8,8 @@
 
 namespace silt::io {
 
-/// True when this build writes PNG.
-bool png_available();
+/// True when this build writes PNG previews (libpng found at configure time).
+bool png_previews_available();
 
 /// Writes an 8-bit RGB PNG atomically (temporary name, then rename). Errors name the path.
 void write_png(const std::string& path, const SplatImage& image);
