@@ -37,6 +37,7 @@ ParticleFrame make_frame(std::size_t n, bool stress) {
       f.velocity.push_back(float(4 * rng.uniform() - 2));
     }
     f.material.push_back(std::int32_t(rng.below(4)));
+    if (stress) f.id.push_back(std::int32_t(n - i) * 3);  // ids in any order
     if (stress) {
       for (int k = 0; k < 9; ++k) f.stress.push_back(float(2e4 * rng.uniform() - 1e4));
       f.plastic.push_back(float(-rng.uniform()));
@@ -116,6 +117,7 @@ TEST(MpmParticlesIo, PlyReadsBackExactly) {
                                      column(f.velocity, 3, d), kExact));
   }
   EXPECT_TRUE(silt::test::all_near(a["frame.ply ply.material"], as_double(f.material), kExact));
+  EXPECT_TRUE(silt::test::all_near(a["frame.ply ply.id"], as_double(f.id), kExact));
   // Symmetric stress: sxx syy szz from the diagonal, sxy = s[0][1], syz = s[1][2], sxz = s[0][2].
   const std::pair<const char*, int> s[] = {{"sxx", 0}, {"syy", 4}, {"szz", 8},
                                            {"sxy", 1}, {"syz", 5}, {"sxz", 2}};
@@ -143,6 +145,7 @@ TEST(MpmParticlesIo, VtpReadsBackExactlyInBothEncodings) {
     EXPECT_TRUE(silt::test::all_near(a[file + " velocity"], as_double(f.velocity), kExact)) << file;
     EXPECT_TRUE(silt::test::all_near(a[file + " material"], as_double(f.material), kExact)) << file;
     EXPECT_TRUE(silt::test::all_near(a[file + " stress"], as_double(f.stress), kExact)) << file;
+    EXPECT_TRUE(silt::test::all_near(a[file + " id"], as_double(f.id), kExact)) << file;
     EXPECT_TRUE(silt::test::all_near(a[file + " plastic"], as_double(f.plastic), kExact)) << file;
     EXPECT_EQ(a[file + " verts"], std::vector<double>{777.0}) << file;
     EXPECT_EQ(a[file + " cell_types"], std::vector<double>{1.0}) << file;  // VTK_VERTEX
@@ -163,6 +166,7 @@ TEST(MpmParticlesIo, FramesWithoutStressAndEmptyFramesAreValid) {
   ASSERT_FALSE(a.empty());
   EXPECT_TRUE(silt::test::all_near(a["nostress.ply ply.vx"], column(f.velocity, 3, 0), kExact));
   EXPECT_EQ(a.count("nostress.ply ply.sxx"), 0u);
+  EXPECT_EQ(a.count("nostress.ply ply.id"), 0u);
   EXPECT_EQ(a.count("nostress.vtp stress"), 0u);
   EXPECT_TRUE(silt::test::all_near(a["nostress.vtp velocity"], as_double(f.velocity), kExact));
   EXPECT_EQ(a["empty.vtp verts"], std::vector<double>{0.0});

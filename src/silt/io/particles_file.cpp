@@ -56,6 +56,9 @@ void check_frame(const mpm::ParticleFrame& f, const std::string& path) {
                fmt::format("'{}': particle frame has {} stress values for {} particles (9 each "
                            "expected)",
                            path, f.stress.size(), n));
+  SILT_REQUIRE(
+      f.id.empty() || f.id.size() == n,
+      fmt::format("'{}': particle frame has {} ids for {} particles", path, f.id.size(), n));
   SILT_REQUIRE(f.plastic.empty() || f.plastic.size() == n,
                fmt::format("'{}': particle frame has {} plastic values for {} particles", path,
                            f.plastic.size(), n));

@@ -49,7 +49,7 @@ inline void put_le(std::string& out, T v) {
 }
 
 /// Throws silt::Error naming `path` unless the frame's arrays have consistent sizes (position and
-/// velocity 3 per particle, stress 9 or none, plastic 1 or none).
+/// velocity 3 per particle, stress 9 or none, plastic and id 1 or none).
 void check_frame(const mpm::ParticleFrame& f, const std::string& path);
 
 }  // namespace silt::io

@@ -17,7 +17,7 @@ void write_particles_ply(const std::string& path, const mpm::ParticleFrame& f,
                          const ParticleFileInfo& info) {
   check_frame(f, path);
   const std::size_t n = f.count();
-  const bool stress = !f.stress.empty(), plastic = !f.plastic.empty();
+  const bool stress = !f.stress.empty(), plastic = !f.plastic.empty(), ids = !f.id.empty();
 
   std::string h = "ply\nformat binary_little_endian 1.0\n";
   h += fmt::format("comment silt particles: scene {} frame {} time {:.9g} s\n",
@@ -27,6 +27,7 @@ void write_particles_ply(const std::string& path, const mpm::ParticleFrame& f,
   for (const char* p : {"x", "y", "z", "vx", "vy", "vz"})
     h += fmt::format("property float {}\n", p);
   h += "property int material\n";
+  if (ids) h += "property int id\n";
   if (stress)
     for (const char* p : {"sxx", "syy", "szz", "sxy", "syz", "sxz", "pressure"})
       h += fmt::format("property float {}\n", p);
@@ -43,6 +44,7 @@ void write_particles_ply(const std::string& path, const mpm::ParticleFrame& f,
       for (int d = 0; d < 3; ++d) put_le(buf, f.position[3 * i + d]);
       for (int d = 0; d < 3; ++d) put_le(buf, f.velocity[3 * i + d]);
       put_le(buf, f.material[i]);
+      if (ids) put_le(buf, f.id[i]);
       if (stress) {
         const float* s = &f.stress[9 * i];  // row-major 3x3
         for (float v : {s[0], s[4], s[8], s[1], s[5], s[2]}) put_le(buf, v);

@@ -10,6 +10,7 @@ namespace silt::io {
 
 /// Writes one particle frame atomically. Vertex properties, all float32 unless noted:
 ///   x y z (m), vx vy vz (m/s), material (int32, index into the scene's materials);
+///   when the frame has ids: id (int32, stable across frames; Houdini's `id` attribute);
 ///   with stress: sxx syy szz sxy syz sxz, the symmetric Cauchy stress (Pa), and
 ///                pressure = -(sxx + syy + szz) / 3 (Pa);
 ///   with plastic: plastic (log J_p or the hardening state, -).

@@ -81,6 +81,8 @@ void write_particles_vtp(const std::string& path, const mpm::ParticleFrame& f,
                      "        ");
   point_data +=
       emit(make_array("Int32", "material", 1, f.material.data(), n), enc, appended, "        ");
+  if (!f.id.empty())
+    point_data += emit(make_array("Int32", "id", 1, f.id.data(), n), enc, appended, "        ");
   if (!f.stress.empty()) {
     std::vector<float> p(n);
     for (std::size_t i = 0; i < n; ++i)

@@ -13,6 +13,7 @@ namespace silt::io {
 enum class VtpEncoding { appended_raw, inline_base64 };
 
 /// Writes one particle frame atomically. Point data: velocity (Float32 x3, m/s), material (Int32),
+/// id (Int32, stable particle id, when the frame has ids),
 /// with stress: stress (Float32 x9, Cauchy, Pa; ParaView shows it as a tensor) and pressure
 /// (Float32, Pa); with plastic: plastic (Float32). FieldData: TIME (s) and CYCLE (frame), which
 /// ParaView uses for its time display.
