@@ -36,10 +36,10 @@ void Solver::Impl::validate() const {
     fail("rebuild_period", fmt::format("must be >= 1 (got {})", s.rebuild_period));
   for (int a = 0; a < 3; ++a) {
     const double cells = (s.domain_max[a] - s.domain_min[a]) / s.dx;
-    if (!(cells >= 4 * kWallBandCells))
+    if (!(cells >= 2 * kWallBandCells))
       fail(fmt::format("domain_max.{}", kAxis[a]),
            fmt::format("must exceed domain_min.{} by at least {} cells (got {} cells)", kAxis[a],
-                       4 * kWallBandCells, cells));
+                       2 * kWallBandCells, cells));
     if (cells / kBlockEdge > kBlockCoordMax)
       fail(fmt::format("domain.{}", kAxis[a]),
            fmt::format("spans {} cells, more than the block hash addresses ({})", cells,
