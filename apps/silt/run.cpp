@@ -1,14 +1,187 @@
+// `silt run` and `silt validate`: load a scene (file or the embedded default), pick the backend,
+// step the solver frame by frame, write outputs as they come. An error mid-run stops the run with
+// a message naming the cell or particle and step; what was written before stays intact.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
 #include "commands.hpp"
+#include "progress.hpp"
 #include "silt/core/error.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/io/swe_output.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/swe/solver.hpp"
+
+#ifdef SILT_WITH_MPM
+#include "silt/io/atomic_file.hpp"
+#include "silt/io/mpm_scene.hpp"
+#include "silt/io/particles_output.hpp"
+#include "silt/mpm/solver.hpp"
+#endif
 
 namespace silt::app {
-int cmd_run(const RunOptions&) {
-  throw Error("silt run: not wired yet");
+
+extern const char* const kDefaultSceneName;
+extern const char* const kDefaultSceneText;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Exec choose_exec(const RunOptions& o) {
+  const Backend b = backend_from_string(o.backend);
+  if (b == Backend::cpu) return Exec::host();
+  if (o.devices.size() != 1)
+    throw Error(fmt::format("--devices: {} devices given; this version runs a scene on one device",
+                            o.devices.size()));
+  const int d = o.devices.front();
+  if (d < 0 || d >= cuda_device_count())
+    throw Error(fmt::format("--devices: CUDA device {} does not exist ({} visible)", d,
+                            cuda_device_count()));
+  return Exec::cuda(d);
 }
-int cmd_validate(const std::string&, const std::vector<std::string>&) {
-  throw Error("silt validate: not wired yet");
+
+std::string describe_exec(const Exec& e) {
+  return e.is_cuda() ? fmt::format("cuda device {} ({})", e.device, cuda_device_name(e.device))
+                     : fmt::format("cpu ({} threads)", host_thread_count());
 }
-int cmd_bench(const BenchOptions&) {
-  throw Error("silt bench: not wired yet");
+
+std::string default_out_dir(const std::string& scene_name) {
+  return (fs::path("silt-out") / (scene_name.empty() ? "scene" : scene_name)).string();
 }
+
+int run_swe(const io::SweJob& job, const RunOptions& o) {
+  const Exec exec = choose_exec(o);
+  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
+  Progress progress(job.run.end_time, o.quiet);
+  progress.log(fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
+                           job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
+                           job.scene.precision == swe::Precision::f32 ? "float32" : "float64",
+                           describe_exec(exec)));
+  io::write_resolved_scene(job, out, build_id(), describe_exec(exec), o.overrides);
+  io::SweOutputWriter writer(job, out);
+  std::unique_ptr<io::GaugeCsvWriter> gauges;
+  const std::vector<Index> gauge_cells = job.gauge_cells();
+  if (!gauge_cells.empty()) gauges = std::make_unique<io::GaugeCsvWriter>(job, out);
+
+  swe::Solver solver(job.scene, exec);
+  // Every time at which something is written: output frames and gauge samples.
+  const auto& frames = job.run.output_times;
+  size_t next_frame = 0;
+  double next_gauge = gauges ? 0.0 : std::numeric_limits<double>::infinity();
+  const double gauge_dt = job.outputs.gauge_interval;
+  const double t_end = job.run.end_time;
+  for (;;) {
+    const double t = solver.time();
+    if (next_frame < frames.size() && frames[next_frame] <= t) {
+      const auto paths = writer.write_frame(solver.fields(), t, static_cast<int>(next_frame));
+      const swe::Totals tot = solver.totals();
+      progress.log(
+          fmt::format("frame {:4} t = {:10.4f} s  steps {:8}  volume {:.6g} m^3  "
+                      "pollutant {:.6g} kg  ({} files)",
+                      next_frame, t, solver.steps(), tot.volume, tot.pollutant_mass, paths.size()));
+      ++next_frame;
+      continue;
+    }
+    if (gauges && next_gauge <= t) {
+      gauges->write(t, solver.probe(gauge_cells));
+      next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
+      continue;
+    }
+    if (!(t < t_end)) break;
+    double target = t_end;
+    if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
+    target = std::min(target, next_gauge);
+    // Also stop every ~1% of the run so that the progress bar moves (the solver reads its clock
+    // once per batch anyway; the target clips the last step, the physics does not depend on it
+    // beyond round-off).
+    solver.advance_to(target);
+    progress.update(solver.time(), solver.steps());
+  }
+  progress.done(solver.time(), solver.steps());
+  fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
+  return 0;
+}
+
+#ifdef SILT_WITH_MPM
+int run_mpm(const io::MpmJob& job, const RunOptions& o) {
+  const Exec exec = choose_exec(o);
+  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
+  Progress progress(job.run.end_time, o.quiet);
+  for (const auto& w : job.warnings) progress.log("warning: " + w);
+  io::prepare_output_dir(out);
+  nlohmann::json doc = job.resolved;
+  doc["provenance"] = {{"build", build_id()},
+                       {"backend", describe_exec(exec)},
+                       {"scene_file", job.path},
+                       {"overrides", o.overrides}};
+  io::write_text_atomically((fs::path(out) / "resolved_scene.json").string(), doc.dump(2) + "\n");
+  io::MpmFrameWriter writer(job, out);
+  mpm::Solver solver(job.scene, exec);
+  progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
+                           solver.particle_count(), job.scene.dx, describe_exec(exec)));
+  writer.write(solver.particles(job.outputs.with_stress), 0, solver.time());
+  long long steps = 0;
+  for (int f = 1; f <= job.run.frames; ++f) {
+    const mpm::FrameStats s = solver.advance_frame();
+    steps += s.steps;
+    writer.write(solver.particles(job.outputs.with_stress), f, s.time);
+    progress.log(
+        fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
+                    "blocks {:7}  rebuilds {}",
+                    f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
+    progress.update(s.time, steps);
+  }
+  progress.done(solver.time(), steps);
+  fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
+  return 0;
+}
+#endif
+
+}  // namespace
+
+int cmd_run(const RunOptions& o) {
+  if (o.scene_path.empty()) {
+    const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
+    return run_swe(job, o);
+  }
+  const std::string solver = io::scene_solver(o.scene_path);
+  if (solver == "swe") return run_swe(io::load_swe_job(o.scene_path, o.overrides), o);
+#ifdef SILT_WITH_MPM
+  if (solver == "mpm") return run_mpm(io::load_mpm_job(o.scene_path, o.overrides), o);
+#endif
+  throw Error(fmt::format("{}: 'solver' is '{}'; this build runs 'swe'{}", o.scene_path, solver,
+#ifdef SILT_WITH_MPM
+                          " and 'mpm'"
+#else
+                          ""
+#endif
+                          ));
+}
+
+int cmd_validate(const std::string& path, const std::vector<std::string>& overrides) {
+  const std::string solver = io::scene_solver(path);
+  if (solver == "swe") {
+    fmt::print("{}\n{}: ok\n", io::describe(io::load_swe_job(path, overrides)), path);
+    return 0;
+  }
+#ifdef SILT_WITH_MPM
+  if (solver == "mpm") {
+    const io::MpmJob job = io::load_mpm_job(path, overrides);
+    fmt::print("{}\n{}: ok\n", io::describe(job), path);
+    return 0;
+  }
+#endif
+  throw Error(fmt::format("{}: unknown solver '{}'", path, solver));
+}
+
+int cmd_bench_swe(const BenchOptions& o);
+
+int cmd_bench(const BenchOptions& o) {
+  if (o.what == "swe") return cmd_bench_swe(o);
+  throw Error("silt bench mpm: run the mpm_bench program (bench/mpm_bench) for the MPM benchmark");
+}
+
 }  // namespace silt::app
