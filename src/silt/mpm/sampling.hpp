@@ -15,9 +15,12 @@ namespace silt::mpm {
 ///    within its lattice cell (stratified sampling), kept when inside the shape. The expected count
 ///    is exactly ppc * volume / dx^3; a box aligned with the lattice gets exactly that many.
 ///  - poisson: Bridson's (2007) dart throwing with minimum distance poisson_radius(ppc, dx), then
-///    thinned at random to round(ppc * volume / dx^3) points.
-/// The same seed gives the same positions, bit for bit, on every machine. Throws silt::Error naming
-/// the source on an empty or degenerate shape, an unreadable or open mesh, or too many particles.
+///    thinned at random to the jittered count for the same seed (so the same expected count).
+/// The same seed gives the same positions bit for bit, whatever the thread count: the random
+/// numbers are splitmix64 hashes of the seed and lattice index (only std::cbrt, for a ppc that is
+/// not a perfect cube and for the Poisson radius, could round differently in another C library).
+/// Throws silt::Error naming the source on an empty or degenerate shape, an unreadable or open
+/// mesh, or too many particles.
 std::vector<Vec3d> sample_source(const Source& source, double dx);
 
 /// Volume of the source's shape, m^3 (mesh: by the divergence theorem over its triangles).
