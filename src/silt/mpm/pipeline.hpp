@@ -32,8 +32,9 @@ struct TransferArgs {
   float clamp_lo[3] = {}, clamp_hi[3] = {};  // m, particles are kept inside this box (walls)
   const ParticleClass* classes = nullptr;    // device table
   bool asflip = false;
-  float flip = 0;    // ASFLIP blend a, -
-  float advect = 0;  // ASFLIP position-correction weight b_max, -
+  float flip = 0;              // ASFLIP blend a, -
+  float advect = 0;            // ASFLIP position-correction weight b_max, -
+  bool vector_atomics = true;  // P2G: one float4 atomic per node (sm_90+) instead of four
 };
 
 /// Settings of the grid update; dt and time are filled in on the device from StepControl.

@@ -46,6 +46,7 @@ struct FrameStats {
 struct SolverOptions {
   bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
   bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
+  bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
   /// Receives warnings (e.g. an unstable fixed dt); the library never prints.
   std::function<void(const std::string&)> log;
 };

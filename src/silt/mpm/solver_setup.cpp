@@ -121,6 +121,7 @@ void Solver::Impl::build_tables() {
   targs.flip = float(scene.asflip_flip);
   targs.advect = float(scene.asflip_advect);
   rargs.sort = options.sort_particles;
+  targs.vector_atomics = options.vector_atomics;
 
   emissions.clear();
   for (const Source& src : scene.sources) emissions.push_back(emission_times(src));

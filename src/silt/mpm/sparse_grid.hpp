@@ -52,7 +52,13 @@ SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3]) {
 template <class F>
 void gated_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
   if (!exec.is_cuda()) {
-    if (*gate != 0) parallel_for(exec, label, n, body);
+    // The same OpenMP loop parallel_for runs, written out so that the ungated body is not also
+    // instantiated as a CUDA kernel.
+    if (*gate == 0 || n <= 0) return;
+    detail::range_push(label);
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n; ++i) body(i);
+    detail::range_pop();
     return;
   }
   parallel_for(
