@@ -22,9 +22,14 @@ namespace {
 // Measured on the H200 (DESIGN.md §4): device-to-device copy, bytes read + written.
 constexpr double kHbmBytesPerSecond = 3.98e12;
 
-// Minimal device-memory traffic of one cell update: read h, hu, hv, hc, z, Manning n and the max
-// depth, write h, hu, hv, hc and the max depth (neighbour reads come from cache). 12 values.
-constexpr int kValuesPerCellUpdate = 12;
+// Device-memory traffic of one cell update when neighbour reads hit the cache: read h, hu, hv, hc,
+// z, Manning n and the max depth, write h, hu, hv, hc and the max depth (11 values of the solver's
+// precision), plus the one-byte active mask.
+constexpr int kValuesPerCellUpdate = 11;
+constexpr int kMaskBytesPerCellUpdate = 1;
+double bytes_per_cell_update(int real_bytes) {
+  return double(kValuesPerCellUpdate) * real_bytes + kMaskBytesPerCellUpdate;
+}
 
 long long parse_size(const std::string& s) {
   if (s.empty()) throw Error("empty size");
@@ -98,11 +103,11 @@ int cmd_bench_swe(const BenchOptions& o) {
              backend == Backend::cuda ? ", " + cuda_device_name(0)
                                       : fmt::format(", {} threads", host_thread_count()));
   fmt::print(
-      "roofline: {} values read+written per cell update; at {:.2f} TB/s that is "
-      "{:.0f} G cell-updates/s in float32, {:.0f} G in float64\n",
-      kValuesPerCellUpdate, kHbmBytesPerSecond / 1e12,
-      kHbmBytesPerSecond / (4.0 * kValuesPerCellUpdate) / 1e9,
-      kHbmBytesPerSecond / (8.0 * kValuesPerCellUpdate) / 1e9);
+      "roofline: {:.0f} B (float32) / {:.0f} B (float64) read+written per cell update; at "
+      "{:.2f} TB/s that is {:.0f} G cell-updates/s in float32, {:.0f} G in float64\n",
+      bytes_per_cell_update(4), bytes_per_cell_update(8), kHbmBytesPerSecond / 1e12,
+      kHbmBytesPerSecond / bytes_per_cell_update(4) / 1e9,
+      kHbmBytesPerSecond / bytes_per_cell_update(8) / 1e9);
   fmt::print("{:>10} {:>9} {:>7} {:>10} {:>14} {:>10} {:>9}\n", "cells", "precision", "steps",
              "ms/step", "G cell-upd/s", "GB/s", "% roof");
   std::vector<Result> results;
@@ -118,9 +123,9 @@ int cmd_bench_swe(const BenchOptions& o) {
               : static_cast<int>(std::clamp(
                     4e10 / double(cells) / (backend == Backend::cuda ? 1 : 200), 5.0, 2000.0));
       const Result r = run_case(exec, cells, p, steps);
-      const double bytes = double(kValuesPerCellUpdate) * (p == swe::Precision::f32 ? 4 : 8);
+      const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
-      fmt::print("{:>10} {:>9} {:>7} {:>10.3f} {:>14.2f} {:>10.0f} {:>8.1f}%\n", r.cells,
+      fmt::print("{:>10} {:>9} {:>7} {:>10.3f} {:>14.3f} {:>10.0f} {:>8.1f}%\n", r.cells,
                  r.precision, r.steps, 1e3 * r.seconds / r.steps, r.cell_updates_per_s() / 1e9, gbs,
                  100 * gbs * 1e9 / kHbmBytesPerSecond);
       std::fflush(stdout);
