@@ -1,0 +1,6 @@
+# MPM pipeline data structures (src/silt/mpm: block hash, rebuild, counting sort), on the CPU and,
+# with label gpu, on CUDA.
+silt_add_test(NAME mpm_sparse_grid_test LABEL unit CUDA
+  SOURCES mpm_sparse_grid_test.cpp LIBS silt::mpm)
+silt_add_test(NAME mpm_solver_test LABEL unit CUDA
+  SOURCES mpm_solver_test.cpp LIBS silt::mpm)

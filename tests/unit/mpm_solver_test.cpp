@@ -1,0 +1,150 @@
+// mpm::Solver behaviour around the physics: frame clock and the clipped last step, errors with
+// the numbers a user needs (scene keys, particle id and frame, capacities), the unstable-dt
+// warning, emitters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "silt/core/error.hpp"
+#include "silt/mpm/solver.hpp"
+#include "test_support.hpp"
+
+namespace silt::mpm {
+namespace {
+
+using test::exec;
+
+Scene cube_scene() {
+  Scene s;
+  s.name = "cube";
+  s.dx = 0.02;
+  s.domain_min = {0, 0, 0};
+  s.domain_max = {0.5, 0.5, 0.5};
+  Material m;
+  m.name = "jelly";
+  m.youngs_modulus = 1e5;
+  s.materials = {m};
+  Source src;
+  src.name = "cube";
+  src.box_min = {0.2, 0.2, 0.2};
+  src.box_max = {0.3, 0.3, 0.3};
+  s.sources = {src};
+  s.frame_dt = 0.01;
+  return s;
+}
+
+::testing::AssertionResult throws_containing(const std::function<void()>& f,
+                                             const std::vector<std::string>& parts) {
+  try {
+    f();
+  } catch (const silt::Error& e) {
+    const std::string what = e.what();
+    for (const std::string& p : parts)
+      if (what.find(p) == std::string::npos)
+        return ::testing::AssertionFailure() << "message lacks '" << p << "': " << what;
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "no silt::Error thrown";
+}
+
+TEST(MpmSolver, FramesEndExactlyWithAClippedLastStep) {
+  Scene s = cube_scene();
+  s.fixed_dt = 8e-4;  // 0.01 s = 12 full steps + one of 4e-4 s (the CFL limit is ~8.8e-4 s)
+  Solver solver(s, exec());
+  for (int f = 1; f <= 3; ++f) {
+    const FrameStats st = solver.advance_frame();
+    EXPECT_EQ(st.steps, 13);
+    EXPECT_NEAR(st.dt_max, 8e-4, 1e-9);
+    EXPECT_NEAR(st.dt_min, 4e-4, 1e-6);
+    EXPECT_DOUBLE_EQ(st.time, f * s.frame_dt);
+    EXPECT_EQ(st.unstable_steps, 0);
+    EXPECT_TRUE(st.warnings.empty());
+  }
+}
+
+TEST(MpmSolver, AdaptiveDtStaysBelowTheCflLimit) {
+  Scene s = cube_scene();
+  Solver solver(s, exec());
+  const FrameStats st = solver.advance_frame();
+  // Elastic CFL: 0.5 dx / c with c = sqrt((lambda + 2 mu) / rho) of E = 1e5, nu = 0.3.
+  const double c = std::sqrt(1e5 * 0.7 / (1.3 * 0.4) / 1000.0);
+  EXPECT_LE(st.dt_max, 0.5 * s.dx / c * (1 + 1e-5));
+  EXPECT_GT(st.dt_max, 0.5 * s.dx / c * 0.99);
+  EXPECT_GE(st.rebuilds, 1);
+  EXPECT_GT(st.active_blocks, 0);
+}
+
+TEST(MpmSolver, WarnsAboutAnUnstableFixedDt) {
+  Scene s = cube_scene();
+  s.fixed_dt = 1.5e-3;  // the elastic CFL limit is ~8.8e-4 s
+  s.frame_dt = 3e-3;
+  std::vector<std::string> logged;
+  SolverOptions opt;
+  opt.log = [&](const std::string& m) {
+    logged.push_back(m);
+  };
+  Solver solver(s, exec(), opt);
+  const FrameStats st = solver.advance_frame();
+  EXPECT_EQ(st.unstable_steps, 2);
+  EXPECT_NEAR(st.stable_dt, 8.8e-4, 0.5e-4);
+  ASSERT_EQ(st.warnings.size(), 1u);
+  EXPECT_NE(st.warnings[0].find("fixed_dt"), std::string::npos) << st.warnings[0];
+  ASSERT_EQ(logged.size(), 1u);
+  EXPECT_EQ(logged[0], st.warnings[0]);
+}
+
+TEST(MpmSolver, NanNamesTheParticleAndFrame) {
+  Scene s = cube_scene();
+  s.sources[0].velocity = {std::numeric_limits<double>::quiet_NaN(), 0, 0};
+  Solver solver(s, exec());
+  EXPECT_TRUE(throws_containing([&] { solver.advance_frame(); },
+                                {"particle id", "non-finite", "frame 0", "cube"}));
+}
+
+TEST(MpmSolver, ParticleCapacityOverflowGivesTheNumbers) {
+  Scene s = cube_scene();
+  s.sources[0].emit_interval = 0.01;
+  s.sources[0].emit_start = 0.0;
+  s.sources[0].emit_end = 0.05;
+  s.max_particles = 1500;  // one emission is 1000 particles
+  Solver solver(s, exec());
+  EXPECT_EQ(solver.particle_count(), 1000);
+  EXPECT_TRUE(throws_containing(
+      [&] {
+        solver.advance_frame();
+        solver.advance_frame();
+      },
+      {"particle capacity overflow", "2000", "1500"}));
+}
+
+TEST(MpmSolver, EmittersAddParticlesBetweenFrames) {
+  Scene s = cube_scene();
+  s.sources[0].emit_interval = 0.02;
+  s.sources[0].emit_start = 0.0;
+  s.sources[0].emit_end = 0.04;
+  s.gravity = {0, 0, 0};
+  Solver solver(s, exec());
+  EXPECT_EQ(solver.particle_count(), 1000);
+  std::vector<std::int64_t> counts;
+  for (int f = 0; f < 5; ++f) counts.push_back(solver.advance_frame().particles);
+  // Emissions at 0, 0.02 and 0.04 s join at the first frame boundary at or after them.
+  EXPECT_EQ(counts, (std::vector<std::int64_t>{1000, 1000, 2000, 2000, 3000}));
+  EXPECT_EQ(solver.particles().count(), 3000u);
+}
+
+TEST(MpmSolver, RejectsABadSceneNamingTheKey) {
+  Scene s = cube_scene();
+  s.dx = 0;
+  EXPECT_TRUE(throws_containing([&] { Solver(s, exec()); }, {"dx", "cube"}));
+  s = cube_scene();
+  s.sources[0].material = 3;
+  EXPECT_TRUE(throws_containing([&] { Solver(s, exec()); }, {"sources[0]", "material"}));
+  s = cube_scene();
+  s.rebuild_period = 0;
+  EXPECT_TRUE(throws_containing([&] { Solver(s, exec()); }, {"rebuild_period"}));
+}
+
+}  // namespace
+}  // namespace silt::mpm
