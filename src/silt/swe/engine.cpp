@@ -217,7 +217,7 @@ void Engine<T>::launch_step() {
   phase_clock(exec_, v);  // dt from the last CFL reduction
   if (v.n_discharge_cells > 0) phase_wet_count(exec_, v);
   if (fused_) {
-    phase_fused_update(exec_, v, TileShape::t32x8);  // all of the below in one tiled launch
+    phase_fused_update(exec_, v, default_tile_shape());  // all of the below in one tiled launch
   } else {
     phase_update(exec_, v);                                 // fluxes, update, rain, friction
     if (v.n_flow_cells > 0) phase_boundary_flow(exec_, v);  // volume through open boundaries

@@ -1,5 +1,8 @@
 #include "silt/swe/fused_step.hpp"
 
+#include <cstdlib>
+#include <string>
+
 #include "silt/core/error.hpp"
 #include "silt/swe/edges.hpp"
 #include "silt/swe/kernels/cell_update_k.hpp"
@@ -75,6 +78,9 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
         const double q = boundary_inflow(e, i, j, w, ea, so, n);
         if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
       }
+      // Max depth as the plain path records it: after the edge update, and again after sources.
+      T& md = v.max_depth(i, j);
+      if (s.h > md) md = s.h;
       for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
         const SourceCell src = v.sources[k];
         if (src.i != i || src.j != j) continue;
@@ -85,7 +91,6 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
         atomic_add(v.clock + kInflow, volume);
         if (!(s.h > e.dry)) s.hu = s.hv = T(0);
       }
-      T& md = v.max_depth(i, j);
       if (s.h > md) md = s.h;
       speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
     }

@@ -16,6 +16,10 @@ namespace silt::swe::detail {
 /// Tile shapes measured on the H200 (bench/results/): threads per block in x and y.
 enum class TileShape { t32x8, t32x16 };
 
+/// The tile shape: SILT_SWE_TILE=32x16 selects t32x16 (for the benchmark's ablation), otherwise
+/// t32x8. Read once.
+TileShape default_tile_shape();
+
 /// True when the fused tile kernel is available for this exec (CUDA backend compiled in).
 bool fused_step_available(const Exec& exec);
 
