@@ -244,6 +244,17 @@ TEST(MpmParticlesIo, SplatsShowNearestParticleInMaterialColour) {
   f.material = {1, 0};  // now water is in front
   const auto img2 = silt::io::render_splats(f, scene, cam, st);
   EXPECT_GT(img2.at(32, 32)[2], img2.at(32, 32)[0]);
+  // A sphere collider between the camera and the particles hides them behind cool grey.
+  silt::mpm::Collider ball;
+  ball.kind = silt::mpm::Collider::Kind::sphere;
+  ball.center = {0.5, 0.5, 0.85};
+  ball.radius = 0.1;
+  scene.colliders.push_back(ball);
+  const silt::io::Rgb g = silt::io::render_splats(f, scene, cam, st).at(32, 32);
+  EXPECT_LT(std::abs(int(g[0]) - int(g[1])), 16)
+      << int(g[0]) << " " << int(g[1]) << " " << int(g[2]);
+  EXPECT_GT(g[2], g[0]);
+  EXPECT_LT(g[2] - g[0], 40);
 }
 
 TEST(MpmParticlesIo, PngReadsBackWithTheRenderedPixels) {

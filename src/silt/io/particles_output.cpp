@@ -58,6 +58,7 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& p, long
   }
   if (o.png) {
     written.push_back(frame_path("preview", frame, "png"));
+    splat_.time = time;
     write_png(written.back(), render_splats(p, job_->scene, camera_, splat_));
   }
   return written;

@@ -18,6 +18,8 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kMinPixelRadius = 0.75;
 // Fraction of brightness lost from the nearest to the farthest point of the domain (depth cue).
 constexpr double kDepthDarkening = 0.5;
+// Colliders are drawn in a cool grey, apart from every material colour.
+constexpr Rgb kColliderColour{132, 140, 156};
 
 V sub(const V& a, const V& b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -59,6 +61,88 @@ View make_view(const SplatCamera& c, int w, int h) {
   v.cx = 0.5 * w;
   v.cy = 0.5 * h;
   return v;
+}
+
+// Points on a collider's surface inside the domain, `s` apart (m), at time t (s; colliders move
+// with their velocity): drawn as small grey splats so the preview shows what the material hits.
+std::vector<V> collider_points(const mpm::Collider& c, const mpm::Scene& sc, double s, double t) {
+  std::vector<V> out;
+  const V shift{c.velocity[0] * t, c.velocity[1] * t, c.velocity[2] * t};
+  const V &lo = sc.domain_min, &hi = sc.domain_max;
+  auto keep = [&](const V& p) {
+    const V q{p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]};
+    for (int d = 0; d < 3; ++d)
+      if (q[d] < lo[d] || q[d] > hi[d]) return;
+    out.push_back(q);
+  };
+  auto basis = [](const V& n, V& u, V& v) {  // u, v orthonormal, both perpendicular to unit n
+    u = normalized(std::abs(n[0]) < 0.9 ? cross(n, {1, 0, 0}) : cross(n, {0, 1, 0}));
+    v = cross(n, u);
+  };
+  const V half{0.5 * (hi[0] - lo[0]), 0.5 * (hi[1] - lo[1]), 0.5 * (hi[2] - lo[2])};
+  const double reach = std::sqrt(dot(half, half));  // domain half-diagonal, m
+  const V mid{lo[0] + half[0], lo[1] + half[1], lo[2] + half[2]};
+  switch (c.kind) {
+    case mpm::Collider::Kind::sphere: {
+      const int nt = std::max(4, int(std::ceil(kPi * c.radius / s)));
+      for (int i = 0; i <= nt; ++i) {
+        const double th = kPi * i / nt;
+        const int np = std::max(1, int(std::ceil(2 * kPi * c.radius * std::sin(th) / s)));
+        for (int j = 0; j < np; ++j) {
+          const double ph = 2 * kPi * j / np;
+          keep({c.center[0] + c.radius * std::sin(th) * std::cos(ph),
+                c.center[1] + c.radius * std::cos(th),
+                c.center[2] + c.radius * std::sin(th) * std::sin(ph)});
+        }
+      }
+      break;
+    }
+    case mpm::Collider::Kind::cylinder: {  // infinite: the part within reach of the domain
+      const V a = normalized(c.axis);
+      V u, v;
+      basis(a, u, v);
+      const double t0 = dot(sub(mid, c.center), a);
+      const int nphi = std::max(8, int(std::ceil(2 * kPi * c.radius / s)));
+      for (double tt = t0 - reach; tt <= t0 + reach; tt += s)
+        for (int j = 0; j < nphi; ++j) {
+          const double ph = 2 * kPi * j / nphi, cs = c.radius * std::cos(ph),
+                       sn = c.radius * std::sin(ph);
+          keep({c.center[0] + tt * a[0] + cs * u[0] + sn * v[0],
+                c.center[1] + tt * a[1] + cs * u[1] + sn * v[1],
+                c.center[2] + tt * a[2] + cs * u[2] + sn * v[2]});
+        }
+      break;
+    }
+    case mpm::Collider::Kind::plane: {
+      const V n = normalized(c.normal);
+      V u, v;
+      basis(n, u, v);
+      const double off = dot(sub(mid, c.point), n);  // foot of the domain centre on the plane
+      const V o{mid[0] - off * n[0], mid[1] - off * n[1], mid[2] - off * n[2]};
+      for (double a = -reach; a <= reach; a += s)
+        for (double b = -reach; b <= reach; b += s)
+          keep(
+              {o[0] + a * u[0] + b * v[0], o[1] + a * u[1] + b * v[1], o[2] + a * u[2] + b * v[2]});
+      break;
+    }
+    case mpm::Collider::Kind::box: {
+      const V &b0 = c.box_min, &b1 = c.box_max;
+      for (int ax = 0; ax < 3; ++ax) {
+        const int o1 = (ax + 1) % 3, o2 = (ax + 2) % 3;
+        for (double side : {b0[ax], b1[ax]})
+          for (double x = b0[o1]; x <= b1[o1] + 1e-12; x += s)
+            for (double y = b0[o2]; y <= b1[o2] + 1e-12; y += s) {
+              V p{};
+              p[ax] = side;
+              p[o1] = x;
+              p[o2] = y;
+              keep(p);
+            }
+      }
+      break;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -148,14 +232,11 @@ SplatImage render_splats(const mpm::ParticleFrame& frame, const mpm::Scene& scen
   const V light =
       normalized({-0.4, 0.6, 0.7});  // camera space: from upper left, towards the viewer
 
-  for (std::size_t i = 0; i < frame.count(); ++i) {
-    const V p{frame.position[3 * i], frame.position[3 * i + 1], frame.position[3 * i + 2]};
+  // One shaded sphere impostor of radius r_world (m) at p, depth-tested.
+  auto splat = [&](const V& p, double r_world, const Rgb& base) {
     double z, sx, sy;
-    if (!view.project(p, z, sx, sy)) continue;
-    const double pr = std::max(kMinPixelRadius, radius * view.focal / z);
-    const int m = frame.material[i];
-    const Rgb base = (m >= 0 && std::size_t(m) < st.palette.size()) ? st.palette[std::size_t(m)]
-                                                                    : Rgb{150, 150, 150};
+    if (!view.project(p, z, sx, sy)) return;
+    const double pr = std::max(kMinPixelRadius, r_world * view.focal / z);
     const double cue = 1.0 - kDepthDarkening * std::clamp((z - znear) / zspan, 0.0, 1.0);
     const int x0 = std::max(0, int(std::floor(sx - pr))), x1 = std::min(w - 1, int(sx + pr));
     const int y0 = std::max(0, int(std::floor(sy - pr))), y1 = std::min(h - 1, int(sy + pr));
@@ -165,7 +246,7 @@ SplatImage render_splats(const mpm::ParticleFrame& frame, const mpm::Scene& scen
         const double q2 = qx * qx + qy * qy;
         if (q2 > 1.0) continue;
         const double nz = std::sqrt(1.0 - q2);  // sphere impostor normal (qx, qy, nz)
-        const float zd = static_cast<float>(z - nz * radius);
+        const float zd = static_cast<float>(z - nz * r_world);
         float& zb = depth[std::size_t(y) * w + x];
         if (zd >= zb) continue;
         zb = zd;
@@ -175,6 +256,20 @@ SplatImage render_splats(const mpm::ParticleFrame& frame, const mpm::Scene& scen
         for (int c = 0; c < 3; ++c)
           px[c] = static_cast<std::uint8_t>(std::clamp(base[c] * shade, 0.0, 255.0));
       }
+  };
+
+  if (st.draw_colliders) {
+    // Surface points half a cell apart, fewer for large domains (at most ~400 across).
+    const double spacing = std::max(0.5 * scene.dx, 2 * rad / 400);
+    for (const auto& c : scene.colliders)
+      for (const V& p : collider_points(c, scene, spacing, st.time))
+        splat(p, 0.8 * spacing, kColliderColour);
+  }
+  for (std::size_t i = 0; i < frame.count(); ++i) {
+    const int m = frame.material[i];
+    splat({frame.position[3 * i], frame.position[3 * i + 1], frame.position[3 * i + 2]}, radius,
+          (m >= 0 && std::size_t(m) < st.palette.size()) ? st.palette[std::size_t(m)]
+                                                         : Rgb{150, 150, 150});
   }
 
   if (st.draw_domain) {  // the 12 box edges, depth-tested, 1 px

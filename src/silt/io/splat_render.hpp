@@ -1,7 +1,7 @@
 // A quick look at a particle frame without a 3D package: each particle is a small shaded sphere
-// impostor seen by a pinhole camera, coloured by material, darkened with depth, over the outline
-// of the simulation box. Pure software (no libpng here, see splat_png.hpp); a few ms per 100K
-// particles.
+// impostor seen by a pinhole camera, coloured by material, darkened with depth, with the colliders
+// as grey surface points and the outline of the simulation box. Pure software (no libpng here, see
+// splat_png.hpp); a few ms per 100K particles.
 #pragma once
 
 #include <array>
@@ -34,6 +34,8 @@ struct SplatSettings {
   double radius = 0.0;            // particle splat radius, m (0: 0.35 dx of the scene)
   std::vector<Rgb> palette;       // colour per material index
   bool draw_domain = true;        // outline of the domain box
+  bool draw_colliders = true;     // collider surfaces as grey points
+  double time = 0.0;              // s: moving colliders are drawn where they are at this time
 };
 
 /// The default view: from the front (+z), a little right and above (against gravity), far enough
