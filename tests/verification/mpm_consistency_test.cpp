@@ -27,7 +27,7 @@ constexpr double kSecondMomentRelTol = 2e-3;
 
 /// Two jelly blocks flying into each other (and spinning past each other, off-centre), no gravity,
 /// far from the walls.
-Scene collision_scene(int rebuild_period) {
+Scene collision_scene(int rebuild_period, bool g2p2g = false) {
   Scene s;
   s.name = "collision";
   s.dx = 0.025;
@@ -39,6 +39,7 @@ Scene collision_scene(int rebuild_period) {
                box_source({0.475, 0.450, 0.425}, {0.625, 0.600, 0.575}, 0, {-0.6, -0.1, 0.05})};
   s.frame_dt = 0.01;
   s.rebuild_period = rebuild_period;
+  s.g2p2g = g2p2g;
   return s;
 }
 
@@ -97,6 +98,12 @@ TEST(MpmConsistency, RebuildPeriodDoesNotChangeThePhysics) {
   const Moments many = run(collision_scene(1000), exec(), opt, kFrames);  // guard-driven only
   expect_same(eight, every, "rebuild period 8 vs 1");
   expect_same(many, every, "rebuild period 1000 (free-zone guard only) vs 1");
+}
+
+TEST(MpmConsistency, FusedG2p2gMatchesSeparateTransfers) {
+  const silt::mpm::SolverOptions opt;
+  expect_same(run(collision_scene(8, true), exec(), opt, kFrames),
+              run(collision_scene(8), exec(), opt, kFrames), "g2p2g vs p2g + g2p");
 }
 
 TEST(MpmConsistency, SortingDoesNotChangeThePhysics) {

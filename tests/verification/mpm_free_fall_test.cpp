@@ -14,7 +14,8 @@ namespace {
 constexpr double kFloatPositionTol = 2e-5;  // m
 constexpr double kFloatVelocityTol = 1e-4;  // m/s
 
-Scene free_fall_scene(int rebuild_period) {
+Scene free_fall_scene(int rebuild_period, silt::mpm::Transfer transfer = silt::mpm::Transfer::apic,
+                      bool g2p2g = false) {
   Scene s;
   s.name = "free_fall";
   s.dx = 0.02;
@@ -26,12 +27,13 @@ Scene free_fall_scene(int rebuild_period) {
   s.fixed_dt = 1e-3;
   s.frame_dt = 0.025;
   s.rebuild_period = rebuild_period;
+  s.transfer = transfer;
+  s.g2p2g = g2p2g;
   return s;
 }
 
 /// forced: the rebuilds the free-zone guard asked for over the run.
-void check_free_fall(int rebuild_period, int* forced) {
-  const Scene scene = free_fall_scene(rebuild_period);
+void check_free_fall(const Scene& scene, int* forced) {
   silt::mpm::Solver solver(scene, exec());
   const Moments m0 = moments(solver.particles());
   ASSERT_GT(m0.count, 500);
@@ -61,11 +63,11 @@ void check_free_fall(int rebuild_period, int* forced) {
 
 TEST(MpmFreeFall, CentreOfMassFollowsGravity) {
   int forced = 0;
-  check_free_fall(8, &forced);
+  check_free_fall(free_fall_scene(8), &forced);
 }
 TEST(MpmFreeFall, SameWithRebuildEveryStep) {
   int forced = 0;
-  check_free_fall(1, &forced);
+  check_free_fall(free_fall_scene(1), &forced);
   EXPECT_EQ(forced, 0);  // every step rebuilds anyway
 }
 // With a rebuild period longer than the run, only the free-zone guard in G2P triggers rebuilds:
@@ -73,7 +75,19 @@ TEST(MpmFreeFall, SameWithRebuildEveryStep) {
 // must stay exact.
 TEST(MpmFreeFall, FreeZoneGuardForcesRebuilds) {
   int forced = 0;
-  check_free_fall(100000, &forced);
+  check_free_fall(free_fall_scene(100000), &forced);
+  EXPECT_GE(forced, 1);
+}
+
+TEST(MpmFreeFall, SameWithAsflip) {
+  int forced = 0;
+  check_free_fall(free_fall_scene(8, silt::mpm::Transfer::asflip), &forced);
+}
+// The fused G2P2G path, also with the guard alone deciding rebuilds (each one re-scatters).
+TEST(MpmFreeFall, SameWithG2p2g) {
+  int forced = 0;
+  check_free_fall(free_fall_scene(8, silt::mpm::Transfer::apic, true), &forced);
+  check_free_fall(free_fall_scene(100000, silt::mpm::Transfer::apic, true), &forced);
   EXPECT_GE(forced, 1);
 }
 

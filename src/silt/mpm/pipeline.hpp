@@ -35,6 +35,7 @@ struct TransferArgs {
   float flip = 0;              // ASFLIP blend a, -
   float advect = 0;            // ASFLIP position-correction weight b_max, -
   bool vector_atomics = true;  // P2G: one float4 atomic per node (sm_90+) instead of four
+  bool split_force = false;    // stress force in its own grid channels (ASFLIP, G2P2G)
 };
 
 /// Settings of the grid update; dt and time are filled in on the device from StepControl.
@@ -46,13 +47,16 @@ struct GridArgs {
   float dx = 0;          // m
 };
 
+/// Runs where *gate != 0 (StepControl::active for the split pipeline, ::rebuild for the re-scatter
+/// after a rebuild under G2P2G). advance_f: apply the pending F update (F <- (I + dt_prev C) F)
+/// first; false when F is already current (G2P2G advances it).
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                 StepControl* ctl, FaultView fault);
+                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault);
 /// G2P of this step and P2G of the next in one launch (Wang et al. 2020; paper 000 §4.2 keeps it
-/// for small scenes without emitters). The P2G half uses dt_next from StepControl::dt_next.
+/// for small scenes without emitters). Needs a.split_force.
 void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                    StepControl* ctl, FaultView fault);
 

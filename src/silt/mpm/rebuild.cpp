@@ -122,7 +122,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   gated_for(
       exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
-        for (int c = 0; c < kAccumChannels; ++c) g.accum[kAccumChannels * node + c] = 0.0f;
+        for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
       });
   // 7. Bin: block of each particle and its rank within the block (counting sort, pass 1).
   gated_for(

@@ -30,7 +30,8 @@ Solver::Impl::Impl(const Scene& s, const Exec& e, const SolverOptions& o)
   ctl.set(0, init);
   faults = FaultFlags(exec);
   particles = ParticleStore(exec, 0);
-  grid = SparseGrid(exec, scene.transfer == Transfer::asflip);
+  grid = SparseGrid(exec, scene.transfer == Transfer::asflip,
+                    scene.transfer == Transfer::asflip || scene.g2p2g);
   build_tables();
   emit_due(0.0);
   refresh_args();
@@ -53,14 +54,30 @@ void Solver::Impl::enqueue_pre(const StepHandles& h) {
 void Solver::Impl::enqueue_rebuild_phase() {
   enqueue_rebuild(exec, rargs, particles.view(), particles.sort_view(), grid.view(), control(),
                   faults.view());
+  // G2P2G scattered the particles into the old mapping (or could not scatter those that left
+  // their zone): after a rebuild every particle scatters again, F already current.
+  if (scene.g2p2g)
+    enqueue_p2g(exec, targs, particles.view(), grid.view(), control(), faults.view(),
+                &control()->rebuild, false);
 }
 
 void Solver::Impl::enqueue_step_phase() {
   const ParticleView p = particles.view();
   const GridView g = grid.view();
-  enqueue_p2g(exec, targs, p, g, control(), faults.view());
+  if (scene.g2p2g) {
+    enqueue_grid_update(exec, gargs, g, control());
+    enqueue_g2p2g(exec, targs, p, g, control(), faults.view());
+    return;
+  }
+  enqueue_p2g(exec, targs, p, g, control(), faults.view(), &control()->active, true);
   enqueue_grid_update(exec, gargs, g, control());
   enqueue_g2p(exec, targs, p, g, control(), faults.view());
+}
+
+void Solver::Impl::request_rebuild() {
+  StepControl c = ctl.get(0);
+  c.since_rebuild = scene.rebuild_period;
+  ctl.set(0, c);
 }
 
 void Solver::Impl::enqueue_step(const StepHandles& h) {
@@ -74,7 +91,8 @@ void Solver::Impl::prepare(bool for_frame) {
     const StepControl c = read_control();
     emit_due(c.time);
   }
-  grid.ensure(last_num_blocks);
+  // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
+  if (grid.ensure(last_num_blocks)) request_rebuild();
   refresh_args();
   if (!for_frame || !exec.is_cuda() || !options.cuda_graph || graph_failed) return;
   const long long key = (long long)particles.size() * 1000003LL +

@@ -65,6 +65,8 @@ struct Solver::Impl {
   void enqueue_rebuild_phase();
   void enqueue_step_phase();
   void enqueue_step(const StepHandles& h);
+  /// Makes the next step rebuild the mapping (between frames: a host write).
+  void request_rebuild();
   /// Emission, capacities and the CUDA graph: everything that may allocate, between frames.
   void prepare(bool for_frame);
   StepControl read_control() const;

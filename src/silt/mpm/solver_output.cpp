@@ -7,14 +7,15 @@ namespace silt::mpm {
 
 namespace {
 /// Cauchy stress sigma = tau / J (Pa, 9 per particle, row-major) at the end of the last step. F
-/// lags one step in storage (its update is done by the next P2G), so it is advanced here first;
-/// the material's projection runs on a copy and leaves the particle untouched.
+/// lags one step in storage (its update is done by the next P2G) unless G2P2G advanced it, so it
+/// is advanced here first; the material's projection runs on a copy and leaves the particle
+/// untouched.
 void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classes, Index n,
-                   const StepControl* ctl, float* out) {
+                   const StepControl* ctl, bool f_current, float* out) {
   parallel_for(
       exec, "mpm.output.stress", n, SILT_LAMBDA(Index i) {
         const Mat3f c = detail::load9(p.c, i);
-        Mat3f f = update_deformation(detail::load9(p.f, i), c, ctl->dt);
+        Mat3f f = update_deformation(detail::load9(p.f, i), c, f_current ? 0.0f : ctl->dt);
         float plastic = p.plastic[i];
         const Mat3f tau = material_stress(classes[p.material[i]].material, f, plastic, c);
         const float j = determinant(f);
@@ -39,7 +40,8 @@ ParticleFrame Solver::particles(bool with_stress) const {
     const Index n = m.particles.size();
     DeviceBuffer<float> stress(m.exec, 9 * n, "mpm output stress");
     if (n > 0) {
-      cauchy_stress(m.exec, m.particles.view(), m.classes.data(), n, m.control(), stress.data());
+      cauchy_stress(m.exec, m.particles.view(), m.classes.data(), n, m.control(), m.scene.g2p2g,
+                    stress.data());
       out.stress = stress.download();
     }
   }

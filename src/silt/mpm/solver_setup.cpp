@@ -122,6 +122,7 @@ void Solver::Impl::build_tables() {
   targs.advect = float(scene.asflip_advect);
   rargs.sort = options.sort_particles;
   targs.vector_atomics = options.vector_atomics;
+  targs.split_force = scene.transfer == Transfer::asflip || scene.g2p2g;
 
   emissions.clear();
   for (const Source& src : scene.sources) emissions.push_back(emission_times(src));
@@ -159,10 +160,7 @@ Index Solver::Impl::emit_due(double t) {
   const double origin[3] = {scene.domain_min[0], scene.domain_min[1], scene.domain_min[2]};
   grid.ensure(last_num_blocks + SparseGrid::count_blocks(add.x, origin, scene.dx));
   particles.append(add);
-  // New particles have no block yet: the next step must rebuild.
-  StepControl c = ctl.get(0);
-  c.zone_escape = 1;
-  ctl.set(0, c);
+  request_rebuild();  // new particles have no block yet
   return count;
 }
 

@@ -21,8 +21,10 @@ Index next_pow2(long long v) {
 }
 }  // namespace
 
-SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity)
-    : exec_(exec), with_old_(with_old_velocity) {
+SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force)
+    : exec_(exec),
+      with_old_(with_old_velocity),
+      accum_stride_(split_force ? kAccumChannelsSplit : kAccumChannels) {
   block_key_ = GrowBuffer<BlockKey>(exec, 0, "grid block keys");
   neighbours_ = GrowBuffer<int>(exec, 0, "grid block neighbours");
   block_count_ = GrowBuffer<int>(exec, 0, "grid block counts");
@@ -35,7 +37,7 @@ SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity)
 
 bool SparseGrid::ensure(Index blocks) {
   if (blocks < kMinBlocks) blocks = kMinBlocks;
-  SILT_REQUIRE(4LL * blocks * kBlockNodes * kAccumChannels < 0x7fffffffLL,
+  SILT_REQUIRE(4LL * blocks * kBlockNodes * accum_stride_ < 0x7fffffffLL,
                fmt::format("sparse grid of {} blocks exceeds the 32-bit node index range of one "
                            "device",
                            blocks));
@@ -46,7 +48,7 @@ bool SparseGrid::ensure(Index blocks) {
   neighbours_.ensure(27 * blocks, 0);
   block_count_.ensure(blocks, 0);
   block_offset_.ensure(blocks, 0);
-  accum_.ensure(kAccumChannels * kBlockNodes * blocks, 0);
+  accum_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
   vel_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   if (with_old_) vel_old_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   const Index cap = block_key_.capacity();
@@ -67,6 +69,7 @@ GridView SparseGrid::view() {
   g.block_count = block_count_.data();
   g.block_offset = block_offset_.data();
   g.accum = accum_.data();
+  g.accum_stride = accum_stride_;
   g.vel = vel_.data();
   g.vel_old = with_old_ ? vel_old_.data() : nullptr;
   g.capacity = block_key_.capacity();

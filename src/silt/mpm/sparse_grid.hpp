@@ -16,8 +16,10 @@
 
 namespace silt::mpm {
 
-/// Floats per node in the P2G accumulator (mass, momentum x y z) and in the velocity arrays.
+/// Floats per node in the P2G accumulator (mass, momentum x y z; twice that with split force
+/// channels: force x y z and padding) and in the velocity arrays.
 constexpr int kAccumChannels = 4;
+constexpr int kAccumChannelsSplit = 8;
 constexpr int kVelChannels = 4;  // v x y z, then padding (16-byte nodes)
 
 /// Index of the neighbour (dx, dy, dz) in {-1, 0, 1}^3 within a block's 27 entries.
@@ -74,17 +76,20 @@ struct GridView {
   int* neighbours = nullptr;      // [27 capacity] block index of each neighbour, -1 when absent
   int* block_count = nullptr;     // [capacity] particles binned into the block (rebuild scratch)
   int* block_offset = nullptr;    // [capacity] first sorted particle of the block (rebuild scratch)
-  float* accum = nullptr;         // [4 * 64 capacity] P2G sums: mass (kg), momentum (kg m/s)
-  float* vel = nullptr;           // [4 * 64 capacity] grid velocity after the update, m/s
-  float* vel_old = nullptr;       // [4 * 64 capacity] velocity before forces (ASFLIP), or null
-  Index capacity = 0;             // blocks
+  float* accum = nullptr;         // [stride * 64 capacity] P2G sums: mass (kg), momentum (kg m/s),
+                                  // with split force also force (N)
+  int accum_stride = kAccumChannels;  // floats per node in accum (4 or 8)
+  float* vel = nullptr;               // [4 * 64 capacity] grid velocity after the update, m/s
+  float* vel_old = nullptr;           // [4 * 64 capacity] velocity before forces (ASFLIP), or null
+  Index capacity = 0;                 // blocks
 };
 
 class SparseGrid {
  public:
   SparseGrid() = default;
-  /// with_old_velocity: keep the pre-update grid velocity (ASFLIP needs it).
-  SparseGrid(const Exec& exec, bool with_old_velocity);
+  /// with_old_velocity: keep the pre-update grid velocity (ASFLIP needs it); split_force: the
+  /// stress force in its own accumulator channels (ASFLIP, G2P2G).
+  SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force = false);
 
   /// Makes room for `blocks` active blocks (4x growth when more than half full); the hash table
   /// keeps at least twice as many slots as block capacity, so probe runs stay short. Between
@@ -103,6 +108,7 @@ class SparseGrid {
  private:
   Exec exec_{};
   bool with_old_ = false;
+  int accum_stride_ = kAccumChannels;
   int reallocations_ = 0;
   DeviceBuffer<BlockKey> keys_;
   DeviceBuffer<int> values_;

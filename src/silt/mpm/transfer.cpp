@@ -6,10 +6,10 @@
 namespace silt::mpm {
 
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                 StepControl* ctl, FaultView fault) {
+                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f) {
   gated_for(
-      exec, "mpm.p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
-        detail::p2g_particle_body(a, p, g, i, ctl->dt, ctl->dt_prev, fault);
+      exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
+        detail::p2g_particle_body(a, p, g, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
       });
 }
 
@@ -19,12 +19,17 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
       exec, "mpm.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
         const int b = node / kBlockNodes;
         if (b >= ctl->num_blocks) return;
-        float* acc = g.accum + kAccumChannels * node;
+        const float dt = ctl->dt;
+        float* acc = g.accum + g.accum_stride * node;
         const float mass = acc[0];
-        const Vec3f momentum{acc[1], acc[2], acc[3]};
+        const Vec3f transfer{acc[1], acc[2], acc[3]};
+        // Split channels hold the stress force (N); fused ones already hold its impulse.
+        const Vec3f momentum = g.accum_stride > kAccumChannels
+                                   ? transfer + Vec3f{acc[4], acc[5], acc[6]} * dt
+                                   : transfer;
         // The accumulators are cleared here, right after their last read, so the next P2G needs no
         // separate clearing launch.
-        for (int c = 0; c < kAccumChannels; ++c) acc[c] = 0.0f;
+        for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
         int bc[3];
         unpack_block(g.block_key[b], bc[0], bc[1], bc[2]);
         const int l = node - b * kBlockNodes;
@@ -34,13 +39,14 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
         for (int d = 0; d < 3; ++d)
           xn[d] = a.origin[d] + a.dx * float(kBlockEdge * bc[d] + local[d]);
         GridUpdateParams<float> u = a.update;
-        u.dt = ctl->dt;
-        u.time = float(ctl->time) - ctl->dt;  // colliders at the start of the step
+        u.dt = dt;
+        u.time = float(ctl->time) - dt;  // colliders at the start of the step
         const Vec3f v = grid_update_node(mass, momentum, xn, u, a.colliders, a.n_colliders);
         float* out = g.vel + kVelChannels * node;
         out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = 0.0f;
         if (g.vel_old) {
-          const Vec3f vo = node_velocity(mass, momentum, u.min_mass);
+          // ASFLIP's v_old: the transferred velocity before any force (Fei et al. 2021 §4).
+          const Vec3f vo = node_velocity(mass, transfer, u.min_mass);
           float* old = g.vel_old + kVelChannels * node;
           old[0] = vo[0], old[1] = vo[1], old[2] = vo[2], old[3] = 0.0f;
         }
@@ -52,6 +58,14 @@ void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
   gated_for(
       exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
         detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
+      });
+}
+
+void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                   StepControl* ctl, FaultView fault) {
+  gated_for(
+      exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+        detail::g2p2g_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
       });
 }
 

@@ -77,9 +77,63 @@ SILT_HD SILT_FORCEINLINE void home_coords(const ParticleView& p, const GridView&
   unpack_block(g.block_key[p.block[i]], hb[0], hb[1], hb[2]);
 }
 
-/// P2G for particle i with step size dt (s) and the previous step's dt_prev (s). The deformation
-/// update F <- (I + dt_prev C) F of the previous G2P is done here, where F is read anyway (Hu et
-/// al. 2019a move it from the end of G2P to the start of P2G): F is written once per step.
+/// Scatters one particle at x (m), binned into block `block` with home coordinates hb, to its 27
+/// nodes: mass and momentum, plus the MLS stress force (Hu et al. 2018). With a.split_force the
+/// force goes to its own channels (accumulator stride 8) so that the scatter needs no dt: ASFLIP
+/// needs the grid velocity before forces, and G2P2G scatters before the next dt is known. Otherwise
+/// the force is fused into the momentum as the impulse dt f (stride 4, half the atomics). Returns
+/// false, scattering nothing, when the stencil leaves the block's free zone.
+SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const GridView& g,
+                                               const Vec3f& x, int block, const int hb[3],
+                                               const ParticleClass& pc, const Vec3f& v,
+                                               const Mat3f& c, const Mat3f& tau, float dt) {
+  const BSplineQ<float> s =
+      bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
+  if (!in_free_zone(s.base, hb)) return false;
+  const StencilMap m = stencil_map(s.base, hb);
+  const int* nb = g.neighbours + 27 * block;
+  const float dinv = mls_dinv(a.dx);
+  // Momentum part (APIC) and force part (-V0 D^-1 tau (x_i - x_p) w, N): p2g_particle with dt = 0
+  // gives the first, with zero mass and dt = 1 the second; the fused form uses dt itself.
+  const P2GParticle<float> q =
+      p2g_particle(pc.mass, v, c, pc.volume0, tau, a.split_force ? 0.0f : dt, dinv);
+  const P2GParticle<float> qf =
+      p2g_particle(0.0f, Vec3f::zero(), Mat3f::zero(), pc.volume0, tau, 1.0f, dinv);
+  SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
+    const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
+    const int node = stencil_node(m, nb, ii, j, k);
+    const float w = s.weight(ii, j, k);
+    const Vec3f dpos = s.dpos(ii, j, k, a.dx);
+    const Vec3f mv = p2g_node_momentum(q, w, dpos);
+    float* acc = g.accum + g.accum_stride * node;
+    // Native global float atomics, no shared-memory staging (paper 000 §4.3); one 16-byte
+    // vector atomic per 4 channels where the GPU has it.
+    if (a.vector_atomics) {
+      atomic_add4(acc, w * pc.mass, mv[0], mv[1], mv[2]);
+    } else {
+      atomic_add(acc, w * pc.mass);
+      atomic_add(acc + 1, mv[0]);
+      atomic_add(acc + 2, mv[1]);
+      atomic_add(acc + 3, mv[2]);
+    }
+    if (a.split_force) {
+      const Vec3f f = p2g_node_momentum(qf, w, dpos);
+      if (a.vector_atomics) {
+        atomic_add4(acc + 4, f[0], f[1], f[2], 0.0f);
+      } else {
+        atomic_add(acc + 4, f[0]);
+        atomic_add(acc + 5, f[1]);
+        atomic_add(acc + 6, f[2]);
+      }
+    }
+  }
+  return true;
+}
+
+/// P2G for particle i with step size dt (s). F is first advanced with the previous step's C and
+/// dt_prev (s): Hu et al. 2019a move that update from the end of G2P to the start of P2G, where F
+/// is read anyway, so F is written once per step (dt_prev = 0 when F is already current, as after
+/// G2P2G). Then plasticity and stress (material_k), then the scatter.
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,
                                                 const FaultView& fault) {
@@ -92,51 +146,23 @@ SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const Par
   const Mat3f tau = material_stress(pc.material, f, plastic, c);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
-
-  const BSplineQ<float> s =
-      bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
   int hb[3];
   home_coords(p, g, i, hb);
-  if (!in_free_zone(s.base, hb)) {
-    // The G2P guard forces a rebuild before this can happen; reaching it means a bug or a
-    // particle that moved more than 3 cells in one step.
+  // The G2P guard forces a rebuild before a particle can leave its zone; reaching this means a
+  // particle moved more than 3 cells in one step.
+  if (!scatter_particle(a, g, x, p.block[i], hb, pc, v, c, tau, dt))
     fault.raise(kFaultZoneEscape, p.id[i], 0);
-    return;
-  }
-  const StencilMap m = stencil_map(s.base, hb);
-  const int* nb = g.neighbours + 27 * p.block[i];
-  const P2GParticle<float> q = p2g_particle(pc.mass, v, c, pc.volume0, tau, dt, mls_dinv(a.dx));
-  SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
-    const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
-    const int node = stencil_node(m, nb, ii, j, k);
-    const float w = s.weight(ii, j, k);
-    const Vec3f mv = p2g_node_momentum(q, w, s.dpos(ii, j, k, a.dx));
-    float* acc = g.accum + kAccumChannels * node;
-    // Native global float atomics, no shared-memory staging (paper 000 §4.3); one 16-byte
-    // vector atomic per node where the GPU has it.
-    if (a.vector_atomics) {
-      atomic_add4(acc, w * pc.mass, mv[0], mv[1], mv[2]);
-    } else {
-      atomic_add(acc, w * pc.mass);
-      atomic_add(acc + 1, mv[0]);
-      atomic_add(acc + 2, mv[1]);
-      atomic_add(acc + 3, mv[2]);
-    }
-  }
 }
 
-/// G2P for particle i with step size dt (s): new v, C and x (clamped to the walls); raises the
-/// free-zone flag when the new position's stencil leaves the home block's 3x3x3 zone, so that the
-/// next step rebuilds (paper 000 §4.2.1). A non-finite result raises kFaultNaN with the particle
-/// id.
-SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const ParticleView& p,
-                                                const GridView& g, Index i, float dt,
-                                                int* zone_escape, const FaultView& fault) {
+/// The G2P gather for particle i: new velocity, position (clamped to the walls) and C. Returns
+/// false, with kFaultNaN raised for the particle's id, on a non-finite result.
+SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleView& p,
+                                         const GridView& g, Index i, float dt, const int hb[3],
+                                         ParticleAdvance<float>& adv, Mat3f& c,
+                                         const FaultView& fault) {
   const Vec3f x = load3(p.x, i);
-  const Vec3f origin{a.origin[0], a.origin[1], a.origin[2]};
-  const BSplineQ<float> s = bspline_quadratic(x, origin, a.inv_dx);
-  int hb[3];
-  home_coords(p, g, i, hb);
+  const BSplineQ<float> s =
+      bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
   const StencilMap m = stencil_map(s.base, hb);
   const int* nb = g.neighbours + 27 * p.block[i];
   G2PAccum<float> acc = g2p_begin<float>();
@@ -150,10 +176,9 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
     else
       g2p_add(acc, w, vn, s.dpos(ii, j, k, a.dx));
   }
-  const Mat3f c = g2p_affine(acc, mls_dinv(a.dx));
-  ParticleAdvance<float> adv;
+  c = g2p_affine(acc, mls_dinv(a.dx));
   if (a.asflip) {
-    // J from the stored F, which lags one step (its update is done in the next P2G).
+    // J of the stored F (one step behind in the split pipeline, current after G2P2G).
     const float j = determinant(load9(p.f, i));
     adv = advance_asflip(acc, x, load3(p.v, i), a.flip, asflip_advect_weight(j, a.advect), dt);
   } else {
@@ -162,13 +187,53 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
   for (int d = 0; d < 3; ++d) adv.x[d] = math::clamp(adv.x[d], a.clamp_lo[d], a.clamp_hi[d]);
   if (!finite3(adv.x) || !finite3(adv.v)) {
     fault.raise(kFaultNaN, p.id[i], 0);
-    return;
+    return false;
   }
-  const BSplineQ<float> s_new = bspline_quadratic(adv.x, origin, a.inv_dx);
+  return true;
+}
+
+/// G2P for particle i with step size dt (s): new v, C and x; raises the free-zone flag when the
+/// new position's stencil leaves the home block's 3x3x3 zone, so that the next step rebuilds
+/// (paper 000 §4.2.1).
+SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const ParticleView& p,
+                                                const GridView& g, Index i, float dt,
+                                                int* zone_escape, const FaultView& fault) {
+  int hb[3];
+  home_coords(p, g, i, hb);
+  ParticleAdvance<float> adv;
+  Mat3f c;
+  if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
+  const BSplineQ<float> s_new =
+      bspline_quadratic(adv.x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
   if (!in_free_zone(s_new.base, hb)) *zone_escape = 1;  // benign race: every writer stores 1
   store3(p.x, i, adv.x);
   store3(p.v, i, adv.v);
   store9(p.c, i, c);
+}
+
+/// G2P of this step and P2G of the next for particle i, in one pass over its state (Wang et al.
+/// 2020; paper 000 §4.2 keeps it for small scenes without emitters). F is advanced with this
+/// step's dt right away. The scatter needs no dt (split force channels). A particle whose new
+/// stencil leaves its zone cannot scatter: it raises the free-zone flag, and the next step rebuilds
+/// and scatters every particle again before its grid update.
+SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const ParticleView& p,
+                                                  const GridView& g, Index i, float dt,
+                                                  int* zone_escape, const FaultView& fault) {
+  int hb[3];
+  home_coords(p, g, i, hb);
+  ParticleAdvance<float> adv;
+  Mat3f c;
+  if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
+  Mat3f f = update_deformation(load9(p.f, i), c, dt);
+  float plastic = p.plastic[i];
+  const ParticleClass& pc = a.classes[p.material[i]];
+  const Mat3f tau = material_stress(pc.material, f, plastic, c);
+  store3(p.x, i, adv.x);
+  store3(p.v, i, adv.v);
+  store9(p.c, i, c);
+  store9(p.f, i, f);
+  p.plastic[i] = plastic;
+  if (!scatter_particle(a, g, adv.x, p.block[i], hb, pc, adv.v, c, tau, 0.0f)) *zone_escape = 1;
 }
 
 }  // namespace silt::mpm::detail
