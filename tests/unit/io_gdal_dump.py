@@ -19,6 +19,7 @@ print(json.dumps({
     "size": [ds.RasterXSize, ds.RasterYSize],
     "geotransform": list(ds.GetGeoTransform()),
     "nodata": nodata,
+    "crs": ds.GetProjection(),
     "units": band.GetUnitType(),
     "metadata": ds.GetMetadata(),
     "band_metadata": band.GetMetadata(),

@@ -9,6 +9,8 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/raster.hpp"
+#include "silt/io/swe_output.hpp"
+#include "silt/io/swe_scene.hpp"
 #include "test_support.hpp"
 
 namespace silt::test {
@@ -157,8 +159,8 @@ TEST(Raster, AsciiReadByGdal) {
   check_with_gdal(path);
 }
 
-TEST(Raster, ReadsGeoTiffWrittenByGdalWithCrs) {
-  // GDAL writes a UTM GeoTIFF (3 x 2, rows north first); silt must flip rows and keep the CRS.
+// GDAL writes a UTM GeoTIFF (3 x 2 cells of 10 m, rows north first, nodata -1).
+std::string gdal_made_tif() {
   const std::string path = (scratch() / "gdal_made.tif").string();
   run("/usr/bin/python3 -c \"from osgeo import gdal, osr; import numpy as np; "
       "gdal.UseExceptions(); "
@@ -169,7 +171,12 @@ TEST(Raster, ReadsGeoTiffWrittenByGdalWithCrs) {
       "s.ImportFromEPSG(32617); d.SetProjection(s.ExportToWkt()); b = d.GetRasterBand(1); "
       "b.SetNoDataValue(-1); b.WriteArray(np.array([[1, 2, 3], [4, -1, 6]], dtype=np.float32)); "
       "d = None\"");
-  const io::Raster r = io::read_raster(path);
+  return path;
+}
+
+TEST(Raster, ReadsGeoTiffWrittenByGdalWithCrs) {
+  // silt must flip the rows and keep the CRS.
+  const io::Raster r = io::read_raster(gdal_made_tif());
   EXPECT_EQ(r.nx, 3);
   EXPECT_EQ(r.ny, 2);
   EXPECT_EQ(r.x0, 500000.0);
@@ -179,6 +186,33 @@ TEST(Raster, ReadsGeoTiffWrittenByGdalWithCrs) {
   EXPECT_TRUE(r.is_nodata(1));
   EXPECT_EQ(r.values[5], 3.0);  // north-east cell
   EXPECT_NE(r.crs_wkt.find("UTM zone 17N"), std::string::npos) << r.crs_wkt;
+}
+
+TEST(Raster, SceneOnGeoTiffDemWritesOutputsInItsCrs) {
+  const std::string dem = gdal_made_tif();
+  const std::string text = R"({"solver": "swe", "bed": {"raster": ")" + dem +
+                           R"(", "nodata": "wall"}, "initial": {"level": 5},
+      "run": {"end_time": 1}, "outputs": {"formats": ["tif", "nc"], "fields": ["level"],
+      "png": "none"}})";
+  const auto job = io::parse_swe_job(text, "utm.json", "");
+  EXPECT_EQ(job.scene.grid.x0, 500000.0);
+  EXPECT_EQ(job.scene.active, (std::vector<std::uint8_t>{1, 0, 1, 1, 1, 1}));
+  EXPECT_NE(job.outputs.crs_wkt.find("UTM zone 17N"), std::string::npos);
+  const std::string dir = (scratch() / "utm_out").string();
+  io::SweOutputWriter w(job, dir);
+  swe::Fields f;
+  f.nx = 3;
+  f.ny = 2;
+  f.h = job.scene.depth;
+  f.hu = f.hv = f.hc = std::vector<double>(6, 0.0);
+  w.write_frame(f, 0.0, 0);
+  for (const char* ext : {"tif", "nc"}) {
+    const json d = gdal_dump(dir + "/level_0000." + ext);
+    EXPECT_NE(d["crs"].get<std::string>().find("UTM zone 17N"), std::string::npos) << ext;
+    // North row first: level 5 where wet; the south-east cell (bed 6 m) is dry and the
+    // south-middle one inactive: both nodata.
+    EXPECT_EQ(d["values"], json::parse("[[5, 5, 5], [5, null, null]]")) << ext;
+  }
 }
 
 #else

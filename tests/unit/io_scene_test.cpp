@@ -66,6 +66,38 @@ TEST(SweScene, DamBreakExampleLoads) {
   EXPECT_EQ(io::scene_solver(SILT_SOURCE_DIR "/scenes/dam_break.json"), "swe");
 }
 
+TEST(SweScene, RiverSpillExampleLoads) {
+  const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/river_spill.json");
+  const auto& s = job.scene;
+  ASSERT_EQ(s.grid.cells(), 400 * 60);
+  constexpr double kRoundOff = 1e-12;
+  EXPECT_NEAR(s.bed[30 * 400 + 100], 10.0 - 0.001 * 502.5, kRoundOff);  // channel at x = 502.5
+  EXPECT_NEAR(s.bed[50 * 400 + 100], 11.5 - 0.001 * 502.5, kRoundOff);  // northern floodplain
+  EXPECT_NEAR(s.bed[10 * 400 + 100], 12.5 - 0.001 * 502.5, kRoundOff);  // southern floodplain
+  EXPECT_EQ(s.manning[30 * 400], 0.03);
+  ASSERT_EQ(s.boundaries.size(), 2u);
+  EXPECT_EQ(s.boundaries[0].kind, swe::BoundaryKind::discharge);
+  EXPECT_EQ(s.boundaries[0].begin, 26);  // y = 130..170 m: centres 132.5 .. 167.5
+  EXPECT_EQ(s.boundaries[0].end, 34);
+  EXPECT_EQ(io::series_value(s.boundaries[0].series, 1800), 250.0);
+  ASSERT_EQ(s.sources.size(), 1u);
+  EXPECT_EQ(io::series_value(s.sources[0].discharge, 900), 0.2);
+}
+
+TEST(SweScene, JacksboroExampleLoads) {
+  const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/jacksboro_flood.json");
+  const auto& s = job.scene;
+  EXPECT_EQ(s.grid.nx, 400);
+  EXPECT_EQ(s.grid.ny, 424);
+  EXPECT_EQ(s.grid.dx, 75.0);
+  EXPECT_TRUE(s.active.empty());
+  const Index lake = 323 * 400 + 163;  // (12262, 24262) m, bed 423.5 m
+  EXPECT_NEAR(s.depth[lake], 450.0 - 423.5, 1e-9);
+  EXPECT_EQ(s.depth[0], 0.0);
+  EXPECT_NEAR(s.rainfall.value[0], 50e-3 / 3600, 1e-18);
+  EXPECT_EQ(s.boundaries.size(), 4u);
+}
+
 TEST(SweScene, UnknownKeyNamesKeyAndFile) {
   Json j = base();
   j["outputs"]["formatz"] = Json::array({"tif"});

@@ -43,6 +43,8 @@ class FieldReader {
   void set_grid(const swe::Grid& grid, std::string origin);
   const swe::Grid& grid() const { return grid_; }
   const std::string& grid_origin() const { return origin_; }
+  /// CRS (WKT) of the bed raster, "" when it has none or the bed is not a raster.
+  std::string crs;
 
   /// Reads keys[key] as a field (absent: the constant `fallback`). Every cell with data must be
   /// in `range`; the error names the key, the cell, its centre and the raster. bed = true accepts

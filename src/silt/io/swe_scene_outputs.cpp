@@ -167,7 +167,6 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
 }  // namespace
 
 void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
-  (void)fields;
   read_run(root, job.run);
   Keys o = root.object("outputs");
   SweOutputSettings& out = job.outputs;
@@ -189,7 +188,8 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
   out.png = png == "none" ? PngMap::none : png == "depth" ? PngMap::depth : PngMap::concentration;
   out.png_max = o.number("png_max", default_png_max(job.scene, out.png), Range::positive());
   out.nodata = o.number("nodata", -9999.0, Range::any());
-  const std::string crs = o.string("crs", "");
+  // Outputs are georeferenced like the DEM unless the scene says otherwise.
+  const std::string crs = o.string("crs", fields.crs);
   if (!crs.empty()) {
     try {
       out.crs_wkt = crs_to_wkt(crs);
