@@ -91,8 +91,8 @@ TEST(SweScene, JacksboroExampleLoads) {
   EXPECT_EQ(s.grid.ny, 424);
   EXPECT_EQ(s.grid.dx, 75.0);
   EXPECT_TRUE(s.active.empty());
-  const Index lake = 323 * 400 + 163;  // (12262, 24262) m, bed 423.5 m
-  EXPECT_NEAR(s.depth[lake], 450.0 - 423.5, 1e-9);
+  const Index lake = 264 * 400 + 194;  // (14588, 19838) m, bed 384.3 m
+  EXPECT_NEAR(s.depth[lake], 420.0 - 384.3, 1e-9);
   EXPECT_EQ(s.depth[0], 0.0);
   EXPECT_NEAR(s.rainfall.value[0], 50e-3 / 3600, 1e-18);
   EXPECT_EQ(s.boundaries.size(), 4u);
