@@ -287,6 +287,16 @@ TEST(SweSolver, NaNIsReported) {
   EXPECT_EQ(solver.steps(), 0);
 }
 
+TEST(SweSolver, FaultOfAStepIsReportedByTheNextAdvance) {
+  Scene s = dam_break_box(Precision::f64);
+  s.min_dt = 1.0;  // the first CFL step (0.144 s) already falls below it
+  Solver solver(s, exec());
+  solver.step();  // queued, does not wait
+  EXPECT_EQ(solver.time(), 0.0);
+  EXPECT_EQ(solver.steps(), 0);
+  EXPECT_THROW(solver.advance_to(1.0), Error);
+}
+
 TEST(SweSolver, SceneErrorsNameTheProblem) {
   auto message = [](const Scene& s) {
     try {

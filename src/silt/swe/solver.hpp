@@ -42,7 +42,8 @@ class Solver {
   /// Throws silt::Error naming the cell (i, j), its position, the step and the time when a NaN,
   /// a negative depth or a collapsing time step appears; the state of the last good check is kept.
   void advance_to(double t_end);
-  /// Exactly one step (tests).
+  /// Exactly one step (tests). It is queued without waiting for the device (a benchmark can time
+  /// a run of them, then read time()); a fault it raises is reported by the next advance_to().
   void step();
 
   double time() const;
