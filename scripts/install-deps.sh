@@ -8,7 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
   libopenmpi-dev openmpi-bin
-  python3 python3-numpy python3-gdal
+  python3 python3-numpy python3-gdal python3-vtk9
   clang-format
 )
 

@@ -21,6 +21,14 @@ bool fused_step_available(const Exec& exec) {
   return SILT_HAS_CUDA && exec.is_cuda();
 }
 
+TileShape default_tile_shape() {
+  static const TileShape shape = [] {
+    const char* v = std::getenv("SILT_SWE_TILE");
+    return v && std::string(v) == "32x16" ? TileShape::t32x16 : TileShape::t32x8;
+  }();
+  return shape;
+}
+
 #if SILT_HAS_CUDA
 namespace {
 
