@@ -64,6 +64,15 @@ TEST(SweScene, DamBreakExampleLoads) {
   ASSERT_EQ(job.outputs.gauges.size(), 3u);
   EXPECT_EQ(job.outputs.gauges[1].cell, 132 * 200 + 100);
   EXPECT_EQ(io::scene_solver(SILT_SOURCE_DIR "/scenes/dam_break.json"), "swe");
+#if SILT_WITH_PNG
+  EXPECT_TRUE(job.warnings.empty());
+  EXPECT_EQ(job.outputs.png, io::PngMap::depth);
+#else
+  // The default scene asks for maps; a build without libpng runs it without them and says so.
+  ASSERT_EQ(job.warnings.size(), 1u);
+  EXPECT_NE(job.warnings[0].find("'outputs.png'"), std::string::npos) << job.warnings[0];
+  EXPECT_EQ(job.outputs.png, io::PngMap::none);
+#endif
 }
 
 TEST(SweScene, RiverSpillExampleLoads) {

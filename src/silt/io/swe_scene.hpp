@@ -54,6 +54,9 @@ struct SweJob {
   SweRunSettings run;
   SweOutputSettings outputs;
   nlohmann::json resolved;  // the scene with all defaults filled in (paths absolute)
+  /// Settings this build cannot honour but can run without (PNG maps without libpng), one
+  /// message each, for the caller to show.
+  std::vector<std::string> warnings;
 
   std::vector<Index> gauge_cells() const;
 };

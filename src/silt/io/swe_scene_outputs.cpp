@@ -183,9 +183,16 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
   // Maps by default when this build can draw them.
   const std::string png =
       o.choice("png", png_available() ? "depth" : "none", {"none", "depth", "concentration"});
-  if (png != "none" && !png_available())
-    o.fail("png", "asks for PNG maps, but this build of silt has no libpng; use \"none\"");
   out.png = png == "none" ? PngMap::none : png == "depth" ? PngMap::depth : PngMap::concentration;
+  if (out.png != PngMap::none && !png_available()) {
+    // Maps are previews: a build without libpng still runs the scene (the default scene asks
+    // for maps), and says what it leaves out.
+    job.warnings.push_back(key_message(root.source(), o.key_path("png"),
+                                       "asks for PNG maps; this build of silt has no libpng, so "
+                                       "none are written"));
+    out.png = PngMap::none;
+    o.resolved("png") = "none";
+  }
   out.png_max = o.number("png_max", default_png_max(job.scene, out.png), Range::positive());
   out.nodata = o.number("nodata", -9999.0, Range::any());
   // Outputs are georeferenced like the DEM unless the scene says otherwise.
@@ -240,6 +247,7 @@ std::string describe(const SweJob& job) {
                      : job.outputs.png == PngMap::depth ? "depth"
                                                         : "concentration",
                      job.outputs.gauges.size());
+  for (const auto& w : job.warnings) out += "  warning   " + w + "\n";
   return out;
 }
 
