@@ -50,8 +50,49 @@ __device__ double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const 
   return q;
 }
 
+// The tile's cells as the edge fluxes need them, computed once per cell (paper 001, Fig. 4: each
+// thread stages its cell, then computes its east and north edge fluxes): the velocities and the
+// concentration are what normal_state_k() derives, so interior edges call well_balanced_flux_k()
+// with exactly the arguments edge_flux() would pass. Structure of arrays: no bank conflicts.
+template <class T, int TX, int TY>
+struct TileCells {
+  T h[TY + 1][TX + 1], u[TY + 1][TX + 1], v[TY + 1][TX + 1], c[TY + 1][TX + 1], z[TY + 1][TX + 1];
+  unsigned char active[TY + 1][TX + 1];  // 0: inactive or outside the grid
+};
+
+template <class T, int TX, int TY>
+__device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
+                                            const EdgeView<T>& e, Index i, Index j) {
+  const bool inside = i >= 0 && j >= 0 && i < e.nx && j < e.ny;
+  const Index off = inside ? e.h.offset(i, j) : 0;
+  const bool act = inside && e.active.ptr[off] != 0;
+  t.active[ty][tx] = act;
+  if (!act) return;
+  const T h = e.h.ptr[off];
+  t.h[ty][tx] = h;
+  t.u[ty][tx] = velocity_k(h, e.hu.ptr[off], e.dry);
+  t.v[ty][tx] = velocity_k(h, e.hv.ptr[off], e.dry);
+  t.c[ty][tx] = concentration_k(h, e.hc.ptr[off]);
+  t.z[ty][tx] = e.z.ptr[off];
+}
+
+// Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
+// the rotation of normal_state_k().
+template <class T, int TX, int TY>
+__device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& t, int ay, int ax,
+                                                    int by, int bx, bool x_normal, T g, T dry) {
+  const NormalState<T> L = x_normal
+                               ? NormalState<T>{t.h[ay][ax], t.u[ay][ax], t.v[ay][ax], t.c[ay][ax]}
+                               : NormalState<T>{t.h[ay][ax], t.v[ay][ax], t.u[ay][ax], t.c[ay][ax]};
+  const NormalState<T> R = x_normal
+                               ? NormalState<T>{t.h[by][bx], t.u[by][bx], t.v[by][bx], t.c[by][bx]}
+                               : NormalState<T>{t.h[by][bx], t.v[by][bx], t.u[by][bx], t.c[by][bx]};
+  return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
+}
+
 template <class T, int TX, int TY>
 __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
+  __shared__ TileCells<T, TX, TY> cells;
   // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
   __shared__ EdgeFlux<T> fx[TY][TX];
   __shared__ EdgeFlux<T> fy[TY][TX];
@@ -64,21 +105,35 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
   const Index i = static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
   const Index j = static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
 
-  // Phase 1: each edge of the tile once. The ghost row needs only north edges, the ghost column
-  // only east edges.
-  if (ty > 0 && j < e.ny && i < e.nx) fx[ty][tx] = edge_flux(e, i + 1, j, Dir::x);
-  if (tx > 0 && i < e.nx && j < e.ny) fy[ty][tx] = edge_flux(e, i, j + 1, Dir::y);
+  // Phase 0: stage the tile's cells, plus the column east and the row north of it.
+  stage_cell(cells, ty, tx, e, i, j);
+  if (tx == TX - 1) stage_cell(cells, ty, TX, e, i + 1, j);
+  if (ty == TY - 1) stage_cell(cells, TY, tx, e, i, j + 1);
   __syncthreads();
 
-  // Phase 2: owned cells.
+  // Phase 1: each edge of the tile once. The ghost row needs only north edges, the ghost column
+  // only east edges. Edges with an inactive side or on the domain edge take the general path.
+  if (ty > 0 && j < e.ny && i < e.nx)
+    fx[ty][tx] = cells.active[ty][tx] && cells.active[ty][tx + 1]
+                     ? staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry)
+                     : edge_flux(e, i + 1, j, Dir::x);
+  if (tx > 0 && i < e.nx && j < e.ny)
+    fy[ty][tx] = cells.active[ty][tx] && cells.active[ty + 1][tx]
+                     ? staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry)
+                     : edge_flux(e, i, j + 1, Dir::y);
+  __syncthreads();
+
+  // Phase 2: owned cells. Every field shares the state's layout (nx, ny, halo), so one offset
+  // serves them all.
   T speed = T(0);
   const bool owned = tx > 0 && ty > 0 && i < e.nx && j < e.ny;
   if (owned) {
-    CellState<T> s = e.cell(i, j);
+    const Index off = e.h.offset(i, j);
+    CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
     const double dt = v.clock[kDt];
-    if (e.active(i, j)) {
+    if (cells.active[ty][tx]) {
       const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
-                                  e.g,          e.dry, v.manning.ptr ? v.manning(i, j) : T(0)};
+                                  e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
       const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
       const int code = update_cell_k(s, w, ea, so, n, p);
       if (code != kFaultNone) v.fault.raise(code, j * e.nx + i, int(v.clock[kSteps]));
@@ -87,7 +142,7 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
         if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
       }
       // Max depth as the plain path records it: after the edge update, and again after sources.
-      T& md = v.max_depth(i, j);
+      T& md = v.max_depth.ptr[off];
       if (s.h > md) md = s.h;
       for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
         const SourceCell src = v.sources[k];
@@ -102,10 +157,10 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
       if (s.h > md) md = s.h;
       speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
     }
-    v.h_new(i, j) = s.h;
-    v.hu_new(i, j) = s.hu;
-    v.hv_new(i, j) = s.hv;
-    v.hc_new(i, j) = s.hc;
+    v.h_new.ptr[off] = s.h;
+    v.hu_new.ptr[off] = s.hu;
+    v.hv_new.ptr[off] = s.hv;
+    v.hc_new.ptr[off] = s.hc;
   }
 
   // CFL: block maximum of the new state's wave speed, one atomic per block.
@@ -128,6 +183,15 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
 
 template <class T, int TX, int TY>
 void launch(const Exec& exec, const SolverView<T>& v) {
+  // The kernel indexes every field with the state's offset: they must share its layout.
+  SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
+                   v.max_depth.stride() == v.e.h.stride() &&
+                   v.e.active.stride() == v.e.h.stride() && v.e.h.halo == v.h_new.halo &&
+                   v.e.z.halo == v.e.h.halo && v.e.active.halo == v.e.h.halo &&
+                   v.max_depth.halo == v.e.h.halo &&
+                   (!v.manning.ptr ||
+                    (v.manning.stride() == v.e.h.stride() && v.manning.halo == v.e.h.halo)),
+               "swe fused kernel: fields with different layouts");
   const dim3 block(TX, TY);
   const dim3 grid(static_cast<unsigned>((v.e.nx + TX - 2) / (TX - 1)),
                   static_cast<unsigned>((v.e.ny + TY - 2) / (TY - 1)));
@@ -141,10 +205,11 @@ void launch(const Exec& exec, const SolverView<T>& v) {
 
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape) {
-  if (shape == TileShape::t32x16)
-    launch<T, 32, 16>(exec, v);
-  else
-    launch<T, 32, 8>(exec, v);
+  // 32x16 tiles of double exceed the 48 KB of static shared memory: double always uses 32x8.
+  if constexpr (sizeof(T) == 4) {
+    if (shape == TileShape::t32x16) return launch<T, 32, 16>(exec, v);
+  }
+  launch<T, 32, 8>(exec, v);
 }
 #else
 template <class T>
