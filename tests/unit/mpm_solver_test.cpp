@@ -134,6 +134,40 @@ TEST(MpmSolver, EmittersAddParticlesBetweenFrames) {
   EXPECT_EQ(solver.particles().count(), 3000u);
 }
 
+// 4 x 4 x 4 one-cell jelly pieces, two cells apart (so the grid does not glue them together),
+// expand homologously: the active region grows ~8x within one frame, far beyond the grid's
+// capacity (4x the initial blocks). The frame must pause, grow the grid and finish.
+TEST(MpmSolver, GrowsTheGridWithinAFrame) {
+  Scene s = cube_scene();
+  s.domain_max = {1, 1, 1};
+  s.gravity = {0, 0, 0};
+  s.sources.clear();
+  for (int k = 0; k < 64; ++k) {
+    Source src;
+    src.name = "piece";
+    const int idx[3] = {k & 3, (k >> 2) & 3, k >> 4};
+    for (int a = 0; a < 3; ++a) {
+      const double offset = idx[a] - 1.5;
+      src.box_min[a] = 0.5 + 3 * s.dx * offset - 0.5 * s.dx;
+      src.box_max[a] = src.box_min[a] + s.dx;
+      src.velocity[a] = 1.0 * offset;
+    }
+    s.sources.push_back(src);
+  }
+  s.frame_dt = 0.25;
+  std::vector<std::string> logged;
+  SolverOptions opt;
+  opt.log = [&](const std::string& m) {
+    logged.push_back(m);
+  };
+  Solver solver(s, exec(), opt);
+  const FrameStats st = solver.advance_frame();
+  EXPECT_DOUBLE_EQ(st.time, 0.25);
+  EXPECT_GE(st.active_blocks, 64 * 27);
+  ASSERT_FALSE(logged.empty());
+  EXPECT_NE(logged.back().find("grow the sparse grid"), std::string::npos) << logged.back();
+}
+
 TEST(MpmSolver, RejectsABadSceneNamingTheKey) {
   Scene s = cube_scene();
   s.dx = 0;

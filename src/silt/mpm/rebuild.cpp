@@ -136,24 +136,32 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         if (b < 0) return;  // only after an overflow, which is already raised
         p.rank[i] = atomic_fetch_add(&g.block_count[b], 1);
       });
-  if (!args.sort) return;
-  // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
-  //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
+  if (args.sort) {
+    // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
+    //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
+    gated_for(
+        exec, "mpm.rebuild.offsets", cap, gate, SILT_LAMBDA(Index b) {
+          if (b >= ctl->num_blocks) return;
+          const int count = g.block_count[b];
+          g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
+        });
+    // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
+    gated_for(
+        exec, "mpm.rebuild.scatter", n, gate, SILT_LAMBDA(Index i) {
+          const int b = p.block[i];
+          const Index j = b < 0 ? i : g.block_offset[b] + p.rank[i];
+          copy_particle(p, i, s, j);
+        });
+    gated_for(
+        exec, "mpm.rebuild.copy_back", n, gate,
+        SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
+  }
+  // 10. After an overflow some particles or neighbours have no block: the rest of the step must
+  //     not run (the host reports the overflow at the end of the frame).
   gated_for(
-      exec, "mpm.rebuild.offsets", cap, gate, SILT_LAMBDA(Index b) {
-        if (b >= ctl->num_blocks) return;
-        const int count = g.block_count[b];
-        g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
+      exec, "mpm.rebuild.check", 1, gate, SILT_LAMBDA(Index) {
+        if (fault.raised()) ctl->active = 0, ctl->rebuild = 0, ctl->more = 0;
       });
-  // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
-  gated_for(
-      exec, "mpm.rebuild.scatter", n, gate, SILT_LAMBDA(Index i) {
-        const int b = p.block[i];
-        const Index j = b < 0 ? i : g.block_offset[b] + p.rank[i];
-        copy_particle(p, i, s, j);
-      });
-  gated_for(
-      exec, "mpm.rebuild.copy_back", n, gate, SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
 }
 
 }  // namespace silt::mpm

@@ -46,9 +46,11 @@ Solver::Impl::~Impl() {
   }
 }
 
-void Solver::Impl::enqueue_pre(const StepHandles& h) {
+void Solver::Impl::enqueue_pre(const StepHandles& h, bool allow_pause) {
   reduce_max_speed(exec, particles.view().v, particles.size(), control());
-  launch_dt_kernel(exec, control(), step_params, h, faults.view());
+  StepParams sp = step_params;
+  if (!allow_pause) sp.grow_blocks = 0x7fffffff;
+  launch_dt_kernel(exec, control(), sp, h, faults.view());
 }
 
 void Solver::Impl::enqueue_rebuild_phase() {
@@ -80,17 +82,14 @@ void Solver::Impl::request_rebuild() {
   ctl.set(0, c);
 }
 
-void Solver::Impl::enqueue_step(const StepHandles& h) {
-  enqueue_pre(h);
+void Solver::Impl::enqueue_step(const StepHandles& h, bool allow_pause) {
+  enqueue_pre(h, allow_pause);
   enqueue_rebuild_phase();
   enqueue_step_phase();
 }
 
-void Solver::Impl::prepare(bool for_frame) {
-  if (for_frame) {
-    const StepControl c = read_control();
-    emit_due(c.time);
-  }
+void Solver::Impl::prepare(bool emit, bool for_frame) {
+  if (emit) emit_due(read_control().time);
   // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
   if (grid.ensure(last_num_blocks)) request_rebuild();
   refresh_args();
@@ -101,8 +100,8 @@ void Solver::Impl::prepare(bool for_frame) {
   graph.reset();
   try {
     graph = std::make_unique<StepGraph>(
-        exec, [this](const StepHandles& h) { enqueue_pre(h); }, [this] { enqueue_rebuild_phase(); },
-        [this] { enqueue_step_phase(); });
+        exec, [this](const StepHandles& h) { enqueue_pre(h, true); },
+        [this] { enqueue_rebuild_phase(); }, [this] { enqueue_step_phase(); });
     graph_key = key;
   } catch (const Error& e) {
     graph_failed = true;
@@ -162,30 +161,45 @@ Solver::~Solver() = default;
 Solver::Solver(Solver&&) noexcept = default;
 Solver& Solver::operator=(Solver&&) noexcept = default;
 
-FrameStats Solver::advance_frame() {
-  Impl& m = *impl_;
-  m.stepping = false;
-  m.prepare(true);
-  begin_frame(m.exec, m.control(), m.scene.frame_dt);
-  const auto t0 = std::chrono::steady_clock::now();
-  if (m.graph) {
-    m.graph->launch();
-  } else if (m.exec.is_cuda()) {
+void Solver::Impl::run_steps() {
+  if (graph) {
+    graph->launch();
+  } else if (exec.is_cuda()) {
     // Plain launches: batches of steps, each gated on the device's `more` flag, with one host
     // read per batch (one per frame once the step count is known from the previous frame).
-    int batch = m.last_frame_steps > 0 ? m.last_frame_steps : 8;
+    int batch = last_frame_steps > 0 ? last_frame_steps : 8;
     for (;;) {
-      for (int i = 0; i < batch; ++i) m.enqueue_step(StepHandles{});
-      if (!m.read_control().more) break;
+      for (int i = 0; i < batch; ++i) enqueue_step(StepHandles{}, true);
+      if (!read_control().more) break;
       batch = batch / 4 > 1 ? batch / 4 : 1;
     }
   } else {
     // Host backend: StepControl is host memory, read directly.
     do {
-      m.enqueue_step(StepHandles{});
-    } while (m.control()->more);
+      enqueue_step(StepHandles{}, true);
+    } while (control()->more);
   }
-  const StepControl c = m.read_control();
+}
+
+FrameStats Solver::advance_frame() {
+  Impl& m = *impl_;
+  m.stepping = false;
+  m.prepare(true, true);
+  begin_frame(m.exec, m.control(), m.scene.frame_dt);
+  const auto t0 = std::chrono::steady_clock::now();
+  StepControl c;
+  int pauses = 0;
+  for (;;) {
+    m.run_steps();
+    c = m.read_control();
+    if (!c.paused || m.faults.read()) break;
+    // The active region grew past 3/4 of the grid within the frame: grow it between two steps
+    // (the next step rebuilds into the new storage) and carry on.
+    m.last_num_blocks = c.num_blocks;
+    m.prepare(false, true);
+    resume_frame(m.exec, m.control());
+    ++pauses;
+  }
   const auto t1 = std::chrono::steady_clock::now();
   m.throw_on_fault(c);
   ++m.frame;
@@ -210,17 +224,20 @@ FrameStats Solver::advance_frame() {
                           "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
                           m.scene.fixed_dt, c.dt_limit_min, m.scene.cfl, m.scene.elastic_cfl,
                           c.unstable_steps, c.steps, m.frame));
+  if (pauses > 0)
+    m.warn(s, fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid to {} blocks",
+                          m.frame, pauses, m.grid.block_capacity()));
   return s;
 }
 
 void Solver::step() {
   Impl& m = *impl_;
   if (!m.stepping) {
-    m.prepare(false);
+    m.prepare(false, false);
     begin_frame(m.exec, m.control(), 0.0);
     m.stepping = true;
   }
-  m.enqueue_step(StepHandles{});
+  m.enqueue_step(StepHandles{}, false);
 }
 
 void Solver::check() {

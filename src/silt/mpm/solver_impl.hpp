@@ -61,14 +61,18 @@ struct Solver::Impl {
 
   // solver.cpp
   StepControl* control() { return ctl.data(); }
-  void enqueue_pre(const StepHandles& h);
+  /// allow_pause: frames may pause for the host to grow the grid (single steps may not).
+  void enqueue_pre(const StepHandles& h, bool allow_pause);
   void enqueue_rebuild_phase();
   void enqueue_step_phase();
-  void enqueue_step(const StepHandles& h);
+  void enqueue_step(const StepHandles& h, bool allow_pause);
+  /// Runs the frame's steps until it completes or pauses (graph, plain batches or host loop).
+  void run_steps();
   /// Makes the next step rebuild the mapping (between frames: a host write).
   void request_rebuild();
-  /// Emission, capacities and the CUDA graph: everything that may allocate, between frames.
-  void prepare(bool for_frame);
+  /// Emission (emit), capacities and the CUDA graph (for frames): everything that may allocate,
+  /// between frames or while a frame is paused.
+  void prepare(bool emit, bool for_frame);
   StepControl read_control() const;
   void throw_on_fault(const StepControl& c) const;
   void warn(FrameStats& stats, const std::string& msg) const;

@@ -165,6 +165,7 @@ Index Solver::Impl::emit_due(double t) {
 }
 
 void Solver::Impl::refresh_args() {
+  step_params.grow_blocks = grid.block_capacity() / 4 * 3;
   targs.particles = particles.size();
   targs.classes = classes.data();
   rargs.particles = particles.size();

@@ -14,6 +14,7 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span) {
         // Single steps never clip: a frame end at +inf (1e300 s) is never reached.
         c.frame_end = span > 0 ? c.time + span : 1e300;
         c.more = 1;
+        c.paused = 0;
         c.active = 0;
         c.steps = 0;
         c.rebuilds = 0;
@@ -23,6 +24,14 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span) {
         c.dt_limit_min = FLT_MAX;
         c.dt_min = FLT_MAX;
         c.dt_max = 0.0f;
+      });
+}
+
+void resume_frame(const Exec& exec, StepControl* ctl) {
+  parallel_for(
+      exec, "mpm.resume_frame", 1, SILT_LAMBDA(Index) {
+        ctl->more = 1;
+        ctl->paused = 0;
       });
 }
 
@@ -47,6 +56,10 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
         const float limit =
             cfl_dt(params.dx, vmax, params.wave_speed, params.cfl, params.elastic_cfl, FLT_MAX);
         bool run = c.more != 0 && !fault.raised();
+        if (run && c.num_blocks > params.grow_blocks) {
+          c.paused = 1;  // the host grows the grid and resumes; this step has not started
+          run = false;
+        }
         float dt = 0.0f;
         bool last = false;
         if (run) {
@@ -54,15 +67,16 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
                                       : (limit < params.max_dt ? limit : params.max_dt);
           if (params.fixed_dt > 0.0f && params.fixed_dt > limit) ++c.unstable_steps;
           if (limit < c.dt_limit_min) c.dt_limit_min = limit;
-          // The last step of a frame is clipped to land on the frame end. A remainder within 0.1% of
-      // dt is folded into this step: float dt summed over hundreds of steps would otherwise leave
-      // a sliver step of ~1e-6 dt (0.1% more than the CFL dt is harmless).
-      const double remaining = c.frame_end - c.time;
-      if (remaining <= double(dt) * (1.0 + 1e-3)) {
-        dt = float(remaining);
-        last = true;
-      }
-      if (!(dt > 0.0f) || !(dt <= FLT_MAX)) {
+          // The last step of a frame is clipped to land on the frame end. A remainder within 0.1%
+          // of
+          // dt is folded into this step: float dt summed over hundreds of steps would otherwise
+          // leave a sliver step of ~1e-6 dt (0.1% more than the CFL dt is harmless).
+          const double remaining = c.frame_end - c.time;
+          if (remaining <= double(dt) * (1.0 + 1e-3)) {
+            dt = float(remaining);
+            last = true;
+          }
+          if (!(dt > 0.0f) || !(dt <= FLT_MAX)) {
             fault.raise(kFaultBadDt, c.steps, 0);
             run = false;
           } else if (c.steps >= params.max_steps) {

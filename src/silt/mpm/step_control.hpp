@@ -40,6 +40,7 @@ struct StepControl {
   int forced_rebuilds = 0;       // rebuilds in the frame that the free-zone guard asked for
   int unstable_steps = 0;        // steps in the frame whose fixed dt exceeded the CFL limit
   int num_blocks = 0;            // active blocks after the last rebuild
+  int paused = 0;                // 1 when the frame stopped early for the host to grow the grid
   int sort_cursor = 0;           // rebuild scratch: next free slot of the counting sort
 };
 
@@ -53,6 +54,10 @@ struct StepParams {
   float fixed_dt = 0;        // s; > 0 disables the adaptive dt
   int rebuild_period = 8;    // steps between rebuilds (1: every step)
   int max_steps = 1 << 20;   // per frame; more means a collapsed dt
+  /// The frame pauses before a step when the last rebuild left more active blocks than this (3/4
+  /// of the grid's capacity): the host grows the grid between two steps and resumes, so a scene
+  /// that spreads quickly does not overflow mid-frame.
+  int grow_blocks = 0x7fffffff;
 };
 
 /// CUDA graph conditional handles the dt kernel sets (cudaGraphConditionalHandle values); zero
@@ -66,6 +71,8 @@ struct StepHandles {
 /// Starts a frame or a single step on the device: frame_end = time + span (span <= 0: +inf, no
 /// clipping), clears the frame counters. Stream-ordered, no host wait.
 void begin_frame(const Exec& exec, StepControl* ctl, double span);
+/// Continues a paused frame (after the host grew the grid): keeps its end and counters.
+void resume_frame(const Exec& exec, StepControl* ctl);
 
 /// Reduces the largest particle speed (m/s) into ctl->vmax; v holds 3 floats per particle.
 void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ctl);

@@ -146,6 +146,7 @@ SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const Par
   const Mat3f tau = material_stress(pc.material, f, plastic, c);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
+  if (p.block[i] < 0) return;  // binning failed on an overflow, already raised
   int hb[3];
   home_coords(p, g, i, hb);
   // The G2P guard forces a rebuild before a particle can leave its zone; reaching this means a
@@ -163,6 +164,9 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
   const Vec3f x = load3(p.x, i);
   const BSplineQ<float> s =
       bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
+  // Only a particle whose P2G already raised kFaultZoneEscape fails this; it must not gather
+  // from nodes outside its zone.
+  if (!in_free_zone(s.base, hb)) return false;
   const StencilMap m = stencil_map(s.base, hb);
   const int* nb = g.neighbours + 27 * p.block[i];
   G2PAccum<float> acc = g2p_begin<float>();
