@@ -47,7 +47,7 @@ long long parse_size(const std::string& s) {
 
 // A wet dam break on a flat bed over a square grid: the whole domain is wet (every cell does the
 // full work), with a moving front so no cell is trivially at rest.
-swe::Scene bench_scene(long long cells, swe::Precision precision) {
+swe::Scene bench_scene(long long cells, swe::Precision precision, bool plain) {
   swe::Scene s;
   s.name = "bench";
   const Index n = static_cast<Index>(std::lround(std::sqrt(double(cells))));
@@ -63,6 +63,7 @@ swe::Scene bench_scene(long long cells, swe::Precision precision) {
       s.concentration[size_t(j) * n + i] = 1.0;
     }
   s.precision = precision;
+  s.fused_kernel = !plain;
   return s;
 }
 
@@ -74,8 +75,8 @@ struct Result {
   double cell_updates_per_s() const { return double(cells) * steps / seconds; }
 };
 
-Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps) {
-  swe::Solver solver(bench_scene(cells, p), exec);
+Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain) {
+  swe::Solver solver(bench_scene(cells, p, plain), exec);
   const long long real_cells = solver.scene().grid.cells();
   for (int i = 0; i < 5; ++i) solver.step();  // warm up: module load, caches, first dt
   (void)solver.time();                        // waits for the device
@@ -122,7 +123,7 @@ int cmd_bench_swe(const BenchOptions& o) {
               ? o.steps
               : static_cast<int>(std::clamp(
                     4e10 / double(cells) / (backend == Backend::cuda ? 1 : 200), 5.0, 2000.0));
-      const Result r = run_case(exec, cells, p, steps);
+      const Result r = run_case(exec, cells, p, steps, o.plain);
       const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       fmt::print("{:>10} {:>9} {:>7} {:>10.3f} {:>14.3f} {:>10.0f} {:>8.1f}%\n", r.cells,

@@ -23,6 +23,7 @@ struct BenchOptions {
   std::vector<std::string> precisions;
   int steps = 0;  // 0: the benchmark's default
   std::string csv;
+  bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
 };
 
 int cmd_info();

@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--precision", bench.precisions, "float32,float64")->delimiter(',');
   bench_cmd->add_option("--steps", bench.steps, "Timed steps per case");
   bench_cmd->add_option("--csv", bench.csv, "Also write the results as CSV to this file");
+  bench_cmd->add_flag("--plain", bench.plain,
+                      "swe: time the plain parallel_for phases instead of the fused tile kernel");
 
   CLI11_PARSE(app, argc, argv);
   try {
