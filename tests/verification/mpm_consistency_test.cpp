@@ -18,9 +18,10 @@
 namespace silt::test::mpm {
 namespace {
 
-// Float sums over ~3500 particles and ~60000 atomic adds per step: relative momentum round-off
-// ~1e-6 per step; 20 steps stay under 1e-4 of the momentum scale sum |m v|.
-constexpr double kMomentumRelTol = 1e-4;
+// Float sums over ~3500 particles and ~100000 atomic adds per step: measured 6e-8 of the momentum
+// scale sum |m v| after 20 steps on the CPU; 1e-5 leaves room for GPU atomic order and is still
+// far below what a non-conserving transfer or force would lose (~1e-2 through the collision).
+constexpr double kMomentumRelTol = 1e-5;
 // Same scene, different atomic order: float round-off grows through the collision to ~1e-7
 // (measured on the CPU: com 2e-9 m, mean v 6e-8 m/s, second moments 6e-7 relative). The GPU also
 // evaluates log, exp, rsqrt and divisions with native approximate instructions (scalar.hpp),
@@ -70,6 +71,8 @@ TEST(MpmConservation, StepConservesMassAndMomentum) {
   double scale1 = 0;
   const auto m1 = momentum(p1, &scale1);
   EXPECT_EQ(p1.count(), p0.count());  // mass: particles carry it, none may be lost
+  std::printf("momentum change over 20 steps: %.2g %.2g %.2g of sum |m v|\n",
+              (m1[0] - m0[0]) / scale0, (m1[1] - m0[1]) / scale0, (m1[2] - m0[2]) / scale0);
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(m1[a], m0[a], kMomentumRelTol * scale0) << "axis " << a;
   // The blocks must have interacted, or the check above proves nothing about internal forces.
   const Moments a = moments(p0), b = moments(p1);
