@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 
 #include "io_test_util.hpp"
@@ -169,7 +170,7 @@ TEST(SweOutput, HillshadeLitFromNorthWest) {
 
 #if SILT_WITH_PNG
 TEST(SweOutput, PngMapDecodesWithExpectedSizeAndColours) {
-  const auto j = job(R"({"png": "depth", "png_max": 1.0})");
+  const auto j = job(R"({"png": "depth", "png_max": 1.0, "png_scale": 1})");
   const std::string dir = (scratch() / "png").string();
   io::SweOutputWriter w(j, dir);
   const auto files = w.write_frame(fields(), 0.0, 0);
@@ -187,6 +188,17 @@ TEST(SweOutput, PngMapDecodesWithExpectedSizeAndColours) {
   const auto* wet = px(2, 2);  // h = 1.0: dark blue over grey
   EXPECT_GT(wet[2], wet[0] + 40);
   EXPECT_TRUE(throws_with([&] { io::read_png(dir + "/frames.csv"); }, {"frames.csv"}));
+  // By default small grids are enlarged towards 800 pixels across (at most 16 pixels per cell).
+  const auto big = job(R"({"png": "depth"})");
+  EXPECT_EQ(big.outputs.png_scale, 16);  // at most 16
+  io::SweOutputWriter wb(big, dir + "/big");
+  const io::PngImage large = io::read_png(wb.write_frame(fields(), 0.0, 0).back());
+  EXPECT_EQ(large.width, 4 * 16);
+  EXPECT_EQ(large.height, 3 * 16);
+  // The block of cell (2, 2) (top row) is uniform and equals the unscaled pixel.
+  for (int y = 0; y < 16; ++y)
+    for (int x = 32; x < 48; ++x)
+      ASSERT_EQ(0, std::memcmp(&large.rgba[(y * 64 + x) * 4], px(2, 2), 4)) << x << ", " << y;
 }
 #endif
 

@@ -69,17 +69,16 @@ Rgb ramp_colour(ColourRamp r, double s) {
 
 PngImage render_map(const swe::Grid& g, const std::vector<float>& shade,
                     const std::vector<std::uint8_t>& active, const std::vector<double>& value,
-                    double show_min, double vmax, ColourRamp ramp) {
+                    double show_min, double vmax, ColourRamp ramp, int scale) {
   constexpr double kOpacity = 0.8;  // of the field over the terrain: relief stays visible
   PngImage img;
-  img.width = g.nx;
-  img.height = g.ny;
-  img.rgba.assign(static_cast<size_t>(g.cells()) * 4, 0);
+  img.width = g.nx * scale;
+  img.height = g.ny * scale;
+  img.rgba.assign(static_cast<size_t>(img.width) * img.height * 4, 0);
   for (Index row = 0; row < g.ny; ++row) {
     const Index j = g.ny - 1 - row;  // north up
     for (Index i = 0; i < g.nx; ++i) {
       const size_t k = static_cast<size_t>(j) * g.nx + i;
-      std::uint8_t* px = &img.rgba[(static_cast<size_t>(row) * g.nx + i) * 4];
       if (!active.empty() && !active[k]) continue;  // transparent
       const double grey = 255.0 * shade[k];
       Rgb c{grey, grey, grey};
@@ -88,9 +87,15 @@ PngImage render_map(const swe::Grid& g, const std::vector<float>& shade,
         const Rgb f = ramp_colour(ramp, v / vmax);
         for (int q = 0; q < 3; ++q) c[q] = (1 - kOpacity) * grey + kOpacity * f[q];
       }
+      std::uint8_t rgba[4];
       for (int q = 0; q < 3; ++q)
-        px[q] = static_cast<std::uint8_t>(std::clamp(std::lround(c[q]), 0L, 255L));
-      px[3] = 255;
+        rgba[q] = static_cast<std::uint8_t>(std::clamp(std::lround(c[q]), 0L, 255L));
+      rgba[3] = 255;
+      for (int dy = 0; dy < scale; ++dy)
+        for (int dx = 0; dx < scale; ++dx) {
+          const size_t p = (static_cast<size_t>(row * scale + dy) * img.width + i * scale + dx) * 4;
+          std::copy(rgba, rgba + 4, &img.rgba[p]);
+        }
     }
   }
   return img;

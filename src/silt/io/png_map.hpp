@@ -31,10 +31,11 @@ std::vector<float> hillshade(const swe::Grid& grid, const std::vector<double>& b
                              const std::vector<std::uint8_t>& active);
 
 /// The map: value[k] in [show_min, vmax] drawn in `ramp` (clamped above vmax) over the hillshade;
-/// values below show_min, or NaN, show the terrain; inactive cells are transparent.
+/// values below show_min, or NaN, show the terrain; inactive cells are transparent. Each cell is
+/// a block of scale x scale pixels.
 PngImage render_map(const swe::Grid& grid, const std::vector<float>& shade,
                     const std::vector<std::uint8_t>& active, const std::vector<double>& value,
-                    double show_min, double vmax, ColourRamp ramp);
+                    double show_min, double vmax, ColourRamp ramp, int scale = 1);
 
 /// Writes / reads an 8-bit RGBA PNG. Errors name the file and libpng's reason.
 void write_png(const std::string& path, const PngImage& image);

@@ -103,7 +103,7 @@ std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, doub
     // colour the whole map.
     const double show_min = std::max(depth ? s.dry_depth : 0.0, 0.01 * o.png_max);
     const PngImage img = render_map(s.grid, shade_, s.active, v, show_min, o.png_max,
-                                    depth ? ColourRamp::blues : ColourRamp::heat);
+                                    depth ? ColourRamp::blues : ColourRamp::heat, o.png_scale);
     const std::string path = frame_path(depth ? "depth" : "concentration", k, "png");
     write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
     written.push_back(path);

@@ -194,6 +194,14 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
     o.resolved("png") = "none";
   }
   out.png_max = o.number("png_max", default_png_max(job.scene, out.png), Range::positive());
+  if (o.has("png_scale")) {
+    out.png_scale = o.integer("png_scale", 1, 16);
+  } else {
+    // Maps of small grids are enlarged to about 800 pixels across, so they are readable.
+    const Index n = std::max(job.scene.grid.nx, job.scene.grid.ny);
+    out.png_scale = std::clamp((800 + n - 1) / n, 1, 16);
+    o.resolved("png_scale") = out.png_scale;
+  }
   out.nodata = o.number("nodata", -9999.0, Range::any());
   // Outputs are georeferenced like the DEM unless the scene says otherwise.
   const std::string crs = o.string("crs", fields.crs);
