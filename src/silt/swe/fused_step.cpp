@@ -24,7 +24,11 @@ bool fused_step_available(const Exec& exec) {
 TileShape default_tile_shape() {
   static const TileShape shape = [] {
     const char* v = std::getenv("SILT_SWE_TILE");
-    return v && std::string(v) == "32x16" ? TileShape::t32x16 : TileShape::t32x8;
+    const std::string name = v ? v : "";
+    if (name == "32x16") return TileShape::t32x16;
+    if (name == "32x8/6") return TileShape::t32x8_occ6;
+    if (name == "32x8/8") return TileShape::t32x8_occ8;
+    return TileShape::t32x8;
   }();
   return shape;
 }
@@ -90,8 +94,9 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
   return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
 }
 
-template <class T, int TX, int TY>
-__global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
+// MinBlocks > 0 caps the registers so that many blocks fit on an SM (occupancy ablation).
+template <class T, int TX, int TY, int MinBlocks>
+__global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverView<T> v) {
   __shared__ TileCells<T, TX, TY> cells;
   // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
   __shared__ EdgeFlux<T> fx[TY][TX];
@@ -181,7 +186,7 @@ __global__ void __launch_bounds__(TX* TY) fused_update_kernel(SolverView<T> v) {
   }
 }
 
-template <class T, int TX, int TY>
+template <class T, int TX, int TY, int MinBlocks = 1>
 void launch(const Exec& exec, const SolverView<T>& v) {
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
@@ -196,7 +201,7 @@ void launch(const Exec& exec, const SolverView<T>& v) {
   const dim3 grid(static_cast<unsigned>((v.e.nx + TX - 2) / (TX - 1)),
                   static_cast<unsigned>((v.e.ny + TY - 2) / (TY - 1)));
   silt::detail::range_push("swe.fused_update");
-  fused_update_kernel<T, TX, TY><<<grid, block, 0, exec.stream>>>(v);
+  fused_update_kernel<T, TX, TY, MinBlocks><<<grid, block, 0, exec.stream>>>(v);
   silt::detail::range_pop();
   silt::detail::check_launch(exec, "swe.fused_update");
 }
@@ -209,6 +214,8 @@ void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shap
   if constexpr (sizeof(T) == 4) {
     if (shape == TileShape::t32x16) return launch<T, 32, 16>(exec, v);
   }
+  if (shape == TileShape::t32x8_occ6) return launch<T, 32, 8, 6>(exec, v);
+  if (shape == TileShape::t32x8_occ8) return launch<T, 32, 8, 8>(exec, v);
   launch<T, 32, 8>(exec, v);
 }
 #else

@@ -14,9 +14,10 @@
 namespace silt::swe::detail {
 
 /// Tile shapes measured on the H200 (bench/results/): threads per block in x and y.
-enum class TileShape { t32x8, t32x16 };
+/// t32x8_occ6 / t32x8_occ8 cap registers for 6 / 8 resident blocks per SM (occupancy ablation).
+enum class TileShape { t32x8, t32x16, t32x8_occ6, t32x8_occ8 };
 
-/// The tile shape: SILT_SWE_TILE=32x16 selects t32x16 (for the benchmark's ablation), otherwise
+/// The tile shape: SILT_SWE_TILE=32x16, 32x8/6 or 32x8/8 select the ablation variants, otherwise
 /// t32x8. Read once.
 TileShape default_tile_shape();
 
