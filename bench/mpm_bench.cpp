@@ -6,13 +6,18 @@
 //       graph per frame: overhead measured on a near-empty scene (64 particles), work as the rest.
 // The first line of every case is its roofline: bytes and atomics per particle-step and the time
 // they need at 3.98 TB/s and ~100 G atomics/s (the H200 rates of DESIGN.md §4).
-// Options toggle the rebuild period, the graph, G2P2G, the sort and vector atomics (ablation).
+// Options toggle the rebuild period, the graph, G2P2G, the sort, vector atomics, shared-memory P2G
+// and the transfer launch shape. --ablation prints markdown tables for the cube and 1M sand: the
+// configuration given by the options ("final") against each principle rolled back one at a time
+// (bench/README.md); --quick shortens it.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +40,11 @@ struct Config {
   std::vector<std::string> sizes;
   int steps = 0;  // 0: per-backend default
   int rebuild_period = 8;
-  bool graph = true, g2p2g = false, sort = true, vector_atomics = true;
+  bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
+  std::string launch = "standard";
   std::string transfer = "apic";
+  bool ablation = false, quick = false;
+  std::string ablation_sand = "1M";
 };
 
 /// Device memory traffic and atomics of one step per particle (and per grid node), counted from
@@ -129,12 +137,21 @@ struct Timing {
   bool graph = false;
 };
 
+silt::mpm::TransferLaunch parse_launch(const std::string& name) {
+  for (int l = 0; l < silt::mpm::kTransferLaunches; ++l)
+    if (name == silt::mpm::to_string(silt::mpm::TransferLaunch(l)))
+      return silt::mpm::TransferLaunch(l);
+  throw silt::Error(fmt::format("--launch: unknown shape '{}'", name));
+}
+
 /// One warm-up frame (first rebuild, graph capture), then `steps` timed steps in one frame.
 Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool graph) {
   silt::mpm::SolverOptions opt;
   opt.cuda_graph = graph;
   opt.sort_particles = c.sort;
   opt.vector_atomics = c.vector_atomics;
+  opt.shared_p2g = c.shared_p2g;
+  opt.transfer_launch = parse_launch(c.launch);
   s.frame_dt = kDt * std::max(steps, 2);
   silt::mpm::Solver solver(s, exec, opt);
   solver.advance_frame();
@@ -161,10 +178,15 @@ double parse_count(std::string s) {
   }
 }
 
-void cube(const Config& c, const silt::Exec& exec, int steps) {
+Scene cube_scene(const Config& c) {
   Scene s = base_scene(c, "cube");
   s.materials = {make_jelly()};
   s.sources = {box_of(370386, 0.3, -1.0)};
+  return s;
+}
+
+void cube(const Config& c, const silt::Exec& exec, int steps) {
+  const Scene s = cube_scene(c);
   const Timing t = run(c, s, exec, steps, c.graph);
   fmt::print("{}\n", Roofline(c, s).line("[a] fixed-corotated cube (dx 1/256 m, dt 1e-4 s, dropped "
                                          "at 1 m/s)",
@@ -219,6 +241,90 @@ void overhead(const Config& c, const silt::Exec& exec, int steps) {
   }
 }
 
+/// One row of the ablation: a name and the change it makes to the final configuration.
+struct Variant {
+  std::string name;
+  std::function<void(Config&)> change;
+};
+
+std::vector<Variant> ablation_variants(const Config& final_config) {
+  std::vector<Variant> v = {
+      {"final",
+       [](Config&) {
+       }},
+      {"rebuild every step (period 1)",
+       [](Config& c) {
+         c.rebuild_period = 1;
+       }},
+      {"no CUDA graph (plain launches)",
+       [](Config& c) {
+         c.graph = false;
+       }},
+      {"no sort",
+       [](Config& c) {
+         c.sort = false;
+       }},
+      {"scalar atomics",
+       [](Config& c) {
+         c.vector_atomics = false;
+       }},
+      {fmt::format("G2P2G {}", final_config.g2p2g ? "off" : "on"),
+       [](Config& c) {
+         c.g2p2g = !c.g2p2g;
+       }},
+      {fmt::format("shared-memory P2G {}", final_config.shared_p2g ? "off" : "on"),
+       [](Config& c) {
+         c.shared_p2g = !c.shared_p2g;
+       }},
+  };
+  for (int l = 0; l < silt::mpm::kTransferLaunches; ++l) {
+    const std::string name = silt::mpm::to_string(silt::mpm::TransferLaunch(l));
+    if (name == final_config.launch) continue;
+    v.push_back({"launch " + name, [name](Config& c) {
+                   c.launch = name;
+                 }});
+  }
+  return v;
+}
+
+/// Markdown table: ms/step of every variant and its ratio to the final configuration.
+void ablation_table(const Config& final_config, const std::string& title,
+                    const std::function<Scene(const Config&)>& scene, const silt::Exec& exec,
+                    int steps) {
+  fmt::print("\n### {}\n\n", title);
+  fmt::print("| variant | ms/step | / final | particles | blocks | rebuilds | launches |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---|\n");
+  double final_ms = 0;
+  for (const Variant& v : ablation_variants(final_config)) {
+    Config c = final_config;
+    v.change(c);
+    try {
+      const Timing t = run(c, scene(c), exec, steps, c.graph);
+      if (final_ms == 0) final_ms = t.ms_per_step;
+      fmt::print("| {} | {:.3f} | {:.2f} | {} | {} | {} | {} |\n", v.name, t.ms_per_step,
+                 t.ms_per_step / final_ms, t.particles, t.blocks, t.rebuilds,
+                 t.graph ? "graph" : "plain");
+    } catch (const std::exception& e) {
+      fmt::print("| {} | failed: {} | | | | | |\n", v.name, e.what());
+    }
+    std::fflush(stdout);
+  }
+}
+
+Scene cube_scene(const Config& c);
+Scene sand_scene(const Config& c, double particles);
+
+void ablation(const Config& c, const silt::Exec& exec, int steps) {
+  fmt::print("\n## Ablation ({} timed steps per row after one warm-up frame)\n", steps);
+  ablation_table(
+      c, "[a] fixed-corotated cube, 370K particles", [](const Config& v) { return cube_scene(v); },
+      exec, steps);
+  const double n = parse_count(c.ablation_sand);
+  ablation_table(
+      c, fmt::format("[b] falling sand {}", c.ablation_sand),
+      [n](const Config& v) { return sand_scene(v, n); }, exec, steps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -235,6 +341,15 @@ int main(int argc, char** argv) {
   app.add_option("--g2p2g", c.g2p2g, "fused G2P2G (on/off)");
   app.add_option("--sort", c.sort, "sort particles by block at rebuilds (on/off)");
   app.add_option("--vector-atomics", c.vector_atomics, "float4 atomics in P2G (on/off)");
+  app.add_option("--shared-p2g", c.shared_p2g,
+                 "P2G staged in shared memory, flushed with global atomics (on/off)");
+  app.add_option("--launch", c.launch,
+                 "P2G/G2P launch shape: standard, 128x4, 256x2, 256x3, 256x4, 128x8 "
+                 "(threads x min blocks per SM)");
+  app.add_flag("--ablation", c.ablation,
+               "markdown tables: the options' configuration vs each principle rolled back");
+  app.add_flag("--quick", c.quick, "ablation: 50 timed steps per row (default 200)");
+  app.add_option("--ablation-sand", c.ablation_sand, "sand size of the ablation (default 1M)");
   app.add_option("--transfer", c.transfer, "apic or asflip")
       ->check(CLI::IsMember({"apic", "asflip"}));
   CLI11_PARSE(app, argc, argv);
@@ -246,14 +361,19 @@ int main(int argc, char** argv) {
     if (c.sizes.empty())
       c.sizes = gpu ? std::vector<std::string>{"55K", "200K", "1M", "3.1M", "12.6M"}
                     : std::vector<std::string>{"55K"};
-    const int steps = c.steps > 0 ? c.steps : (gpu ? 200 : 2);
+    const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
     fmt::print(
         "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {}, vector "
-        "atomics {}, transfer {}\n",
+        "atomics {}, shared P2G {}, launch {}, transfer {}\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.sort ? "on" : "off",
-        c.vector_atomics ? "on" : "off", c.transfer);
+        c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off", c.launch, c.transfer);
+    parse_launch(c.launch);
+    if (c.ablation) {
+      ablation(c, exec, steps);
+      return 0;
+    }
     if (c.which == "all" || c.which == "cube") cube(c, exec, steps);
     if (c.which == "all" || c.which == "sand") sand(c, exec, steps);
     if (c.which == "all" || c.which == "overhead") overhead(c, exec, steps);

@@ -161,6 +161,34 @@ TEST(MpmConsistency, SplashIsIndependentOfAtomicOrder) {
               run(splash_scene(), exec(), sorted, kFrames), "splash: unsorted vs sorted");
 }
 
+TEST(MpmConsistency, SharedMemoryP2gMatchesGlobalAtomics) {
+  // The arena path (p2g_shared_body.hpp) on both pipelines: fused force (stride 4) and split force
+  // channels (G2P2G); unsorted, most particles of a chunk miss the arena and go straight to global.
+  silt::mpm::SolverOptions global, shared, shared_unsorted;
+  shared.shared_p2g = shared_unsorted.shared_p2g = true;
+  shared_unsorted.sort_particles = false;
+  const Moments reference = run(collision_scene(8), exec(), global, kFrames);
+  expect_same(run(collision_scene(8), exec(), shared, kFrames), reference,
+              "shared-memory P2G vs global atomics");
+  expect_same(run(collision_scene(8), exec(), shared_unsorted, kFrames), reference,
+              "shared-memory P2G, unsorted vs global atomics");
+  expect_same(run(collision_scene(8, true), exec(), shared, kFrames),
+              run(collision_scene(8, true), exec(), global, kFrames),
+              "g2p2g: shared-memory P2G vs global atomics");
+}
+
+TEST(MpmConsistency, TransferLaunchShapesAgree) {
+  if (!on_gpu()) GTEST_SKIP() << "launch shapes exist only on the cuda backend";
+  const silt::mpm::SolverOptions standard;
+  const Moments reference = run(collision_scene(8), exec(), standard, kFrames);
+  for (int l = 1; l < silt::mpm::kTransferLaunches; ++l) {
+    silt::mpm::SolverOptions opt;
+    opt.transfer_launch = silt::mpm::TransferLaunch(l);
+    expect_same(run(collision_scene(8), exec(), opt, kFrames), reference,
+                silt::mpm::to_string(opt.transfer_launch));
+  }
+}
+
 TEST(MpmConsistency, BackendAgreesWithCpu) {
   if (!on_gpu()) GTEST_SKIP() << "the reference is the cpu backend itself";
   const silt::mpm::SolverOptions opt;

@@ -36,6 +36,8 @@ struct TransferArgs {
   float advect = 0;            // ASFLIP position-correction weight b_max, -
   bool vector_atomics = true;  // P2G: one float4 atomic per node (sm_90+) instead of four
   bool split_force = false;    // stress force in its own grid channels (ASFLIP, G2P2G)
+  bool shared_p2g = false;     // P2G staged in a per-CUDA-block shared arena (p2g_shared.cpp)
+  int launch = 0;              // P2G/G2P launch shape, a TransferLaunch (transfer_launch.hpp)
 };
 
 /// Settings of the grid update; dt and time are filled in on the device from StepControl.
@@ -52,6 +54,9 @@ struct GridArgs {
 /// first; false when F is already current (G2P2G advances it).
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
+/// enqueue_p2g with the shared-memory staging of p2g_shared_body.hpp (a.shared_p2g).
+void enqueue_p2g_shared(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                        StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault);

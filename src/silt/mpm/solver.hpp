@@ -41,12 +41,26 @@ struct FrameStats {
   std::vector<std::string> warnings;  // also sent to SolverOptions::log
 };
 
+/// Launch shapes of the P2G, G2P and G2P2G kernels (paper 000 §3 principle 2, occupancy): threads
+/// per CUDA block and the minimum resident blocks per SM given to __launch_bounds__, which caps
+/// the registers per thread at 65536 / (threads * blocks). standard: the generic 256-thread
+/// launch with no bound (92-95 registers on sm_90).
+enum class TransferLaunch : int { standard = 0, t128_b4, t256_b2, t256_b3, t256_b4, t128_b8 };
+constexpr int kTransferLaunches = 6;
+/// "standard", "128x4", "256x2", ... (threads x minimum blocks per SM).
+const char* to_string(TransferLaunch l);
+
 /// Run-time switches of the solver (the physics comes from the Scene). The defaults are the
 /// fastest measured configuration; the others exist for ablations (bench/mpm_bench).
 struct SolverOptions {
   bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
   bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
   bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
+  /// P2G: stage each CUDA block's particles in a shared-memory arena of the 3x3x3 blocks around
+  /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000
+  /// §4.3 replaces; false: every node straight to global atomics).
+  bool shared_p2g = false;
+  TransferLaunch transfer_launch = TransferLaunch::standard;  // P2G/G2P/G2P2G launch shape
   /// Receives warnings (e.g. an unstable fixed dt); the library never prints.
   std::function<void(const std::string&)> log;
 };

@@ -122,6 +122,8 @@ void Solver::Impl::build_tables() {
   targs.advect = float(scene.asflip_advect);
   rargs.sort = options.sort_particles;
   targs.vector_atomics = options.vector_atomics;
+  targs.shared_p2g = options.shared_p2g;
+  targs.launch = int(options.transfer_launch);
   targs.split_force = scene.transfer == Transfer::asflip || scene.g2p2g;
 
   emissions.clear();

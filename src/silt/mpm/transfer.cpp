@@ -2,13 +2,18 @@
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/transfer_body.hpp"
+#include "silt/mpm/transfer_launch.hpp"
 
 namespace silt::mpm {
 
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault, const int* gate, bool advance_f) {
-  gated_for(
-      exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
+  if (a.shared_p2g) {
+    enqueue_p2g_shared(exec, a, p, g, ctl, fault, gate, advance_f);
+    return;
+  }
+  transfer_for(
+      exec, "mpm.p2g", a.launch, a.particles, gate, SILT_LAMBDA(Index i) {
         detail::p2g_particle_body(a, p, g, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
       });
 }
@@ -55,18 +60,36 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
 
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault) {
-  gated_for(
-      exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+  transfer_for(
+      exec, "mpm.g2p", a.launch, a.particles, &ctl->active, SILT_LAMBDA(Index i) {
         detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
       });
 }
 
 void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                    StepControl* ctl, FaultView fault) {
-  gated_for(
-      exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+  transfer_for(
+      exec, "mpm.g2p2g", a.launch, a.particles, &ctl->active, SILT_LAMBDA(Index i) {
         detail::g2p2g_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
       });
+}
+
+const char* to_string(TransferLaunch l) {
+  switch (l) {
+    case TransferLaunch::standard:
+      return "standard";
+    case TransferLaunch::t128_b4:
+      return "128x4";
+    case TransferLaunch::t256_b2:
+      return "256x2";
+    case TransferLaunch::t256_b3:
+      return "256x3";
+    case TransferLaunch::t256_b4:
+      return "256x4";
+    case TransferLaunch::t128_b8:
+      return "128x8";
+  }
+  return "?";
 }
 
 }  // namespace silt::mpm

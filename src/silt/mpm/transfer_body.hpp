@@ -77,16 +77,55 @@ SILT_HD SILT_FORCEINLINE void home_coords(const ParticleView& p, const GridView&
   unpack_block(g.block_key[p.block[i]], hb[0], hb[1], hb[2]);
 }
 
+/// Where the scatter adds a node's share: straight into the global accumulators with native
+/// atomics (paper 000 §4.3, the default), or a block-local staging arena (p2g_shared_body.hpp).
+struct GlobalSink {
+  float* accum;
+  int stride;
+  bool vector_atomics;
+  SILT_HD SILT_FORCEINLINE void add(const StencilMap& m, const int* nb, int ii, int j, int k,
+                                    float mass, const Vec3f& mv) const {
+    float* acc = accum + stride * stencil_node(m, nb, ii, j, k);
+    // Native global float atomics, no shared-memory staging (paper 000 §4.3); one 16-byte
+    // vector atomic per 4 channels where the GPU has it.
+    if (vector_atomics) {
+      atomic_add4(acc, mass, mv[0], mv[1], mv[2]);
+    } else {
+      atomic_add(acc, mass);
+      atomic_add(acc + 1, mv[0]);
+      atomic_add(acc + 2, mv[1]);
+      atomic_add(acc + 3, mv[2]);
+    }
+  }
+  SILT_HD SILT_FORCEINLINE void add_force(const StencilMap& m, const int* nb, int ii, int j, int k,
+                                          const Vec3f& f) const {
+    float* acc = accum + stride * stencil_node(m, nb, ii, j, k) + 4;
+    if (vector_atomics) {
+      atomic_add4(acc, f[0], f[1], f[2], 0.0f);
+    } else {
+      atomic_add(acc, f[0]);
+      atomic_add(acc + 1, f[1]);
+      atomic_add(acc + 2, f[2]);
+    }
+  }
+};
+
+SILT_HD SILT_FORCEINLINE GlobalSink global_sink(const TransferArgs& a, const GridView& g) {
+  return GlobalSink{g.accum, g.accum_stride, a.vector_atomics};
+}
+
 /// Scatters one particle at x (m), binned into block `block` with home coordinates hb, to its 27
 /// nodes: mass and momentum, plus the MLS stress force (Hu et al. 2018). With a.split_force the
 /// force goes to its own channels (accumulator stride 8) so that the scatter needs no dt: ASFLIP
 /// needs the grid velocity before forces, and G2P2G scatters before the next dt is known. Otherwise
 /// the force is fused into the momentum as the impulse dt f (stride 4, half the atomics). Returns
 /// false, scattering nothing, when the stencil leaves the block's free zone.
+template <class Sink>
 SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const GridView& g,
                                                const Vec3f& x, int block, const int hb[3],
                                                const ParticleClass& pc, const Vec3f& v,
-                                               const Mat3f& c, const Mat3f& tau, float dt) {
+                                               const Mat3f& c, const Mat3f& tau, float dt,
+                                               const Sink& sink) {
   const BSplineQ<float> s =
       bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
   if (!in_free_zone(s.base, hb)) return false;
@@ -101,33 +140,36 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
       p2g_particle(0.0f, Vec3f::zero(), Mat3f::zero(), pc.volume0, tau, 1.0f, dinv);
   SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
-    const int node = stencil_node(m, nb, ii, j, k);
     const float w = s.weight(ii, j, k);
     const Vec3f dpos = s.dpos(ii, j, k, a.dx);
-    const Vec3f mv = p2g_node_momentum(q, w, dpos);
-    float* acc = g.accum + g.accum_stride * node;
-    // Native global float atomics, no shared-memory staging (paper 000 §4.3); one 16-byte
-    // vector atomic per 4 channels where the GPU has it.
-    if (a.vector_atomics) {
-      atomic_add4(acc, w * pc.mass, mv[0], mv[1], mv[2]);
-    } else {
-      atomic_add(acc, w * pc.mass);
-      atomic_add(acc + 1, mv[0]);
-      atomic_add(acc + 2, mv[1]);
-      atomic_add(acc + 3, mv[2]);
-    }
-    if (a.split_force) {
-      const Vec3f f = p2g_node_momentum(qf, w, dpos);
-      if (a.vector_atomics) {
-        atomic_add4(acc + 4, f[0], f[1], f[2], 0.0f);
-      } else {
-        atomic_add(acc + 4, f[0]);
-        atomic_add(acc + 5, f[1]);
-        atomic_add(acc + 6, f[2]);
-      }
-    }
+    sink.add(m, nb, ii, j, k, w * pc.mass, p2g_node_momentum(q, w, dpos));
+    if (a.split_force) sink.add_force(m, nb, ii, j, k, p2g_node_momentum(qf, w, dpos));
   }
   return true;
+}
+
+SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const GridView& g,
+                                               const Vec3f& x, int block, const int hb[3],
+                                               const ParticleClass& pc, const Vec3f& v,
+                                               const Mat3f& c, const Mat3f& tau, float dt) {
+  return scatter_particle(a, g, x, block, hb, pc, v, c, tau, dt, global_sink(a, g));
+}
+
+/// The per-particle start of P2G: F advanced with dt_prev (s), plasticity and stress (stored back).
+/// Returns the Kirchhoff stress tau (Pa) and the particle's state for the scatter.
+SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const ParticleView& p, Index i,
+                                            float dt_prev, Vec3f& x, Vec3f& v, Mat3f& c,
+                                            const ParticleClass*& pc) {
+  x = load3(p.x, i);
+  v = load3(p.v, i);
+  c = load9(p.c, i);
+  Mat3f f = update_deformation(load9(p.f, i), c, dt_prev);
+  float plastic = p.plastic[i];
+  pc = &a.classes[p.material[i]];
+  const Mat3f tau = material_stress(pc->material, f, plastic, c);
+  store9(p.f, i, f);
+  p.plastic[i] = plastic;
+  return tau;
 }
 
 /// P2G for particle i with step size dt (s). F is first advanced with the previous step's C and
@@ -137,21 +179,16 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,
                                                 const FaultView& fault) {
-  const Vec3f x = load3(p.x, i);
-  const Vec3f v = load3(p.v, i);
-  const Mat3f c = load9(p.c, i);
-  Mat3f f = update_deformation(load9(p.f, i), c, dt_prev);
-  float plastic = p.plastic[i];
-  const ParticleClass& pc = a.classes[p.material[i]];
-  const Mat3f tau = material_stress(pc.material, f, plastic, c);
-  store9(p.f, i, f);
-  p.plastic[i] = plastic;
+  Vec3f x, v;
+  Mat3f c;
+  const ParticleClass* pc;
+  const Mat3f tau = p2g_material(a, p, i, dt_prev, x, v, c, pc);
   if (p.block[i] < 0) return;  // binning failed on an overflow, already raised
   int hb[3];
   home_coords(p, g, i, hb);
   // The G2P guard forces a rebuild before a particle can leave its zone; reaching this means a
   // particle moved more than 3 cells in one step.
-  if (!scatter_particle(a, g, x, p.block[i], hb, pc, v, c, tau, dt))
+  if (!scatter_particle(a, g, x, p.block[i], hb, *pc, v, c, tau, dt))
     fault.raise(kFaultZoneEscape, p.id[i], 0);
 }
 
