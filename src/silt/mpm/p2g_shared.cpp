@@ -17,7 +17,8 @@ __global__ void __launch_bounds__(detail::kArenaThreads)
     p2g_shared_kernel(TransferArgs a, ParticleView p, GridView g, StepControl* ctl, FaultView fault,
                       const int* gate, bool advance_f) {
   if (*gate == 0) return;
-  __shared__ float arena[kMaxArenaFloats];
+  // Dynamic: 4 channels (27,648 B) leave room for more resident blocks than 7 (48,384 B).
+  extern __shared__ float arena[];
   const int floats = detail::arena_channels(a.split_force) * detail::kArenaNodes;
   for (int k = threadIdx.x; k < floats; k += blockDim.x) arena[k] = 0.0f;
   const Index first = static_cast<Index>(blockIdx.x) * detail::kArenaThreads;
@@ -45,7 +46,9 @@ void enqueue_p2g_shared(const Exec& exec, const TransferArgs& a, ParticleView p,
 #if SILT_HAS_CUDA
     const char* label = "mpm.p2g_shared";
     silt::detail::range_push(label);
-    p2g_shared_kernel<<<static_cast<unsigned>(chunks), detail::kArenaThreads, 0, exec.stream>>>(
+    const std::size_t bytes =
+        sizeof(float) * detail::arena_channels(a.split_force) * detail::kArenaNodes;
+    p2g_shared_kernel<<<static_cast<unsigned>(chunks), detail::kArenaThreads, bytes, exec.stream>>>(
         a, p, g, ctl, fault, gate, advance_f);
     silt::detail::range_pop();
     silt::detail::check_launch(exec, label);
