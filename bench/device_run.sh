@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL/MPI there), run the GPU tests and the benchmarks, and leave logs under $OUT.
-#   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-mpm] [sass]
+#   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
+#                            [sass]
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,18 @@ fi
 if has bench-swe; then
   $B/apps/silt/silt bench swe --backend cuda --csv "$OUT/bench-swe.csv" 2>&1 | tee "$OUT/bench-swe.txt"
 fi
+if has bench-swe-variants; then
+  {
+    echo "== plain parallel_for path"
+    $B/apps/silt/silt bench swe --backend cuda --plain --sizes 16M
+    for t in 32x16 32x8/6 32x8/8; do
+      echo "== SILT_SWE_TILE=$t"
+      SILT_SWE_TILE=$t $B/apps/silt/silt bench swe --backend cuda --sizes 64M
+    done
+  } 2>&1 | tee "$OUT/bench-swe-variants.txt"
+fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
-  $B/bench/mpm_bench 2>&1 | tee "$OUT/bench-mpm.txt"
+  timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"
+  timeout 200 $B/bench/mpm_bench --backend cuda --ablation --quick 2>&1 | tee "$OUT/bench-mpm-ablation.txt"
 fi
 exit $status
