@@ -33,7 +33,8 @@ SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
 }
 
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and
-/// (i, j) for d == Dir::y; i in [0, nx], j in [0, ny]. Normal frame of the edge (+x or +y).
+/// (i, j) for d == Dir::y; i in [0, nx], j in [0, ny] for the owned cells (a subdomain also asks
+/// for the edges of its halo cells, never beyond the halo). Normal frame of the edge (+x or +y).
 template <class T>
 SILT_HD EdgeFlux<T> edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
   const bool along_x = d == Dir::x;
@@ -43,13 +44,17 @@ SILT_HD EdgeFlux<T> edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
     return well_balanced_flux_k(normal_state_k(v.cell(il, jl), d, v.dry), v.z(il, jl),
                                 normal_state_k(v.cell(i, j), d, v.dry), v.z(i, j), v.g, v.dry);
   if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
+  // One side inactive: a wall, or a boundary segment where the edge is on the global grid's edge
+  // (a subdomain's halo holds its neighbours' cells, so only the global edge is physical).
   if (right) {
-    const bool at_side = along_x ? i == 0 : j == 0;
-    const int seg = at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j : i) : -1;
+    const bool at_side = along_x ? i + v.i0 == 0 : j + v.j0 == 0;
+    const int seg =
+        at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j + v.j0 : i + v.i0) : -1;
     return boundary_flux(v, i, j, d, seg, /*ghost_left=*/true);
   }
-  const bool at_side = along_x ? i == v.nx : j == v.ny;
-  const int seg = at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl : il) : -1;
+  const bool at_side = along_x ? i + v.i0 == v.gnx : j + v.j0 == v.gny;
+  const int seg =
+      at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl + v.j0 : il + v.i0) : -1;
   return boundary_flux(v, il, jl, d, seg, /*ghost_left=*/false);
 }
 

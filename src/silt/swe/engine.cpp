@@ -159,6 +159,8 @@ EdgeView<T> Engine<T>::edge_view(int read) const {
   e.active = Grid2<const std::uint8_t>{active_.data(), nx_, ny_, 1};
   e.nx = nx_;
   e.ny = ny_;
+  e.gnx = nx_;  // the whole grid: no offset, no halo of neighbour data
+  e.gny = ny_;
   e.dx = T(scene_.grid.dx);
   e.g = T(scene_.gravity);
   e.dry = T(scene_.dry_depth);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "silt/core/exec.hpp"
@@ -25,9 +26,17 @@ class EngineBase {
   virtual Fields fields() const = 0;
   virtual std::vector<Probe> probe(const std::vector<Index>& cells) const = 0;
   virtual Totals totals() const = 0;
+  /// A split run's communication timed on its own (multi_engine.hpp); nothing on one device.
+  virtual CommTimes measure_communication(int repetitions) {
+    (void)repetitions;
+    return CommTimes{};
+  }
+  virtual std::string layout() const { return "one subdomain"; }
 };
 
 /// Validates the scene (silt::Error) and builds the engine for its precision on exec.
 std::unique_ptr<EngineBase> make_engine(const Scene& scene, const Exec& exec);
+/// Validates the scene and split (silt::Error) and builds the engine of a split run.
+std::unique_ptr<EngineBase> make_multi_engine(const Scene& scene, const Split& split);
 
 }  // namespace silt::swe::detail

@@ -74,8 +74,13 @@ void phase_wet_count(const Exec& exec, const SolverView<T>& v) {
 
 template <class T>
 void phase_update(const Exec& exec, const SolverView<T>& v) {
+  phase_update_box(exec, v, Box2{0, v.e.nx, 0, v.e.ny}, "swe.update");
+}
+
+template <class T>
+void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
   parallel_for(
-      exec, "swe.update", Box2{0, v.e.nx, 0, v.e.ny}, SILT_LAMBDA(Index i, Index j) {
+      exec, label, box, SILT_LAMBDA(Index i, Index j) {
         const EdgeView<T>& e = v.e;
         CellState<T> s = e.cell(i, j);
         if (e.active(i, j)) {
@@ -85,7 +90,9 @@ void phase_update(const Exec& exec, const SolverView<T>& v) {
           const int code =
               update_cell_k(s, edge_flux(e, i, j, Dir::x), edge_flux(e, i + 1, j, Dir::x),
                             edge_flux(e, i, j, Dir::y), edge_flux(e, i, j + 1, Dir::y), p);
-          if (code != kFaultNone) v.fault.raise(code, j * e.nx + i, int(v.clock[kSteps]));
+          // A halo cell repeats its owner's update (ghost cell expansion): the owner reports.
+          if (code != kFaultNone && e.owns(i, j))
+            v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
           if (s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
         }
         v.h_new(i, j) = s.h;
@@ -131,7 +138,9 @@ void phase_sources(const Exec& exec, const SolverView<T>& v) {
         const double volume = point_source_k(v, src, dt, *h, *hc, dh, dhc);
         atomic_add(h, T(dh));
         atomic_add(hc, T(dhc));
-        atomic_add(v.clock + kInflow, volume);
+        // A source in a subdomain's halo is applied there too (the halo repeats its owner's
+        // update) but counted by the owner only.
+        if (v.e.owns(src.i, src.j)) atomic_add(v.clock + kInflow, volume);
         const T h_after = *h;
         if (!(h_after > v.e.dry)) {
           v.hu_new(src.i, src.j) = T(0);
@@ -187,15 +196,16 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
       });
 }
 
-#define SILT_SWE_PHASES(T)                                                 \
-  template void phase_clock<T>(const Exec&, const SolverView<T>&);         \
-  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);     \
-  template void phase_update<T>(const Exec&, const SolverView<T>&);        \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&); \
-  template void phase_sources<T>(const Exec&, const SolverView<T>&);       \
-  template void phase_cfl<T>(const Exec&, const SolverView<T>&);           \
-  template void phase_copy<T>(const Exec&, const StateCopy<T>&);           \
-  template double sum_depth<T>(const Exec&, const EdgeView<T>&);           \
+#define SILT_SWE_PHASES(T)                                                                 \
+  template void phase_clock<T>(const Exec&, const SolverView<T>&);                         \
+  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                     \
+  template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
+  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&);                 \
+  template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
+  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
+  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                           \
+  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                           \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
 SILT_SWE_PHASES(float)
 SILT_SWE_PHASES(double)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "silt/core/exec.hpp"
+#include "silt/core/parallel_for.hpp"
 #include "silt/swe/views.hpp"
 
 namespace silt::swe::detail {
@@ -23,6 +24,12 @@ void phase_wet_count(const Exec& exec, const SolverView<T>& v);
 /// faults.
 template <class T>
 void phase_update(const Exec& exec, const SolverView<T>& v);
+
+/// phase_update over a box of local cells, which may reach into a subdomain's halo (ghost cell
+/// expansion recomputes the halo's inner layers); faults are raised only for owned cells, with
+/// their global index. phase_update is this over the owned cells, labelled "swe.update".
+template <class T>
+void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label);
 
 /// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
 /// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update).

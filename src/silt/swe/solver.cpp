@@ -19,6 +19,11 @@ Solver::Solver(const Scene& scene, const Exec& exec) : impl_(std::make_unique<Im
   impl_->exec = exec;
   impl_->engine = detail::make_engine(impl_->scene, impl_->exec);
 }
+Solver::Solver(const Scene& scene, const Split& split) : impl_(std::make_unique<Impl>()) {
+  impl_->scene = scene;
+  impl_->exec = split.execs.empty() ? Exec::host() : split.execs.front();
+  impl_->engine = detail::make_multi_engine(impl_->scene, split);
+}
 Solver::~Solver() = default;
 Solver::Solver(Solver&&) noexcept = default;
 Solver& Solver::operator=(Solver&&) noexcept = default;
@@ -52,6 +57,12 @@ std::vector<Probe> Solver::probe(const std::vector<Index>& cells) const {
 }
 Totals Solver::totals() const {
   return impl_->engine->totals();
+}
+CommTimes Solver::measure_communication(int repetitions) {
+  return impl_->engine->measure_communication(repetitions);
+}
+std::string Solver::layout() const {
+  return impl_->engine->layout();
 }
 
 }  // namespace silt::swe

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/swe/scene.hpp"
 
@@ -31,9 +33,46 @@ struct Totals {
   double inflow_volume = 0;   // m^3 that entered through boundaries, sources and rain so far
 };
 
+/// How a run is cut into subdomains (docs/multi-gpu-swe.md).
+enum class SplitShape {
+  automatic,  // strips of whole rows unless 2D blocks exchange fewer halo cells
+  strips,
+  blocks
+};
+
+/// A run split over several devices or CPU partitions of this process and, when the process was
+/// started by mpirun with several ranks, over the ranks (each rank passing its own execs).
+struct Split {
+  std::vector<Exec> execs;  // one subdomain per exec here (CPU partitions: Exec::host() repeated)
+  int halo = 1;             // k >= 1: halo layers, exchanged every k steps (ghost cell expansion)
+  SplitShape shape = SplitShape::automatic;
+};
+
+/// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
+/// throws it alike, with the same message, so a caller can end all ranks normally; any other
+/// error may be one rank's alone (end the run with partition::World::abort()).
+class SplitFault : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The communication of a split run, each part timed on its own with the devices waited for.
+struct CommTimes {
+  int parts = 1;              // subdomains over all ranks
+  double exchange_s = 0;      // one halo exchange of every subdomain, s
+  double reduce_s = 0;        // one global reduction of the step's wave speed (the dt), s
+  double exchange_bytes = 0;  // received by this process per exchange
+};
+
 class Solver {
  public:
   Solver(const Scene& scene, const Exec& exec);
+  /// A split run (src/silt/partition/). On the CPU its results equal the single-device run bit
+  /// for bit. Under MPI every rank constructs it, and every member below is then collective (all
+  /// ranks call it, in the same order); fields() returns the whole grid on rank 0 and only nx, ny
+  /// on the other ranks; probe() and totals() return the same values on every rank. A fault on any
+  /// rank is reported on every rank, naming the rank, the device, the global cell and the step.
+  Solver(const Scene& scene, const Split& split);
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
@@ -55,6 +94,12 @@ class Solver {
   Fields fields() const;
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
   Totals totals() const;
+
+  /// Times `repetitions` halo exchanges and global reductions on their own (a split run; zeros on
+  /// one device). Collective under MPI. The state is left as it was.
+  CommTimes measure_communication(int repetitions);
+  /// How the grid is split ("one subdomain" on one device).
+  std::string layout() const;
 
  private:
   struct Impl;

@@ -50,10 +50,17 @@ struct EdgeView {
   Grid2<const T> h, hu, hv, hc;  // state at the start of the step
   Grid2<const T> z;              // bed relative to the scene's lowest active bed, m
   Grid2<const std::uint8_t> active;
-  Index nx = 0, ny = 0;
+  Index nx = 0, ny = 0;  // cells this view updates and owns: local i in [0, nx), j in [0, ny)
+  // Placement in the global grid, for a subdomain of a split run (src/silt/partition/): local cell
+  // (i, j) is global cell (i + i0, j + j0) of the gnx x gny grid. The halo ring [-ext, 0) and
+  // [n, n + ext) holds real neighbour data on sides shared with another subdomain and inactive
+  // cells beyond the global edge, so only the global edges are physical boundaries. One device
+  // running the whole grid: i0 = j0 = 0, gnx = nx, gny = ny, ext = 0.
+  Index i0 = 0, j0 = 0, gnx = 0, gny = 0, ext = 0;
   T dx, g, dry;
-  // Boundary tables. side_seg: segment of each edge cell, -1 for a wall, laid out as west [0, ny),
-  // east [ny, 2 ny), south [2 ny, 2 ny + nx), north [2 ny + nx, 2 ny + 2 nx).
+  // Boundary tables of the global grid. side_seg: segment of each edge cell, -1 for a wall, laid
+  // out as west [0, gny), east [gny, 2 gny), south [2 gny, 2 gny + gnx), north [2 gny + gnx,
+  // 2 gny + 2 gnx).
   const int* side_seg;
   const int* seg_kind;   // BoundaryCode
   const T* seg_value;    // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
@@ -62,16 +69,21 @@ struct EdgeView {
   const int* seg_cells;  // active cells of the segment
 
   SILT_HD bool is_active(Index i, Index j) const {
-    return i >= 0 && j >= 0 && i < nx && j < ny && active(i, j) != 0;
+    return i >= -ext && j >= -ext && i < nx + ext && j < ny + ext && active(i, j) != 0;
   }
+  /// True for the cells this view owns (not its halo).
+  SILT_HD bool owns(Index i, Index j) const { return i >= 0 && j >= 0 && i < nx && j < ny; }
+  /// Global row-major index of local cell (i, j) (what faults report).
+  SILT_HD Index global_index(Index i, Index j) const { return (j + j0) * gnx + (i + i0); }
   SILT_HD CellState<T> cell(Index i, Index j) const {
     return CellState<T>{h(i, j), hu(i, j), hv(i, j), hc(i, j)};
   }
+  /// Segment of the global edge cell at global position pos along side (-1: wall).
   SILT_HD int segment(int side, Index pos) const {
     const Index base = side == kWest    ? 0
-                       : side == kEast  ? ny
-                       : side == kSouth ? 2 * ny
-                                        : 2 * ny + nx;
+                       : side == kEast  ? gny
+                       : side == kSouth ? 2 * gny
+                                        : 2 * gny + gnx;
     return side_seg[base + pos];
   }
 };

@@ -1,0 +1,169 @@
+#include "silt/partition/streams.hpp"
+
+#include <cstring>
+#include <utility>
+
+#include "silt/core/config.hpp"
+#include "silt/core/error.hpp"
+
+#if SILT_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace silt::partition {
+
+Stream::Stream(const Exec& exec) : exec_(exec) {
+#if SILT_HAS_CUDA
+  if (!exec.is_cuda()) return;
+  activate(exec);
+  cudaStream_t s = nullptr;
+  SILT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  exec_.stream = s;
+  owned_ = true;
+#endif
+}
+
+Stream::~Stream() {
+#if SILT_HAS_CUDA
+  if (owned_) {
+    cudaSetDevice(exec_.device);
+    cudaStreamDestroy(exec_.stream);
+  }
+#endif
+}
+
+Stream::Stream(Stream&& o) noexcept : exec_(o.exec_), owned_(o.owned_) {
+  o.owned_ = false;
+}
+
+Stream& Stream::operator=(Stream&& o) noexcept {
+  if (this != &o) {
+    std::swap(exec_, o.exec_);
+    std::swap(owned_, o.owned_);
+  }
+  return *this;
+}
+
+Event::Event(const Exec& exec) : exec_(exec) {
+#if SILT_HAS_CUDA
+  if (!exec.is_cuda()) return;
+  activate(exec);
+  cudaEvent_t e = nullptr;
+  SILT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  ev_ = e;
+#endif
+}
+
+Event::~Event() {
+#if SILT_HAS_CUDA
+  if (ev_) {
+    cudaSetDevice(exec_.device);
+    cudaEventDestroy(ev_);
+  }
+#endif
+}
+
+Event::Event(Event&& o) noexcept : exec_(o.exec_), ev_(o.ev_) {
+  o.ev_ = nullptr;
+}
+
+Event& Event::operator=(Event&& o) noexcept {
+  if (this != &o) {
+    std::swap(exec_, o.exec_);
+    std::swap(ev_, o.ev_);
+  }
+  return *this;
+}
+
+void Event::record(const Exec& on) {
+#if SILT_HAS_CUDA
+  if (!ev_) return;
+  activate(on);
+  SILT_CUDA_CHECK(cudaEventRecord(ev_, on.stream));
+#else
+  (void)on;
+#endif
+}
+
+void Event::wait(const Exec& by) const {
+#if SILT_HAS_CUDA
+  if (!ev_ || !by.is_cuda()) return;
+  activate(by);
+  SILT_CUDA_CHECK(cudaStreamWaitEvent(by.stream, ev_, 0));
+#else
+  (void)by;
+#endif
+}
+
+int enable_peer_access(const std::vector<int>& devices) {
+  int enabled = 0;
+#if SILT_HAS_CUDA
+  for (const int a : devices)
+    for (const int b : devices) {
+      if (a == b) continue;
+      int can = 0;
+      SILT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+      if (!can) continue;
+      SILT_CUDA_CHECK(cudaSetDevice(a));
+      const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaSuccess) {
+        (void)cudaGetLastError();
+        ++enabled;
+      } else {
+        SILT_CUDA_CHECK(e);
+      }
+    }
+#else
+  (void)devices;
+#endif
+  return enabled;
+}
+
+PinnedRange::PinnedRange(void* p, std::size_t bytes) {
+#if SILT_HAS_CUDA
+  if (!p || bytes == 0 || cuda_device_count() == 0) return;
+  SILT_CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+  p_ = p;
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+PinnedRange::~PinnedRange() {
+#if SILT_HAS_CUDA
+  if (p_) cudaHostUnregister(p_);
+#endif
+}
+
+PinnedRange::PinnedRange(PinnedRange&& o) noexcept : p_(o.p_) {
+  o.p_ = nullptr;
+}
+
+PinnedRange& PinnedRange::operator=(PinnedRange&& o) noexcept {
+  std::swap(p_, o.p_);
+  return *this;
+}
+
+void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, const void* src,
+                     std::size_t src_pitch, const Exec& src_exec, std::size_t width_bytes,
+                     std::size_t height, const Exec& on) {
+  if (width_bytes == 0 || height == 0) return;
+  if (!dst_exec.is_cuda() && !src_exec.is_cuda()) {
+    for (std::size_t r = 0; r < height; ++r)
+      std::memcpy(static_cast<char*>(dst) + r * dst_pitch,
+                  static_cast<const char*>(src) + r * src_pitch, width_bytes);
+    return;
+  }
+#if SILT_HAS_CUDA
+  activate(on);
+  // Unified addressing: the driver routes device-to-device copies between two GPUs over the peer
+  // link (NVLink) when peer access is enabled.
+  SILT_CUDA_CHECK(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width_bytes, height,
+                                    cudaMemcpyDefault, on.stream));
+#else
+  (void)on;
+  throw Error("copy_rows_async: a CUDA buffer in a build without the CUDA backend");
+#endif
+}
+
+}  // namespace silt::partition

@@ -1,0 +1,80 @@
+// CUDA streams, events and peer access for the partitions of one process: each GPU subdomain
+// computes on its own stream and moves halos on a second one, so the interior update overlaps the
+// halo copies (paper 001: non-blocking exchange overlapped with interior work). On the host
+// backend every operation here is a no-op, so the same driver code runs on CPU partitions.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "silt/core/exec.hpp"
+
+struct CUevent_st;
+
+namespace silt::partition {
+
+/// A CUDA stream of its own on exec's device (non-blocking with respect to the legacy stream);
+/// on the host, exec itself.
+class Stream {
+ public:
+  Stream() = default;
+  explicit Stream(const Exec& exec);
+  ~Stream();
+  Stream(Stream&& o) noexcept;
+  Stream& operator=(Stream&& o) noexcept;
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  const Exec& exec() const { return exec_; }
+
+ private:
+  Exec exec_{};
+  bool owned_ = false;
+};
+
+/// A CUDA event (timing disabled) on one device; no-op on the host.
+class Event {
+ public:
+  Event() = default;
+  explicit Event(const Exec& exec);
+  ~Event();
+  Event(Event&& o) noexcept;
+  Event& operator=(Event&& o) noexcept;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  /// Marks the work queued so far on `on` (same device as the event).
+  void record(const Exec& on);
+  /// Work queued on `by` from now on (any device) waits for the last record.
+  void wait(const Exec& by) const;
+
+ private:
+  Exec exec_{};
+  CUevent_st* ev_ = nullptr;
+};
+
+/// Enables peer access between every pair of the given CUDA devices that supports it; returns
+/// the number of ordered pairs enabled (copies between the others are staged by the driver).
+int enable_peer_access(const std::vector<int>& devices);
+
+/// Page-locks host memory for asynchronous copies with CUDA devices (cudaHostRegister) while it
+/// lives; nothing on a build or run without CUDA.
+class PinnedRange {
+ public:
+  PinnedRange() = default;
+  PinnedRange(void* p, std::size_t bytes);
+  ~PinnedRange();
+  PinnedRange(PinnedRange&& o) noexcept;
+  PinnedRange& operator=(PinnedRange&& o) noexcept;
+  PinnedRange(const PinnedRange&) = delete;
+  PinnedRange& operator=(const PinnedRange&) = delete;
+
+ private:
+  void* p_ = nullptr;
+};
+
+/// Copies a height x width_bytes block of rows between any two spaces (host or device; the
+/// devices may differ), queued on `on`'s stream (the host copies at once).
+void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, const void* src,
+                     std::size_t src_pitch, const Exec& src_exec, std::size_t width_bytes,
+                     std::size_t height, const Exec& on);
+
+}  // namespace silt::partition

@@ -1,0 +1,67 @@
+// The processes of a run. One process, or the ranks of MPI_COMM_WORLD when silt was built with
+// MPI (SILT_MPI) and the process was started by an MPI launcher (mpirun sets OMPI_COMM_WORLD_SIZE,
+// PMIX_RANK or PMI_SIZE). MPI is initialised on the first call to World::get() and finalised at
+// exit. Debian's Open MPI is not CUDA-aware: every buffer handed to these functions is host memory.
+// Without MPI every collective is the identity on a world of one rank.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace silt::partition {
+
+class World {
+ public:
+  /// The world of this process (initialises MPI the first time when launched by mpirun).
+  static World& get();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// Rank among the ranks of this machine (picks the GPU of a rank when one rank runs per GPU).
+  int local_rank() const { return local_rank_; }
+  bool distributed() const { return size_ > 1; }
+  bool is_root() const { return rank_ == 0; }
+
+  /// In place over all ranks: v[0, n_max) by max, v[n_max, n) by sum. The combination is
+  /// order-independent for maxima and for integer-valued sums (exact in double below 2^53).
+  void allreduce_max_sum(double* v, int n_max, int n) const;
+  /// In place sum over ranks (order of summation up to MPI).
+  void allreduce_sum(double* v, int n) const;
+  /// Every rank's n values, rank after rank (size() * n values).
+  std::vector<double> allgather(const double* v, int n) const;
+  /// Blocking point-to-point transfer of n doubles (gathers of output fields).
+  void send(const double* v, long long n, int to, int tag) const;
+  void recv(double* v, long long n, int from, int tag) const;
+  void barrier() const;
+  /// Ends every rank now (MPI_Abort): for an error only this rank saw, so that no rank waits
+  /// forever in a collective. Without MPI: std::abort().
+  [[noreturn]] void abort(int code) const;
+
+  /// Non-blocking messages of one halo exchange (MPI_Isend / MPI_Irecv), completed together.
+  class Requests {
+   public:
+    Requests();
+    ~Requests();
+    Requests(const Requests&) = delete;
+    Requests& operator=(const Requests&) = delete;
+    void isend(const void* buf, std::size_t bytes, int to, int tag);
+    void irecv(void* buf, std::size_t bytes, int from, int tag);
+    /// Waits for every message posted since the last wait.
+    void wait_all();
+    bool empty() const;
+
+   private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+  };
+
+ private:
+  World();
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+};
+
+/// True when this build has MPI support (SILT_MPI).
+bool mpi_compiled();
+
+}  // namespace silt::partition

@@ -1,0 +1,261 @@
+#include "silt/swe/multi_part.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "silt/core/parallel_for.hpp"
+
+namespace silt::swe::detail {
+
+namespace {
+
+template <class T>
+DeviceBuffer<T> upload(const Exec& exec, const std::vector<T>& host, const char* label) {
+  DeviceBuffer<T> b(exec, Index(host.size()), label);
+  if (!host.empty()) b.upload(host);
+  return b;
+}
+
+// The global edge cell of a boundary table entry.
+void edge_cell(const BoundaryCell& c, Index gnx, Index gny, Index& i, Index& j) {
+  i = c.side == kWest ? 0 : c.side == kEast ? gnx - 1 : c.pos;
+  j = c.side == kSouth ? 0 : c.side == kNorth ? gny - 1 : c.pos;
+}
+
+// Boundary cells owned by sub, with positions along their side made local.
+std::vector<BoundaryCell> owned_cells(const std::vector<BoundaryCell>& all,
+                                      const partition::Subdomain& sub, Index gnx, Index gny) {
+  std::vector<BoundaryCell> out;
+  for (const BoundaryCell& c : all) {
+    Index i, j;
+    edge_cell(c, gnx, gny, i, j);
+    if (!sub.contains(i, j)) continue;
+    const bool vertical = c.side == kWest || c.side == kEast;
+    out.push_back(BoundaryCell{c.side, c.pos - (vertical ? sub.cells.j0 : sub.cells.i0), c.seg});
+  }
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, int ring_width,
+              const Exec& e)
+    : scene(&s), layout(&l), sub(sd), nx(sd.nx()), ny(sd.ny()), ring(ring_width), exec(e) {
+  activate(exec);
+  const Index gnx = s.grid.nx, gny = s.grid.ny;
+  const Index n = Grid2<T>::alloc_size(nx, ny, ring);
+  // Owned cells and the ring, from the scene: the ring holds the neighbours' cells (their initial
+  // state, bed, mask and Manning n) and nothing beyond the global edge, as on one device.
+  std::vector<T> hh(size_t(n), T(0)), hhu(hh), hhv(hh), hhc(hh), hz(hh), hman;
+  std::vector<std::uint8_t> act(size_t(n), 0);
+  if (!s.manning.empty()) hman.assign(size_t(n), T(0));
+  const Grid2<T> g{hh.data(), nx, ny, ring};
+  size_t owned_active = 0;
+  for (Index j = -ring; j < ny + ring; ++j)
+    for (Index i = -ring; i < nx + ring; ++i) {
+      const Index gi = i + sub.cells.i0, gj = j + sub.cells.j0;
+      if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
+      const size_t k = size_t(gj) * size_t(gnx) + size_t(gi);
+      if (!l.active[k]) continue;
+      if (i >= 0 && j >= 0 && i < nx && j < ny) ++owned_active;
+      const size_t o = size_t(g.offset(i, j));
+      act[o] = 1;
+      hz[o] = T(s.bed[k] - l.z_ref);
+      const double d = s.depth[k];
+      hh[o] = T(d);
+      if (d > s.dry_depth) {
+        if (!s.velocity_x.empty()) hhu[o] = T(d * s.velocity_x[k]);
+        if (!s.velocity_y.empty()) hhv[o] = T(d * s.velocity_y[k]);
+      }
+      if (!s.concentration.empty()) hhc[o] = T(d * s.concentration[k]);
+      if (!hman.empty()) hman[o] = T(s.manning[k]);
+    }
+  active_area = double(owned_active) * s.grid.dx * s.grid.dx;
+  for (int b = 0; b < 2; ++b) {
+    h[b] = upload(exec, hh, "swe.h");
+    hu[b] = upload(exec, hhu, "swe.hu");
+    hv[b] = upload(exec, hhv, "swe.hv");
+    hc[b] = upload(exec, hhc, "swe.hc");
+  }
+  z = upload(exec, hz, "swe.z");
+  manning = upload(exec, hman, "swe.manning");
+  max_depth = upload(exec, hh, "swe.max_depth");
+  active = upload(exec, act, "swe.active");
+  bk_h = DeviceBuffer<T>(exec, n, "swe.checkpoint.h");
+  bk_hu = DeviceBuffer<T>(exec, n, "swe.checkpoint.hu");
+  bk_hv = DeviceBuffer<T>(exec, n, "swe.checkpoint.hv");
+  bk_hc = DeviceBuffer<T>(exec, n, "swe.checkpoint.hc");
+  bk_max_depth = DeviceBuffer<T>(exec, n, "swe.checkpoint.max_depth");
+  std::vector<double> c(kClockSize, 0.0);
+  c[kTarget] = std::numeric_limits<double>::infinity();
+  clock = upload(exec, c, "swe.clock");
+  bk_clock = upload(exec, c, "swe.checkpoint.clock");
+  smax = upload(exec, std::vector<T>{T(0)}, "swe.smax");
+  const size_t n_seg = l.seg_kind.size();
+  scalars = upload(exec, std::vector<double>(1 + n_seg, 0.0), "swe.step_scalars");
+  wet_partial = upload(exec, std::vector<int>(n_seg, 0), "swe.segment.wet_partial");
+  fault = FaultFlags(exec);
+  side_seg = upload(exec, l.side_seg, "swe.side_segment");
+  seg_kind = upload(exec, l.seg_kind, "swe.segment.kind");
+  seg_series = upload(exec, l.seg_series, "swe.segment.series");
+  seg_cells = upload(exec, l.seg_cells, "swe.segment.cells");
+  seg_wet = upload(exec, std::vector<int>(n_seg, 0), "swe.segment.wet");
+  seg_conc = upload(exec, std::vector<T>(l.seg_conc.begin(), l.seg_conc.end()),
+                    "swe.segment.concentration");
+  seg_value = upload(exec, std::vector<T>(n_seg, T(0)), "swe.segment.value");
+  flow_cells = upload(exec, owned_cells(l.flow_cells, sub, gnx, gny), "swe.boundary_cells");
+  discharge_cells =
+      upload(exec, owned_cells(l.discharge_cells, sub, gnx, gny), "swe.discharge_cells");
+  std::vector<SourceCell> src;
+  for (const SourceCell& sc : l.sources) {
+    const Index i = sc.i - sub.cells.i0, j = sc.j - sub.cells.j0;
+    if (i >= -ring && j >= -ring && i < nx + ring && j < ny + ring)
+      src.push_back(SourceCell{i, j, sc.series, sc.conc});
+  }
+  sources = upload(exec, src, "swe.sources");
+  series_t = upload(exec, l.series_t, "swe.series.t");
+  series_v = upload(exec, l.series_v, "swe.series.value");
+  series_offset = upload(exec, l.series_offset, "swe.series.offset");
+}
+
+template <class T>
+EdgeView<T> Part<T>::edge_view(int read) const {
+  EdgeView<T> e;
+  e.h = grid(h[read]);
+  e.hu = grid(hu[read]);
+  e.hv = grid(hv[read]);
+  e.hc = grid(hc[read]);
+  e.z = grid(z);
+  e.active = Grid2<const std::uint8_t>{active.data(), nx, ny, ring};
+  e.nx = nx;
+  e.ny = ny;
+  e.i0 = sub.cells.i0;
+  e.j0 = sub.cells.j0;
+  e.gnx = scene->grid.nx;
+  e.gny = scene->grid.ny;
+  e.ext = ring;
+  e.dx = T(scene->grid.dx);
+  e.g = T(scene->gravity);
+  e.dry = T(scene->dry_depth);
+  e.side_seg = side_seg.data();
+  e.seg_kind = seg_kind.data();
+  e.seg_value = seg_value.data();
+  e.seg_conc = seg_conc.data();
+  e.seg_wet = seg_wet.data();
+  e.seg_cells = seg_cells.data();
+  return e;
+}
+
+template <class T>
+SolverView<T> Part<T>::view(int read, int write) const {
+  SolverView<T> v;
+  v.e = edge_view(read);
+  v.h_new = grid(h[write]);
+  v.hu_new = grid(hu[write]);
+  v.hv_new = grid(hv[write]);
+  v.hc_new = grid(hc[write]);
+  v.manning = manning.size() > 0 ? Grid2<const T>(grid(manning)) : Grid2<const T>{};
+  v.max_depth = grid(max_depth);
+  v.clock = const_cast<double*>(clock.data());
+  v.smax = const_cast<T*>(smax.data());
+  v.fault = FaultView{const_cast<FaultFlags&>(fault).view()};
+  v.dx = scene->grid.dx;
+  v.cfl = scene->cfl;
+  v.max_dt = scene->max_dt;
+  v.min_dt = scene->min_dt;
+  v.speed_floor = std::sqrt(scene->gravity * scene->dry_depth);  // as on one device
+  v.active_area = active_area;
+  v.z_ref = layout->z_ref;
+  v.series_t = series_t.data();
+  v.series_v = series_v.data();
+  v.series_offset = series_offset.data();
+  v.rain_series = layout->rain_series;
+  v.n_seg = int(layout->seg_kind.size());
+  v.seg_series = seg_series.data();
+  v.seg_value = const_cast<T*>(seg_value.data());
+  v.seg_wet = const_cast<int*>(seg_wet.data());
+  v.flow_cells = flow_cells.data();
+  v.n_flow_cells = flow_cells.size();
+  v.discharge_cells = discharge_cells.data();
+  v.n_discharge_cells = discharge_cells.size();
+  v.sources = sources.data();
+  v.n_sources = sources.size();
+  return v;
+}
+
+template <class T>
+void Part<T>::copy_state(int cur, bool to_backup) {
+  const DeviceBuffer<T>* live[5] = {&h[cur], &hu[cur], &hv[cur], &hc[cur], &max_depth};
+  const DeviceBuffer<T>* back[5] = {&bk_h, &bk_hu, &bk_hv, &bk_hc, &bk_max_depth};
+  const DeviceBuffer<T>* const* from = to_backup ? live : back;
+  const DeviceBuffer<T>* const* to = to_backup ? back : live;
+  StateCopy<T> c;
+  c.h = from[0]->data();
+  c.hu = from[1]->data();
+  c.hv = from[2]->data();
+  c.hc = from[3]->data();
+  c.max_depth = from[4]->data();
+  c.h_out = const_cast<T*>(to[0]->data());
+  c.hu_out = const_cast<T*>(to[1]->data());
+  c.hv_out = const_cast<T*>(to[2]->data());
+  c.hc_out = const_cast<T*>(to[3]->data());
+  c.max_depth_out = const_cast<T*>(to[4]->data());
+  c.clock = to_backup ? clock.data() : bk_clock.data();
+  c.clock_out = const_cast<double*>(to_backup ? bk_clock.data() : clock.data());
+  c.n = h[0].size();
+  phase_copy(exec, c);
+}
+
+template <class T>
+std::vector<void*> Part<T>::exchanged(int which) {
+  return {h[which].data(), hu[which].data(), hv[which].data(), hc[which].data()};
+}
+
+template <class T>
+void phase_step_scalars(const Part<T>& p, int read) {
+  SolverView<T> v = p.view(read, read);
+  int* partial = const_cast<int*>(p.wet_partial.data());
+  const int n_seg = v.n_seg;
+  if (n_seg > 0) {
+    parallel_fill(p.exec, "swe.wet_partial.zero", partial, n_seg, 0);
+    v.seg_wet = partial;
+    if (v.n_discharge_cells > 0) phase_wet_count(p.exec, v);
+  }
+  const T* smax = v.smax;
+  double* out = const_cast<double*>(p.scalars.data());
+  parallel_for(
+      p.exec, "swe.pack_step_scalars", 1, SILT_LAMBDA(Index) {
+        out[0] = double(*smax);
+        for (int s = 0; s < n_seg; ++s) out[1 + s] = double(partial[s]);
+      });
+}
+
+template <class T>
+void phase_unpack_speed(const Part<T>& p) {
+  const double* in = p.scalars.data();
+  T* smax = const_cast<T*>(p.smax.data());
+  parallel_for(
+      p.exec, "swe.unpack_speed", 1, SILT_LAMBDA(Index) { *smax = T(in[0]); });
+}
+
+template <class T>
+void phase_unpack_wet(const Part<T>& p) {
+  const double* in = p.scalars.data();
+  int* wet = const_cast<int*>(p.seg_wet.data());
+  const int n_seg = int(p.seg_wet.size());
+  parallel_for(
+      p.exec, "swe.unpack_wet", n_seg, SILT_LAMBDA(Index s) { wet[s] = int(in[1 + s]); });
+}
+
+template struct Part<float>;
+template struct Part<double>;
+#define SILT_SWE_MULTI_PART(T)                              \
+  template void phase_step_scalars<T>(const Part<T>&, int); \
+  template void phase_unpack_speed<T>(const Part<T>&);      \
+  template void phase_unpack_wet<T>(const Part<T>&);
+SILT_SWE_MULTI_PART(float)
+SILT_SWE_MULTI_PART(double)
+#undef SILT_SWE_MULTI_PART
+
+}  // namespace silt::swe::detail

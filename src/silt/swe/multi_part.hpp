@@ -1,0 +1,74 @@
+// One subdomain of a split shallow-water run: the device state of its owned cells plus a halo
+// ring of `ring` cells (neighbours' cells on shared sides, inactive cells beyond the global edge),
+// the boundary tables restricted to the global edge cells it owns, and the point sources in its
+// owned cells and halo (the halo repeats its owner's update, sources included; only the owner
+// counts their volume). Its views place it in the global grid (EdgeView::i0, j0, gnx, gny, ext), so
+// the plain phases of phases.hpp step it exactly as they step the whole grid.
+#pragma once
+
+#include <cstdint>
+
+#include "silt/core/buffer.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/partition/decompose.hpp"
+#include "silt/swe/phases.hpp"
+#include "silt/swe/scene.hpp"
+#include "silt/swe/setup.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+struct Part {
+  Part(const Scene& scene, const Layout& layout, const partition::Subdomain& sub, int ring,
+       const Exec& exec);
+
+  Grid2<T> grid(const DeviceBuffer<T>& b) const {
+    return Grid2<T>{const_cast<T*>(b.data()), nx, ny, ring};
+  }
+  EdgeView<T> edge_view(int read) const;
+  SolverView<T> view(int read, int write) const;
+  /// Checkpoint (to_backup) or restore of state, max depth and clock (phase_copy).
+  void copy_state(int cur, bool to_backup);
+  /// Storage of the exchanged fields h, hu, hv, hc of buffer `which` (HaloExchange order).
+  std::vector<void*> exchanged(int which);
+
+  const Scene* scene;
+  const Layout* layout;
+  partition::Subdomain sub;
+  Index nx, ny;
+  int ring;
+  Exec exec;
+  double active_area;  // m^2 of owned active cells (rain inflow)
+  DeviceBuffer<T> h[2], hu[2], hv[2], hc[2];
+  DeviceBuffer<T> z, manning, max_depth;
+  DeviceBuffer<std::uint8_t> active;
+  DeviceBuffer<T> bk_h, bk_hu, bk_hv, bk_hc, bk_max_depth;
+  DeviceBuffer<double> clock, bk_clock;
+  DeviceBuffer<T> smax;
+  // Per-step scalars of the global reduction: [0] largest wave speed, [1 + s] wet cells of
+  // segment s (discharge boundaries spread Q over the wet cells of the whole segment).
+  DeviceBuffer<double> scalars;
+  DeviceBuffer<int> wet_partial;  // this subdomain's wet cells per segment
+  FaultFlags fault;
+  DeviceBuffer<int> side_seg, seg_kind, seg_series, seg_cells, seg_wet;
+  DeviceBuffer<T> seg_value, seg_conc;
+  DeviceBuffer<BoundaryCell> flow_cells, discharge_cells;  // owned, positions local
+  DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
+  DeviceBuffer<double> series_t, series_v;
+  DeviceBuffer<int> series_offset;
+};
+
+/// The wet count and wave speed a step's global reduction starts from: zeroes the partial wet
+/// counts, counts the wet discharge cells of state `read` and packs [smax, wet...] into scalars.
+template <class T>
+void phase_step_scalars(const Part<T>& p, int read);
+/// After the reduction: the global wave speed into smax (before phase_clock).
+template <class T>
+void phase_unpack_speed(const Part<T>& p);
+/// After phase_clock (which zeroes seg_wet): the global wet counts into seg_wet.
+template <class T>
+void phase_unpack_wet(const Part<T>& p);
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,231 @@
+// A shallow-water run split into subdomains (strips and 2D blocks, halos of 1 to 3 layers with
+// ghost cell expansion) against the same scene on one device. On the CPU the split run does the
+// same arithmetic on the same values, so every field must match bit for bit. On CUDA the split run
+// steps with the plain phases while one device uses the fused tile kernel (fast math): they agree
+// within kGpuTolerance.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "silt/core/error.hpp"
+#include "silt/swe/solver.hpp"
+#include "swe_multi_scene.hpp"
+#include "test_support.hpp"
+
+namespace silt::swe {
+namespace {
+
+using multi_test::split_basin;
+using silt::test::exec;
+
+// CUDA: the fused tile kernel (fast-math reciprocals and square roots) against the plain phases
+// over ~150 steps of a dam break, relative to the largest value of the field.
+constexpr double kGpuTolerance = 2e-4;
+
+Split make_split(int parts, int halo, SplitShape shape = SplitShape::automatic) {
+  Split s;
+  s.halo = halo;
+  s.shape = shape;
+  const int devices = std::max(1, cuda_device_count());
+  for (int k = 0; k < parts; ++k)
+    s.execs.push_back(exec().is_cuda() ? Exec::cuda(k % devices) : Exec::host());
+  return s;
+}
+
+double largest(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+void expect_same(const std::vector<double>& split, const std::vector<double>& one,
+                 const char* field, const std::string& what) {
+  ASSERT_EQ(split.size(), one.size()) << field << " " << what;
+  if (!exec().is_cuda()) {
+    size_t bad = 0, first = 0;
+    for (size_t k = 0; k < one.size(); ++k)
+      if (std::memcmp(&split[k], &one[k], sizeof(double)) != 0 && bad++ == 0) first = k;
+    EXPECT_EQ(bad, 0u) << field << " " << what << ": " << bad << " cells differ, first " << first
+                       << ": " << split[first] << " vs " << one[first];
+    return;
+  }
+  EXPECT_TRUE(silt::test::all_near(split, one, kGpuTolerance * std::max(largest(one), 1e-12)))
+      << field << " " << what;
+}
+
+void expect_same_fields(const Solver& split, const Solver& one, const std::string& what) {
+  EXPECT_EQ(split.time(), one.time()) << what;
+  EXPECT_EQ(split.steps(), one.steps()) << what;
+  const Fields a = split.fields(), b = one.fields();
+  expect_same(a.h, b.h, "h", what);
+  expect_same(a.hu, b.hu, "hu", what);
+  expect_same(a.hv, b.hv, "hv", what);
+  expect_same(a.hc, b.hc, "hc", what);
+  expect_same(a.max_depth, b.max_depth, "max_depth", what);
+  const Totals ta = split.totals(), tb = one.totals();
+  // Sums over cells in another order: round-off of the sum only.
+  constexpr double kSumOrder = 1e-9;
+  EXPECT_NEAR(ta.volume, tb.volume, kSumOrder * tb.volume) << what;
+  EXPECT_NEAR(ta.pollutant_mass, tb.pollutant_mass, kSumOrder * tb.pollutant_mass) << what;
+  EXPECT_NEAR(ta.inflow_volume, tb.inflow_volume, kSumOrder * (1 + std::abs(tb.inflow_volume)))
+      << what;
+}
+
+void compare_runs(Precision precision, int parts, int halo, SplitShape shape,
+                  const std::vector<double>& targets) {
+  const Scene scene = split_basin(precision);
+  const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
+                           ::testing::PrintToString(halo) +
+                           (precision == Precision::f32 ? ", float" : ", double");
+  Solver one(scene, exec());
+  Solver split(scene, make_split(parts, halo, shape));
+  for (double t : targets) {
+    one.advance_to(t);
+    split.advance_to(t);
+    expect_same_fields(split, one,
+                       what + " at t = " + ::testing::PrintToString(t) + " s: " + split.layout());
+  }
+}
+
+TEST(SweMulti, OnePartitionEqualsOneDevice) {
+  compare_runs(Precision::f64, 1, 1, SplitShape::automatic, {1.0, 6.0});
+}
+
+TEST(SweMulti, TwoStripsEqualOneDevice) {
+  compare_runs(Precision::f64, 2, 1, SplitShape::strips, {0.5, 3.0, 6.0});
+  compare_runs(Precision::f32, 2, 1, SplitShape::strips, {6.0});
+}
+
+TEST(SweMulti, ThreeStripsEqualOneDevice) {
+  compare_runs(Precision::f64, 3, 1, SplitShape::strips, {6.0});
+  compare_runs(Precision::f32, 3, 1, SplitShape::strips, {6.0});
+}
+
+TEST(SweMulti, FourBlocksEqualOneDevice) {
+  compare_runs(Precision::f64, 4, 1, SplitShape::automatic, {2.0, 6.0});
+  compare_runs(Precision::f32, 4, 1, SplitShape::blocks, {6.0});
+}
+
+TEST(SweMulti, ColumnsEqualOneDevice) {
+  compare_runs(Precision::f64, 2, 1, SplitShape::blocks, {6.0});
+  compare_runs(Precision::f64, 3, 2, SplitShape::blocks, {6.0});
+}
+
+TEST(SweMulti, GhostCellExpansionEqualsOneDevice) {
+  // k halo layers exchanged every k steps; the layers in between are recomputed.
+  compare_runs(Precision::f64, 2, 2, SplitShape::strips, {0.7, 6.0});
+  compare_runs(Precision::f64, 3, 3, SplitShape::strips, {6.0});
+  compare_runs(Precision::f64, 4, 2, SplitShape::blocks, {6.0});
+  compare_runs(Precision::f32, 4, 3, SplitShape::blocks, {6.0});
+}
+
+TEST(SweMulti, SingleStepsEqualOneDevice) {
+  const Scene scene = split_basin(Precision::f64);
+  Solver one(scene, exec());
+  Solver split(scene, make_split(3, 2));
+  for (int k = 0; k < 7; ++k) {
+    one.step();
+    split.step();
+  }
+  expect_same_fields(split, one, "7 single steps");
+}
+
+TEST(SweMulti, ProbesEqualOneDevice) {
+  const Scene scene = split_basin(Precision::f64);
+  Solver one(scene, exec());
+  Solver split(scene, make_split(4, 1));
+  one.advance_to(3.0);
+  split.advance_to(3.0);
+  const Index nx = scene.grid.nx;
+  const std::vector<Index> cells = {0, 5 + 3 * nx, nx / 2 + (scene.grid.ny / 2) * nx,
+                                    nx * scene.grid.ny - 1};
+  const auto a = split.probe(cells), b = one.probe(cells);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    const double tol = exec().is_cuda() ? kGpuTolerance * (1 + std::abs(b[k].h)) : 0.0;
+    EXPECT_NEAR(a[k].h, b[k].h, tol) << "probe " << k;
+    EXPECT_NEAR(a[k].u, b[k].u, exec().is_cuda() ? kGpuTolerance * 10 : 0.0) << "probe " << k;
+    EXPECT_NEAR(a[k].c, b[k].c, exec().is_cuda() ? kGpuTolerance * 10 : 0.0) << "probe " << k;
+  }
+  EXPECT_THROW(split.probe({nx * scene.grid.ny}), Error);
+}
+
+TEST(SweMulti, NaNNamesTheSubdomainCellAndStep) {
+  // Velocities of 1e30 m/s overflow float in the momentum flux, in the north strip only.
+  Scene s = split_basin(Precision::f32);
+  const Index nx = s.grid.nx, ny = s.grid.ny;
+  for (Index j = ny - 4; j < ny; ++j)
+    for (Index i = 0; i < 6; ++i) {
+      const size_t k = size_t(j) * size_t(nx) + size_t(i);
+      s.depth[k] = 1.0;
+      s.velocity_x[k] = 1e30;
+    }
+  s.min_dt = 0;
+  Solver split(s, make_split(2, 1, SplitShape::strips));
+  try {
+    split.advance_to(1.0);
+    FAIL() << "expected a NaN fault";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("NaN"), std::string::npos) << m;
+    EXPECT_NE(m.find("step 1,"), std::string::npos) << m;
+    EXPECT_NE(m.find("subdomain 1 of 2 (rank 0 of 1, "), std::string::npos) << m;
+    EXPECT_NE(m.find(exec().is_cuda() ? "cuda device" : "cpu)"), std::string::npos) << m;
+    // The cell is one of the overflowing ones, in global indices.
+    const auto open = m.find("in cell (");
+    ASSERT_NE(open, std::string::npos) << m;
+    int i = -1, j = -1;
+    std::sscanf(m.c_str() + open, "in cell (%d, %d)", &i, &j);
+    EXPECT_GE(j, ny - 5) << m;
+    EXPECT_LE(i, 6) << m;
+  }
+  // The last good check is kept on every subdomain.
+  EXPECT_EQ(split.time(), 0.0);
+  EXPECT_EQ(split.steps(), 0);
+}
+
+TEST(SweMulti, CollapsingTimeStepNamesTheFastestCell) {
+  Scene s = split_basin(Precision::f64);
+  s.min_dt = 0.2;  // the CFL step is 0.23 s at rest and shrinks as the dam breaks
+  Solver one(s, exec());
+  Solver split(s, make_split(3, 2));
+  std::string m1, m3;
+  try {
+    one.advance_to(20.0);
+  } catch (const Error& e) {
+    m1 = e.what();
+  }
+  try {
+    split.advance_to(20.0);
+  } catch (const Error& e) {
+    m3 = e.what();
+  }
+  ASSERT_NE(m3.find("collapsing time step"), std::string::npos) << m3;
+  // Same cell, step and time as on one device.
+  const auto head = [](const std::string& m) {
+    return m.substr(0, m.find(", in subdomain"));
+  };
+  EXPECT_EQ(head(m3), head(m1).substr(0, head(m3).size())) << m1 << "\n" << m3;
+  EXPECT_EQ(split.time(), one.time());
+}
+
+TEST(SweMulti, SplitErrorsNameTheProblem) {
+  Scene s = split_basin(Precision::f64, 8, 5);
+  s.boundaries.clear();
+  s.sources.clear();
+  try {
+    Solver split(s, make_split(3, 2, SplitShape::strips));
+    FAIL() << "5 rows cannot hold 3 strips of 2 rows";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("split_basin"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("halo of 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Solver(s, make_split(2, 0)), Error);
+}
+
+}  // namespace
+}  // namespace silt::swe
