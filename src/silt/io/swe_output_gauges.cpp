@@ -32,9 +32,11 @@ GaugeCsvWriter::~GaugeCsvWriter() {
 void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
   if (probes.size() != gauges_)
     throw Error(fmt::format("'{}': {} probe values for {} gauges", path_, probes.size(), gauges_));
-  std::string row = fmt::format("{}", t);
-  // Shortest round-trip text: exact values, compact for dry gauges (0).
-  for (const auto& p : probes) row += fmt::format(",{},{},{},{}", p.h, p.u, p.v, p.c);
+  // 10 significant digits for the time (a sum of intervals carries round-off in the last
+  // digits), 9 for the values (exact for the float32 state, ample for float64).
+  std::string row = fmt::format("{:.10g}", t);
+  for (const auto& p : probes)
+    row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c);
   row += '\n';
   if (std::fputs(row.c_str(), file_) < 0 || std::fflush(file_) != 0)
     throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
