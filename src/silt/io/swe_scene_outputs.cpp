@@ -218,6 +218,16 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
 
 }  // namespace detail
 
+namespace {
+// "5 m^3/s" for a constant, "8 samples over 0..5400 s, 20..250 m^3/s" otherwise.
+std::string series_text(const swe::Series& s, double scale, const char* unit) {
+  if (s.t.size() == 1) return fmt::format("{:.4g} {}", s.value[0] * scale, unit);
+  const auto [lo, hi] = std::minmax_element(s.value.begin(), s.value.end());
+  return fmt::format("{} samples over {:.4g}..{:.4g} s, {:.4g}..{:.4g} {}", s.t.size(), s.t.front(),
+                     s.t.back(), *lo * scale, *hi * scale, unit);
+}
+}  // namespace
+
 std::string describe(const SweJob& job) {
   const swe::Scene& s = job.scene;
   const swe::Grid& g = s.grid;
@@ -236,13 +246,16 @@ std::string describe(const SweJob& job) {
   static const char* kinds[] = {"wall", "open", "discharge", "level"};
   static const char* sides[] = {"west", "east", "south", "north"};
   for (const auto& b : s.boundaries)
-    out += fmt::format("  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)],
-                       kinds[int(b.kind)], b.begin, b.end - 1,
-                       b.series.empty() ? "" : fmt::format(", {} samples", b.series.t.size()));
+    out += fmt::format(
+        "  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)], kinds[int(b.kind)],
+        b.begin, b.end - 1,
+        b.series.empty() ? ""
+                         : ", " + series_text(b.series, 1.0,
+                                              b.kind == swe::BoundaryKind::level ? "m" : "m^3/s"));
   for (const auto& p : s.sources)
     out += fmt::format("  source    {} at ({}, {}), C = {} kg/m^3\n", p.name, p.x, p.y,
                        p.concentration);
-  if (!s.rainfall.empty()) out += fmt::format("  rainfall  {} samples\n", s.rainfall.t.size());
+  if (!s.rainfall.empty()) out += "  rainfall  " + series_text(s.rainfall, 3600e3, "mm/h") + "\n";
   std::vector<std::string> fields, formats;
   for (SweField f : job.outputs.fields) fields.push_back(to_string(f));
   for (RasterFormat f : job.outputs.formats) formats.push_back(extension_of(f));
