@@ -90,9 +90,20 @@ Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, 
 
 }  // namespace
 
+// Shared with bench_swe_multi.cpp (several devices).
+long long bench_parse_size(const std::string& s) {
+  return parse_size(s);
+}
+swe::Scene bench_swe_scene(long long cells, swe::Precision precision, bool plain) {
+  return bench_scene(cells, precision, plain);
+}
+int cmd_bench_swe_multi(const BenchOptions& o);
+
 int cmd_bench_swe(const BenchOptions& o) {
+  if (o.devices.size() > 1) return cmd_bench_swe_multi(o);
   const Backend backend = backend_from_string(o.backend);
-  const Exec exec = backend == Backend::cuda ? Exec::cuda(0) : Exec::host();
+  const int device = o.devices.empty() ? 0 : o.devices.front();
+  const Exec exec = backend == Backend::cuda ? Exec::cuda(device) : Exec::host();
   std::vector<std::string> sizes = o.sizes;
   if (sizes.empty())
     sizes = backend == Backend::cuda ? std::vector<std::string>{"1M", "16M", "64M"}
@@ -101,7 +112,7 @@ int cmd_bench_swe(const BenchOptions& o) {
   if (precisions.empty()) precisions = {"float32", "float64"};
 
   fmt::print("silt bench swe: backend {}{}\n", to_string(backend),
-             backend == Backend::cuda ? ", " + cuda_device_name(0)
+             backend == Backend::cuda ? ", " + cuda_device_name(device)
                                       : fmt::format(", {} threads", host_thread_count()));
   fmt::print(
       "roofline: {:.0f} B (float32) / {:.0f} B (float64) read+written per cell update; at "

@@ -21,7 +21,8 @@ struct BenchOptions {
   std::string backend = "auto";
   std::vector<std::string> sizes;
   std::vector<std::string> precisions;
-  int steps = 0;  // 0: the benchmark's default
+  int steps = 0;                // 0: the benchmark's default
+  std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
 };

@@ -2,7 +2,7 @@
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //   silt validate scene.json [--set k=v]...
 //   silt info
-//   silt bench swe|mpm [--backend ...] [--sizes ...] [--precision ...]
+//   silt bench swe|mpm [--backend ...] [--devices 0,1] [--sizes ...] [--precision ...]
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--sizes", bench.sizes, "Problem sizes, e.g. 1M,16M,64M")->delimiter(',');
   bench_cmd->add_option("--precision", bench.precisions, "float32,float64")->delimiter(',');
   bench_cmd->add_option("--steps", bench.steps, "Timed steps per case");
+  bench_cmd
+      ->add_option("--devices", bench.devices,
+                   "CUDA device ordinals; several: swe split over them (scaling)")
+      ->delimiter(',');
   bench_cmd->add_option("--csv", bench.csv, "Also write the results as CSV to this file");
   bench_cmd->add_flag("--plain", bench.plain,
                       "swe: time the plain parallel_for phases instead of the fused tile kernel");

@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <memory>
 
 #include "commands.hpp"
 #include "progress.hpp"
@@ -12,6 +15,7 @@
 #include "silt/core/exec.hpp"
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
+#include "silt/partition/world.hpp"
 #include "silt/swe/solver.hpp"
 
 #ifdef SILT_WITH_MPM
@@ -30,17 +34,52 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Exec choose_exec(const RunOptions& o) {
-  const Backend b = backend_from_string(o.backend);
-  if (b == Backend::cpu) return Exec::host();
-  if (o.devices.size() != 1)
-    throw Error(fmt::format("--devices: {} devices given; this version runs a scene on one device",
-                            o.devices.size()));
-  const int d = o.devices.front();
+Exec cuda_device(int d) {
   if (d < 0 || d >= cuda_device_count())
     throw Error(fmt::format("--devices: CUDA device {} does not exist ({} visible)", d,
                             cuda_device_count()));
   return Exec::cuda(d);
+}
+
+// MPM runs on one device.
+Exec choose_exec(const RunOptions& o) {
+  const Backend b = backend_from_string(o.backend);
+  if (b == Backend::cpu) return Exec::host();
+  if (o.devices.size() != 1)
+    throw Error(fmt::format(
+        "--devices: {} devices given; MPM scenes run on one device (shallow water on several)",
+        o.devices.size()));
+  return cuda_device(o.devices.front());
+}
+
+// Shallow water: one subdomain per listed device (on the CPU backend, as many CPU partitions as
+// devices listed). Under mpirun with several ranks: a rank listing several devices drives them all
+// (one rank per machine); a rank listing one device d takes device (d + local rank) modulo the
+// devices it sees (one rank per GPU).
+std::vector<Exec> choose_execs(const RunOptions& o, const partition::World& world) {
+  const Backend b = backend_from_string(o.backend);
+  if (o.devices.empty()) throw Error("--devices: no device given");
+  std::vector<Exec> execs;
+  if (b == Backend::cpu) return std::vector<Exec>(o.devices.size(), Exec::host());
+  if (o.devices.size() == 1 && world.distributed()) {
+    const int n = cuda_device_count();
+    return {cuda_device(n > 0 ? (o.devices.front() + world.local_rank()) % n : 0)};
+  }
+  for (const int d : o.devices) {
+    for (const Exec& e : execs)
+      if (e.device == d) throw Error(fmt::format("--devices: device {} listed twice", d));
+    execs.push_back(cuda_device(d));
+  }
+  return execs;
+}
+
+// Halo layers of a split run (ghost cell expansion: exchanged every k steps).
+int halo_layers() {
+  const char* v = std::getenv("SILT_SWE_HALO");
+  if (!v || !*v) return 1;
+  const int k = std::atoi(v);
+  if (k < 1) throw Error(fmt::format("SILT_SWE_HALO={}: the halo needs at least 1 layer", v));
+  return k;
 }
 
 std::string describe_exec(const Exec& e) {
@@ -52,41 +91,52 @@ std::string default_out_dir(const std::string& scene_name) {
   return (fs::path("silt-out") / (scene_name.empty() ? "scene" : scene_name)).string();
 }
 
-int run_swe(const io::SweJob& job, const RunOptions& o) {
-  const Exec exec = choose_exec(o);
-  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
-  Progress progress(job.run.end_time, o.quiet);
-  progress.log(fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
-                           job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
-                           job.scene.precision == swe::Precision::f32 ? "float32" : "float64",
-                           describe_exec(exec)));
-  io::write_resolved_scene(job, out, build_id(), describe_exec(exec), o.overrides);
-  io::SweOutputWriter writer(job, out);
+std::string describe_execs(const std::vector<Exec>& execs, const partition::World& world) {
+  if (execs.size() == 1 && !world.distributed()) return describe_exec(execs.front());
+  std::string s = execs.front().is_cuda() ? fmt::format("{} cuda devices (", execs.size())
+                                          : fmt::format("{} cpu partitions (", execs.size());
+  for (size_t k = 0; k < execs.size(); ++k)
+    s += (k ? "; " : "") + (execs[k].is_cuda() ? fmt::format("{}: {}", execs[k].device,
+                                                             cuda_device_name(execs[k].device))
+                                               : fmt::format("{} threads", host_thread_count()));
+  s += ")";
+  if (world.distributed()) s += fmt::format(" on each of {} MPI ranks", world.size());
+  return s;
+}
+
+// The time loop: outputs at their times. Every call on the solver is collective under MPI (all
+// ranks take the same path); rank 0 writes the files.
+void step_and_write(const io::SweJob& job, swe::Solver& solver, const std::string& out,
+                    Progress& progress, bool root) {
+  std::unique_ptr<io::SweOutputWriter> writer;
+  if (root) writer = std::make_unique<io::SweOutputWriter>(job, out);
   std::unique_ptr<io::GaugeCsvWriter> gauges;
   const std::vector<Index> gauge_cells = job.gauge_cells();
-  if (!gauge_cells.empty()) gauges = std::make_unique<io::GaugeCsvWriter>(job, out);
-
-  swe::Solver solver(job.scene, exec);
+  if (root && !gauge_cells.empty()) gauges = std::make_unique<io::GaugeCsvWriter>(job, out);
   // Every time at which something is written: output frames and gauge samples.
   const auto& frames = job.run.output_times;
   size_t next_frame = 0;
-  double next_gauge = gauges ? 0.0 : std::numeric_limits<double>::infinity();
+  double next_gauge = gauge_cells.empty() ? std::numeric_limits<double>::infinity() : 0.0;
   const double gauge_dt = job.outputs.gauge_interval;
   const double t_end = job.run.end_time;
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
-      const auto paths = writer.write_frame(solver.fields(), t, static_cast<int>(next_frame));
+      const swe::Fields fields = solver.fields();
       const swe::Totals tot = solver.totals();
-      progress.log(
-          fmt::format("frame {:4} t = {:10.4f} s  steps {:8}  volume {:.6g} m^3  "
-                      "pollutant {:.6g} kg  ({} files)",
-                      next_frame, t, solver.steps(), tot.volume, tot.pollutant_mass, paths.size()));
+      if (root) {
+        const auto paths = writer->write_frame(fields, t, static_cast<int>(next_frame));
+        progress.log(fmt::format(
+            "frame {:4} t = {:10.4f} s  steps {:8}  volume {:.6g} m^3  pollutant {:.6g} kg  ({} "
+            "files)",
+            next_frame, t, solver.steps(), tot.volume, tot.pollutant_mass, paths.size()));
+      }
       ++next_frame;
       continue;
     }
-    if (gauges && next_gauge <= t) {
-      gauges->write(t, solver.probe(gauge_cells));
+    if (next_gauge <= t) {
+      const std::vector<swe::Probe> probes = solver.probe(gauge_cells);
+      if (gauges) gauges->write(t, probes);
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
       continue;
     }
@@ -94,14 +144,47 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
     target = std::min(target, next_gauge);
-    // Also stop every ~1% of the run so that the progress bar moves (the solver reads its clock
-    // once per batch anyway; the target clips the last step, the physics does not depend on it
-    // beyond round-off).
     solver.advance_to(target);
     progress.update(solver.time(), solver.steps());
   }
-  progress.done(solver.time(), solver.steps());
-  fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
+}
+
+int run_swe(const io::SweJob& job, const RunOptions& o) {
+  const partition::World& world = partition::World::get();
+  const std::vector<Exec> execs = choose_execs(o, world);
+  const bool split = execs.size() > 1 || world.distributed();
+  const bool root = world.is_root();
+  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
+  Progress progress(job.run.end_time, o.quiet || !root);
+  const std::string backend = describe_execs(execs, world);
+  try {
+    progress.log(
+        fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
+                    job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
+                    job.scene.precision == swe::Precision::f32 ? "float32" : "float64", backend));
+    if (root) io::write_resolved_scene(job, out, build_id(), backend, o.overrides);
+    swe::Split s;
+    s.execs = execs;
+    s.halo = halo_layers();
+    std::unique_ptr<swe::Solver> solver = split
+                                              ? std::make_unique<swe::Solver>(job.scene, s)
+                                              : std::make_unique<swe::Solver>(job.scene, execs[0]);
+    if (split) progress.log("split: " + solver->layout());
+    step_and_write(job, *solver, out, progress, root);
+    progress.done(solver->time(), solver->steps());
+  } catch (const swe::SplitFault& e) {
+    // Every rank throws it alike: rank 0 reports it, the others end quietly.
+    if (root) throw;
+    return 1;
+  } catch (const std::exception& e) {
+    if (!world.distributed()) throw;
+    // One rank's own error (a file it cannot write, a device it cannot use): the other ranks may
+    // be waiting for it in a collective, so end them all.
+    fmt::print(stderr, "silt: error on rank {} of {}: {}\n", world.rank(), world.size(), e.what());
+    std::fflush(stderr);
+    world.abort(1);
+  }
+  if (root) fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
   return 0;
 }
 

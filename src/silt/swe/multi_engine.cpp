@@ -234,6 +234,8 @@ void MultiEngine<T>::advance_to(double t_end) {
 template <class T>
 Clock MultiEngine<T>::clock() const {
   // Every subdomain keeps the same clock (the same dt each step); inflow is summed in totals().
+  // Waiting for every device first makes the clock a point where all of them have finished.
+  fence_all();
   Clock c;
   parts_.front()->clock.download(c.data(), kClockSize);
   return c;
