@@ -37,8 +37,7 @@ struct HaloExchange::Remote {
   HaloLink link;
   int local = 0;  // index of the local end in LocalParts
   int rank = 0;   // rank of the other end
-  std::vector<char> buf;
-  PinnedRange pin;
+  PinnedBuffer buf;
 };
 
 HaloExchange::HaloExchange(const Decomposition& d, LocalParts local, int ring, int fields,
@@ -78,8 +77,7 @@ HaloExchange::HaloExchange(const Decomposition& d, LocalParts local, int ring, i
     r->rank = (to >= 0 ? l.from : l.to) / local_.per_rank;
     SILT_REQUIRE(world_.distributed(),
                  fmt::format("subdomain {} has no rank here (a world of one rank)", r->rank));
-    r->buf.resize(cells * std::size_t(fields_) * elem_);
-    if (any_cuda_) r->pin = PinnedRange(r->buf.data(), r->buf.size());
+    r->buf = PinnedBuffer(cells * std::size_t(fields_) * elem_, any_cuda_);
     (to >= 0 ? recvs_ : sends_).push_back(std::move(r));
   }
 }

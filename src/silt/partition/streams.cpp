@@ -1,6 +1,7 @@
 #include "silt/partition/streams.hpp"
 
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "silt/core/config.hpp"
@@ -119,28 +120,43 @@ int enable_peer_access(const std::vector<int>& devices) {
   return enabled;
 }
 
-PinnedRange::PinnedRange(void* p, std::size_t bytes) {
+namespace {
+constexpr std::size_t kPage = 4096;
+}
+
+PinnedBuffer::PinnedBuffer(std::size_t bytes, bool pin) : bytes_(bytes) {
+  if (bytes == 0) return;
+  const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+  p_ = static_cast<char*>(::operator new(rounded, std::align_val_t(kPage)));
 #if SILT_HAS_CUDA
-  if (!p || bytes == 0 || cuda_device_count() == 0) return;
-  SILT_CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
-  p_ = p;
+  if (pin && cuda_device_count() > 0) {
+    SILT_CUDA_CHECK(cudaHostRegister(p_, rounded, cudaHostRegisterDefault));
+    pinned_ = true;
+  }
 #else
-  (void)p, (void)bytes;
+  (void)pin;
 #endif
 }
 
-PinnedRange::~PinnedRange() {
+PinnedBuffer::~PinnedBuffer() {
+  if (!p_) return;
 #if SILT_HAS_CUDA
-  if (p_) cudaHostUnregister(p_);
+  if (pinned_) cudaHostUnregister(p_);
 #endif
+  ::operator delete(p_, std::align_val_t(kPage));
 }
 
-PinnedRange::PinnedRange(PinnedRange&& o) noexcept : p_(o.p_) {
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& o) noexcept
+    : p_(o.p_), bytes_(o.bytes_), pinned_(o.pinned_) {
   o.p_ = nullptr;
+  o.bytes_ = 0;
+  o.pinned_ = false;
 }
 
-PinnedRange& PinnedRange::operator=(PinnedRange&& o) noexcept {
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& o) noexcept {
   std::swap(p_, o.p_);
+  std::swap(bytes_, o.bytes_);
+  std::swap(pinned_, o.pinned_);
   return *this;
 }
 

@@ -55,20 +55,25 @@ class Event {
 /// the number of ordered pairs enabled (copies between the others are staged by the driver).
 int enable_peer_access(const std::vector<int>& devices);
 
-/// Page-locks host memory for asynchronous copies with CUDA devices (cudaHostRegister) while it
-/// lives; nothing on a build or run without CUDA.
-class PinnedRange {
+/// Host memory for asynchronous copies with CUDA devices: page-aligned and a whole number of
+/// pages (two buffers never share a page, which cudaHostRegister cannot lock twice), page-locked
+/// when CUDA devices are present. Plain host memory otherwise.
+class PinnedBuffer {
  public:
-  PinnedRange() = default;
-  PinnedRange(void* p, std::size_t bytes);
-  ~PinnedRange();
-  PinnedRange(PinnedRange&& o) noexcept;
-  PinnedRange& operator=(PinnedRange&& o) noexcept;
-  PinnedRange(const PinnedRange&) = delete;
-  PinnedRange& operator=(const PinnedRange&) = delete;
+  PinnedBuffer() = default;
+  PinnedBuffer(std::size_t bytes, bool pin);
+  ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& o) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  char* data() { return p_; }
+  std::size_t size() const { return bytes_; }
 
  private:
-  void* p_ = nullptr;
+  char* p_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool pinned_ = false;
 };
 
 /// Copies a height x width_bytes block of rows between any two spaces (host or device; the

@@ -296,14 +296,16 @@ void MultiEngine<T>::check_faults(const Clock& c, bool restore) {
           const size_t g = size_t(j + d.cells.j0) * size_t(scene_.grid.nx) + size_t(i + d.cells.i0);
           if (!layout_.active[g]) continue;
           const double sp = wave_speed_k(h[k], hu[k], hv[k], scene_.gravity, scene_.dry_depth);
-          if (sp > fastest[0])
+          if (sp > fastest[0] || (sp == fastest[0] && double(g) < fastest[1]))
             fastest[0] = sp, fastest[1] = double(g), fastest[2] = d.id,
             fastest[3] = p->exec.is_cuda() ? p->exec.device : -1;
         }
     }
     const std::vector<double> speeds = world_.allgather(fastest, 4);
+    // Ties go to the lowest global cell, as one device scanning the grid in order finds it.
     for (size_t r = 0; r < speeds.size(); r += 4)
-      if (speeds[r] > fastest[0]) std::copy(speeds.begin() + r, speeds.begin() + r + 4, fastest);
+      if (speeds[r] > fastest[0] || (speeds[r] == fastest[0] && speeds[r + 1] < fastest[1]))
+        std::copy(speeds.begin() + r, speeds.begin() + r + 4, fastest);
     cell = static_cast<long long>(fastest[1]);
     part = int(fastest[2]);
     device = int(fastest[3]);
