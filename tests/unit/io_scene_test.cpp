@@ -170,6 +170,15 @@ TEST(SweScene, WrongTypesAndRangesNameKeyAndValue) {
   EXPECT_TRUE(throws_with([&] { parse(j); }, {"'run' is missing"}));
 }
 
+TEST(SweScene, GdalFormatsNeedAGdalBuild) {
+#if SILT_WITH_GDAL
+  EXPECT_EQ(parse(base(), {"outputs.formats=[\"tif\", \"nc\"]"}).outputs.formats.size(), 2u);
+#else
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"outputs.formats=[\"asc\", \"nc\"]"}); },
+                          {"'outputs.formats' asks for .nc output, which needs GDAL"}));
+#endif
+}
+
 TEST(SweScene, NegativeDepthNamesCell) {
   Json j = base();
   j["initial"]["depth"] = Json::parse(
