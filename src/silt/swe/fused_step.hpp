@@ -17,8 +17,8 @@ namespace silt::swe::detail {
 /// t32x8_occ6 / t32x8_occ8 cap registers for 6 / 8 resident blocks per SM (occupancy ablation).
 enum class TileShape { t32x8, t32x16, t32x8_occ6, t32x8_occ8 };
 
-/// The tile shape: SILT_SWE_TILE=32x16, 32x8/6 or 32x8/8 select the ablation variants, otherwise
-/// t32x8. Read once.
+/// The tile shape: SILT_SWE_TILE=32x16, 32x8 or 32x8/8 select the ablation variants, otherwise
+/// t32x8_occ6 (32x8 threads, registers capped for 6 blocks per SM). Read once.
 TileShape default_tile_shape();
 
 /// True when the fused tile kernel is available for this exec (CUDA backend compiled in).
