@@ -25,9 +25,15 @@ cat "$OUT/machine.txt"
 
 B=build-gpu
 status=0
+# MPI when the machine's Open MPI has its headers (the image's own; Debian's is not carried).
+MPI_FLAG=-DSILT_ENABLE_MPI=OFF
+if command -v mpicxx >/dev/null 2>&1 && echo '#include <mpi.h>' | mpicxx -E -x c++ - >/dev/null 2>&1; then
+  MPI_FLAG=-DSILT_ENABLE_MPI=ON
+fi
+echo "MPI: $MPI_FLAG"
 if has build; then
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PFX/usr \
-    -DSILT_ENABLE_GDAL=OFF -DSILT_ENABLE_MPI=OFF -DCMAKE_CUDA_FLAGS="-Xptxas -v" \
+    -DSILT_ENABLE_GDAL=OFF $MPI_FLAG -DCMAKE_CUDA_FLAGS="-Xptxas -v" \
     > "$OUT/build.log" 2>&1 &&
     cmake --build $B -j "$(nproc)" >> "$OUT/build.log" 2>&1
   rc=$?
