@@ -43,7 +43,10 @@ if has build; then
 fi
 if has test; then
   ctest --test-dir $B -L gpu --output-on-failure --timeout 300 > "$OUT/ctest-gpu.log" 2>&1 || status=1
-  tail -25 "$OUT/ctest-gpu.log"
+  # The CUDA-vs-CPU agreement in numbers (float32: the fast-math error of the tile kernel).
+  [ -x $B/tests/gpu/swe_backends_test ] &&
+    $B/tests/gpu/swe_backends_test --backend=cuda 2>&1 | grep -E "^float" >> "$OUT/ctest-gpu.log"
+  grep -E "tests passed|FAILED|^float" "$OUT/ctest-gpu.log"
 fi
 if has cputest; then
   ctest --test-dir $B -LE gpu --timeout 300 -j 8 > "$OUT/ctest-cpu.log" 2>&1 || status=1
