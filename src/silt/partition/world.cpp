@@ -67,7 +67,15 @@ constexpr long long kChunk = 1LL << 28;
 }  // namespace
 
 World::World() {
-#if defined(SILT_WITH_MPI)
+#if !defined(SILT_WITH_MPI)
+  // Ranks that do not know of each other would each run the whole scene into the same files.
+  const int launched = env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+  if (launched > 1)
+    throw Error(fmt::format(
+        "started as one of {} MPI ranks, but this build of silt has no MPI (install Open MPI "
+        "with its development files, libopenmpi-dev, and rebuild)",
+        launched));
+#else
   if (!launched_by_mpi()) return;
   int inited = 0;
   MPI_Initialized(&inited);
