@@ -135,6 +135,7 @@ struct Timing {
   long long steps = 0, particles = 0, blocks = 0;
   int rebuilds = 0;
   bool graph = false;
+  silt::mpm::StepLaunches launches;  // from the solver's configuration
 };
 
 silt::mpm::TransferLaunch parse_launch(const std::string& name) {
@@ -163,6 +164,7 @@ Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool gra
   t.blocks = st.active_blocks;
   t.rebuilds = st.rebuilds;
   t.graph = solver.uses_graph();
+  t.launches = solver.launches();
   return t;
 }
 
@@ -225,9 +227,8 @@ void overhead(const Config& c, const silt::Exec& exec, int steps) {
   const Timing probe = run(c, big, exec, steps, false);
   fmt::print("{}\n", Roofline(c, big).line("[c] launch overhead vs work at 55K sand",
                                            double(probe.particles), double(probe.blocks)));
-  const int launches = c.g2p2g ? 4 : 5;  // speed reduction, dt, (P2G), grid update, G2P
-  fmt::print("  {} launches per step, + 11 per rebuild every {} steps\n", launches,
-             c.rebuild_period);
+  fmt::print("  {} launches per step, + {} per rebuild every {} steps\n", probe.launches.per_step,
+             probe.launches.per_rebuild, c.rebuild_period);
   for (const bool graph : {false, true}) {
     if (graph && !exec.is_cuda()) continue;
     const Timing empty = run(c, tiny, exec, steps, graph);

@@ -39,6 +39,12 @@ SILT_HD SILT_FORCEINLINE void copy_particle(const ParticleView& from, Index i,
 
 }  // namespace
 
+int rebuild_launch_count(const RebuildArgs& args) {
+  // clear, mark, neighbours, number, table, zero_grid, bin, check; offsets, scatter and copy_back
+  // when sorting.
+  return 8 + (args.sort ? 3 : 0);
+}
+
 void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
                      GridView g, StepControl* ctl, FaultView fault) {
   const int* gate = &ctl->rebuild;

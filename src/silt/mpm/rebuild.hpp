@@ -25,5 +25,7 @@ struct RebuildArgs {
 /// Enqueues the whole rebuild on exec's stream; no host synchronisation.
 void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
                      GridView g, StepControl* ctl, FaultView fault);
+/// The launches enqueue_rebuild makes with these args (kept next to it in rebuild.cpp).
+int rebuild_launch_count(const RebuildArgs& args);
 
 }  // namespace silt::mpm

@@ -1,5 +1,5 @@
 // mpm::Solver: frames of device-resident steps (paper 000 §3-4). A step is
-//   pre      max-speed reduction + dt kernel (dt, clock, rebuild decision on the device)
+//   pre      dt kernel (dt from the speed G2P folded in, clock, rebuild decision on the device)
 //   rebuild  only every rebuild_period steps or when the free-zone guard fired (rebuild.cpp)
 //   step     P2G, grid update, G2P (transfer.cpp)
 // On CUDA a frame is one graph launch (step_graph.hpp); the host reads StepControl and the fault
@@ -47,7 +47,6 @@ Solver::Impl::~Impl() {
 }
 
 void Solver::Impl::enqueue_pre(const StepHandles& h, bool allow_pause) {
-  reduce_max_speed(exec, particles.view().v, particles.size(), control());
   StepParams sp = step_params;
   if (!allow_pause) sp.grow_blocks = 0x7fffffff;
   launch_dt_kernel(exec, control(), sp, h, faults.view());
@@ -88,11 +87,28 @@ void Solver::Impl::enqueue_step(const StepHandles& h, bool allow_pause) {
   enqueue_step_phase();
 }
 
+int Solver::Impl::step_launches() const {
+  // Mirrors enqueue_pre and enqueue_step_phase: the dt kernel, then P2G, grid update, G2P (or the
+  // grid update and G2P2G).
+  return 1 + (scene.g2p2g ? 2 : 3);
+}
+
+int Solver::Impl::rebuild_launches() const {
+  // Mirrors enqueue_rebuild_phase: the rebuild, plus the re-scatter under G2P2G.
+  return rebuild_launch_count(rargs) + (scene.g2p2g ? 1 : 0);
+}
+
 void Solver::Impl::prepare(bool emit, bool for_frame) {
-  if (emit) emit_due(read_control().time);
+  if (emit && emit_due(read_control().time) > 0) speed_stale = true;
   // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
   if (grid.ensure(last_num_blocks)) request_rebuild();
   refresh_args();
+  if (speed_stale) {
+    // New particles have not been through a G2P: one reduction over all of them (it combines
+    // with, and covers, the speeds the last G2P folded in).
+    reduce_max_speed(exec, particles.view().v, particles.size(), control());
+    speed_stale = false;
+  }
   if (!for_frame || !exec.is_cuda() || !options.cuda_graph || graph_failed) return;
   const long long key = (long long)particles.size() * 1000003LL +
                         particles.reallocations() * 1009LL + grid.reallocations();
@@ -260,6 +276,9 @@ const SolverOptions& Solver::options() const {
 }
 bool Solver::uses_graph() const {
   return impl_->graph != nullptr;
+}
+StepLaunches Solver::launches() const {
+  return StepLaunches{impl_->step_launches(), impl_->rebuild_launches()};
 }
 
 }  // namespace silt::mpm

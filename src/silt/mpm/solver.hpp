@@ -65,6 +65,12 @@ struct SolverOptions {
   std::function<void(const std::string&)> log;
 };
 
+/// Kernel launches per step (paper 000 §3 principle 1), counted from the solver's configuration.
+struct StepLaunches {
+  int per_step = 0;     // a step that does not rebuild
+  int per_rebuild = 0;  // added by a step that rebuilds the particle-block mapping
+};
+
 class Solver {
  public:
   Solver(const Scene& scene, const Exec& exec);
@@ -89,6 +95,9 @@ class Solver {
   const SolverOptions& options() const;
   /// True when frames run as CUDA graphs (cuda backend, graphs asked for and recordable).
   bool uses_graph() const;
+  /// The launches a step makes with this scene and these options (not counting the one speed
+  /// reduction at the start of a frame that added particles).
+  StepLaunches launches() const;
 
  private:
   struct Impl;

@@ -51,6 +51,9 @@ struct Solver::Impl {
   int last_frame_steps = 0;
   int last_num_blocks = 0;
   bool stepping = false;  // single-step mode started (step())
+  /// Particles were added since the last G2P folded the speeds into StepControl::vmax: the next
+  /// frame or step starts with one reduction over all particles (prepare()).
+  bool speed_stale = true;
 
   // solver_setup.cpp
   void validate() const;
@@ -66,6 +69,9 @@ struct Solver::Impl {
   void enqueue_rebuild_phase();
   void enqueue_step_phase();
   void enqueue_step(const StepHandles& h, bool allow_pause);
+  /// Kernel launches of a step that does not rebuild, and the extra ones of a rebuild.
+  int step_launches() const;
+  int rebuild_launches() const;
   /// Runs the frame's steps until it completes or pauses (graph, plain batches or host loop).
   void run_steps();
   /// Makes the next step rebuild the mapping (between frames: a host write).

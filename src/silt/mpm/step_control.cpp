@@ -4,6 +4,7 @@
 
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/kernels/cfl_k.hpp"
+#include "silt/mpm/speed_max.hpp"
 
 namespace silt::mpm {
 
@@ -20,7 +21,7 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span) {
         c.rebuilds = 0;
         c.forced_rebuilds = 0;
         c.unstable_steps = 0;
-        c.vmax = 0.0f;
+        // vmax is kept: it holds the speeds of the particles as the last G2P left them.
         c.dt_limit_min = FLT_MAX;
         c.dt_min = FLT_MAX;
         c.dt_max = 0.0f;
@@ -38,10 +39,7 @@ void resume_frame(const Exec& exec, StepControl* ctl) {
 void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ctl) {
   parallel_reduce_into<detail::MaxOp>(
       exec, "mpm.dt.max_speed", n,
-      SILT_LAMBDA(Index i)->float {
-        const float a = v[3 * i], b = v[3 * i + 1], c = v[3 * i + 2];
-        return math::sqrt(a * a + b * b + c * c);
-      },
+      SILT_LAMBDA(Index i)->float { return particle_speed(v[3 * i], v[3 * i + 1], v[3 * i + 2]); },
       &ctl->vmax);
 }
 
@@ -51,7 +49,6 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
       exec, "mpm.dt", 1, SILT_LAMBDA(Index) {
         StepControl& c = *ctl;
         const float vmax = c.vmax;
-        c.vmax = 0.0f;  // identity of the next max-reduction (speeds are >= 0)
         // The stable limit alone (no max_dt cap), for the warning about a too large fixed dt.
         const float limit =
             cfl_dt(params.dx, vmax, params.wave_speed, params.cfl, params.elastic_cfl, FLT_MAX);
@@ -98,6 +95,9 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
           }
           ++c.since_rebuild;
           ++c.steps;
+          // Identity of the max that this step's G2P folds in (speeds are >= 0). A kernel that
+          // runs no step keeps it: the next one that does still needs the last G2P's speeds.
+          c.vmax = 0.0f;
           c.active = 1;
           c.rebuild = rebuild ? 1 : 0;
           c.dt_prev = c.dt;

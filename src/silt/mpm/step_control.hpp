@@ -1,8 +1,9 @@
 // Per-step control state that lives on the device (paper 000 §3, principle 4: no host-device
 // synchronisation inside a step). The time step, the frame clock, the rebuild decision and the
-// counters are device scalars: a reduction over particles gives the largest speed, one tiny kernel
-// turns it and the largest wave speed into dt (cfl_k.hpp) and decides whether this step rebuilds
-// the particle-block mapping, and the host reads the whole struct once per frame.
+// counters are device scalars: G2P folds the largest particle speed into vmax (speed_max.hpp; a
+// separate reduction only where particles were added), one tiny kernel turns it and the largest
+// wave speed into dt (cfl_k.hpp) and decides whether this step rebuilds the particle-block
+// mapping, and the host reads the whole struct once per frame.
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -27,7 +28,7 @@ struct StepControl {
   double frame_end = 0;    // s, end of the frame being advanced (+inf for single steps)
   float dt = 0;            // s, the current step's time step
   float dt_prev = 0;       // s, the previous step's time step (F is advanced with it in P2G)
-  float vmax = 0;          // m/s, largest particle speed (reduction target, reset by the dt kernel)
+  float vmax = 0;          // m/s, largest particle speed (G2P's max, reset by a running dt kernel)
   float dt_limit_min = 0;  // s, smallest stable (CFL) dt met in the frame
   float dt_min = 0, dt_max = 0;  // s, range of the dt used in the frame
   int active = 0;                // 1 while the current step runs (0: the frame is complete)
@@ -74,12 +75,13 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span);
 /// Continues a paused frame (after the host grew the grid): keeps its end and counters.
 void resume_frame(const Exec& exec, StepControl* ctl);
 
-/// Reduces the largest particle speed (m/s) into ctl->vmax; v holds 3 floats per particle.
+/// Reduces the largest particle speed (m/s) into ctl->vmax; v holds 3 floats per particle. Only
+/// needed where particles were added since the last G2P (which folds the speeds in itself).
 void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ctl);
 
-/// The dt kernel: dt from the reduced speed and the wave speed (or fixed), clipped to the frame
+/// The dt kernel: dt from the largest speed and the wave speed (or fixed), clipped to the frame
 /// end; rebuild decision (period reached or free-zone guard raised); clock and counters; graph
-/// handles.
+/// handles. When it starts a step it resets vmax for that step's G2P.
 void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& params,
                       const StepHandles& handles, FaultView fault);
 

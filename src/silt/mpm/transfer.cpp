@@ -62,7 +62,7 @@ void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
                  StepControl* ctl, FaultView fault) {
   transfer_for(
       exec, "mpm.g2p", a.launch, a.particles, &ctl->active, SILT_LAMBDA(Index i) {
-        detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
+        detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, &ctl->vmax, fault);
       });
 }
 
@@ -70,7 +70,7 @@ void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, Grid
                    StepControl* ctl, FaultView fault) {
   transfer_for(
       exec, "mpm.g2p2g", a.launch, a.particles, &ctl->active, SILT_LAMBDA(Index i) {
-        detail::g2p2g_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, fault);
+        detail::g2p2g_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, &ctl->vmax, fault);
       });
 }
 

@@ -11,6 +11,7 @@
 #include "silt/mpm/kernels/material_k.hpp"
 #include "silt/mpm/kernels/transfer_k.hpp"
 #include "silt/mpm/pipeline.hpp"
+#include "silt/mpm/speed_max.hpp"
 
 // Full unrolling of the 3x3x3 stencil loops keeps the B-spline weights and the stencil map in
 // registers (without it ptxas puts both, 168 bytes per thread, in local memory).
@@ -235,10 +236,11 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
 
 /// G2P for particle i with step size dt (s): new v, C and x; raises the free-zone flag when the
 /// new position's stencil leaves the home block's 3x3x3 zone, so that the next step rebuilds
-/// (paper 000 §4.2.1).
+/// (paper 000 §4.2.1). The new speed goes into *vmax (m/s) for the next step's dt (speed_max.hpp).
 SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt,
-                                                int* zone_escape, const FaultView& fault) {
+                                                int* zone_escape, float* vmax,
+                                                const FaultView& fault) {
   int hb[3];
   home_coords(p, g, i, hb);
   ParticleAdvance<float> adv;
@@ -250,16 +252,18 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
   store3(p.x, i, adv.x);
   store3(p.v, i, adv.v);
   store9(p.c, i, c);
+  fold_max_speed(vmax, particle_speed(adv.v[0], adv.v[1], adv.v[2]));
 }
 
 /// G2P of this step and P2G of the next for particle i, in one pass over its state (Wang et al.
 /// 2020; paper 000 §4.2 keeps it for small scenes without emitters). F is advanced with this
 /// step's dt right away. The scatter needs no dt (split force channels). A particle whose new
 /// stencil leaves its zone cannot scatter: it raises the free-zone flag, and the next step rebuilds
-/// and scatters every particle again before its grid update.
+/// and scatters every particle again before its grid update. The new speed goes into *vmax (m/s).
 SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                   const GridView& g, Index i, float dt,
-                                                  int* zone_escape, const FaultView& fault) {
+                                                  int* zone_escape, float* vmax,
+                                                  const FaultView& fault) {
   int hb[3];
   home_coords(p, g, i, hb);
   ParticleAdvance<float> adv;
@@ -271,6 +275,7 @@ SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const P
   const Mat3f tau = material_stress(pc.material, f, plastic, c);
   store3(p.x, i, adv.x);
   store3(p.v, i, adv.v);
+  fold_max_speed(vmax, particle_speed(adv.v[0], adv.v[1], adv.v[2]));
   store9(p.c, i, c);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
