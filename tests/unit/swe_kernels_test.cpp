@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -291,6 +292,30 @@ TEST(SweFriction, PointImplicitManningSlowsButNeverReverses) {
   const double implicit_rate = (1 - manning_factor_k(h, hu, hv, n, kG, dt)) * hu / dt;
   EXPECT_NEAR(implicit_rate, explicit_rate, 1e-4 * explicit_rate);
   EXPECT_EQ(manning_factor_k(h, hu, hv, 0.0, kG, 1.0), 1.0);
+}
+
+// Films left by a wetting front over dry cells reach depths where h^(4/3) underflows (float below
+// ~1e-34 m, double below ~1e-243 m); a dry cell there has no discharge, and |u| / h^(4/3) was
+// 0 / 0 = NaN (river_spill.json at t = 1250 s). The factor must stay finite for every depth.
+template <class T>
+void friction_factor_is_finite_on_vanishing_films() {
+  const T n = T(0.06), g = T(9.81), dt = T(0.4);
+  for (T h : {T(6.5e-36), std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min(),
+              T(1e-20), T(0)}) {
+    EXPECT_EQ(manning_factor_k(h, T(0), T(0), n, g, dt), T(1)) << "h " << h;
+    // With a discharge over an underflowed h^(4/3) the film stops: the limit of the factor, 0.
+    const T f = manning_factor_k(h, T(1e-3), T(0), n, g, dt);
+    EXPECT_TRUE(f >= T(0) && f <= T(1)) << "h " << h << " factor " << f;
+    // A zero step (past an advance_to target) leaves the discharge alone.
+    EXPECT_EQ(manning_factor_k(h, T(1e-3), T(0), n, g, T(0)), T(1)) << "h " << h;
+  }
+}
+TEST(SweFriction, FactorIsFiniteOnVanishingFilmsFloat) {
+  friction_factor_is_finite_on_vanishing_films<float>();
+}
+TEST(SweFriction, FactorIsFiniteOnVanishingFilmsDouble) {
+  friction_factor_is_finite_on_vanishing_films<double>();
+  EXPECT_EQ(manning_factor_k(1e-300, 0.0, 0.0, 0.06, kG, 0.4), 1.0);
 }
 
 TEST(SweBoundary, GhostStates) {

@@ -3,6 +3,14 @@
 // new time): hu_new = hu / (1 + dt g n^2 |u| / h^(4/3)). The factor lies in (0, 1], so friction
 // slows the flow but can never reverse it, however thin the film or large the step (an explicit
 // update would overshoot through zero wherever dt g n^2 |u| / h^(4/3) > 1).
+//
+// Vanishing films: the positive (HLLE) flux lets water creep over dry cells as films whose depth
+// falls like h^(3/2) from one cell to the next (a wetting front over a bank, or past a bed step,
+// leaves depths of 1e-35 m and less). There h^(4/3) underflows to 0 (float below h ~ 1e-34 m,
+// double below ~ 1e-243 m) while such a cell, being dry, has no discharge, and |u| / h^(4/3) is
+// 0 / 0 = NaN, which friction then spreads to hu and hv. A cell without discharge has nothing to
+// slow, so the factor is 1 there; with a discharge over an underflowed h^(4/3) the coefficient is
+// +inf and the factor its limit, 0 (the film stops).
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -10,13 +18,14 @@
 
 namespace silt::swe {
 
-/// Factor (dimensionless, in (0, 1]) applied to hu and hv over a step dt (s) for depth h (m),
-/// discharges hu, hv (m^2/s), Manning n (s m^-1/3) and gravity g (m/s^2).
+/// Factor (dimensionless, in [0, 1], finite for every h >= 0) applied to hu and hv over a step
+/// dt (s) for depth h (m), discharges hu, hv (m^2/s), Manning n (s m^-1/3) and gravity g (m/s^2).
 template <class T>
 SILT_HD SILT_FORCEINLINE T manning_factor_k(T h, T hu, T hv, T n, T g, T dt) {
-  if (!(n > T(0)) || !(h > T(0))) return T(1);
-  const T speed = math::sqrt(hu * hu + hv * hv) / h;        // m/s
-  const T k = g * n * n * speed / (h * math::cbrt_pos(h));  // 1/s
+  if (!(n > T(0)) || !(h > T(0)) || !(dt > T(0))) return T(1);
+  const T q = math::sqrt(hu * hu + hv * hv);  // m^2/s
+  if (!(q > T(0))) return T(1);               // nothing to slow (and no 0 / 0 below)
+  const T k = g * n * n * (q / h) / (h * math::cbrt_pos(h));  // 1/s, +inf if h^(4/3) underflows
   return T(1) / (T(1) + dt * k);
 }
 
