@@ -134,6 +134,53 @@ TEST(MpmSolver, EmittersAddParticlesBetweenFrames) {
   EXPECT_EQ(solver.particles().count(), 3000u);
 }
 
+// The dt of every step follows the fastest particle although the speed reduction is folded into
+// G2P: at the first frame (a separate reduction over the sampled particles), after an emission of
+// faster particles (another one), and in later frames (G2P's fold alone). A soft jelly moving
+// rigidly keeps its speed (APIC transfers a uniform velocity exactly), so the velocity CFL
+// dt = cfl dx / |v|max sets each frame's step count exactly.
+TEST(MpmSolver, DtFollowsTheFastestParticleWithTheFoldedSpeedReduction) {
+  Scene s = cube_scene();
+  s.materials[0].youngs_modulus = 10.0;  // wave speed ~0.12 m/s: elastic CFL dt ~0.09 s
+  s.max_dt = 1.0;
+  s.gravity = {0, 0, 0};
+  s.sources[0].velocity = {2, 0, 0};  // dt = 0.5 * 0.02 m / 2 m/s = 5e-3 s: 2 steps per frame
+  Source fast = s.sources[0];
+  fast.name = "fast";
+  // Beside the first piece, which moves away from it (pieces that touch would exchange momentum).
+  fast.box_min = {0.04, 0.3, 0.2};
+  fast.box_max = {0.1, 0.36, 0.3};
+  fast.velocity = {0, -4, 0};  // dt = 2.5e-3 s: 4 steps per frame once it is in
+  fast.emit_interval = 0.01;
+  fast.emit_start = 0.01;
+  fast.emit_end = 0.01;
+  s.sources.push_back(fast);
+  // Rigid motion keeps the speeds to float rounding; dt is a float.
+  constexpr double kDtRel = 1e-4;
+  Solver solver(s, exec());
+  const FrameStats f1 = solver.advance_frame();
+  EXPECT_EQ(f1.steps, 2);
+  EXPECT_NEAR(f1.dt_max, 5e-3, 5e-3 * kDtRel);
+  for (int f = 2; f <= 3; ++f) {
+    const FrameStats st = solver.advance_frame();
+    EXPECT_GT(st.particles, f1.particles) << "frame " << f;
+    EXPECT_EQ(st.steps, 4) << "frame " << f;
+    EXPECT_NEAR(st.dt_max, 2.5e-3, 2.5e-3 * kDtRel) << "frame " << f;
+  }
+}
+
+TEST(MpmSolver, CountsItsLaunchesPerStep) {
+  Scene s = cube_scene();
+  EXPECT_EQ(Solver(s, exec()).launches().per_step, 4);  // dt, P2G, grid update, G2P
+  EXPECT_EQ(Solver(s, exec()).launches().per_rebuild, 11);
+  SolverOptions unsorted;
+  unsorted.sort_particles = false;
+  EXPECT_EQ(Solver(s, exec(), unsorted).launches().per_rebuild, 8);
+  s.g2p2g = true;
+  EXPECT_EQ(Solver(s, exec()).launches().per_step, 3);      // dt, grid update, G2P2G
+  EXPECT_EQ(Solver(s, exec()).launches().per_rebuild, 12);  // + the re-scatter
+}
+
 // 4 x 4 x 4 one-cell jelly pieces, two cells apart (so the grid does not glue them together),
 // expand homologously: the active region grows ~8x within one frame, far beyond the grid's
 // capacity (4x the initial blocks). The frame must pause, grow the grid and finish.
