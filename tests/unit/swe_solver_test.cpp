@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "silt/core/error.hpp"
+#include "silt/swe/engine.hpp"
 #include "silt/swe/solver.hpp"
 #include "swe_scene_builder.hpp"
 #include "test_support.hpp"
@@ -241,6 +243,47 @@ TEST(SweSolver, WettingOverABedStepWithFrictionStaysFinite) {
     const double tol = p == Precision::f32 ? 1e-4 : 1e-10;
     EXPECT_NEAR(solver.totals().volume, before, tol * before);
   }
+}
+
+// advance_to sizes each batch from the last unclipped CFL step. Sized from the clipped step that
+// landed on the previous target (as it was), a short interval queued up to a whole batch of
+// no-op steps, each a full pass over the grid: ten calls of 10 s cost 5x one call of 100 s.
+TEST(SweSolver, ShortAdvancesQueueFewStepsPastTheTarget) {
+  const Scene s = dam_break_box(Precision::f64);
+  const std::unique_ptr<detail::EngineBase> engine = detail::make_engine(s, exec());
+  constexpr int kCalls = 40;
+  constexpr double kInterval = 0.3;  // s: a few CFL steps (~0.1 s) and a clipped remainder
+  for (int k = 1; k <= kCalls; ++k) engine->advance_to(k * kInterval);
+  const detail::Clock c = engine->clock();
+  EXPECT_DOUBLE_EQ(c[detail::kTime], kCalls * kInterval);
+  // One spare step per batch, plus one more where the step grew within the interval.
+  constexpr double kNoOpsPerCall = 2.0;
+  EXPECT_LE(c[detail::kLaunched] - c[detail::kSteps], kNoOpsPerCall * kCalls);
+  EXPECT_GT(c[detail::kCflDt], c[detail::kLastDt]) << "the last step was clipped to the target";
+}
+
+TEST(SweSolver, BatchSizeFromTheRemainingTimeAndTheCflStep) {
+  using detail::batch_steps;
+  EXPECT_EQ(batch_steps(10.0, 0.4, 256), 26);  // 25 steps and a spare
+  EXPECT_EQ(batch_steps(1e3, 0.4, 256), 256);
+  EXPECT_EQ(batch_steps(10.0, 0.0, 256), 1);  // no step yet: one, then ask again
+  EXPECT_EQ(batch_steps(10.0, 1e-300, 256), 256);
+  EXPECT_EQ(batch_steps(0.0, 0.4, 256), 1);
+}
+
+// Steps past the target carry the state and the wave speed over unchanged: the next step after
+// advance_to(t) is the one that a run of plain steps to the same t takes.
+TEST(SweSolver, StepsPastTheTargetChangeNothing) {
+  const Scene s = dam_break_box(Precision::f64);
+  Solver plain(s, exec()), landed(s, exec());
+  for (int k = 0; k < 20; ++k) plain.step();
+  landed.advance_to(plain.time());  // its batches end with no-op steps
+  plain.step();
+  landed.step();
+  // The last landed step is clipped to plain.time(): the same step up to an ulp of t.
+  constexpr double kClipRoundoff = 1e-12;
+  EXPECT_NEAR(landed.last_dt(), plain.last_dt(), kClipRoundoff);
+  EXPECT_LT(test::rel_l2(landed.fields().h, plain.fields().h), kClipRoundoff);
 }
 
 TEST(SweSolver, ProbeMatchesFields) {

@@ -224,7 +224,7 @@ void Engine<T>::launch_step() {
     phase_update(exec_, v);                                 // fluxes, update, rain, friction
     if (v.n_flow_cells > 0) phase_boundary_flow(exec_, v);  // volume through open boundaries
     if (v.n_sources > 0) phase_sources(exec_, v);
-    phase_cfl(exec_, v);  // wave speed for the next dt
+    phase_cfl_step(exec_, v);  // wave speed for the next dt
   }
   cur_ = 1 - cur_;
 }
@@ -285,10 +285,9 @@ void Engine<T>::advance_to(double t_end) {
   set_target(t_end);
   for (;;) {
     copy_state(/*to_backup=*/true);
-    // Steps needed at the last dt; past the target the device turns extra steps into no-ops.
-    const double last = c[kLastDt];
-    const double estimate = last > 0 ? std::ceil((t_end - c[kTime]) / last) : 1.0;
-    const long long n = std::clamp(static_cast<long long>(std::min(estimate, 1e9)), 1LL, kMaxBatch);
+    // Steps needed at the last unclipped dt; past the target the device turns extra steps into
+    // no-ops (a copy of the state, phases.cpp).
+    const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
     if (const Fault f = fault_.read()) report(f, c, true);

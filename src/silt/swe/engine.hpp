@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,18 @@
 namespace silt::swe::detail {
 
 using Clock = std::array<double, kClockSize>;
+
+/// Steps to queue before the next host check when `remaining` (s) is left to the target and the
+/// last step the CFL condition chose was `cfl_dt` (s; the clock's kCflDt, never the last clipped
+/// step, which can be arbitrarily short after landing on a target). One step more than the
+/// estimate, so that a step that grows a little still lands in one batch; what overshoots becomes
+/// a cheap no-op on the device. At least 1, at most max_batch.
+inline long long batch_steps(double remaining, double cfl_dt, long long max_batch) {
+  if (!(remaining > 0.0)) return 1;
+  const double estimate = cfl_dt > 0.0 ? std::ceil(remaining / cfl_dt) + 1.0 : 1.0;
+  if (!(estimate < double(max_batch))) return max_batch;  // also a NaN or huge estimate
+  return estimate < 1.0 ? 1 : static_cast<long long>(estimate);
+}
 
 class EngineBase {
  public:

@@ -110,6 +110,20 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
   const Index i = static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
   const Index j = static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
 
+  // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
+  // other buffer; phase_clock left *v.smax as it was. The same for every thread of the grid, so
+  // the early return skips every __syncthreads of the block alike.
+  if (!(v.clock[kDt] > 0.0)) {
+    if (tx > 0 && ty > 0 && i < e.nx && j < e.ny) {
+      const Index off = e.h.offset(i, j);
+      v.h_new.ptr[off] = e.h.ptr[off];
+      v.hu_new.ptr[off] = e.hu.ptr[off];
+      v.hv_new.ptr[off] = e.hv.ptr[off];
+      v.hc_new.ptr[off] = e.hc.ptr[off];
+    }
+    return;
+  }
+
   // Phase 0: stage the tile's cells, plus the column east and the row north of it.
   stage_cell(cells, ty, tx, e, i, j);
   if (tx == TX - 1) stage_cell(cells, ty, TX, e, i + 1, j);

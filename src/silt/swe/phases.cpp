@@ -16,17 +16,16 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
       exec, "swe.clock", 1, SILT_LAMBDA(Index) {
         double* c = v.clock;
         const double smax = double(*v.smax);
-        *v.smax = T(0);  // identity for the next max-reduction (speeds are >= 0)
         for (int s = 0; s < v.n_seg; ++s) v.seg_wet[s] = 0;
         const double t = c[kTime], target = c[kTarget];
-        double dt = 0.0;
+        double dt = 0.0, dt_unclipped = 0.0;
         bool clipped = false;
         if (!v.fault.raised() && t < target) {
           const double dt_cfl = cfl_dt_k(smax, v.dx, v.cfl, v.speed_floor);
           if (dt_cfl < v.min_dt) {
             v.fault.raise(kFaultTimeStep, -1, int(c[kSteps]) + 1);
           } else {
-            dt = dt_cfl < v.max_dt ? dt_cfl : v.max_dt;
+            dt = dt_unclipped = dt_cfl < v.max_dt ? dt_cfl : v.max_dt;
             if (!(t + dt < target)) {
               dt = target - t;
               clipped = true;
@@ -34,10 +33,15 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
           }
         }
         c[kDt] = dt;
+        c[kLaunched] += 1.0;
         if (!(dt > 0.0)) {
+          // A no-op step: the state is carried over unchanged (phase_update_box), so its wave
+          // speed stays in *v.smax for the next real step.
           c[kRain] = 0.0;
           return;
         }
+        *v.smax = T(0);  // identity for this step's max-reduction (speeds are >= 0)
+        c[kCflDt] = dt_unclipped;
         const double tm = t + 0.5 * dt;
         c[kTMid] = tm;
         c[kTime] = clipped ? target : t + dt;  // lands exactly on the target
@@ -83,8 +87,10 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
       exec, label, box, SILT_LAMBDA(Index i, Index j) {
         const EdgeView<T>& e = v.e;
         CellState<T> s = e.cell(i, j);
-        if (e.active(i, j)) {
-          const double dt = v.clock[kDt];
+        const double dt = v.clock[kDt];
+        // dt == 0: a no-op step past the target (or after a fault) only carries the state over
+        // to the other buffer, without computing fluxes that would change nothing.
+        if (e.active(i, j) && dt > 0.0) {
           const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
                                       e.g,          e.dry, v.manning.ptr ? v.manning(i, j) : T(0)};
           const int code =
@@ -164,6 +170,21 @@ void phase_cfl(const Exec& exec, const SolverView<T>& v) {
 }
 
 template <class T>
+void phase_cfl_step(const Exec& exec, const SolverView<T>& v) {
+  const Index nx = v.e.nx;
+  parallel_reduce_into<silt::detail::MaxOp>(
+      exec, "swe.cfl", v.e.nx * v.e.ny,
+      SILT_LAMBDA(Index k)->T {
+        // A no-op step left the state and *v.smax as they were (phase_clock).
+        if (!(v.clock[kDt] > 0.0)) return T(0);
+        const Index i = k % nx, j = k / nx;
+        if (!v.e.active(i, j)) return T(0);
+        return wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry);
+      },
+      v.smax);
+}
+
+template <class T>
 void phase_copy(const Exec& exec, const StateCopy<T>& c) {
   parallel_for(
       exec, "swe.copy_state", c.n, SILT_LAMBDA(Index k) {
@@ -204,6 +225,7 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&);                 \
   template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
   template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
+  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                      \
   template void phase_copy<T>(const Exec&, const StateCopy<T>&);                           \
   template double sum_depth<T>(const Exec&, const EdgeView<T>&);                           \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);

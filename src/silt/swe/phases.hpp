@@ -43,6 +43,10 @@ void phase_sources(const Exec& exec, const SolverView<T>& v);
 /// Largest wave speed of the next state into *v.smax (parallel_reduce_into<MaxOp>, no host wait).
 template <class T>
 void phase_cfl(const Exec& exec, const SolverView<T>& v);
+/// phase_cfl inside a step: adds nothing after a no-op step (clock dt == 0), whose state and
+/// *v.smax phase_clock left as they were.
+template <class T>
+void phase_cfl_step(const Exec& exec, const SolverView<T>& v);
 
 /// Copies state, max depth and clock between two sets of buffers (checkpoint and restore).
 template <class T>

@@ -25,6 +25,8 @@ enum ClockSlot : int {
   kRain,      // rainfall rate during the current step, m/s
   kTMid,      // middle of the current step (where forcing series are sampled), s
   kLastDt,    // last non-zero step, s
+  kCflDt,     // last non-zero step as the CFL (and max_dt) chose it, before any clip to a target, s
+  kLaunched,  // steps launched, no-op steps included (the cost of a batch that overshoots)
   kClockSize
 };
 
