@@ -121,7 +121,7 @@ void MultiEngine<T>::finish_step(Part<T>& p) {
   const SolverView<T> v = p.view(cur_, 1 - cur_);
   if (v.n_flow_cells > 0) phase_boundary_flow(p.exec, v);
   if (v.n_sources > 0) phase_sources(p.exec, v);
-  phase_cfl(p.exec, v);
+  phase_cfl_step(p.exec, v);  // after a no-op step, *smax still holds the global speed
   phase_step_scalars(p, 1 - cur_);
 }
 
@@ -219,11 +219,9 @@ void MultiEngine<T>::advance_to(double t_end) {
   set_target(t_end);
   for (;;) {
     for (auto& p : parts_) p->copy_state(cur_, /*to_backup=*/true);
-    // Every rank computes the same count from the same clock, so all take part in the same
-    // collectives.
-    const double last = c[kLastDt];
-    const double estimate = last > 0 ? std::ceil((t_end - c[kTime]) / last) : 1.0;
-    const long long n = std::clamp(static_cast<long long>(std::min(estimate, 1e9)), 1LL, kMaxBatch);
+    // As on one device (engine.hpp). Every rank computes the same count from the same clock, so
+    // all take part in the same collectives.
+    const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
     check_faults(c, true);
