@@ -86,11 +86,14 @@ void expect_same_fields(const Solver& split, const Solver& one, const std::strin
   expect_same(a.hc, b.hc, "hc", what, gpu_tolerance);
   expect_same(a.max_depth, b.max_depth, "max_depth", what, gpu_tolerance);
   const Totals ta = split.totals(), tb = one.totals();
-  // Sums over cells in another order: round-off of the sum only.
+  // CPU: sums over cells in another order, round-off of the sum only. CUDA: fields agree within
+  // gpu_tolerance of their largest value, so their sums agree within that fraction too (the fused
+  // kernel's fast float math moves the totals by ~1e-8 relative, swe_backends_test).
   constexpr double kSumOrder = 1e-9;
-  EXPECT_NEAR(ta.volume, tb.volume, kSumOrder * tb.volume) << what;
-  EXPECT_NEAR(ta.pollutant_mass, tb.pollutant_mass, kSumOrder * tb.pollutant_mass) << what;
-  EXPECT_NEAR(ta.inflow_volume, tb.inflow_volume, kSumOrder * (1 + std::abs(tb.inflow_volume)))
+  const double sum_tol = exec().is_cuda() ? std::max(kSumOrder, gpu_tolerance) : kSumOrder;
+  EXPECT_NEAR(ta.volume, tb.volume, sum_tol * tb.volume) << what;
+  EXPECT_NEAR(ta.pollutant_mass, tb.pollutant_mass, sum_tol * tb.pollutant_mass) << what;
+  EXPECT_NEAR(ta.inflow_volume, tb.inflow_volume, sum_tol * (1 + std::abs(tb.inflow_volume)))
       << what;
 }
 
