@@ -14,6 +14,7 @@ struct RunOptions {
   std::string out_dir;  // empty: silt-out/<scene name>
   std::vector<std::string> overrides;
   bool quiet = false;
+  int halo = 0;  // split runs: halo layers, exchanged every `halo` steps (0: SILT_SWE_HALO or 1)
 };
 
 struct BenchOptions {

@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Output directory (default silt-out/<scene name>)");
   run_cmd->add_option("--set", run.overrides, "Override a scene value: path=value (repeatable)");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress output");
+  run_cmd
+      ->add_option("--halo", run.halo,
+                   "Split runs: halo layers, exchanged every that many steps (default 1)")
+      ->check(CLI::PositiveNumber);
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;

@@ -73,8 +73,10 @@ std::vector<Exec> choose_execs(const RunOptions& o, const partition::World& worl
   return execs;
 }
 
-// Halo layers of a split run (ghost cell expansion: exchanged every k steps).
-int halo_layers() {
+// Halo layers of a split run (ghost cell expansion: exchanged every k steps): --halo, else the
+// SILT_SWE_HALO environment variable, else 1.
+int halo_layers(int from_cli) {
+  if (from_cli > 0) return from_cli;
   const char* v = std::getenv("SILT_SWE_HALO");
   if (!v || !*v) return 1;
   const int k = std::atoi(v);
@@ -165,7 +167,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     if (root) io::write_resolved_scene(job, out, build_id(), backend, o.overrides);
     swe::Split s;
     s.execs = execs;
-    s.halo = halo_layers();
+    s.halo = halo_layers(o.halo);
     std::unique_ptr<swe::Solver> solver = split
                                               ? std::make_unique<swe::Solver>(job.scene, s)
                                               : std::make_unique<swe::Solver>(job.scene, execs[0]);
