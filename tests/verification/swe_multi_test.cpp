@@ -3,18 +3,23 @@
 // same arithmetic on the same values, so every field must match bit for bit. On CUDA the split run
 // steps with the plain phases: it is compared with one device on the same phases
 // (fused_kernel = false) within kGpuSamePhases, and with the fused tile kernel (fast math) within
-// kGpuFused.
+// kGpuFused. With SILT_SWE_SPLIT_FUSED=1 the split run steps with the tile kernel too: it is
+// compared with one device's tile kernel within kGpuFused (CUDA) or bit for bit (CPU, where the
+// switch must change nothing).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <string>
 
 #include "silt/core/error.hpp"
+#include "silt/swe/fused_step.hpp"
 #include "silt/swe/solver.hpp"
 #include "swe_multi_scene.hpp"
 #include "test_support.hpp"
@@ -179,6 +184,58 @@ TEST(SweMulti, SplitMatchesTheFusedKernel) {
   fused.advance_to(6.0);
   split.advance_to(6.0);
   expect_same_fields(split, fused, "2 strips against the fused kernel", kGpuFused);
+}
+
+// Sets SILT_SWE_SPLIT_FUSED=1 for the engines built while it lives (read at construction).
+struct SplitFusedSwitch {
+  SplitFusedSwitch() { setenv("SILT_SWE_SPLIT_FUSED", "1", 1); }
+  ~SplitFusedSwitch() { unsetenv("SILT_SWE_SPLIT_FUSED"); }
+  SplitFusedSwitch(const SplitFusedSwitch&) = delete;
+  SplitFusedSwitch& operator=(const SplitFusedSwitch&) = delete;
+};
+
+// The split run on the tile kernel against one device on the tile kernel (CUDA), or against the
+// plain path bit for bit (CPU: the switch is ignored). On CUDA the layout must name the tile kernel
+// and every split step must have launched it at least once per subdomain, so the comparison
+// cannot pass on the plain phases.
+void compare_split_fused(Precision precision, int parts, int halo, SplitShape shape,
+                         const std::vector<double>& targets) {
+  const Scene scene = split_basin(precision);
+  Solver one(scene, exec());
+  std::unique_ptr<Solver> split;
+  {
+    const SplitFusedSwitch on;
+    split = std::make_unique<Solver>(scene, make_split(parts, halo, shape));
+  }
+  const std::string layout = split->layout();
+  const bool fused = layout.find("fused tile kernel") != std::string::npos;
+  const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
+                           ::testing::PrintToString(halo) + ", split fused: " + layout;
+  std::uint64_t split_launches = 0;
+  for (double t : targets) {
+    one.advance_to(t);
+    const std::uint64_t before = detail::fused_launch_count();
+    split->advance_to(t);
+    split_launches += detail::fused_launch_count() - before;
+    expect_same_fields(*split, one, what + " at t = " + ::testing::PrintToString(t) + " s",
+                       kGpuFused);
+  }
+  if (exec().is_cuda()) {
+    EXPECT_TRUE(fused) << what;
+    ASSERT_GT(split->steps(), 0) << what;
+    EXPECT_GE(split_launches, std::uint64_t(split->steps()) * std::uint64_t(parts)) << what;
+  } else {
+    EXPECT_FALSE(fused) << what;
+    EXPECT_EQ(split_launches, 0u) << what;
+  }
+}
+
+TEST(SweMulti, SplitFusedKernelMatchesOneDeviceFused) {
+  // Halo 1: an exchange every step (interior box, then the four edge strips). Halo 3 on blocks:
+  // grown boxes reaching 2 and 1 layers into the halo between exchanges, corners included.
+  compare_split_fused(Precision::f32, 2, 1, SplitShape::strips, {2.0, 6.0});
+  compare_split_fused(Precision::f32, 4, 3, SplitShape::blocks, {6.0});
+  compare_split_fused(Precision::f64, 3, 2, SplitShape::strips, {6.0});
 }
 
 TEST(SweMulti, SingleStepsEqualOneDevice) {

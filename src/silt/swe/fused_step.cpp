@@ -1,5 +1,6 @@
 #include "silt/swe/fused_step.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -21,6 +22,14 @@ bool fused_step_available(const Exec& exec) {
   return SILT_HAS_CUDA && exec.is_cuda();
 }
 
+namespace {
+std::atomic<std::uint64_t> g_fused_launches{0};
+}  // namespace
+
+std::uint64_t fused_launch_count() {
+  return g_fused_launches.load(std::memory_order_relaxed);
+}
+
 TileShape default_tile_shape() {
   static const TileShape shape = [] {
     const char* v = std::getenv("SILT_SWE_TILE");
@@ -36,10 +45,12 @@ TileShape default_tile_shape() {
 #if SILT_HAS_CUDA
 namespace {
 
-// Volume that crossed the domain edge of owned cell (i, j) this step through flow segments (open,
-// level, discharge), counted positive into the domain: the fused form of phase_boundary_flow.
+// Volume that crossed the global domain edge of owned cell (i, j) this step through flow segments
+// (open, level, discharge), counted positive into the domain: the fused form of
+// phase_boundary_flow. (gi, gj) is the cell's global position (EdgeView::i0, j0): a subdomain's
+// cell on a side shared with a neighbour is no boundary.
 template <class T>
-__device__ double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>& w,
+__device__ double boundary_inflow(const EdgeView<T>& e, Index gi, Index gj, const EdgeFlux<T>& w,
                                   const EdgeFlux<T>& ea, const EdgeFlux<T>& s,
                                   const EdgeFlux<T>& n) {
   double q = 0.0;
@@ -47,10 +58,10 @@ __device__ double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const 
     const int seg = e.segment(side, pos);
     return seg >= 0 && e.seg_kind[seg] != kWall;
   };
-  if (i == 0 && flows(kWest, j)) q += double(w.h);
-  if (i == e.nx - 1 && flows(kEast, j)) q -= double(ea.h);
-  if (j == 0 && flows(kSouth, i)) q += double(s.h);
-  if (j == e.ny - 1 && flows(kNorth, i)) q -= double(n.h);
+  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
+  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
+  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
+  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
   return q;
 }
 
@@ -67,7 +78,8 @@ struct TileCells {
 template <class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
-  const bool inside = i >= 0 && j >= 0 && i < e.nx && j < e.ny;
+  // The cells a view can read: owned cells and its halo of ext layers (ext = 0 on one device).
+  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
   const Index off = inside ? e.h.offset(i, j) : 0;
   const bool act = inside && e.active.ptr[off] != 0;
   t.active[ty][tx] = act;
@@ -96,7 +108,8 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
 
 // MinBlocks > 0 caps the registers so that many blocks fit on an SM (occupancy ablation).
 template <class T, int TX, int TY, int MinBlocks>
-__global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverView<T> v) {
+__global__ void __launch_bounds__(TX* TY, MinBlocks)
+    fused_update_kernel(SolverView<T> v, Box2 box) {
   __shared__ TileCells<T, TX, TY> cells;
   // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
   __shared__ EdgeFlux<T> fx[TY][TX];
@@ -105,16 +118,20 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // Tiles overlap by the ghost column and row: block (bx, by) owns cells
-  // [bx (TX - 1), (bx + 1)(TX - 1)) x [by (TY - 1), (by + 1)(TY - 1)).
-  const Index i = static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
-  const Index j = static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
+  // Tiles overlap by the ghost column and row: block (bx, by) updates the box's cells
+  // box.i0 + [bx (TX - 1), (bx + 1)(TX - 1)) x box.j0 + [by (TY - 1), (by + 1)(TY - 1)). The box
+  // may reach into a subdomain's halo (ghost cell expansion), never beyond it less one layer, so
+  // the ghost column, row and the east/north staged cells stay inside the halo.
+  const Index i = box.i0 + static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
+  const Index j = box.j0 + static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
+  // Cells this thread updates (the ghost column and row only stage and compute fluxes).
+  const bool in_box = tx > 0 && ty > 0 && i < box.i1 && j < box.j1;
 
   // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
   // other buffer; phase_clock left *v.smax as it was. The same for every thread of the grid, so
   // the early return skips every __syncthreads of the block alike.
   if (!(v.clock[kDt] > 0.0)) {
-    if (tx > 0 && ty > 0 && i < e.nx && j < e.ny) {
+    if (in_box) {
       const Index off = e.h.offset(i, j);
       v.h_new.ptr[off] = e.h.ptr[off];
       v.hu_new.ptr[off] = e.hu.ptr[off];
@@ -132,21 +149,23 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
 
   // Phase 1: each edge of the tile once. The ghost row needs only north edges, the ghost column
   // only east edges. Edges with an inactive side or on the domain edge take the general path.
-  if (ty > 0 && j < e.ny && i < e.nx)
+  if (ty > 0 && j < box.j1 && i < box.i1)
     fx[ty][tx] = cells.active[ty][tx] && cells.active[ty][tx + 1]
                      ? staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry)
                      : edge_flux(e, i + 1, j, Dir::x);
-  if (tx > 0 && i < e.nx && j < e.ny)
+  if (tx > 0 && i < box.i1 && j < box.j1)
     fy[ty][tx] = cells.active[ty][tx] && cells.active[ty + 1][tx]
                      ? staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry)
                      : edge_flux(e, i, j + 1, Dir::y);
   __syncthreads();
 
-  // Phase 2: owned cells. Every field shares the state's layout (nx, ny, halo), so one offset
-  // serves them all.
+  // Phase 2: the box's cells. Every field shares the state's layout (nx, ny, halo), so one offset
+  // serves them all. A halo cell repeats its owner's update (ghost cell expansion) but reports
+  // nothing: faults, inflow and the CFL speed are the owner's (as phase_update_box,
+  // phase_boundary_flow, phase_sources and phase_cfl_step count them).
   T speed = T(0);
-  const bool owned = tx > 0 && ty > 0 && i < e.nx && j < e.ny;
-  if (owned) {
+  if (in_box) {
+    const bool owned = e.owns(i, j);
     const Index off = e.h.offset(i, j);
     CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
     const double dt = v.clock[kDt];
@@ -155,9 +174,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
                                   e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
       const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
       const int code = update_cell_k(s, w, ea, so, n, p);
-      if (code != kFaultNone) v.fault.raise(code, j * e.nx + i, int(v.clock[kSteps]));
-      if (v.n_flow_cells > 0 && dt > 0.0 && (i == 0 || j == 0 || i == e.nx - 1 || j == e.ny - 1)) {
-        const double q = boundary_inflow(e, i, j, w, ea, so, n);
+      if (code != kFaultNone && owned)
+        v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+      const Index gi = i + e.i0, gj = j + e.j0;
+      if (v.n_flow_cells > 0 && owned && dt > 0.0 &&
+          (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
+        const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
         if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
       }
       // Max depth as the plain path records it: after the edge update, and again after sources.
@@ -170,11 +192,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
         const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
         s.h += T(dh);
         s.hc += T(dhc);
-        atomic_add(v.clock + kInflow, volume);
+        if (owned) atomic_add(v.clock + kInflow, volume);
         if (!(s.h > e.dry)) s.hu = s.hv = T(0);
       }
       if (s.h > md) md = s.h;
-      speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
+      if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
     }
     v.h_new.ptr[off] = s.h;
     v.hu_new.ptr[off] = s.hu;
@@ -201,7 +223,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks) fused_update_kernel(SolverV
 }
 
 template <class T, int TX, int TY, int MinBlocks = 1>
-void launch(const Exec& exec, const SolverView<T>& v) {
+void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
                    v.max_depth.stride() == v.e.h.stride() &&
@@ -211,35 +233,48 @@ void launch(const Exec& exec, const SolverView<T>& v) {
                    (!v.manning.ptr ||
                     (v.manning.stride() == v.e.h.stride() && v.manning.halo == v.e.h.halo)),
                "swe fused kernel: fields with different layouts");
+  // The box lies in the cells the view holds (owned cells and halo). Reads one cell beyond it
+  // (the tile's ghost column and row, its east and north neighbours) are bounded by stage_cell
+  // and EdgeView::is_active; ghost cell expansion keeps the box one layer inside the valid halo.
+  const Index ext = v.e.ext;
+  SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
+               "swe fused kernel: box reaches beyond the halo");
+  if (box.count() == 0) return;
   const dim3 block(TX, TY);
-  const dim3 grid(static_cast<unsigned>((v.e.nx + TX - 2) / (TX - 1)),
-                  static_cast<unsigned>((v.e.ny + TY - 2) / (TY - 1)));
-  silt::detail::range_push("swe.fused_update");
-  fused_update_kernel<T, TX, TY, MinBlocks><<<grid, block, 0, exec.stream>>>(v);
+  const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
+                  static_cast<unsigned>((box.j1 - box.j0 + TY - 2) / (TY - 1)));
+  silt::detail::range_push(label);
+  fused_update_kernel<T, TX, TY, MinBlocks><<<grid, block, 0, exec.stream>>>(v, box);
   silt::detail::range_pop();
-  silt::detail::check_launch(exec, "swe.fused_update");
+  silt::detail::check_launch(exec, label);
+  g_fused_launches.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace
 
 template <class T>
-void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape) {
+void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape,
+                        std::optional<Box2> box, const char* label) {
+  const Box2 b = box ? *box : Box2{0, v.e.nx, 0, v.e.ny};
   // 32x16 tiles of double exceed the 48 KB of static shared memory: double always uses 32x8.
   if constexpr (sizeof(T) == 4) {
-    if (shape == TileShape::t32x16) return launch<T, 32, 16>(exec, v);
+    if (shape == TileShape::t32x16) return launch<T, 32, 16>(exec, v, b, label);
   }
-  if (shape == TileShape::t32x8_occ6) return launch<T, 32, 8, 6>(exec, v);
-  if (shape == TileShape::t32x8_occ8) return launch<T, 32, 8, 8>(exec, v);
-  launch<T, 32, 8>(exec, v);
+  if (shape == TileShape::t32x8_occ6) return launch<T, 32, 8, 6>(exec, v, b, label);
+  if (shape == TileShape::t32x8_occ8) return launch<T, 32, 8, 8>(exec, v, b, label);
+  launch<T, 32, 8>(exec, v, b, label);
 }
 #else
 template <class T>
-void phase_fused_update(const Exec&, const SolverView<T>&, TileShape) {
+void phase_fused_update(const Exec&, const SolverView<T>&, TileShape, std::optional<Box2>,
+                        const char*) {
   throw Error("the fused shallow-water kernel needs the CUDA backend");
 }
 #endif
 
-template void phase_fused_update<float>(const Exec&, const SolverView<float>&, TileShape);
-template void phase_fused_update<double>(const Exec&, const SolverView<double>&, TileShape);
+template void phase_fused_update<float>(const Exec&, const SolverView<float>&, TileShape,
+                                        std::optional<Box2>, const char*);
+template void phase_fused_update<double>(const Exec&, const SolverView<double>&, TileShape,
+                                         std::optional<Box2>, const char*);
 
 }  // namespace silt::swe::detail

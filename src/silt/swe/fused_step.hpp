@@ -8,7 +8,11 @@
 // which stays as its test oracle.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "silt/core/exec.hpp"
+#include "silt/core/parallel_for.hpp"
 #include "silt/swe/views.hpp"
 
 namespace silt::swe::detail {
@@ -26,7 +30,17 @@ bool fused_step_available(const Exec& exec);
 
 /// Flux + update + sources + max depth + faults + boundary inflow + CFL reduction in one launch.
 /// Replaces phase_update, phase_boundary_flow, phase_sources and phase_cfl of the plain path.
+/// box: the local cells to update (default: the whole local grid, i.e. one device's step). For a
+/// subdomain of a split run it may reach into the halo (ghost cell expansion, or the interior and
+/// edge strips of an overlapped exchange, as phase_update_box); halo cells are updated but only
+/// owned cells raise faults (global index), count boundary and source inflow (global edge
+/// positions) and enter the CFL maximum, so several launches over disjoint boxes add up to one.
 template <class T>
-void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape);
+void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape,
+                        std::optional<Box2> box = std::nullopt,
+                        const char* label = "swe.fused_update");
+
+/// Tile-kernel launches made in this process so far (tests check that a path really ran).
+std::uint64_t fused_launch_count();
 
 }  // namespace silt::swe::detail

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "silt/core/error.hpp"
+#include "silt/swe/fused_step.hpp"
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/phases.hpp"
@@ -24,6 +27,22 @@ partition::Shape to_shape(SplitShape s) {
                                    : partition::Shape::automatic;
 }
 
+// SILT_SWE_SPLIT_FUSED=1 steps CUDA subdomains with the tile kernel (fused_step.hpp) instead of
+// the plain phases, so that it can be measured on several GPUs before it becomes the default. Read
+// when an engine is built (a test sets it for one run). Ignored on the CPU, where a split run stays
+// bit for bit equal to one device.
+bool split_fused_requested() {
+  const char* v = std::getenv("SILT_SWE_SPLIT_FUSED");
+  return v && std::strcmp(v, "1") == 0;
+}
+
+bool all_fused(const Scene& s, const Split& split) {
+  if (!s.fused_kernel || !split_fused_requested()) return false;
+  for (const Exec& e : split.execs)
+    if (!fused_step_available(e)) return false;
+  return true;
+}
+
 }  // namespace
 
 template <class T>
@@ -34,7 +53,8 @@ MultiEngine<T>::MultiEngine(const Scene& s, const Split& split)
       per_rank_(int(split.execs.size())),
       k_(split.halo),
       since_exchange_(split.halo),
-      has_discharge_(!layout_.discharge_cells.empty()) {
+      has_discharge_(!layout_.discharge_cells.empty()),
+      fused_(all_fused(s, split)) {
   if (split.execs.empty())
     throw Error(fmt::format("swe scene '{}': a split run needs at least one exec", s.name));
   if (split.halo < 1)
@@ -113,15 +133,22 @@ void MultiEngine<T>::fence_all() const {
 template <class T>
 void MultiEngine<T>::update(Part<T>& p, Box2 box, const char* label) {
   if (box.count() == 0) return;
-  phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
+  if (fused_)
+    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), default_tile_shape(), box, label);
+  else
+    phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
 }
 
 template <class T>
 void MultiEngine<T>::finish_step(Part<T>& p) {
   const SolverView<T> v = p.view(cur_, 1 - cur_);
-  if (v.n_flow_cells > 0) phase_boundary_flow(p.exec, v);
-  if (v.n_sources > 0) phase_sources(p.exec, v);
-  phase_cfl_step(p.exec, v);  // after a no-op step, *smax still holds the global speed
+  // The tile kernel already counted boundary inflow, applied the sources and reduced the wave
+  // speed of the owned cells (over the boxes of update()).
+  if (!fused_) {
+    if (v.n_flow_cells > 0) phase_boundary_flow(p.exec, v);
+    if (v.n_sources > 0) phase_sources(p.exec, v);
+    phase_cfl_step(p.exec, v);  // after a no-op step, *smax still holds the global speed
+  }
   phase_step_scalars(p, 1 - cur_);
 }
 

@@ -8,8 +8,10 @@
 //     before the update and finished after the interior cells, whose stencil stays in the owned
 //     cells, so the transfer overlaps them; the cells next to the halo follow;
 // and otherwise the same arithmetic on the same values as one device: on the CPU a split run
-// matches the single-device run bit for bit. The fused CUDA tile kernel is not used here (it does
-// not know about halos yet): CUDA subdomains step with the plain phases.
+// matches the single-device run bit for bit. CUDA subdomains step with the plain phases unless
+// SILT_SWE_SPLIT_FUSED=1 (and the scene's fused_kernel) selects the tile kernel of fused_step.hpp
+// over the same boxes (grown box, interior and edge strips); layout() then says "fused tile
+// kernel".
 #pragma once
 
 #include <limits>
@@ -73,6 +75,7 @@ class MultiEngine final : public EngineBase {
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
   bool has_discharge_;
+  bool fused_;  // CUDA tile kernel over each update box instead of the plain phases
   int cur_ = 0;
   double target_on_device_ = std::numeric_limits<double>::infinity();
 };

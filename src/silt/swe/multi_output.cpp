@@ -164,8 +164,9 @@ std::string MultiEngine<T>::layout() const {
   for (const auto& p : parts_)
     devices += fmt::format("{}{}", devices.empty() ? "" : ",",
                            p->exec.is_cuda() ? fmt::format("cuda:{}", p->exec.device) : "cpu");
-  return fmt::format("{} subdomains, {}; {} rank{} x [{}]", dec_.size(), dec_.describe(),
-                     world_.size(), world_.size() == 1 ? "" : "s", devices);
+  return fmt::format("{} subdomains, {}; {} rank{} x [{}]{}", dec_.size(), dec_.describe(),
+                     world_.size(), world_.size() == 1 ? "" : "s", devices,
+                     fused_ ? "; fused tile kernel" : "");
 }
 
 template std::vector<double> MultiEngine<float>::owned(const Part<float>&,
