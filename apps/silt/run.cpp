@@ -168,6 +168,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     swe::Split s;
     s.execs = execs;
     s.halo = halo_layers(o.halo);
+    s.fused = true;  // the tile kernel on CUDA subdomains (measured on two H200s)
     std::unique_ptr<swe::Solver> solver = split
                                               ? std::make_unique<swe::Solver>(job.scene, s)
                                               : std::make_unique<swe::Solver>(job.scene, execs[0]);

@@ -37,7 +37,7 @@ bool split_fused_requested() {
 }
 
 bool all_fused(const Scene& s, const Split& split) {
-  if (!s.fused_kernel || !split_fused_requested()) return false;
+  if (!s.fused_kernel || !(split.fused || split_fused_requested())) return false;
   for (const Exec& e : split.execs)
     if (!fused_step_available(e)) return false;
   return true;

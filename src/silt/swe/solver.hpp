@@ -46,6 +46,12 @@ struct Split {
   std::vector<Exec> execs;  // one subdomain per exec here (CPU partitions: Exec::host() repeated)
   int halo = 1;             // k >= 1: halo layers, exchanged every k steps (ghost cell expansion)
   SplitShape shape = SplitShape::automatic;
+  // CUDA subdomains step with the tile kernel (fused_step.hpp) instead of the plain phases: 43-45 G
+  // cell-updates/s on two H200s against 17 G (bench/results/swe-2026-11-29-h200x2.md). `silt run`
+  // turns it on; the library default stays off until the split tests that compare against the
+  // plain phases within 1e-6 are given the fused kernel's tolerance. SILT_SWE_SPLIT_FUSED=1 also
+  // turns it on. Ignored on the CPU.
+  bool fused = false;
 };
 
 /// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
