@@ -18,6 +18,7 @@
 namespace silt::swe {
 namespace {
 
+using multi_test::make_north_strip_overflow;
 using multi_test::split_basin;
 using partition::World;
 
@@ -88,14 +89,7 @@ TEST(SweMpi, FaultOnOneRankStopsBoth) {
   const World& w = World::get();
   // Velocities of 1e30 m/s overflow float in the north strip only, which rank 1 owns.
   Scene s = split_basin(Precision::f32);
-  const Index nx = s.grid.nx, ny = s.grid.ny;
-  for (Index j = ny - 4; j < ny; ++j)
-    for (Index i = 0; i < 6; ++i) {
-      const size_t k = size_t(j) * size_t(nx) + size_t(i);
-      s.depth[k] = 1.0;
-      s.velocity_x[k] = 1e30;
-    }
-  s.min_dt = 0;
+  make_north_strip_overflow(s);
   Split split = host_split(1, 1);
   split.shape = SplitShape::strips;
   Solver solver(s, split);

@@ -2,6 +2,8 @@
 // the verification tests report (docs/verification-swe.md).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -119,6 +121,19 @@ inline void print_rows(const std::vector<Row>& rows) {
                 num(r.l1_hu, "%.3e").c_str(), num(r.order_hu, "%.2f").c_str());
   }
   std::fflush(stdout);
+}
+
+/// The finest row's L1 errors stay below their bounds (m, m^2/s) and every observed order above
+/// min_order: the assertion of each convergence study.
+inline void expect_convergence(const std::vector<Row>& rows, double max_l1_h, double max_l1_hu,
+                               double min_order) {
+  ASSERT_FALSE(rows.empty());
+  EXPECT_LT(rows.back().l1_h, max_l1_h);
+  EXPECT_LT(rows.back().l1_hu, max_l1_hu);
+  for (size_t k = 1; k < rows.size(); ++k) {
+    EXPECT_GT(rows[k].order_h, min_order) << rows[k].cells << " cells";
+    EXPECT_GT(rows[k].order_hu, min_order) << rows[k].cells << " cells";
+  }
 }
 
 }  // namespace silt::swe::verify

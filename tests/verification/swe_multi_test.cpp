@@ -27,6 +27,7 @@
 namespace silt::swe {
 namespace {
 
+using multi_test::make_north_strip_overflow;
 using multi_test::split_basin;
 using silt::test::exec;
 
@@ -273,14 +274,8 @@ TEST(SweMulti, ProbesEqualOneDevice) {
 TEST(SweMulti, NaNNamesTheSubdomainCellAndStep) {
   // Velocities of 1e30 m/s overflow float in the momentum flux, in the north strip only.
   Scene s = split_basin(Precision::f32);
-  const Index nx = s.grid.nx, ny = s.grid.ny;
-  for (Index j = ny - 4; j < ny; ++j)
-    for (Index i = 0; i < 6; ++i) {
-      const size_t k = size_t(j) * size_t(nx) + size_t(i);
-      s.depth[k] = 1.0;
-      s.velocity_x[k] = 1e30;
-    }
-  s.min_dt = 0;
+  make_north_strip_overflow(s);
+  const Index ny = s.grid.ny;
   Solver split(s, make_split(2, 1, SplitShape::strips));
   try {
     split.advance_to(1.0);
