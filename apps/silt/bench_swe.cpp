@@ -100,7 +100,7 @@ swe::Scene bench_swe_scene(long long cells, swe::Precision precision, bool plain
 int cmd_bench_swe_multi(const BenchOptions& o);
 
 int cmd_bench_swe(const BenchOptions& o) {
-  if (o.devices.size() > 1) return cmd_bench_swe_multi(o);
+  if (o.devices.size() > 1 || partition::World::get().distributed()) return cmd_bench_swe_multi(o);
   const Backend backend = backend_from_string(o.backend);
   const int device = o.devices.empty() ? 0 : o.devices.front();
   const Exec exec = backend == Backend::cuda ? Exec::cuda(device) : Exec::host();

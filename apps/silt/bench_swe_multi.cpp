@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/partition/world.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::app {
@@ -47,48 +48,45 @@ Timing time_steps(swe::Solver& solver, int steps) {
   return t;
 }
 
-int halo_setting() {
-  const char* v = std::getenv("SILT_SWE_HALO");
-  return v && std::atoi(v) > 0 ? std::atoi(v) : 1;
-}
-
 }  // namespace
 
 int cmd_bench_swe_multi(const BenchOptions& o) {
-  const Backend backend = backend_from_string(o.backend);
-  const bool cuda = backend == Backend::cuda;
-  std::vector<Exec> execs;
-  for (const int d : o.devices) {
-    if (cuda && (d < 0 || d >= cuda_device_count()))
-      throw Error(fmt::format("--devices: CUDA device {} does not exist ({} visible)", d,
-                              cuda_device_count()));
-    execs.push_back(cuda ? Exec::cuda(d) : Exec::host());
-  }
-  const int n = int(execs.size());
+  const partition::World& world = partition::World::get();
+  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
+  const bool cuda = execs.front().is_cuda();
+  const bool root = world.is_root();
+  const int n = int(execs.size()) * world.size();
   std::vector<std::string> sizes = o.sizes;
   if (sizes.empty())
     sizes = cuda ? std::vector<std::string>{"4M", "16M", "64M", "256M"}
                  : std::vector<std::string>{"1M"};
   std::vector<std::string> precisions = o.precisions;
   if (precisions.empty()) precisions = {"float32", "float64"};
-  const int halo = halo_setting();
+  const int halo = halo_layers(o.halo);
 
-  fmt::print(
-      "silt bench swe: {} {} ({}), halo {} layer{} (SILT_SWE_HALO)\n", n,
-      cuda ? "CUDA devices" : "CPU partitions",
-      cuda ? cuda_device_name(o.devices.front()) : fmt::format("{} threads", host_thread_count()),
-      halo, halo == 1 ? "" : "s");
-  fmt::print(
-      "baseline: one device with the split engine's plain phases; 'fused' is the tile kernel of "
-      "one device. exchange and reduce are timed on their own (devices waited for).\n");
-  fmt::print("{:>10} {:>9} {:>7} {:>6} {:>10} {:>13} {:>10} {:>11} {:>10} {:>10}\n", "cells",
-             "precision", "path", "steps", "ms/step", "G cell-upd/s", "efficiency", "exchange ms",
-             "reduce ms", "halo MB");
+  if (root) {
+    fmt::print("silt bench swe: {} {} ({}){}, halo {} layer{}\n", n,
+               cuda ? "CUDA devices" : "CPU partitions",
+               cuda ? cuda_device_name(execs.front().device)
+                    : fmt::format("{} threads", host_thread_count()),
+               world.distributed() ? fmt::format(", {} MPI ranks of {} device{}", world.size(),
+                                                 execs.size(), execs.size() == 1 ? "" : "s")
+                                   : "",
+               halo, halo == 1 ? "" : "s");
+    fmt::print(
+        "'1 plain' / '1 fused': one device with the plain phases / the tile kernel (every rank "
+        "times its own); 'N split plain' is measured against '1 plain', 'N split' (the tile kernel "
+        "in each subdomain, the default) against '1 fused'. exchange and reduce are timed on "
+        "their own (devices waited for).\n");
+    fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10} {:>13} {:>10} {:>11} {:>10} {:>10}\n", "cells",
+               "precision", "path", "steps", "ms/step", "G cell-upd/s", "efficiency", "exchange ms",
+               "reduce ms", "halo MB");
+  }
   std::ofstream csv;
-  if (!o.csv.empty()) {
+  if (!o.csv.empty() && root) {
     csv.open(o.csv);
     if (!csv) throw Error(fmt::format("cannot write '{}'", o.csv));
-    csv << "precision,cells,devices,path,steps,seconds,cell_updates_per_s,efficiency,"
+    csv << "precision,cells,devices,ranks,halo,path,steps,seconds,cell_updates_per_s,efficiency,"
            "exchange_s,reduce_s,exchange_bytes\n";
   }
   for (const auto& size : sizes)
@@ -102,9 +100,11 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
               ? o.steps
               : static_cast<int>(std::clamp(4e10 / double(cells) / (cuda ? 1 : 200), 5.0, 2000.0));
       const swe::Scene scene = bench_swe_scene(cells, p, /*plain=*/false);
-      const auto row = [&](const char* path, int devices, const Timing& t, double efficiency) {
+      const auto row = [&](const std::string& path, int devices, const Timing& t,
+                           double efficiency) {
+        if (!root) return;
         const bool split = devices > 1;
-        fmt::print("{:>10} {:>9} {:>7} {:>6} {:>10.3f} {:>13.3f} {:>10} {:>11} {:>10} {:>10}\n",
+        fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10.3f} {:>13.3f} {:>10} {:>11} {:>10} {:>10}\n",
                    t.cells, prec, path, t.steps, t.ms_per_step(), t.rate() / 1e9,
                    efficiency > 0 ? fmt::format("{:.1f}%", 100 * efficiency) : "",
                    split ? fmt::format("{:.3f}", 1e3 * t.comm.exchange_s) : "",
@@ -112,29 +112,41 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                    split ? fmt::format("{:.2f}", t.comm.exchange_bytes / 1e6) : "");
         std::fflush(stdout);
         if (csv)
-          csv << fmt::format("{},{},{},{},{},{:.6f},{:.6e},{:.4f},{:.6e},{:.6e},{:.0f}\n", prec,
-                             t.cells, devices, path, t.steps, t.seconds, t.rate(), efficiency,
-                             t.comm.exchange_s, t.comm.reduce_s, t.comm.exchange_bytes);
+          csv << fmt::format("{},{},{},{},{},{},{},{:.6f},{:.6e},{:.4f},{:.6e},{:.6e},{:.0f}\n",
+                             prec, t.cells, devices, world.size(), halo, path, t.steps, t.seconds,
+                             t.rate(), efficiency, t.comm.exchange_s, t.comm.reduce_s,
+                             t.comm.exchange_bytes);
       };
-      Timing one;
+      // One device: the split engine on one subdomain with the plain phases, and (CUDA) the
+      // single-device solver with the tile kernel. Every rank times its own device; no MPI.
+      Timing one_plain, one_fused;
       {
         swe::Split s;
         s.execs = {execs.front()};
+        s.fused = false;
+        s.this_process_only = true;
         swe::Solver solver(scene, s);
-        one = time_steps(solver, steps);
+        one_plain = time_steps(solver, steps);
       }
-      row("1 plain", 1, one, 0);
+      row("1 plain", 1, one_plain, 0);
       if (cuda) {
         swe::Solver solver(scene, execs.front());
-        row("1 fused", 1, time_steps(solver, steps), 0);
+        one_fused = time_steps(solver, steps);
+        row("1 fused", 1, one_fused, 0);
       }
-      swe::Split s;
-      s.execs = execs;
-      s.halo = halo;
-      swe::Solver solver(scene, s);
-      Timing all = time_steps(solver, steps);
-      all.comm = solver.measure_communication(20);
-      row(fmt::format("{} split", n).c_str(), n, all, all.rate() / (n * one.rate()));
+      const auto split_row = [&](bool fused, const Timing& one) {
+        swe::Split s;
+        s.execs = execs;
+        s.halo = halo;
+        s.fused = fused;
+        swe::Solver solver(scene, s);
+        Timing all = time_steps(solver, steps);
+        all.comm = solver.measure_communication(20);
+        row(fmt::format("{} split{}", n, fused ? "" : " plain"), n, all,
+            all.rate() / (n * one.rate()));
+      };
+      split_row(false, one_plain);
+      if (cuda) split_row(true, one_fused);
     }
   return 0;
 }

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/exec.hpp"
+#include "silt/partition/world.hpp"
+
 namespace silt::app {
 
 struct RunOptions {
@@ -26,7 +29,20 @@ struct BenchOptions {
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
+  int halo = 0;        // swe split: halo layers (0: SILT_SWE_HALO or 1)
 };
+
+/// Exec::cuda(d), or an error naming --devices when device d does not exist.
+Exec cuda_device(int d);
+/// Shallow water: one subdomain per listed device (on the CPU backend, as many CPU partitions as
+/// devices listed). Under mpirun with several ranks: a rank listing several devices drives them
+/// all (one rank per machine); a rank listing one device d takes device (d + local rank) modulo
+/// the devices it sees (one rank per GPU).
+std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
+                               const partition::World& world);
+/// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli when
+/// positive, else the SILT_SWE_HALO environment variable, else 1.
+int halo_layers(int from_cli);
 
 int cmd_info();
 int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);

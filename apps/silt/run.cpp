@@ -34,13 +34,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Exec cuda_device(int d) {
-  if (d < 0 || d >= cuda_device_count())
-    throw Error(fmt::format("--devices: CUDA device {} does not exist ({} visible)", d,
-                            cuda_device_count()));
-  return Exec::cuda(d);
-}
-
 // MPM runs on one device.
 Exec choose_exec(const RunOptions& o) {
   const Backend b = backend_from_string(o.backend);
@@ -50,38 +43,6 @@ Exec choose_exec(const RunOptions& o) {
         "--devices: {} devices given; MPM scenes run on one device (shallow water on several)",
         o.devices.size()));
   return cuda_device(o.devices.front());
-}
-
-// Shallow water: one subdomain per listed device (on the CPU backend, as many CPU partitions as
-// devices listed). Under mpirun with several ranks: a rank listing several devices drives them all
-// (one rank per machine); a rank listing one device d takes device (d + local rank) modulo the
-// devices it sees (one rank per GPU).
-std::vector<Exec> choose_execs(const RunOptions& o, const partition::World& world) {
-  const Backend b = backend_from_string(o.backend);
-  if (o.devices.empty()) throw Error("--devices: no device given");
-  std::vector<Exec> execs;
-  if (b == Backend::cpu) return std::vector<Exec>(o.devices.size(), Exec::host());
-  if (o.devices.size() == 1 && world.distributed()) {
-    const int n = cuda_device_count();
-    return {cuda_device(n > 0 ? (o.devices.front() + world.local_rank()) % n : 0)};
-  }
-  for (const int d : o.devices) {
-    for (const Exec& e : execs)
-      if (e.device == d) throw Error(fmt::format("--devices: device {} listed twice", d));
-    execs.push_back(cuda_device(d));
-  }
-  return execs;
-}
-
-// Halo layers of a split run (ghost cell expansion: exchanged every k steps): --halo, else the
-// SILT_SWE_HALO environment variable, else 1.
-int halo_layers(int from_cli) {
-  if (from_cli > 0) return from_cli;
-  const char* v = std::getenv("SILT_SWE_HALO");
-  if (!v || !*v) return 1;
-  const int k = std::atoi(v);
-  if (k < 1) throw Error(fmt::format("SILT_SWE_HALO={}: the halo needs at least 1 layer", v));
-  return k;
 }
 
 std::string describe_exec(const Exec& e) {
@@ -153,7 +114,7 @@ void step_and_write(const io::SweJob& job, swe::Solver& solver, const std::strin
 
 int run_swe(const io::SweJob& job, const RunOptions& o) {
   const partition::World& world = partition::World::get();
-  const std::vector<Exec> execs = choose_execs(o, world);
+  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
   const bool split = execs.size() > 1 || world.distributed();
   const bool root = world.is_root();
   const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
@@ -168,7 +129,6 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     swe::Split s;
     s.execs = execs;
     s.halo = halo_layers(o.halo);
-    s.fused = true;  // the tile kernel on CUDA subdomains (measured on two H200s)
     std::unique_ptr<swe::Solver> solver = split
                                               ? std::make_unique<swe::Solver>(job.scene, s)
                                               : std::make_unique<swe::Solver>(job.scene, execs[0]);

@@ -1,11 +1,10 @@
 // A shallow-water run split into subdomains (strips and 2D blocks, halos of 1 to 3 layers with
 // ghost cell expansion) against the same scene on one device. On the CPU the split run does the
-// same arithmetic on the same values, so every field must match bit for bit. On CUDA the split run
-// steps with the plain phases: it is compared with one device on the same phases
-// (fused_kernel = false) within kGpuSamePhases, and with the fused tile kernel (fast math) within
-// kGpuFused. With SILT_SWE_SPLIT_FUSED=1 the split run steps with the tile kernel too: it is
-// compared with one device's tile kernel within kGpuFused (CUDA) or bit for bit (CPU, where the
-// switch must change nothing).
+// same arithmetic on the same values, so every field must match bit for bit. On CUDA a split run on
+// the plain phases (Split::fused = false) is compared with one device on the same phases
+// (fused_kernel = false) within kGpuSamePhases; a split run on the tile kernel (the library
+// default) with one device's tile kernel (fast math) within kGpuFused. On the CPU Split::fused
+// must change nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,9 +44,13 @@ Scene reference(Scene s) {
   return s;
 }
 
-Split make_split(int parts, int halo, SplitShape shape = SplitShape::automatic) {
+// fused: CUDA subdomains on the tile kernel (the library default); the comparisons against one
+// device on the plain phases keep the split run on the plain phases too (false).
+Split make_split(int parts, int halo, SplitShape shape = SplitShape::automatic,
+                 bool fused = false) {
   Split s;
   s.halo = halo;
+  s.fused = fused;
   s.shape = shape;
   const int devices = std::max(1, cuda_device_count());
   for (int k = 0; k < parts; ++k)
@@ -181,33 +184,21 @@ TEST(SweMulti, SplitMatchesTheFusedKernel) {
   // On the CPU both are the plain path (bit for bit); on CUDA the fused tile kernel of one device.
   const Scene scene = split_basin(Precision::f32);
   Solver fused(scene, exec());
-  Solver split(scene, make_split(2, 1));
+  Solver split(scene, make_split(2, 1, SplitShape::automatic, /*fused=*/true));
   fused.advance_to(6.0);
   split.advance_to(6.0);
   expect_same_fields(split, fused, "2 strips against the fused kernel", kGpuFused);
 }
 
-// Sets SILT_SWE_SPLIT_FUSED=1 for the engines built while it lives (read at construction).
-struct SplitFusedSwitch {
-  SplitFusedSwitch() { setenv("SILT_SWE_SPLIT_FUSED", "1", 1); }
-  ~SplitFusedSwitch() { unsetenv("SILT_SWE_SPLIT_FUSED"); }
-  SplitFusedSwitch(const SplitFusedSwitch&) = delete;
-  SplitFusedSwitch& operator=(const SplitFusedSwitch&) = delete;
-};
-
 // The split run on the tile kernel against one device on the tile kernel (CUDA), or against the
-// plain path bit for bit (CPU: the switch is ignored). On CUDA the layout must name the tile kernel
-// and every split step must have launched it at least once per subdomain, so the comparison
+// plain path bit for bit (CPU: Split::fused is ignored). On CUDA the layout must name the tile
+// kernel and every split step must have launched it at least once per subdomain, so the comparison
 // cannot pass on the plain phases.
 void compare_split_fused(Precision precision, int parts, int halo, SplitShape shape,
                          const std::vector<double>& targets) {
   const Scene scene = split_basin(precision);
   Solver one(scene, exec());
-  std::unique_ptr<Solver> split;
-  {
-    const SplitFusedSwitch on;
-    split = std::make_unique<Solver>(scene, make_split(parts, halo, shape));
-  }
+  auto split = std::make_unique<Solver>(scene, make_split(parts, halo, shape, /*fused=*/true));
   const std::string layout = split->layout();
   const bool fused = layout.find("fused tile kernel") != std::string::npos;
   const std::string what = ::testing::PrintToString(parts) + " parts, halo " +

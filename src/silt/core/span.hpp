@@ -20,7 +20,10 @@ struct Span {
   }
   SILT_HD Index size() const { return n; }
   SILT_HD T* data() const { return ptr; }
-  SILT_HD operator Span<const T>() const { return Span<const T>{ptr, n}; }
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  SILT_HD operator Span<const U>() const {
+    return Span<const U>{ptr, n};
+  }
 };
 
 /// 2D view, x fastest: element (i, j) for i in [-halo, nx + halo), j in [-halo, ny + halo).
@@ -38,7 +41,11 @@ struct Grid2 {
     return (j + halo) * stride() + (i + halo);
   }
   SILT_HD T& operator()(Index i, Index j) const { return ptr[offset(i, j)]; }
-  SILT_HD operator Grid2<const T>() const { return Grid2<const T>{ptr, nx, ny, halo}; }
+  // Only for a mutable T: Grid2<const T> converting to itself would be a no-op operator.
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  SILT_HD operator Grid2<const U>() const {
+    return Grid2<const U>{ptr, nx, ny, halo};
+  }
 };
 
 /// 3D view, x fastest.

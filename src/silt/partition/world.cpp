@@ -96,6 +96,11 @@ World& World::get() {
   return w;
 }
 
+const World& World::self() {
+  static const World w{SelfTag{}};
+  return w;
+}
+
 void World::allreduce_max_sum(double* v, int n_max, int n) const {
 #if defined(SILT_WITH_MPI)
   if (size_ == 1 || n == 0) return;

@@ -15,6 +15,9 @@ class World {
  public:
   /// The world of this process (initialises MPI the first time when launched by mpirun).
   static World& get();
+  /// This process alone, as a world of one rank, even under mpirun (a split run over this
+  /// process's devices only, e.g. the one-device baselines of a benchmark). Never calls MPI.
+  static const World& self();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -58,6 +61,8 @@ class World {
 
  private:
   World();
+  struct SelfTag {};
+  explicit World(SelfTag) {}
   int rank_ = 0, size_ = 1, local_rank_ = 0;
 };
 

@@ -12,6 +12,7 @@
 #include "silt/swe/fused_step.hpp"
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/multi_part.hpp"
 #include "silt/swe/phases.hpp"
 #include "silt/swe/setup.hpp"
 
@@ -24,11 +25,13 @@ namespace {
 // target (no-ops with dt = 0 when the estimate overshoots) stay few.
 constexpr long long kMaxBatch = 256;
 
-template <class T>
-DeviceBuffer<T> upload(const Exec& exec, const std::vector<T>& host, const char* label) {
-  DeviceBuffer<T> b(exec, Index(host.size()), label);
-  if (!host.empty()) b.upload(host);
-  return b;
+// The whole grid as one subdomain: no neighbours, a ring of one inactive cell beyond each edge.
+partition::Subdomain whole_grid(const Scene& s) {
+  partition::Subdomain sub;
+  sub.cells = Box2{0, s.grid.nx, 0, s.grid.ny};
+  sub.neighbour.fill(-1);
+  sub.neighbour[partition::kSelf] = 0;
+  return sub;
 }
 
 template <class T>
@@ -43,14 +46,11 @@ class Engine final : public EngineBase {
   Totals totals() const override;
 
  private:
-  Grid2<T> grid(const DeviceBuffer<T>& b) const {
-    return Grid2<T>{const_cast<T*>(b.data()), nx_, ny_, 1};
-  }
   EdgeView<T> edge_view(int read) const;
-  SolverView<T> view(int read, int write);
+  SolverView<T> view(int read, int write) const;
   void launch_step();
   void set_target(double t);
-  void copy_state(bool to_backup);
+  void copy_state(bool to_backup) { part_.copy_state(cur_, to_backup); }
   void update_speed();
   [[noreturn]] void report(const Fault& f, const Clock& c, bool restore);
   std::vector<double> to_host(const DeviceBuffer<T>& b) const;
@@ -59,19 +59,9 @@ class Engine final : public EngineBase {
   Exec exec_;
   Layout layout_;
   Index nx_, ny_;
-  DeviceBuffer<T> h_[2], hu_[2], hv_[2], hc_[2];
-  DeviceBuffer<T> z_, manning_, max_depth_;
-  DeviceBuffer<std::uint8_t> active_;
-  DeviceBuffer<T> bk_h_, bk_hu_, bk_hv_, bk_hc_, bk_max_depth_;
-  DeviceBuffer<double> clock_, bk_clock_;
-  DeviceBuffer<T> smax_;
-  FaultFlags fault_;
-  DeviceBuffer<int> side_seg_, seg_kind_, seg_series_, seg_cells_, seg_wet_;
-  DeviceBuffer<T> seg_value_, seg_conc_;
-  DeviceBuffer<BoundaryCell> flow_cells_, discharge_cells_;
-  DeviceBuffer<SourceCell> sources_;
-  DeviceBuffer<double> series_t_, series_v_;
-  DeviceBuffer<int> series_offset_;
+  // The device state: the same type a subdomain of a split run holds (multi_part.hpp), here over
+  // the whole grid.
+  Part<T> part_;
   bool fused_;   // CUDA tile kernel (fused_step.hpp) instead of the plain parallel_for phases
   int cur_ = 0;  // which of the double buffers holds the current state
   double target_on_device_ = std::numeric_limits<double>::infinity();
@@ -84,131 +74,22 @@ Engine<T>::Engine(const Scene& s, const Exec& exec)
       layout_(prepare(s)),
       nx_(s.grid.nx),
       ny_(s.grid.ny),
+      part_(s, layout_, whole_grid(s), 1, exec),
       fused_(s.fused_kernel && fused_step_available(exec)) {
-  activate(exec_);
-  const Index n = Grid2<T>::alloc_size(nx_, ny_, 1);
-  const Layout& l = layout_;
-  // Initial state on the host, halo ring included (zero; physical boundaries are ghost states).
-  std::vector<T> h(size_t(n), T(0)), hu(h), hv(h), hc(h), z(h), manning;
-  std::vector<std::uint8_t> active(size_t(n), 0);
-  if (!s.manning.empty()) manning.assign(size_t(n), T(0));
-  const Grid2<T> hg{h.data(), nx_, ny_, 1};
-  for (Index j = 0; j < ny_; ++j)
-    for (Index i = 0; i < nx_; ++i) {
-      const size_t k = size_t(j) * nx_ + i;
-      const Index o = hg.offset(i, j);
-      if (!l.active[k]) continue;
-      active[size_t(o)] = 1;
-      // Beds relative to the lowest one: fewer digits lost in float for terrain high above 0.
-      z[size_t(o)] = T(s.bed[k] - l.z_ref);
-      const double d = s.depth[k];
-      h[size_t(o)] = T(d);
-      if (d > s.dry_depth) {
-        if (!s.velocity_x.empty()) hu[size_t(o)] = T(d * s.velocity_x[k]);
-        if (!s.velocity_y.empty()) hv[size_t(o)] = T(d * s.velocity_y[k]);
-      }
-      if (!s.concentration.empty()) hc[size_t(o)] = T(d * s.concentration[k]);
-      if (!manning.empty()) manning[size_t(o)] = T(s.manning[k]);
-    }
-  for (int b = 0; b < 2; ++b) {
-    h_[b] = upload(exec_, h, "swe.h");
-    hu_[b] = upload(exec_, hu, "swe.hu");
-    hv_[b] = upload(exec_, hv, "swe.hv");
-    hc_[b] = upload(exec_, hc, "swe.hc");
-  }
-  z_ = upload(exec_, z, "swe.z");
-  manning_ = upload(exec_, manning, "swe.manning");
-  max_depth_ = upload(exec_, h, "swe.max_depth");
-  active_ = upload(exec_, active, "swe.active");
-  bk_h_ = DeviceBuffer<T>(exec_, n, "swe.checkpoint.h");
-  bk_hu_ = DeviceBuffer<T>(exec_, n, "swe.checkpoint.hu");
-  bk_hv_ = DeviceBuffer<T>(exec_, n, "swe.checkpoint.hv");
-  bk_hc_ = DeviceBuffer<T>(exec_, n, "swe.checkpoint.hc");
-  bk_max_depth_ = DeviceBuffer<T>(exec_, n, "swe.checkpoint.max_depth");
-  Clock c{};
-  c[kTarget] = target_on_device_;
-  clock_ = upload(exec_, std::vector<double>(c.begin(), c.end()), "swe.clock");
-  bk_clock_ = upload(exec_, std::vector<double>(c.begin(), c.end()), "swe.checkpoint.clock");
-  smax_ = upload(exec_, std::vector<T>{T(0)}, "swe.smax");
-  fault_ = FaultFlags(exec_);
-  side_seg_ = upload(exec_, l.side_seg, "swe.side_segment");
-  seg_kind_ = upload(exec_, l.seg_kind, "swe.segment.kind");
-  seg_series_ = upload(exec_, l.seg_series, "swe.segment.series");
-  seg_cells_ = upload(exec_, l.seg_cells, "swe.segment.cells");
-  seg_wet_ = upload(exec_, std::vector<int>(l.seg_kind.size(), 0), "swe.segment.wet");
-  std::vector<T> conc(l.seg_conc.begin(), l.seg_conc.end());
-  seg_conc_ = upload(exec_, conc, "swe.segment.concentration");
-  seg_value_ = upload(exec_, std::vector<T>(l.seg_kind.size(), T(0)), "swe.segment.value");
-  flow_cells_ = upload(exec_, l.flow_cells, "swe.boundary_cells");
-  discharge_cells_ = upload(exec_, l.discharge_cells, "swe.discharge_cells");
-  sources_ = upload(exec_, l.sources, "swe.sources");
-  series_t_ = upload(exec_, l.series_t, "swe.series.t");
-  series_v_ = upload(exec_, l.series_v, "swe.series.value");
-  series_offset_ = upload(exec_, l.series_offset, "swe.series.offset");
   update_speed();
 }
 
 template <class T>
 EdgeView<T> Engine<T>::edge_view(int read) const {
-  EdgeView<T> e;
-  e.h = grid(h_[read]);
-  e.hu = grid(hu_[read]);
-  e.hv = grid(hv_[read]);
-  e.hc = grid(hc_[read]);
-  e.z = grid(z_);
-  e.active = Grid2<const std::uint8_t>{active_.data(), nx_, ny_, 1};
-  e.nx = nx_;
-  e.ny = ny_;
-  e.gnx = nx_;  // the whole grid: no offset, no halo of neighbour data
-  e.gny = ny_;
-  e.dx = T(scene_.grid.dx);
-  e.g = T(scene_.gravity);
-  e.dry = T(scene_.dry_depth);
-  e.side_seg = side_seg_.data();
-  e.seg_kind = seg_kind_.data();
-  e.seg_value = seg_value_.data();
-  e.seg_conc = seg_conc_.data();
-  e.seg_wet = seg_wet_.data();
-  e.seg_cells = seg_cells_.data();
+  EdgeView<T> e = part_.edge_view(read);
+  e.ext = 0;  // the ring holds no neighbour's cells, only the inactive cells beyond the edge
   return e;
 }
 
 template <class T>
-SolverView<T> Engine<T>::view(int read, int write) {
-  SolverView<T> v;
+SolverView<T> Engine<T>::view(int read, int write) const {
+  SolverView<T> v = part_.view(read, write);
   v.e = edge_view(read);
-  v.h_new = grid(h_[write]);
-  v.hu_new = grid(hu_[write]);
-  v.hv_new = grid(hv_[write]);
-  v.hc_new = grid(hc_[write]);
-  v.manning = manning_.size() > 0 ? Grid2<const T>(grid(manning_)) : Grid2<const T>{};
-  v.max_depth = grid(max_depth_);
-  v.clock = clock_.data();
-  v.smax = smax_.data();
-  v.fault = fault_.view();
-  v.dx = scene_.grid.dx;
-  v.cfl = scene_.cfl;
-  v.max_dt = scene_.max_dt;
-  v.min_dt = scene_.min_dt;
-  // A still or dry domain has no wave speed; step as if waves ran at the speed of a film of
-  // dry_depth (about 1 cm/s for 1e-5 m), so dt stays finite and rain or sources can start.
-  v.speed_floor = std::sqrt(scene_.gravity * scene_.dry_depth);
-  v.active_area = layout_.active_area;
-  v.z_ref = layout_.z_ref;
-  v.series_t = series_t_.data();
-  v.series_v = series_v_.data();
-  v.series_offset = series_offset_.data();
-  v.rain_series = layout_.rain_series;
-  v.n_seg = int(layout_.seg_kind.size());
-  v.seg_series = seg_series_.data();
-  v.seg_value = seg_value_.data();
-  v.seg_wet = seg_wet_.data();
-  v.flow_cells = flow_cells_.data();
-  v.n_flow_cells = flow_cells_.size();
-  v.discharge_cells = discharge_cells_.data();
-  v.n_discharge_cells = discharge_cells_.size();
-  v.sources = sources_.data();
-  v.n_sources = sources_.size();
   return v;
 }
 
@@ -231,38 +112,15 @@ void Engine<T>::launch_step() {
 
 template <class T>
 void Engine<T>::update_speed() {
-  smax_.set(0, T(0));
+  part_.smax.set(0, T(0));
   phase_cfl(exec_, view(cur_, cur_));
 }
 
 template <class T>
 void Engine<T>::set_target(double t) {
   if (t == target_on_device_) return;
-  clock_.set(kTarget, t);
+  part_.clock.set(kTarget, t);
   target_on_device_ = t;
-}
-
-template <class T>
-void Engine<T>::copy_state(bool to_backup) {
-  const DeviceBuffer<T>* live[5] = {&h_[cur_], &hu_[cur_], &hv_[cur_], &hc_[cur_], &max_depth_};
-  const DeviceBuffer<T>* back[5] = {&bk_h_, &bk_hu_, &bk_hv_, &bk_hc_, &bk_max_depth_};
-  const DeviceBuffer<T>* const* from = to_backup ? live : back;
-  const DeviceBuffer<T>* const* to = to_backup ? back : live;
-  StateCopy<T> c;
-  c.h = from[0]->data();
-  c.hu = from[1]->data();
-  c.hv = from[2]->data();
-  c.hc = from[3]->data();
-  c.max_depth = from[4]->data();
-  c.h_out = const_cast<T*>(to[0]->data());
-  c.hu_out = const_cast<T*>(to[1]->data());
-  c.hv_out = const_cast<T*>(to[2]->data());
-  c.hc_out = const_cast<T*>(to[3]->data());
-  c.max_depth_out = const_cast<T*>(to[4]->data());
-  c.clock = to_backup ? clock_.data() : bk_clock_.data();
-  c.clock_out = to_backup ? bk_clock_.data() : clock_.data();
-  c.n = h_[0].size();
-  phase_copy(exec_, c);
 }
 
 template <class T>
@@ -280,7 +138,7 @@ void Engine<T>::advance_to(double t_end) {
         fmt::format("swe scene '{}': advance_to({}) needs a finite time", scene_.name, t_end));
   Clock c = clock();
   // A fault left by step() calls: there is no checkpoint to go back to.
-  if (const Fault f = fault_.read()) report(f, c, false);
+  if (const Fault f = part_.fault.read()) report(f, c, false);
   if (!(t_end > c[kTime])) return;
   set_target(t_end);
   for (;;) {
@@ -290,7 +148,7 @@ void Engine<T>::advance_to(double t_end) {
     const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
-    if (const Fault f = fault_.read()) report(f, c, true);
+    if (const Fault f = part_.fault.read()) report(f, c, true);
     if (!(c[kTime] < t_end)) return;
   }
 }
@@ -305,7 +163,8 @@ void Engine<T>::report(const Fault& f, const Clock& c, bool restore) {
   std::string extra;
   if (f.code == kFaultTimeStep) {
     // The fastest cell sets the step: find it in the state that could not advance.
-    const auto h = to_host(h_[cur_]), hu = to_host(hu_[cur_]), hv = to_host(hv_[cur_]);
+    const auto h = to_host(part_.h[cur_]), hu = to_host(part_.hu[cur_]),
+               hv = to_host(part_.hv[cur_]);
     double best = -1;
     for (size_t k = 0; k < h.size(); ++k) {
       if (!layout_.active[k]) continue;
@@ -326,14 +185,14 @@ void Engine<T>::report(const Fault& f, const Clock& c, bool restore) {
     copy_state(/*to_backup=*/false);
     update_speed();
   }
-  fault_.clear();
+  part_.fault.clear();
   throw Error(msg);
 }
 
 template <class T>
 Clock Engine<T>::clock() const {
   Clock c;
-  clock_.download(c.data(), kClockSize);
+  part_.clock.download(c.data(), kClockSize);
   return c;
 }
 
@@ -352,11 +211,11 @@ Fields Engine<T>::fields() const {
   Fields f;
   f.nx = nx_;
   f.ny = ny_;
-  f.h = to_host(h_[cur_]);
-  f.hu = to_host(hu_[cur_]);
-  f.hv = to_host(hv_[cur_]);
-  f.hc = to_host(hc_[cur_]);
-  f.max_depth = to_host(max_depth_);
+  f.h = to_host(part_.h[cur_]);
+  f.hu = to_host(part_.hu[cur_]);
+  f.hv = to_host(part_.hv[cur_]);
+  f.hc = to_host(part_.hc[cur_]);
+  f.max_depth = to_host(part_.max_depth);
   return f;
 }
 
@@ -370,13 +229,13 @@ std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
       throw Error(fmt::format("swe scene '{}': probe cell index {} is outside the {} x {} grid",
                               scene_.name, k, nx_, ny_));
     const Index o = g.offset(k % nx_, k / nx_);
-    const double h = double(h_[cur_].get(o));
+    const double h = double(part_.h[cur_].get(o));
     const double dry = scene_.dry_depth;
     Probe p;
     p.h = h;
-    p.u = h > dry ? double(hu_[cur_].get(o)) / h : 0.0;
-    p.v = h > dry ? double(hv_[cur_].get(o)) / h : 0.0;
-    p.c = h > 0 ? double(hc_[cur_].get(o)) / h : 0.0;
+    p.u = h > dry ? double(part_.hu[cur_].get(o)) / h : 0.0;
+    p.v = h > dry ? double(part_.hv[cur_].get(o)) / h : 0.0;
+    p.c = h > 0 ? double(part_.hc[cur_].get(o)) / h : 0.0;
     out.push_back(p);
   }
   return out;

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 
 #include "silt/core/error.hpp"
@@ -27,17 +25,8 @@ partition::Shape to_shape(SplitShape s) {
                                    : partition::Shape::automatic;
 }
 
-// SILT_SWE_SPLIT_FUSED=1 steps CUDA subdomains with the tile kernel (fused_step.hpp) instead of
-// the plain phases, so that it can be measured on several GPUs before it becomes the default. Read
-// when an engine is built (a test sets it for one run). Ignored on the CPU, where a split run stays
-// bit for bit equal to one device.
-bool split_fused_requested() {
-  const char* v = std::getenv("SILT_SWE_SPLIT_FUSED");
-  return v && std::strcmp(v, "1") == 0;
-}
-
 bool all_fused(const Scene& s, const Split& split) {
-  if (!s.fused_kernel || !(split.fused || split_fused_requested())) return false;
+  if (!s.fused_kernel || !split.fused) return false;
   for (const Exec& e : split.execs)
     if (!fused_step_available(e)) return false;
   return true;
@@ -49,7 +38,7 @@ template <class T>
 MultiEngine<T>::MultiEngine(const Scene& s, const Split& split)
     : scene_(s),
       layout_(prepare(s)),
-      world_(partition::World::get()),
+      world_(split.this_process_only ? partition::World::self() : partition::World::get()),
       per_rank_(int(split.execs.size())),
       k_(split.halo),
       since_exchange_(split.halo),

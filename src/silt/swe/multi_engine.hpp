@@ -8,10 +8,10 @@
 //     before the update and finished after the interior cells, whose stencil stays in the owned
 //     cells, so the transfer overlaps them; the cells next to the halo follow;
 // and otherwise the same arithmetic on the same values as one device: on the CPU a split run
-// matches the single-device run bit for bit. CUDA subdomains step with the plain phases unless
-// SILT_SWE_SPLIT_FUSED=1 (and the scene's fused_kernel) selects the tile kernel of fused_step.hpp
-// over the same boxes (grown box, interior and edge strips); layout() then says "fused tile
-// kernel".
+// matches the single-device run bit for bit. CUDA subdomains step with the tile kernel of
+// fused_step.hpp over the same boxes (grown box, interior and edge strips) when Split::fused and
+// the scene's fused_kernel allow (layout() then says "fused tile kernel"), else with the plain
+// phases.
 #pragma once
 
 #include <limits>

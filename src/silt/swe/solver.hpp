@@ -46,12 +46,15 @@ struct Split {
   std::vector<Exec> execs;  // one subdomain per exec here (CPU partitions: Exec::host() repeated)
   int halo = 1;             // k >= 1: halo layers, exchanged every k steps (ghost cell expansion)
   SplitShape shape = SplitShape::automatic;
-  // CUDA subdomains step with the tile kernel (fused_step.hpp) instead of the plain phases: 43-45 G
-  // cell-updates/s on two H200s against 17 G (bench/results/swe-2026-11-29-h200x2.md). `silt run`
-  // turns it on; the library default stays off until the split tests that compare against the
-  // plain phases within 1e-6 are given the fused kernel's tolerance. SILT_SWE_SPLIT_FUSED=1 also
-  // turns it on. Ignored on the CPU.
-  bool fused = false;
+  // CUDA subdomains step with the tile kernel (fused_step.hpp) over their grown box, interior and
+  // edge strips: 43-45 G cell-updates/s on two H200s against 17 G with the plain phases
+  // (bench/results/swe-2026-11-29-h200x2.md). false: the plain parallel_for phases, which match a
+  // one-device run on the plain phases within 1e-6 on CUDA (tests, the benchmark's baseline).
+  // Ignored on the CPU, where a split run is bit for bit equal to one device either way.
+  bool fused = true;
+  // true: this process's execs only, even under mpirun (partition::World::self()); false: the
+  // subdomains of every rank (partition::World::get()).
+  bool this_process_only = false;
 };
 
 /// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank

@@ -1,0 +1,51 @@
+// Which devices a run or benchmark uses, shared by `silt run` and `silt bench`.
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "commands.hpp"
+#include "silt/core/error.hpp"
+
+namespace silt::app {
+
+Exec cuda_device(int d) {
+  if (d < 0 || d >= cuda_device_count())
+    throw Error(fmt::format("--devices: CUDA device {} does not exist ({} visible)", d,
+                            cuda_device_count()));
+  return Exec::cuda(d);
+}
+
+// Shallow water: one subdomain per listed device (on the CPU backend, as many CPU partitions as
+// devices listed). Under mpirun with several ranks: a rank listing several devices drives them all
+// (one rank per machine); a rank listing one device d takes device (d + local rank) modulo the
+// devices it sees (one rank per GPU).
+std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
+                               const partition::World& world) {
+  const Backend b = backend_from_string(backend);
+  if (devices.empty()) throw Error("--devices: no device given");
+  std::vector<Exec> execs;
+  if (b == Backend::cpu) return std::vector<Exec>(devices.size(), Exec::host());
+  if (devices.size() == 1 && world.distributed()) {
+    const int n = cuda_device_count();
+    return {cuda_device(n > 0 ? (devices.front() + world.local_rank()) % n : 0)};
+  }
+  for (const int d : devices) {
+    for (const Exec& e : execs)
+      if (e.device == d) throw Error(fmt::format("--devices: device {} listed twice", d));
+    execs.push_back(cuda_device(d));
+  }
+  return execs;
+}
+
+// Halo layers of a split run (ghost cell expansion: exchanged every k steps): --halo, else the
+// SILT_SWE_HALO environment variable, else 1.
+int halo_layers(int from_cli) {
+  if (from_cli > 0) return from_cli;
+  const char* v = std::getenv("SILT_SWE_HALO");
+  if (!v || !*v) return 1;
+  const int k = std::atoi(v);
+  if (k < 1) throw Error(fmt::format("SILT_SWE_HALO={}: the halo needs at least 1 layer", v));
+  return k;
+}
+
+}  // namespace silt::app
