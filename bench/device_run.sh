@@ -2,7 +2,9 @@
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL/MPI there), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [sass]
+#                            [bench-swe-multi] [sass]
+# bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
+# 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +71,26 @@ if has bench-swe-variants; then
       SILT_SWE_TILE=$t $B/apps/silt/silt bench swe --backend cuda --sizes 64M
     done
   } 2>&1 | tee "$OUT/bench-swe-variants.txt"
+fi
+if has bench-swe-multi; then
+  ngpu=$(nvidia-smi -L | wc -l)
+  devs=$(seq -s, 0 $((ngpu - 1)))
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  {
+    echo "== $ngpu GPUs, halo 1"
+    $B/apps/silt/silt bench swe --backend cuda --devices "$devs" --sizes "${SWE_SIZES:-4M,16M,64M}" \
+      --csv "$OUT/bench-swe-multi.csv"
+    for k in 2 4; do
+      echo "== $ngpu GPUs, halo $k"
+      $B/apps/silt/silt bench swe --backend cuda --devices "$devs" --sizes 16M --precision float32 \
+        --halo $k
+    done
+    if [ "$MPI_FLAG" = -DSILT_ENABLE_MPI=ON ] && [ "$ngpu" -ge 2 ]; then
+      echo "== 2 MPI ranks, one GPU each"
+      timeout 300 mpirun -np 2 $B/apps/silt/silt bench swe --backend cuda --devices 0 \
+        --sizes 16M,64M
+    fi
+  } 2>&1 | tee "$OUT/bench-swe-multi.txt"
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"

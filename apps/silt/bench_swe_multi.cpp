@@ -1,10 +1,10 @@
-// `silt bench swe --devices 0,1`: the shallow-water step split over several GPUs (or CPU
-// partitions) of this process against one device, on the wet dam break of `silt bench swe` at 4M,
-// 16M, 64M and 256M cells. For each size: cell-updates/s on one device with the split engine's
-// plain phases (the baseline of the parallel efficiency) and with the fused tile kernel (the best
-// single-device path), then on all devices, with the halo exchange and the dt reduction timed on
-// their own. Parallel efficiency = rate on N devices / (N x rate on one, same phases). Prints
-// numbers; asserts nothing.
+// `silt bench swe --devices 0,1` (or `mpirun -np 2 silt bench swe --devices 0`: one GPU per
+// rank): the shallow-water step split over several GPUs, CPU partitions or ranks against one
+// device, on the wet dam break of `silt bench swe` at 4M, 16M, 64M and 256M cells. For each size:
+// cell-updates/s on one device with the tile kernel (--plain: the split engine's plain phases on
+// one subdomain), then split over all devices on the same path, with the halo exchange and the dt
+// reduction timed on their own. Parallel efficiency = rate on N devices / (N x rate on one, same
+// path). Prints numbers; asserts nothing.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -74,10 +74,10 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                                    : "",
                halo, halo == 1 ? "" : "s");
     fmt::print(
-        "'1 plain' / '1 fused': one device with the plain phases / the tile kernel (every rank "
-        "times its own); 'N split plain' is measured against '1 plain', 'N split' (the tile kernel "
-        "in each subdomain, the default) against '1 fused'. exchange and reduce are timed on "
-        "their own (devices waited for).\n");
+        "'1 fused': one device with the tile kernel; 'N split': the tile kernel in each subdomain "
+        "(the default). --plain (and the CPU): the plain phases on one subdomain and on N. Every "
+        "rank times its own device for the baseline. exchange and reduce are timed on their own "
+        "(devices waited for).\n");
     fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10} {:>13} {:>10} {:>11} {:>10} {:>10}\n", "cells",
                "precision", "path", "steps", "ms/step", "G cell-upd/s", "efficiency", "exchange ms",
                "reduce ms", "halo MB");
@@ -117,36 +117,31 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                              t.rate(), efficiency, t.comm.exchange_s, t.comm.reduce_s,
                              t.comm.exchange_bytes);
       };
-      // One device: the split engine on one subdomain with the plain phases, and (CUDA) the
-      // single-device solver with the tile kernel. Every rank times its own device; no MPI.
-      Timing one_plain, one_fused;
-      {
+      // One device, every rank its own (no MPI): the split engine on one subdomain with the plain
+      // phases (--plain, or the CPU), else the single-device solver with the tile kernel.
+      const bool fused = cuda && !o.plain;
+      Timing one;
+      if (fused) {
+        swe::Solver solver(scene, execs.front());
+        one = time_steps(solver, steps);
+      } else {
         swe::Split s;
         s.execs = {execs.front()};
         s.fused = false;
         s.this_process_only = true;
         swe::Solver solver(scene, s);
-        one_plain = time_steps(solver, steps);
+        one = time_steps(solver, steps);
       }
-      row("1 plain", 1, one_plain, 0);
-      if (cuda) {
-        swe::Solver solver(scene, execs.front());
-        one_fused = time_steps(solver, steps);
-        row("1 fused", 1, one_fused, 0);
-      }
-      const auto split_row = [&](bool fused, const Timing& one) {
-        swe::Split s;
-        s.execs = execs;
-        s.halo = halo;
-        s.fused = fused;
-        swe::Solver solver(scene, s);
-        Timing all = time_steps(solver, steps);
-        all.comm = solver.measure_communication(20);
-        row(fmt::format("{} split{}", n, fused ? "" : " plain"), n, all,
-            all.rate() / (n * one.rate()));
-      };
-      split_row(false, one_plain);
-      if (cuda) split_row(true, one_fused);
+      row(fused ? "1 fused" : "1 plain", 1, one, 0);
+      swe::Split s;
+      s.execs = execs;
+      s.halo = halo;
+      s.fused = fused;
+      swe::Solver solver(scene, s);
+      Timing all = time_steps(solver, steps);
+      all.comm = solver.measure_communication(20);
+      row(fmt::format("{} split{}", n, fused ? "" : " plain"), n, all,
+          all.rate() / (n * one.rate()));
     }
   return 0;
 }
