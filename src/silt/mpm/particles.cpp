@@ -83,6 +83,10 @@ bool ParticleStore::append(const NewParticles& p) {
   v_.buffer().upload(p.v.data(), 3 * add, 3 * n0);
   plastic_.buffer().upload(p.plastic.data(), add, n0);
   material_.buffer().upload(p.material.data(), add, n0);
+  SILT_REQUIRE(p.id.empty() || p.id.size() == p.count(),
+               "ParticleStore::append: ids given for some particles only");
+  if (!p.id.empty()) id_.buffer().upload(p.id.data(), add, n0);
+  const bool own_ids = p.id.empty();
   // C = 0, F = I, ids counted from next_id_, block unknown (-1) until the next rebuild.
   float* c = c_.data() + 9 * n0;
   float* f = f_.data() + 9 * n0;
@@ -95,7 +99,7 @@ bool ParticleStore::append(const NewParticles& p) {
           c[9 * i + k] = 0.0f;
           f[9 * i + k] = (k % 4 == 0) ? 1.0f : 0.0f;
         }
-        id[i] = first_id + i;
+        if (own_ids) id[i] = first_id + i;
         block[i] = -1;
       });
   fence(exec_);

@@ -35,6 +35,7 @@ struct NewParticles {
   std::vector<float> x, v;     // 3 per particle, m and m/s
   std::vector<float> plastic;  // initial plastic state, -
   std::vector<int> material;   // material-table index
+  std::vector<int> id;         // stable ids; empty: the store numbers them itself
   std::size_t count() const { return material.size(); }
 };
 

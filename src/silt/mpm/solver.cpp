@@ -16,7 +16,7 @@
 
 namespace silt::mpm {
 
-Solver::Impl::Impl(const Scene& s, const Exec& e, const SolverOptions& o)
+Solver::Impl::Impl(const Scene& s, const Exec& e, const SolverOptions& o, bool emit_initial)
     : scene(s), options(o), exec(e) {
   validate();
   if (exec.is_cuda()) {
@@ -33,7 +33,7 @@ Solver::Impl::Impl(const Scene& s, const Exec& e, const SolverOptions& o)
   grid = SparseGrid(exec, scene.transfer == Transfer::asflip,
                     scene.transfer == Transfer::asflip || scene.g2p2g);
   build_tables();
-  emit_due(0.0);
+  if (emit_initial) emit_due(0.0);
   refresh_args();
 }
 

@@ -100,6 +100,7 @@ class Solver {
   StepLaunches launches() const;
 
  private:
+  friend class MultiSolver;  // runs one Impl per partition (multi_solver.hpp)
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -20,7 +20,10 @@
 namespace silt::mpm {
 
 struct Solver::Impl {
-  Impl(const Scene& scene, const Exec& exec, const SolverOptions& options);
+  /// emit_initial: add the particles due at t = 0 (false: a part of a multi-partition run, whose
+  /// driver hands each part its piece, multi_solver.cpp).
+  Impl(const Scene& scene, const Exec& exec, const SolverOptions& options,
+       bool emit_initial = true);
   ~Impl();
 
   Scene scene;
@@ -60,7 +63,16 @@ struct Solver::Impl {
   void build_tables();
   /// Appends the particles of every emission due at or before time t (s). Returns the count.
   Index emit_due(double t);
+  /// The particles of every emission due at or before t (s), in emission order, without ids;
+  /// advances the emission cursors.
+  NewParticles collect_due(double t);
+  /// Appends particles (room in the grid first) and asks for a rebuild. check_max: enforce
+  /// scene.max_particles on this store's count (a multi-partition driver checks the total).
+  void append_new(const NewParticles& add, double t, bool check_max);
   void refresh_args();
+
+  // solver_output.cpp
+  ParticleFrame download(bool with_stress);
 
   // solver.cpp
   StepControl* control() { return ctl.data(); }

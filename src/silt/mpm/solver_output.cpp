@@ -25,7 +25,11 @@ void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classe
 }  // namespace
 
 ParticleFrame Solver::particles(bool with_stress) const {
-  Impl& m = *impl_;
+  return impl_->download(with_stress);
+}
+
+ParticleFrame Solver::Impl::download(bool with_stress) {
+  Impl& m = *this;
   fence(m.exec);
   ParticleFrame out;
   out.position = m.particles.download_x();

@@ -131,7 +131,7 @@ void Solver::Impl::build_tables() {
   next_emission.assign(scene.sources.size(), 0);
 }
 
-Index Solver::Impl::emit_due(double t) {
+NewParticles Solver::Impl::collect_due(double t) {
   NewParticles add;
   for (std::size_t s = 0; s < scene.sources.size(); ++s) {
     const Source& src = scene.sources[s];
@@ -150,10 +150,14 @@ Index Solver::Impl::emit_due(double t) {
       }
     }
   }
+  return add;
+}
+
+void Solver::Impl::append_new(const NewParticles& add, double t, bool check_max) {
   const Index count = Index(add.count());
-  if (count == 0) return 0;
+  if (count == 0) return;
   const long long total = (long long)particles.size() + count;
-  if (scene.max_particles > 0 && total > scene.max_particles)
+  if (check_max && scene.max_particles > 0 && total > scene.max_particles)
     throw Error(
         fmt::format("MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
                     "needed ({} present + {} emitted), max_particles is {}",
@@ -163,7 +167,12 @@ Index Solver::Impl::emit_due(double t) {
   grid.ensure(last_num_blocks + SparseGrid::count_blocks(add.x, origin, scene.dx));
   particles.append(add);
   request_rebuild();  // new particles have no block yet
-  return count;
+}
+
+Index Solver::Impl::emit_due(double t) {
+  const NewParticles add = collect_due(t);
+  append_new(add, t, true);
+  return Index(add.count());
 }
 
 void Solver::Impl::refresh_args() {

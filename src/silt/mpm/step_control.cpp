@@ -52,8 +52,8 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
         // The stable limit alone (no max_dt cap), for the warning about a too large fixed dt.
         const float limit =
             cfl_dt(params.dx, vmax, params.wave_speed, params.cfl, params.elastic_cfl, FLT_MAX);
-        bool run = c.more != 0 && !fault.raised();
-        if (run && c.num_blocks > params.grow_blocks) {
+        bool run = c.more != 0 && !fault.raised() && c.halt == 0;
+        if (run && (c.num_blocks > params.grow_blocks || c.pause_request != 0)) {
           c.paused = 1;  // the host grows the grid and resumes; this step has not started
           run = false;
         }
@@ -95,6 +95,7 @@ void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& para
           }
           ++c.since_rebuild;
           ++c.steps;
+          ++c.serial;
           // Identity of the max that this step's G2P folds in (speeds are >= 0). A kernel that
           // runs no step keeps it: the next one that does still needs the last G2P's speeds.
           c.vmax = 0.0f;

@@ -43,6 +43,10 @@ struct StepControl {
   int num_blocks = 0;            // active blocks after the last rebuild
   int paused = 0;                // 1 when the frame stopped early for the host to grow the grid
   int sort_cursor = 0;           // rebuild scratch: next free slot of the counting sort
+  // Set before each step by a multi-partition run (multi_solver.hpp), 0 on one device:
+  int pause_request = 0;  // another part needs to grow its grid: pause with it
+  int halt = 0;           // another part has a fault: end the frame without stepping
+  int serial = 0;         // steps ever run (never reset): tells the host a step ran
 };
 
 /// Time-step settings, copied into the dt kernel by value.

@@ -1,5 +1,6 @@
 // The launches of the essential phases; their bodies are in transfer_body.hpp and kernels/.
 #include "silt/core/parallel_for.hpp"
+#include "silt/mpm/grid_update_body.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/transfer_body.hpp"
 #include "silt/mpm/transfer_launch.hpp"
@@ -35,26 +36,7 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
         // The accumulators are cleared here, right after their last read, so the next P2G needs no
         // separate clearing launch.
         for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
-        int bc[3];
-        unpack_block(g.block_key[b], bc[0], bc[1], bc[2]);
-        const int l = node - b * kBlockNodes;
-        const int local[3] = {l & (kBlockEdge - 1), (l >> kBlockLog2) & (kBlockEdge - 1),
-                              l >> (2 * kBlockLog2)};
-        Vec3f xn;
-        for (int d = 0; d < 3; ++d)
-          xn[d] = a.origin[d] + a.dx * float(kBlockEdge * bc[d] + local[d]);
-        GridUpdateParams<float> u = a.update;
-        u.dt = dt;
-        u.time = float(ctl->time) - dt;  // colliders at the start of the step
-        const Vec3f v = grid_update_node(mass, momentum, xn, u, a.colliders, a.n_colliders);
-        float* out = g.vel + kVelChannels * node;
-        out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = 0.0f;
-        if (g.vel_old) {
-          // ASFLIP's v_old: the transferred velocity before any force (Fei et al. 2021 §4).
-          const Vec3f vo = node_velocity(mass, transfer, u.min_mass);
-          float* old = g.vel_old + kVelChannels * node;
-          old[0] = vo[0], old[1] = vo[1], old[2] = vo[2], old[3] = 0.0f;
-        }
+        detail::grid_node_update(a, g, ctl, node, b, mass, transfer, momentum);
       });
 }
 

@@ -1,0 +1,63 @@
+// Kernels of the multi-partition MPM step (multi_solver.hpp; paper 000 §5): agreeing on dt and on
+// the rebuild, tagging the blocks a part shares with the others (on rebuilds only), and the grid
+// update that first sums every part's P2G copy of a shared block. Internal to silt::mpm.
+#pragma once
+
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/mpm/pipeline.hpp"
+#include "silt/mpm/sparse_grid.hpp"
+#include "silt/mpm/step_control.hpp"
+
+namespace silt::mpm {
+
+/// Most parts one run holds (kernel arguments carry one pointer per part).
+constexpr int kMaxParts = 16;
+
+/// Values each part publishes before a step; all are combined by max over the parts.
+enum AgreeSlot : int {
+  kAgreeVmax = 0,    // largest particle speed the last G2P (or a speed reduction) saw, m/s
+  kAgreeEscape = 1,  // the free-zone guard fired: everyone rebuilds
+  kAgreePause = 2,   // the part's grid is more than 3/4 full: everyone pauses for the host
+  kAgreeFault = 3,   // the part has a fault: everyone stops
+  kAgreeSlots = 4
+};
+
+/// Where the parts' P2G sums are, passed to kernels by value.
+struct PartGrids {
+  int parts = 0;  // all parts of the run
+  int self = 0;   // the part running the kernel
+  /// accum[p]: part p's P2G sums (a peer's grid, read in-kernel over the peer link), or the
+  /// received copy of the blocks shared with p (MPI); own entry: this part's grid.
+  const float* accum[kMaxParts] = {};
+  /// hash[p]: part p's block hash (in-process tagging reads it over the peer link).
+  BlockHashView hash[kMaxParts] = {};
+  /// [capacity * parts]: for own block b and part p, p's index of the block (or of its copy),
+  /// -1 when p does not hold it; entry self is b.
+  int* peer_block = nullptr;
+  int* shared_list = nullptr;   // [capacity] own blocks some other part holds
+  int* shared_count = nullptr;  // [1]
+};
+
+/// values[kAgree*] from this part's control, fault flags and grid fill (grow_blocks as the dt
+/// kernel uses it).
+void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, int grow_blocks,
+                     double* values);
+/// The combined values back into the control: vmax, zone_escape, pause_request, halt.
+void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl);
+/// Zeroes the P2G sums of the shared blocks, which the last grid update left for the other parts
+/// to read. Queue it after the agreement (every part has finished the previous step).
+void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg);
+/// On a rebuild step (ctl->rebuild): for every own block, looks its key up in every other part's
+/// hash and records the block's index there; lists the shared blocks. reduce = false records no
+/// other part (every part then updates its grid from its own sums alone: wrong, for tests).
+void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg, bool reduce);
+/// The grid update with the shared-block reduction in front: each node sums the parts' P2G sums
+/// in part order (so every holder of a node computes the same bits), then updates as on one
+/// device. Non-shared accumulators are cleared at once, shared ones by enqueue_clear_shared.
+void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
+                                const PartGrids& pg);
+/// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
+void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
+
+}  // namespace silt::mpm

@@ -1,0 +1,682 @@
+// The multi-partition MPM driver (multi_solver.hpp): one Solver::Impl per part, stepped phase by
+// phase so that the parts meet at the agreement before each step and after P2G.
+#include "silt/mpm/multi_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <numeric>
+
+#include "silt/core/error.hpp"
+#include "silt/mpm/multi_kernels.hpp"
+#include "silt/mpm/solver_impl.hpp"
+#include "silt/partition/scalar_reduce.hpp"
+#include "silt/partition/streams.hpp"
+
+namespace silt::mpm {
+
+namespace {
+
+constexpr int kTagKeys = 7301;  // MPI tags: block lists at rebuilds, shared P2G sums per step
+constexpr int kTagSums = 7302;
+constexpr int kTagGather = 7303;
+
+constexpr const char* kAxisName[3] = {"x", "y", "z"};
+
+void append_frame(ParticleFrame& to, const ParticleFrame& f) {
+  to.position.insert(to.position.end(), f.position.begin(), f.position.end());
+  to.velocity.insert(to.velocity.end(), f.velocity.begin(), f.velocity.end());
+  to.material.insert(to.material.end(), f.material.begin(), f.material.end());
+  to.stress.insert(to.stress.end(), f.stress.begin(), f.stress.end());
+  to.plastic.insert(to.plastic.end(), f.plastic.begin(), f.plastic.end());
+  to.id.insert(to.id.end(), f.id.begin(), f.id.end());
+}
+
+// Per particle: x y z, v x y z, material, id [, plastic, 9 stress], as doubles (exact for floats
+// and 32-bit integers).
+std::vector<double> pack_frame(const ParticleFrame& f, bool with_stress) {
+  std::vector<double> out;
+  const std::size_t n = f.count();
+  out.reserve(n * (with_stress ? 18 : 8));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) out.push_back(f.position[3 * i + a]);
+    for (int a = 0; a < 3; ++a) out.push_back(f.velocity[3 * i + a]);
+    out.push_back(f.material[i]);
+    out.push_back(f.id[i]);
+    if (with_stress) {
+      out.push_back(f.plastic[i]);
+      for (int k = 0; k < 9; ++k) out.push_back(f.stress[9 * i + k]);
+    }
+  }
+  return out;
+}
+
+void unpack_frame(const std::vector<double>& in, bool with_stress, ParticleFrame& to) {
+  const std::size_t w = with_stress ? 18 : 8;
+  for (std::size_t i = 0; i + w <= in.size(); i += w) {
+    for (int a = 0; a < 3; ++a) to.position.push_back(float(in[i + a]));
+    for (int a = 0; a < 3; ++a) to.velocity.push_back(float(in[i + 3 + a]));
+    to.material.push_back(std::int32_t(in[i + 6]));
+    to.id.push_back(std::int32_t(in[i + 7]));
+    if (with_stress) {
+      to.plastic.push_back(float(in[i + 8]));
+      for (int k = 0; k < 9; ++k) to.stress.push_back(float(in[i + 9 + k]));
+    }
+  }
+}
+
+}  // namespace
+
+ParticleFrame sort_by_id(const ParticleFrame& f) {
+  const std::size_t n = f.count();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return f.id[a] < f.id[b]; });
+  ParticleFrame o;
+  o.position.resize(3 * n);
+  o.velocity.resize(3 * n);
+  o.material.resize(n);
+  o.id.resize(n);
+  if (!f.plastic.empty()) o.plastic.resize(n);
+  if (!f.stress.empty()) o.stress.resize(9 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order[k];
+    for (int a = 0; a < 3; ++a) {
+      o.position[3 * k + a] = f.position[3 * i + a];
+      o.velocity[3 * k + a] = f.velocity[3 * i + a];
+    }
+    o.material[k] = f.material[i];
+    o.id[k] = f.id[i];
+    if (!f.plastic.empty()) o.plastic[k] = f.plastic[i];
+    if (!f.stress.empty())
+      for (int c = 0; c < 9; ++c) o.stress[9 * k + c] = f.stress[9 * i + c];
+  }
+  return o;
+}
+
+struct MultiSolver::Impl {
+  struct Part {
+    std::unique_ptr<Solver::Impl> s;  // the one-device pipeline on this part
+    int global = 0;                   // index over all ranks
+    std::string where;                // "cpu partition 1", "cuda device 1", "MPI rank 1, cpu"
+    DeviceBuffer<double> agree;
+    DeviceBuffer<int> peer_block;    // [capacity * parts]
+    DeviceBuffer<int> shared_list;   // [capacity]
+    DeviceBuffer<int> shared_count;  // [1]
+    Index tagged_capacity = 0;
+    partition::Event p2g_done;
+    // MPI: the blocks shared with each other rank, in the order of their keys.
+    std::vector<Index> link_count, link_offset;  // per global part, in blocks
+    Index link_total = 0;
+    int shared_host = 0;
+    int last_serial = 0;
+    DeviceBuffer<int> send_blocks;
+    DeviceBuffer<float> send_dev, recv_dev;
+    partition::PinnedBuffer send_host, recv_host;
+  };
+
+  Scene scene;
+  MultiOptions options;
+  const partition::World* world = nullptr;
+  bool mpi = false;
+  bool cuda = false;
+  int nparts = 0;
+  std::vector<Part> parts;  // this process's
+  partition::ScalarReduce agree;
+  int axis = -1;             // split axis, once the first particles are known
+  std::vector<double> cuts;  // nparts - 1 positions along the axis, m
+  int next_id = 0;
+  long long total_particles = 0;  // all parts, all ranks
+  long long frame = 0;
+  int last_frame_steps = 0;
+  bool stepping = false;
+
+  Impl(const Scene& s, const std::vector<Exec>& execs, const MultiOptions& o,
+       const partition::World& w);
+
+  int piece(float x) const {
+    return int(std::upper_bound(cuts.begin(), cuts.end(), double(x)) - cuts.begin());
+  }
+  Part* local(int global) {
+    for (Part& p : parts)
+      if (p.global == global) return &p;
+    return nullptr;
+  }
+  double allmax(double v) const {
+    if (mpi) world->allreduce_max_sum(&v, 1, 1);
+    return v;
+  }
+  double allsum(double v) const {
+    if (mpi) world->allreduce_sum(&v, 1);
+    return v;
+  }
+
+  void emit(double t);
+  void ensure_tag_buffers(Part& p);
+  void agree_rebuild();
+  void prepare_all(bool emit_new);
+  PartGrids grids(Part& p);
+  void enqueue_step(bool allow_pause);
+  void exchange(Part& p);
+  void mpi_tag(Part& p, int num_blocks);
+  void run_steps();
+  void check_faults();
+};
+
+MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const MultiOptions& o,
+                        const partition::World& w)
+    : scene(s), options(o), world(&w) {
+  mpi = w.distributed();
+  if (execs.empty()) throw Error("MPM on several parts: no device given");
+  if (mpi && execs.size() != 1)
+    throw Error(
+        fmt::format("MPM on several MPI ranks: each rank drives one part ({} devices "
+                    "given on rank {})",
+                    execs.size(), w.rank()));
+  nparts = mpi ? w.size() : int(execs.size());
+  if (nparts > kMaxParts)
+    throw Error(fmt::format("MPM on several parts: {} parts, at most {}", nparts, kMaxParts));
+  if (scene.g2p2g)
+    throw Error(
+        fmt::format("MPM scene '{}': g2p2g runs on one device only (the fused kernel has "
+                    "no place for the shared-block reduction); set g2p2g to false",
+                    scene.name));
+  cuda = execs.front().is_cuda();
+  for (const Exec& e : execs)
+    if (e.is_cuda() != cuda) throw Error("MPM on several parts: CPU and CUDA parts mixed");
+  if (cuda && !mpi && execs.size() > 1) {
+    std::vector<int> devices;
+    for (const Exec& e : execs) {
+      if (std::find(devices.begin(), devices.end(), e.device) != devices.end())
+        throw Error(fmt::format("MPM on several GPUs: device {} listed twice", e.device));
+      devices.push_back(e.device);
+    }
+    const int pairs = partition::enable_peer_access(devices);
+    const int need = int(devices.size() * (devices.size() - 1));
+    if (pairs < need)
+      throw Error(
+          fmt::format("MPM on several GPUs: peer access is available between {} of the "
+                      "{} ordered device pairs; the shared-block reduction reads the "
+                      "other GPUs' grids in-kernel and needs all of them",
+                      pairs, need));
+  }
+  SolverOptions so = options.solver;
+  so.cuda_graph = false;
+  std::vector<Exec> part_execs;
+  for (std::size_t k = 0; k < execs.size(); ++k) {
+    Part p;
+    p.global = mpi ? w.rank() : int(k);
+    activate(execs[k]);
+    p.s = std::make_unique<Solver::Impl>(scene, execs[k], so, false);
+    const Exec& e = p.s->exec;
+    const std::string dev = cuda ? fmt::format("cuda device {}", e.device) : std::string("cpu");
+    p.where = mpi ? fmt::format("MPI rank {}, {}", w.rank(), dev)
+                  : (cuda ? dev : fmt::format("cpu partition {}", k));
+    p.agree = DeviceBuffer<double>(e, kAgreeSlots, "mpm multi agreement");
+    p.agree.zero();
+    p.shared_count = DeviceBuffer<int>(e, 1, "mpm multi shared count");
+    p.shared_count.zero();
+    p.p2g_done = partition::Event(e);
+    p.link_count.assign(std::size_t(nparts), 0);
+    p.link_offset.assign(std::size_t(nparts), 0);
+    part_execs.push_back(e);
+    parts.push_back(std::move(p));
+  }
+  agree = partition::ScalarReduce(part_execs, kAgreeSlots, kAgreeSlots, w);
+  emit(0.0);
+  for (Part& p : parts) ensure_tag_buffers(p);
+}
+
+void MultiSolver::Impl::emit(double t) {
+  NewParticles all = parts.front().s->collect_due(t);
+  const std::size_t n = all.count();
+  if (n == 0) return;
+  if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
+    throw Error(fmt::format(
+        "MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
+        "needed ({} present + {} emitted), max_particles is {}",
+        scene.name, t, total_particles + (long long)n, total_particles, n, scene.max_particles));
+  if (axis < 0) {
+    // The split: equal counts along the longest axis of the first particles' bounding box.
+    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+    for (std::size_t i = 0; i < n; ++i)
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::min(lo[a], double(all.x[3 * i + a]));
+        hi[a] = std::max(hi[a], double(all.x[3 * i + a]));
+      }
+    axis = 0;
+    for (int a = 1; a < 3; ++a)
+      if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
+    std::vector<float> c(n);
+    for (std::size_t i = 0; i < n; ++i) c[i] = all.x[3 * i + std::size_t(axis)];
+    std::sort(c.begin(), c.end());
+    cuts.clear();
+    for (int k = 1; k < nparts; ++k) {
+      const std::size_t i = std::max<std::size_t>(1, std::size_t(k) * n / std::size_t(nparts));
+      cuts.push_back(i < n ? 0.5 * (double(c[i - 1]) + double(c[i])) : double(c[n - 1]) + 1.0);
+    }
+  }
+  std::vector<NewParticles> piece_of(static_cast<std::size_t>(nparts));
+  for (std::size_t i = 0; i < n; ++i) {
+    const int p = piece(all.x[3 * i + std::size_t(axis)]);
+    if (!local(p)) continue;
+    NewParticles& d = piece_of[std::size_t(p)];
+    for (int a = 0; a < 3; ++a) {
+      d.x.push_back(all.x[3 * i + a]);
+      d.v.push_back(all.v[3 * i + a]);
+    }
+    d.plastic.push_back(all.plastic[i]);
+    d.material.push_back(all.material[i]);
+    d.id.push_back(next_id + int(i));  // the ids one device gives them
+  }
+  next_id += int(n);
+  total_particles += (long long)n;
+  for (Part& p : parts) {
+    const NewParticles& d = piece_of[std::size_t(p.global)];
+    if (d.count() == 0) continue;
+    activate(p.s->exec);
+    p.s->append_new(d, t, false);
+    p.s->speed_stale = true;
+  }
+}
+
+void MultiSolver::Impl::ensure_tag_buffers(Part& p) {
+  const Index cap = p.s->grid.block_capacity();
+  if (cap == p.tagged_capacity) return;
+  const Exec& e = p.s->exec;
+  p.peer_block = DeviceBuffer<int>(e, cap * nparts, "mpm multi peer blocks");
+  p.shared_list = DeviceBuffer<int>(e, cap, "mpm multi shared blocks");
+  p.shared_count.zero();
+  p.shared_host = 0;
+  p.tagged_capacity = cap;
+}
+
+void MultiSolver::Impl::agree_rebuild() {
+  // A part that was handed particles or whose grid moved asked for a rebuild: all rebuild.
+  double any = 0;
+  for (Part& p : parts)
+    if (p.s->read_control().since_rebuild >= scene.rebuild_period) any = 1;
+  if (allmax(any) > 0)
+    for (Part& p : parts) p.s->request_rebuild();
+}
+
+void MultiSolver::Impl::prepare_all(bool emit_new) {
+  if (emit_new) emit(parts.front().s->read_control().time);
+  for (Part& p : parts) {
+    activate(p.s->exec);
+    p.s->prepare(false, true);
+    ensure_tag_buffers(p);
+  }
+  agree_rebuild();
+}
+
+PartGrids MultiSolver::Impl::grids(Part& p) {
+  PartGrids g;
+  g.parts = nparts;
+  g.self = p.global;
+  const int stride = p.s->grid.view().accum_stride;
+  if (mpi) {
+    g.accum[p.global] = p.s->grid.view().accum;
+    for (int q = 0; q < nparts; ++q)
+      if (q != p.global && p.link_count[std::size_t(q)] > 0)
+        g.accum[q] =
+            p.recv_dev.data() + Index(stride) * kBlockNodes * p.link_offset[std::size_t(q)];
+  } else {
+    for (Part& q : parts) {
+      const GridView v = q.s->grid.view();
+      g.accum[q.global] = v.accum;
+      g.hash[q.global] = v.hash;
+    }
+  }
+  g.peer_block = p.peer_block.data();
+  g.shared_list = p.shared_list.data();
+  g.shared_count = p.shared_count.data();
+  return g;
+}
+
+void MultiSolver::Impl::enqueue_step(bool allow_pause) {
+  // 1. Agreement on dt, the rebuild, a pause and a stop.
+  std::vector<double*> values;
+  for (Part& p : parts) {
+    activate(p.s->exec);
+    const int grow = allow_pause ? p.s->step_params.grow_blocks : INT_MAX;
+    enqueue_publish(p.s->exec, p.s->control(), p.s->faults.view(), grow, p.agree.data());
+    values.push_back(p.agree.data());
+  }
+  agree.run(values);
+  // 2. Clear the shared sums the others have now read; dt; rebuild; P2G.
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    activate(m.exec);
+    const PartGrids pg = grids(p);
+    enqueue_combine(m.exec, p.agree.data(), m.control());
+    enqueue_clear_shared(m.exec, m.grid.view(), pg);
+    m.enqueue_pre(StepHandles{}, allow_pause);
+    m.enqueue_rebuild_phase();
+    enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view(),
+                &m.control()->active, true);
+  }
+  // 3. Every part's P2G is complete before anyone reads it.
+  if (mpi) {
+    for (Part& p : parts) exchange(p);
+  } else if (cuda && parts.size() > 1) {
+    for (Part& p : parts) {
+      activate(p.s->exec);
+      p.p2g_done.record(p.s->exec);
+    }
+    for (Part& q : parts)
+      for (Part& p : parts)
+        if (&p != &q) p.p2g_done.wait(q.s->exec);
+  }
+  // 4. Tag (rebuild steps), grid update with the shared-block sum, G2P.
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    activate(m.exec);
+    const PartGrids pg = grids(p);
+    if (!mpi) enqueue_tag(m.exec, m.grid.view(), m.control(), pg, options.reduce_shared);
+    enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), pg);
+    enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view());
+  }
+}
+
+void MultiSolver::Impl::exchange(Part& p) {
+  Solver::Impl& m = *p.s;
+  const StepControl c = m.read_control();  // waits for the P2G
+  // Every rank took the same decision in its dt kernel from the agreed values: serial tells
+  // whether this step ran and since_rebuild == 1 that it rebuilt (whatever a fault did after).
+  if (c.serial == p.last_serial) return;
+  p.last_serial = c.serial;
+  if (c.since_rebuild == 1) mpi_tag(p, c.num_blocks);
+  const GridView g = m.grid.view();
+  const std::size_t per_block = sizeof(float) * std::size_t(g.accum_stride) * kBlockNodes;
+  if (p.link_total > 0) {
+    enqueue_pack_blocks(m.exec, g, p.send_blocks.data(), p.link_total, p.send_dev.data());
+    silt::detail::copy_bytes(p.send_host.data(), Exec::host(), p.send_dev.data(), m.exec,
+                             per_block * std::size_t(p.link_total));
+  }
+  partition::World::Requests req;
+  for (int q = 0; q < nparts; ++q) {
+    const std::size_t count = std::size_t(p.link_count[std::size_t(q)]);
+    if (q == p.global || count == 0) continue;
+    const std::size_t off = per_block * std::size_t(p.link_offset[std::size_t(q)]);
+    req.irecv(p.recv_host.data() + off, per_block * count, q, kTagSums);
+    req.isend(p.send_host.data() + off, per_block * count, q, kTagSums);
+  }
+  req.wait_all();
+  if (p.link_total > 0)
+    silt::detail::copy_bytes(p.recv_dev.data(), m.exec, p.recv_host.data(), Exec::host(),
+                             per_block * std::size_t(p.link_total));
+}
+
+void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
+  const partition::World& w = *world;
+  Solver::Impl& m = *p.s;
+  const GridView g = m.grid.view();
+  const Index nb = std::min<Index>(num_blocks, g.capacity);
+  // Block lists: counts by allgather, keys point to point.
+  std::vector<BlockKey> keys(static_cast<std::size_t>(nb));
+  if (nb > 0)
+    silt::detail::copy_bytes(keys.data(), Exec::host(), g.block_key, m.exec,
+                             sizeof(BlockKey) * std::size_t(nb));
+  const double mine = double(nb);
+  const std::vector<double> counts = w.allgather(&mine, 1);
+  std::vector<std::vector<BlockKey>> theirs(static_cast<std::size_t>(nparts));
+  {
+    partition::World::Requests req;
+    for (int q = 0; q < nparts; ++q) {
+      if (q == p.global) continue;
+      const std::size_t nq = std::size_t(counts[std::size_t(q)]);
+      if (nq > 0) {
+        theirs[std::size_t(q)].resize(nq);
+        req.irecv(theirs[std::size_t(q)].data(), sizeof(BlockKey) * nq, q, kTagKeys);
+      }
+      if (nb > 0) req.isend(keys.data(), sizeof(BlockKey) * std::size_t(nb), q, kTagKeys);
+    }
+    req.wait_all();
+  }
+  // For each other rank, the blocks both hold in key order (both sides list them alike).
+  std::vector<std::pair<BlockKey, int>> own(static_cast<std::size_t>(nb));
+  for (Index b = 0; b < nb; ++b) own[std::size_t(b)] = {keys[std::size_t(b)], int(b)};
+  std::sort(own.begin(), own.end());
+  std::vector<int> row(std::size_t(g.capacity) * std::size_t(nparts), -1);
+  for (Index b = 0; b < nb; ++b) row[std::size_t(b) * nparts + std::size_t(p.global)] = int(b);
+  std::vector<int> send;
+  std::vector<char> shared(std::size_t(nb), 0);
+  for (int q = 0; q < nparts; ++q) {
+    p.link_offset[std::size_t(q)] = Index(send.size());
+    std::vector<BlockKey>& t = theirs[std::size_t(q)];
+    std::sort(t.begin(), t.end());
+    std::size_t i = 0, j = 0;
+    int k = 0;
+    while (q != p.global && i < own.size() && j < t.size()) {
+      if (own[i].first < t[j]) {
+        ++i;
+      } else if (t[j] < own[i].first) {
+        ++j;
+      } else {
+        const int b = own[i].second;
+        row[std::size_t(b) * nparts + std::size_t(q)] = k++;
+        send.push_back(b);
+        shared[std::size_t(b)] = 1;
+        ++i, ++j;
+      }
+    }
+    p.link_count[std::size_t(q)] = Index(send.size()) - p.link_offset[std::size_t(q)];
+  }
+  p.link_total = Index(send.size());
+  std::vector<int> list;
+  for (Index b = 0; b < nb; ++b)
+    if (shared[std::size_t(b)]) list.push_back(int(b));
+  p.shared_host = int(list.size());
+  p.peer_block.upload(row);
+  if (!list.empty()) p.shared_list.upload(list.data(), Index(list.size()));
+  p.shared_count.set(0, p.shared_host);
+  const Index floats = p.link_total * g.accum_stride * kBlockNodes;
+  if (p.send_blocks.size() < p.link_total)
+    p.send_blocks = DeviceBuffer<int>(m.exec, 2 * p.link_total, "mpm multi send blocks");
+  if (!send.empty()) p.send_blocks.upload(send.data(), Index(send.size()));
+  if (p.send_dev.size() < floats) {
+    p.send_dev = DeviceBuffer<float>(m.exec, 2 * floats, "mpm multi send sums");
+    p.recv_dev = DeviceBuffer<float>(m.exec, 2 * floats, "mpm multi received sums");
+    p.send_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
+    p.recv_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
+  }
+}
+
+void MultiSolver::Impl::run_steps() {
+  if (cuda && !mpi) {
+    // Plain launches in batches, one host read per batch (as Solver's non-graph path).
+    int batch = last_frame_steps > 0 ? last_frame_steps : 8;
+    for (;;) {
+      for (int i = 0; i < batch; ++i) enqueue_step(true);
+      if (!parts.front().s->read_control().more) break;
+      batch = batch / 4 > 1 ? batch / 4 : 1;
+    }
+    return;
+  }
+  do {
+    enqueue_step(true);
+  } while (parts.front().s->read_control().more);
+}
+
+void MultiSolver::Impl::check_faults() {
+  int failed = -1;
+  std::string msg;
+  for (Part& p : parts) {
+    const StepControl c = p.s->read_control();
+    try {
+      p.s->throw_on_fault(c);
+    } catch (const Error& e) {
+      failed = p.global;
+      msg = fmt::format("{} [part {} of {}, {}]", e.what(), p.global, nparts, p.where);
+      break;
+    }
+  }
+  const double any = allmax(double(failed));
+  if (any < 0) return;
+  if (failed >= 0) throw Error(msg);
+  throw Error(
+      fmt::format("MPM: the run stopped on a fault in part {} of {} (MPI rank {}), which "
+                  "reports it",
+                  int(any), nparts, int(any)));
+}
+
+MultiSolver::MultiSolver(const Scene& scene, const std::vector<Exec>& execs,
+                         const MultiOptions& options, const partition::World& world)
+    : impl_(std::make_unique<Impl>(scene, execs, options, world)) {}
+MultiSolver::~MultiSolver() = default;
+MultiSolver::MultiSolver(MultiSolver&&) noexcept = default;
+MultiSolver& MultiSolver::operator=(MultiSolver&&) noexcept = default;
+
+FrameStats MultiSolver::advance_frame() {
+  Impl& m = *impl_;
+  m.stepping = false;
+  m.prepare_all(true);
+  for (Impl::Part& p : m.parts) {
+    activate(p.s->exec);
+    begin_frame(p.s->exec, p.s->control(), m.scene.frame_dt);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  int pauses = 0;
+  for (;;) {
+    m.run_steps();
+    bool fault = false, paused = false;
+    for (Impl::Part& p : m.parts) {
+      const StepControl c = p.s->read_control();
+      paused = paused || c.paused != 0;
+      fault = fault || bool(p.s->faults.read());
+    }
+    // A pause is agreed (pause_request), and a fault anywhere halts every part unpaused.
+    if (!paused || fault) break;
+    for (Impl::Part& p : m.parts) p.s->last_num_blocks = p.s->read_control().num_blocks;
+    m.prepare_all(false);
+    for (Impl::Part& p : m.parts) {
+      activate(p.s->exec);
+      resume_frame(p.s->exec, p.s->control());
+    }
+    ++pauses;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  m.check_faults();
+  ++m.frame;
+  const StepControl c = m.parts.front().s->read_control();
+  m.last_frame_steps = c.steps;
+  double blocks = 0;
+  for (Impl::Part& p : m.parts) {
+    p.s->last_num_blocks = p.s->read_control().num_blocks;
+    blocks += p.s->last_num_blocks;
+  }
+  FrameStats s;
+  s.steps = c.steps;
+  s.time = c.time;
+  s.ms_per_step =
+      c.steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / c.steps : 0.0;
+  s.particles = m.total_particles;
+  s.active_blocks = std::int64_t(m.allsum(blocks));
+  s.rebuilds = c.rebuilds;
+  s.forced_rebuilds = c.forced_rebuilds;
+  s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
+  s.dt_max = c.dt_max;
+  s.stable_dt = c.dt_limit_min;
+  s.unstable_steps = c.unstable_steps;
+  Solver::Impl& p0 = *m.parts.front().s;
+  if (c.unstable_steps > 0)
+    p0.warn(s, fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
+                           "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
+                           m.scene.fixed_dt, c.dt_limit_min, m.scene.cfl, m.scene.elastic_cfl,
+                           c.unstable_steps, c.steps, m.frame));
+  if (pauses > 0)
+    p0.warn(s, fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grids", m.frame,
+                           pauses));
+  return s;
+}
+
+void MultiSolver::step() {
+  Impl& m = *impl_;
+  if (!m.stepping) {
+    m.prepare_all(false);
+    for (Impl::Part& p : m.parts) {
+      activate(p.s->exec);
+      begin_frame(p.s->exec, p.s->control(), 0.0);
+    }
+    m.stepping = true;
+  }
+  m.enqueue_step(false);
+}
+
+void MultiSolver::check() {
+  impl_->check_faults();
+  for (Impl::Part& p : impl_->parts) p.s->last_num_blocks = p.s->read_control().num_blocks;
+}
+
+double MultiSolver::time() const {
+  return impl_->parts.front().s->read_control().time;
+}
+
+std::int64_t MultiSolver::particle_count() const {
+  return impl_->total_particles;
+}
+
+ParticleFrame MultiSolver::particles(bool with_stress) const {
+  Impl& m = *impl_;
+  ParticleFrame all;
+  for (Impl::Part& p : m.parts) {
+    activate(p.s->exec);
+    append_frame(all, p.s->download(with_stress));
+  }
+  if (m.mpi) {
+    const partition::World& w = *m.world;
+    if (!w.is_root()) {
+      const std::vector<double> buf = pack_frame(all, with_stress);
+      const double n = double(buf.size());
+      w.send(&n, 1, 0, kTagGather);
+      if (!buf.empty()) w.send(buf.data(), (long long)buf.size(), 0, kTagGather);
+      return ParticleFrame{};
+    }
+    for (int r = 1; r < w.size(); ++r) {
+      double n = 0;
+      w.recv(&n, 1, r, kTagGather);
+      std::vector<double> buf(static_cast<std::size_t>(n));
+      if (!buf.empty()) w.recv(buf.data(), (long long)buf.size(), r, kTagGather);
+      unpack_frame(buf, with_stress, all);
+    }
+  }
+  return sort_by_id(all);
+}
+
+int MultiSolver::parts() const {
+  return impl_->nparts;
+}
+
+std::vector<PartInfo> MultiSolver::part_info() const {
+  std::vector<PartInfo> out;
+  for (Impl::Part& p : impl_->parts) {
+    PartInfo i;
+    i.part = p.global;
+    i.where = p.where;
+    i.particles = p.s->particles.size();
+    i.blocks = p.s->read_control().num_blocks;
+    i.shared_blocks = impl_->mpi ? p.shared_host : p.shared_count.get(0);
+    out.push_back(i);
+  }
+  return out;
+}
+
+std::string MultiSolver::layout() const {
+  const Impl& m = *impl_;
+  std::string s =
+      fmt::format("{} parts along {}:", m.nparts, m.axis >= 0 ? kAxisName[m.axis] : "-");
+  for (const PartInfo& i : part_info())
+    s += fmt::format(" [{}: {} particles, {} blocks, {} shared]", i.where, i.particles, i.blocks,
+                     i.shared_blocks);
+  return s;
+}
+
+const Scene& MultiSolver::scene() const {
+  return impl_->scene;
+}
+
+}  // namespace silt::mpm

@@ -1,0 +1,90 @@
+// MPM on several partitions: CPU partitions or GPUs of one process, or MPI ranks (paper 000 §5,
+// DESIGN.md §3 "MPM, several GPUs"; docs/multi-gpu-mpm.md).
+//
+// The initial particles are split into pieces of equal count along the longest axis of their
+// bounding box; each part keeps its piece (and the emitted particles that start in its slab) for
+// the whole run, with its own sparse grid over the blocks its particles touch, and runs the
+// one-device pipeline (Solver::Impl) on it. Per step:
+//   agree    each part publishes its largest speed, free-zone guard, grid fill and fault flag; the
+//            parts combine them by max (partition::ScalarReduce: host loop, peer copies + events,
+//            or MPI_Allreduce), so all take the same dt, rebuild together and stop together
+//   P2G      per part into its own grid
+//   sync     CUDA: every GPU waits for the others' P2G (events); MPI: the P2G sums of the shared
+//            blocks go to the ranks that share them (pinned host buffers, MPI_Isend/Irecv)
+//   tag      on rebuild steps only: each part looks its blocks up in the others' block hashes
+//            (in-kernel over the peer link; MPI: the block lists, exchanged)
+//   update   the grid update sums every part's copy of a shared block, in part order, then
+//            updates the node as on one device; shared sums stay untouched until every part has
+//            read them (cleared after the next agreement)
+//   G2P      per part.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/core/exec.hpp"
+#include "silt/mpm/scene.hpp"
+#include "silt/mpm/solver.hpp"
+#include "silt/partition/world.hpp"
+
+namespace silt::mpm {
+
+struct MultiOptions {
+  /// Per part (cuda_graph is not used: parts run plain launches in batches).
+  SolverOptions solver;
+  /// false: skip the shared-block sum (each part updates its grid from its own particles alone).
+  /// Wrong physics; exists so that tests can show the sum matters.
+  bool reduce_shared = true;
+};
+
+/// One local part as the host sees it between frames.
+struct PartInfo {
+  int part = 0;  // index over all ranks
+  std::string where;
+  std::int64_t particles = 0;
+  std::int64_t blocks = 0;         // active blocks after the last rebuild
+  std::int64_t shared_blocks = 0;  // of those, blocks another part also holds
+};
+
+class MultiSolver {
+ public:
+  /// One part per exec of this process (CPU partitions: Exec::host() repeated; CUDA: one exec
+  /// per device, distinct devices, peer access required); under MPI (world.distributed()) one
+  /// exec per rank. Collective under MPI.
+  MultiSolver(const Scene& scene, const std::vector<Exec>& execs, const MultiOptions& options = {},
+              const partition::World& world = partition::World::self());
+  ~MultiSolver();
+  MultiSolver(MultiSolver&&) noexcept;
+  MultiSolver& operator=(MultiSolver&&) noexcept;
+
+  /// Advances by scene.frame_dt; throws silt::Error naming the part (device, rank), particle id
+  /// and frame on a fault. Collective under MPI (every rank throws; the faulty one says why).
+  FrameStats advance_frame();
+  /// Exactly one step with the agreed dt (tests); faults surface at check().
+  void step();
+  void check();
+
+  double time() const;
+  /// All particles of all parts (collective under MPI).
+  std::int64_t particle_count() const;
+  /// Every particle of every part, ordered by stable id (as one device writes them after a
+  /// sort by id). Under MPI rank 0 gets them all and the others an empty frame (collective).
+  ParticleFrame particles(bool with_stress = false) const;
+  /// Parts over all ranks.
+  int parts() const;
+  std::vector<PartInfo> part_info() const;
+  /// "3 parts along x: 1200 | 1200 | 1201 particles", for logs.
+  std::string layout() const;
+  const Scene& scene() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A ParticleFrame reordered by stable id (one device keeps particles in block order).
+ParticleFrame sort_by_id(const ParticleFrame& f);
+
+}  // namespace silt::mpm
