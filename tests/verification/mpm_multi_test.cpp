@@ -143,11 +143,12 @@ TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {
   try {
     for (int f = 0; f < 10; ++f) multi.advance_frame();
     FAIL() << "no fault raised";
-  } catch (const Error& err) {
+  } catch (const silt::mpm::PartFault& err) {
     const std::string m = err.what();
     EXPECT_NE(m.find("part "), std::string::npos) << m;
     EXPECT_NE(m.find("of 2"), std::string::npos) << m;
     EXPECT_NE(m.find("frame"), std::string::npos) << m;
+    std::printf("%s\n", m.c_str());
   }
 }
 

@@ -451,7 +451,7 @@ void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
     std::sort(t.begin(), t.end());
     std::size_t i = 0, j = 0;
     int k = 0;
-    while (q != p.global && i < own.size() && j < t.size()) {
+    while (options.reduce_shared && q != p.global && i < own.size() && j < t.size()) {
       if (own[i].first < t[j]) {
         ++i;
       } else if (t[j] < own[i].first) {
@@ -517,11 +517,25 @@ void MultiSolver::Impl::check_faults() {
   }
   const double any = allmax(double(failed));
   if (any < 0) return;
-  if (failed >= 0) throw Error(msg);
-  throw Error(
-      fmt::format("MPM: the run stopped on a fault in part {} of {} (MPI rank {}), which "
-                  "reports it",
-                  int(any), nparts, int(any)));
+  if (mpi) {
+    // The first faulty rank's message to every rank, so that all throw the same.
+    const int from = int(any);
+    const partition::World& w = *world;
+    double len = double(msg.size());
+    const std::vector<double> lens = w.allgather(&len, 1);
+    std::vector<double> chars(std::size_t(lens[std::size_t(from)]));
+    if (w.rank() == from) {
+      for (std::size_t i = 0; i < chars.size(); ++i) chars[i] = double((unsigned char)msg[i]);
+      for (int r = 0; r < w.size(); ++r)
+        if (r != from && !chars.empty())
+          w.send(chars.data(), (long long)chars.size(), r, kTagGather);
+    } else if (!chars.empty()) {
+      w.recv(chars.data(), (long long)chars.size(), from, kTagGather);
+      msg.assign(chars.size(), ' ');
+      for (std::size_t i = 0; i < chars.size(); ++i) msg[i] = char((unsigned char)chars[i]);
+    }
+  }
+  throw PartFault(msg);
 }
 
 MultiSolver::MultiSolver(const Scene& scene, const std::vector<Exec>& execs,

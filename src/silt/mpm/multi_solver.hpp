@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/mpm/solver.hpp"
@@ -59,8 +60,8 @@ class MultiSolver {
   MultiSolver(MultiSolver&&) noexcept;
   MultiSolver& operator=(MultiSolver&&) noexcept;
 
-  /// Advances by scene.frame_dt; throws silt::Error naming the part (device, rank), particle id
-  /// and frame on a fault. Collective under MPI (every rank throws; the faulty one says why).
+  /// Advances by scene.frame_dt; throws PartFault naming the part (device, rank), particle id and
+  /// frame on a fault. Collective under MPI (every rank throws the same message).
   FrameStats advance_frame();
   /// Exactly one step with the agreed dt (tests); faults surface at check().
   void step();
@@ -82,6 +83,13 @@ class MultiSolver {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+/// A fault in one part (NaN, overflow, a collapsed dt): every part of every rank throws it with
+/// the same message, which names the part, its device or rank, the particle id and the frame.
+class PartFault : public Error {
+ public:
+  using Error::Error;
 };
 
 /// A ParticleFrame reordered by stable id (one device keeps particles in block order).

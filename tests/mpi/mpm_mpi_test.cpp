@@ -1,0 +1,89 @@
+// MPM over MPI ranks (run by ctest as `mpirun -np 2 mpm_mpi_test --backend=cpu`): MultiSolver with
+// one part per rank against the one-device run every rank also computes, within the tolerances of
+// mpm_multi_scene.hpp (the shared blocks' P2G sums cross ranks through host buffers); the same
+// comparison fails when the shared-block sum is skipped; a fault stops both ranks with one message.
+// Every MultiSolver call is collective: every rank runs every statement below in the same order
+// (EXPECT only: an ASSERT returning early on one rank would leave the other waiting).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "mpm_multi_scene.hpp"
+#include "silt/mpm/multi_solver.hpp"
+#include "silt/partition/world.hpp"
+#include "test_support.hpp"
+
+namespace silt::test::mpm {
+namespace {
+
+using partition::World;
+using silt::mpm::MultiOptions;
+using silt::mpm::MultiSolver;
+
+struct Compared {
+  std::string diff;  // empty when within tolerance (rank 0)
+  std::string log;
+};
+
+Compared compare(const Scene& s, int frames, bool reduce = true) {
+  const World& w = World::get();
+  silt::mpm::Solver one(s, Exec::host());
+  MultiOptions o;
+  o.reduce_shared = reduce;
+  MultiSolver multi(s, {Exec::host()}, o, w);
+  EXPECT_EQ(multi.parts(), w.size());
+  for (int f = 0; f < frames; ++f) {
+    one.advance_frame();
+    multi.advance_frame();
+  }
+  EXPECT_EQ(multi.particle_count(), one.particle_count());
+  const std::string layout = multi.layout();
+  const silt::mpm::ParticleFrame a = multi.particles(), b = one.particles();
+  Compared c;
+  if (w.is_root()) {
+    EXPECT_EQ(std::int64_t(a.count()), one.particle_count());
+    c.diff = compare_integrals(integrals(a), integrals(b));
+    c.log = s.name + ", rank 0 " + layout + ": " + differences(integrals(a), integrals(b));
+  } else {
+    EXPECT_EQ(a.count(), 0u) << "particles are gathered to rank 0 only";
+  }
+  return c;
+}
+
+TEST(MpmMpi, TwoRanksMatchOnePartition) {
+  EXPECT_EQ(World::get().size(), 2) << "run with mpirun -np 2";
+  for (const Scene& s : {multi_sand_column(), multi_thin_slab()}) {
+    const Compared c = compare(s, 5);
+    EXPECT_EQ(c.diff, "") << s.name;
+    if (!c.log.empty()) std::printf("%s\n", c.log.c_str());
+  }
+}
+
+TEST(MpmMpi, SkippingTheSharedBlockSumBreaksTheMatch) {
+  const Compared c = compare(multi_thin_slab(), 5, false);
+  if (World::get().is_root()) EXPECT_NE(c.diff, "") << "skipping the sum went unseen";
+}
+
+TEST(MpmMpi, FaultStopsBothRanksWithOneMessage) {
+  const World& w = World::get();
+  Scene s = multi_elastic_cube();
+  s.name = "mpi_fault";
+  s.fixed_dt = 0.02;  // far beyond the CFL limit
+  MultiSolver multi(s, {Exec::host()}, {}, w);
+  std::string message;
+  try {
+    for (int f = 0; f < 10; ++f) multi.advance_frame();
+  } catch (const silt::mpm::PartFault& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("MPI rank"), std::string::npos) << "rank " << w.rank() << ": " << message;
+  EXPECT_NE(message.find("of 2"), std::string::npos) << message;
+  if (w.is_root()) std::printf("rank 0: %s\n", message.c_str());
+  const double n = double(message.size());
+  const std::vector<double> lengths = w.allgather(&n, 1);
+  EXPECT_EQ(lengths.front(), lengths.back()) << "the ranks disagree on the message";
+}
+
+}  // namespace
+}  // namespace silt::test::mpm
