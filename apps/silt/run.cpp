@@ -22,6 +22,7 @@
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_output.hpp"
+#include "silt/mpm/multi_solver.hpp"
 #include "silt/mpm/solver.hpp"
 #endif
 
@@ -33,17 +34,6 @@ extern const char* const kDefaultSceneText;
 namespace fs = std::filesystem;
 
 namespace {
-
-// MPM runs on one device.
-Exec choose_exec(const RunOptions& o) {
-  const Backend b = backend_from_string(o.backend);
-  if (b == Backend::cpu) return Exec::host();
-  if (o.devices.size() != 1)
-    throw Error(fmt::format(
-        "--devices: {} devices given; MPM scenes run on one device (shallow water on several)",
-        o.devices.size()));
-  return cuda_device(o.devices.front());
-}
 
 std::string describe_exec(const Exec& e) {
   return e.is_cuda() ? fmt::format("cuda device {} ({})", e.device, cuda_device_name(e.device))
@@ -152,36 +142,74 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
 }
 
 #ifdef SILT_WITH_MPM
+// One device, or several parts (--devices 0,1 on CUDA; --backend cpu --devices 0,1,2 for CPU
+// partitions; one part per rank under mpirun): mpm::MultiSolver. Frames are written in stable id
+// order either way, so the files of a split run line up with those of one device; rank 0 writes.
 int run_mpm(const io::MpmJob& job, const RunOptions& o) {
-  const Exec exec = choose_exec(o);
+  const partition::World& world = partition::World::get();
+  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
+  const bool split = execs.size() > 1 || world.distributed();
+  const bool root = world.is_root();
   const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
-  Progress progress(job.run.end_time, o.quiet);
-  for (const auto& w : job.warnings) progress.log("warning: " + w);
-  io::prepare_output_dir(out);
-  nlohmann::json doc = job.resolved;
-  doc["provenance"] = {{"build", build_id()},
-                       {"backend", describe_exec(exec)},
-                       {"scene_file", job.path},
-                       {"overrides", o.overrides}};
-  io::write_text_atomically((fs::path(out) / "resolved_scene.json").string(), doc.dump(2) + "\n");
-  io::MpmFrameWriter writer(job, out);
-  mpm::Solver solver(job.scene, exec);
-  progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
-                           solver.particle_count(), job.scene.dx, describe_exec(exec)));
-  writer.write(solver.particles(job.outputs.with_stress), 0, solver.time());
-  long long steps = 0;
-  for (int f = 1; f <= job.run.frames; ++f) {
-    const mpm::FrameStats s = solver.advance_frame();
-    steps += s.steps;
-    writer.write(solver.particles(job.outputs.with_stress), f, s.time);
-    progress.log(
-        fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
-                    "blocks {:7}  rebuilds {}",
-                    f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
-    progress.update(s.time, steps);
+  Progress progress(job.run.end_time, o.quiet || !root);
+  const std::string backend = describe_execs(execs, world);
+  const bool stress = job.outputs.with_stress;
+  try {
+    for (const auto& w : job.warnings) progress.log("warning: " + w);
+    std::unique_ptr<io::MpmFrameWriter> writer;
+    if (root) {
+      io::prepare_output_dir(out);
+      nlohmann::json doc = job.resolved;
+      doc["provenance"] = {{"build", build_id()},
+                           {"backend", backend},
+                           {"scene_file", job.path},
+                           {"overrides", o.overrides}};
+      io::write_text_atomically((fs::path(out) / "resolved_scene.json").string(),
+                                doc.dump(2) + "\n");
+      writer = std::make_unique<io::MpmFrameWriter>(job, out);
+    }
+    std::unique_ptr<mpm::Solver> one;
+    std::unique_ptr<mpm::MultiSolver> multi;
+    if (split)
+      multi = std::make_unique<mpm::MultiSolver>(job.scene, execs, mpm::MultiOptions{}, world);
+    else
+      one = std::make_unique<mpm::Solver>(job.scene, execs.front());
+    auto frame = [&] {
+      return split ? multi->particles(stress) : mpm::sort_by_id(one->particles(stress));
+    };
+    const std::int64_t count = split ? multi->particle_count() : one->particle_count();
+    progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
+                             count, job.scene.dx, backend));
+    if (split) progress.log("split: " + multi->layout());
+    const double t0 = split ? multi->time() : one->time();
+    {
+      const mpm::ParticleFrame p = frame();
+      if (root) writer->write(p, 0, t0);
+    }
+    long long steps = 0;
+    for (int f = 1; f <= job.run.frames; ++f) {
+      const mpm::FrameStats s = split ? multi->advance_frame() : one->advance_frame();
+      steps += s.steps;
+      const mpm::ParticleFrame p = frame();
+      if (root) writer->write(p, f, s.time);
+      progress.log(
+          fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
+                      "blocks {:7}  rebuilds {}",
+                      f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
+      progress.update(s.time, steps);
+    }
+    progress.done(split ? multi->time() : one->time(), steps);
+  } catch (const mpm::PartFault& e) {
+    // Every rank throws it alike: rank 0 reports it, the others end quietly.
+    if (root) throw;
+    return 1;
+  } catch (const std::exception& e) {
+    if (!world.distributed()) throw;
+    fmt::print(stderr, "silt: error on rank {} of {}: {}\n", world.rank(), world.size(), e.what());
+    std::fflush(stderr);
+    world.abort(1);
   }
-  progress.done(solver.time(), steps);
-  fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
+  if (root) fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
   return 0;
 }
 #endif

@@ -13,3 +13,24 @@ if(SILT_MPI)
   set_tests_properties(mpm_mpi_test PROPERTIES LABELS mpi TIMEOUT 180
                        ENVIRONMENT "${silt_mpm_mpi_env}")
 endif()
+# `silt run` on an MPM scene: one CPU partition against three (label verification) and, with MPI,
+# also against `mpirun -np 2 silt run` (label mpi).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND AND TARGET silt)
+  set(silt_mpm_run_args -DSILT=$<TARGET_FILE:silt> -DPYTHON=${Python3_EXECUTABLE}
+      -DSCENE=${PROJECT_SOURCE_DIR}/scenes/mpm_sand_column.json)
+  add_test(NAME silt_run_mpm_parts_test
+           COMMAND ${CMAKE_COMMAND} ${silt_mpm_run_args}
+                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_parts_out
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/mpm_run_compare.cmake)
+  set_tests_properties(silt_run_mpm_parts_test PROPERTIES LABELS verification TIMEOUT 180
+                       ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+  if(SILT_MPI)
+    add_test(NAME silt_run_mpm_mpi_test
+             COMMAND ${CMAKE_COMMAND} ${silt_mpm_run_args} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
+                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_mpi_out
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/mpm_run_compare.cmake)
+    set_tests_properties(silt_run_mpm_mpi_test PROPERTIES LABELS mpi TIMEOUT 180
+                         ENVIRONMENT "${silt_mpm_mpi_env}")
+  endif()
+endif()
