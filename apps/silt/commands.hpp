@@ -30,6 +30,7 @@ struct BenchOptions {
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
   int halo = 0;        // swe split: halo layers (0: SILT_SWE_HALO or 1)
+  bool graphs = true;  // swe split: replay periods of steps as CUDA graphs
 };
 
 /// Exec::cuda(d), or an error naming --devices when device d does not exist.

@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--plain", bench.plain,
                       "swe: time the plain parallel_for phases instead of the fused tile kernel "
                       "(with --devices: on one subdomain and split)");
+  bench_cmd->add_option("--graphs", bench.graphs,
+                        "swe split on several GPUs: replay periods of steps as CUDA graphs "
+                        "(true/false, default true)");
   bench_cmd->add_option("--halo", bench.halo,
                         "swe split: halo layers, exchanged every that many steps (default 1)");
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/fused_step.hpp"
@@ -228,6 +229,45 @@ TEST(SweMulti, SplitFusedKernelMatchesOneDeviceFused) {
   compare_split_fused(Precision::f32, 2, 1, SplitShape::strips, {2.0, 6.0});
   compare_split_fused(Precision::f32, 4, 3, SplitShape::blocks, {6.0});
   compare_split_fused(Precision::f64, 3, 2, SplitShape::strips, {6.0});
+}
+
+// CUDA graphs replay the very launches of the plain path (same kernels, same order on each
+// stream), so a split run with graphs must equal one without bit for bit, whether it advances to
+// output times (whole periods, the extra steps no-ops past the target) or takes counted steps.
+// On the CPU there are no graphs and the layout must not claim any.
+void compare_graphs(Precision precision, int parts, int halo) {
+  const Scene scene = split_basin(precision);
+  Split with = make_split(parts, halo, SplitShape::strips, /*fused=*/true);
+  Split without = with;
+  without.graphs = false;
+  Solver a(scene, with), b(scene, without);
+  a.step(7);  // not a whole period: plain launches, then graphs from the first aligned step
+  for (int k = 0; k < 7; ++k) b.step();
+  for (double t : {1.0, 1.7, 4.0}) {
+    a.advance_to(t);
+    b.advance_to(t);
+  }
+  const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
+                           ::testing::PrintToString(halo) + ": " + a.layout();
+  EXPECT_EQ(a.steps(), b.steps()) << what;
+  EXPECT_EQ(a.time(), b.time()) << what;
+  const Fields fa = a.fields(), fb = b.fields();
+  for (const auto& [x, y, name] :
+       {std::tuple{&fa.h, &fb.h, "h"}, std::tuple{&fa.hu, &fb.hu, "hu"},
+        std::tuple{&fa.hv, &fb.hv, "hv"}, std::tuple{&fa.hc, &fb.hc, "hc"},
+        std::tuple{&fa.max_depth, &fb.max_depth, "max_depth"}}) {
+    ASSERT_EQ(x->size(), y->size());
+    EXPECT_EQ(std::memcmp(x->data(), y->data(), sizeof(double) * x->size()), 0)
+        << name << " differs with graphs, " << what;
+  }
+  const bool graphs = a.layout().find("CUDA graphs of") != std::string::npos;
+  EXPECT_EQ(graphs, exec().is_cuda()) << what;
+  EXPECT_EQ(b.layout().find("CUDA graphs"), std::string::npos) << b.layout();
+}
+
+TEST(SweMulti, GraphsEqualPlainLaunches) {
+  compare_graphs(Precision::f32, 2, 1);
+  compare_graphs(Precision::f64, 3, 2);
 }
 
 TEST(SweMulti, SingleStepsEqualOneDevice) {

@@ -1,5 +1,7 @@
 #include "silt/partition/streams.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <new>
 #include <utility>
@@ -95,6 +97,99 @@ void Event::wait(const Exec& by) const {
   (void)by;
 #endif
 }
+
+#if SILT_HAS_CUDA
+struct StreamGraph::Impl {
+  Exec origin;
+  std::vector<Exec> joined;
+  std::vector<Event> fork, join;  // fork[0] on origin; join[k] on joined[k]
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t instance = nullptr;
+  ~Impl() {
+    if (instance) cudaGraphExecDestroy(instance);
+    if (graph) cudaGraphDestroy(graph);
+  }
+  // Every joined stream waits for what origin has queued (inside a capture: joins the capture).
+  void fork_all() {
+    fork[0].record(origin);
+    for (const Exec& e : joined) fork[0].wait(e);
+  }
+  // Origin waits for what every joined stream has queued (inside a capture: rejoins them).
+  void join_all() {
+    for (size_t k = 0; k < joined.size(); ++k) {
+      join[k].record(joined[k]);
+      join[k].wait(origin);
+    }
+  }
+};
+
+StreamGraph::StreamGraph(const Exec& origin, const std::vector<Exec>& joined,
+                         const std::function<void()>& body)
+    : impl_(std::make_unique<Impl>()) {
+  SILT_REQUIRE(origin.is_cuda() && origin.stream != nullptr,
+               std::string("StreamGraph needs a CUDA exec with its own stream"));
+  Impl& m = *impl_;
+  m.origin = origin;
+  for (const Exec& e : joined)
+    if (!(e.is_cuda() && e.stream == origin.stream && e.device == origin.device)) {
+      SILT_REQUIRE(e.is_cuda() && e.stream != nullptr,
+                   std::string("StreamGraph: every joined exec needs a CUDA stream of its own"));
+      m.joined.push_back(e);
+    }
+  m.fork.emplace_back(origin);
+  for (const Exec& e : m.joined) m.join.emplace_back(e);
+  const auto s = static_cast<cudaStream_t>(origin.stream);
+  SILT_CUDA_CHECK(cudaSetDevice(origin.device));
+  SILT_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  cudaError_t err = cudaSuccess;
+  std::string what;
+  try {
+    m.fork_all();
+    body();
+    m.join_all();
+  } catch (const std::exception& e) {
+    what = e.what();
+    err = cudaErrorStreamCaptureInvalidated;
+  }
+  cudaSetDevice(origin.device);
+  cudaGraph_t g = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(s, &g);
+  if (err == cudaSuccess) err = end;
+  if (err == cudaSuccess) err = cudaGraphInstantiate(&m.instance, g, 0);
+  if (err != cudaSuccess) {
+    if (g) cudaGraphDestroy(g);
+    m.instance = nullptr;
+    (void)cudaGetLastError();
+    throw Error(fmt::format("StreamGraph: recording the graph failed: {}",
+                            what.empty() ? cudaGetErrorString(err) : what));
+  }
+  m.graph = g;
+}
+
+StreamGraph::~StreamGraph() = default;
+
+void StreamGraph::launch() {
+  Impl& m = *impl_;
+  m.join_all();  // the replay starts after every stream's queued work
+  SILT_CUDA_CHECK(cudaSetDevice(m.origin.device));
+  SILT_CUDA_CHECK(cudaGraphLaunch(m.instance, static_cast<cudaStream_t>(m.origin.stream)));
+  m.fork_all();  // and every stream's later work starts after the replay
+}
+
+bool StreamGraph::supported() {
+  return true;
+}
+#else
+struct StreamGraph::Impl {};
+StreamGraph::StreamGraph(const Exec&, const std::vector<Exec>&, const std::function<void()>&) {
+  throw Error("StreamGraph: this build has no CUDA backend");
+}
+StreamGraph::~StreamGraph() = default;
+void StreamGraph::launch() {}
+bool StreamGraph::supported() {
+  return false;
+}
+#endif
 
 int enable_peer_access(const std::vector<int>& devices) {
   int enabled = 0;

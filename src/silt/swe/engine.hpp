@@ -34,6 +34,10 @@ class EngineBase {
   virtual ~EngineBase() = default;
   virtual void advance_to(double t_end) = 0;
   virtual void step() = 0;
+  /// count steps queued together (no host wait between them).
+  virtual void step_many(long long count) {
+    for (long long k = 0; k < count; ++k) step();
+  }
   /// The device clock (waits for the device).
   virtual Clock clock() const = 0;
   virtual Fields fields() const = 0;

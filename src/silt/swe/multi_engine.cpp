@@ -43,7 +43,11 @@ MultiEngine<T>::MultiEngine(const Scene& s, const Split& split)
       k_(split.halo),
       since_exchange_(split.halo),
       has_discharge_(!layout_.discharge_cells.empty()),
-      fused_(all_fused(s, split)) {
+      fused_(all_fused(s, split)),
+      graphs_(split.graphs && partition::StreamGraph::supported() && split.execs.size() > 1 &&
+              !world_.distributed() &&
+              std::all_of(split.execs.begin(), split.execs.end(),
+                          [](const Exec& e) { return e.is_cuda(); })) {
   if (split.execs.empty())
     throw Error(fmt::format("swe scene '{}': a split run needs at least one exec", s.name));
   if (split.halo < 1)
@@ -212,6 +216,56 @@ void MultiEngine<T>::launch_step() {
 }
 
 template <class T>
+partition::StreamGraph* MultiEngine<T>::period_graph() {
+  if (!graphs_ || !graph_error_.empty()) return nullptr;
+  if (graph_) return graph_.get();
+  std::vector<Exec> streams;
+  for (const auto& c : compute_) streams.push_back(c.exec());
+  for (const auto& h : halo_lane_) streams.push_back(h.exec());
+  const int since = since_exchange_, cur = cur_;
+  graph_parity_ = reduce_.parity();
+  try {
+    graph_ = std::make_unique<partition::StreamGraph>(streams.front(), streams, [&] {
+      for (int k = 0; k < 2 * k_; ++k) launch_step();
+    });
+  } catch (const Error& e) {
+    graph_error_ = e.what();
+  }
+  // Recording ran the host side of 2k steps (back where it started when it succeeded).
+  since_exchange_ = since;
+  cur_ = cur;
+  reduce_.set_parity(graph_parity_);  // 2k reductions: where it started, also after a failure
+  return graph_.get();
+}
+
+template <class T>
+void MultiEngine<T>::launch_steps(long long count, bool round_up) {
+  long long left = count;
+  if (graphs_ && graph_error_.empty()) {
+    const long long period = 2LL * k_;
+    // The cycle starts at an exchange step with buffer 0 current.
+    while (left > 0 && !(since_exchange_ >= k_ && cur_ == 0)) {
+      launch_step();
+      --left;
+    }
+    if (round_up) left = (left + period - 1) / period * period;
+    if (left >= period) {
+      if (partition::StreamGraph* g = period_graph()) {
+        if (reduce_.parity() != graph_parity_) {
+          // A reduction outside the steps (measure_communication) moved the slot sets.
+          fence_all();
+          reduce_.set_parity(graph_parity_);
+        }
+        for (; left >= period; left -= period) g->launch();
+        since_exchange_ = k_;  // the replays end where the period began
+        cur_ = 0;
+      }
+    }
+  }
+  for (; left > 0; --left) launch_step();
+}
+
+template <class T>
 void MultiEngine<T>::set_target(double t) {
   if (t == target_on_device_) return;
   for (auto& p : parts_) p->clock.set(kTarget, t);
@@ -222,6 +276,12 @@ template <class T>
 void MultiEngine<T>::step() {
   set_target(std::numeric_limits<double>::infinity());
   launch_step();
+}
+
+template <class T>
+void MultiEngine<T>::step_many(long long count) {
+  set_target(std::numeric_limits<double>::infinity());
+  launch_steps(count, /*round_up=*/false);
 }
 
 template <class T>
@@ -238,7 +298,7 @@ void MultiEngine<T>::advance_to(double t_end) {
     // As on one device (engine.hpp). Every rank computes the same count from the same clock, so
     // all take part in the same collectives.
     const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
-    for (long long k = 0; k < n; ++k) launch_step();
+    launch_steps(n, /*round_up=*/true);
     c = clock();
     check_faults(c, true);
     if (!(c[kTime] < t_end)) return;

@@ -37,6 +37,7 @@ class MultiEngine final : public EngineBase {
   ~MultiEngine() override;
   void advance_to(double t_end) override;
   void step() override;
+  void step_many(long long count) override;
   Clock clock() const override;
   Fields fields() const override;
   std::vector<Probe> probe(const std::vector<Index>& cells) const override;
@@ -46,6 +47,10 @@ class MultiEngine final : public EngineBase {
 
   // The phases of a step (public: nvcc forbids launches from private members).
   void launch_step();
+  /// count steps: plain launches until the step cycle is at its start (an exchange step, buffer
+  /// 0 current), then replays of the recorded period of 2k steps, then plain launches for the
+  /// rest. round_up: replay whole periods past count (the extra steps are no-ops past the target).
+  void launch_steps(long long count, bool round_up);
   void begin_exchange();
   void update(Part<T>& p, Box2 box, const char* label);
   void finish_step(Part<T>& p);
@@ -59,6 +64,9 @@ class MultiEngine final : public EngineBase {
   Box2 grown(const Part<T>& p, Index r) const;
   void set_target(double t);
   void fence_all() const;
+  /// The recorded period of steps, recorded on first use; nullptr when graphs are off, not
+  /// possible here (host parts, one part, MPI) or recording failed (then plain launches).
+  partition::StreamGraph* period_graph();
   std::string where(int part, int device) const;
   /// Each local part's owned cells of field b (buffer per part), as double, row-major.
   std::vector<double> owned(const Part<T>& p, const DeviceBuffer<T>& b) const;
@@ -75,7 +83,11 @@ class MultiEngine final : public EngineBase {
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
   bool has_discharge_;
-  bool fused_;  // CUDA tile kernel over each update box instead of the plain phases
+  bool fused_;   // CUDA tile kernel over each update box instead of the plain phases
+  bool graphs_;  // replay periods of steps as CUDA graphs (Split::graphs, where possible)
+  std::unique_ptr<partition::StreamGraph> graph_;
+  std::string graph_error_;  // why recording failed (layout() says it)
+  int graph_parity_ = 0;     // the reduction's slot set at the start of the recorded period
   int cur_ = 0;
   double target_on_device_ = std::numeric_limits<double>::infinity();
 };

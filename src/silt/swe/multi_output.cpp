@@ -164,9 +164,16 @@ std::string MultiEngine<T>::layout() const {
   for (const auto& p : parts_)
     devices += fmt::format("{}{}", devices.empty() ? "" : ",",
                            p->exec.is_cuda() ? fmt::format("cuda:{}", p->exec.device) : "cpu");
-  return fmt::format("{} subdomains, {}; {} rank{} x [{}]{}", dec_.size(), dec_.describe(),
+  std::string graphs;
+  if (graph_)
+    graphs = fmt::format("; CUDA graphs of {} steps", 2 * k_);
+  else if (!graph_error_.empty())
+    graphs = "; plain launches (" + graph_error_ + ")";
+  else if (graphs_)
+    graphs = "; CUDA graphs (recorded on the first batch of steps)";
+  return fmt::format("{} subdomains, {}; {} rank{} x [{}]{}{}", dec_.size(), dec_.describe(),
                      world_.size(), world_.size() == 1 ? "" : "s", devices,
-                     fused_ ? "; fused tile kernel" : "");
+                     fused_ ? "; fused tile kernel" : "", graphs);
 }
 
 template std::vector<double> MultiEngine<float>::owned(const Part<float>&,

@@ -34,6 +34,9 @@ void Solver::advance_to(double t_end) {
 void Solver::step() {
   impl_->engine->step();
 }
+void Solver::step(long long count) {
+  impl_->engine->step_many(count);
+}
 double Solver::time() const {
   return impl_->engine->clock()[detail::kTime];
 }

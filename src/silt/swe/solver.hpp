@@ -55,6 +55,10 @@ struct Split {
   // true: this process's execs only, even under mpirun (partition::World::self()); false: the
   // subdomains of every rank (partition::World::get()).
   bool this_process_only = false;
+  // Several CUDA subdomains in one process (no MPI): each period of 2 k steps (k = halo) is
+  // recorded once and replayed as one CUDA graph over all their streams, instead of ~10 launches
+  // per subdomain and step from the host. false: plain launches.
+  bool graphs = true;
 };
 
 /// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
@@ -93,6 +97,9 @@ class Solver {
   /// Exactly one step (tests). It is queued without waiting for the device (a benchmark can time
   /// a run of them, then read time()); a fault it raises is reported by the next advance_to().
   void step();
+  /// count steps queued together, as step() count times (a split run on several GPUs of one
+  /// process replays them as CUDA graphs: see Split::graphs).
+  void step(long long count);
 
   double time() const;
   long long steps() const;
