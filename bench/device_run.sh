@@ -2,9 +2,12 @@
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL/MPI there), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [bench-swe-multi] [sass]
+#                            [bench-swe-multi] [bench-mpm-multi] [sass]
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
+# bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
+# 55K,389K,1M,3.1M,12.6M; event vs atomic barrier, phase split), `silt run --devices 0,1` and,
+# with MPI, `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -91,6 +94,22 @@ if has bench-swe-multi; then
         --sizes 16M,64M
     fi
   } 2>&1 | tee "$OUT/bench-swe-multi.txt"
+fi
+if has bench-mpm-multi && [ -x $B/bench/mpm_bench ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  {
+    echo "== MPM on GPUs 0,1"
+    timeout 480 $B/bench/mpm_bench --backend cuda --devices 0,1 \
+      --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}"
+    echo "== silt run --devices 0,1 (sand column, 20 frames)"
+    timeout 120 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda --devices 0,1 \
+      --set run.frames=20 --set outputs.png=false --out "$OUT/mpm-2gpu"
+    if [ "$MPI_FLAG" = -DSILT_ENABLE_MPI=ON ]; then
+      echo "== mpirun -np 2 silt run (one GPU per rank)"
+      timeout 120 mpirun -np 2 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda \
+        --set run.frames=20 --set outputs.png=false --out "$OUT/mpm-2rank"
+    fi
+  } 2>&1 | tee "$OUT/bench-mpm-multi.txt"
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"

@@ -10,6 +10,12 @@
 // and the transfer launch shape. --ablation prints markdown tables for the cube and 1M sand: the
 // configuration given by the options ("final") against each principle rolled back one at a time
 // (bench/README.md); --quick shortens it.
+// --devices 0,1 (several): (d) MPM on several GPUs (mpm::MultiSolver, paper 000 §5): falling sand
+// at 55K, 389K, 1M, 3.1M and 12.6M particles, ms/step on one GPU (Solver, graph as configured) and
+// on the listed GPUs with the event barrier and the system-scope atomic barrier, the efficiency
+// t1 / (n tn), and an instrumented run splitting the step into agreement, rebuild, P2G, barrier,
+// tagging, grid update with the shared-block reduction, and G2P (each phase waited for, so the
+// phases add up to more than the plain step). On the CPU backend the devices are CPU partitions.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +29,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/mpm/multi_solver.hpp"
 #include "silt/mpm/solver.hpp"
 
 namespace {
@@ -45,6 +52,7 @@ struct Config {
   std::string transfer = "apic";
   bool ablation = false, quick = false;
   std::string ablation_sand = "1M";
+  std::vector<int> devices;  // several: the multi-GPU case (d)
 };
 
 /// Device memory traffic and atomics of one step per particle (and per grid node), counted from
@@ -326,6 +334,91 @@ void ablation(const Config& c, const silt::Exec& exec, int steps) {
       [n](const Config& v) { return sand_scene(v, n); }, exec, steps);
 }
 
+struct MultiTiming {
+  double ms_per_step = 0;
+  long long steps = 0;
+  std::int64_t particles = 0, blocks = 0, shared = 0;
+  silt::mpm::PhaseTimes phases;
+  std::string layout;
+};
+
+MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& execs, int steps,
+                      silt::mpm::PartBarrier barrier, bool time_phases) {
+  silt::mpm::MultiOptions o;
+  o.solver.sort_particles = c.sort;
+  o.solver.vector_atomics = c.vector_atomics;
+  o.solver.shared_p2g = c.shared_p2g;
+  o.solver.transfer_launch = parse_launch(c.launch);
+  o.barrier = barrier;
+  o.time_phases = time_phases;
+  s.frame_dt = kDt * std::max(steps, 2);
+  silt::mpm::MultiSolver solver(s, execs, o);
+  solver.advance_frame();  // warm-up: first rebuild, grid growth
+  solver.reset_phase_times();
+  MultiTiming t;
+  const silt::mpm::FrameStats st = solver.advance_frame();
+  t.ms_per_step = st.ms_per_step;
+  t.steps = st.steps;
+  t.particles = st.particles;
+  t.blocks = st.active_blocks;
+  for (const auto& i : solver.part_info()) t.shared += i.shared_blocks;
+  t.phases = solver.phase_times();
+  t.layout = solver.layout();
+  return t;
+}
+
+void multi(const Config& c, const std::vector<silt::Exec>& execs, int steps) {
+  const int n = int(execs.size());
+  fmt::print(
+      "\n[d] falling sand on {} {} (dx 1/256 m, dt 1e-4 s): one device (Solver, {}) vs "
+      "mpm::MultiSolver\n",
+      n, execs.front().is_cuda() ? "GPUs" : "CPU partitions", c.graph ? "graph" : "plain launches");
+  fmt::print(
+      "| particles | 1 device ms/step | {n} x event ms/step | eff. | {n} x atomic ms/step | "
+      "eff. | blocks | shared |\n",
+      fmt::arg("n", n));
+  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::vector<std::pair<std::string, MultiTiming>> instrumented;
+  for (const std::string& size : c.sizes) {
+    const Scene s = sand_scene(c, parse_count(size));
+    try {
+      const Timing one = run(c, s, execs.front(), steps, c.graph);
+      const MultiTiming ev = run_multi(c, s, execs, steps, silt::mpm::PartBarrier::event, false);
+      std::string atomic_ms = "-", atomic_eff = "-";
+      if (execs.front().is_cuda()) {
+        const MultiTiming at = run_multi(c, s, execs, steps, silt::mpm::PartBarrier::atomic, false);
+        atomic_ms = fmt::format("{:.3f}", at.ms_per_step);
+        atomic_eff = fmt::format("{:.1f}%", 100 * one.ms_per_step / (n * at.ms_per_step));
+      }
+      fmt::print("| {} ({}) | {:.3f} | {:.3f} | {:.1f}% | {} | {} | {} | {} |\n", size,
+                 ev.particles, one.ms_per_step, ev.ms_per_step,
+                 100 * one.ms_per_step / (n * ev.ms_per_step), atomic_ms, atomic_eff, ev.blocks,
+                 ev.shared);
+      std::fflush(stdout);
+      instrumented.emplace_back(size,
+                                run_multi(c, s, execs, steps, silt::mpm::PartBarrier::event, true));
+    } catch (const std::exception& e) {
+      fmt::print("| {} | failed: {} | | | | | | |\n", size, e.what());
+    }
+  }
+  fmt::print("\nInstrumented (event barrier; each phase waited for on every part), ms per step:\n");
+  fmt::print(
+      "| particles | agree+dt | rebuild | P2G | barrier | tag | grid update + reduction | "
+      "G2P | sum |\n");
+  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto& [size, t] : instrumented) {
+    const silt::mpm::PhaseTimes& p = t.phases;
+    const double k = t.steps > 0 ? 1.0 / double(t.steps) : 0.0;
+    const double sum = p.agree + p.rebuild + p.p2g + p.sync + p.tag + p.update + p.g2p;
+    fmt::print("| {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n",
+               size, k * p.agree, k * p.rebuild, k * p.p2g, k * p.sync, k * p.tag, k * p.update,
+               k * p.g2p, k * sum);
+  }
+  fmt::print(
+      "In-kernel peer reads only: the peer-copy variant of the reduction is not "
+      "implemented.\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -351,13 +444,16 @@ int main(int argc, char** argv) {
                "markdown tables: the options' configuration vs each principle rolled back");
   app.add_flag("--quick", c.quick, "ablation: 50 timed steps per row (default 200)");
   app.add_option("--ablation-sand", c.ablation_sand, "sand size of the ablation (default 1M)");
+  app.add_option("--devices", c.devices,
+                 "several: MPM on these GPUs (CPU partitions on the cpu backend), case [d]")
+      ->delimiter(',');
   app.add_option("--transfer", c.transfer, "apic or asflip")
       ->check(CLI::IsMember({"apic", "asflip"}));
   CLI11_PARSE(app, argc, argv);
   try {
-    const silt::Exec exec = silt::backend_from_string(c.backend) == silt::Backend::cuda
-                                ? silt::Exec::cuda(0)
-                                : silt::Exec::host();
+    const bool cuda = silt::backend_from_string(c.backend) == silt::Backend::cuda;
+    const silt::Exec exec =
+        cuda ? silt::Exec::cuda(c.devices.empty() ? 0 : c.devices.front()) : silt::Exec::host();
     const bool gpu = exec.is_cuda();
     if (c.sizes.empty())
       c.sizes = gpu ? std::vector<std::string>{"55K", "200K", "1M", "3.1M", "12.6M"}
@@ -373,6 +469,13 @@ int main(int argc, char** argv) {
     parse_launch(c.launch);
     if (c.ablation) {
       ablation(c, exec, steps);
+      return 0;
+    }
+    if (c.devices.size() > 1) {
+      if (gpu && c.sizes.size() == 5 && c.sizes[1] == "200K") c.sizes[1] = "389K";
+      std::vector<silt::Exec> execs;
+      for (const int d : c.devices) execs.push_back(gpu ? silt::Exec::cuda(d) : silt::Exec::host());
+      multi(c, execs, steps);
       return 0;
     }
     if (c.which == "all" || c.which == "cube") cube(c, exec, steps);

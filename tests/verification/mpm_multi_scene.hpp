@@ -92,10 +92,11 @@ inline Integrals integrals(const silt::mpm::ParticleFrame& f) {
 /// except for the order of the float32 P2G sums (atomics in another order; shared blocks add the
 /// parts' copies), i.e. round-off of ~1e-7 relative per step that the dynamics then carry. Over
 /// the 0.2-0.24 s compared (a few hundred steps) measured differences on 1-4 CPU partitions are
-/// <= 1e-7 m in the centre of mass, <= 3e-6 m/s in the mean velocity and <= 1.4e-5 relative in
-/// kinetic energy -- the same size as one partition against the one-device Solver (different
-/// OpenMP atomic order: 6e-8 m, 8e-7 m/s, 4e-6). The bounds leave a margin of 70-200; skipping the
-/// shared-block sum misses them by 100-1000x (4e-3 m, 3e-2 m/s, 7e-2).
+/// <= 1.2e-7 m in the centre of mass, <= 5e-6 m/s in the mean velocity and <= 6e-5 relative in
+/// kinetic energy (the sand; the elastic cases 1e-6) -- the same size as one partition against the
+/// one-device Solver (OpenMP atomics in another order: 6e-8 m, 2.5e-6 m/s, 3e-5). The bounds leave
+/// a margin of 15-150; skipping the shared-block sum misses them by 70-1000x (4e-3 m, 3e-2 m/s,
+/// 7e-2).
 struct Tolerance {
   double com = 2e-5;       // m (dx = 0.01 m: 0.2% of a cell)
   double momentum = 2e-4;  // m/s, mean velocity (speeds here ~0.5-1 m/s)

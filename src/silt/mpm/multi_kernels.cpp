@@ -30,15 +30,21 @@ void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl) {
 void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg) {
   const int* list = pg.shared_list;
   const int* count = pg.shared_count;
-  // On the host the count is host memory: loop over the shared blocks only.
-  const Index n = exec.is_cuda() ? g.capacity * kBlockNodes : Index(*count) * kBlockNodes;
+  // The count is on the device: a fixed launch whose threads stride over the shared nodes (a
+  // launch over the whole grid would cost a pass over every block). On the host it is host
+  // memory: loop over the shared nodes only.
+  constexpr Index kThreads = 1 << 16;
+  const Index n = exec.is_cuda() ? kThreads : Index(*count) * kBlockNodes;
+  const Index stride = exec.is_cuda() ? kThreads : n;
   if (n == 0) return;
   parallel_for(
-      exec, "mpm.multi.clear_shared", n, SILT_LAMBDA(Index i) {
-        const Index k = i / kBlockNodes;
-        if (k >= *count) return;
-        const Index node = Index(list[k]) * kBlockNodes + (i - k * kBlockNodes);
-        for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+      exec, "mpm.multi.clear_shared", n, SILT_LAMBDA(Index t) {
+        const Index nodes = Index(*count) * kBlockNodes;
+        for (Index i = t; i < nodes; i += stride) {
+          const Index k = i / kBlockNodes;
+          const Index node = Index(list[k]) * kBlockNodes + (i - k * kBlockNodes);
+          for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+        }
       });
 }
 
@@ -95,6 +101,32 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
         const Vec3f momentum =
             stride > kAccumChannels ? transfer + Vec3f{sum[4], sum[5], sum[6]} * dt : transfer;
         detail::grid_node_update(a, g, ctl, node, b, sum[0], transfer, momentum);
+      });
+}
+
+void enqueue_atomic_barrier(const Exec& exec, unsigned long long* counter,
+                            unsigned long long target, FaultView fault) {
+  if (!exec.is_cuda()) return;
+  parallel_for(
+      exec, "mpm.multi.barrier", 1, SILT_LAMBDA(Index) {
+#if SILT_DEVICE_PASS
+        // The P2G of this GPU is complete (stream order); make it visible to the peers, arrive,
+        // and wait for every other GPU to arrive.
+        __threadfence_system();
+        atomicAdd_system(counter, 1ull);
+        const long long start = clock64();
+        while (*reinterpret_cast<volatile unsigned long long*>(counter) < target) {
+          if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
+            fault.raise(kFaultBarrier, 0, 0);
+            break;
+          }
+        }
+        __threadfence_system();
+#else
+        (void)counter;
+        (void)target;
+        (void)fault;
+#endif
       });
 }
 

@@ -57,6 +57,12 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 /// device. Non-shared accumulators are cleared at once, shared ones by enqueue_clear_shared.
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg);
+/// Cross-GPU barrier without the host: one thread adds 1 to *counter with a system-scope atomic
+/// and spins until it reaches target (= parts x barriers so far). counter lives in one GPU's
+/// memory, reachable by the others over the peer link. Raises kFaultBarrier after ~10 s (a GPU
+/// that never arrives) instead of hanging. No-op on the host backend (parts run in turn).
+void enqueue_atomic_barrier(const Exec& exec, unsigned long long* counter,
+                            unsigned long long target, FaultView fault);
 /// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
 

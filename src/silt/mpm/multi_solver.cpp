@@ -133,6 +133,19 @@ struct MultiSolver::Impl {
   long long frame = 0;
   int last_frame_steps = 0;
   bool stepping = false;
+  DeviceBuffer<unsigned long long> barrier_counter;  // PartBarrier::atomic, on the first GPU
+  unsigned long long barriers = 0;                   // atomic barriers enqueued so far
+  PhaseTimes times;
+  std::chrono::steady_clock::time_point last_mark;
+
+  /// Instrumented runs: waits for every part and adds the time since the last mark to slot.
+  void mark(double PhaseTimes::*slot) {
+    if (!options.time_phases) return;
+    for (Part& p : parts) fence(p.s->exec);
+    const auto now = std::chrono::steady_clock::now();
+    if (slot) times.*slot += std::chrono::duration<double, std::milli>(now - last_mark).count();
+    last_mark = now;
+  }
 
   Impl(const Scene& s, const std::vector<Exec>& execs, const MultiOptions& o,
        const partition::World& w);
@@ -226,6 +239,13 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
     parts.push_back(std::move(p));
   }
   agree = partition::ScalarReduce(part_execs, kAgreeSlots, kAgreeSlots, w);
+  if (cuda && !mpi && parts.size() > 1 && options.barrier == PartBarrier::atomic) {
+    activate(parts.front().s->exec);
+    barrier_counter =
+        DeviceBuffer<unsigned long long>(parts.front().s->exec, 1, "mpm multi barrier counter");
+    barrier_counter.zero();
+    fence(parts.front().s->exec);
+  }
   emit(0.0);
   for (Part& p : parts) ensure_tag_buffers(p);
 }
@@ -338,6 +358,7 @@ PartGrids MultiSolver::Impl::grids(Part& p) {
 }
 
 void MultiSolver::Impl::enqueue_step(bool allow_pause) {
+  mark(nullptr);
   // 1. Agreement on dt, the rebuild, a pause and a stop.
   std::vector<double*> values;
   for (Part& p : parts) {
@@ -347,39 +368,72 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
     values.push_back(p.agree.data());
   }
   agree.run(values);
-  // 2. Clear the shared sums the others have now read; dt; rebuild; P2G.
+  // Clear the shared sums the others have now read; dt.
   for (Part& p : parts) {
     Solver::Impl& m = *p.s;
     activate(m.exec);
-    const PartGrids pg = grids(p);
     enqueue_combine(m.exec, p.agree.data(), m.control());
-    enqueue_clear_shared(m.exec, m.grid.view(), pg);
+    enqueue_clear_shared(m.exec, m.grid.view(), grids(p));
     m.enqueue_pre(StepHandles{}, allow_pause);
-    m.enqueue_rebuild_phase();
+  }
+  mark(&PhaseTimes::agree);
+  // 2. Rebuild (gated on the agreed decision), P2G.
+  for (Part& p : parts) {
+    activate(p.s->exec);
+    p.s->enqueue_rebuild_phase();
+  }
+  mark(&PhaseTimes::rebuild);
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    activate(m.exec);
     enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view(),
                 &m.control()->active, true);
   }
+  mark(&PhaseTimes::p2g);
   // 3. Every part's P2G is complete before anyone reads it.
   if (mpi) {
     for (Part& p : parts) exchange(p);
   } else if (cuda && parts.size() > 1) {
-    for (Part& p : parts) {
-      activate(p.s->exec);
-      p.p2g_done.record(p.s->exec);
+    if (options.barrier == PartBarrier::atomic) {
+      const unsigned long long target = (barriers + 1) * parts.size();
+      for (Part& p : parts) {
+        activate(p.s->exec);
+        enqueue_atomic_barrier(p.s->exec, barrier_counter.data(), target, p.s->faults.view());
+      }
+      ++barriers;
+    } else {
+      for (Part& p : parts) {
+        activate(p.s->exec);
+        p.p2g_done.record(p.s->exec);
+      }
+      for (Part& q : parts)
+        for (Part& p : parts)
+          if (&p != &q) p.p2g_done.wait(q.s->exec);
     }
-    for (Part& q : parts)
-      for (Part& p : parts)
-        if (&p != &q) p.p2g_done.wait(q.s->exec);
   }
+  mark(&PhaseTimes::sync);
   // 4. Tag (rebuild steps), grid update with the shared-block sum, G2P.
+  if (!mpi) {
+    for (Part& p : parts) {
+      Solver::Impl& m = *p.s;
+      activate(m.exec);
+      enqueue_tag(m.exec, m.grid.view(), m.control(), grids(p), options.reduce_shared);
+    }
+    mark(&PhaseTimes::tag);
+  }
   for (Part& p : parts) {
     Solver::Impl& m = *p.s;
     activate(m.exec);
-    const PartGrids pg = grids(p);
-    if (!mpi) enqueue_tag(m.exec, m.grid.view(), m.control(), pg, options.reduce_shared);
-    enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), pg);
+    enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(p));
+  }
+  mark(&PhaseTimes::update);
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    activate(m.exec);
     enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view());
   }
+  mark(&PhaseTimes::g2p);
+  ++times.steps;
 }
 
 void MultiSolver::Impl::exchange(Part& p) {
@@ -523,7 +577,7 @@ void MultiSolver::Impl::check_faults() {
     const partition::World& w = *world;
     double len = double(msg.size());
     const std::vector<double> lens = w.allgather(&len, 1);
-    std::vector<double> chars(std::size_t(lens[std::size_t(from)]));
+    std::vector<double> chars(static_cast<std::size_t>(lens[std::size_t(from)]));
     if (w.rank() == from) {
       for (std::size_t i = 0; i < chars.size(); ++i) chars[i] = double((unsigned char)msg[i]);
       for (int r = 0; r < w.size(); ++r)
@@ -691,6 +745,18 @@ std::string MultiSolver::layout() const {
 
 const Scene& MultiSolver::scene() const {
   return impl_->scene;
+}
+
+PhaseTimes MultiSolver::phase_times() const {
+  return impl_->times;
+}
+
+void MultiSolver::reset_phase_times() {
+  impl_->times = PhaseTimes{};
+}
+
+const char* to_string(PartBarrier b) {
+  return b == PartBarrier::atomic ? "atomic" : "event";
 }
 
 }  // namespace silt::mpm

@@ -32,12 +32,36 @@
 
 namespace silt::mpm {
 
+/// The synchronisation after P2G between the GPUs of one process.
+enum class PartBarrier : int {
+  event = 0,   // each GPU's stream waits for the others' P2G events (cudaStreamWaitEvent)
+  atomic = 1,  // a one-thread kernel per GPU: system-scope atomic arrive + spin on a counter in
+               // device memory (no host, no event); times out into a fault after ~10 s
+};
+const char* to_string(PartBarrier b);
+
+/// Accumulated wall time per phase (ms) of an instrumented run (MultiOptions::time_phases): every
+/// phase is followed by a wait for all parts, so the sum exceeds the uninstrumented step time.
+struct PhaseTimes {
+  double agree = 0;    // publish, combine over the parts, clear shared sums, dt
+  double rebuild = 0;  // particle-block mapping (rebuild steps)
+  double p2g = 0;
+  double sync = 0;    // barrier after P2G (CUDA), or the exchange of shared sums (MPI)
+  double tag = 0;     // shared-block tagging (rebuild steps; MPI: inside sync)
+  double update = 0;  // grid update with the shared-block reduction
+  double g2p = 0;
+  long long steps = 0;
+};
+
 struct MultiOptions {
   /// Per part (cuda_graph is not used: parts run plain launches in batches).
   SolverOptions solver;
   /// false: skip the shared-block sum (each part updates its grid from its own particles alone).
   /// Wrong physics; exists so that tests can show the sum matters.
   bool reduce_shared = true;
+  PartBarrier barrier = PartBarrier::event;
+  /// Wait for every part after each phase and accumulate PhaseTimes (benchmarks).
+  bool time_phases = false;
 };
 
 /// One local part as the host sees it between frames.
@@ -79,6 +103,8 @@ class MultiSolver {
   /// "3 parts along x: 1200 | 1200 | 1201 particles", for logs.
   std::string layout() const;
   const Scene& scene() const;
+  PhaseTimes phase_times() const;
+  void reset_phase_times();
 
  private:
   struct Impl;

@@ -160,6 +160,11 @@ void Solver::Impl::throw_on_fault(const StepControl& c) const {
           fmt::format("MPM: more than {} steps in {}: dt collapsed", step_params.max_steps, where));
     case kFaultBadDt:
       throw Error(fmt::format("MPM: dt is not a positive number in {}", where));
+    case kFaultBarrier:
+      throw Error(
+          fmt::format("MPM: the cross-GPU barrier after P2G timed out in {} (another GPU "
+                      "never arrived)",
+                      where));
     default:
       throw Error(fmt::format("MPM: device fault {} (index {}) in {}", f.code, f.index, where));
   }

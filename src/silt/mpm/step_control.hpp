@@ -21,6 +21,7 @@ enum FaultCode : int {
   kFaultZoneEscape = 4,     // P2G met a node outside its particle's 3x3x3 zone (index: id)
   kFaultStepLimit = 5,      // a frame needed more steps than StepParams::max_steps
   kFaultBadDt = 6,          // dt was not a positive finite number
+  kFaultBarrier = 7,        // a cross-GPU barrier timed out (multi_kernels.hpp)
 };
 
 struct StepControl {
