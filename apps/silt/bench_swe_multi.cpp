@@ -63,7 +63,7 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                  : std::vector<std::string>{"1M"};
   std::vector<std::string> precisions = o.precisions;
   if (precisions.empty()) precisions = {"float32", "float64"};
-  const int halo = halo_layers(o.halo);
+  const int halo = halo_layers(o.halo, cuda);
 
   if (root) {
     fmt::print("silt bench swe: {} {} ({}){}, halo {} layer{}\n", n,

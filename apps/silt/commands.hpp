@@ -17,7 +17,7 @@ struct RunOptions {
   std::string out_dir;  // empty: silt-out/<scene name>
   std::vector<std::string> overrides;
   bool quiet = false;
-  int halo = 0;  // split runs: halo layers, exchanged every `halo` steps (0: SILT_SWE_HALO or 1)
+  int halo = 0;  // split runs: halo layers, exchanged every `halo` steps (0: halo_layers())
 };
 
 struct BenchOptions {
@@ -28,9 +28,9 @@ struct BenchOptions {
   int steps = 0;                // 0: the benchmark's default
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
-  bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
-  int halo = 0;        // swe split: halo layers (0: SILT_SWE_HALO or 1)
-  bool graphs = true;  // swe split: replay periods of steps as CUDA graphs
+  bool plain = false;   // swe: the plain parallel_for phases instead of the fused tile kernel
+  int halo = 0;         // swe split: halo layers (0: halo_layers())
+  bool graphs = false;  // swe split: replay periods of steps as CUDA graphs
 };
 
 /// Exec::cuda(d), or an error naming --devices when device d does not exist.
@@ -42,8 +42,13 @@ Exec cuda_device(int d);
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
                                const partition::World& world);
 /// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli when
-/// positive, else the SILT_SWE_HALO environment variable, else 1.
-int halo_layers(int from_cli);
+/// positive, else the SILT_SWE_HALO environment variable, else kCudaHalo on CUDA subdomains and 1
+/// on CPU partitions.
+int halo_layers(int from_cli, bool cuda);
+/// The default halo of split runs on GPUs: exchanging 4 layers every 4 steps took two H200s from
+/// 65-70% to 76% efficiency at 4M cells and from 90% to 92% at 16M (bench/results/
+/// swe-2026-11-29-h200x2.md); on CPU partitions the recomputed overlap costs more than it saves.
+constexpr int kCudaHalo = 4;
 
 int cmd_info();
 int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);

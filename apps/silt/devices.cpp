@@ -37,12 +37,10 @@ std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int
   return execs;
 }
 
-// Halo layers of a split run (ghost cell expansion: exchanged every k steps): --halo, else the
-// SILT_SWE_HALO environment variable, else 1.
-int halo_layers(int from_cli) {
+int halo_layers(int from_cli, bool cuda) {
   if (from_cli > 0) return from_cli;
   const char* v = std::getenv("SILT_SWE_HALO");
-  if (!v || !*v) return 1;
+  if (!v || !*v) return cuda ? kCudaHalo : 1;
   const int k = std::atoi(v);
   if (k < 1) throw Error(fmt::format("SILT_SWE_HALO={}: the halo needs at least 1 layer", v));
   return k;

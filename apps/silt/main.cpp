@@ -30,8 +30,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "Override a scene value: path=value (repeatable)");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress output");
   run_cmd
-      ->add_option("--halo", run.halo,
-                   "Split runs: halo layers, exchanged every that many steps (default 1)")
+      ->add_option(
+          "--halo", run.halo,
+          "Split runs: halo layers, exchanged every that many steps (default 4 on GPUs, 1 on "
+          "CPU partitions)")
       ->check(CLI::PositiveNumber);
 
   std::string validate_path;
@@ -62,9 +64,11 @@ int main(int argc, char** argv) {
                       "(with --devices: on one subdomain and split)");
   bench_cmd->add_option("--graphs", bench.graphs,
                         "swe split on several GPUs: replay periods of steps as CUDA graphs "
-                        "(true/false, default true)");
-  bench_cmd->add_option("--halo", bench.halo,
-                        "swe split: halo layers, exchanged every that many steps (default 1)");
+                        "(true/false, default false)");
+  bench_cmd->add_option(
+      "--halo", bench.halo,
+      "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "
+      "on CPU partitions)");
 
   CLI11_PARSE(app, argc, argv);
   try {

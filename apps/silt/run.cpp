@@ -118,7 +118,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     if (root) io::write_resolved_scene(job, out, build_id(), backend, o.overrides);
     swe::Split s;
     s.execs = execs;
-    s.halo = halo_layers(o.halo);
+    s.halo = halo_layers(o.halo, execs.front().is_cuda());
     std::unique_ptr<swe::Solver> solver = split
                                               ? std::make_unique<swe::Solver>(job.scene, s)
                                               : std::make_unique<swe::Solver>(job.scene, execs[0]);

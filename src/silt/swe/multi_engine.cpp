@@ -239,7 +239,7 @@ partition::StreamGraph* MultiEngine<T>::period_graph() {
 }
 
 template <class T>
-void MultiEngine<T>::launch_steps(long long count, bool round_up) {
+void MultiEngine<T>::launch_steps(long long count) {
   long long left = count;
   if (graphs_ && graph_error_.empty()) {
     const long long period = 2LL * k_;
@@ -248,7 +248,6 @@ void MultiEngine<T>::launch_steps(long long count, bool round_up) {
       launch_step();
       --left;
     }
-    if (round_up) left = (left + period - 1) / period * period;
     if (left >= period) {
       if (partition::StreamGraph* g = period_graph()) {
         if (reduce_.parity() != graph_parity_) {
@@ -281,7 +280,7 @@ void MultiEngine<T>::step() {
 template <class T>
 void MultiEngine<T>::step_many(long long count) {
   set_target(std::numeric_limits<double>::infinity());
-  launch_steps(count, /*round_up=*/false);
+  launch_steps(count);
 }
 
 template <class T>
@@ -298,7 +297,7 @@ void MultiEngine<T>::advance_to(double t_end) {
     // As on one device (engine.hpp). Every rank computes the same count from the same clock, so
     // all take part in the same collectives.
     const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
-    launch_steps(n, /*round_up=*/true);
+    launch_steps(n);
     c = clock();
     check_faults(c, true);
     if (!(c[kTime] < t_end)) return;

@@ -47,10 +47,10 @@ class MultiEngine final : public EngineBase {
 
   // The phases of a step (public: nvcc forbids launches from private members).
   void launch_step();
-  /// count steps: plain launches until the step cycle is at its start (an exchange step, buffer
-  /// 0 current), then replays of the recorded period of 2k steps, then plain launches for the
-  /// rest. round_up: replay whole periods past count (the extra steps are no-ops past the target).
-  void launch_steps(long long count, bool round_up);
+  /// count steps: with graphs, plain launches until the step cycle is at its start (an exchange
+  /// step, buffer 0 current), then replays of the recorded period of 2k steps, then plain
+  /// launches for the rest (the same steps in the same batches as without graphs).
+  void launch_steps(long long count);
   void begin_exchange();
   void update(Part<T>& p, Box2 box, const char* label);
   void finish_step(Part<T>& p);

@@ -55,10 +55,12 @@ struct Split {
   // true: this process's execs only, even under mpirun (partition::World::self()); false: the
   // subdomains of every rank (partition::World::get()).
   bool this_process_only = false;
-  // Several CUDA subdomains in one process (no MPI): each period of 2 k steps (k = halo) is
-  // recorded once and replayed as one CUDA graph over all their streams, instead of ~10 launches
-  // per subdomain and step from the host. false: plain launches.
-  bool graphs = true;
+  // Several CUDA subdomains in one process (no MPI): record each period of 2 k steps (k = halo)
+  // once and replay it as one CUDA graph over all their streams, instead of ~10 launches per
+  // subdomain and step from the host. Off by default: on two H200s it measured no faster than
+  // plain launches (4M cells: 64.0% vs 65.3% efficiency; the step's critical path is on the
+  // devices, bench/results/swe-2026-11-29-h200x2.md).
+  bool graphs = false;
 };
 
 /// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
