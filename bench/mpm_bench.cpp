@@ -12,7 +12,8 @@
 // (bench/README.md); --quick shortens it.
 // --devices 0,1 (several): (d) MPM on several GPUs (mpm::MultiSolver, paper 000 §5): falling sand
 // at 55K, 389K, 1M, 3.1M and 12.6M particles, ms/step on one GPU (Solver, graph as configured) and
-// on the listed GPUs with the event barrier and the system-scope atomic barrier, the efficiency
+// on the listed GPUs with the event barrier, the system-scope atomic barrier, and the atomic
+// barrier with the agreement in-kernel and one CUDA graph per GPU per frame, the efficiency
 // t1 / (n tn), and an instrumented run splitting the step into agreement, rebuild, P2G, barrier,
 // tagging, grid update with the shared-block reduction, and G2P (each phase waited for, so the
 // phases add up to more than the plain step). On the CPU backend the devices are CPU partitions.
@@ -340,10 +341,11 @@ struct MultiTiming {
   std::int64_t particles = 0, blocks = 0, shared = 0;
   silt::mpm::PhaseTimes phases;
   std::string layout;
+  bool graph = false;
 };
 
 MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& execs, int steps,
-                      silt::mpm::PartBarrier barrier, bool time_phases) {
+                      silt::mpm::PartBarrier barrier, bool time_phases, bool graph = false) {
   silt::mpm::MultiOptions o;
   o.solver.sort_particles = c.sort;
   o.solver.vector_atomics = c.vector_atomics;
@@ -351,6 +353,7 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
   o.solver.transfer_launch = parse_launch(c.launch);
   o.barrier = barrier;
   o.time_phases = time_phases;
+  o.cuda_graph = graph;
   s.frame_dt = kDt * std::max(steps, 2);
   silt::mpm::MultiSolver solver(s, execs, o);
   solver.advance_frame();  // warm-up: first rebuild, grid growth
@@ -364,6 +367,7 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
   for (const auto& i : solver.part_info()) t.shared += i.shared_blocks;
   t.phases = solver.phase_times();
   t.layout = solver.layout();
+  t.graph = solver.uses_graph();
   return t;
 }
 
@@ -374,31 +378,35 @@ void multi(const Config& c, const std::vector<silt::Exec>& execs, int steps) {
       "mpm::MultiSolver\n",
       n, execs.front().is_cuda() ? "GPUs" : "CPU partitions", c.graph ? "graph" : "plain launches");
   fmt::print(
-      "| particles | 1 device ms/step | {n} x event ms/step | eff. | {n} x atomic ms/step | "
-      "eff. | blocks | shared |\n",
+      "| particles | 1 device ms/step | {n} x event | eff. | {n} x atomic | eff. | {n} x "
+      "atomic + graphs | eff. | blocks | shared |\n",
       fmt::arg("n", n));
-  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::pair<std::string, MultiTiming>> instrumented;
   for (const std::string& size : c.sizes) {
     const Scene s = sand_scene(c, parse_count(size));
     try {
       const Timing one = run(c, s, execs.front(), steps, c.graph);
       const MultiTiming ev = run_multi(c, s, execs, steps, silt::mpm::PartBarrier::event, false);
-      std::string atomic_ms = "-", atomic_eff = "-";
+      std::string atomic_ms = "-", atomic_eff = "-", graph_ms = "-", graph_eff = "-";
       if (execs.front().is_cuda()) {
         const MultiTiming at = run_multi(c, s, execs, steps, silt::mpm::PartBarrier::atomic, false);
         atomic_ms = fmt::format("{:.3f}", at.ms_per_step);
         atomic_eff = fmt::format("{:.1f}%", 100 * one.ms_per_step / (n * at.ms_per_step));
+        const MultiTiming gr =
+            run_multi(c, s, execs, steps, silt::mpm::PartBarrier::atomic, false, true);
+        graph_ms = fmt::format("{:.3f}{}", gr.ms_per_step, gr.graph ? "" : " (no graph)");
+        graph_eff = fmt::format("{:.1f}%", 100 * one.ms_per_step / (n * gr.ms_per_step));
       }
-      fmt::print("| {} ({}) | {:.3f} | {:.3f} | {:.1f}% | {} | {} | {} | {} |\n", size,
+      fmt::print("| {} ({}) | {:.3f} | {:.3f} | {:.1f}% | {} | {} | {} | {} | {} | {} |\n", size,
                  ev.particles, one.ms_per_step, ev.ms_per_step,
-                 100 * one.ms_per_step / (n * ev.ms_per_step), atomic_ms, atomic_eff, ev.blocks,
-                 ev.shared);
+                 100 * one.ms_per_step / (n * ev.ms_per_step), atomic_ms, atomic_eff, graph_ms,
+                 graph_eff, ev.blocks, ev.shared);
       std::fflush(stdout);
       instrumented.emplace_back(size,
                                 run_multi(c, s, execs, steps, silt::mpm::PartBarrier::event, true));
     } catch (const std::exception& e) {
-      fmt::print("| {} | failed: {} | | | | | | |\n", size, e.what());
+      fmt::print("| {} | failed: {} | | | | | | | | |\n", size, e.what());
     }
   }
   fmt::print("\nInstrumented (event barrier; each phase waited for on every part), ms per step:\n");

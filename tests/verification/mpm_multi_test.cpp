@@ -43,12 +43,11 @@ struct MultiResult {
 };
 
 MultiResult run_multi(const Scene& s, int frames, const std::vector<Exec>& execs,
-                      bool reduce = true,
-                      silt::mpm::PartBarrier barrier = silt::mpm::PartBarrier::event) {
-  MultiOptions o;
-  o.reduce_shared = reduce;
-  o.barrier = barrier;
+                      MultiOptions o = {}) {
   MultiSolver multi(s, execs, o);
+  if (o.cuda_graph && o.barrier == silt::mpm::PartBarrier::atomic && execs.size() > 1 &&
+      execs.front().is_cuda())
+    EXPECT_TRUE(multi.uses_graph()) << "one CUDA graph per GPU";
   for (int f = 0; f < frames; ++f) multi.advance_frame();
   MultiResult r;
   const silt::mpm::ParticleFrame p = multi.particles();
@@ -64,13 +63,12 @@ MultiResult run_multi(const Scene& s, int frames, const std::vector<Exec>& execs
   return r;
 }
 
-void expect_match(const Scene& s, int frames, std::vector<int> counts,
-                  silt::mpm::PartBarrier barrier = silt::mpm::PartBarrier::event) {
+void expect_match(const Scene& s, int frames, std::vector<int> counts, MultiOptions o = {}) {
   const Integrals one = run_one(s, frames);
   for (int n : counts) {
     const std::vector<Exec> e = part_execs(n);
     if (e.empty()) continue;
-    const MultiResult r = run_multi(s, frames, e, true, barrier);
+    const MultiResult r = run_multi(s, frames, e, o);
     EXPECT_EQ(compare_integrals(r.in, one), "") << s.name << " on " << r.layout;
     std::printf("%s, %d parts: %s\n", s.name.c_str(), n, differences(r.in, one).c_str());
     if (n > 1) EXPECT_GT(r.shared, 0) << r.layout;
@@ -96,8 +94,10 @@ TEST(MpmMulti, SkippingTheSharedBlockSumBreaksTheMatch) {
     const std::vector<Exec> e = part_execs(2);
     if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
     const Integrals one = run_one(s, 5);
-    const MultiResult ok = run_multi(s, 5, e, true);
-    const MultiResult bad = run_multi(s, 5, e, false);
+    MultiOptions skip;
+    skip.reduce_shared = false;
+    const MultiResult ok = run_multi(s, 5, e);
+    const MultiResult bad = run_multi(s, 5, e, skip);
     EXPECT_EQ(compare_integrals(ok.in, one), "") << s.name;
     EXPECT_NE(compare_integrals(bad.in, one), "") << s.name << ": skipping the sum went unseen";
     std::printf("%s, 2 parts: with the sum %s; without %s\n", s.name.c_str(),
@@ -157,10 +157,15 @@ TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {
 
 TEST(MpmMulti, TwoGpusMatchOneGpu) {
   if (!on_gpu() || cuda_device_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
-  // Both synchronisations after P2G: events, and the system-scope atomic barrier.
-  expect_match(multi_sand_column(), 6, {2}, silt::mpm::PartBarrier::event);
-  expect_match(multi_sand_column(), 6, {2}, silt::mpm::PartBarrier::atomic);
-  expect_match(multi_thin_slab(), 5, {2}, silt::mpm::PartBarrier::atomic);
+  // Events after P2G; the system-scope atomic barrier (plain launches); the atomic barrier with
+  // the agreement in-kernel and one CUDA graph per GPU.
+  MultiOptions event, atomic, graph;
+  atomic.barrier = graph.barrier = silt::mpm::PartBarrier::atomic;
+  graph.cuda_graph = true;
+  for (const MultiOptions& o : {event, atomic, graph}) {
+    expect_match(multi_sand_column(), 6, {2}, o);
+    expect_match(multi_thin_slab(), 5, {2}, o);
+  }
 }
 
 }  // namespace

@@ -104,29 +104,60 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
       });
 }
 
-void enqueue_atomic_barrier(const Exec& exec, unsigned long long* counter,
-                            unsigned long long target, FaultView fault) {
+namespace {
+
+/// Arrive and wait (device code; one thread). The parts' counts of barriers passed stay equal,
+/// so the target is this part's count times the parts.
+SILT_HD SILT_FORCEINLINE void arrive_and_wait(const DeviceSync& sync, FaultView fault) {
+#if SILT_DEVICE_PASS
+  // This part's earlier work (stream order) and its slot writes: visible to the peers first.
+  __threadfence_system();
+  const unsigned long long target = (sync.state->passed + 1) * (unsigned long long)sync.parts;
+  sync.state->passed += 1;
+  atomicAdd_system(sync.counter, 1ull);
+  const long long start = clock64();
+  while (*reinterpret_cast<volatile unsigned long long*>(sync.counter) < target) {
+    if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
+      fault.raise(kFaultBarrier, 0, 0);
+      break;
+    }
+  }
+  __threadfence_system();
+#else
+  (void)sync;
+  (void)fault;
+#endif
+}
+
+}  // namespace
+
+void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView fault) {
   if (!exec.is_cuda()) return;
   parallel_for(
-      exec, "mpm.multi.barrier", 1, SILT_LAMBDA(Index) {
-#if SILT_DEVICE_PASS
-        // The P2G of this GPU is complete (stream order); make it visible to the peers, arrive,
-        // and wait for every other GPU to arrive.
-        __threadfence_system();
-        atomicAdd_system(counter, 1ull);
-        const long long start = clock64();
-        while (*reinterpret_cast<volatile unsigned long long*>(counter) < target) {
-          if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
-            fault.raise(kFaultBarrier, 0, 0);
-            break;
-          }
+      exec, "mpm.multi.barrier", 1, SILT_LAMBDA(Index) { arrive_and_wait(sync, fault); });
+}
+
+void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
+                             const DeviceSync& sync) {
+  parallel_for(
+      exec, "mpm.multi.agree", 1, SILT_LAMBDA(Index) {
+        const int parity = sync.state->parity ^ 1;
+        sync.state->parity = parity;
+        double* mine = sync.slots[sync.self] + parity * kAgreeSlots;
+        mine[kAgreeVmax] = double(ctl->vmax);
+        mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
+        mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
+        mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
+        arrive_and_wait(sync, fault);
+        double v[kAgreeSlots] = {};
+        for (int p = 0; p < sync.parts; ++p) {
+          const volatile double* s = sync.slots[p] + parity * kAgreeSlots;
+          for (int k = 0; k < kAgreeSlots; ++k) v[k] = s[k] > v[k] ? s[k] : v[k];
         }
-        __threadfence_system();
-#else
-        (void)counter;
-        (void)target;
-        (void)fault;
-#endif
+        ctl->vmax = float(v[kAgreeVmax]);
+        ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
+        ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
+        ctl->halt = v[kAgreeFault] > 0.0 ? 1 : 0;
       });
 }
 

@@ -57,12 +57,34 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 /// device. Non-shared accumulators are cleared at once, shared ones by enqueue_clear_shared.
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg);
-/// Cross-GPU barrier without the host: one thread adds 1 to *counter with a system-scope atomic
-/// and spins until it reaches target (= parts x barriers so far). counter lives in one GPU's
-/// memory, reachable by the others over the peer link. Raises kFaultBarrier after ~10 s (a GPU
-/// that never arrives) instead of hanging. No-op on the host backend (parts run in turn).
-void enqueue_atomic_barrier(const Exec& exec, unsigned long long* counter,
-                            unsigned long long target, FaultView fault);
+/// Per-part device state of the host-free synchronisation (PartBarrier::atomic).
+struct BarrierState {
+  unsigned long long passed = 0;  // barriers this part has passed
+  int parity = 0;                 // agreement slot set of the current step
+};
+
+/// The host-free synchronisation of the GPUs of one process: a counter of arrivals in the first
+/// GPU's memory (reached by the others over the peer link), each part's own BarrierState, and
+/// every part's agreement slots (2 sets of kAgreeSlots doubles in that part's memory).
+struct DeviceSync {
+  unsigned long long* counter = nullptr;
+  BarrierState* state = nullptr;  // this part's
+  double* slots[kMaxParts] = {};
+  int parts = 0;
+  int self = 0;
+};
+
+/// Cross-GPU barrier without the host: one thread adds 1 to the counter with a system-scope
+/// atomic and spins until every part has arrived as often as this one (parts x barriers passed).
+/// Raises kFaultBarrier after ~10 s (a GPU that never arrives) instead of hanging. No-op on the
+/// host backend (parts run in turn).
+void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView fault);
+/// enqueue_publish + the barrier + enqueue_combine in one one-thread kernel, without the host:
+/// writes this part's values into its slot set of this step (alternating, so a slow reader of
+/// the last step's set is never overwritten), waits for every part, combines all parts' slots.
+/// The agreement of CUDA-graph steps.
+void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
+                             const DeviceSync& sync);
 /// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
 

@@ -113,6 +113,9 @@ struct MultiSolver::Impl {
     Index link_total = 0;
     int shared_host = 0;
     int last_serial = 0;
+    DeviceBuffer<BarrierState> barrier_state;  // PartBarrier::atomic
+    DeviceBuffer<double> agree_slots;          // 2 x kAgreeSlots, in-kernel agreement
+    std::unique_ptr<StepGraph> graph;
     DeviceBuffer<int> send_blocks;
     DeviceBuffer<float> send_dev, recv_dev;
     partition::PinnedBuffer send_host, recv_host;
@@ -134,7 +137,8 @@ struct MultiSolver::Impl {
   int last_frame_steps = 0;
   bool stepping = false;
   DeviceBuffer<unsigned long long> barrier_counter;  // PartBarrier::atomic, on the first GPU
-  unsigned long long barriers = 0;                   // atomic barriers enqueued so far
+  bool graph_failed = false;
+  long long graph_key = -1;
   PhaseTimes times;
   std::chrono::steady_clock::time_point last_mark;
 
@@ -172,6 +176,15 @@ struct MultiSolver::Impl {
   void agree_rebuild();
   void prepare_all(bool emit_new);
   PartGrids grids(Part& p);
+  DeviceSync sync(Part& p);
+  bool want_graphs() const {
+    return cuda && !mpi && parts.size() > 1 && options.barrier == PartBarrier::atomic &&
+           options.cuda_graph && !options.time_phases && !graph_failed;
+  }
+  void prepare_graphs();
+  // The phases of a step on one part, shared by the plain path and the graphs.
+  void enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h);
+  void enqueue_after_p2g(Part& p);
   void enqueue_step(bool allow_pause);
   void exchange(Part& p);
   void mpi_tag(Part& p, int num_blocks);
@@ -245,6 +258,14 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
         DeviceBuffer<unsigned long long>(parts.front().s->exec, 1, "mpm multi barrier counter");
     barrier_counter.zero();
     fence(parts.front().s->exec);
+    for (Part& p : parts) {
+      activate(p.s->exec);
+      p.barrier_state = DeviceBuffer<BarrierState>(p.s->exec, 1, "mpm multi barrier state");
+      p.barrier_state.zero();
+      p.agree_slots = DeviceBuffer<double>(p.s->exec, 2 * kAgreeSlots, "mpm multi agree slots");
+      p.agree_slots.zero();
+      fence(p.s->exec);
+    }
   }
   emit(0.0);
   for (Part& p : parts) ensure_tag_buffers(p);
@@ -331,6 +352,7 @@ void MultiSolver::Impl::prepare_all(bool emit_new) {
     ensure_tag_buffers(p);
   }
   agree_rebuild();
+  prepare_graphs();
 }
 
 PartGrids MultiSolver::Impl::grids(Part& p) {
@@ -357,6 +379,73 @@ PartGrids MultiSolver::Impl::grids(Part& p) {
   return g;
 }
 
+DeviceSync MultiSolver::Impl::sync(Part& p) {
+  DeviceSync d;
+  d.counter = barrier_counter.data();
+  d.state = p.barrier_state.data();
+  d.parts = nparts;
+  d.self = p.global;
+  for (Part& q : parts) d.slots[q.global] = q.agree_slots.data();
+  return d;
+}
+
+void MultiSolver::Impl::enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h) {
+  Solver::Impl& m = *p.s;
+  enqueue_clear_shared(m.exec, m.grid.view(), grids(p));
+  m.enqueue_pre(h, allow_pause);
+}
+
+void MultiSolver::Impl::enqueue_after_p2g(Part& p) {
+  Solver::Impl& m = *p.s;
+  if (!mpi) enqueue_tag(m.exec, m.grid.view(), m.control(), grids(p), options.reduce_shared);
+  enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(p));
+  enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view());
+}
+
+void MultiSolver::Impl::prepare_graphs() {
+  if (!want_graphs()) {
+    for (Part& p : parts) p.graph.reset();
+    return;
+  }
+  // The graphs bake in every part's pointers (peer grids included) and particle counts.
+  long long key = 0;
+  for (Part& p : parts)
+    key = key * 1000003LL + (long long)p.s->particles.size() * 1009LL +
+          p.s->particles.reallocations() * 101LL + p.s->grid.reallocations() * 7LL +
+          p.tagged_capacity;
+  if (key == graph_key && parts.front().graph) return;
+  for (Part& p : parts) p.graph.reset();
+  try {
+    for (Part& p : parts) {
+      activate(p.s->exec);
+      Part* pp = &p;
+      p.graph = std::make_unique<StepGraph>(
+          p.s->exec,
+          [this, pp](const StepHandles& h) {
+            Solver::Impl& m = *pp->s;
+            enqueue_agree_in_kernel(m.exec, m.control(), m.faults.view(), m.step_params.grow_blocks,
+                                    sync(*pp));
+            enqueue_dt_phase(*pp, true, h);
+          },
+          [pp] { pp->s->enqueue_rebuild_phase(); },
+          [this, pp] {
+            Solver::Impl& m = *pp->s;
+            enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
+                        m.faults.view(), &m.control()->active, true);
+            enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
+            enqueue_after_p2g(*pp);
+          });
+    }
+    graph_key = key;
+  } catch (const Error& e) {
+    graph_failed = true;
+    for (Part& p : parts) p.graph.reset();
+    if (options.solver.log)
+      options.solver.log(fmt::format(
+          "MPM: CUDA graphs unavailable on several GPUs, using plain launches ({})", e.what()));
+  }
+}
+
 void MultiSolver::Impl::enqueue_step(bool allow_pause) {
   mark(nullptr);
   // 1. Agreement on dt, the rebuild, a pause and a stop.
@@ -373,8 +462,7 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
     Solver::Impl& m = *p.s;
     activate(m.exec);
     enqueue_combine(m.exec, p.agree.data(), m.control());
-    enqueue_clear_shared(m.exec, m.grid.view(), grids(p));
-    m.enqueue_pre(StepHandles{}, allow_pause);
+    enqueue_dt_phase(p, allow_pause, StepHandles{});
   }
   mark(&PhaseTimes::agree);
   // 2. Rebuild (gated on the agreed decision), P2G.
@@ -395,12 +483,10 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
     for (Part& p : parts) exchange(p);
   } else if (cuda && parts.size() > 1) {
     if (options.barrier == PartBarrier::atomic) {
-      const unsigned long long target = (barriers + 1) * parts.size();
       for (Part& p : parts) {
         activate(p.s->exec);
-        enqueue_atomic_barrier(p.s->exec, barrier_counter.data(), target, p.s->faults.view());
+        enqueue_atomic_barrier(p.s->exec, sync(p), p.s->faults.view());
       }
-      ++barriers;
     } else {
       for (Part& p : parts) {
         activate(p.s->exec);
@@ -541,6 +627,15 @@ void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
 }
 
 void MultiSolver::Impl::run_steps() {
+  if (parts.front().graph) {
+    // One graph per GPU: every GPU loops over the frame's steps on its own, meeting the others
+    // at the in-kernel barriers; the loops end together (the agreed dt and frame end).
+    for (Part& p : parts) {
+      activate(p.s->exec);
+      p.graph->launch();
+    }
+    return;
+  }
   if (cuda && !mpi) {
     // Plain launches in batches, one host read per batch (as Solver's non-graph path).
     int batch = last_frame_steps > 0 ? last_frame_steps : 8;
@@ -745,6 +840,10 @@ std::string MultiSolver::layout() const {
 
 const Scene& MultiSolver::scene() const {
   return impl_->scene;
+}
+
+bool MultiSolver::uses_graph() const {
+  return impl_->parts.front().graph != nullptr;
 }
 
 PhaseTimes MultiSolver::phase_times() const {

@@ -60,6 +60,11 @@ struct MultiOptions {
   /// Wrong physics; exists so that tests can show the sum matters.
   bool reduce_shared = true;
   PartBarrier barrier = PartBarrier::event;
+  /// Several GPUs of one process with PartBarrier::atomic: each GPU's frame is one CUDA graph
+  /// (the step loop of step_graph.hpp), agreeing in-kernel through the atomic barrier, so the
+  /// host launches one graph per GPU per frame. Falls back to plain launches (with a log line)
+  /// when a graph cannot be recorded. Ignored elsewhere and with time_phases.
+  bool cuda_graph = false;
   /// Wait for every part after each phase and accumulate PhaseTimes (benchmarks).
   bool time_phases = false;
 };
@@ -103,6 +108,8 @@ class MultiSolver {
   /// "3 parts along x: 1200 | 1200 | 1201 particles", for logs.
   std::string layout() const;
   const Scene& scene() const;
+  /// True when frames run as one CUDA graph per GPU (MultiOptions::cuda_graph took effect).
+  bool uses_graph() const;
   PhaseTimes phase_times() const;
   void reset_phase_times();
 
