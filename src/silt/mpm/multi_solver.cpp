@@ -723,6 +723,7 @@ FrameStats MultiSolver::advance_frame() {
     ++pauses;
   }
   const auto t1 = std::chrono::steady_clock::now();
+  for (Impl::Part& p : m.parts) p.s->frame = m.frame;  // fault messages name the frame
   m.check_faults();
   ++m.frame;
   const StepControl c = m.parts.front().s->read_control();
@@ -771,6 +772,7 @@ void MultiSolver::step() {
 }
 
 void MultiSolver::check() {
+  for (Impl::Part& p : impl_->parts) p.s->frame = impl_->frame;
   impl_->check_faults();
   for (Impl::Part& p : impl_->parts) p.s->last_num_blocks = p.s->read_control().num_blocks;
 }
