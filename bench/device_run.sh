@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
-# (no GDAL/MPI there), run the GPU tests and the benchmarks, and leave logs under $OUT.
+# (no GDAL; MPI when the machine's Open MPI has headers), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [bench-swe-multi] [bench-mpm-multi] [sass]
+#                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass]
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
 # 55K,389K,1M,3.1M,12.6M; event vs atomic barrier, phase split), `silt run --devices 0,1` and,
 # with MPI, `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
+# bench-mpm-sort: the cube and 1M / 12.6M sand with each within-block sort order and no sort,
+# the sand after 2000 steps of mixing.
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +112,19 @@ if has bench-mpm-multi && [ -x $B/bench/mpm_bench ]; then
         --set run.frames=20 --set outputs.png=false --out "$OUT/mpm-2rank"
     fi
   } 2>&1 | tee "$OUT/bench-mpm-multi.txt"
+fi
+if has bench-mpm-sort && [ -x $B/bench/mpm_bench ]; then
+  # Within-block sort orders and no sort, fresh (lattice order) and after 2000 steps of mixing.
+  {
+    for o in block cell interleaved; do
+      timeout 100 $B/bench/mpm_bench --backend cuda --case cube --sort-order $o
+      timeout 150 $B/bench/mpm_bench --backend cuda --case sand --sizes 1M,12.6M --sort-order $o \
+        --warmup-steps 2000
+    done
+    timeout 100 $B/bench/mpm_bench --backend cuda --case cube --sort false
+    timeout 150 $B/bench/mpm_bench --backend cuda --case sand --sizes 1M,12.6M --sort false \
+      --warmup-steps 2000
+  } 2>&1 | tee "$OUT/bench-mpm-sort.txt"
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"

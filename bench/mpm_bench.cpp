@@ -51,6 +51,8 @@ struct Config {
   bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
   std::string launch = "standard";
   std::string transfer = "apic";
+  std::string sort_order = "block";  // within a block: block, cell or interleaved
+  int warmup_steps = 0;              // steps run before the timed frame (mixing)
   bool ablation = false, quick = false;
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
@@ -154,17 +156,26 @@ silt::mpm::TransferLaunch parse_launch(const std::string& name) {
   throw silt::Error(fmt::format("--launch: unknown shape '{}'", name));
 }
 
+silt::mpm::SortOrder parse_sort_order(const std::string& name) {
+  for (const auto o :
+       {silt::mpm::SortOrder::block, silt::mpm::SortOrder::cell, silt::mpm::SortOrder::interleaved})
+    if (name == silt::mpm::to_string(o)) return o;
+  throw silt::Error(fmt::format("--sort-order: unknown order '{}'", name));
+}
+
 /// One warm-up frame (first rebuild, graph capture), then `steps` timed steps in one frame.
 Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool graph) {
   silt::mpm::SolverOptions opt;
   opt.cuda_graph = graph;
   opt.sort_particles = c.sort;
+  opt.sort_order = parse_sort_order(c.sort_order);
   opt.vector_atomics = c.vector_atomics;
   opt.shared_p2g = c.shared_p2g;
   opt.transfer_launch = parse_launch(c.launch);
   s.frame_dt = kDt * std::max(steps, 2);
   silt::mpm::Solver solver(s, exec, opt);
   solver.advance_frame();
+  for (int k = 0; k < c.warmup_steps / std::max(steps, 2); ++k) solver.advance_frame();
   const silt::mpm::FrameStats st = solver.advance_frame();
   Timing t;
   t.ms_per_step = st.ms_per_step;
@@ -274,6 +285,14 @@ std::vector<Variant> ablation_variants(const Config& final_config) {
        [](Config& c) {
          c.sort = false;
        }},
+      {"sort order cell",
+       [](Config& c) {
+         c.sort_order = "cell";
+       }},
+      {"sort order interleaved",
+       [](Config& c) {
+         c.sort_order = "interleaved";
+       }},
       {"scalar atomics",
        [](Config& c) {
          c.vector_atomics = false;
@@ -348,6 +367,7 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
                       silt::mpm::PartBarrier barrier, bool time_phases, bool graph = false) {
   silt::mpm::MultiOptions o;
   o.solver.sort_particles = c.sort;
+  o.solver.sort_order = parse_sort_order(c.sort_order);
   o.solver.vector_atomics = c.vector_atomics;
   o.solver.shared_p2g = c.shared_p2g;
   o.solver.transfer_launch = parse_launch(c.launch);
@@ -442,6 +462,11 @@ int main(int argc, char** argv) {
   app.add_option("--graph", c.graph, "one CUDA graph per frame (on/off)");
   app.add_option("--g2p2g", c.g2p2g, "fused G2P2G (on/off)");
   app.add_option("--sort", c.sort, "sort particles by block at rebuilds (on/off)");
+  app.add_option("--sort-order", c.sort_order,
+                 "order within a block when sorting: block, cell or interleaved")
+      ->check(CLI::IsMember({"block", "cell", "interleaved"}));
+  app.add_option("--warmup-steps", c.warmup_steps,
+                 "steps to run before the timed frame (a mixed, settled state)");
   app.add_option("--vector-atomics", c.vector_atomics, "float4 atomics in P2G (on/off)");
   app.add_option("--shared-p2g", c.shared_p2g,
                  "P2G staged in shared memory, flushed with global atomics (on/off)");
@@ -468,12 +493,13 @@ int main(int argc, char** argv) {
                     : std::vector<std::string>{"55K"};
     const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
     fmt::print(
-        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {}, vector "
-        "atomics {}, shared P2G {}, launch {}, transfer {}\n",
+        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {} ({}), vector "
+        "atomics {}, shared P2G {}, launch {}, transfer {}, warm-up {} steps\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.sort ? "on" : "off",
-        c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off", c.launch, c.transfer);
+        c.sort_order, c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off", c.launch,
+        c.transfer, c.warmup_steps);
     parse_launch(c.launch);
     if (c.ablation) {
       ablation(c, exec, steps);

@@ -5,10 +5,14 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 #include <string>
 
 #include "silt/core/error.hpp"
+#include "silt/mpm/kernels/bspline_k.hpp"
 #include "silt/mpm/solver.hpp"
+#include "silt/mpm/sparse_grid.hpp"
 #include "test_support.hpp"
 
 namespace silt::mpm {
@@ -179,6 +183,61 @@ TEST(MpmSolver, CountsItsLaunchesPerStep) {
   s.g2p2g = true;
   EXPECT_EQ(Solver(s, exec()).launches().per_step, 3);      // dt, grid update, G2P2G
   EXPECT_EQ(Solver(s, exec()).launches().per_rebuild, 12);  // + the re-scatter
+}
+
+// A rebuild sorts particles into contiguous runs per block and, within a block, into the asked
+// order (SortOrder). Weightless jelly at rest: the particles do not move, so their blocks and
+// cells after the step are those the rebuild sorted by.
+void expect_sorted(SortOrder order) {
+  Scene s = cube_scene();
+  s.gravity = {0, 0, 0};
+  SolverOptions opt;
+  opt.sort_order = order;
+  Solver solver(s, exec(), opt);
+  solver.step();
+  solver.check();
+  const ParticleFrame f = solver.particles();
+  const float inv_dx = float(1.0 / s.dx);
+  std::vector<long long> block(f.count());
+  std::vector<int> cell(f.count());
+  for (size_t i = 0; i < f.count(); ++i) {
+    const BSplineQ<float> q = bspline_quadratic(
+        Vec3f{f.position[3 * i], f.position[3 * i + 1], f.position[3 * i + 2]},
+        Vec3f{float(s.domain_min[0]), float(s.domain_min[1]), float(s.domain_min[2])}, inv_dx);
+    int hb[3], near[3];
+    home_block(q.base, hb);
+    for (int a = 0; a < 3; ++a) near[a] = q.base[a] + 1 - kBlockEdge * hb[a];
+    block[i] = (long long)(hb[0] + 1000) + 2000LL * ((hb[1] + 1000) + 2000LL * (hb[2] + 1000));
+    cell[i] = node_in_block(near[0], near[1], near[2]);
+  }
+  std::set<long long> seen;
+  size_t runs = 0, cell_breaks = 0, interleave_breaks = 0;
+  for (size_t i = 0; i < f.count();) {
+    size_t j = i;
+    std::map<int, int> rank_in_cell;
+    int prev_r = -1, prev_c = -1;
+    while (j < f.count() && block[j] == block[i]) {
+      if (j > i && cell[j] < cell[j - 1]) ++cell_breaks;
+      const int r = rank_in_cell[cell[j]]++;
+      if (j > i && !(r > prev_r || (r == prev_r && cell[j] > prev_c))) ++interleave_breaks;
+      prev_r = r;
+      prev_c = cell[j];
+      ++j;
+    }
+    EXPECT_TRUE(seen.insert(block[i]).second) << "block of particle " << i << " in two runs";
+    ++runs;
+    i = j;
+  }
+  EXPECT_GT(runs, 1u);
+  if (order == SortOrder::cell) EXPECT_EQ(cell_breaks, 0u);
+  if (order == SortOrder::interleaved) EXPECT_EQ(interleave_breaks, 0u);
+  if (order != SortOrder::block) EXPECT_GT(f.count(), 8 * runs);  // several particles per block
+}
+
+TEST(MpmSolver, SortsParticlesByBlockAndWithinBlocksInTheAskedOrder) {
+  expect_sorted(SortOrder::block);
+  expect_sorted(SortOrder::cell);
+  expect_sorted(SortOrder::interleaved);
 }
 
 // 4 x 4 x 4 one-cell jelly pieces, two cells apart (so the grid does not glue them together),

@@ -19,6 +19,14 @@ SILT_HD SILT_FORCEINLINE void particle_home(const float* x, const float origin[3
       bspline_quadratic(Vec3f{x[0], x[1], x[2]}, Vec3f{origin[0], origin[1], origin[2]}, inv_dx);
   home_block(s.base, hb);
 }
+/// particle_home, and the particle's nearest node (stencil base + 1) in near.
+SILT_HD SILT_FORCEINLINE void particle_home(const float* x, const float origin[3], float inv_dx,
+                                            int hb[3], int near[3]) {
+  const BSplineQ<float> s =
+      bspline_quadratic(Vec3f{x[0], x[1], x[2]}, Vec3f{origin[0], origin[1], origin[2]}, inv_dx);
+  home_block(s.base, hb);
+  for (int a = 0; a < 3; ++a) near[a] = s.base[a] + 1;
+}
 
 /// Copies particle i of `from` to slot j of `to`.
 SILT_HD SILT_FORCEINLINE void copy_particle(const ParticleView& from, Index i,
@@ -55,6 +63,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   const BlockHashView hash = g.hash;
   const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
   const float inv_dx = args.inv_dx;
+  const int order = args.sort ? args.order : 0;
 
   // 1. Empty table; counters.
   gated_for(
@@ -122,6 +131,8 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
               g.neighbours[27 * b + neighbour_slot(dx, dy, dz)] = slot < 0 ? -1 : hash.values[slot];
             }
         g.block_count[b] = 0;
+        if (order != 0)
+          for (int c = 0; c < kBlockNodes; ++c) g.cell_count[kBlockNodes * b + c] = 0;
       });
   // 6. Grid accumulators start from zero (the grid update re-zeroes them after every step).
   const Index nodes = cap * kBlockNodes;
@@ -134,13 +145,21 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   gated_for(
       exec, "mpm.rebuild.bin", n, gate, SILT_LAMBDA(Index i) {
         const float origin[3] = {ox, oy, oz};
-        int hb[3];
-        particle_home(p.x + 3 * i, origin, inv_dx, hb);
+        int hb[3], near[3];
+        particle_home(p.x + 3 * i, origin, inv_dx, hb, near);
         const int slot = hash.find(pack_block(hb[0], hb[1], hb[2]));
         const int b = slot < 0 ? -1 : hash.values[slot];
         p.block[i] = b;
         if (b < 0) return;  // only after an overflow, which is already raised
-        p.rank[i] = atomic_fetch_add(&g.block_count[b], 1);
+        const int rank = atomic_fetch_add(&g.block_count[b], 1);
+        if (order == 0) {
+          p.rank[i] = rank;
+          return;
+        }
+        // The cell of the nearest node within the home block, and the rank within that cell.
+        const int c = node_in_block(near[0] - kBlockEdge * hb[0], near[1] - kBlockEdge * hb[1],
+                                    near[2] - kBlockEdge * hb[2]);
+        p.rank[i] = kBlockNodes * atomic_fetch_add(&g.cell_count[kBlockNodes * b + c], 1) + c;
       });
   if (args.sort) {
     // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
@@ -150,13 +169,41 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
           if (b >= ctl->num_blocks) return;
           const int count = g.block_count[b];
           g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
+          if (order == 1) {  // cell order: each cell's first slot within the block
+            int* cc = g.cell_count + kBlockNodes * b;
+            int sum = 0;
+            for (int c = 0; c < kBlockNodes; ++c) {
+              const int n_c = cc[c];
+              cc[c] = sum;
+              sum += n_c;
+            }
+          }
         });
     // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
     gated_for(
         exec, "mpm.rebuild.scatter", n, gate, SILT_LAMBDA(Index i) {
           const int b = p.block[i];
-          const Index j = b < 0 ? i : g.block_offset[b] + p.rank[i];
-          copy_particle(p, i, s, j);
+          if (b < 0) {
+            copy_particle(p, i, s, i);
+            return;
+          }
+          int within = p.rank[i];
+          if (order != 0) {
+            const int c = within % kBlockNodes, r = within / kBlockNodes;
+            const int* cc = g.cell_count + kBlockNodes * b;
+            if (order == 1) {
+              within = cc[c] + r;
+            } else {
+              // Round r of the interleaved order holds one particle of every cell with more than
+              // r particles; before it come all particles of rank < r.
+              within = 0;
+              for (int k = 0; k < kBlockNodes; ++k) {
+                const int n_k = cc[k];
+                within += (n_k < r ? n_k : r) + (k < c && n_k > r ? 1 : 0);
+              }
+            }
+          }
+          copy_particle(p, i, s, g.block_offset[b] + within);
         });
     gated_for(
         exec, "mpm.rebuild.copy_back", n, gate,

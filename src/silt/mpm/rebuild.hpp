@@ -20,6 +20,7 @@ struct RebuildArgs {
   float origin[3] = {};  // m, position of node 0
   float inv_dx = 0;      // 1/m
   bool sort = true;      // move particles into block order (off: bin only, for ablation)
+  int order = 0;         // the order within a block, a SortOrder (solver.hpp)
 };
 
 /// Enqueues the whole rebuild on exec's stream; no host synchronisation.

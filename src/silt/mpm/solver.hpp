@@ -50,11 +50,19 @@ constexpr int kTransferLaunches = 6;
 /// "standard", "128x4", "256x2", ... (threads x minimum blocks per SM).
 const char* to_string(TransferLaunch l);
 
+/// The order particles take within their block when sorted at a rebuild (the blocks' own order is
+/// that of their numbering). block: as binned (atomic order); cell: by the cell of their nearest
+/// node (x fastest), so a warp's particles share cells; interleaved: one particle of each cell in
+/// turn, cells x fastest, so a warp's 32 particles sit in 32 neighbouring cells.
+enum class SortOrder : int { block = 0, cell = 1, interleaved = 2 };
+const char* to_string(SortOrder o);
+
 /// Run-time switches of the solver (the physics comes from the Scene). The defaults are the
 /// fastest measured configuration; the others exist for ablations (bench/mpm_bench).
 struct SolverOptions {
   bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
   bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
+  SortOrder sort_order = SortOrder::block;  // within a block, when sorting
   bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
   /// P2G: stage each CUDA block's particles in a shared-memory arena of the 3x3x3 blocks around
   /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000

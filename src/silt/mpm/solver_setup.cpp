@@ -121,6 +121,7 @@ void Solver::Impl::build_tables() {
   targs.flip = float(scene.asflip_flip);
   targs.advect = float(scene.asflip_advect);
   rargs.sort = options.sort_particles;
+  rargs.order = static_cast<int>(options.sort_order);
   targs.vector_atomics = options.vector_atomics;
   targs.shared_p2g = options.shared_p2g;
   targs.launch = int(options.transfer_launch);

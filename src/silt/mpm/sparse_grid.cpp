@@ -29,6 +29,7 @@ SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity, bool split_forc
   neighbours_ = GrowBuffer<int>(exec, 0, "grid block neighbours");
   block_count_ = GrowBuffer<int>(exec, 0, "grid block counts");
   block_offset_ = GrowBuffer<int>(exec, 0, "grid block offsets");
+  cell_count_ = GrowBuffer<int>(exec, 0, "grid cell counts");
   accum_ = GrowBuffer<float>(exec, 0, "grid P2G sums");
   vel_ = GrowBuffer<float>(exec, 0, "grid velocity");
   vel_old_ = GrowBuffer<float>(exec, 0, "grid velocity before update");
@@ -48,6 +49,7 @@ bool SparseGrid::ensure(Index blocks) {
   neighbours_.ensure(27 * blocks, 0);
   block_count_.ensure(blocks, 0);
   block_offset_.ensure(blocks, 0);
+  cell_count_.ensure(kBlockNodes * blocks, 0);
   accum_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
   vel_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   if (with_old_) vel_old_.ensure(kVelChannels * kBlockNodes * blocks, 0);
@@ -68,6 +70,7 @@ GridView SparseGrid::view() {
   g.neighbours = neighbours_.data();
   g.block_count = block_count_.data();
   g.block_offset = block_offset_.data();
+  g.cell_count = cell_count_.data();
   g.accum = accum_.data();
   g.accum_stride = accum_stride_;
   g.vel = vel_.data();

@@ -76,6 +76,8 @@ struct GridView {
   int* neighbours = nullptr;      // [27 capacity] block index of each neighbour, -1 when absent
   int* block_count = nullptr;     // [capacity] particles binned into the block (rebuild scratch)
   int* block_offset = nullptr;    // [capacity] first sorted particle of the block (rebuild scratch)
+  int* cell_count = nullptr;      // [64 capacity] particles per cell of a block (rebuild scratch,
+                                  // cell-ordered sorts)
   float* accum = nullptr;         // [stride * 64 capacity] P2G sums: mass (kg), momentum (kg m/s),
                                   // with split force also force (N)
   int accum_stride = kAccumChannels;  // floats per node in accum (4 or 8)
@@ -113,7 +115,7 @@ class SparseGrid {
   DeviceBuffer<BlockKey> keys_;
   DeviceBuffer<int> values_;
   GrowBuffer<BlockKey> block_key_;
-  GrowBuffer<int> neighbours_, block_count_, block_offset_;
+  GrowBuffer<int> neighbours_, block_count_, block_offset_, cell_count_;
   GrowBuffer<float> accum_, vel_, vel_old_;
 };
 

@@ -56,6 +56,18 @@ void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, Grid
       });
 }
 
+const char* to_string(SortOrder o) {
+  switch (o) {
+    case SortOrder::block:
+      return "block";
+    case SortOrder::cell:
+      return "cell";
+    case SortOrder::interleaved:
+      return "interleaved";
+  }
+  return "?";
+}
+
 const char* to_string(TransferLaunch l) {
   switch (l) {
     case TransferLaunch::standard:
