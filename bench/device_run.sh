@@ -105,11 +105,11 @@ if has bench-mpm-multi && [ -x $B/bench/mpm_bench ]; then
       --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}"
     echo "== silt run --devices 0,1 (sand column, 20 frames)"
     timeout 120 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda --devices 0,1 \
-      --set run.frames=20 --set outputs.png=false --out "$OUT/mpm-2gpu"
+      --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2gpu
     if [ "$MPI_FLAG" = -DSILT_ENABLE_MPI=ON ]; then
       echo "== mpirun -np 2 silt run (one GPU per rank)"
       timeout 120 mpirun -np 2 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda \
-        --set run.frames=20 --set outputs.png=false --out "$OUT/mpm-2rank"
+        --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2rank
     fi
   } 2>&1 | tee "$OUT/bench-mpm-multi.txt"
 fi
