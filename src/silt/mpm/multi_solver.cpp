@@ -184,7 +184,6 @@ struct MultiSolver::Impl {
   void prepare_graphs();
   // The phases of a step on one part, shared by the plain path and the graphs.
   void enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h);
-  void enqueue_after_p2g(Part& p);
   void enqueue_step(bool allow_pause);
   void exchange(Part& p);
   void mpi_tag(Part& p, int num_blocks);
@@ -395,13 +394,6 @@ void MultiSolver::Impl::enqueue_dt_phase(Part& p, bool allow_pause, const StepHa
   m.enqueue_pre(h, allow_pause);
 }
 
-void MultiSolver::Impl::enqueue_after_p2g(Part& p) {
-  Solver::Impl& m = *p.s;
-  if (!mpi) enqueue_tag(m.exec, m.grid.view(), m.control(), grids(p), options.reduce_shared);
-  enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(p));
-  enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(), m.faults.view());
-}
-
 void MultiSolver::Impl::prepare_graphs() {
   if (!want_graphs()) {
     for (Part& p : parts) p.graph.reset();
@@ -427,13 +419,22 @@ void MultiSolver::Impl::prepare_graphs() {
                                     sync(*pp));
             enqueue_dt_phase(*pp, true, h);
           },
-          [pp] { pp->s->enqueue_rebuild_phase(); },
+          [this, pp] {
+            // Inside the IF node: every part rebuilds in the same step, so the barrier counts
+            // stay equal; tagging right after it costs non-rebuild steps nothing.
+            Solver::Impl& m = *pp->s;
+            m.enqueue_rebuild_phase();
+            enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
+            enqueue_tag(m.exec, m.grid.view(), m.control(), grids(*pp), options.reduce_shared);
+          },
           [this, pp] {
             Solver::Impl& m = *pp->s;
             enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
                         m.faults.view(), &m.control()->active, true);
             enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
-            enqueue_after_p2g(*pp);
+            enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp));
+            enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
+                        m.faults.view());
           });
     }
     graph_key = key;
