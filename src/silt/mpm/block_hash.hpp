@@ -60,8 +60,10 @@ struct BlockHashView {
   int* values = nullptr;     // [capacity], per-slot payload (the block index once numbered)
   unsigned mask = 0;
 
-  /// Inserts k (or finds it); returns its slot, or -1 when the table is full.
-  SILT_HD int insert(BlockKey k) const {
+  /// Inserts k (or finds it); returns its slot, or -1 when the table is full. *inserted (when
+  /// given) is true for exactly one of the callers that insert k concurrently: the one that
+  /// claimed the slot.
+  SILT_HD int insert(BlockKey k, bool* inserted = nullptr) const {
     unsigned s = hash_block(k) & mask;
     for (unsigned probe = 0; probe <= mask; ++probe, s = (s + 1) & mask) {
       // Read first: most inserts hit a key that is already there (many particles per block), and
@@ -70,7 +72,11 @@ struct BlockHashView {
       if (seen == k) return int(s);
       if (seen == kEmptyKey) {
         const BlockKey prev = atomic_cas(&keys[s], kEmptyKey, k);
-        if (prev == kEmptyKey || prev == k) return int(s);
+        if (prev == kEmptyKey) {
+          if (inserted) *inserted = true;
+          return int(s);
+        }
+        if (prev == k) return int(s);
       }
     }
     return -1;

@@ -8,8 +8,9 @@ namespace silt::mpm {
 
 namespace {
 
-/// Marks a slot whose block holds particles (neighbour-only blocks keep -1 until numbered).
-constexpr int kHasParticles = -2;
+/// A slot whose block holds particles but got no number: the grid is full (the overflow is raised
+/// after the neighbours are inserted, so that a full hash table is reported first).
+constexpr int kHomeOverflow = -2;
 
 /// Stencil base of the particle at x (same arithmetic as P2G and G2P, so the binning and the
 /// free-zone test agree with the transfers bit for bit).
@@ -75,23 +76,35 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
           ctl->sort_cursor = 0;
         }
       });
-  // 2. Each particle's home block.
+  // 2. Each particle's home block, numbered by the particle that inserts it, so that blocks are
+  //    numbered in about the order of the particles (kept in block order by the sort): the sorted
+  //    order stays spatially coherent from one rebuild to the next, and the warps running at one
+  //    time touch neighbouring blocks, which share cache lines in L2.
   gated_for(
       exec, "mpm.rebuild.mark", n, gate, SILT_LAMBDA(Index i) {
         const float origin[3] = {ox, oy, oz};
         int hb[3];
         particle_home(p.x + 3 * i, origin, inv_dx, hb);
-        const int slot = hash.insert(pack_block(hb[0], hb[1], hb[2]));
+        const BlockKey key = pack_block(hb[0], hb[1], hb[2]);
+        bool fresh = false;
+        const int slot = hash.insert(key, &fresh);
         if (slot < 0) {
           fault.raise(kFaultHashFull, slots, 0);
           return;
         }
-        hash.values[slot] = kHasParticles;
+        if (!fresh) return;
+        const int b = atomic_fetch_add(&ctl->num_blocks, 1);
+        if (b >= cap) {
+          hash.values[slot] = kHomeOverflow;
+          return;
+        }
+        hash.values[slot] = b;
+        g.block_key[b] = key;
       });
   // 3. The 26 neighbours of every occupied block: the free zone.
   gated_for(
       exec, "mpm.rebuild.neighbours", slots, gate, SILT_LAMBDA(Index i) {
-        if (hash.values[i] != kHasParticles) return;
+        if (hash.values[i] == -1) return;  // empty, or no particles: not numbered yet
         int bx, by, bz;
         unpack_block(hash.keys[i], bx, by, bz);
         for (int dz = -1; dz <= 1; ++dz)
@@ -104,11 +117,16 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
               }
             }
       });
-  // 4. Dense block numbers (the order is that of the atomics; nothing depends on it).
+  // 4. Dense numbers for the neighbour-only blocks, after the blocks holding particles.
   gated_for(
       exec, "mpm.rebuild.number", slots, gate, SILT_LAMBDA(Index i) {
         const BlockKey k = hash.keys[i];
-        if (k == kEmptyKey) return;
+        if (k == kEmptyKey || hash.values[i] >= 0) return;
+        if (hash.values[i] == kHomeOverflow) {  // counted in num_blocks already
+          fault.raise(kFaultBlockOverflow, cap, 0);
+          hash.values[i] = -1;
+          return;
+        }
         const int b = atomic_fetch_add(&ctl->num_blocks, 1);
         if (b >= cap) {
           fault.raise(kFaultBlockOverflow, cap, 0);
