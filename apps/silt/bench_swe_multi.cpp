@@ -139,6 +139,7 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
       s.halo = halo;
       s.fused = fused;
       s.graphs = o.graphs;
+      s.halo_kernels = o.halo_kernels;
       swe::Solver solver(scene, s);
       Timing all = time_steps(solver, steps);
       all.comm = solver.measure_communication(20);

@@ -28,9 +28,10 @@ struct BenchOptions {
   int steps = 0;                // 0: the benchmark's default
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
-  bool plain = false;   // swe: the plain parallel_for phases instead of the fused tile kernel
-  int halo = 0;         // swe split: halo layers (0: halo_layers())
-  bool graphs = false;  // swe split: replay periods of steps as CUDA graphs
+  bool plain = false;         // swe: the plain parallel_for phases instead of the fused tile kernel
+  int halo = 0;               // swe split: halo layers (0: halo_layers())
+  bool graphs = false;        // swe split: replay periods of steps as CUDA graphs
+  bool halo_kernels = false;  // swe split: halos by in-kernel peer reads, not 2D copies
 };
 
 /// Exec::cuda(d), or an error naming --devices when device d does not exist.

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <utility>
 
 #include "silt/core/config.hpp"
 #include "silt/core/error.hpp"
+#include "silt/core/parallel_for.hpp"
 
 #if SILT_HAS_CUDA
 #include <cuda_runtime.h>
@@ -275,6 +277,28 @@ void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, con
   (void)on;
   throw Error("copy_rows_async: a CUDA buffer in a build without the CUDA backend");
 #endif
+}
+
+void copy_rows_kernel_async(void* dst, std::size_t dst_pitch, const void* src,
+                            std::size_t src_pitch, std::size_t width_bytes, std::size_t height,
+                            const Exec& on) {
+  if (width_bytes == 0 || height == 0) return;
+  SILT_REQUIRE(on.is_cuda(), std::string("copy_rows_kernel_async needs a CUDA exec"));
+  SILT_REQUIRE((width_bytes | dst_pitch | src_pitch | reinterpret_cast<std::uintptr_t>(dst) |
+                reinterpret_cast<std::uintptr_t>(src)) %
+                       4 ==
+                   0,
+               std::string("copy_rows_kernel_async: rows must be 4-byte aligned"));
+  const Index words = Index(width_bytes / 4);
+  const Index dst_w = Index(dst_pitch / 4), src_w = Index(src_pitch / 4);
+  auto* d = static_cast<std::uint32_t*>(dst);
+  const auto* s = static_cast<const std::uint32_t*>(src);
+  activate(on);
+  parallel_for(
+      on, "halo.peer_rows", words * Index(height), SILT_LAMBDA(Index k) {
+        const Index r = k / words, w = k - r * words;
+        d[r * dst_w + w] = s[r * src_w + w];
+      });
 }
 
 }  // namespace silt::partition

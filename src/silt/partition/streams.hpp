@@ -105,6 +105,13 @@ class PinnedBuffer {
   bool pinned_ = false;
 };
 
+/// copy_rows_async for CUDA memory by a kernel on `on`'s device that reads src and writes dst
+/// directly (in-kernel peer access over NVLink when they are on different GPUs with peer access
+/// enabled) instead of a copy-engine transfer. Pointers and pitches must be 4-byte aligned.
+void copy_rows_kernel_async(void* dst, std::size_t dst_pitch, const void* src,
+                            std::size_t src_pitch, std::size_t width_bytes, std::size_t height,
+                            const Exec& on);
+
 /// Copies a height x width_bytes block of rows between any two spaces (host or device; the
 /// devices may differ), queued on `on`'s stream (the host copies at once).
 void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, const void* src,

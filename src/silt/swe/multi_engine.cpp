@@ -83,6 +83,7 @@ MultiEngine<T>::MultiEngine(const Scene& s, const Split& split)
     local.halo_lane.push_back(he);
   }
   halo_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 4, sizeof(T), world_);
+  halo_->use_peer_kernels(split.halo_kernels);
   reduce_ = partition::ScalarReduce(local.compute, 1 + int(layout_.seg_kind.size()), 1, world_);
   update_speed();
 }

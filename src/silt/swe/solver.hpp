@@ -61,6 +61,9 @@ struct Split {
   // plain launches (4M cells: 64.0% vs 65.3% efficiency; the step's critical path is on the
   // devices, bench/results/swe-2026-11-29-h200x2.md).
   bool graphs = false;
+  // Halos between GPUs of one process copied by a kernel on the receiving GPU that reads the
+  // neighbour's cells over NVLink (in-kernel peer reads) instead of copy-engine 2D copies.
+  bool halo_kernels = false;
 };
 
 /// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
