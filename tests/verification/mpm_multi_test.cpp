@@ -87,6 +87,15 @@ TEST(MpmMulti, ThinSlabSharingNearlyEveryBlockMatches) {
   expect_match(multi_thin_slab(), 5, {2, 4});
 }
 
+// The ablation of in-kernel peer reads: shared sums packed and copied between the parts (block
+// lists linked on the host), as between MPI ranks.
+TEST(MpmMulti, PeerCopiesMatchToo) {
+  MultiOptions copies;
+  copies.peer_copies = true;
+  expect_match(multi_thin_slab(), 5, {2, 3}, copies);
+  expect_match(multi_elastic_cube(), 4, {2}, copies);
+}
+
 // The comparison above can fail: without the shared-block sum each part moves its particles with
 // the grid of its own piece alone (lighter nodes, missing stress from across the cut).
 TEST(MpmMulti, SkippingTheSharedBlockSumBreaksTheMatch) {
@@ -161,11 +170,12 @@ TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {
 TEST(MpmMulti, TwoGpusMatchOneGpu) {
   if (!on_gpu() || cuda_device_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
   // Events after P2G; the system-scope atomic barrier (plain launches); the atomic barrier with
-  // the agreement in-kernel and one CUDA graph per GPU.
-  MultiOptions event, atomic, graph;
+  // the agreement in-kernel and one CUDA graph per GPU; peer copies instead of peer reads.
+  MultiOptions event, atomic, graph, copies;
   atomic.barrier = graph.barrier = silt::mpm::PartBarrier::atomic;
   graph.cuda_graph = true;
-  for (const MultiOptions& o : {event, atomic, graph}) {
+  copies.peer_copies = true;
+  for (const MultiOptions& o : {event, atomic, graph, copies}) {
     expect_match(multi_sand_column(), 6, {2}, o);
     expect_match(multi_thin_slab(), 5, {2}, o);
   }

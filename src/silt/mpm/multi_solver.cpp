@@ -125,6 +125,7 @@ struct MultiSolver::Impl {
   MultiOptions options;
   const partition::World* world = nullptr;
   bool mpi = false;
+  bool copies = false;  // shared sums travel as packed copies (MPI, or peer_copies)
   bool cuda = false;
   int nparts = 0;
   std::vector<Part> parts;  // this process's
@@ -178,15 +179,18 @@ struct MultiSolver::Impl {
   PartGrids grids(Part& p);
   DeviceSync sync(Part& p);
   bool want_graphs() const {
-    return cuda && !mpi && parts.size() > 1 && options.barrier == PartBarrier::atomic &&
+    return cuda && !copies && parts.size() > 1 && options.barrier == PartBarrier::atomic &&
            options.cuda_graph && !options.time_phases && !graph_failed;
   }
   void prepare_graphs();
   // The phases of a step on one part, shared by the plain path and the graphs.
   void enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h);
   void enqueue_step(bool allow_pause);
-  void exchange(Part& p);
-  void mpi_tag(Part& p, int num_blocks);
+  /// Host exchange (MPI, or MultiOptions::peer_copies): after P2G, on rebuild steps the block
+  /// lists are gathered and linked on the host; every step the shared sums are packed and sent.
+  void exchange();
+  std::vector<std::vector<BlockKey>> gather_keys(const std::vector<int>& blocks);
+  void link_part(Part& p, const std::vector<std::vector<BlockKey>>& keys);
   void run_steps();
   void check_faults();
 };
@@ -195,6 +199,7 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
                         const partition::World& w)
     : scene(s), options(o), world(&w) {
   mpi = w.distributed();
+  copies = mpi || o.peer_copies;
   if (execs.empty()) throw Error("MPM on several parts: no device given");
   if (mpi && execs.size() != 1)
     throw Error(
@@ -359,7 +364,7 @@ PartGrids MultiSolver::Impl::grids(Part& p) {
   g.parts = nparts;
   g.self = p.global;
   const int stride = p.s->grid.view().accum_stride;
-  if (mpi) {
+  if (copies) {
     g.accum[p.global] = p.s->grid.view().accum;
     for (int q = 0; q < nparts; ++q)
       if (q != p.global && p.link_count[std::size_t(q)] > 0)
@@ -480,8 +485,8 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
   }
   mark(&PhaseTimes::p2g);
   // 3. Every part's P2G is complete before anyone reads it.
-  if (mpi) {
-    for (Part& p : parts) exchange(p);
+  if (copies) {
+    exchange();
   } else if (cuda && parts.size() > 1) {
     if (options.barrier == PartBarrier::atomic) {
       for (Part& p : parts) {
@@ -500,7 +505,7 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
   }
   mark(&PhaseTimes::sync);
   // 4. Tag (rebuild steps), grid update with the shared-block sum, G2P.
-  if (!mpi) {
+  if (!copies) {
     for (Part& p : parts) {
       Solver::Impl& m = *p.s;
       activate(m.exec);
@@ -523,64 +528,117 @@ void MultiSolver::Impl::enqueue_step(bool allow_pause) {
   ++times.steps;
 }
 
-void MultiSolver::Impl::exchange(Part& p) {
-  Solver::Impl& m = *p.s;
-  const StepControl c = m.read_control();  // waits for the P2G
-  // Every rank took the same decision in its dt kernel from the agreed values: serial tells
+void MultiSolver::Impl::exchange() {
+  // Every part took the same decision in its dt kernel from the agreed values: serial tells
   // whether this step ran and since_rebuild == 1 that it rebuilt (whatever a fault did after).
-  if (c.serial == p.last_serial) return;
-  p.last_serial = c.serial;
-  if (c.since_rebuild == 1) mpi_tag(p, c.num_blocks);
-  const GridView g = m.grid.view();
-  const std::size_t per_block = sizeof(float) * std::size_t(g.accum_stride) * kBlockNodes;
-  if (p.link_total > 0) {
-    enqueue_pack_blocks(m.exec, g, p.send_blocks.data(), p.link_total, p.send_dev.data());
-    silt::detail::copy_bytes(p.send_host.data(), Exec::host(), p.send_dev.data(), m.exec,
-                             per_block * std::size_t(p.link_total));
+  bool ran = false, rebuilt = false;
+  std::vector<int> blocks;
+  for (Part& p : parts) {
+    const StepControl c = p.s->read_control();  // waits for the P2G
+    const bool stepped = c.serial != p.last_serial;
+    ran = ran || stepped;
+    rebuilt = rebuilt || (stepped && c.since_rebuild == 1);
+    p.last_serial = c.serial;
+    blocks.push_back(c.num_blocks);
   }
-  partition::World::Requests req;
-  for (int q = 0; q < nparts; ++q) {
-    const std::size_t count = std::size_t(p.link_count[std::size_t(q)]);
-    if (q == p.global || count == 0) continue;
-    const std::size_t off = per_block * std::size_t(p.link_offset[std::size_t(q)]);
-    req.irecv(p.recv_host.data() + off, per_block * count, q, kTagSums);
-    req.isend(p.send_host.data() + off, per_block * count, q, kTagSums);
+  if (!ran) return;
+  if (rebuilt) {
+    const std::vector<std::vector<BlockKey>> keys = gather_keys(blocks);
+    for (Part& p : parts) link_part(p, keys);
   }
-  req.wait_all();
-  if (p.link_total > 0)
-    silt::detail::copy_bytes(p.recv_dev.data(), m.exec, p.recv_host.data(), Exec::host(),
-                             per_block * std::size_t(p.link_total));
-}
-
-void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
-  const partition::World& w = *world;
-  Solver::Impl& m = *p.s;
-  const GridView g = m.grid.view();
-  const Index nb = std::min<Index>(num_blocks, g.capacity);
-  // Block lists: counts by allgather, keys point to point.
-  std::vector<BlockKey> keys(static_cast<std::size_t>(nb));
-  if (nb > 0)
-    silt::detail::copy_bytes(keys.data(), Exec::host(), g.block_key, m.exec,
-                             sizeof(BlockKey) * std::size_t(nb));
-  const double mine = double(nb);
-  const std::vector<double> counts = w.allgather(&mine, 1);
-  std::vector<std::vector<BlockKey>> theirs(static_cast<std::size_t>(nparts));
-  {
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    activate(m.exec);
+    if (p.link_total > 0)
+      enqueue_pack_blocks(m.exec, m.grid.view(), p.send_blocks.data(), p.link_total,
+                          p.send_dev.data());
+  }
+  if (mpi) {
+    Part& p = parts.front();
+    Solver::Impl& m = *p.s;
+    const std::size_t per_block =
+        sizeof(float) * std::size_t(m.grid.view().accum_stride) * kBlockNodes;
+    if (p.link_total > 0)
+      silt::detail::copy_bytes(p.send_host.data(), Exec::host(), p.send_dev.data(), m.exec,
+                               per_block * std::size_t(p.link_total));
     partition::World::Requests req;
     for (int q = 0; q < nparts; ++q) {
-      if (q == p.global) continue;
-      const std::size_t nq = std::size_t(counts[std::size_t(q)]);
-      if (nq > 0) {
-        theirs[std::size_t(q)].resize(nq);
-        req.irecv(theirs[std::size_t(q)].data(), sizeof(BlockKey) * nq, q, kTagKeys);
-      }
-      if (nb > 0) req.isend(keys.data(), sizeof(BlockKey) * std::size_t(nb), q, kTagKeys);
+      const std::size_t count = std::size_t(p.link_count[std::size_t(q)]);
+      if (q == p.global || count == 0) continue;
+      const std::size_t off = per_block * std::size_t(p.link_offset[std::size_t(q)]);
+      req.irecv(p.recv_host.data() + off, per_block * count, q, kTagSums);
+      req.isend(p.send_host.data() + off, per_block * count, q, kTagSums);
     }
     req.wait_all();
+    if (p.link_total > 0)
+      silt::detail::copy_bytes(p.recv_dev.data(), m.exec, p.recv_host.data(), Exec::host(),
+                               per_block * std::size_t(p.link_total));
+    return;
   }
-  // For each other rank, the blocks both hold in key order (both sides list them alike).
+  // Parts of one process: each copies its packed sums into the parts that share them (peer
+  // copies on its stream), and every part waits for the others' copies.
+  for (Part& p : parts) {
+    Solver::Impl& m = *p.s;
+    const std::size_t per_block =
+        sizeof(float) * std::size_t(m.grid.view().accum_stride) * kBlockNodes;
+    for (Part& q : parts) {
+      const std::size_t count = std::size_t(p.link_count[std::size_t(q.global)]);
+      if (&q == &p || count == 0) continue;
+      const std::size_t bytes = per_block * count;  // one row: pitch = width
+      partition::copy_rows_async(
+          q.recv_dev.data() + per_block / sizeof(float) * q.link_offset[std::size_t(p.global)],
+          bytes, q.s->exec,
+          p.send_dev.data() + per_block / sizeof(float) * p.link_offset[std::size_t(q.global)],
+          bytes, m.exec, bytes, 1, m.exec);
+    }
+    p.p2g_done.record(m.exec);
+  }
+  for (Part& q : parts)
+    for (Part& p : parts)
+      if (&p != &q) p.p2g_done.wait(q.s->exec);
+}
+
+std::vector<std::vector<BlockKey>> MultiSolver::Impl::gather_keys(const std::vector<int>& blocks) {
+  std::vector<std::vector<BlockKey>> keys(static_cast<std::size_t>(nparts));
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    Part& p = parts[k];
+    const GridView g = p.s->grid.view();
+    const Index nb = std::min<Index>(blocks[k], g.capacity);
+    std::vector<BlockKey>& own = keys[std::size_t(p.global)];
+    own.resize(std::size_t(nb));
+    if (nb > 0)
+      silt::detail::copy_bytes(own.data(), Exec::host(), g.block_key, p.s->exec,
+                               sizeof(BlockKey) * std::size_t(nb));
+  }
+  if (!mpi) return keys;
+  // Ranks: counts by allgather, keys point to point.
+  const partition::World& w = *world;
+  const int self = parts.front().global;
+  const std::vector<BlockKey>& own = keys[std::size_t(self)];
+  const double mine = double(own.size());
+  const std::vector<double> counts = w.allgather(&mine, 1);
+  partition::World::Requests req;
+  for (int q = 0; q < nparts; ++q) {
+    if (q == self) continue;
+    const std::size_t nq = std::size_t(counts[std::size_t(q)]);
+    if (nq > 0) {
+      keys[std::size_t(q)].resize(nq);
+      req.irecv(keys[std::size_t(q)].data(), sizeof(BlockKey) * nq, q, kTagKeys);
+    }
+    if (!own.empty()) req.isend(own.data(), sizeof(BlockKey) * own.size(), q, kTagKeys);
+  }
+  req.wait_all();
+  return keys;
+}
+
+void MultiSolver::Impl::link_part(Part& p, const std::vector<std::vector<BlockKey>>& keys) {
+  Solver::Impl& m = *p.s;
+  const GridView g = m.grid.view();
+  const std::vector<BlockKey>& mine = keys[std::size_t(p.global)];
+  const Index nb = Index(mine.size());
+  // For each other part, the blocks both hold in key order (both sides list them alike).
   std::vector<std::pair<BlockKey, int>> own(static_cast<std::size_t>(nb));
-  for (Index b = 0; b < nb; ++b) own[std::size_t(b)] = {keys[std::size_t(b)], int(b)};
+  for (Index b = 0; b < nb; ++b) own[std::size_t(b)] = {mine[std::size_t(b)], int(b)};
   std::sort(own.begin(), own.end());
   std::vector<int> row(std::size_t(g.capacity) * std::size_t(nparts), -1);
   for (Index b = 0; b < nb; ++b) row[std::size_t(b) * nparts + std::size_t(p.global)] = int(b);
@@ -588,7 +646,7 @@ void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
   std::vector<char> shared(std::size_t(nb), 0);
   for (int q = 0; q < nparts; ++q) {
     p.link_offset[std::size_t(q)] = Index(send.size());
-    std::vector<BlockKey>& t = theirs[std::size_t(q)];
+    std::vector<BlockKey> t = keys[std::size_t(q)];
     std::sort(t.begin(), t.end());
     std::size_t i = 0, j = 0;
     int k = 0;
@@ -612,6 +670,7 @@ void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
   for (Index b = 0; b < nb; ++b)
     if (shared[std::size_t(b)]) list.push_back(int(b));
   p.shared_host = int(list.size());
+  activate(m.exec);
   p.peer_block.upload(row);
   if (!list.empty()) p.shared_list.upload(list.data(), Index(list.size()));
   p.shared_count.set(0, p.shared_host);
@@ -622,8 +681,10 @@ void MultiSolver::Impl::mpi_tag(Part& p, int num_blocks) {
   if (p.send_dev.size() < floats) {
     p.send_dev = DeviceBuffer<float>(m.exec, 2 * floats, "mpm multi send sums");
     p.recv_dev = DeviceBuffer<float>(m.exec, 2 * floats, "mpm multi received sums");
-    p.send_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
-    p.recv_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
+    if (mpi) {
+      p.send_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
+      p.recv_host = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), cuda);
+    }
   }
 }
 
@@ -825,7 +886,7 @@ std::vector<PartInfo> MultiSolver::part_info() const {
     i.where = p.where;
     i.particles = p.s->particles.size();
     i.blocks = p.s->read_control().num_blocks;
-    i.shared_blocks = impl_->mpi ? p.shared_host : p.shared_count.get(0);
+    i.shared_blocks = impl_->copies ? p.shared_host : p.shared_count.get(0);
     out.push_back(i);
   }
   return out;

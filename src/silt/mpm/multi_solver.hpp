@@ -65,6 +65,12 @@ struct MultiOptions {
   /// host launches one graph per GPU per frame. Falls back to plain launches (with a log line)
   /// when a graph cannot be recorded. Ignored elsewhere and with time_phases.
   bool cuda_graph = false;
+  /// Parts of one process: instead of reading the other parts' P2G sums in-kernel over the peer
+  /// link, each part packs the sums of its shared blocks and copies them to the parts that share
+  /// them (cudaMemcpyPeerAsync; memcpy on the host), as MPI ranks do through host buffers. The
+  /// block lists are then linked on the host at rebuilds, so the host waits for every step's P2G
+  /// (plain launches only). The ablation of paper 000 §5's in-kernel peer access.
+  bool peer_copies = false;
   /// Wait for every part after each phase and accumulate PhaseTimes (benchmarks).
   bool time_phases = false;
 };
