@@ -6,7 +6,8 @@
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
-# 55K,389K,1M,3.1M,12.6M; event vs atomic barrier, phase split), `silt run --devices 0,1` and,
+# 55K,389K,1M,3.1M,12.6M; event, atomic and atomic + graph barriers, peer copies, phase split),
+# `silt run --devices 0,1` and,
 # with MPI, `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
 # bench-mpm-sort: the cube and 1M / 12.6M sand with each within-block sort order and no sort,
 # the sand after 2000 steps of mixing.
