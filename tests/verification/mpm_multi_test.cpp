@@ -30,6 +30,19 @@ std::vector<Exec> part_execs(int n) {
   return e;
 }
 
+/// The synchronisation variants: events after P2G (default); the system-scope atomic barrier
+/// (plain launches); the atomic barrier with the agreement in-kernel and one CUDA graph per GPU;
+/// peer copies instead of in-kernel peer reads. All four on CUDA, the default on the CPU (where
+/// only the copies differ; PeerCopiesMatchToo covers them).
+std::vector<MultiOptions> sync_variants() {
+  MultiOptions event, atomic, graph, copies;
+  atomic.barrier = graph.barrier = silt::mpm::PartBarrier::atomic;
+  graph.cuda_graph = true;
+  copies.peer_copies = true;
+  if (!on_gpu()) return {event};
+  return {event, atomic, graph, copies};
+}
+
 Integrals run_one(const Scene& s, int frames) {
   silt::mpm::Solver one(s, exec());
   for (int f = 0; f < frames; ++f) one.advance_frame();
@@ -94,6 +107,32 @@ TEST(MpmMulti, PeerCopiesMatchToo) {
   copies.peer_copies = true;
   expect_match(multi_thin_slab(), 5, {2, 3}, copies);
   expect_match(multi_elastic_cube(), 4, {2}, copies);
+}
+
+// A water column spreading over the floor outgrows a part's grid within the first frame: the
+// part asks to pause, every part pauses with it (pause_request), the host grows the grids and
+// the frame resumes, still matching one partition (which happens not to pause).
+TEST(MpmMulti, GridGrowthMidFramePausesEveryPart) {
+  Scene s = multi_sand_column();
+  s.name = "multi_spreading_water";
+  s.domain_max = {0.8, 0.5, 0.8};
+  s.materials = {water()};
+  s.sources = {box_source({0.38, 0.03, 0.38}, {0.42, 0.33, 0.42})};
+  s.frame_dt = 0.4;
+  const std::vector<Exec> e = part_execs(2);
+  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
+  silt::mpm::Solver one(s, exec());
+  one.advance_frame();
+  const Integrals ref = integrals(one.particles());
+  for (const MultiOptions& o : sync_variants()) {
+    MultiSolver multi(s, e, o);
+    const silt::mpm::FrameStats st = multi.advance_frame();
+    bool paused = false;
+    for (const std::string& w : st.warnings)
+      paused = paused || w.find("paused") != std::string::npos;
+    EXPECT_TRUE(paused) << "the scene no longer outgrows a grid within a frame: " << multi.layout();
+    EXPECT_EQ(compare_integrals(integrals(multi.particles()), ref), "") << multi.layout();
+  }
 }
 
 // Single steps (tests, benchmarks) agree as frames do.
@@ -185,15 +224,10 @@ TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {
   }
 }
 
+// Every synchronisation variant on 2 GPUs (the other tests use 2 GPUs too when present).
 TEST(MpmMulti, TwoGpusMatchOneGpu) {
   if (!on_gpu() || cuda_device_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
-  // Events after P2G; the system-scope atomic barrier (plain launches); the atomic barrier with
-  // the agreement in-kernel and one CUDA graph per GPU; peer copies instead of peer reads.
-  MultiOptions event, atomic, graph, copies;
-  atomic.barrier = graph.barrier = silt::mpm::PartBarrier::atomic;
-  graph.cuda_graph = true;
-  copies.peer_copies = true;
-  for (const MultiOptions& o : {event, atomic, graph, copies}) {
+  for (const MultiOptions& o : sync_variants()) {
     expect_match(multi_sand_column(), 6, {2}, o);
     expect_match(multi_thin_slab(), 5, {2}, o);
   }
