@@ -172,6 +172,10 @@ struct MultiSolver::Impl {
     return v;
   }
 
+  /// An error of one part (out of memory, ...) with the part named.
+  std::string name_part(const Error& e, const Part& p) const {
+    return fmt::format("{} [part {} of {}, {}]", e.what(), p.global, nparts, p.where);
+  }
   void emit(double t);
   void ensure_tag_buffers(Part& p);
   void agree_rebuild();
@@ -323,7 +327,11 @@ void MultiSolver::Impl::emit(double t) {
     const NewParticles& d = piece_of[std::size_t(p.global)];
     if (d.count() == 0) continue;
     activate(p.s->exec);
-    p.s->append_new(d, t, false);
+    try {
+      p.s->append_new(d, t, false);
+    } catch (const Error& e) {
+      throw Error(name_part(e, p));
+    }
     p.s->speed_stale = true;
   }
 }
@@ -352,8 +360,12 @@ void MultiSolver::Impl::prepare_all(bool emit_new) {
   if (emit_new) emit(parts.front().s->read_control().time);
   for (Part& p : parts) {
     activate(p.s->exec);
-    p.s->prepare(false, true);
-    ensure_tag_buffers(p);
+    try {
+      p.s->prepare(false, true);  // grows the grid: may run out of device memory
+      ensure_tag_buffers(p);
+    } catch (const Error& e) {
+      throw Error(name_part(e, p));
+    }
   }
   agree_rebuild();
   prepare_graphs();
@@ -722,7 +734,7 @@ void MultiSolver::Impl::check_faults() {
       p.s->throw_on_fault(c);
     } catch (const Error& e) {
       failed = p.global;
-      msg = fmt::format("{} [part {} of {}, {}]", e.what(), p.global, nparts, p.where);
+      msg = name_part(e, p);
       break;
     }
   }
