@@ -52,8 +52,9 @@ struct Config {
   bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
   std::string launch = "standard";
   std::string transfer = "apic";
-  std::string sort_order = "block";  // within a block: block, cell or interleaved
-  int warmup_steps = 0;              // steps run before the timed frame (mixing)
+  std::string sort_order = "cell";  // within a block: block, cell or interleaved
+  int warmup_steps = 0;             // steps run before the timed frame (mixing)
+  int sort_every = 1;               // sort at every n-th rebuild
   bool ablation = false, quick = false;
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
@@ -170,6 +171,7 @@ Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool gra
   opt.cuda_graph = graph;
   opt.sort_particles = c.sort;
   opt.sort_order = parse_sort_order(c.sort_order);
+  opt.sort_every = c.sort_every;
   opt.vector_atomics = c.vector_atomics;
   opt.shared_p2g = c.shared_p2g;
   opt.transfer_launch = parse_launch(c.launch);
@@ -286,9 +288,9 @@ std::vector<Variant> ablation_variants(const Config& final_config) {
        [](Config& c) {
          c.sort = false;
        }},
-      {"sort order cell",
+      {"sort order block",
        [](Config& c) {
-         c.sort_order = "cell";
+         c.sort_order = "block";
        }},
       {"sort order interleaved",
        [](Config& c) {
@@ -473,6 +475,8 @@ int main(int argc, char** argv) {
   app.add_option("--sort-order", c.sort_order,
                  "order within a block when sorting: block, cell or interleaved")
       ->check(CLI::IsMember({"block", "cell", "interleaved"}));
+  app.add_option("--sort-every", c.sort_every, "sort at every n-th rebuild only (default 1)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");
   app.add_option("--vector-atomics", c.vector_atomics, "float4 atomics in P2G (on/off)");
@@ -501,13 +505,14 @@ int main(int argc, char** argv) {
                     : std::vector<std::string>{"55K"};
     const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
     fmt::print(
-        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {} ({}), vector "
+        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {} ({}, every {}), "
+        "vector "
         "atomics {}, shared P2G {}, launch {}, transfer {}, warm-up {} steps\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.sort ? "on" : "off",
-        c.sort_order, c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off", c.launch,
-        c.transfer, c.warmup_steps);
+        c.sort_order, c.sort_every, c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off",
+        c.launch, c.transfer, c.warmup_steps);
     parse_launch(c.launch);
     if (c.ablation) {
       ablation(c, exec, steps);

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/kernels/bspline_k.hpp"
@@ -238,6 +239,26 @@ TEST(MpmSolver, SortsParticlesByBlockAndWithinBlocksInTheAskedOrder) {
   expect_sorted(SortOrder::block);
   expect_sorted(SortOrder::cell);
   expect_sorted(SortOrder::interleaved);
+}
+
+// SolverOptions::sort_every: only every n-th rebuild (the first included) moves the particles.
+TEST(MpmSolver, SortsAtEveryNthRebuild) {
+  Scene s = cube_scene();
+  s.rebuild_period = 1;  // every step rebuilds
+  s.frame_dt = 0.01;     // about 15 steps
+  for (const auto& [every, sort, want] :
+       {std::tuple{1, true, -1}, std::tuple{4, true, -2}, std::tuple{1, false, 0}}) {
+    SolverOptions opt;
+    opt.sort_every = every;
+    opt.sort_particles = sort;
+    Solver solver(s, exec(), opt);
+    const FrameStats st = solver.advance_frame();
+    ASSERT_EQ(st.rebuilds, st.steps) << "every " << every;
+    ASSERT_GT(st.rebuilds, 8);
+    // -1: every rebuild sorts; -2: the rebuilds 0, 4, 8, ... of the run; else the count itself.
+    const int expected = want == -1 ? st.rebuilds : want == -2 ? (st.rebuilds + 3) / 4 : want;
+    EXPECT_EQ(st.sorts, expected) << "every " << every << ", sort " << sort;
+  }
 }
 
 // 4 x 4 x 4 one-cell jelly pieces, two cells apart (so the grid does not glue them together),

@@ -65,6 +65,8 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
   const float inv_dx = args.inv_dx;
   const int order = args.sort ? args.order : 0;
+  const bool sorting = args.sort;
+  const int sort_every = args.sort_every > 1 ? args.sort_every : 1;
 
   // 1. Empty table; counters.
   gated_for(
@@ -74,6 +76,9 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         if (i == 0) {
           ctl->num_blocks = 0;
           ctl->sort_cursor = 0;
+          ctl->sort_now = sorting && ctl->rebuild_serial % sort_every == 0 ? 1 : 0;
+          ctl->sorts += ctl->sort_now;
+          ++ctl->rebuild_serial;
         }
       });
   // 2. Each particle's home block, numbered by the particle that inserts it, so that blocks are
@@ -183,7 +188,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
     // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
     //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
     gated_for(
-        exec, "mpm.rebuild.offsets", cap, gate, SILT_LAMBDA(Index b) {
+        exec, "mpm.rebuild.offsets", cap, &ctl->sort_now, SILT_LAMBDA(Index b) {
           if (b >= ctl->num_blocks) return;
           const int count = g.block_count[b];
           g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
@@ -199,7 +204,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         });
     // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
     gated_for(
-        exec, "mpm.rebuild.scatter", n, gate, SILT_LAMBDA(Index i) {
+        exec, "mpm.rebuild.scatter", n, &ctl->sort_now, SILT_LAMBDA(Index i) {
           const int b = p.block[i];
           if (b < 0) {
             copy_particle(p, i, s, i);
@@ -224,13 +229,14 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
           copy_particle(p, i, s, g.block_offset[b] + within);
         });
     gated_for(
-        exec, "mpm.rebuild.copy_back", n, gate,
+        exec, "mpm.rebuild.copy_back", n, &ctl->sort_now,
         SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
   }
   // 10. After an overflow some particles or neighbours have no block: the rest of the step must
   //     not run (the host reports the overflow at the end of the frame).
   gated_for(
       exec, "mpm.rebuild.check", 1, gate, SILT_LAMBDA(Index) {
+        ctl->sort_now = 0;  // the sort kernels of a plain launch sequence skip the next steps
         if (fault.raised()) ctl->active = 0, ctl->rebuild = 0, ctl->more = 0;
       });
 }

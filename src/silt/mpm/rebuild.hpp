@@ -21,6 +21,7 @@ struct RebuildArgs {
   float inv_dx = 0;      // 1/m
   bool sort = true;      // move particles into block order (off: bin only, for ablation)
   int order = 0;         // the order within a block, a SortOrder (solver.hpp)
+  int sort_every = 1;    // sort at every n-th rebuild (the first included), bin only at the rest
 };
 
 /// Enqueues the whole rebuild on exec's stream; no host synchronisation.

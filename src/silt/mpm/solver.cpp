@@ -236,6 +236,7 @@ FrameStats Solver::advance_frame() {
   s.active_blocks = c.num_blocks;
   s.rebuilds = c.rebuilds;
   s.forced_rebuilds = c.forced_rebuilds;
+  s.sorts = c.sorts;
   s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
   s.dt_max = c.dt_max;
   s.stable_dt = c.dt_limit_min;

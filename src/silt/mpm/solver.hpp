@@ -34,6 +34,7 @@ struct FrameStats {
   std::int64_t active_blocks = 0;
   int rebuilds = 0;         // particle-block rebuilds in the frame
   int forced_rebuilds = 0;  // of those, rebuilds the free-zone guard asked for before the period
+  int sorts = 0;            // of those, rebuilds that sorted the particles (SolverOptions)
   double dt_min = 0;        // s, smallest dt of the frame (the last, clipped step included)
   double dt_max = 0;        // s, largest dt of the frame
   double stable_dt = 0;     // s, smallest CFL-stable dt met in the frame
@@ -62,7 +63,10 @@ const char* to_string(SortOrder o);
 struct SolverOptions {
   bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
   bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
-  SortOrder sort_order = SortOrder::block;  // within a block, when sorting
+  SortOrder sort_order = SortOrder::cell;  // within a block, when sorting
+  /// Sort at every n-th rebuild only (the first included); the others bin without moving
+  /// particles. 1: every rebuild.
+  int sort_every = 1;
   bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
   /// P2G: stage each CUDA block's particles in a shared-memory arena of the 3x3x3 blocks around
   /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000

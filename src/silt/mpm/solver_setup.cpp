@@ -122,6 +122,7 @@ void Solver::Impl::build_tables() {
   targs.advect = float(scene.asflip_advect);
   rargs.sort = options.sort_particles;
   rargs.order = static_cast<int>(options.sort_order);
+  rargs.sort_every = options.sort_every;
   targs.vector_atomics = options.vector_atomics;
   targs.shared_p2g = options.shared_p2g;
   targs.launch = int(options.transfer_launch);

@@ -20,6 +20,7 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span) {
         c.steps = 0;
         c.rebuilds = 0;
         c.forced_rebuilds = 0;
+        c.sorts = 0;
         c.unstable_steps = 0;
         // vmax is kept: it holds the speeds of the particles as the last G2P left them.
         c.dt_limit_min = FLT_MAX;

@@ -44,6 +44,9 @@ struct StepControl {
   int num_blocks = 0;            // active blocks after the last rebuild
   int paused = 0;                // 1 when the frame stopped early for the host to grow the grid
   int sort_cursor = 0;           // rebuild scratch: next free slot of the counting sort
+  int sort_now = 0;              // 1 while the current rebuild also sorts (rebuild kernels)
+  int sorts = 0;                 // rebuilds in the frame that sorted the particles
+  int rebuild_serial = 0;        // rebuilds ever run (never reset): picks the rebuilds that sort
   // Set before each step by a multi-partition run (multi_solver.hpp), 0 on one device:
   int pause_request = 0;  // another part needs to grow its grid: pause with it
   int halt = 0;           // another part has a fault: end the frame without stepping
