@@ -371,6 +371,8 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
                       bool copies = false) {
   silt::mpm::MultiOptions o;
   o.solver.sort_particles = c.sort;
+  o.solver.sort_order = parse_sort_order(c.sort_order);
+  o.solver.sort_every = c.sort_every;
   o.solver.vector_atomics = c.vector_atomics;
   o.solver.shared_p2g = c.shared_p2g;
   o.solver.transfer_launch = parse_launch(c.launch);

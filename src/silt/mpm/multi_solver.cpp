@@ -815,6 +815,7 @@ FrameStats MultiSolver::advance_frame() {
   s.particles = m.total_particles;
   s.active_blocks = std::int64_t(m.allsum(blocks));
   s.rebuilds = c.rebuilds;
+  s.sorts = c.sorts;
   s.forced_rebuilds = c.forced_rebuilds;
   s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
   s.dt_max = c.dt_max;
