@@ -377,6 +377,9 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
   o.solver.shared_p2g = c.shared_p2g;
   o.solver.transfer_launch = parse_launch(c.launch);
   o.barrier = barrier;
+  o.solver.log = [](const std::string& m) {
+    std::fprintf(stderr, "%s\n", m.c_str());
+  };
   o.time_phases = time_phases;
   o.cuda_graph = graph;
   o.peer_copies = copies;
