@@ -54,7 +54,7 @@ struct Config {
   std::string transfer = "apic";
   std::string sort_order = "cell";  // within a block: block, cell or interleaved
   int warmup_steps = 0;             // steps run before the timed frame (mixing)
-  int sort_every = 1;               // sort at every n-th rebuild
+  int sort_every = 16;              // sort at every n-th rebuild
   bool ablation = false, quick = false;
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
@@ -480,7 +480,7 @@ int main(int argc, char** argv) {
   app.add_option("--sort-order", c.sort_order,
                  "order within a block when sorting: block, cell or interleaved")
       ->check(CLI::IsMember({"block", "cell", "interleaved"}));
-  app.add_option("--sort-every", c.sort_every, "sort at every n-th rebuild only (default 1)")
+  app.add_option("--sort-every", c.sort_every, "sort at every n-th rebuild only (default 16)")
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");

@@ -59,12 +59,15 @@ struct MultiOptions {
   /// false: skip the shared-block sum (each part updates its grid from its own particles alone).
   /// Wrong physics; exists so that tests can show the sum matters.
   bool reduce_shared = true;
-  PartBarrier barrier = PartBarrier::event;
+  /// The default (atomic barrier, graphs) measured fastest on two H200s at every size: 48.6%
+  /// efficiency at 55K particles against 18.0% with events, 96.9% at 3.1M against 91.4%
+  /// (bench/results/mpm-2026-11-29-h200x2.md). Used between GPUs of one process only.
+  PartBarrier barrier = PartBarrier::atomic;
   /// Several GPUs of one process with PartBarrier::atomic: each GPU's frame is one CUDA graph
   /// (the step loop of step_graph.hpp), agreeing in-kernel through the atomic barrier, so the
   /// host launches one graph per GPU per frame. Falls back to plain launches (with a log line)
   /// when a graph cannot be recorded. Ignored elsewhere and with time_phases.
-  bool cuda_graph = false;
+  bool cuda_graph = true;
   /// Parts of one process: instead of reading the other parts' P2G sums in-kernel over the peer
   /// link, each part packs the sums of its shared blocks and copies them to the parts that share
   /// them (cudaMemcpyPeerAsync; memcpy on the host), as MPI ranks do through host buffers. The
