@@ -55,6 +55,7 @@ struct Config {
   std::string sort_order = "cell";  // within a block: block, cell or interleaved
   int warmup_steps = 0;             // steps run before the timed frame (mixing)
   int sort_every = 16;              // sort at every n-th rebuild
+  int graph_unroll = 2;             // steps per iteration of the frame graph's loop
   bool ablation = false, quick = false;
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
@@ -172,6 +173,7 @@ Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool gra
   opt.sort_particles = c.sort;
   opt.sort_order = parse_sort_order(c.sort_order);
   opt.sort_every = c.sort_every;
+  opt.graph_steps_per_iteration = c.graph_unroll;
   opt.vector_atomics = c.vector_atomics;
   opt.shared_p2g = c.shared_p2g;
   opt.transfer_launch = parse_launch(c.launch);
@@ -373,6 +375,7 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
   o.solver.sort_particles = c.sort;
   o.solver.sort_order = parse_sort_order(c.sort_order);
   o.solver.sort_every = c.sort_every;
+  o.solver.graph_steps_per_iteration = c.graph_unroll;
   o.solver.vector_atomics = c.vector_atomics;
   o.solver.shared_p2g = c.shared_p2g;
   o.solver.transfer_launch = parse_launch(c.launch);
@@ -481,6 +484,9 @@ int main(int argc, char** argv) {
                  "order within a block when sorting: block, cell or interleaved")
       ->check(CLI::IsMember({"block", "cell", "interleaved"}));
   app.add_option("--sort-every", c.sort_every, "sort at every n-th rebuild only (default 16)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--graph-unroll", c.graph_unroll,
+                 "steps per iteration of the frame graph's device-side loop (default 2)")
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");

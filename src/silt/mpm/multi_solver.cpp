@@ -452,7 +452,8 @@ void MultiSolver::Impl::prepare_graphs() {
             enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp));
             enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
                         m.faults.view());
-          });
+          },
+          options.solver.graph_steps_per_iteration);
     }
     graph_key = key;
   } catch (const Error& e) {

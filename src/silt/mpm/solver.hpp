@@ -61,7 +61,10 @@ const char* to_string(SortOrder o);
 /// Run-time switches of the solver (the physics comes from the Scene). The defaults are the
 /// fastest measured configuration; the others exist for ablations (bench/mpm_bench).
 struct SolverOptions {
-  bool cuda_graph = true;      // CUDA: run each frame as one CUDA graph (false: plain launches)
+  bool cuda_graph = true;  // CUDA: run each frame as one CUDA graph (false: plain launches)
+  /// CUDA graph: steps per iteration of the frame's device-side loop (the loop body repeated),
+  /// so the loop's per-iteration cost is shared by that many steps.
+  int graph_steps_per_iteration = 2;
   bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
   SortOrder sort_order = SortOrder::cell;  // within a block, when sorting
   /// Sort at every n-th rebuild only (the first included); the others bin without moving

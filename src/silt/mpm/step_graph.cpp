@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "silt/core/error.hpp"
 
 #if SILT_HAS_CUDA
@@ -48,8 +50,10 @@ struct StepGraph::Impl {
   }
 };
 
-StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step)
+StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step,
+                     int steps_per_iteration)
     : impl_(std::make_unique<Impl>()) {
+  const int copies = steps_per_iteration > 1 ? steps_per_iteration : 1;
   SILT_REQUIRE(exec.is_cuda() && exec.stream != nullptr,
                std::string("StepGraph needs a CUDA exec with its own stream"));
   impl_->exec = exec;
@@ -59,40 +63,46 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
   try {
     // The loop condition starts at 1 on every launch (cudaGraphCondAssignDefault): a frame always
     // takes at least one step; the dt kernel clears it after the last one.
-    cudaGraphConditionalHandle more = 0, rebuild_if = 0;
+    cudaGraphConditionalHandle more = 0;
     SILT_CUDA_CHECK(
         cudaGraphConditionalHandleCreate(&more, impl_->graph, 1, cudaGraphCondAssignDefault));
     cudaGraphNode_t loop_node = nullptr;
     const cudaGraph_t body =
         add_conditional(impl_->graph, nullptr, 0, more, cudaGraphCondTypeWhile, &loop_node);
-    SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&rebuild_if, body, 0, 0));
 
-    // Loop body: pre -> IF(rebuild) -> step.
+    // Loop body: (pre -> IF(rebuild) -> step) x copies, each IF node with a handle of its own.
+    std::vector<cudaGraph_t> rebuild_bodies;
     SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0,
                                                   cudaStreamCaptureModeThreadLocal));
-    StepHandles h;
-    h.more = more;
-    h.rebuild = rebuild_if;
-    h.in_graph = 1;
-    pre(h);
-    cudaStreamCaptureStatus status;
-    const cudaGraphNode_t* deps = nullptr;
-    size_t n_deps = 0;
-    SILT_CUDA_CHECK(
-        cudaStreamGetCaptureInfo(s, &status, nullptr, nullptr, &deps, nullptr, &n_deps));
-    cudaGraphNode_t if_node = nullptr;
-    const cudaGraph_t rebuild_body =
-        add_conditional(body, deps, n_deps, rebuild_if, cudaGraphCondTypeIf, &if_node);
-    SILT_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1,
-                                                        cudaStreamSetCaptureDependencies));
-    step();
+    for (int k = 0; k < copies; ++k) {
+      cudaGraphConditionalHandle rebuild_if = 0;
+      SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&rebuild_if, body, 0, 0));
+      StepHandles h;
+      h.more = more;
+      h.rebuild = rebuild_if;
+      h.in_graph = 1;
+      pre(h);
+      cudaStreamCaptureStatus status;
+      const cudaGraphNode_t* deps = nullptr;
+      size_t n_deps = 0;
+      SILT_CUDA_CHECK(
+          cudaStreamGetCaptureInfo(s, &status, nullptr, nullptr, &deps, nullptr, &n_deps));
+      cudaGraphNode_t if_node = nullptr;
+      rebuild_bodies.push_back(
+          add_conditional(body, deps, n_deps, rebuild_if, cudaGraphCondTypeIf, &if_node));
+      SILT_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1,
+                                                          cudaStreamSetCaptureDependencies));
+      step();
+    }
     SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
 
-    // Body of the IF node.
-    SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, rebuild_body, nullptr, nullptr, 0,
-                                                  cudaStreamCaptureModeThreadLocal));
-    rebuild();
-    SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
+    // Bodies of the IF nodes.
+    for (const cudaGraph_t rebuild_body : rebuild_bodies) {
+      SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, rebuild_body, nullptr, nullptr, 0,
+                                                    cudaStreamCaptureModeThreadLocal));
+      rebuild();
+      SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
+    }
 
     SILT_CUDA_CHECK(cudaGraphInstantiate(&impl_->instance, impl_->graph, 0));
   } catch (...) {
@@ -130,7 +140,7 @@ bool StepGraph::supported() {
 
 struct StepGraph::Impl {};
 
-StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Phase&) {
+StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Phase&, int) {
   throw Error("CUDA graphs with conditional nodes need the CUDA backend built with CUDA >= 12.4");
 }
 StepGraph::~StepGraph() = default;

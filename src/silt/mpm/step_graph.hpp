@@ -3,6 +3,7 @@
 // from conditional nodes, so the host launches it once per frame and never waits inside it:
 //
 //   WHILE (more) {                  more: set by the dt kernel, 0 after the frame's last step
+//                                   (the body below, steps_per_iteration times)
 //     pre                           max-speed reduction, dt kernel (sets more and rebuild)
 //     IF (rebuild) { rebuild }      the mapping rebuild and sort, only every k steps or when the
 //                                   free-zone guard asked for it (costs nothing when skipped)
@@ -30,7 +31,11 @@ class StepGraph {
   /// Records the frame loop on exec's stream (which must not be the legacy default stream).
   /// Throws silt::Error when capture or instantiation fails (e.g. a launch that synchronises
   /// during capture, as debug builds do), leaving the stream usable for plain launches.
-  StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step);
+  /// steps_per_iteration: the loop body holds that many copies of pre -> IF(rebuild) -> step
+  /// (each with its own IF node), so the loop's per-iteration cost is paid once per that many
+  /// steps; a copy after the frame's last step finds `more` clear and runs gated no-ops.
+  StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step,
+            int steps_per_iteration = 1);
   ~StepGraph();
   StepGraph(const StepGraph&) = delete;
   StepGraph& operator=(const StepGraph&) = delete;
