@@ -102,6 +102,27 @@ void step_and_write(const io::SweJob& job, swe::Solver& solver, const std::strin
   }
 }
 
+// Runs the body of a run on this rank and ends it the way every rank must agree on: a fault that
+// every rank throws alike (Fault) is reported by rank 0 while the others end quietly; an error of
+// this rank alone (a file it cannot write, a device it cannot use) ends every rank (MPI_Abort), as
+// the others may be waiting for it in a collective. On success rank 0 prints the output path.
+template <class Fault, class Body>
+int run_on_ranks(const partition::World& world, const std::string& out, Body body) {
+  try {
+    body();
+  } catch (const Fault&) {
+    if (world.is_root()) throw;
+    return 1;
+  } catch (const std::exception& e) {
+    if (!world.distributed()) throw;
+    fmt::print(stderr, "silt: error on rank {} of {}: {}\n", world.rank(), world.size(), e.what());
+    std::fflush(stderr);
+    world.abort(1);
+  }
+  if (world.is_root()) fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
+  return 0;
+}
+
 int run_swe(const io::SweJob& job, const RunOptions& o) {
   const partition::World& world = partition::World::get();
   const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
@@ -110,7 +131,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
   const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
   Progress progress(job.run.end_time, o.quiet || !root);
   const std::string backend = describe_execs(execs, world);
-  try {
+  return run_on_ranks<swe::SplitFault>(world, out, [&] {
     progress.log(
         fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
                     job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
@@ -125,20 +146,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     if (split) progress.log("split: " + solver->layout());
     step_and_write(job, *solver, out, progress, root);
     progress.done(solver->time(), solver->steps());
-  } catch (const swe::SplitFault& e) {
-    // Every rank throws it alike: rank 0 reports it, the others end quietly.
-    if (root) throw;
-    return 1;
-  } catch (const std::exception& e) {
-    if (!world.distributed()) throw;
-    // One rank's own error (a file it cannot write, a device it cannot use): the other ranks may
-    // be waiting for it in a collective, so end them all.
-    fmt::print(stderr, "silt: error on rank {} of {}: {}\n", world.rank(), world.size(), e.what());
-    std::fflush(stderr);
-    world.abort(1);
-  }
-  if (root) fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
-  return 0;
+  });
 }
 
 #ifdef SILT_WITH_MPM
@@ -154,7 +162,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
   Progress progress(job.run.end_time, o.quiet || !root);
   const std::string backend = describe_execs(execs, world);
   const bool stress = job.outputs.with_stress;
-  try {
+  return run_on_ranks<mpm::PartFault>(world, out, [&] {
     for (const auto& w : job.warnings) progress.log("warning: " + w);
     std::unique_ptr<io::MpmFrameWriter> writer;
     if (root) {
@@ -199,18 +207,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       progress.update(s.time, steps);
     }
     progress.done(split ? multi->time() : one->time(), steps);
-  } catch (const mpm::PartFault& e) {
-    // Every rank throws it alike: rank 0 reports it, the others end quietly.
-    if (root) throw;
-    return 1;
-  } catch (const std::exception& e) {
-    if (!world.distributed()) throw;
-    fmt::print(stderr, "silt: error on rank {} of {}: {}\n", world.rank(), world.size(), e.what());
-    std::fflush(stderr);
-    world.abort(1);
-  }
-  if (root) fmt::print("{}\n", fs::absolute(out).lexically_normal().string());
-  return 0;
+  });
 }
 #endif
 
