@@ -2,7 +2,9 @@
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL; MPI when the machine's Open MPI has headers), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass]
+#                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
+# BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
+# each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs 7 launches.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
@@ -43,7 +45,7 @@ if has build; then
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PFX/usr \
     -DSILT_ENABLE_GDAL=OFF $MPI_FLAG -DCMAKE_CUDA_FLAGS="-Xptxas -v" \
     > "$OUT/build.log" 2>&1 &&
-    cmake --build $B -j "$(nproc)" >> "$OUT/build.log" 2>&1
+    cmake --build $B -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} >> "$OUT/build.log" 2>&1
   rc=$?
   echo "build rc=$rc"
   if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; fi
@@ -126,6 +128,40 @@ if has bench-mpm-sort && [ -x $B/bench/mpm_bench ]; then
     timeout 150 $B/bench/mpm_bench --backend cuda --case sand --sizes 1M,12.6M --sort false \
       --warmup-steps 2000
   } 2>&1 | tee "$OUT/bench-mpm-sort.txt"
+fi
+if has bench-mpm-warp && [ -x $B/bench/mpm_bench ]; then
+  # The warp pre-reduction of P2G with each sort period and without sorting: the cube, the sand
+  # sizes, and 1M / 12.6M sand after 2000 steps of falling and piling.
+  M=$B/bench/mpm_bench
+  {
+    for v in "" "--warp-reduce false" "--sort-every 1" "--sort-every 4" "--sort false"; do
+      echo "== cube $v"; timeout 60 $M --backend cuda --case cube $v
+    done
+    echo "== sand, defaults"; timeout 120 $M --backend cuda --case sand --sizes 55K,1M,3.1M,12.6M
+    echo "== overhead, defaults"; timeout 60 $M --backend cuda --case overhead
+    for v in "" "--warp-reduce false" "--sort-every 1" "--sort-every 4" "--sort false"; do
+      echo "== sand after 2000 steps $v"
+      timeout 120 $M --backend cuda --case sand --sizes 1M,12.6M --warmup-steps 2000 $v
+    done
+  } 2>&1 | tee "$OUT/bench-mpm-warp.txt" | grep -E "^== |^\[|ms/step|G particle" | head -80
+fi
+if has bench-mpm-multi-quick && [ -x $B/bench/mpm_bench ]; then
+  # MPM on GPUs 0,1 against one: the default graph step (4 launches) and its 7-launch ablation.
+  timeout 300 $B/bench/mpm_bench --backend cuda --devices 0,1 --multi-quick \
+    --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}" 2>&1 | tee "$OUT/bench-mpm-multi-quick.txt"
+fi
+if has ncu-mpm && [ -x $B/bench/mpm_bench ]; then
+  # P2G and G2P of 1M falling sand after 200 steps (plain launches), particles sorted at every
+  # rebuild against never sorted: where the sorted layout loses (bench/results/mpm-*-h200.md).
+  for mode in "--sort-every 1" "--sort false"; do
+    echo "== ncu: 1M sand, $mode"
+    timeout 240 ncu --clock-control none --set full --kernel-name-base demangled \
+      -k 'regex:enqueue_(p2g|g2p)\(' --launch-skip 400 --launch-count 2 \
+      $B/bench/mpm_bench --backend cuda --case sand --sizes 1M --graph false \
+      --warmup-steps 200 --steps 10 $mode
+  done > "$OUT/ncu-mpm.txt" 2>&1
+  grep -E "^== |Duration|Memory Throughput|Compute \(SM\)|L2 Hit|Registers|Achieved Occ" \
+    "$OUT/ncu-mpm.txt" | head -60
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"

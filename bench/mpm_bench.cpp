@@ -50,6 +50,7 @@ struct Config {
   int steps = 0;  // 0: per-backend default
   int rebuild_period = 8;
   bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
+  bool warp_reduce = true;
   std::string launch = "standard";
   std::string transfer = "apic";
   std::string sort_order = "cell";  // within a block: block, cell or interleaved
@@ -57,6 +58,7 @@ struct Config {
   int sort_every = 16;              // sort at every n-th rebuild
   int graph_unroll = 2;             // steps per iteration of the frame graph's loop
   bool ablation = false, quick = false;
+  bool multi_quick = false;  // [d]: the default and its 7-launch ablation only
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
 };
@@ -175,6 +177,7 @@ Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool gra
   opt.sort_every = c.sort_every;
   opt.graph_steps_per_iteration = c.graph_unroll;
   opt.vector_atomics = c.vector_atomics;
+  opt.warp_reduce = c.warp_reduce;
   opt.shared_p2g = c.shared_p2g;
   opt.transfer_launch = parse_launch(c.launch);
   s.frame_dt = kDt * std::max(steps, 2);
@@ -302,6 +305,10 @@ std::vector<Variant> ablation_variants(const Config& final_config) {
        [](Config& c) {
          c.vector_atomics = false;
        }},
+      {"no warp pre-reduction in P2G",
+       [](Config& c) {
+         c.warp_reduce = false;
+       }},
       {fmt::format("G2P2G {}", final_config.g2p2g ? "off" : "on"),
        [](Config& c) {
          c.g2p2g = !c.g2p2g;
@@ -370,13 +377,14 @@ struct MultiTiming {
 
 MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& execs, int steps,
                       silt::mpm::PartBarrier barrier, bool time_phases, bool graph = false,
-                      bool copies = false) {
+                      bool copies = false, bool fused_sync = true) {
   silt::mpm::MultiOptions o;
   o.solver.sort_particles = c.sort;
   o.solver.sort_order = parse_sort_order(c.sort_order);
   o.solver.sort_every = c.sort_every;
   o.solver.graph_steps_per_iteration = c.graph_unroll;
   o.solver.vector_atomics = c.vector_atomics;
+  o.solver.warp_reduce = c.warp_reduce;
   o.solver.shared_p2g = c.shared_p2g;
   o.solver.transfer_launch = parse_launch(c.launch);
   o.barrier = barrier;
@@ -386,6 +394,7 @@ MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& e
   o.time_phases = time_phases;
   o.cuda_graph = graph;
   o.peer_copies = copies;
+  o.fused_sync = fused_sync;
   s.frame_dt = kDt * std::max(steps, 2);
   silt::mpm::MultiSolver solver(s, execs, o);
   solver.advance_frame();  // warm-up: first rebuild, grid growth
@@ -414,6 +423,32 @@ void multi(const Config& c, const std::vector<silt::Exec>& execs, int steps) {
       "\n[d] falling sand on {} {} (dx 1/256 m, dt 1e-4 s): one device (Solver, {}) vs "
       "mpm::MultiSolver\n",
       n, gpu ? "GPUs" : "CPU partitions", c.graph ? "graph" : "plain launches");
+  if (c.multi_quick) {
+    // The default (graphs, 4 launches a step) and its 7-launch ablation only.
+    fmt::print(
+        "| particles | 1 device ms/step | {n} x graphs (default) | eff. | {n} x graphs, 7 "
+        "launches | eff. | blocks | shared |\n",
+        fmt::arg("n", n));
+    fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& size : c.sizes) {
+      const Scene s = sand_scene(c, parse_count(size));
+      try {
+        using silt::mpm::PartBarrier;
+        const double t1 = run(c, s, execs.front(), steps, c.graph).ms_per_step;
+        const MultiTiming f = run_multi(c, s, execs, steps, PartBarrier::atomic, false, true);
+        const MultiTiming u =
+            run_multi(c, s, execs, steps, PartBarrier::atomic, false, true, false, false);
+        fmt::print("| {} ({}) | {:.4f} | {:.4f}{} | {} | {:.4f}{} | {} | {} | {} |\n", size,
+                   f.particles, t1, f.ms_per_step, f.graph ? "" : " (no graph)",
+                   efficiency(t1, n, f.ms_per_step), u.ms_per_step, u.graph ? "" : " (no graph)",
+                   efficiency(t1, n, u.ms_per_step), f.blocks, f.shared);
+        std::fflush(stdout);
+      } catch (const std::exception& e) {
+        fmt::print("| {} | failed: {} | | | | | | |\n", size, e.what());
+      }
+    }
+    return;
+  }
   fmt::print(
       "| particles | 1 device ms/step | {n} x event | eff. | {n} x atomic | eff. | {n} x "
       "atomic + graphs | eff. | {n} x peer copies | eff. | blocks | shared |\n",
@@ -491,6 +526,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");
   app.add_option("--vector-atomics", c.vector_atomics, "float4 atomics in P2G (on/off)");
+  app.add_option("--warp-reduce", c.warp_reduce,
+                 "P2G: lanes sharing a stencil base sum with shuffles before the atomics (on/off)");
   app.add_option("--shared-p2g", c.shared_p2g,
                  "P2G staged in shared memory, flushed with global atomics (on/off)");
   app.add_option("--launch", c.launch,
@@ -503,6 +540,8 @@ int main(int argc, char** argv) {
   app.add_option("--devices", c.devices,
                  "several: MPM on these GPUs (CPU partitions on the cpu backend), case [d]")
       ->delimiter(',');
+  app.add_flag("--multi-quick", c.multi_quick,
+               "[d]: only one device against the default (graphs) and its 7-launch ablation");
   app.add_option("--transfer", c.transfer, "apic or asflip")
       ->check(CLI::IsMember({"apic", "asflip"}));
   CLI11_PARSE(app, argc, argv);
@@ -518,12 +557,12 @@ int main(int argc, char** argv) {
     fmt::print(
         "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {} ({}, every {}), "
         "vector "
-        "atomics {}, shared P2G {}, launch {}, transfer {}, warm-up {} steps\n",
+        "atomics {}, warp reduce {}, shared P2G {}, launch {}, transfer {}, warm-up {} steps\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.sort ? "on" : "off",
-        c.sort_order, c.sort_every, c.vector_atomics ? "on" : "off", c.shared_p2g ? "on" : "off",
-        c.launch, c.transfer, c.warmup_steps);
+        c.sort_order, c.sort_every, c.vector_atomics ? "on" : "off", c.warp_reduce ? "on" : "off",
+        c.shared_p2g ? "on" : "off", c.launch, c.transfer, c.warmup_steps);
     parse_launch(c.launch);
     if (c.ablation) {
       ablation(c, exec, steps);

@@ -1,15 +1,17 @@
 // The float kernels on the backend chosen by --backend (CUDA: native rsqrt/__fdividef/__logf/
-// __expf paths) against double references computed on the host: the SVD, and material_stress for
-// every model.
+// __expf paths) against double references computed on the host: the SVD, material_stress for
+// every model, and the warp pre-reduction of P2G (lane_group.hpp).
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
+#include "silt/core/atomic.hpp"
 #include "silt/core/buffer.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/kernels/material_k.hpp"
 #include "silt/mpm/kernels/scene_params.hpp"
+#include "silt/mpm/lane_group.hpp"
 #include "test_support.hpp"
 
 namespace silt::mpm {
@@ -140,6 +142,60 @@ void DeviceMaterialStress_MatchesDoubleReference() {
 }
 TEST(DeviceKernels, MaterialStressMatchesDoubleReference) {
   DeviceMaterialStress_MatchesDoubleReference();
+}
+
+// Every lane adds (1, i mod 1000, i^2 mod 97) to its key's slot through its group's leader; the
+// slots must hold the exact per-key sums (small integers: exact in float). Lanes whose index is a
+// multiple of 7 drop out first, so groups form among a partial warp as after a free-zone escape.
+std::vector<float> run_lane_groups(const std::vector<int>& keys, int slots) {
+  const Index n = static_cast<Index>(keys.size());
+  DeviceBuffer<int> k(exec(), n, "test.lane.keys");
+  DeviceBuffer<float> sums(exec(), 3 * Index(slots), "test.lane.sums");
+  k.upload(keys);
+  sums.zero();
+  const int* pk = k.data();
+  float* ps = sums.data();
+  parallel_for(
+      exec(), "test.lane_group", n, SILT_LAMBDA(Index i) {
+        if (i % 7 == 3) return;
+        const detail::LaneGroup g = detail::lane_group(pk[i], true);
+        for (int r = 0; r < 2; ++r) {  // twice: the group is reused, as over the 27 nodes
+          float v[3] = {1.0f, float(i % 1000), float((i * i) % 97)};
+          detail::group_sum(g, v);
+          if (g.leader)
+            for (int c = 0; c < 3; ++c) atomic_add(ps + 3 * pk[i] + c, v[c]);
+        }
+      });
+  return sums.download();
+}
+
+void DeviceLaneGroups_SumExactlyPerKey() {
+  std::mt19937 rng(5);
+  const int slots = 64;
+  // Sorted runs of 1..40 equal keys (groups up to a whole warp, across warp edges), scattered
+  // keys from a few values (non-contiguous groups), all equal, all distinct.
+  std::vector<int> keys;
+  for (int run = 0; keys.size() < 6000; ++run) {
+    const int len = 1 + int(rng() % 40);
+    for (int j = 0; j < len; ++j) keys.push_back(run % slots);
+  }
+  for (int i = 0; i < 3000; ++i) keys.push_back(int(rng() % 5));
+  for (int i = 0; i < 640; ++i) keys.push_back(7);
+  for (int i = 0; i < 640; ++i) keys.push_back(i % slots);
+  const std::vector<float> got = run_lane_groups(keys, slots);
+  std::vector<double> want(3 * std::size_t(slots), 0.0);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i % 7 == 3) continue;
+    const std::size_t s = 3 * std::size_t(keys[i]);
+    want[s] += 2.0;
+    want[s + 1] += 2.0 * double(i % 1000);
+    want[s + 2] += 2.0 * double((i * i) % 97);
+  }
+  for (std::size_t s = 0; s < want.size(); ++s)
+    ASSERT_EQ(double(got[s]), want[s]) << "key " << s / 3 << " channel " << s % 3;
+}
+TEST(DeviceKernels, LaneGroupsSumExactlyPerKey) {
+  DeviceLaneGroups_SumExactlyPerKey();
 }
 
 }  // namespace

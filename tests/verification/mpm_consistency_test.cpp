@@ -177,6 +177,22 @@ TEST(MpmConsistency, SharedMemoryP2gMatchesGlobalAtomics) {
               "g2p2g: shared-memory P2G vs global atomics");
 }
 
+TEST(MpmConsistency, WarpPreReductionMatchesPlainAtomics) {
+  if (!on_gpu()) GTEST_SKIP() << "the warp pre-reduction exists only on the cuda backend";
+  // Sorted at every rebuild, so that warps hold groups of particles with the same stencil base;
+  // both pipelines (fused force, and the split force channels of G2P2G).
+  silt::mpm::SolverOptions grouped, plain;
+  grouped.sort_every = plain.sort_every = 1;
+  plain.warp_reduce = false;
+  expect_same(run(collision_scene(8), exec(), grouped, kFrames),
+              run(collision_scene(8), exec(), plain, kFrames), "warp pre-reduction vs plain");
+  expect_same(run(collision_scene(8, true), exec(), grouped, kFrames),
+              run(collision_scene(8, true), exec(), plain, kFrames),
+              "g2p2g: warp pre-reduction vs plain");
+  expect_same(run(splash_scene(), exec(), grouped, kFrames),
+              run(splash_scene(), exec(), plain, kFrames), "splash: warp pre-reduction vs plain");
+}
+
 TEST(MpmConsistency, TransferLaunchShapesAgree) {
   if (!on_gpu()) GTEST_SKIP() << "launch shapes exist only on the cuda backend";
   const silt::mpm::SolverOptions standard;

@@ -1,8 +1,10 @@
 #include "silt/mpm/multi_kernels.hpp"
 
 #include "silt/core/atomic_fetch.hpp"
+#include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
+#include "silt/mpm/step_decide.hpp"
 
 namespace silt::mpm {
 
@@ -73,34 +75,62 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
       });
 }
 
+namespace {
+
+/// One node of the grid update with the shared-block reduction in front (both grid update
+/// launches below run it).
+struct SharedNodeUpdate {
+  GridArgs a;
+  GridView g;
+  StepControl* ctl;
+  PartGrids pg;
+
+  /// The node's block is active (after the last rebuild).
+  SILT_HD SILT_FORCEINLINE bool in_use(Index node) const {
+    return node / kBlockNodes < Index(ctl->num_blocks);
+  }
+  /// Another part holds the node's block.
+  SILT_HD SILT_FORCEINLINE bool shared(Index node) const {
+    const int* row = pg.peer_block + Index(pg.parts) * (node / kBlockNodes);
+    for (int p = 0; p < pg.parts; ++p)
+      if (p != pg.self && row[p] >= 0) return true;
+    return false;
+  }
+  SILT_HD SILT_FORCEINLINE void operator()(Index node) const {
+    const int b = int(node / kBlockNodes);
+    const int l = int(node - Index(b) * kBlockNodes);
+    const int stride = g.accum_stride;
+    const int* row = pg.peer_block + Index(pg.parts) * b;
+    float sum[kAccumChannelsSplit] = {};
+    bool shared = false;
+    for (int p = 0; p < pg.parts; ++p) {
+      const int pb = row[p];
+      if (pb < 0) continue;
+      shared = shared || p != pg.self;
+      const float* acc = pg.accum[p] + Index(stride) * (Index(pb) * kBlockNodes + l);
+      for (int c = 0; c < stride; ++c) sum[c] += acc[c];
+    }
+    // Others may still read this node's sums when the block is shared: those are cleared after
+    // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
+    if (!shared)
+      for (int c = 0; c < stride; ++c) g.accum[Index(stride) * node + c] = 0.0f;
+    const float dt = ctl->dt;
+    const Vec3f transfer{sum[1], sum[2], sum[3]};
+    const Vec3f momentum =
+        stride > kAccumChannels ? transfer + Vec3f{sum[4], sum[5], sum[6]} * dt : transfer;
+    detail::grid_node_update(a, g, ctl, node, b, sum[0], transfer, momentum);
+  }
+};
+
+}  // namespace
+
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg) {
   const Index nodes = g.capacity * kBlockNodes;
+  const SharedNodeUpdate u{a, g, ctl, pg};
   gated_for(
       exec, "mpm.multi.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
-        const int b = node / kBlockNodes;
-        if (b >= ctl->num_blocks) return;
-        const int l = int(node - Index(b) * kBlockNodes);
-        const int stride = g.accum_stride;
-        const int* row = pg.peer_block + Index(pg.parts) * b;
-        float sum[kAccumChannelsSplit] = {};
-        bool shared = false;
-        for (int p = 0; p < pg.parts; ++p) {
-          const int pb = row[p];
-          if (pb < 0) continue;
-          shared = shared || p != pg.self;
-          const float* acc = pg.accum[p] + Index(stride) * (Index(pb) * kBlockNodes + l);
-          for (int c = 0; c < stride; ++c) sum[c] += acc[c];
-        }
-        // Others may still read this node's sums when the block is shared: those are cleared
-        // after the next agreement (enqueue_clear_shared), the rest right away.
-        if (!shared)
-          for (int c = 0; c < stride; ++c) g.accum[Index(stride) * node + c] = 0.0f;
-        const float dt = ctl->dt;
-        const Vec3f transfer{sum[1], sum[2], sum[3]};
-        const Vec3f momentum =
-            stride > kAccumChannels ? transfer + Vec3f{sum[4], sum[5], sum[6]} * dt : transfer;
-        detail::grid_node_update(a, g, ctl, node, b, sum[0], transfer, momentum);
+        if (u.in_use(node)) u(node);
       });
 }
 
@@ -137,28 +167,153 @@ void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView 
       exec, "mpm.multi.barrier", 1, SILT_LAMBDA(Index) { arrive_and_wait(sync, fault); });
 }
 
+namespace {
+
+/// Publishes this part's values into its slot set of this step, meets the others at the barrier
+/// and combines every part's slots into the control (device code; one thread).
+SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_blocks,
+                                    const DeviceSync& sync) {
+  const int parity = sync.state->parity ^ 1;
+  sync.state->parity = parity;
+  double* mine = sync.slots[sync.self] + parity * kAgreeSlots;
+  mine[kAgreeVmax] = double(ctl->vmax);
+  mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
+  mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
+  mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
+  arrive_and_wait(sync, fault);
+  double v[kAgreeSlots] = {};
+  for (int p = 0; p < sync.parts; ++p) {
+    const volatile double* s = sync.slots[p] + parity * kAgreeSlots;
+    for (int k = 0; k < kAgreeSlots; ++k) v[k] = s[k] > v[k] ? s[k] : v[k];
+  }
+  ctl->vmax = float(v[kAgreeVmax]);
+  ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
+  ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
+  ctl->halt = v[kAgreeFault] > 0.0 ? 1 : 0;
+}
+
+}  // namespace
+
 void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
                              const DeviceSync& sync) {
   parallel_for(
-      exec, "mpm.multi.agree", 1, SILT_LAMBDA(Index) {
-        const int parity = sync.state->parity ^ 1;
-        sync.state->parity = parity;
-        double* mine = sync.slots[sync.self] + parity * kAgreeSlots;
-        mine[kAgreeVmax] = double(ctl->vmax);
-        mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
-        mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
-        mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
-        arrive_and_wait(sync, fault);
-        double v[kAgreeSlots] = {};
-        for (int p = 0; p < sync.parts; ++p) {
-          const volatile double* s = sync.slots[p] + parity * kAgreeSlots;
-          for (int k = 0; k < kAgreeSlots; ++k) v[k] = s[k] > v[k] ? s[k] : v[k];
-        }
-        ctl->vmax = float(v[kAgreeVmax]);
-        ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
-        ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
-        ctl->halt = v[kAgreeFault] > 0.0 ? 1 : 0;
-      });
+      exec, "mpm.multi.agree", 1, SILT_LAMBDA(Index) { agree(ctl, fault, grow_blocks, sync); });
+}
+
+#if SILT_HAS_CUDA
+namespace {
+
+constexpr int kAgreeBlocks = 128;  // the agree step's launch: its blocks clear the shared sums
+constexpr int kAgreeThreads = 256;
+constexpr int kUpdateThreads = 256;
+
+/// Spins until *counter reaches target; raises kFaultBarrier after ~10 s instead of hanging.
+__device__ void wait_for(const unsigned long long* counter, unsigned long long target,
+                         FaultView fault) {
+  const long long start = clock64();
+  while (*reinterpret_cast<const volatile unsigned long long*>(counter) < target) {
+    if (clock64() - start > 20000000000LL) {
+      fault.raise(kFaultBarrier, 0, 0);
+      break;
+    }
+  }
+  __threadfence_system();
+}
+
+__global__ void __launch_bounds__(kAgreeThreads)
+    agree_step_kernel(StepControl* ctl, FaultView fault, StepParams params, StepHandles handles,
+                      DeviceSync sync, GridView g, PartGrids pg) {
+  BarrierState* st = sync.state;
+  // Launch k's blocks take tickets k*blocks .. (k+1)*blocks - 1 (launches run in stream order);
+  // the block with the launch's first ticket is running, so waiting for it cannot deadlock.
+  __shared__ unsigned long long launch;
+  __shared__ int first;
+  if (threadIdx.x == 0) {
+    const unsigned long long ticket = atomicAdd(&st->tickets, 1ull);
+    launch = ticket / gridDim.x;
+    first = ticket % gridDim.x == 0 ? 1 : 0;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (first) {
+      agree(ctl, fault, params.grow_blocks, sync);
+      decide_step(*ctl, params, fault);
+      // The barrier after P2G: after this one and, on a rebuild step, the rebuild's.
+      st->p2g_target =
+          (st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1) * (unsigned long long)sync.parts;
+      set_step_conditionals(handles, *ctl);
+      __threadfence();
+      atomicExch(&st->done, launch + 1);
+    } else {
+      wait_for(&st->done, launch + 1, fault);
+    }
+  }
+  __syncthreads();
+  // Every part has finished its last step: the shared sums it read are free to clear.
+  const Index nodes = Index(*pg.shared_count) * kBlockNodes;
+  const Index stride = Index(gridDim.x) * blockDim.x;
+  for (Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += stride) {
+    const Index k = i / kBlockNodes;
+    const Index node = Index(pg.shared_list[k]) * kBlockNodes + (i - k * kBlockNodes);
+    for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+  }
+}
+
+__global__ void __launch_bounds__(kUpdateThreads)
+    update_after_peers_kernel(Index n, SharedNodeUpdate u, DeviceSync sync, FaultView fault) {
+  if (u.ctl->active == 0) return;
+  BarrierState* st = sync.state;
+  if (threadIdx.x == 0) {
+    // The first block to swap this step's target in arrives for the part: its P2G is complete.
+    const unsigned long long target = st->p2g_target;
+    if (atomicExch(&st->p2g_claim, target) != target) {
+      st->passed += 1;
+      __threadfence_system();
+      atomicAdd_system(sync.counter, 1ull);
+    }
+  }
+  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool use = node < n && u.in_use(node);
+  if (__syncthreads_or(use && u.shared(node))) {
+    if (threadIdx.x == 0) wait_for(sync.counter, st->p2g_target, fault);
+    __syncthreads();
+  }
+  if (use) u(node);
+}
+
+}  // namespace
+#endif
+
+void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
+                        const StepParams& params, const StepHandles& handles,
+                        const DeviceSync& sync, GridView g, const PartGrids& pg) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_agree_step runs on CUDA devices only");
+#if SILT_HAS_CUDA
+  silt::detail::range_push("mpm.multi.agree_step");
+  agree_step_kernel<<<kAgreeBlocks, kAgreeThreads, 0, exec.stream>>>(ctl, fault, params, handles,
+                                                                     sync, g, pg);
+  silt::detail::range_pop();
+  silt::detail::check_launch(exec, "mpm.multi.agree_step");
+#else
+  (void)ctl, (void)fault, (void)params, (void)handles, (void)sync, (void)g, (void)pg;
+#endif
+}
+
+void enqueue_grid_update_after_peers(const Exec& exec, const GridArgs& a, GridView g,
+                                     StepControl* ctl, const PartGrids& pg, const DeviceSync& sync,
+                                     FaultView fault) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_grid_update_after_peers runs on CUDA only");
+#if SILT_HAS_CUDA
+  const Index nodes = g.capacity * kBlockNodes;
+  if (nodes <= 0) return;
+  silt::detail::range_push("mpm.multi.grid_update_after_peers");
+  update_after_peers_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads), kUpdateThreads, 0,
+                              exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg}, sync, fault);
+  silt::detail::range_pop();
+  silt::detail::check_launch(exec, "mpm.multi.grid_update_after_peers");
+#else
+  (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault;
+#endif
 }
 
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out) {

@@ -57,10 +57,19 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 /// device. Non-shared accumulators are cleared at once, shared ones by enqueue_clear_shared.
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg);
-/// Per-part device state of the host-free synchronisation (PartBarrier::atomic).
+/// Per-part device state of the host-free synchronisation (PartBarrier::atomic); zero at start.
 struct BarrierState {
-  unsigned long long passed = 0;  // barriers this part has passed
+  unsigned long long passed = 0;  // barriers this part has arrived at
   int parity = 0;                 // agreement slot set of the current step
+  // enqueue_agree_step: every CUDA block takes a ticket (launch k holds tickets k*blocks ..);
+  // the first block of a launch agrees and decides, and raises done to k + 1 for the others.
+  unsigned long long tickets = 0;
+  unsigned long long done = 0;
+  // enqueue_grid_update_after_peers: the counter value at which every part's P2G is complete
+  // (set by the agreement), and the last target a block arrived for (the first block to swap it
+  // in arrives for the part).
+  unsigned long long p2g_target = 0;
+  unsigned long long p2g_claim = 0;
 };
 
 /// The host-free synchronisation of the GPUs of one process: a counter of arrivals in the first
@@ -85,6 +94,22 @@ void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView 
 /// The agreement of CUDA-graph steps.
 void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
                              const DeviceSync& sync);
+/// The first kernel of a CUDA-graph step on several GPUs (CUDA only): the agreement of
+/// enqueue_agree_in_kernel, the dt decision of the one-device dt kernel (decide_step, with the
+/// frame graph's conditionals), and, once every part has passed the agreement, the clearing of
+/// the shared sums the others read in the last step (enqueue_clear_shared), all in one launch.
+/// The agreement doubles as the wait of the clearing, so a step has one launch before P2G.
+void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
+                        const StepParams& params, const StepHandles& handles,
+                        const DeviceSync& sync, GridView g, const PartGrids& pg);
+/// enqueue_grid_update_shared with the barrier after P2G folded in (CUDA only): the first CUDA
+/// block arrives for this part (its P2G is complete: stream order); only the blocks that hold a
+/// shared block wait for the other parts, the others update their nodes at once, so the wait
+/// overlaps the local work (paper 000 §5). Replaces enqueue_atomic_barrier +
+/// enqueue_grid_update_shared in the graph step.
+void enqueue_grid_update_after_peers(const Exec& exec, const GridArgs& a, GridView g,
+                                     StepControl* ctl, const PartGrids& pg, const DeviceSync& sync,
+                                     FaultView fault);
 /// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
 

@@ -432,6 +432,11 @@ void MultiSolver::Impl::prepare_graphs() {
           p.s->exec,
           [this, pp](const StepHandles& h) {
             Solver::Impl& m = *pp->s;
+            if (options.fused_sync) {
+              enqueue_agree_step(m.exec, m.control(), m.faults.view(), m.step_params, h, sync(*pp),
+                                 m.grid.view(), grids(*pp));
+              return;
+            }
             enqueue_agree_in_kernel(m.exec, m.control(), m.faults.view(), m.step_params.grow_blocks,
                                     sync(*pp));
             enqueue_dt_phase(*pp, true, h);
@@ -448,8 +453,13 @@ void MultiSolver::Impl::prepare_graphs() {
             Solver::Impl& m = *pp->s;
             enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
                         m.faults.view(), &m.control()->active, true);
-            enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
-            enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp));
+            if (options.fused_sync) {
+              enqueue_grid_update_after_peers(m.exec, m.gargs, m.grid.view(), m.control(),
+                                              grids(*pp), sync(*pp), m.faults.view());
+            } else {
+              enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
+              enqueue_grid_update_shared(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp));
+            }
             enqueue_g2p(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
                         m.faults.view());
           },

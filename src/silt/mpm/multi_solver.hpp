@@ -7,10 +7,13 @@
 // one-device pipeline (Solver::Impl) on it. Per step:
 //   agree    each part publishes its largest speed, free-zone guard, grid fill and fault flag; the
 //            parts combine them by max (partition::ScalarReduce: host loop, peer copies + events,
-//            or MPI_Allreduce), so all take the same dt, rebuild together and stop together
+//            or MPI_Allreduce; in the CUDA graphs in-kernel, fused with the dt decision), so all
+//            take the same dt, rebuild together and stop together
 //   P2G      per part into its own grid
-//   sync     CUDA: every GPU waits for the others' P2G (events); MPI: the P2G sums of the shared
-//            blocks go to the ranks that share them (pinned host buffers, MPI_Isend/Irecv)
+//   sync     CUDA: every GPU waits for the others' P2G (events or an atomic barrier; in the
+//            graphs inside the grid update, where only the blocks holding shared blocks wait);
+//            MPI: the P2G sums of the shared blocks go to the ranks that share them (pinned host
+//            buffers, MPI_Isend/Irecv)
 //   tag      on rebuild steps only: each part looks its blocks up in the others' block hashes
 //            (in-kernel over the peer link; MPI: the block lists, exchanged)
 //   update   the grid update sums every part's copy of a shared block, in part order, then
@@ -68,6 +71,12 @@ struct MultiOptions {
   /// host launches one graph per GPU per frame. Falls back to plain launches (with a log line)
   /// when a graph cannot be recorded. Ignored elsewhere and with time_phases.
   bool cuda_graph = true;
+  /// With the graphs: a step is 4 launches as on one device. The agreement, the dt decision and
+  /// the clearing of the shared sums are one launch (enqueue_agree_step), and the barrier after
+  /// P2G is folded into the grid update, where only the CUDA blocks holding shared blocks wait
+  /// (enqueue_grid_update_after_peers). false: 7 launches (agreement, clearing, dt, P2G,
+  /// barrier, grid update, G2P), the ablation.
+  bool fused_sync = true;
   /// Parts of one process: instead of reading the other parts' P2G sums in-kernel over the peer
   /// link, each part packs the sums of its shared blocks and copies them to the parts that share
   /// them (cudaMemcpyPeerAsync; memcpy on the host), as MPI ranks do through host buffers. The

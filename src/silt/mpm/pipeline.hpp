@@ -35,6 +35,7 @@ struct TransferArgs {
   float flip = 0;              // ASFLIP blend a, -
   float advect = 0;            // ASFLIP position-correction weight b_max, -
   bool vector_atomics = true;  // P2G: one float4 atomic per node (sm_90+) instead of four
+  bool warp_reduce = true;     // P2G: lanes sharing a stencil base sum first (lane_group.hpp)
   bool split_force = false;    // stress force in its own grid channels (ASFLIP, G2P2G)
   bool shared_p2g = false;     // P2G staged in a per-CUDA-block shared arena (p2g_shared.cpp)
   int launch = 0;              // P2G/G2P launch shape, a TransferLaunch (transfer_launch.hpp)

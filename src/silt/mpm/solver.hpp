@@ -73,6 +73,10 @@ struct SolverOptions {
   /// 1M sand after 2000 steps (bench/results/mpm-2026-11-29-h200.md).
   int sort_every = 16;
   bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
+  /// P2G on CUDA: the lanes of a warp whose particles share a stencil base (the same 27 nodes,
+  /// as particles sorted by cell do) sum their shares with shuffles and one lane issues the
+  /// atomics (lane_group.hpp). false: every lane adds its own share.
+  bool warp_reduce = true;
   /// P2G: stage each CUDA block's particles in a shared-memory arena of the 3x3x3 blocks around
   /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000
   /// §4.3 replaces; false: every node straight to global atomics).

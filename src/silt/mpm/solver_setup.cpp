@@ -124,6 +124,7 @@ void Solver::Impl::build_tables() {
   rargs.order = static_cast<int>(options.sort_order);
   rargs.sort_every = options.sort_every;
   targs.vector_atomics = options.vector_atomics;
+  targs.warp_reduce = options.warp_reduce;
   targs.shared_p2g = options.shared_p2g;
   targs.launch = int(options.transfer_launch);
   targs.split_force = scene.transfer == Transfer::asflip || scene.g2p2g;

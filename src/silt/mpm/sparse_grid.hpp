@@ -57,10 +57,10 @@ void gated_for(const Exec& exec, const char* label, Index n, const int* gate, F 
     // The same OpenMP loop parallel_for runs, written out so that the ungated body is not also
     // instantiated as a CUDA kernel.
     if (*gate == 0 || n <= 0) return;
-    detail::range_push(label);
+    silt::detail::range_push(label);
 #pragma omp parallel for schedule(static)
     for (Index i = 0; i < n; ++i) body(i);
-    detail::range_pop();
+    silt::detail::range_pop();
     return;
   }
   parallel_for(

@@ -10,6 +10,7 @@
 #include "silt/mpm/kernels/bspline_k.hpp"
 #include "silt/mpm/kernels/material_k.hpp"
 #include "silt/mpm/kernels/transfer_k.hpp"
+#include "silt/mpm/lane_group.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/speed_max.hpp"
 
@@ -139,12 +140,22 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
       p2g_particle(pc.mass, v, c, pc.volume0, tau, a.split_force ? 0.0f : dt, dinv);
   const P2GParticle<float> qf =
       p2g_particle(0.0f, Vec3f::zero(), Mat3f::zero(), pc.volume0, tau, 1.0f, dinv);
+  // Lanes with the same base share all 27 nodes: they sum in registers, one lane adds.
+  const LaneGroup group = lane_group(stencil_node(m, nb, 0, 0, 0), a.warp_reduce);
   SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
     const float w = s.weight(ii, j, k);
     const Vec3f dpos = s.dpos(ii, j, k, a.dx);
-    sink.add(m, nb, ii, j, k, w * pc.mass, p2g_node_momentum(q, w, dpos));
-    if (a.split_force) sink.add_force(m, nb, ii, j, k, p2g_node_momentum(qf, w, dpos));
+    const Vec3f mv = p2g_node_momentum(q, w, dpos);
+    float share[4] = {w * pc.mass, mv[0], mv[1], mv[2]};
+    group_sum(group, share);
+    if (group.leader) sink.add(m, nb, ii, j, k, share[0], Vec3f{share[1], share[2], share[3]});
+    if (a.split_force) {
+      const Vec3f f = p2g_node_momentum(qf, w, dpos);
+      float force[3] = {f[0], f[1], f[2]};
+      group_sum(group, force);
+      if (group.leader) sink.add_force(m, nb, ii, j, k, Vec3f{force[0], force[1], force[2]});
+    }
   }
   return true;
 }
