@@ -435,9 +435,10 @@ void multi(const Config& c, const std::vector<silt::Exec>& execs, int steps) {
       try {
         using silt::mpm::PartBarrier;
         const double t1 = run(c, s, execs.front(), steps, c.graph).ms_per_step;
-        const MultiTiming f = run_multi(c, s, execs, steps, PartBarrier::atomic, false, true);
+        // The default last, so that a profile's last frame is the default's.
         const MultiTiming u =
             run_multi(c, s, execs, steps, PartBarrier::atomic, false, true, false, false);
+        const MultiTiming f = run_multi(c, s, execs, steps, PartBarrier::atomic, false, true);
         fmt::print("| {} ({}) | {:.4f} | {:.4f}{} | {} | {:.4f}{} | {} | {} | {} |\n", size,
                    f.particles, t1, f.ms_per_step, f.graph ? "" : " (no graph)",
                    efficiency(t1, n, f.ms_per_step), u.ms_per_step, u.graph ? "" : " (no graph)",
