@@ -136,27 +136,48 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
 
 namespace {
 
-/// Arrive and wait (device code; one thread). The parts' counts of barriers passed stay equal,
-/// so the target is this part's count times the parts.
-SILT_HD SILT_FORCEINLINE void arrive_and_wait(const DeviceSync& sync, FaultView fault) {
+/// Arrival (device code; one thread): the next epoch of this part, with the agreement values
+/// (or none) first, into every part's inbox. Returns the epoch.
+SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const double* values,
+                                                   int parity) {
 #if SILT_DEVICE_PASS
-  // This part's earlier work (stream order) and its slot writes: visible to the peers first.
+  const unsigned long long epoch = sync.state->passed + 1;
+  sync.state->passed = epoch;
+  if (values)
+    for (int q = 0; q < sync.parts; ++q)
+      for (int k = 0; k < kAgreeSlots; ++k) sync.inbox[q]->values[sync.self][parity][k] = values[k];
+  // This part's earlier work (stream order) and the values: visible to the peers first.
   __threadfence_system();
-  const unsigned long long target = (sync.state->passed + 1) * (unsigned long long)sync.parts;
-  sync.state->passed += 1;
-  atomicAdd_system(sync.counter, 1ull);
+  for (int q = 0; q < sync.parts; ++q)
+    *reinterpret_cast<volatile unsigned long long*>(&sync.inbox[q]->arrived[sync.self]) = epoch;
+  return epoch;
+#else
+  (void)sync, (void)values, (void)parity;
+  return 0;
+#endif
+}
+
+/// Waits in this part's inbox until every part has arrived at epoch (device code).
+SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long long epoch,
+                                         FaultView fault) {
+#if SILT_DEVICE_PASS
+  const volatile unsigned long long* arrived = sync.inbox[sync.self]->arrived;
   const long long start = clock64();
-  while (*reinterpret_cast<volatile unsigned long long*>(sync.counter) < target) {
-    if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
-      fault.raise(kFaultBarrier, 0, 0);
-      break;
+  for (int p = 0; p < sync.parts; ++p)
+    while (arrived[p] < epoch) {
+      if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
+        fault.raise(kFaultBarrier, 0, 0);
+        return;
+      }
     }
-  }
   __threadfence_system();
 #else
-  (void)sync;
-  (void)fault;
+  (void)sync, (void)epoch, (void)fault;
 #endif
+}
+
+SILT_HD SILT_FORCEINLINE void arrive_and_wait(const DeviceSync& sync, FaultView fault) {
+  wait_epoch(sync, arrive(sync, nullptr, 0), fault);
 }
 
 }  // namespace
@@ -169,23 +190,25 @@ void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView 
 
 namespace {
 
-/// Publishes this part's values into its slot set of this step, meets the others at the barrier
-/// and combines every part's slots into the control (device code; one thread).
+/// Publishes this part's values with its arrival, meets the others at the barrier and combines
+/// every part's values into the control (device code; one thread).
 SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_blocks,
                                     const DeviceSync& sync) {
   const int parity = sync.state->parity ^ 1;
   sync.state->parity = parity;
-  double* mine = sync.slots[sync.self] + parity * kAgreeSlots;
+  double mine[kAgreeSlots];
   mine[kAgreeVmax] = double(ctl->vmax);
   mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
   mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
   mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
-  arrive_and_wait(sync, fault);
+  wait_epoch(sync, arrive(sync, mine, parity), fault);
   double v[kAgreeSlots] = {};
-  for (int p = 0; p < sync.parts; ++p) {
-    const volatile double* s = sync.slots[p] + parity * kAgreeSlots;
-    for (int k = 0; k < kAgreeSlots; ++k) v[k] = s[k] > v[k] ? s[k] : v[k];
-  }
+  for (int p = 0; p < sync.parts; ++p)
+    for (int k = 0; k < kAgreeSlots; ++k) {
+      const double x =
+          *reinterpret_cast<const volatile double*>(&sync.inbox[sync.self]->values[p][parity][k]);
+      v[k] = x > v[k] ? x : v[k];
+    }
   ctl->vmax = float(v[kAgreeVmax]);
   ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
   ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
@@ -207,17 +230,17 @@ constexpr int kAgreeBlocks = 128;  // the agree step's launch: its blocks clear 
 constexpr int kAgreeThreads = 256;
 constexpr int kUpdateThreads = 256;
 
-/// Spins until *counter reaches target; raises kFaultBarrier after ~10 s instead of hanging.
-__device__ void wait_for(const unsigned long long* counter, unsigned long long target,
-                         FaultView fault) {
+/// Spins until *flag reaches target; raises kFaultBarrier after ~10 s instead of hanging.
+__device__ void wait_local(const unsigned long long* flag, unsigned long long target,
+                           FaultView fault) {
   const long long start = clock64();
-  while (*reinterpret_cast<const volatile unsigned long long*>(counter) < target) {
+  while (*reinterpret_cast<const volatile unsigned long long*>(flag) < target) {
     if (clock64() - start > 20000000000LL) {
       fault.raise(kFaultBarrier, 0, 0);
       break;
     }
   }
-  __threadfence_system();
+  __threadfence();
 }
 
 __global__ void __launch_bounds__(kAgreeThreads)
@@ -239,13 +262,12 @@ __global__ void __launch_bounds__(kAgreeThreads)
       agree(ctl, fault, params.grow_blocks, sync);
       decide_step(*ctl, params, fault);
       // The barrier after P2G: after this one and, on a rebuild step, the rebuild's.
-      st->p2g_target =
-          (st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1) * (unsigned long long)sync.parts;
+      st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
       set_step_conditionals(handles, *ctl);
       __threadfence();
       atomicExch(&st->done, launch + 1);
     } else {
-      wait_for(&st->done, launch + 1, fault);
+      wait_local(&st->done, launch + 1, fault);
     }
   }
   __syncthreads();
@@ -264,18 +286,14 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (u.ctl->active == 0) return;
   BarrierState* st = sync.state;
   if (threadIdx.x == 0) {
-    // The first block to swap this step's target in arrives for the part: its P2G is complete.
-    const unsigned long long target = st->p2g_target;
-    if (atomicExch(&st->p2g_claim, target) != target) {
-      st->passed += 1;
-      __threadfence_system();
-      atomicAdd_system(sync.counter, 1ull);
-    }
+    // The first block to swap this step's epoch in arrives for the part: its P2G is complete.
+    const unsigned long long epoch = st->p2g_epoch;
+    if (atomicExch(&st->p2g_claim, epoch) != epoch) arrive(sync, nullptr, 0);
   }
   const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   const bool use = node < n && u.in_use(node);
   if (__syncthreads_or(use && u.shared(node))) {
-    if (threadIdx.x == 0) wait_for(sync.counter, st->p2g_target, fault);
+    if (threadIdx.x == 0) wait_epoch(sync, st->p2g_epoch, fault);
     __syncthreads();
   }
   if (use) u(node);

@@ -59,39 +59,44 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
                                 const PartGrids& pg);
 /// Per-part device state of the host-free synchronisation (PartBarrier::atomic); zero at start.
 struct BarrierState {
-  unsigned long long passed = 0;  // barriers this part has arrived at
-  int parity = 0;                 // agreement slot set of the current step
+  unsigned long long passed = 0;  // barriers this part has arrived at (its arrival epoch)
+  int parity = 0;                 // value set of the current agreement (alternates)
   // enqueue_agree_step: every CUDA block takes a ticket (launch k holds tickets k*blocks ..);
   // the first block of a launch agrees and decides, and raises done to k + 1 for the others.
   unsigned long long tickets = 0;
   unsigned long long done = 0;
-  // enqueue_grid_update_after_peers: the counter value at which every part's P2G is complete
-  // (set by the agreement), and the last target a block arrived for (the first block to swap it
-  // in arrives for the part).
-  unsigned long long p2g_target = 0;
+  // enqueue_grid_update_after_peers: the epoch of the barrier after P2G (set by the agreement),
+  // and the last epoch a block arrived for (the first block to swap it in arrives for the part).
+  unsigned long long p2g_epoch = 0;
   unsigned long long p2g_claim = 0;
 };
 
-/// The host-free synchronisation of the GPUs of one process: a counter of arrivals in the first
-/// GPU's memory (reached by the others over the peer link), each part's own BarrierState, and
-/// every part's agreement slots (2 sets of kAgreeSlots doubles in that part's memory).
+/// Each part's inbox, in its own memory: the others write into it over the peer link (posted
+/// stores), the part polls it locally, so a barrier costs one one-way write and no remote read.
+struct SyncInbox {
+  unsigned long long arrived[kMaxParts];     // part p's latest arrival epoch
+  double values[kMaxParts][2][kAgreeSlots];  // part p's agreement values, alternate sets
+};
+
+/// The host-free synchronisation of the GPUs of one process: every part's inbox (the others'
+/// reached over the peer link) and this part's BarrierState.
 struct DeviceSync {
-  unsigned long long* counter = nullptr;
+  SyncInbox* inbox[kMaxParts] = {};
   BarrierState* state = nullptr;  // this part's
-  double* slots[kMaxParts] = {};
   int parts = 0;
   int self = 0;
 };
 
-/// Cross-GPU barrier without the host: one thread adds 1 to the counter with a system-scope
-/// atomic and spins until every part has arrived as often as this one (parts x barriers passed).
-/// Raises kFaultBarrier after ~10 s (a GPU that never arrives) instead of hanging. No-op on the
-/// host backend (parts run in turn).
+/// Cross-GPU barrier without the host: one thread writes its arrival epoch into every part's
+/// inbox and waits until every part's epoch in its own inbox has reached it. Raises
+/// kFaultBarrier after ~10 s (a GPU that never arrives) instead of hanging. No-op on the host
+/// backend (parts run in turn).
 void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView fault);
 /// enqueue_publish + the barrier + enqueue_combine in one one-thread kernel, without the host:
-/// writes this part's values into its slot set of this step (alternating, so a slow reader of
-/// the last step's set is never overwritten), waits for every part, combines all parts' slots.
-/// The agreement of CUDA-graph steps.
+/// writes this part's values with its arrival into every part's inbox (alternate sets, so that
+/// a fast writer never overwrites values a slow reader has yet to combine), waits for every
+/// part, combines the values in its own inbox.
+/// The agreement of the 7-launch CUDA-graph step (MultiOptions::fused_sync = false).
 void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
                              const DeviceSync& sync);
 /// The first kernel of a CUDA-graph step on several GPUs (CUDA only): the agreement of

@@ -114,7 +114,7 @@ struct MultiSolver::Impl {
     int shared_host = 0;
     int last_serial = 0;
     DeviceBuffer<BarrierState> barrier_state;  // PartBarrier::atomic
-    DeviceBuffer<double> agree_slots;          // 2 x kAgreeSlots, in-kernel agreement
+    DeviceBuffer<SyncInbox> inbox;             // PartBarrier::atomic: the others write here
     std::unique_ptr<StepGraph> graph;
     DeviceBuffer<int> send_blocks;
     DeviceBuffer<float> send_dev, recv_dev;
@@ -137,7 +137,6 @@ struct MultiSolver::Impl {
   long long frame = 0;
   int last_frame_steps = 0;
   bool stepping = false;
-  DeviceBuffer<unsigned long long> barrier_counter;  // PartBarrier::atomic, on the first GPU
   bool graph_failed = false;
   long long graph_key = -1;
   PhaseTimes times;
@@ -261,17 +260,12 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
   }
   agree = partition::ScalarReduce(part_execs, kAgreeSlots, kAgreeSlots, w);
   if (cuda && !mpi && parts.size() > 1 && options.barrier == PartBarrier::atomic) {
-    activate(parts.front().s->exec);
-    barrier_counter =
-        DeviceBuffer<unsigned long long>(parts.front().s->exec, 1, "mpm multi barrier counter");
-    barrier_counter.zero();
-    fence(parts.front().s->exec);
     for (Part& p : parts) {
       activate(p.s->exec);
       p.barrier_state = DeviceBuffer<BarrierState>(p.s->exec, 1, "mpm multi barrier state");
       p.barrier_state.zero();
-      p.agree_slots = DeviceBuffer<double>(p.s->exec, 2 * kAgreeSlots, "mpm multi agree slots");
-      p.agree_slots.zero();
+      p.inbox = DeviceBuffer<SyncInbox>(p.s->exec, 1, "mpm multi sync inbox");
+      p.inbox.zero();
       fence(p.s->exec);
     }
   }
@@ -397,11 +391,10 @@ PartGrids MultiSolver::Impl::grids(Part& p) {
 
 DeviceSync MultiSolver::Impl::sync(Part& p) {
   DeviceSync d;
-  d.counter = barrier_counter.data();
   d.state = p.barrier_state.data();
   d.parts = nparts;
   d.self = p.global;
-  for (Part& q : parts) d.slots[q.global] = q.agree_slots.data();
+  for (Part& q : parts) d.inbox[q.global] = q.inbox.data();
   return d;
 }
 

@@ -38,8 +38,9 @@ namespace silt::mpm {
 /// The synchronisation after P2G between the GPUs of one process.
 enum class PartBarrier : int {
   event = 0,   // each GPU's stream waits for the others' P2G events (cudaStreamWaitEvent)
-  atomic = 1,  // a one-thread kernel per GPU: system-scope atomic arrive + spin on a counter in
-               // device memory (no host, no event); times out into a fault after ~10 s
+  atomic = 1,  // in-kernel, no host, no event: each GPU writes its arrival into every GPU's
+               // inbox over the peer link and spins on its own inbox; times out into a fault
+               // after ~10 s
 };
 const char* to_string(PartBarrier b);
 
