@@ -1,13 +1,15 @@
 // MPM over MPI ranks (run by ctest as `mpirun -np 2 mpm_mpi_test --backend=cpu`): MultiSolver with
 // one part per rank against the one-device run every rank also computes, within the tolerances of
 // mpm_multi_scene.hpp (the shared blocks' P2G sums cross ranks through host buffers); the same
-// comparison fails when the shared-block sum is skipped; a fault stops both ranks with one message.
+// comparison fails when the shared-block sum is skipped; a fountain keeps the ranks balanced; a
+// fault stops both ranks with one message.
 // Every MultiSolver call is collective: every rank runs every statement below in the same order
 // (EXPECT only: an ASSERT returning early on one rank would leave the other waiting).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "mpm_multi_scene.hpp"
 #include "silt/mpm/multi_solver.hpp"
@@ -57,6 +59,43 @@ TEST(MpmMpi, TwoRanksMatchOnePartition) {
     const Compared c = compare(s, 5);
     EXPECT_EQ(c.diff, "") << s.name;
     if (!c.log.empty()) std::printf("%s\n", c.log.c_str());
+  }
+}
+
+// The fountain of mpm_multi_scene.hpp on two ranks: particles emitted on rank 0's side move to
+// rank 1 when the counts drift apart (coordinates gathered to rank 0 for the cuts, particles
+// point to point), every rank sees balanced counts after every frame, and the run matches one
+// partition.
+TEST(MpmMpi, FountainStaysBalancedOnTwoRanks) {
+  const World& w = World::get();
+  const Scene s = multi_fountain();
+  const int frames = 10;
+  silt::mpm::Solver one(s, Exec::host());
+  const MultiOptions o;
+  MultiSolver multi(s, {Exec::host()}, o, w);
+  std::string counts;
+  for (int f = 1; f <= frames; ++f) {
+    one.advance_frame();
+    multi.advance_frame();
+    const std::vector<std::int64_t> c = multi.part_counts();
+    EXPECT_EQ(balance_violation(c, o.balance_tolerance), "")
+        << "rank " << w.rank() << ", frame " << f;
+    counts += (f > 1 ? ", " : "") + counts_text(c);
+  }
+  EXPECT_GE(multi.rebalances(), 1) << "the fountain never unbalanced the ranks";
+  EXPECT_EQ(multi.particle_count(), one.particle_count());
+  const silt::mpm::ParticleFrame a = multi.particles(), b = one.particles();
+  if (w.is_root()) {
+    EXPECT_EQ(std::int64_t(a.count()), one.particle_count());
+    for (std::size_t k = 0; k < a.count(); ++k)
+      if (a.id[k] != int(k)) {
+        ADD_FAILURE() << "particle " << k << " has id " << a.id[k];
+        break;
+      }
+    EXPECT_EQ(compare_integrals(integrals(a), integrals(b)), "");
+    std::printf("%s, %d ranks: %d rebalances; counts after each frame: %s\n  %s\n", s.name.c_str(),
+                w.size(), multi.rebalances(), counts.c_str(),
+                differences(integrals(a), integrals(b)).c_str());
   }
 }
 

@@ -1,6 +1,6 @@
 // The MPM pipeline's data structures on the chosen backend: the block hash (parallel inserts with
 // 64-bit CAS), the rebuild (block allocation with the free zone, numbering, neighbour table,
-// counting sort by block) and the free-zone test.
+// counting sort by block), the free-zone test, and the particle store's full-state transfer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -227,6 +227,73 @@ TEST(Rebuild, RaisesHashFullWhenTheTableIsExhausted) {
   const std::vector<float> x = random_particles(2000, 0.0f, 40.0f, 4);
   const RebuildResult r = rebuild(x, 16);
   EXPECT_EQ(r.fault.code, kFaultHashFull);
+}
+
+/// n particles whose every attribute differs from the others' (ids from first_id, in steps of 3).
+HostParticles distinct_particles(std::size_t n, int first_id) {
+  HostParticles p;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float s = float(i);
+    for (int a = 0; a < 3; ++a) {
+      p.x.push_back(0.5f + 0.01f * s + 0.1f * float(a));
+      p.v.push_back(-0.25f * s + float(a));
+    }
+    for (int k = 0; k < 9; ++k) {
+      p.c.push_back(0.001f * s - 0.1f * float(k));
+      p.f.push_back((k % 4 == 0 ? 1.0f : 0.0f) + 1e-4f * s * float(k + 1));
+    }
+    p.plastic.push_back(-0.04f + 1e-3f * s);
+    p.material.push_back(int(i % 3));
+    p.id.push_back(first_id + 3 * int(i));
+  }
+  return p;
+}
+
+void expect_same(const HostParticles& a, const HostParticles& b) {
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.v, b.v);
+  EXPECT_EQ(a.c, b.c);
+  EXPECT_EQ(a.f, b.f);
+  EXPECT_EQ(a.plastic, b.plastic);
+  EXPECT_EQ(a.material, b.material);
+  EXPECT_EQ(a.id, b.id);
+}
+
+// What a multi-part run moves between parts: every attribute comes back bit for bit, the ids are
+// kept, a store that has to grow counts the move (CUDA graphs are re-recorded on it), and the
+// particles wait for a rebuild to be binned.
+TEST(ParticleStore, ReplaceKeepsEveryAttributeAndCountsMoves) {
+  ParticleStore store(exec(), 64);
+  NewParticles add;
+  add.x.assign(30, 1.0f);
+  add.v.assign(30, 0.0f);
+  add.plastic.assign(10, 0.0f);
+  add.material.assign(10, 0);
+  store.append(add);
+  const int moves = store.reallocations();
+  // 200 particles exceed half the capacity of 64: the storage moves.
+  const HostParticles big = distinct_particles(200, 7);
+  EXPECT_TRUE(store.replace(big));
+  EXPECT_EQ(store.reallocations(), moves + 1);
+  EXPECT_EQ(store.size(), 200);
+  expect_same(store.download_all(), big);
+  std::vector<int> block(200, 0);
+  detail::copy_bytes(block.data(), Exec::host(), store.view().block, exec(), sizeof(int) * 200);
+  EXPECT_EQ(block, std::vector<int>(200, -1)) << "replaced particles wait for a rebuild";
+  // Fewer particles fit where they are.
+  const HostParticles few = distinct_particles(5, 1000);
+  EXPECT_FALSE(store.replace(few));
+  EXPECT_EQ(store.reallocations(), moves + 1);
+  expect_same(store.download_all(), few);
+  // Particles appended later without ids get ones that no replaced particle holds.
+  store.append(add);
+  const std::vector<int> id = store.download_id();
+  ASSERT_EQ(id.size(), 15u);
+  for (std::size_t i = 5; i < id.size(); ++i) EXPECT_GT(id[i], 1012);
+  // An empty set empties the store.
+  EXPECT_FALSE(store.replace(HostParticles{}));
+  EXPECT_EQ(store.size(), 0);
+  EXPECT_TRUE(store.download_all().id.empty());
 }
 
 }  // namespace

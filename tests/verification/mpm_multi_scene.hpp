@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "mpm_scene_util.hpp"
 
@@ -68,6 +70,52 @@ inline Scene multi_thin_slab() {
   s.sources = {box_source({0.04, 0.05, 0.04}, {0.08, 0.08, 0.07}, 0, {0.3, 0.0, -0.2})};
   s.frame_dt = 0.04;
   return s;
+}
+
+/// A fountain: a sand layer along x on a rough floor, and an emitter adding 64 particles every
+/// frame (from the second on) at one spot near the layer's left end, falling onto it. The split
+/// runs along x; without rebalancing every emitted particle joins the leftmost part.
+inline Scene multi_fountain() {
+  Scene s = multi_sand_column();
+  s.name = "multi_fountain";
+  s.domain_max = {0.32, 0.2, 0.06};
+  s.sources = {box_source({0.02, 0.03, 0.02}, {0.30, 0.06, 0.04})};  // 28 x 3 x 2 cells
+  silt::mpm::Source jet = box_source({0.03, 0.12, 0.02}, {0.05, 0.14, 0.04}, 0, {0.3, -0.5, 0});
+  jet.name = "fountain";
+  jet.emit_interval = s.frame_dt;
+  jet.emit_start = s.frame_dt;  // not part of the initial split
+  jet.emit_end = 100 * s.frame_dt;
+  s.sources.push_back(jet);
+  return s;
+}
+
+/// Particles per part that an equal-count cut may leave on one side beyond the exact share:
+/// particles with the same coordinate along the axis go to one piece. Jittered sampling makes
+/// ties rare; one cell's worth (8) is ample.
+constexpr double kBalanceGranularity = 8;
+
+/// Empty when every part's count lies within tolerance * mean (plus kBalanceGranularity) of the
+/// mean, else the counts.
+inline std::string balance_violation(const std::vector<std::int64_t>& counts, double tolerance) {
+  double total = 0;
+  for (std::int64_t c : counts) total += double(c);
+  const double mean = total / double(counts.size());
+  bool ok = true;
+  for (std::int64_t c : counts)
+    ok = ok && std::abs(double(c) - mean) <= tolerance * mean + kBalanceGranularity;
+  if (ok) return "";
+  std::ostringstream o;
+  o << "counts";
+  for (std::size_t q = 0; q < counts.size(); ++q) o << (q ? " | " : " ") << counts[q];
+  o << " stray more than " << tolerance << " x the mean " << mean;
+  return o.str();
+}
+
+/// "672 | 672": counts per part, for the log.
+inline std::string counts_text(const std::vector<std::int64_t>& counts) {
+  std::ostringstream o;
+  for (std::size_t q = 0; q < counts.size(); ++q) o << (q ? " | " : "") << counts[q];
+  return o.str();
 }
 
 /// Mass-weighted integrals and moments (single-source scenes: every particle has one mass).

@@ -3,7 +3,9 @@
 // 1 to 4 CPU partitions (CUDA variant: one part per GPU, skipped without enough GPUs). The
 // integrals (particle count, i.e. mass; momentum; centre of mass; kinetic energy) must match within
 // the tolerances of mpm_multi_scene.hpp, and the same comparison must fail when the shared-block
-// sum is skipped. Also: emitted particles join the part of their slab; a fault names its part.
+// sum is skipped. Also: emitted particles join the part of their slab; a fountain emitting every
+// frame keeps the parts balanced (and fills one part when balancing is off); a fault names its
+// part.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -208,6 +210,81 @@ TEST(MpmMulti, EmittedParticlesJoinThePartOfTheirSlab) {
   ASSERT_EQ(a.count(), b.count());
   EXPECT_EQ(a.id, b.id);
   EXPECT_EQ(compare_integrals(integrals(a), integrals(b)), "") << multi.layout();
+}
+
+struct FountainRun {
+  std::string diff;        // against one partition (empty: within tolerance)
+  std::string unbalanced;  // the first frame whose counts strayed from the mean, if any
+  std::string counts;      // per frame, for the log
+  int rebalances = 0;
+  int logged = 0;         // "MPM: rebalanced" lines through SolverOptions::log
+  std::string first_log;  // the first of them
+};
+
+FountainRun run_fountain(const Scene& s, int frames, const std::vector<Exec>& e,
+                         const Integrals& one, double tolerance) {
+  FountainRun r;
+  MultiOptions o;
+  o.balance_tolerance = tolerance;
+  o.solver.log = [&r](const std::string& m) {
+    if (m.rfind("MPM: rebalanced", 0) != 0) return;
+    if (r.logged++ == 0) r.first_log = m;
+  };
+  MultiSolver multi(s, e, o);
+  for (int f = 1; f <= frames; ++f) {
+    multi.advance_frame();
+    const std::vector<std::int64_t> c = multi.part_counts();
+    const std::string bad = balance_violation(c, tolerance > 0 ? tolerance : 0.1);
+    if (r.unbalanced.empty() && !bad.empty())
+      r.unbalanced = "frame " + std::to_string(f) + ": " + bad;
+    r.counts += (f > 1 ? ", " : "") + counts_text(c);
+  }
+  r.rebalances = multi.rebalances();
+  const silt::mpm::ParticleFrame p = multi.particles();
+  for (std::size_t k = 0; k < p.count(); ++k)
+    if (p.id[k] != int(k)) {
+      ADD_FAILURE() << "particle " << k << " has id " << p.id[k];
+      break;
+    }
+  r.diff = compare_integrals(integrals(p), one);
+  std::printf("%s, %d parts, balance_tolerance %g: %d rebalances; counts after each frame: %s\n",
+              s.name.c_str(), int(e.size()), tolerance, r.rebalances, r.counts.c_str());
+  if (!r.first_log.empty()) std::printf("  first log line: %s\n", r.first_log.c_str());
+  std::printf("  %s\n", differences(integrals(p), one).c_str());
+  return r;
+}
+
+// An emitter adding particles every frame at one spot would fill one part: between frames the
+// cuts move back to equal counts and the particles go to the parts of their new pieces. After
+// every frame each part holds the mean count within the tolerance, and the run still matches one
+// partition (a migration copies every attribute exactly; only the order of the P2G sums differs).
+TEST(MpmMulti, FountainStaysBalancedAndMatchesOnePartition) {
+  const Scene s = multi_fountain();
+  const int frames = 10;
+  const Integrals one = run_one(s, frames);
+  for (int n : {2, 3}) {
+    const std::vector<Exec> e = part_execs(n);
+    if (e.empty()) continue;
+    const FountainRun r = run_fountain(s, frames, e, one, MultiOptions{}.balance_tolerance);
+    EXPECT_EQ(r.diff, "") << n << " parts";
+    EXPECT_EQ(r.unbalanced, "") << n << " parts";
+    EXPECT_GE(r.rebalances, 1) << n << " parts: the fountain never unbalanced the parts";
+    EXPECT_EQ(r.logged, r.rebalances) << "one log line per rebalance";
+  }
+}
+
+// The check above can fail: without rebalancing the fountain's particles all join the leftmost
+// part, which soon holds far more than its share (the physics is unaffected).
+TEST(MpmMulti, WithoutBalancingTheFountainFillsOnePart) {
+  const Scene s = multi_fountain();
+  const int frames = 10;
+  const std::vector<Exec> e = part_execs(2);
+  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
+  const FountainRun r = run_fountain(s, frames, e, run_one(s, frames), 0.0);
+  EXPECT_EQ(r.diff, "");
+  EXPECT_NE(r.unbalanced, "") << "the fountain left the parts balanced: " << r.counts;
+  EXPECT_EQ(r.rebalances, 0);
+  EXPECT_EQ(r.logged, 0);
 }
 
 TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {

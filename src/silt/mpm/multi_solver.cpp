@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 #include "silt/core/error.hpp"
@@ -22,6 +24,12 @@ namespace {
 constexpr int kTagKeys = 7301;  // MPI tags: block lists at rebuilds, shared P2G sums per step
 constexpr int kTagSums = 7302;
 constexpr int kTagGather = 7303;
+constexpr int kTagCoords = 7304;   // rebalancing: coordinates along the axis to rank 0
+constexpr int kTagMigrate = 7305;  // rebalancing: the particles that change parts
+
+/// No rebalancing below this many particles per part on average: small scenes would move
+/// particles back and forth for nothing.
+constexpr std::int64_t kMinBalanceParticles = 256;
 
 constexpr const char* kAxisName[3] = {"x", "y", "z"};
 
@@ -65,6 +73,61 @@ void unpack_frame(const std::vector<double>& in, bool with_stress, ParticleFrame
       for (int k = 0; k < 9; ++k) to.stress.push_back(float(in[i + 9 + k]));
     }
   }
+}
+
+/// nparts - 1 cuts splitting the coordinates c into pieces of equal count: each halfway between
+/// the neighbouring sorted coordinates, so that every piece holds exactly its share unless several
+/// particles share the coordinate at a cut (those all go to the piece above it). c is not empty.
+std::vector<double> equal_count_cuts(std::vector<float> c, int nparts) {
+  std::sort(c.begin(), c.end());
+  const std::size_t n = c.size();
+  std::vector<double> cuts;
+  for (int k = 1; k < nparts; ++k) {
+    const std::size_t i = std::max<std::size_t>(1, std::size_t(k) * n / std::size_t(nparts));
+    cuts.push_back(i < n ? 0.5 * (double(c[i - 1]) + double(c[i])) : double(c[n - 1]) + 1.0);
+  }
+  return cuts;
+}
+
+// Particles in a message between ranks: each attribute's array in turn (x v c f plastic
+// material id), 32-bit words copied bit for bit.
+static_assert(sizeof(float) == 4 && sizeof(int) == 4, "particles travel as 32-bit words");
+constexpr std::size_t kParticleWords = 3 + 3 + 9 + 9 + 1 + 1 + 1;
+
+std::vector<std::uint32_t> pack_particles(const HostParticles& p) {
+  std::vector<std::uint32_t> out(p.count() * kParticleWords);
+  std::uint32_t* w = out.data();
+  auto put = [&w](const auto& a) {
+    if (!a.empty()) std::memcpy(w, a.data(), 4 * a.size());
+    w += a.size();
+  };
+  put(p.x);
+  put(p.v);
+  put(p.c);
+  put(p.f);
+  put(p.plastic);
+  put(p.material);
+  put(p.id);
+  return out;
+}
+
+HostParticles unpack_particles(const std::vector<std::uint32_t>& in) {
+  const std::size_t n = in.size() / kParticleWords;
+  HostParticles p;
+  const std::uint32_t* w = in.data();
+  auto get = [&w](auto& a, std::size_t count) {
+    a.resize(count);
+    if (count > 0) std::memcpy(a.data(), w, 4 * count);
+    w += count;
+  };
+  get(p.x, 3 * n);
+  get(p.v, 3 * n);
+  get(p.c, 9 * n);
+  get(p.f, 9 * n);
+  get(p.plastic, n);
+  get(p.material, n);
+  get(p.id, n);
+  return p;
 }
 
 }  // namespace
@@ -133,7 +196,9 @@ struct MultiSolver::Impl {
   int axis = -1;             // split axis, once the first particles are known
   std::vector<double> cuts;  // nparts - 1 positions along the axis, m
   int next_id = 0;
-  long long total_particles = 0;  // all parts, all ranks
+  long long total_particles = 0;     // all parts, all ranks
+  std::vector<std::int64_t> counts;  // per part over all ranks, after the last emission/balance
+  int rebalances = 0;
   long long frame = 0;
   int last_frame_steps = 0;
   bool stepping = false;
@@ -176,6 +241,13 @@ struct MultiSolver::Impl {
     return fmt::format("{} [part {} of {}, {}]", e.what(), p.global, nparts, p.where);
   }
   void emit(double t);
+  /// Particles per part over all ranks (collective under MPI).
+  std::vector<std::int64_t> all_counts() const;
+  /// Between frames, after emission: refreshes counts and rebalances the parts when the largest
+  /// holds too many (MultiOptions::balance_tolerance). Collective under MPI.
+  void balance(double t);
+  /// Equal-count cuts over the particles of every part (held: this process's parts' particles).
+  std::vector<double> balanced_cuts(const std::vector<HostParticles>& held) const;
   void ensure_tag_buffers(Part& p);
   void agree_rebuild();
   void prepare_all(bool emit_new);
@@ -270,6 +342,7 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
     }
   }
   emit(0.0);
+  counts = all_counts();
   for (Part& p : parts) ensure_tag_buffers(p);
 }
 
@@ -295,12 +368,7 @@ void MultiSolver::Impl::emit(double t) {
       if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
     std::vector<float> c(n);
     for (std::size_t i = 0; i < n; ++i) c[i] = all.x[3 * i + std::size_t(axis)];
-    std::sort(c.begin(), c.end());
-    cuts.clear();
-    for (int k = 1; k < nparts; ++k) {
-      const std::size_t i = std::max<std::size_t>(1, std::size_t(k) * n / std::size_t(nparts));
-      cuts.push_back(i < n ? 0.5 * (double(c[i - 1]) + double(c[i])) : double(c[n - 1]) + 1.0);
-    }
+    cuts = equal_count_cuts(std::move(c), nparts);
   }
   std::vector<NewParticles> piece_of(static_cast<std::size_t>(nparts));
   for (std::size_t i = 0; i < n; ++i) {
@@ -330,6 +398,143 @@ void MultiSolver::Impl::emit(double t) {
   }
 }
 
+std::vector<std::int64_t> MultiSolver::Impl::all_counts() const {
+  std::vector<std::int64_t> n(static_cast<std::size_t>(nparts), 0);
+  for (const Part& p : parts) n[std::size_t(p.global)] = p.s->particles.size();
+  if (!mpi) return n;
+  const double mine = double(parts.front().s->particles.size());
+  const std::vector<double> all = world->allgather(&mine, 1);
+  for (int q = 0; q < nparts; ++q) n[std::size_t(q)] = std::int64_t(all[std::size_t(q)]);
+  return n;
+}
+
+std::vector<double> MultiSolver::Impl::balanced_cuts(const std::vector<HostParticles>& held) const {
+  std::vector<float> c;
+  for (const HostParticles& h : held)
+    for (std::size_t i = 0; i < h.count(); ++i) c.push_back(h.x[3 * i + std::size_t(axis)]);
+  if (!mpi) return equal_count_cuts(std::move(c), nparts);
+  // Ranks: rank 0 gathers every coordinate (the counts are known from the last all_counts),
+  // computes the cuts and hands them to every rank through a sum to which the others add zeros
+  // (exact), so that all ranks use the same cuts bit for bit.
+  const partition::World& w = *world;
+  std::vector<double> cut(static_cast<std::size_t>(nparts - 1), 0.0);
+  partition::World::Requests req;
+  if (w.is_root()) {
+    std::vector<std::vector<float>> from(static_cast<std::size_t>(nparts));
+    for (int q = 1; q < nparts; ++q) {
+      from[std::size_t(q)].resize(std::size_t(counts[std::size_t(q)]));
+      if (!from[std::size_t(q)].empty())
+        req.irecv(from[std::size_t(q)].data(), sizeof(float) * from[std::size_t(q)].size(), q,
+                  kTagCoords);
+    }
+    req.wait_all();
+    for (const std::vector<float>& f : from) c.insert(c.end(), f.begin(), f.end());
+    cut = equal_count_cuts(std::move(c), nparts);
+  } else if (!c.empty()) {
+    req.isend(c.data(), sizeof(float) * c.size(), 0, kTagCoords);
+    req.wait_all();
+  }
+  w.allreduce_sum(cut.data(), nparts - 1);
+  return cut;
+}
+
+void MultiSolver::Impl::balance(double t) {
+  counts = all_counts();
+  if (!(options.balance_tolerance > 0) || nparts < 2 || axis < 0) return;
+  const std::int64_t total = std::accumulate(counts.begin(), counts.end(), std::int64_t(0));
+  const std::int64_t largest = *std::max_element(counts.begin(), counts.end());
+  const double mean = double(total) / nparts;
+  // Every rank takes this decision from the same counts.
+  if (total < kMinBalanceParticles * nparts) return;
+  if (!(double(largest) > (1.0 + options.balance_tolerance) * mean)) return;
+  // Every particle to the host, new equal-count cuts along the same axis, and each particle to
+  // the piece it lies in now (particles move freely across the old cuts during frames).
+  std::vector<HostParticles> held(parts.size());
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    activate(parts[k].s->exec);
+    fence(parts[k].s->exec);
+    held[k] = parts[k].s->particles.download_all();
+  }
+  cuts = balanced_cuts(held);
+  // out[k][q]: the particles of local part k that belong to part q now.
+  std::vector<std::vector<HostParticles>> out(parts.size());
+  std::vector<std::size_t> had(parts.size());
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    out[k].resize(std::size_t(nparts));
+    const HostParticles& h = held[k];
+    for (std::size_t i = 0; i < h.count(); ++i)
+      out[k][std::size_t(piece(h.x[3 * i + std::size_t(axis)]))].push_back(h, i);
+    had[k] = h.count();
+    held[k] = HostParticles{};  // one host copy at a time
+  }
+  // sent[r * nparts + q]: particles going from part r to part q, known to every rank.
+  std::vector<double> sent(std::size_t(nparts) * std::size_t(nparts), 0.0);
+  std::vector<HostParticles> in(parts.size());
+  if (!mpi) {
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      for (int q = 0; q < nparts; ++q)
+        sent[std::size_t(parts[k].global) * nparts + std::size_t(q)] =
+            double(out[k][std::size_t(q)].count());
+    // In part order of the sender, so that the result does not depend on the exchange.
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      for (std::size_t r = 0; r < parts.size(); ++r)
+        in[k].append(out[r][std::size_t(parts[k].global)]);
+  } else {
+    const partition::World& w = *world;
+    const int self = parts.front().global;
+    std::vector<double> row(static_cast<std::size_t>(nparts));
+    for (int q = 0; q < nparts; ++q) row[std::size_t(q)] = double(out[0][std::size_t(q)].count());
+    sent = w.allgather(row.data(), nparts);
+    std::vector<std::vector<std::uint32_t>> send(static_cast<std::size_t>(nparts)),
+        recv(static_cast<std::size_t>(nparts));
+    partition::World::Requests req;
+    for (int q = 0; q < nparts; ++q) {
+      if (q == self) continue;
+      const std::size_t n_in = std::size_t(sent[std::size_t(q) * nparts + std::size_t(self)]);
+      if (n_in > 0) {
+        recv[std::size_t(q)].resize(n_in * kParticleWords);
+        req.irecv(recv[std::size_t(q)].data(), 4 * recv[std::size_t(q)].size(), q, kTagMigrate);
+      }
+      if (out[0][std::size_t(q)].count() > 0) {
+        send[std::size_t(q)] = pack_particles(out[0][std::size_t(q)]);
+        req.isend(send[std::size_t(q)].data(), 4 * send[std::size_t(q)].size(), q, kTagMigrate);
+      }
+    }
+    req.wait_all();
+    for (int r = 0; r < nparts; ++r)
+      in[0].append(r == self ? out[0][std::size_t(r)] : unpack_particles(recv[std::size_t(r)]));
+  }
+  // Parts that lost or gained particles take their new set; a rebuild follows (every part
+  // rebuilds with them, agree_rebuild), and with it the tagging of shared blocks.
+  long long moved = 0;
+  for (int r = 0; r < nparts; ++r)
+    for (int q = 0; q < nparts; ++q)
+      if (r != q) moved += (long long)sent[std::size_t(r) * nparts + std::size_t(q)];
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    Part& p = parts[k];
+    const std::size_t g = std::size_t(p.global);
+    if (out[k][g].count() == had[k] && in[k].count() == had[k]) continue;  // nothing moved
+    activate(p.s->exec);
+    try {
+      p.s->replace_particles(in[k]);
+    } catch (const Error& e) {
+      throw Error(name_part(e, p));
+    }
+  }
+  const double before = double(largest) / mean;
+  counts = all_counts();
+  ++rebalances;
+  if (options.solver.log && (!mpi || world->is_root())) {
+    std::string list;
+    for (std::size_t q = 0; q < counts.size(); ++q)
+      list += fmt::format("{}{}", q ? " | " : "", counts[q]);
+    options.solver.log(fmt::format(
+        "MPM: rebalanced {} parts along {} at t = {:.6g} s: {} particles ({} moved; the largest "
+        "part held {:.3f}x the mean)",
+        nparts, kAxisName[axis], t, list, moved, before));
+  }
+}
+
 void MultiSolver::Impl::ensure_tag_buffers(Part& p) {
   const Index cap = p.s->grid.block_capacity();
   if (cap == p.tagged_capacity) return;
@@ -351,7 +556,11 @@ void MultiSolver::Impl::agree_rebuild() {
 }
 
 void MultiSolver::Impl::prepare_all(bool emit_new) {
-  if (emit_new) emit(parts.front().s->read_control().time);
+  if (emit_new) {
+    const double t = parts.front().s->read_control().time;
+    emit(t);
+    balance(t);  // between frames only, never at a pause inside one
+  }
   for (Part& p : parts) {
     activate(p.s->exec);
     try {
@@ -909,10 +1118,21 @@ std::vector<PartInfo> MultiSolver::part_info() const {
   return out;
 }
 
+std::vector<std::int64_t> MultiSolver::part_counts() const {
+  return impl_->counts;
+}
+
+int MultiSolver::rebalances() const {
+  return impl_->rebalances;
+}
+
 std::string MultiSolver::layout() const {
   const Impl& m = *impl_;
   std::string s =
-      fmt::format("{} parts along {}:", m.nparts, m.axis >= 0 ? kAxisName[m.axis] : "-");
+      fmt::format("{} parts along {}: ", m.nparts, m.axis >= 0 ? kAxisName[m.axis] : "-");
+  for (std::size_t q = 0; q < m.counts.size(); ++q)
+    s += fmt::format("{}{}", q ? " | " : "", m.counts[q]);
+  s += fmt::format(" particles, {} rebalance{}:", m.rebalances, m.rebalances == 1 ? "" : "s");
   for (const PartInfo& i : part_info())
     s += fmt::format(" [{}: {} particles, {} blocks, {} shared]", i.where, i.particles, i.blocks,
                      i.shared_blocks);

@@ -2,9 +2,11 @@
 // DESIGN.md §3 "MPM, several GPUs"; docs/multi-gpu-mpm.md).
 //
 // The initial particles are split into pieces of equal count along the longest axis of their
-// bounding box; each part keeps its piece (and the emitted particles that start in its slab) for
-// the whole run, with its own sparse grid over the blocks its particles touch, and runs the
-// one-device pipeline (Solver::Impl) on it. Per step:
+// bounding box; each part keeps its piece (and the emitted particles that start in its slab), with
+// its own sparse grid over the blocks its particles touch, and runs the one-device pipeline
+// (Solver::Impl) on it. When emitters make one part hold too many particles, the cuts move back to
+// equal counts between two frames and the particles go to the parts of the pieces they lie in
+// (MultiOptions::balance_tolerance). Per step:
 //   agree    each part publishes its largest speed, free-zone guard, grid fill and fault flag; the
 //            parts combine them by max (partition::ScalarReduce: host loop, peer copies + events,
 //            or MPI_Allreduce; in the CUDA graphs in-kernel, fused with the dt decision), so all
@@ -86,6 +88,12 @@ struct MultiOptions {
   bool peer_copies = false;
   /// Wait for every part after each phase and accumulate PhaseTimes (benchmarks).
   bool time_phases = false;
+  /// Between frames, after the frame's emission: when the part holding the most particles holds
+  /// more than (1 + balance_tolerance) times the mean count, the cuts move so that the pieces
+  /// hold equal counts again, and every particle goes to the part of the piece it lies in (an
+  /// emitter otherwise fills the part of its slab alone). <= 0: never; each part then keeps its
+  /// particles, and the emitted ones that start in its slab, for the whole run.
+  double balance_tolerance = 0.1;
 };
 
 /// One local part as the host sees it between frames.
@@ -124,7 +132,13 @@ class MultiSolver {
   /// Parts over all ranks.
   int parts() const;
   std::vector<PartInfo> part_info() const;
-  /// "3 parts along x: 1200 | 1200 | 1201 particles", for logs.
+  /// Particles per part over all ranks, in part order, as of the start of the last frame (after
+  /// its emission and any rebalancing) or of the run. Not collective.
+  std::vector<std::int64_t> part_counts() const;
+  /// Times the parts were rebalanced (MultiOptions::balance_tolerance).
+  int rebalances() const;
+  /// "3 parts along x: 1200 | 1200 | 1201 particles, 0 rebalances: [cpu partition 0: ...] ...",
+  /// for logs (the bracketed details are this process's parts).
   std::string layout() const;
   const Scene& scene() const;
   /// True when frames run as one CUDA graph per GPU (MultiOptions::cuda_graph took effect).

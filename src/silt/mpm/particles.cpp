@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 
@@ -9,6 +11,34 @@ namespace silt::mpm {
 
 namespace {
 constexpr Index kMinCapacity = 64;
+
+template <class T>
+void append_range(std::vector<T>& to, const std::vector<T>& from, std::size_t first,
+                  std::size_t count) {
+  to.insert(to.end(), from.begin() + std::ptrdiff_t(first),
+            from.begin() + std::ptrdiff_t(first + count));
+}
+}  // namespace
+
+void HostParticles::push_back(const HostParticles& from, std::size_t i) {
+  append_range(x, from.x, 3 * i, 3);
+  append_range(v, from.v, 3 * i, 3);
+  append_range(c, from.c, 9 * i, 9);
+  append_range(f, from.f, 9 * i, 9);
+  plastic.push_back(from.plastic[i]);
+  material.push_back(from.material[i]);
+  id.push_back(from.id[i]);
+}
+
+void HostParticles::append(const HostParticles& from) {
+  const std::size_t n = from.count();
+  append_range(x, from.x, 0, 3 * n);
+  append_range(v, from.v, 0, 3 * n);
+  append_range(c, from.c, 0, 9 * n);
+  append_range(f, from.f, 0, 9 * n);
+  append_range(plastic, from.plastic, 0, n);
+  append_range(material, from.material, 0, n);
+  append_range(id, from.id, 0, n);
 }
 
 ParticleStore::ParticleStore(const Exec& exec, Index initial_capacity) : exec_(exec) {
@@ -137,6 +167,51 @@ std::vector<int> ParticleStore::download_id() const {
   std::vector<int> h(static_cast<std::size_t>(n_));
   if (n_ > 0) id_.buffer().download(h.data(), n_);
   return h;
+}
+
+HostParticles ParticleStore::download_all() const {
+  HostParticles h;
+  h.x = download_x();
+  h.v = download_v();
+  h.c.resize(9 * static_cast<std::size_t>(n_));
+  if (n_ > 0) c_.buffer().download(h.c.data(), 9 * n_);
+  h.f = download_f();
+  h.plastic = download_plastic();
+  h.material = download_material();
+  h.id = download_id();
+  return h;
+}
+
+bool ParticleStore::replace(const HostParticles& p) {
+  const std::size_t n = p.count();
+  SILT_REQUIRE(p.x.size() == 3 * n && p.v.size() == 3 * n && p.c.size() == 9 * n &&
+                   p.f.size() == 9 * n && p.plastic.size() == n && p.material.size() == n,
+               fmt::format("ParticleStore::replace: inconsistent arrays for {} particles", n));
+  SILT_REQUIRE(static_cast<long long>(n) < 0x3fffffffLL,
+               fmt::format("particle count overflow: {} particles exceed the 32-bit index range "
+                           "of one device",
+                           n));
+  const Index count = static_cast<Index>(n);
+  // Nothing of the old particles is kept: with n_ = 0 a reallocation copies nothing.
+  n_ = 0;
+  const bool moved = ensure(count);
+  if (count > 0) {
+    x_.buffer().upload(p.x.data(), 3 * count);
+    v_.buffer().upload(p.v.data(), 3 * count);
+    c_.buffer().upload(p.c.data(), 9 * count);
+    f_.buffer().upload(p.f.data(), 9 * count);
+    plastic_.buffer().upload(p.plastic.data(), count);
+    material_.buffer().upload(p.material.data(), count);
+    id_.buffer().upload(p.id.data(), count);
+    int* block = block_.data();
+    parallel_for(
+        exec_, "mpm.particles.unbinned", count, SILT_LAMBDA(Index i) { block[i] = -1; });
+    fence(exec_);
+    // Particles appended later without ids must not reuse one of these.
+    next_id_ = std::max(next_id_, *std::max_element(p.id.begin(), p.id.end()) + 1);
+  }
+  n_ = count;
+  return moved;
 }
 
 }  // namespace silt::mpm

@@ -39,6 +39,21 @@ struct NewParticles {
   std::size_t count() const { return material.size(); }
 };
 
+/// Host copy of every attribute that defines a particle (all but the scratch of a rebuild): what
+/// moves when a particle changes parts (multi_solver.cpp) and comes back exactly.
+struct HostParticles {
+  std::vector<float> x, v;     // 3 per particle, m and m/s
+  std::vector<float> c, f;     // 9 per particle: affine velocity C (1/s), deformation gradient F
+  std::vector<float> plastic;  // plastic state, -
+  std::vector<int> material;   // material-table index
+  std::vector<int> id;         // stable ids
+  std::size_t count() const { return id.size(); }
+  /// Appends particle i of `from`.
+  void push_back(const HostParticles& from, std::size_t i);
+  /// Appends every particle of `from`.
+  void append(const HostParticles& from);
+};
+
 class ParticleStore {
  public:
   ParticleStore() = default;
@@ -65,6 +80,13 @@ class ParticleStore {
   std::vector<float> download_plastic() const;
   std::vector<int> download_material() const;
   std::vector<int> download_id() const;
+
+  /// Every particle with all its attributes, in store order (waits for the device).
+  HostParticles download_all() const;
+  /// Replaces the particles with p, ids and all (the block each lies in is unknown until the next
+  /// rebuild); grows the storage first when needed, as append does. Between frames only. Returns
+  /// true when storage moved.
+  bool replace(const HostParticles& p);
 
  private:
   static ParticleView view_of(GrowBuffer<float>& x, GrowBuffer<float>& v, GrowBuffer<float>& c,

@@ -69,6 +69,9 @@ struct Solver::Impl {
   /// Appends particles (room in the grid first) and asks for a rebuild. check_max: enforce
   /// scene.max_particles on this store's count (a multi-partition driver checks the total).
   void append_new(const NewParticles& add, double t, bool check_max);
+  /// Replaces the particles with p (a multi-partition driver moving particles between parts):
+  /// room in the grid first, then a rebuild and a fresh speed reduction are due.
+  void replace_particles(const HostParticles& p);
   void refresh_args();
 
   // solver_output.cpp

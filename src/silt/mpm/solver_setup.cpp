@@ -172,6 +172,14 @@ void Solver::Impl::append_new(const NewParticles& add, double t, bool check_max)
   request_rebuild();  // new particles have no block yet
 }
 
+void Solver::Impl::replace_particles(const HostParticles& p) {
+  const double origin[3] = {scene.domain_min[0], scene.domain_min[1], scene.domain_min[2]};
+  grid.ensure(SparseGrid::count_blocks(p.x, origin, scene.dx));
+  particles.replace(p);
+  request_rebuild();   // the particles have no block yet
+  speed_stale = true;  // nor has any G2P folded their speeds in
+}
+
 Index Solver::Impl::emit_due(double t) {
   const NewParticles add = collect_due(t);
   append_new(add, t, true);
