@@ -178,10 +178,15 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     }
     std::unique_ptr<mpm::Solver> one;
     std::unique_ptr<mpm::MultiSolver> multi;
-    if (split)
-      multi = std::make_unique<mpm::MultiSolver>(job.scene, execs, mpm::MultiOptions{}, world);
-    else
+    if (split) {
+      // The split run's warnings (a fixed dt above the CFL limit, a paused frame) and its
+      // rebalancing lines arrive through the log, once per rank (rank 0 prints).
+      mpm::MultiOptions mo;
+      mo.solver.log = [&progress](const std::string& m) { progress.log(m); };
+      multi = std::make_unique<mpm::MultiSolver>(job.scene, execs, mo, world);
+    } else {
       one = std::make_unique<mpm::Solver>(job.scene, execs.front());
+    }
     auto frame = [&] {
       return split ? multi->particles(stress) : mpm::sort_by_id(one->particles(stress));
     };
@@ -198,6 +203,8 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     for (int f = 1; f <= job.run.frames; ++f) {
       const mpm::FrameStats s = split ? multi->advance_frame() : one->advance_frame();
       steps += s.steps;
+      if (!split)
+        for (const std::string& w : s.warnings) progress.log(w);
       const mpm::ParticleFrame p = frame();
       if (root) writer->write(p, f, s.time);
       progress.log(

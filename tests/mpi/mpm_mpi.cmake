@@ -25,6 +25,17 @@ if(Python3_FOUND AND TARGET silt)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/mpm_run_compare.cmake)
   set_tests_properties(silt_run_mpm_parts_test PROPERTIES LABELS verification TIMEOUT 180
                        ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+  # A fixed dt above the CFL limit is reported by `silt run`, on one partition and on two.
+  foreach(parts IN ITEMS 0 0,1)
+    string(REPLACE "," "_" tag "${parts}")
+    add_test(NAME silt_run_mpm_warns_test_${tag}
+             COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/mpm_sand_column.json --backend cpu
+                     --devices ${parts} --set physics.fixed_dt=0.0008 --set run.frames=1
+                     --set outputs.png=false --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_warns_${tag})
+    set_tests_properties(silt_run_mpm_warns_test_${tag} PROPERTIES LABELS verification TIMEOUT 120
+                         PASS_REGULAR_EXPRESSION "exceeds the CFL-stable dt 0.000455 s"
+                         ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+  endforeach()
   if(SILT_MPI)
     add_test(NAME silt_run_mpm_mpi_test
              COMMAND ${CMAKE_COMMAND} ${silt_mpm_run_args} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
