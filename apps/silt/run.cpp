@@ -182,7 +182,9 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       // The split run's warnings (a fixed dt above the CFL limit, a paused frame) and its
       // rebalancing lines arrive through the log, once per rank (rank 0 prints).
       mpm::MultiOptions mo;
-      mo.solver.log = [&progress](const std::string& m) { progress.log(m); };
+      mo.solver.log = [&progress](const std::string& m) {
+        progress.log(m);
+      };
       multi = std::make_unique<mpm::MultiSolver>(job.scene, execs, mo, world);
     } else {
       one = std::make_unique<mpm::Solver>(job.scene, execs.front());
