@@ -51,7 +51,7 @@ struct Config {
   int rebuild_period = 8;
   bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
   bool warp_reduce = true;
-  std::string launch = "standard";
+  std::string launch = "256x3";  // SolverOptions::transfer_launch
   std::string transfer = "apic";
   std::string sort_order = "cell";  // within a block: block, cell or interleaved
   int warmup_steps = 0;             // steps run before the timed frame (mixing)
@@ -533,7 +533,7 @@ int main(int argc, char** argv) {
                  "P2G staged in shared memory, flushed with global atomics (on/off)");
   app.add_option("--launch", c.launch,
                  "P2G/G2P launch shape: standard, 128x4, 256x2, 256x3, 256x4, 128x8 "
-                 "(threads x min blocks per SM)");
+                 "(threads x min blocks per SM; default 256x3)");
   app.add_flag("--ablation", c.ablation,
                "markdown tables: the options' configuration vs each principle rolled back");
   app.add_flag("--quick", c.quick, "ablation: 50 timed steps per row (default 200)");

@@ -195,7 +195,8 @@ TEST(MpmConsistency, WarpPreReductionMatchesPlainAtomics) {
 
 TEST(MpmConsistency, TransferLaunchShapesAgree) {
   if (!on_gpu()) GTEST_SKIP() << "launch shapes exist only on the cuda backend";
-  const silt::mpm::SolverOptions standard;
+  silt::mpm::SolverOptions standard;
+  standard.transfer_launch = silt::mpm::TransferLaunch::standard;
   const Moments reference = run(collision_scene(8), exec(), standard, kFrames);
   for (int l = 1; l < silt::mpm::kTransferLaunches; ++l) {
     silt::mpm::SolverOptions opt;

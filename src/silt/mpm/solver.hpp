@@ -81,7 +81,10 @@ struct SolverOptions {
   /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000
   /// §4.3 replaces; false: every node straight to global atomics).
   bool shared_p2g = false;
-  TransferLaunch transfer_launch = TransferLaunch::standard;  // P2G/G2P/G2P2G launch shape
+  /// P2G/G2P/G2P2G launch shape. 256 threads with 3 blocks per SM (80 registers) measured
+  /// 8-12% faster than the unbounded launch (96 registers) once P2G had the warp pre-reduction
+  /// (bench/results/mpm-2026-11-29-h200.md).
+  TransferLaunch transfer_launch = TransferLaunch::t256_b3;
   /// Receives warnings (e.g. an unstable fixed dt); the library never prints.
   std::function<void(const std::string&)> log;
 };
