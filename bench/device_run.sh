@@ -5,7 +5,8 @@
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
 # BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
 # each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs 7 launches;
-# nsys-mpm: kernel timelines of 55K sand on one GPU and two (bench/kernel_timeline.py).
+# nsys-mpm: kernel timelines of 55K sand on one GPU and two (bench/kernel_timeline.py);
+# fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
@@ -150,6 +151,17 @@ if has bench-mpm-multi-quick && [ -x $B/bench/mpm_bench ]; then
   # MPM on GPUs 0,1 against one: the default graph step (4 launches) and its 7-launch ablation.
   timeout 300 $B/bench/mpm_bench --backend cuda --devices 0,1 --multi-quick \
     --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}" 2>&1 | tee "$OUT/bench-mpm-multi-quick.txt"
+fi
+if has fountain-mpm; then
+  # The fountain (an emitter, ~127K particles by the end) with `silt run` on one GPU and on GPUs
+  # 0,1 (rebalancing lines in the log), without writing frames: wall time per run.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  F="scenes/mpm_fountain.json --backend cuda --set outputs.formats=[] --set outputs.png=false"
+  {
+    echo "== one GPU"; timeout 150 $B/apps/silt/silt run $F --out /tmp/fountain1
+    echo "== GPUs 0,1"; timeout 150 $B/apps/silt/silt run $F --devices 0,1 --out /tmp/fountain2
+  } > "$OUT/fountain-mpm.txt" 2>&1
+  grep -E "^==|split|rebalanced|frame +(1|30|60|90|120|150) |finished" "$OUT/fountain-mpm.txt" | head -60
 fi
 if has nsys-mpm && [ -x $B/bench/mpm_bench ]; then
   # Kernel timelines (graph nodes traced) of 55K sand on one GPU and on GPUs 0,1: per kernel the
