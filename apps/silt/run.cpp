@@ -123,29 +123,45 @@ int run_on_ranks(const partition::World& world, const std::string& out, Body bod
   return 0;
 }
 
+// What every run sets up alike before it starts: this rank's devices (split: the scene runs in
+// several parts, on this process or over MPI ranks), the output folder, the progress line and the
+// devices described for the log.
+struct RunSetup {
+  RunSetup(const RunOptions& o, const std::string& scene_name, double end_time)
+      : world(partition::World::get()),
+        execs(choose_execs(o.backend, o.devices, world)),
+        split(execs.size() > 1 || world.distributed()),
+        root(world.is_root()),
+        out(o.out_dir.empty() ? default_out_dir(scene_name) : o.out_dir),
+        progress(end_time, o.quiet || !root),
+        backend(describe_execs(execs, world)) {}
+
+  const partition::World& world;
+  const std::vector<Exec> execs;
+  const bool split;
+  const bool root;
+  const std::string out;
+  Progress progress;
+  const std::string backend;
+};
+
 int run_swe(const io::SweJob& job, const RunOptions& o) {
-  const partition::World& world = partition::World::get();
-  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
-  const bool split = execs.size() > 1 || world.distributed();
-  const bool root = world.is_root();
-  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
-  Progress progress(job.run.end_time, o.quiet || !root);
-  const std::string backend = describe_execs(execs, world);
-  return run_on_ranks<swe::SplitFault>(world, out, [&] {
-    progress.log(
+  RunSetup r(o, job.scene.name, job.run.end_time);
+  return run_on_ranks<swe::SplitFault>(r.world, r.out, [&] {
+    r.progress.log(
         fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
                     job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
-                    job.scene.precision == swe::Precision::f32 ? "float32" : "float64", backend));
-    if (root) io::write_resolved_scene(job, out, build_id(), backend, o.overrides);
+                    job.scene.precision == swe::Precision::f32 ? "float32" : "float64", r.backend));
+    if (r.root) io::write_resolved_scene(job, r.out, build_id(), r.backend, o.overrides);
     swe::Split s;
-    s.execs = execs;
-    s.halo = halo_layers(o.halo, execs.front().is_cuda());
-    std::unique_ptr<swe::Solver> solver = split
-                                              ? std::make_unique<swe::Solver>(job.scene, s)
-                                              : std::make_unique<swe::Solver>(job.scene, execs[0]);
-    if (split) progress.log("split: " + solver->layout());
-    step_and_write(job, *solver, out, progress, root);
-    progress.done(solver->time(), solver->steps());
+    s.execs = r.execs;
+    s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
+    std::unique_ptr<swe::Solver> solver =
+        r.split ? std::make_unique<swe::Solver>(job.scene, s)
+                : std::make_unique<swe::Solver>(job.scene, r.execs[0]);
+    if (r.split) r.progress.log("split: " + solver->layout());
+    step_and_write(job, *solver, r.out, r.progress, r.root);
+    r.progress.done(solver->time(), solver->steps());
   });
 }
 
@@ -154,68 +170,62 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
 // partitions; one part per rank under mpirun): mpm::MultiSolver. Frames are written in stable id
 // order either way, so the files of a split run line up with those of one device; rank 0 writes.
 int run_mpm(const io::MpmJob& job, const RunOptions& o) {
-  const partition::World& world = partition::World::get();
-  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world);
-  const bool split = execs.size() > 1 || world.distributed();
-  const bool root = world.is_root();
-  const std::string out = o.out_dir.empty() ? default_out_dir(job.scene.name) : o.out_dir;
-  Progress progress(job.run.end_time, o.quiet || !root);
-  const std::string backend = describe_execs(execs, world);
+  RunSetup r(o, job.scene.name, job.run.end_time);
   const bool stress = job.outputs.with_stress;
-  return run_on_ranks<mpm::PartFault>(world, out, [&] {
-    for (const auto& w : job.warnings) progress.log("warning: " + w);
+  return run_on_ranks<mpm::PartFault>(r.world, r.out, [&] {
+    for (const auto& w : job.warnings) r.progress.log("warning: " + w);
     std::unique_ptr<io::MpmFrameWriter> writer;
-    if (root) {
-      io::prepare_output_dir(out);
+    if (r.root) {
+      io::prepare_output_dir(r.out);
       nlohmann::json doc = job.resolved;
       doc["provenance"] = {{"build", build_id()},
-                           {"backend", backend},
+                           {"backend", r.backend},
                            {"scene_file", job.path},
                            {"overrides", o.overrides}};
-      io::write_text_atomically((fs::path(out) / "resolved_scene.json").string(),
+      io::write_text_atomically((fs::path(r.out) / "resolved_scene.json").string(),
                                 doc.dump(2) + "\n");
-      writer = std::make_unique<io::MpmFrameWriter>(job, out);
+      writer = std::make_unique<io::MpmFrameWriter>(job, r.out);
     }
     std::unique_ptr<mpm::Solver> one;
     std::unique_ptr<mpm::MultiSolver> multi;
-    if (split) {
+    if (r.split) {
       // The split run's warnings (a fixed dt above the CFL limit, a paused frame) and its
       // rebalancing lines arrive through the log, once per rank (rank 0 prints).
       mpm::MultiOptions mo;
-      mo.solver.log = [&progress](const std::string& m) {
-        progress.log(m);
+      mo.solver.log = [&r](const std::string& m) {
+        r.progress.log(m);
       };
-      multi = std::make_unique<mpm::MultiSolver>(job.scene, execs, mo, world);
+      multi = std::make_unique<mpm::MultiSolver>(job.scene, r.execs, mo, r.world);
     } else {
-      one = std::make_unique<mpm::Solver>(job.scene, execs.front());
+      one = std::make_unique<mpm::Solver>(job.scene, r.execs.front());
     }
     auto frame = [&] {
-      return split ? multi->particles(stress) : mpm::sort_by_id(one->particles(stress));
+      return r.split ? multi->particles(stress) : mpm::sort_by_id(one->particles(stress));
     };
-    const std::int64_t count = split ? multi->particle_count() : one->particle_count();
-    progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
-                             count, job.scene.dx, backend));
-    if (split) progress.log("split: " + multi->layout());
-    const double t0 = split ? multi->time() : one->time();
+    const std::int64_t count = r.split ? multi->particle_count() : one->particle_count();
+    r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
+                               count, job.scene.dx, r.backend));
+    if (r.split) r.progress.log("split: " + multi->layout());
+    const double t0 = r.split ? multi->time() : one->time();
     {
       const mpm::ParticleFrame p = frame();
-      if (root) writer->write(p, 0, t0);
+      if (r.root) writer->write(p, 0, t0);
     }
     long long steps = 0;
     for (int f = 1; f <= job.run.frames; ++f) {
-      const mpm::FrameStats s = split ? multi->advance_frame() : one->advance_frame();
+      const mpm::FrameStats s = r.split ? multi->advance_frame() : one->advance_frame();
       steps += s.steps;
-      if (!split)
-        for (const std::string& w : s.warnings) progress.log(w);
+      if (!r.split)
+        for (const std::string& w : s.warnings) r.progress.log(w);
       const mpm::ParticleFrame p = frame();
-      if (root) writer->write(p, f, s.time);
-      progress.log(
+      if (r.root) writer->write(p, f, s.time);
+      r.progress.log(
           fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
                       "blocks {:7}  rebuilds {}",
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
-      progress.update(s.time, steps);
+      r.progress.update(s.time, steps);
     }
-    progress.done(split ? multi->time() : one->time(), steps);
+    r.progress.done(r.split ? multi->time() : one->time(), steps);
   });
 }
 #endif

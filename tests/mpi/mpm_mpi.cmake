@@ -2,16 +2,7 @@
 # one partition (integrals within the tolerances of tests/verification/mpm_multi_scene.hpp), and
 # `mpirun -np 2 silt run` on an MPM scene against `silt run` (scripts/mpm_run_compare.cmake).
 if(SILT_MPI)
-  set(silt_mpm_mpi_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-      OMP_WAIT_POLICY=PASSIVE)
-  add_executable(mpm_mpi_test mpm_mpi_test.cpp)
-  target_include_directories(mpm_mpi_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/verification)
-  target_link_libraries(mpm_mpi_test PRIVATE silt_test_support silt::mpm)
-  add_test(NAME mpm_mpi_test
-           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 --oversubscribe
-                   $<TARGET_FILE:mpm_mpi_test> --backend=cpu)
-  set_tests_properties(mpm_mpi_test PROPERTIES LABELS mpi TIMEOUT 180
-                       ENVIRONMENT "${silt_mpm_mpi_env}")
+  silt_add_mpi_test(mpm_mpi_test silt::mpm 180)
 endif()
 # `silt run` on an MPM scene: one CPU partition against three (label verification) and, with MPI,
 # also against `mpirun -np 2 silt run` (label mpi).
@@ -42,6 +33,6 @@ if(Python3_FOUND AND TARGET silt)
                      -DOUT=${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_mpi_out
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/mpm_run_compare.cmake)
     set_tests_properties(silt_run_mpm_mpi_test PROPERTIES LABELS mpi TIMEOUT 180
-                         ENVIRONMENT "${silt_mpm_mpi_env}")
+                         ENVIRONMENT "${silt_mpi_env}")
   endif()
 endif()

@@ -4,3 +4,5 @@ silt_add_test(NAME mpm_sparse_grid_test LABEL unit CUDA
   SOURCES mpm_sparse_grid_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_solver_test LABEL unit CUDA
   SOURCES mpm_solver_test.cpp LIBS silt::mpm)
+# The scene builders of the MPM verification tests (mpm_scene_util.hpp).
+target_include_directories(mpm_solver_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/verification)

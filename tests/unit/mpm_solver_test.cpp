@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "mpm_scene_util.hpp"
 #include "silt/core/error.hpp"
 #include "silt/mpm/kernels/bspline_k.hpp"
 #include "silt/mpm/solver.hpp"
@@ -22,22 +23,21 @@ namespace {
 using test::exec;
 
 Scene cube_scene() {
-  Scene s;
-  s.name = "cube";
-  s.dx = 0.02;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.5, 0.5, 0.5};
-  Material m;
-  m.name = "jelly";
-  m.youngs_modulus = 1e5;
-  s.materials = {m};
-  Source src;
-  src.name = "cube";
-  src.box_min = {0.2, 0.2, 0.2};
-  src.box_max = {0.3, 0.3, 0.3};
-  s.sources = {src};
+  Scene s = test::mpm::box_scene("cube", 0.02, {0.5, 0.5, 0.5});
+  s.materials = {test::mpm::jelly(1e5)};
+  s.sources = {test::mpm::box_source({0.2, 0.2, 0.2}, {0.3, 0.3, 0.3})};
+  s.sources[0].name = "cube";
   s.frame_dt = 0.01;
   return s;
+}
+
+/// Solver options that append every message the solver logs to *logged.
+SolverOptions logging_to(std::vector<std::string>* logged) {
+  SolverOptions opt;
+  opt.log = [logged](const std::string& m) {
+    logged->push_back(m);
+  };
+  return opt;
 }
 
 ::testing::AssertionResult throws_containing(const std::function<void()>& f,
@@ -86,11 +86,7 @@ TEST(MpmSolver, WarnsAboutAnUnstableFixedDt) {
   s.fixed_dt = 1.5e-3;  // the elastic CFL limit is ~8.8e-4 s
   s.frame_dt = 3e-3;
   std::vector<std::string> logged;
-  SolverOptions opt;
-  opt.log = [&](const std::string& m) {
-    logged.push_back(m);
-  };
-  Solver solver(s, exec(), opt);
+  Solver solver(s, exec(), logging_to(&logged));
   const FrameStats st = solver.advance_frame();
   EXPECT_EQ(st.unstable_steps, 2);
   EXPECT_NEAR(st.stable_dt, 8.8e-4, 0.5e-4);
@@ -283,11 +279,7 @@ TEST(MpmSolver, GrowsTheGridWithinAFrame) {
   }
   s.frame_dt = 0.25;
   std::vector<std::string> logged;
-  SolverOptions opt;
-  opt.log = [&](const std::string& m) {
-    logged.push_back(m);
-  };
-  Solver solver(s, exec(), opt);
+  Solver solver(s, exec(), logging_to(&logged));
   const FrameStats st = solver.advance_frame();
   EXPECT_DOUBLE_EQ(st.time, 0.25);
   EXPECT_GE(st.active_blocks, 64 * 27);

@@ -34,11 +34,7 @@ constexpr double kSecondMomentRelTol = 5e-4;  // relative
 /// Two jelly blocks flying into each other (and spinning past each other, off-centre), no gravity,
 /// far from the walls.
 Scene collision_scene(int rebuild_period, bool g2p2g = false) {
-  Scene s;
-  s.name = "collision";
-  s.dx = 0.025;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {1, 1, 1};
+  Scene s = box_scene("collision", 0.025, {1, 1, 1});
   s.gravity = {0, 0, 0};
   s.materials = {jelly(2e4, 0.3, 1000)};
   s.sources = {box_source({0.300, 0.400, 0.400}, {0.450, 0.550, 0.550}, 0, {0.6, 0.1, 0.0}),
@@ -83,11 +79,7 @@ TEST(MpmConservation, StepConservesMassAndMomentum) {
 /// A sand block and a water block dropped onto the floor side by side: plasticity, the fluid
 /// model and the walls, for the backend comparison.
 Scene splash_scene() {
-  Scene s;
-  s.name = "splash";
-  s.dx = 0.025;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.6, 0.5, 0.3};
+  Scene s = box_scene("splash", 0.025, {0.6, 0.5, 0.3});
   s.materials = {sand(30.0), water(1e5, 0.0)};
   s.sources = {box_source({0.05, 0.05, 0.05}, {0.25, 0.30, 0.25}, 0),
                box_source({0.30, 0.05, 0.05}, {0.50, 0.30, 0.25}, 1)};

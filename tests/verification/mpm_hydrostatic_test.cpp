@@ -29,13 +29,7 @@ constexpr int kSamplesPerPeriod = 20;
 constexpr int kPeriods = 5;
 
 Scene column_scene() {
-  Scene s;
-  s.name = "hydrostatic";
-  s.dx = 0.01;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.08, 0.3, 0.08};
-  s.domain_wall = silt::mpm::WallKind::slip;
-  s.gravity = {0, -9.81, 0};
+  Scene s = box_scene("hydrostatic", 0.01, {0.08, 0.3, 0.08}, silt::mpm::WallKind::slip);
   s.materials = {water(1e5, 0.0)};
   // Fills the box between the walls (particles stay one cell inside them) up to kHeight.
   s.sources = {box_source({0.01, 0.01, 0.01}, {0.07, 0.01 + kHeight, 0.07})};

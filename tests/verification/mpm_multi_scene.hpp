@@ -16,12 +16,7 @@ namespace silt::test::mpm {
 
 /// A Drucker-Prager sand column collapsing onto a rough floor (split along its height, y).
 inline Scene multi_sand_column() {
-  Scene s;
-  s.name = "multi_sand_column";
-  s.dx = 0.01;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.3, 0.2, 0.06};
-  s.domain_wall = silt::mpm::WallKind::slip;
+  Scene s = box_scene("multi_sand_column", 0.01, {0.3, 0.2, 0.06}, silt::mpm::WallKind::slip);
   silt::mpm::Collider floor;
   floor.name = "floor";
   floor.kind = silt::mpm::Collider::Kind::plane;
@@ -30,7 +25,6 @@ inline Scene multi_sand_column() {
   floor.point = {0, 0.03, 0};
   floor.normal = {0, 1, 0};
   s.colliders = {floor};
-  s.gravity = {0, -9.81, 0};
   silt::mpm::Material m = sand(30.0);
   m.youngs_modulus = 1e5;
   s.materials = {m};
@@ -42,13 +36,7 @@ inline Scene multi_sand_column() {
 /// An elastic block (8 x 6 x 6 cells) thrown sideways and falling onto the floor (split along x,
 /// its longest axis).
 inline Scene multi_elastic_cube() {
-  Scene s;
-  s.name = "multi_elastic_cube";
-  s.dx = 0.01;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.24, 0.2, 0.12};
-  s.domain_wall = silt::mpm::WallKind::slip;
-  s.gravity = {0, -9.81, 0};
+  Scene s = box_scene("multi_elastic_cube", 0.01, {0.24, 0.2, 0.12}, silt::mpm::WallKind::slip);
   s.materials = {jelly(2e4, 0.3, 1000)};
   s.sources = {box_source({0.05, 0.06, 0.03}, {0.13, 0.12, 0.09}, 0, {0.4, -0.5, 0.1})};
   s.frame_dt = 0.04;
@@ -59,13 +47,7 @@ inline Scene multi_elastic_cube() {
 /// about one cell thick, so nearly every block is held by every part (the shared-block sum
 /// carries almost all of the grid).
 inline Scene multi_thin_slab() {
-  Scene s;
-  s.name = "multi_thin_slab";
-  s.dx = 0.01;
-  s.domain_min = {0, 0, 0};
-  s.domain_max = {0.12, 0.16, 0.12};
-  s.domain_wall = silt::mpm::WallKind::sticky;
-  s.gravity = {0, -9.81, 0};
+  Scene s = box_scene("multi_thin_slab", 0.01, {0.12, 0.16, 0.12}, silt::mpm::WallKind::sticky);
   s.materials = {jelly(1e4, 0.3, 1000)};
   s.sources = {box_source({0.04, 0.05, 0.04}, {0.08, 0.08, 0.07}, 0, {0.3, 0.0, -0.2})};
   s.frame_dt = 0.04;

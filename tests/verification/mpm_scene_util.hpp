@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "silt/mpm/scene.hpp"
@@ -16,6 +17,20 @@ using silt::mpm::Material;
 using silt::mpm::MaterialKind;
 using silt::mpm::Scene;
 using silt::mpm::Source;
+
+/// A scene named `name` in the box [0, domain_max] (m) with cells of dx (m), walls of the given
+/// kind and gravity along -y; its materials, sources and frames are the caller's.
+inline Scene box_scene(std::string name, double dx, std::array<double, 3> domain_max,
+                       silt::mpm::WallKind wall = silt::mpm::WallKind::separate) {
+  Scene s;
+  s.name = std::move(name);
+  s.dx = dx;
+  s.domain_min = {0, 0, 0};
+  s.domain_max = domain_max;
+  s.domain_wall = wall;
+  s.gravity = {0, -9.81, 0};
+  return s;
+}
 
 inline Material jelly(double youngs = 1e4, double poisson = 0.3, double density = 1000) {
   Material m;

@@ -1020,26 +1020,10 @@ FrameStats MultiSolver::advance_frame() {
     p.s->last_num_blocks = p.s->read_control().num_blocks;
     blocks += p.s->last_num_blocks;
   }
-  FrameStats s;
-  s.steps = c.steps;
-  s.time = c.time;
-  s.ms_per_step =
-      c.steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / c.steps : 0.0;
-  s.particles = m.total_particles;
-  s.active_blocks = std::int64_t(m.allsum(blocks));
-  s.rebuilds = c.rebuilds;
-  s.sorts = c.sorts;
-  s.forced_rebuilds = c.forced_rebuilds;
-  s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
-  s.dt_max = c.dt_max;
-  s.stable_dt = c.dt_limit_min;
-  s.unstable_steps = c.unstable_steps;
+  FrameStats s = frame_stats(c, std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                             m.total_particles, std::int64_t(m.allsum(blocks)));
   Solver::Impl& p0 = *m.parts.front().s;
-  if (c.unstable_steps > 0)
-    p0.warn(s, fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
-                           "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
-                           m.scene.fixed_dt, c.dt_limit_min, m.scene.cfl, m.scene.elastic_cfl,
-                           c.unstable_steps, c.steps, m.frame));
+  p0.warn_unstable_dt(s, c, m.scene, m.frame);
   if (pauses > 0)
     p0.warn(s, fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grids", m.frame,
                            pauses));

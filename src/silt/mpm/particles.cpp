@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
@@ -17,6 +18,30 @@ void append_range(std::vector<T>& to, const std::vector<T>& from, std::size_t fi
                   std::size_t count) {
   to.insert(to.end(), from.begin() + std::ptrdiff_t(first),
             from.begin() + std::ptrdiff_t(first + count));
+}
+
+/// The first n particles' values of a per-particle array of `per` values each, on the host.
+template <class T>
+std::vector<T> download_first(const GrowBuffer<T>& a, Index per, Index n) {
+  std::vector<T> h(static_cast<std::size_t>(per) * static_cast<std::size_t>(n));
+  if (n > 0) a.buffer().download(h.data(), per * n);
+  return h;
+}
+
+/// One set of particle arrays (the particles' own or the sort's) for cap particles, labelled
+/// "<what> x", "<what> v", ...
+void allocate_arrays(const Exec& exec, Index cap, const std::string& what, GrowBuffer<float>& x,
+                     GrowBuffer<float>& v, GrowBuffer<float>& c, GrowBuffer<float>& f,
+                     GrowBuffer<float>& plastic, GrowBuffer<int>& material, GrowBuffer<int>& id,
+                     GrowBuffer<int>& block) {
+  x = GrowBuffer<float>(exec, 3 * cap, what + " x");
+  v = GrowBuffer<float>(exec, 3 * cap, what + " v");
+  c = GrowBuffer<float>(exec, 9 * cap, what + " C");
+  f = GrowBuffer<float>(exec, 9 * cap, what + " F");
+  plastic = GrowBuffer<float>(exec, cap, what + " plastic");
+  material = GrowBuffer<int>(exec, cap, what + " material");
+  id = GrowBuffer<int>(exec, cap, what + " id");
+  block = GrowBuffer<int>(exec, cap, what + " block");
 }
 }  // namespace
 
@@ -43,23 +68,9 @@ void HostParticles::append(const HostParticles& from) {
 
 ParticleStore::ParticleStore(const Exec& exec, Index initial_capacity) : exec_(exec) {
   const Index cap = initial_capacity > kMinCapacity ? initial_capacity : kMinCapacity;
-  x_ = GrowBuffer<float>(exec, 3 * cap, "particle x");
-  v_ = GrowBuffer<float>(exec, 3 * cap, "particle v");
-  c_ = GrowBuffer<float>(exec, 9 * cap, "particle C");
-  f_ = GrowBuffer<float>(exec, 9 * cap, "particle F");
-  plastic_ = GrowBuffer<float>(exec, cap, "particle plastic");
-  material_ = GrowBuffer<int>(exec, cap, "particle material");
-  id_ = GrowBuffer<int>(exec, cap, "particle id");
-  block_ = GrowBuffer<int>(exec, cap, "particle block");
+  allocate_arrays(exec, cap, "particle", x_, v_, c_, f_, plastic_, material_, id_, block_);
   rank_ = GrowBuffer<int>(exec, cap, "particle rank");
-  sx_ = GrowBuffer<float>(exec, 3 * cap, "sort x");
-  sv_ = GrowBuffer<float>(exec, 3 * cap, "sort v");
-  sc_ = GrowBuffer<float>(exec, 9 * cap, "sort C");
-  sf_ = GrowBuffer<float>(exec, 9 * cap, "sort F");
-  splastic_ = GrowBuffer<float>(exec, cap, "sort plastic");
-  smaterial_ = GrowBuffer<int>(exec, cap, "sort material");
-  sid_ = GrowBuffer<int>(exec, cap, "sort id");
-  sblock_ = GrowBuffer<int>(exec, cap, "sort block");
+  allocate_arrays(exec, cap, "sort", sx_, sv_, sc_, sf_, splastic_, smaterial_, sid_, sblock_);
 }
 
 ParticleView ParticleStore::view_of(GrowBuffer<float>& x, GrowBuffer<float>& v,
@@ -139,42 +150,29 @@ bool ParticleStore::append(const NewParticles& p) {
 }
 
 std::vector<float> ParticleStore::download_x() const {
-  std::vector<float> h(3 * static_cast<std::size_t>(n_));
-  if (n_ > 0) x_.buffer().download(h.data(), 3 * n_);
-  return h;
+  return download_first(x_, 3, n_);
 }
 std::vector<float> ParticleStore::download_v() const {
-  std::vector<float> h(3 * static_cast<std::size_t>(n_));
-  if (n_ > 0) v_.buffer().download(h.data(), 3 * n_);
-  return h;
+  return download_first(v_, 3, n_);
 }
 std::vector<float> ParticleStore::download_f() const {
-  std::vector<float> h(9 * static_cast<std::size_t>(n_));
-  if (n_ > 0) f_.buffer().download(h.data(), 9 * n_);
-  return h;
+  return download_first(f_, 9, n_);
 }
 std::vector<float> ParticleStore::download_plastic() const {
-  std::vector<float> h(static_cast<std::size_t>(n_));
-  if (n_ > 0) plastic_.buffer().download(h.data(), n_);
-  return h;
+  return download_first(plastic_, 1, n_);
 }
 std::vector<int> ParticleStore::download_material() const {
-  std::vector<int> h(static_cast<std::size_t>(n_));
-  if (n_ > 0) material_.buffer().download(h.data(), n_);
-  return h;
+  return download_first(material_, 1, n_);
 }
 std::vector<int> ParticleStore::download_id() const {
-  std::vector<int> h(static_cast<std::size_t>(n_));
-  if (n_ > 0) id_.buffer().download(h.data(), n_);
-  return h;
+  return download_first(id_, 1, n_);
 }
 
 HostParticles ParticleStore::download_all() const {
   HostParticles h;
   h.x = download_x();
   h.v = download_v();
-  h.c.resize(9 * static_cast<std::size_t>(n_));
-  if (n_ > 0) c_.buffer().download(h.c.data(), 9 * n_);
+  h.c = download_first(c_, 9, n_);
   h.f = download_f();
   h.plastic = download_plastic();
   h.material = download_material();

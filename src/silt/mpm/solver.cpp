@@ -176,6 +176,33 @@ void Solver::Impl::warn(FrameStats& stats, const std::string& msg) const {
   if (options.log) options.log(msg);
 }
 
+void Solver::Impl::warn_unstable_dt(FrameStats& stats, const StepControl& c, const Scene& scene,
+                                    long long frame) const {
+  if (c.unstable_steps > 0)
+    warn(stats, fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
+                            "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
+                            scene.fixed_dt, c.dt_limit_min, scene.cfl, scene.elastic_cfl,
+                            c.unstable_steps, c.steps, frame));
+}
+
+FrameStats frame_stats(const StepControl& c, double ms, std::int64_t particles,
+                       std::int64_t active_blocks) {
+  FrameStats s;
+  s.steps = c.steps;
+  s.time = c.time;
+  s.ms_per_step = c.steps > 0 ? ms / c.steps : 0.0;
+  s.particles = particles;
+  s.active_blocks = active_blocks;
+  s.rebuilds = c.rebuilds;
+  s.forced_rebuilds = c.forced_rebuilds;
+  s.sorts = c.sorts;
+  s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
+  s.dt_max = c.dt_max;
+  s.stable_dt = c.dt_limit_min;
+  s.unstable_steps = c.unstable_steps;
+  return s;
+}
+
 Solver::Solver(const Scene& scene, const Exec& exec) : Solver(scene, exec, SolverOptions{}) {}
 Solver::Solver(const Scene& scene, const Exec& exec, const SolverOptions& options)
     : impl_(std::make_unique<Impl>(scene, exec, options)) {}
@@ -228,25 +255,9 @@ FrameStats Solver::advance_frame() {
   m.last_frame_steps = c.steps;
   m.last_num_blocks = c.num_blocks;
 
-  FrameStats s;
-  s.steps = c.steps;
-  s.time = c.time;
-  s.ms_per_step =
-      c.steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / c.steps : 0.0;
-  s.particles = m.particles.size();
-  s.active_blocks = c.num_blocks;
-  s.rebuilds = c.rebuilds;
-  s.forced_rebuilds = c.forced_rebuilds;
-  s.sorts = c.sorts;
-  s.dt_min = c.steps > 0 ? c.dt_min : 0.0;
-  s.dt_max = c.dt_max;
-  s.stable_dt = c.dt_limit_min;
-  s.unstable_steps = c.unstable_steps;
-  if (c.unstable_steps > 0)
-    m.warn(s, fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
-                          "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
-                          m.scene.fixed_dt, c.dt_limit_min, m.scene.cfl, m.scene.elastic_cfl,
-                          c.unstable_steps, c.steps, m.frame));
+  FrameStats s = frame_stats(c, std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                             m.particles.size(), c.num_blocks);
+  m.warn_unstable_dt(s, c, m.scene, m.frame);
   if (pauses > 0)
     m.warn(s, fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid to {} blocks",
                           m.frame, pauses, m.grid.block_capacity()));

@@ -2,6 +2,7 @@
 // tables, particle emission). Not part of the public interface.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,11 @@
 #include "silt/mpm/step_graph.hpp"
 
 namespace silt::mpm {
+
+/// The statistics of a frame that ended with control c after ms milliseconds of wall time, with
+/// its particle and active-block counts (over every part of a multi-partition run).
+FrameStats frame_stats(const StepControl& c, double ms, std::int64_t particles,
+                       std::int64_t active_blocks);
 
 struct Solver::Impl {
   /// emit_initial: add the particles due at t = 0 (false: a part of a multi-partition run, whose
@@ -97,6 +103,10 @@ struct Solver::Impl {
   StepControl read_control() const;
   void throw_on_fault(const StepControl& c) const;
   void warn(FrameStats& stats, const std::string& msg) const;
+  /// Warns (warn()) when a fixed dt exceeded the CFL-stable dt in some steps of the frame-th frame
+  /// of scene, which ended with control c.
+  void warn_unstable_dt(FrameStats& stats, const StepControl& c, const Scene& scene,
+                        long long frame) const;
 };
 
 }  // namespace silt::mpm

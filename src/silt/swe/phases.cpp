@@ -156,12 +156,15 @@ void phase_sources(const Exec& exec, const SolverView<T>& v) {
       });
 }
 
-template <class T>
-void phase_cfl(const Exec& exec, const SolverView<T>& v) {
+/// The largest wave speed over the active cells, combined into *v.smax. in_step (phase_cfl_step):
+/// nothing after a no-op step, whose state and *v.smax are as they were (phase_clock).
+template <bool in_step, class T>
+void cfl_into_smax(const Exec& exec, const SolverView<T>& v) {
   const Index nx = v.e.nx;
   parallel_reduce_into<silt::detail::MaxOp>(
       exec, "swe.cfl", v.e.nx * v.e.ny,
       SILT_LAMBDA(Index k)->T {
+        if (in_step && !(v.clock[kDt] > 0.0)) return T(0);
         const Index i = k % nx, j = k / nx;
         if (!v.e.active(i, j)) return T(0);
         return wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry);
@@ -170,18 +173,13 @@ void phase_cfl(const Exec& exec, const SolverView<T>& v) {
 }
 
 template <class T>
+void phase_cfl(const Exec& exec, const SolverView<T>& v) {
+  cfl_into_smax<false>(exec, v);
+}
+
+template <class T>
 void phase_cfl_step(const Exec& exec, const SolverView<T>& v) {
-  const Index nx = v.e.nx;
-  parallel_reduce_into<silt::detail::MaxOp>(
-      exec, "swe.cfl", v.e.nx * v.e.ny,
-      SILT_LAMBDA(Index k)->T {
-        // A no-op step left the state and *v.smax as they were (phase_clock).
-        if (!(v.clock[kDt] > 0.0)) return T(0);
-        const Index i = k % nx, j = k / nx;
-        if (!v.e.active(i, j)) return T(0);
-        return wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry);
-      },
-      v.smax);
+  cfl_into_smax<true>(exec, v);
 }
 
 template <class T>
@@ -197,24 +195,25 @@ void phase_copy(const Exec& exec, const StateCopy<T>& c) {
       });
 }
 
+/// Sum of one field of v (h or hc) over the active cells, in float64.
 template <class T>
-double sum_depth(const Exec& exec, const EdgeView<T>& v) {
+double sum_active(const Exec& exec, const char* label, const EdgeView<T>& v, Grid2<const T> field) {
   const Index nx = v.nx;
   return parallel_reduce_sum<double>(
-      exec, "swe.sum_depth", v.nx * v.ny, SILT_LAMBDA(Index k)->double {
+      exec, label, v.nx * v.ny, SILT_LAMBDA(Index k)->double {
         const Index i = k % nx, j = k / nx;
-        return v.active(i, j) ? double(v.h(i, j)) : 0.0;
+        return v.active(i, j) ? double(field(i, j)) : 0.0;
       });
 }
 
 template <class T>
+double sum_depth(const Exec& exec, const EdgeView<T>& v) {
+  return sum_active(exec, "swe.sum_depth", v, v.h);
+}
+
+template <class T>
 double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
-  const Index nx = v.nx;
-  return parallel_reduce_sum<double>(
-      exec, "swe.sum_pollutant", v.nx * v.ny, SILT_LAMBDA(Index k)->double {
-        const Index i = k % nx, j = k / nx;
-        return v.active(i, j) ? double(v.hc(i, j)) : 0.0;
-      });
+  return sum_active(exec, "swe.sum_pollutant", v, v.hc);
 }
 
 #define SILT_SWE_PHASES(T)                                                                 \

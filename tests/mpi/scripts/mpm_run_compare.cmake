@@ -5,6 +5,7 @@
 # fails unless every run writes the same files with the same particles in the same (id) order and
 # the integrals agree within the tolerances of mpm_ply_compare.py (float round-off only: the P2G
 # sums add in another order on several partitions, so the files are not byte-identical).
+include(${CMAKE_CURRENT_LIST_DIR}/run_and_compare.cmake)
 file(REMOVE_RECURSE ${OUT})
 set(args --backend cpu --quiet --set run.frames=3 --set outputs.png=false)
 set(runs one three)
@@ -14,18 +15,6 @@ if(MPIEXEC)
   list(APPEND runs mpi)
   set(cmd_mpi ${MPIEXEC} -np 2 --oversubscribe ${SILT} run ${SCENE} ${args} --out ${OUT}/mpi)
 endif()
-foreach(run IN LISTS runs)
-  execute_process(COMMAND ${cmd_${run}} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "'${cmd_${run}}' failed (${rc}):\n${out}\n${err}")
-  endif()
-endforeach()
+silt_run_all(${runs})
 list(REMOVE_ITEM runs one)
-foreach(run IN LISTS runs)
-  execute_process(COMMAND ${PYTHON} ${CMAKE_CURRENT_LIST_DIR}/mpm_ply_compare.py ${OUT}/one
-                          ${OUT}/${run} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message(STATUS "${run}: ${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${run} differs from the single-partition run:\n${out}\n${err}")
-  endif()
-endforeach()
+silt_compare_runs(mpm_ply_compare.py "differs from the single-partition run" ${runs})

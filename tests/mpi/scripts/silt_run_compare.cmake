@@ -3,18 +3,14 @@
 # (--devices 0,1,2 on the CPU backend), and with `mpirun -np 2 silt run`, and fails unless every
 # output file (rasters, frames.csv, gauges.csv; not resolved_scene.json, which names the backend)
 # is byte for byte the same.
+include(${CMAKE_CURRENT_LIST_DIR}/run_and_compare.cmake)
 file(REMOVE_RECURSE ${OUT})
 set(runs one three mpi)
 set(cmd_one ${SILT} run ${SCENE} --backend cpu --quiet --out ${OUT}/one)
 set(cmd_three ${SILT} run ${SCENE} --backend cpu --devices 0,1,2 --quiet --out ${OUT}/three)
 set(cmd_mpi ${MPIEXEC} -np 2 --oversubscribe ${SILT} run ${SCENE} --backend cpu --quiet
     --out ${OUT}/mpi)
-foreach(run IN LISTS runs)
-  execute_process(COMMAND ${cmd_${run}} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "'${cmd_${run}}' failed (${rc}):\n${out}\n${err}")
-  endif()
-endforeach()
+silt_run_all(${runs})
 file(GLOB files RELATIVE ${OUT}/one ${OUT}/one/*)
 list(REMOVE_ITEM files resolved_scene.json)
 list(LENGTH files n)

@@ -9,6 +9,7 @@
 # KIND=mpm (3 frames, no previews): fails unless every particle file holds the same ids in the
 # same order and the integrals (centre of mass, mean velocity, kinetic energy) agree within the
 # tolerances of mpm_ply_compare.py (the P2G sums add in another order on several GPUs).
+include(${CMAKE_CURRENT_LIST_DIR}/run_and_compare.cmake)
 file(REMOVE_RECURSE ${OUT})
 set(compare swe_outputs_close.py)
 set(extra "")
@@ -30,19 +31,7 @@ if(MPIEXEC)
   set(cmd_mpi ${MPIEXEC} -np 2 --oversubscribe ${SILT} run ${SCENE} --backend cuda --quiet
       ${extra} --out ${OUT}/mpi)
 endif()
-foreach(run IN LISTS runs)
-  execute_process(COMMAND ${cmd_${run}} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "'${cmd_${run}}' failed (${rc}):\n${out}\n${err}")
-  endif()
-endforeach()
+silt_run_all(${runs})
 list(REMOVE_ITEM runs one)
-foreach(run IN LISTS runs)
-  execute_process(COMMAND ${PYTHON} ${CMAKE_CURRENT_LIST_DIR}/${compare} ${OUT}/one
-                          ${OUT}/${run} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${run} against one GPU:\n${out}${err}")
-  endif()
-  message(STATUS "${run}: ${out}")
-endforeach()
+silt_compare_runs(${compare} "against one GPU" ${runs})
 message(STATUS "one GPU against: ${runs} (${n_gpus} GPUs visible)")
