@@ -16,6 +16,7 @@ void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, 
         values[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
         values[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
         values[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
+        values[kAgreeWave] = double(ctl->cmax);
       });
 }
 
@@ -26,6 +27,7 @@ void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl) {
         ctl->zone_escape = values[kAgreeEscape] > 0.0 ? 1 : 0;
         ctl->pause_request = values[kAgreePause] > 0.0 ? 1 : 0;
         ctl->halt = values[kAgreeFault] > 0.0 ? 1 : 0;
+        ctl->cmax = float(values[kAgreeWave]);
       });
 }
 
@@ -201,6 +203,7 @@ SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_
   mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
   mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
   mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
+  mine[kAgreeWave] = double(ctl->cmax);
   wait_epoch(sync, arrive(sync, mine, parity), fault);
   double v[kAgreeSlots] = {};
   for (int p = 0; p < sync.parts; ++p)
@@ -213,6 +216,7 @@ SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_
   ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
   ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
   ctl->halt = v[kAgreeFault] > 0.0 ? 1 : 0;
+  ctl->cmax = float(v[kAgreeWave]);
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ enum AgreeSlot : int {
   kAgreeEscape = 1,  // the free-zone guard fired: everyone rebuilds
   kAgreePause = 2,   // the part's grid is more than 3/4 full: everyone pauses for the host
   kAgreeFault = 3,   // the part has a fault: everyone stops
-  kAgreeSlots = 4
+  kAgreeWave = 4,    // fastest wave through compressed fluid in the part's last P2G, m/s
+  kAgreeSlots = 5
 };
 
 /// Where the parts' P2G sums are, passed to kernels by value.
@@ -43,7 +44,7 @@ struct PartGrids {
 /// kernel uses it).
 void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, int grow_blocks,
                      double* values);
-/// The combined values back into the control: vmax, zone_escape, pause_request, halt.
+/// The combined values back into the control: vmax, zone_escape, pause_request, halt, cmax.
 void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl);
 /// Zeroes the P2G sums of the shared blocks, which the last grid update left for the other parts
 /// to read. Queue it after the agreement (every part has finished the previous step).

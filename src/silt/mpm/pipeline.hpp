@@ -31,6 +31,9 @@ struct TransferArgs {
   float inv_dx = 0;                          // 1/m
   float clamp_lo[3] = {}, clamp_hi[3] = {};  // m, particles are kept inside this box (walls)
   const ParticleClass* classes = nullptr;    // device table
+  /// P2G folds the wave speed of compressed fluid particles in here (StepControl::cmax of the
+  /// solver; compressed_wave_speed), for the next step's dt. nullptr: not tracked.
+  float* wave_max = nullptr;
   bool asflip = false;
   float flip = 0;              // ASFLIP blend a, -
   float advect = 0;            // ASFLIP position-correction weight b_max, -

@@ -190,6 +190,7 @@ void Solver::Impl::refresh_args() {
   step_params.grow_blocks = grid.block_capacity() / 4 * 3;
   targs.particles = particles.size();
   targs.classes = classes.data();
+  targs.wave_max = &control()->cmax;
   rargs.particles = particles.size();
   gargs.colliders = colliders.data();
 }

@@ -30,6 +30,8 @@ struct StepControl {
   float dt = 0;            // s, the current step's time step
   float dt_prev = 0;       // s, the previous step's time step (F is advanced with it in P2G)
   float vmax = 0;          // m/s, largest particle speed (G2P's max, reset by a running dt kernel)
+  float cmax = 0;          // m/s, fastest wave through compressed fluid in the last P2G (reset
+                           // likewise); the dt kernel uses it where above StepParams::wave_speed
   float dt_limit_min = 0;  // s, smallest stable (CFL) dt met in the frame
   float dt_min = 0, dt_max = 0;  // s, range of the dt used in the frame
   int active = 0;                // 1 while the current step runs (0: the frame is complete)

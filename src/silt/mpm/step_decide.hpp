@@ -17,9 +17,10 @@ namespace silt::mpm {
 SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& params,
                                           const FaultView& fault) {
   const float vmax = c.vmax;
+  // Compressed fluid carries faster waves than any material at rest (compressed_wave_speed).
+  const float wave = c.cmax > params.wave_speed ? c.cmax : params.wave_speed;
   // The stable limit alone (no max_dt cap), for the warning about a too large fixed dt.
-  const float limit =
-      cfl_dt(params.dx, vmax, params.wave_speed, params.cfl, params.elastic_cfl, FLT_MAX);
+  const float limit = cfl_dt(params.dx, vmax, wave, params.cfl, params.elastic_cfl, FLT_MAX);
   bool run = c.more != 0 && !fault.raised() && c.halt == 0;
   if (run && (c.num_blocks > params.grow_blocks || c.pause_request != 0)) {
     c.paused = 1;  // the host grows the grid and resumes; this step has not started
@@ -66,6 +67,7 @@ SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& para
   // Identity of the max that this step's G2P folds in (speeds are >= 0). A kernel that runs no
   // step keeps it: the next one that does still needs the last G2P's speeds.
   c.vmax = 0.0f;
+  c.cmax = 0.0f;  // likewise for this step's P2G
   c.active = 1;
   c.rebuild = rebuild ? 1 : 0;
   c.dt_prev = c.dt;

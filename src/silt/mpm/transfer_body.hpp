@@ -167,6 +167,14 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
   return scatter_particle(a, g, x, block, hb, pc, v, c, tau, dt, global_sink(a, g));
 }
 
+/// Fluid particles: their compressed wave speed into a.wave_max for the next dt (f: the deformation
+/// gradient after material_stress, J^(1/3) I for a fluid).
+SILT_HD SILT_FORCEINLINE void fold_wave_speed(const TransferArgs& a, const MaterialParams<float>& m,
+                                              const Mat3f& f) {
+  if (m.model == MaterialModel::fluid && a.wave_max)
+    fold_max_speed(a.wave_max, compressed_wave_speed(m, determinant(f)));
+}
+
 /// The per-particle start of P2G: F advanced with dt_prev (s), plasticity and stress (stored back).
 /// Returns the Kirchhoff stress tau (Pa) and the particle's state for the scatter.
 SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const ParticleView& p, Index i,
@@ -179,6 +187,7 @@ SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const Particl
   float plastic = p.plastic[i];
   pc = &a.classes[p.material[i]];
   const Mat3f tau = material_stress(pc->material, f, plastic, c);
+  fold_wave_speed(a, pc->material, f);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
   return tau;
@@ -284,6 +293,7 @@ SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const P
   float plastic = p.plastic[i];
   const ParticleClass& pc = a.classes[p.material[i]];
   const Mat3f tau = material_stress(pc.material, f, plastic, c);
+  fold_wave_speed(a, pc.material, f);
   store3(p.x, i, adv.x);
   store3(p.v, i, adv.v);
   fold_max_speed(vmax, particle_speed(adv.v[0], adv.v[1], adv.v[2]));
