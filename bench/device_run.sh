@@ -5,7 +5,6 @@
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
 # BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
 # each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs 7 launches;
-# nsys-mpm: kernel timelines of 55K sand on one GPU and two (bench/kernel_timeline.py);
 # fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
@@ -162,28 +161,6 @@ if has fountain-mpm; then
     echo "== GPUs 0,1"; timeout 150 $B/apps/silt/silt run $F --devices 0,1 --out /tmp/fountain2
   } > "$OUT/fountain-mpm.txt" 2>&1
   grep -E "^==|split|rebalanced|frame +(1|30|60|90|120|150) |finished" "$OUT/fountain-mpm.txt" | head -60
-fi
-if has nsys-mpm && [ -x $B/bench/mpm_bench ]; then
-  # Kernel timelines (graph nodes traced) of 55K sand on one GPU and on GPUs 0,1: per kernel the
-  # mean duration and the idle gap before it (bench/kernel_timeline.py).
-  NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems*/bin/nsys 2>/dev/null | head -1)
-  if [ -z "$NSYS" ]; then
-    echo "nsys not found" | tee "$OUT/nsys-mpm.txt"
-  else
-    for run in one two; do
-      args="--case sand --sizes 55K --steps 100"
-      [ $run = two ] && args="--devices 0,1 --sizes 55K --multi-quick --steps 100"
-      timeout 200 $NSYS profile --cuda-graph-trace=node -t cuda -o /tmp/nsys-$run --force-overwrite true \
-        $B/bench/mpm_bench --backend cuda $args > /tmp/nsys-$run.log 2>&1
-      $NSYS stats --report cuda_gpu_trace --format csv -o /tmp/nsys-$run /tmp/nsys-$run.nsys-rep \
-        > /dev/null 2>&1
-      f=$(ls /tmp/nsys-$run*cuda_gpu_trace*.csv 2>/dev/null | head -1)
-      { echo "== $run: mpm_bench $args"; grep -E "ms/step|^\|" /tmp/nsys-$run.log;
-        [ -n "$f" ] && python3 bench/kernel_timeline.py "$f"; } >> "$OUT/nsys-mpm.txt" 2>&1
-      [ -n "$f" ] && gzip -c "$f" > "$OUT/nsys-$run.csv.gz"
-    done
-    cat "$OUT/nsys-mpm.txt"
-  fi
 fi
 if has ncu-mpm && [ -x $B/bench/mpm_bench ]; then
   # P2G and G2P of 1M falling sand after 200 steps (plain launches), particles sorted at every
