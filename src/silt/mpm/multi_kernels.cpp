@@ -338,6 +338,15 @@ void enqueue_grid_update_after_peers(const Exec& exec, const GridArgs& a, GridVi
 #endif
 }
 
+double count_outside(const Exec& exec, const float* x, Index n, int axis, double lo, double hi) {
+  if (n <= 0) return 0.0;
+  return parallel_reduce_sum<double>(
+      exec, "mpm.multi.count_outside", n, SILT_LAMBDA(Index i)->double {
+        const double c = x[3 * i + axis];
+        return c < lo || c >= hi ? 1.0 : 0.0;
+      });
+}
+
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out) {
   const int stride = g.accum_stride;
   parallel_for(

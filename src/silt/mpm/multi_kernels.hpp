@@ -116,6 +116,9 @@ void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
 void enqueue_grid_update_after_peers(const Exec& exec, const GridArgs& a, GridView g,
                                      StepControl* ctl, const PartGrids& pg, const DeviceSync& sync,
                                      FaultView fault);
+/// How many of n particles (positions x, 3 floats each) lie outside [lo, hi) along axis; waits
+/// for the device (between frames only: the rebalancing check).
+double count_outside(const Exec& exec, const float* x, Index n, int axis, double lo, double hi);
 /// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
 

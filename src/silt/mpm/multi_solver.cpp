@@ -89,6 +89,32 @@ std::vector<double> equal_count_cuts(std::vector<float> c, int nparts) {
   return cuts;
 }
 
+// The split of a rebalance: for each axis the equal-count cuts, and how many particles lie within
+// `band` (m) of a cut (those whose blocks the neighbouring parts share); the axis with the fewest
+// wins, the current one unless another has under 0.8 of its count (no flapping between axes).
+// xyz: 3 coordinates per particle. Returns the axis and its nparts - 1 cuts.
+std::pair<int, std::vector<double>> split_with_fewest_shared(const std::vector<float>& xyz,
+                                                             int nparts, int current, double band) {
+  const std::size_t n = xyz.size() / 3;
+  std::vector<double> near(3, 0.0);
+  std::vector<std::vector<double>> cuts(3);
+  for (int a = 0; a < 3; ++a) {
+    std::vector<float> c(n);
+    for (std::size_t i = 0; i < n; ++i) c[i] = xyz[3 * i + std::size_t(a)];
+    std::sort(c.begin(), c.end());
+    cuts[std::size_t(a)] = equal_count_cuts(c, nparts);
+    for (double cut : cuts[std::size_t(a)])
+      near[std::size_t(a)] += double(std::upper_bound(c.begin(), c.end(), float(cut + band)) -
+                                     std::lower_bound(c.begin(), c.end(), float(cut - band)));
+  }
+  int best = current;
+  for (int a = 0; a < 3; ++a)
+    if (near[std::size_t(a)] < 0.8 * near[std::size_t(current)] &&
+        near[std::size_t(a)] < near[std::size_t(best)])
+      best = a;
+  return {best, cuts[std::size_t(best)]};
+}
+
 // Particles in a message between ranks: each attribute's array in turn (x v c f plastic
 // material id), 32-bit words copied bit for bit.
 static_assert(sizeof(float) == 4 && sizeof(int) == 4, "particles travel as 32-bit words");
@@ -247,7 +273,11 @@ struct MultiSolver::Impl {
   /// holds too many (MultiOptions::balance_tolerance). Collective under MPI.
   void balance(double t);
   /// Equal-count cuts over the particles of every part (held: this process's parts' particles).
-  std::vector<double> balanced_cuts(const std::vector<HostParticles>& held) const;
+  /// Chooses the split axis (fewest particles near the cuts) and its equal-count cuts from every
+  /// particle's position; sets `axis`. Collective under MPI.
+  std::vector<double> balanced_cuts(const std::vector<HostParticles>& held);
+  /// The share of all particles that lie outside their part's piece (collective under MPI).
+  double outside_fraction(std::int64_t total);
   void ensure_tag_buffers(Part& p);
   void agree_rebuild();
   void prepare_all(bool emit_new);
@@ -408,34 +438,55 @@ std::vector<std::int64_t> MultiSolver::Impl::all_counts() const {
   return n;
 }
 
-std::vector<double> MultiSolver::Impl::balanced_cuts(const std::vector<HostParticles>& held) const {
+std::vector<double> MultiSolver::Impl::balanced_cuts(const std::vector<HostParticles>& held) {
   std::vector<float> c;
-  for (const HostParticles& h : held)
-    for (std::size_t i = 0; i < h.count(); ++i) c.push_back(h.x[3 * i + std::size_t(axis)]);
-  if (!mpi) return equal_count_cuts(std::move(c), nparts);
-  // Ranks: rank 0 gathers every coordinate (the counts are known from the last all_counts),
-  // computes the cuts and hands them to every rank through a sum to which the others add zeros
-  // (exact), so that all ranks use the same cuts bit for bit.
+  for (const HostParticles& h : held) c.insert(c.end(), h.x.begin(), h.x.end());
+  const double band = 2.0 * kBlockEdge * scene.dx;  // a block's 3x3x3 neighbourhood, either side
+  if (!mpi) {
+    auto [a, cut] = split_with_fewest_shared(c, nparts, axis, band);
+    axis = a;
+    return cut;
+  }
+  // Ranks: rank 0 gathers every position (the counts are known from the last all_counts),
+  // chooses the axis and the cuts and hands them to every rank through a sum to which the others
+  // add zeros (exact), so that all ranks use the same split bit for bit.
   const partition::World& w = *world;
-  std::vector<double> cut(static_cast<std::size_t>(nparts - 1), 0.0);
+  std::vector<double> split(static_cast<std::size_t>(nparts), 0.0);  // axis, then the cuts
   partition::World::Requests req;
   if (w.is_root()) {
     std::vector<std::vector<float>> from(static_cast<std::size_t>(nparts));
     for (int q = 1; q < nparts; ++q) {
-      from[std::size_t(q)].resize(std::size_t(counts[std::size_t(q)]));
+      from[std::size_t(q)].resize(3 * std::size_t(counts[std::size_t(q)]));
       if (!from[std::size_t(q)].empty())
         req.irecv(from[std::size_t(q)].data(), sizeof(float) * from[std::size_t(q)].size(), q,
                   kTagCoords);
     }
     req.wait_all();
     for (const std::vector<float>& f : from) c.insert(c.end(), f.begin(), f.end());
-    cut = equal_count_cuts(std::move(c), nparts);
+    auto [a, cut] = split_with_fewest_shared(c, nparts, axis, band);
+    split[0] = a;
+    for (int k = 0; k + 1 < nparts; ++k) split[std::size_t(k) + 1] = cut[std::size_t(k)];
   } else if (!c.empty()) {
     req.isend(c.data(), sizeof(float) * c.size(), 0, kTagCoords);
     req.wait_all();
   }
-  w.allreduce_sum(cut.data(), nparts - 1);
-  return cut;
+  w.allreduce_sum(split.data(), nparts);
+  axis = int(split[0]);
+  return std::vector<double>(split.begin() + 1, split.end());
+}
+
+double MultiSolver::Impl::outside_fraction(std::int64_t total) {
+  // Part q's piece is [cuts[q - 1], cuts[q]) along the axis (piece()), counted on the device.
+  double outside = 0;
+  for (Part& p : parts) {
+    const std::size_t q = std::size_t(p.global);
+    const double lo = q > 0 ? cuts[q - 1] : -1e300;
+    const double hi = q + 1 < std::size_t(nparts) ? cuts[q] : 1e300;
+    activate(p.s->exec);
+    outside +=
+        count_outside(p.s->exec, p.s->particles.view().x, p.s->particles.size(), axis, lo, hi);
+  }
+  return allsum(outside) / double(total);
 }
 
 void MultiSolver::Impl::balance(double t) {
@@ -446,9 +497,15 @@ void MultiSolver::Impl::balance(double t) {
   const double mean = double(total) / nparts;
   // Every rank takes this decision from the same counts.
   if (total < kMinBalanceParticles * nparts) return;
-  if (!(double(largest) > (1.0 + options.balance_tolerance) * mean)) return;
-  // Every particle to the host, new equal-count cuts along the same axis, and each particle to
-  // the piece it lies in now (particles move freely across the old cuts during frames).
+  // Too many particles in one part, or too many that have left their part's piece (its blocks
+  // then spread over the others' and are mostly shared: a fountain's jet and pool).
+  const bool unbalanced = double(largest) > (1.0 + options.balance_tolerance) * mean;
+  const double outside = unbalanced ? 0.0 : outside_fraction(total);
+  if (!unbalanced && !(outside > options.balance_tolerance)) return;
+  const int old_axis = axis;
+  // Every particle to the host, new equal-count cuts (along the axis with the fewest particles
+  // near them), and each particle to the piece it lies in now (particles move freely across the
+  // old cuts during frames).
   std::vector<HostParticles> held(parts.size());
   for (std::size_t k = 0; k < parts.size(); ++k) {
     activate(parts[k].s->exec);
@@ -529,9 +586,13 @@ void MultiSolver::Impl::balance(double t) {
     for (std::size_t q = 0; q < counts.size(); ++q)
       list += fmt::format("{}{}", q ? " | " : "", counts[q]);
     options.solver.log(fmt::format(
-        "MPM: rebalanced {} parts along {} at t = {:.6g} s: {} particles ({} moved; the largest "
-        "part held {:.3f}x the mean)",
-        nparts, kAxisName[axis], t, list, moved, before));
+        "MPM: rebalanced {} parts along {}{} at t = {:.6g} s: {} particles ({} moved; {})", nparts,
+        kAxisName[axis],
+        axis != old_axis ? fmt::format(" (was {})", kAxisName[old_axis]) : std::string(), t, list,
+        moved,
+        unbalanced ? fmt::format("the largest part held {:.3f}x the mean", before)
+                   : fmt::format("{:.1f}% of the particles had left their part's piece",
+                                 100.0 * outside)));
   }
 }
 
