@@ -32,24 +32,26 @@ std::vector<Exec> part_execs(int n) {
   return e;
 }
 
-/// The synchronisation variants: events after P2G (default); the system-scope atomic barrier
-/// (plain launches); the atomic barrier with the agreement in-kernel and one CUDA graph per GPU;
-/// peer copies instead of in-kernel peer reads. All four on CUDA, the default on the CPU (where
-/// only the copies differ; PeerCopiesMatchToo covers them).
+/// The synchronisation variants: events after P2G; the system-scope atomic barrier (plain
+/// launches); the atomic barrier with one CUDA graph per GPU and one synchronisation a step (the
+/// default), with two (the agreement before the step), and the 7-launch step; peer copies instead
+/// of in-kernel peer reads. All on CUDA, events on the CPU (where only the copies differ;
+/// PeerCopiesMatchToo covers them).
 std::vector<MultiOptions> sync_variants() {
-  MultiOptions event, atomic, graph, graph7, copies;
+  MultiOptions event, atomic, graph, graph2, graph7, copies;
   event.barrier = copies.barrier = silt::mpm::PartBarrier::event;
   event.cuda_graph = atomic.cuda_graph = copies.cuda_graph = false;
-  atomic.barrier = graph.barrier = graph7.barrier = silt::mpm::PartBarrier::atomic;
-  graph.cuda_graph = graph7.cuda_graph = true;
-  graph7.fused_sync = false;  // the graph step of 7 launches (agreement and barrier apart)
+  atomic.barrier = graph.barrier = graph2.barrier = graph7.barrier = silt::mpm::PartBarrier::atomic;
+  graph.cuda_graph = graph2.cuda_graph = graph7.cuda_graph = true;
+  graph2.single_sync = false;  // the agreement before each step: two synchronisations
+  graph7.fused_sync = false;   // the graph step of 7 launches (agreement and barrier apart)
   // Why graphs fell back to plain launches, if they do (the test then fails on uses_graph()).
-  graph.solver.log = graph7.solver.log = [](const std::string& m) {
+  graph.solver.log = graph2.solver.log = graph7.solver.log = [](const std::string& m) {
     std::fprintf(stderr, "%s\n", m.c_str());
   };
   copies.peer_copies = true;
   if (!on_gpu()) return {event};
-  return {event, atomic, graph, graph7, copies};
+  return {event, atomic, graph, graph2, graph7, copies};
 }
 
 Integrals run_one(const Scene& s, int frames) {

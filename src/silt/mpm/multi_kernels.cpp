@@ -8,30 +8,45 @@
 
 namespace silt::mpm {
 
+namespace {
+
+/// This part's agreement values (AgreeSlot) from its control, fault flags and grid fill.
+SILT_HD SILT_FORCEINLINE void fill_values(const StepControl& c, const FaultView& fault,
+                                          int grow_blocks, double* v) {
+  v[kAgreeVmax] = double(c.vmax);
+  v[kAgreeEscape] = c.zone_escape != 0 ? 1.0 : 0.0;
+  v[kAgreePause] = c.num_blocks > grow_blocks ? 1.0 : 0.0;
+  v[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
+  v[kAgreeWave] = double(c.cmax);
+}
+
+/// The combined values into the control, for a dt kernel that runs next (decide_step).
+SILT_HD SILT_FORCEINLINE void apply_values(StepControl& c, const double* v) {
+  c.vmax = float(v[kAgreeVmax]);
+  c.zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
+  c.pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
+  c.halt = v[kAgreeFault] > 0.0 ? 1 : 0;
+  c.cmax = float(v[kAgreeWave]);
+  c.vmax_agreed = c.vmax;
+  c.cmax_agreed = c.cmax;
+}
+
+}  // namespace
+
 void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, int grow_blocks,
                      double* values) {
   parallel_for(
-      exec, "mpm.multi.publish", 1, SILT_LAMBDA(Index) {
-        values[kAgreeVmax] = double(ctl->vmax);
-        values[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
-        values[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
-        values[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
-        values[kAgreeWave] = double(ctl->cmax);
-      });
+      exec, "mpm.multi.publish", 1,
+      SILT_LAMBDA(Index) { fill_values(*ctl, fault, grow_blocks, values); });
 }
 
 void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl) {
   parallel_for(
-      exec, "mpm.multi.combine", 1, SILT_LAMBDA(Index) {
-        ctl->vmax = float(values[kAgreeVmax]);
-        ctl->zone_escape = values[kAgreeEscape] > 0.0 ? 1 : 0;
-        ctl->pause_request = values[kAgreePause] > 0.0 ? 1 : 0;
-        ctl->halt = values[kAgreeFault] > 0.0 ? 1 : 0;
-        ctl->cmax = float(values[kAgreeWave]);
-      });
+      exec, "mpm.multi.combine", 1, SILT_LAMBDA(Index) { apply_values(*ctl, values); });
 }
 
-void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg) {
+void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
+                          const StepControl* ctl) {
   const int* list = pg.shared_list;
   const int* count = pg.shared_count;
   // The count is on the device: a fixed launch whose threads stride over the shared nodes (a
@@ -44,10 +59,11 @@ void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg) {
   parallel_for(
       exec, "mpm.multi.clear_shared", n, SILT_LAMBDA(Index t) {
         const Index nodes = Index(*count) * kBlockNodes;
+        float* acc = accum_of(g, ctl->accum_parity);
         for (Index i = t; i < nodes; i += stride) {
           const Index k = i / kBlockNodes;
           const Index node = Index(list[k]) * kBlockNodes + (i - k * kBlockNodes);
-          for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+          for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
         }
       });
 }
@@ -103,19 +119,23 @@ struct SharedNodeUpdate {
     const int l = int(node - Index(b) * kBlockNodes);
     const int stride = g.accum_stride;
     const int* row = pg.peer_block + Index(pg.parts) * b;
+    const bool alt = ctl->accum_parity != 0;
     float sum[kAccumChannelsSplit] = {};
     bool shared = false;
     for (int p = 0; p < pg.parts; ++p) {
       const int pb = row[p];
       if (pb < 0) continue;
       shared = shared || p != pg.self;
-      const float* acc = pg.accum[p] + Index(stride) * (Index(pb) * kBlockNodes + l);
+      const float* base = alt && pg.accum_alt[p] ? pg.accum_alt[p] : pg.accum[p];
+      const float* acc = base + Index(stride) * (Index(pb) * kBlockNodes + l);
       for (int c = 0; c < stride; ++c) sum[c] += acc[c];
     }
     // Others may still read this node's sums when the block is shared: those are cleared after
     // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
-    if (!shared)
-      for (int c = 0; c < stride; ++c) g.accum[Index(stride) * node + c] = 0.0f;
+    if (!shared) {
+      float* own = accum_of(g, ctl->accum_parity) + Index(stride) * node;
+      for (int c = 0; c < stride; ++c) own[c] = 0.0f;
+    }
     const float dt = ctl->dt;
     const Vec3f transfer{sum[1], sum[2], sum[3]};
     const Vec3f momentum =
@@ -192,31 +212,70 @@ void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView 
 
 namespace {
 
-/// Publishes this part's values with its arrival, meets the others at the barrier and combines
-/// every part's values into the control (device code; one thread).
-SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_blocks,
-                                    const DeviceSync& sync) {
+/// Publishes values (AgreeSlot) with this part's arrival, meets the others at the barrier and
+/// combines every part's values by max into out (device code; one thread).
+SILT_HD SILT_FORCEINLINE void exchange_values(const DeviceSync& sync, FaultView fault,
+                                              const double* mine, double* out) {
   const int parity = sync.state->parity ^ 1;
   sync.state->parity = parity;
-  double mine[kAgreeSlots];
-  mine[kAgreeVmax] = double(ctl->vmax);
-  mine[kAgreeEscape] = ctl->zone_escape != 0 ? 1.0 : 0.0;
-  mine[kAgreePause] = ctl->num_blocks > grow_blocks ? 1.0 : 0.0;
-  mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
-  mine[kAgreeWave] = double(ctl->cmax);
   wait_epoch(sync, arrive(sync, mine, parity), fault);
-  double v[kAgreeSlots] = {};
+  for (int k = 0; k < kAgreeSlots; ++k) out[k] = 0.0;
   for (int p = 0; p < sync.parts; ++p)
     for (int k = 0; k < kAgreeSlots; ++k) {
       const double x =
           *reinterpret_cast<const volatile double*>(&sync.inbox[sync.self]->values[p][parity][k]);
-      v[k] = x > v[k] ? x : v[k];
+      out[k] = x > out[k] ? x : out[k];
     }
-  ctl->vmax = float(v[kAgreeVmax]);
-  ctl->zone_escape = v[kAgreeEscape] > 0.0 ? 1 : 0;
-  ctl->pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
-  ctl->halt = v[kAgreeFault] > 0.0 ? 1 : 0;
-  ctl->cmax = float(v[kAgreeWave]);
+}
+
+/// The agreement before a step: every part's values combined into the control (one thread).
+SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_blocks,
+                                    const DeviceSync& sync) {
+  double mine[kAgreeSlots], v[kAgreeSlots];
+  fill_values(*ctl, fault, grow_blocks, mine);
+  exchange_values(sync, fault, mine, v);
+  apply_values(*ctl, v);
+}
+
+/// The agreement after P2G of a step with one synchronisation (enqueue_grid_update_lagged; one
+/// thread): publishes, meets, applies the agreed values for the next step's decisions, decides an
+/// adaptive dt, and stops the step (and the frame's loop) on an agreed fault or a bad dt.
+SILT_HD SILT_FORCEINLINE void agree_after_p2g(StepControl* ctl, FaultView fault,
+                                              const StepParams& params, const DeviceSync& sync,
+                                              const StepHandles& handles) {
+  StepControl& c = *ctl;
+  double mine[kAgreeSlots], v[kAgreeSlots];
+  fill_values(c, fault, params.grow_blocks, mine);
+  // Published: this step's G2P and the next P2G fold into them afresh.
+  c.vmax = 0.0f;
+  c.cmax = 0.0f;
+  c.zone_escape = 0;
+  exchange_values(sync, fault, mine, v);
+  // dt uses the wave speed of the last step's P2G, as on one device.
+  const float cmax_before = c.cmax_agreed;
+  c.vmax_agreed = float(v[kAgreeVmax]);
+  c.cmax_agreed = float(v[kAgreeWave]);
+  if (v[kAgreeEscape] > 0.0) c.escape_agreed = 1;
+  c.pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
+  c.halt = v[kAgreeFault] > 0.0 ? 1 : 0;
+  bool stop = c.halt != 0;
+  if (!stop && !(params.fixed_dt > 0.0f)) {
+    float dt = 0.0f;
+    bool last = false;
+    if (choose_dt(c, params, c.vmax_agreed, cmax_before, fault, dt, last))
+      commit_dt(c, dt, last);
+    else
+      stop = true;
+  }
+  if (stop) {
+    c.active = 0;
+    c.more = 0;
+  }
+#if SILT_DEVICE_PASS
+  if (handles.in_graph && c.more == 0) cudaGraphSetConditional(handles.more, 0u);
+#else
+  (void)handles;
+#endif
 }
 
 }  // namespace
@@ -263,7 +322,8 @@ __global__ void __launch_bounds__(kAgreeThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     if (first) {
-      agree(ctl, fault, params.grow_blocks, sync);
+      // Lagged: the values were agreed after the last P2G (agree_after_p2g).
+      if (params.lagged == 0) agree(ctl, fault, params.grow_blocks, sync);
       decide_step(*ctl, params, fault);
       // The barrier after P2G: after this one and, on a rebuild step, the rebuild's.
       st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
@@ -275,13 +335,15 @@ __global__ void __launch_bounds__(kAgreeThreads)
     }
   }
   __syncthreads();
-  // Every part has finished its last step: the shared sums it read are free to clear.
+  // Every part has finished its last step: the shared sums it read are free to clear. Lagged:
+  // this step's accumulator, last filled two steps ago; every part has passed a barrier since.
   const Index nodes = Index(*pg.shared_count) * kBlockNodes;
   const Index stride = Index(gridDim.x) * blockDim.x;
+  float* acc = accum_of(g, ctl->accum_parity);
   for (Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += stride) {
     const Index k = i / kBlockNodes;
     const Index node = Index(pg.shared_list[k]) * kBlockNodes + (i - k * kBlockNodes);
-    for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+    for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
   }
 }
 
@@ -303,8 +365,96 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (use) u(node);
 }
 
+__global__ void __launch_bounds__(kUpdateThreads)
+    update_lagged_kernel(Index n, SharedNodeUpdate u, DeviceSync sync, FaultView fault,
+                         StepParams params, StepHandles handles) {
+  StepControl* ctl = u.ctl;
+  if (ctl->active == 0) return;
+  BarrierState* st = sync.state;
+  const bool deferred = !(params.fixed_dt > 0.0f);  // dt is decided here
+  __shared__ int leader;
+  __shared__ unsigned long long epoch;
+  if (threadIdx.x == 0) {
+    // The first block to swap this step's epoch in arrives, with the values: its P2G is complete.
+    epoch = st->p2g_epoch;
+    leader = atomicExch(&st->p2g_claim, epoch) != epoch ? 1 : 0;
+  }
+  __syncthreads();
+  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool use = node < n && u.in_use(node);
+  if (leader) {
+    if (threadIdx.x == 0) {
+      agree_after_p2g(ctl, fault, params, sync, handles);
+      __threadfence();
+      atomicExch(&st->agreed_epoch, epoch);
+    }
+    __syncthreads();
+  } else if (deferred) {
+    // Every node needs the agreed dt.
+    if (threadIdx.x == 0) wait_local(&st->agreed_epoch, epoch, fault);
+    __syncthreads();
+  } else if (__syncthreads_or(use && u.shared(node))) {
+    // A fixed dt is known: only nodes that sum the others' P2G wait for them.
+    if (threadIdx.x == 0) wait_epoch(sync, epoch, fault);
+    __syncthreads();
+  }
+  // The control as the leader left it (dt, clock, halt), through volatile loads: this block may
+  // hold stale lines of it in L1 from before the wait.
+  __shared__ alignas(8) unsigned char raw[sizeof(StepControl)];
+  StepControl* sc = reinterpret_cast<StepControl*>(raw);
+  if (threadIdx.x == 0) {
+    const volatile int* from = reinterpret_cast<const volatile int*>(ctl);
+    int* to = reinterpret_cast<int*>(raw);
+    for (int k = 0; k < int(sizeof(StepControl) / sizeof(int)); ++k) to[k] = from[k];
+  }
+  __syncthreads();
+  if (sc->active == 0) return;  // an agreed halt
+  SharedNodeUpdate v = u;
+  v.ctl = sc;
+  if (use) v(node);
+}
+
+__global__ void zero_idle_kernel(Index n, GridView g, const StepControl* ctl) {
+  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (node >= n || ctl->rebuild == 0 || node / kBlockNodes >= Index(ctl->num_blocks)) return;
+  float* acc = accum_of(g, ctl->accum_parity ^ 1) + Index(g.accum_stride) * node;
+  for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
+}
+
 }  // namespace
 #endif
+
+void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
+                                const PartGrids& pg, const DeviceSync& sync, FaultView fault,
+                                const StepParams& params, const StepHandles& handles) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_grid_update_lagged runs on CUDA only");
+#if SILT_HAS_CUDA
+  const Index nodes = g.capacity * kBlockNodes;
+  if (nodes <= 0) return;
+  silt::detail::range_push("mpm.multi.grid_update_lagged");
+  update_lagged_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads), kUpdateThreads, 0,
+                         exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg}, sync, fault, params,
+                                        handles);
+  silt::detail::range_pop();
+  silt::detail::check_launch(exec, "mpm.multi.grid_update_lagged");
+#else
+  (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)params, (void)handles;
+#endif
+}
+
+void enqueue_zero_idle_accum(const Exec& exec, GridView g, const StepControl* ctl) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_zero_idle_accum runs on CUDA only");
+#if SILT_HAS_CUDA
+  const Index nodes = g.capacity * kBlockNodes;
+  if (nodes <= 0 || !g.accum_alt) return;
+  silt::detail::range_push("mpm.multi.zero_idle_accum");
+  zero_idle_kernel<<<silt::detail::blocks_for(nodes, 256), 256, 0, exec.stream>>>(nodes, g, ctl);
+  silt::detail::range_pop();
+  silt::detail::check_launch(exec, "mpm.multi.zero_idle_accum");
+#else
+  (void)g, (void)ctl;
+#endif
+}
 
 void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
                         const StepParams& params, const StepHandles& handles,

@@ -31,6 +31,9 @@ struct PartGrids {
   /// accum[p]: part p's P2G sums (a peer's grid, read in-kernel over the peer link), or the
   /// received copy of the blocks shared with p (MPI); own entry: this part's grid.
   const float* accum[kMaxParts] = {};
+  /// accum_alt[p]: part p's second accumulator (GridView::accum_alt), or null; steps with
+  /// StepControl::accum_parity 1 read it instead of accum[p].
+  const float* accum_alt[kMaxParts] = {};
   /// hash[p]: part p's block hash (in-process tagging reads it over the peer link).
   BlockHashView hash[kMaxParts] = {};
   /// [capacity * parts]: for own block b and part p, p's index of the block (or of its copy),
@@ -47,8 +50,10 @@ void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, 
 /// The combined values back into the control: vmax, zone_escape, pause_request, halt, cmax.
 void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl);
 /// Zeroes the P2G sums of the shared blocks, which the last grid update left for the other parts
-/// to read. Queue it after the agreement (every part has finished the previous step).
-void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg);
+/// to read. Queue it after the agreement (every part has finished the previous step), before the
+/// dt kernel (the accumulator of ctl->accum_parity is the last step's).
+void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
+                          const StepControl* ctl);
 /// On a rebuild step (ctl->rebuild): for every own block, looks its key up in every other part's
 /// hash and records the block's index there; lists the shared blocks. reduce = false records no
 /// other part (every part then updates its grid from its own sums alone: wrong, for tests).
@@ -70,6 +75,8 @@ struct BarrierState {
   // and the last epoch a block arrived for (the first block to swap it in arrives for the part).
   unsigned long long p2g_epoch = 0;
   unsigned long long p2g_claim = 0;
+  // enqueue_grid_update_lagged: the epoch whose agreement the first block has applied.
+  unsigned long long agreed_epoch = 0;
 };
 
 /// Each part's inbox, in its own memory: the others write into it over the peer link (posted
@@ -105,9 +112,28 @@ void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault
 /// frame graph's conditionals), and, once every part has passed the agreement, the clearing of
 /// the shared sums the others read in the last step (enqueue_clear_shared), all in one launch.
 /// The agreement doubles as the wait of the clearing, so a step has one launch before P2G.
+/// params.lagged (one synchronisation per step): no agreement here; the decision uses the values
+/// agreed after the last P2G (enqueue_grid_update_lagged), and the clearing is that of the
+/// accumulator this step's P2G fills, whose shared sums the others read two steps ago (they have
+/// since passed a barrier).
 void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
                         const StepParams& params, const StepHandles& handles,
                         const DeviceSync& sync, GridView g, const PartGrids& pg);
+/// The grid update of a step with one synchronisation (paper 000 §5; CUDA only): the first CUDA
+/// block publishes this part's values (largest speed and free-zone guard of the last G2P, grid
+/// fill, fault, this P2G's wave speed) with its arrival, waits for every part and applies the
+/// agreed values (StepControl::*_agreed, pause_request, halt), deciding an adaptive dt here
+/// (choose_dt; the P2G before needs none with split force channels) and ending the frame's loop
+/// on its last step or a halt. With a fixed dt only the blocks holding shared blocks wait;
+/// with an adaptive dt every block waits for the decision. The accumulators alternate by step
+/// (GridView::accum_alt), so no second barrier is needed before the next P2G.
+void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
+                                const PartGrids& pg, const DeviceSync& sync, FaultView fault,
+                                const StepParams& params, const StepHandles& handles);
+/// On a lagged rebuild step, after the rebuild's barrier (the others have read the last step's
+/// sums): zeroes the other accumulator over the active blocks, shared sums of the old numbering
+/// included.
+void enqueue_zero_idle_accum(const Exec& exec, GridView g, const StepControl* ctl);
 /// enqueue_grid_update_shared with the barrier after P2G folded in (CUDA only): the first CUDA
 /// block arrives for this part (its P2G is complete: stream order); only the blocks that hold a
 /// shared block wait for the other parts, the others update their nodes at once, so the wait

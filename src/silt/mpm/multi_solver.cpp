@@ -230,6 +230,7 @@ struct MultiSolver::Impl {
   bool stepping = false;
   bool graph_failed = false;
   long long graph_key = -1;
+  bool lagged = false;  // the graphs run one synchronisation per step (MultiOptions::single_sync)
   PhaseTimes times;
   std::chrono::steady_clock::time_point last_mark;
 
@@ -369,6 +370,13 @@ MultiSolver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const Mu
       p.inbox = DeviceBuffer<SyncInbox>(p.s->exec, 1, "mpm multi sync inbox");
       p.inbox.zero();
       fence(p.s->exec);
+    }
+  }
+  if (want_graphs() && options.fused_sync && options.single_sync) {
+    lagged = true;
+    for (Part& p : parts) {
+      activate(p.s->exec);
+      p.s->configure_lagged(true, !(scene.fixed_dt > 0));
     }
   }
   emit(0.0);
@@ -650,6 +658,7 @@ PartGrids MultiSolver::Impl::grids(Part& p) {
     for (Part& q : parts) {
       const GridView v = q.s->grid.view();
       g.accum[q.global] = v.accum;
+      g.accum_alt[q.global] = v.accum_alt;
       g.hash[q.global] = v.hash;
     }
   }
@@ -670,8 +679,12 @@ DeviceSync MultiSolver::Impl::sync(Part& p) {
 
 void MultiSolver::Impl::enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h) {
   Solver::Impl& m = *p.s;
-  enqueue_clear_shared(m.exec, m.grid.view(), grids(p));
-  m.enqueue_pre(h, allow_pause);
+  enqueue_clear_shared(m.exec, m.grid.view(), grids(p), m.control());
+  // These steps agree before the dt kernel (the lagged decision belongs to the graphs).
+  StepParams sp = m.step_params;
+  sp.lagged = 0;
+  if (!allow_pause) sp.grow_blocks = 0x7fffffff;
+  launch_dt_kernel(m.exec, m.control(), sp, h, m.faults.view());
 }
 
 void MultiSolver::Impl::prepare_graphs() {
@@ -696,6 +709,7 @@ void MultiSolver::Impl::prepare_graphs() {
           [this, pp](const StepHandles& h) {
             Solver::Impl& m = *pp->s;
             if (options.fused_sync) {
+              // Lagged (step_params.lagged): decides from the last barrier's values, no barrier.
               enqueue_agree_step(m.exec, m.control(), m.faults.view(), m.step_params, h, sync(*pp),
                                  m.grid.view(), grids(*pp));
               return;
@@ -710,13 +724,18 @@ void MultiSolver::Impl::prepare_graphs() {
             Solver::Impl& m = *pp->s;
             m.enqueue_rebuild_phase();
             enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
+            // Lagged: the others have read the last step's sums; the blocks are renumbered.
+            if (lagged) enqueue_zero_idle_accum(m.exec, m.grid.view(), m.control());
             enqueue_tag(m.exec, m.grid.view(), m.control(), grids(*pp), options.reduce_shared);
           },
-          [this, pp] {
+          [this, pp](const StepHandles& h) {
             Solver::Impl& m = *pp->s;
             enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
                         m.faults.view(), &m.control()->active, true);
-            if (options.fused_sync) {
+            if (lagged) {
+              enqueue_grid_update_lagged(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp),
+                                         sync(*pp), m.faults.view(), m.step_params, h);
+            } else if (options.fused_sync) {
               enqueue_grid_update_after_peers(m.exec, m.gargs, m.grid.view(), m.control(),
                                               grids(*pp), sync(*pp), m.faults.view());
             } else {
@@ -732,6 +751,16 @@ void MultiSolver::Impl::prepare_graphs() {
   } catch (const Error& e) {
     graph_failed = true;
     for (Part& p : parts) p.graph.reset();
+    if (lagged) {
+      // The plain launches agree before each step, from one accumulator.
+      lagged = false;
+      for (Part& p : parts) {
+        activate(p.s->exec);
+        p.s->configure_lagged(false, false);
+        p.s->grid.zero_accum();
+        p.s->request_rebuild();
+      }
+    }
     if (options.solver.log)
       options.solver.log(fmt::format(
           "MPM: CUDA graphs unavailable on several GPUs, using plain launches ({})", e.what()));
@@ -1094,6 +1123,14 @@ FrameStats MultiSolver::advance_frame() {
 void MultiSolver::step() {
   Impl& m = *impl_;
   if (!m.stepping) {
+    // Single steps agree before each step from one accumulator at a time: a lagged frame's
+    // pending shared sums go with a rebuild.
+    if (m.lagged)
+      for (Impl::Part& p : m.parts) {
+        activate(p.s->exec);
+        p.s->grid.zero_accum();
+        p.s->request_rebuild();
+      }
     m.prepare_all(false);
     for (Impl::Part& p : m.parts) {
       activate(p.s->exec);

@@ -80,6 +80,14 @@ struct MultiOptions {
   /// (enqueue_grid_update_after_peers). false: 7 launches (agreement, clearing, dt, P2G,
   /// barrier, grid update, G2P), the ablation.
   bool fused_sync = true;
+  /// With fused_sync: one synchronisation per step, right after P2G (paper 000 §5). The values
+  /// the parts must agree on (largest speed, free-zone guard, grid fill, fault) travel with the
+  /// barrier after P2G and decide the next step; the free-zone guard fires a cell early to make
+  /// up for that step; an adaptive dt is agreed there too, so P2G keeps the stress force in
+  /// channels of its own (twice the atomics; a fixed dt keeps one); the P2G accumulators
+  /// alternate by step so that nothing waits before the next P2G. false: a second
+  /// synchronisation before each step (enqueue_agree_step), the ablation.
+  bool single_sync = true;
   /// Parts of one process: instead of reading the other parts' P2G sums in-kernel over the peer
   /// link, each part packs the sums of its shared blocks and copies them to the parts that share
   /// them (cudaMemcpyPeerAsync; memcpy on the host), as MPI ranks do through host buffers. The

@@ -42,6 +42,9 @@ struct TransferArgs {
   bool split_force = false;    // stress force in its own grid channels (ASFLIP, G2P2G)
   bool shared_p2g = false;     // P2G staged in a per-CUDA-block shared arena (p2g_shared.cpp)
   int launch = 0;              // P2G/G2P launch shape, a TransferLaunch (transfer_launch.hpp)
+  /// Cells by which G2P's free-zone guard fires early: 1 where the rebuild it asks for comes a
+  /// step later (several GPUs with one synchronisation per step, StepParams::lagged).
+  int zone_margin = 0;
 };
 
 /// Settings of the grid update; dt and time are filled in on the device from StepControl.

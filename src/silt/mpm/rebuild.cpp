@@ -162,7 +162,10 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   gated_for(
       exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
-        for (int c = 0; c < g.accum_stride; ++c) g.accum[g.accum_stride * node + c] = 0.0f;
+        // The step's accumulator (the other one, where there are two, may still be read by
+        // other GPUs: multi_kernels.hpp clears it after their barrier).
+        float* acc = accum_of(g, ctl->accum_parity);
+        for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
       });
   // 7. Bin: block of each particle and its rank within the block (counting sort, pass 1).
   gated_for(

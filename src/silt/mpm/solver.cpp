@@ -117,7 +117,7 @@ void Solver::Impl::prepare(bool emit, bool for_frame) {
   try {
     graph = std::make_unique<StepGraph>(
         exec, [this](const StepHandles& h) { enqueue_pre(h, true); },
-        [this] { enqueue_rebuild_phase(); }, [this] { enqueue_step_phase(); },
+        [this] { enqueue_rebuild_phase(); }, [this](const StepHandles&) { enqueue_step_phase(); },
         options.graph_steps_per_iteration);
     graph_key = key;
   } catch (const Error& e) {

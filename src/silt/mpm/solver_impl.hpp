@@ -79,6 +79,11 @@ struct Solver::Impl {
   /// room in the grid first, then a rebuild and a fresh speed reduction are due.
   void replace_particles(const HostParticles& p);
   void refresh_args();
+  /// A part of several GPUs with one synchronisation per step (multi_kernels.hpp): decisions
+  /// from agreed values (StepParams::lagged), two P2G accumulators, the free-zone guard a cell
+  /// early; split_force also moves the stress force into its own channels, so that P2G needs no
+  /// dt (an adaptive dt is agreed after P2G). Before the first particles, or with a rebuild due.
+  void configure_lagged(bool on, bool split_force);
 
   // solver_output.cpp
   ParticleFrame download(bool with_stress);

@@ -195,4 +195,16 @@ void Solver::Impl::refresh_args() {
   gargs.colliders = colliders.data();
 }
 
+void Solver::Impl::configure_lagged(bool on, bool split_force) {
+  if (split_force && !targs.split_force) {
+    grid = SparseGrid(exec, scene.transfer == Transfer::asflip, true);
+    targs.split_force = true;
+  }
+  grid.set_double_accum(on);
+  step_params.lagged = on ? 1 : 0;
+  targs.zone_margin = on ? 1 : 0;
+  // The shared-arena P2G writes the first accumulator only.
+  targs.shared_p2g = on ? false : options.shared_p2g;
+}
+
 }  // namespace silt::mpm

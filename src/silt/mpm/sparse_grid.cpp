@@ -31,6 +31,7 @@ SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity, bool split_forc
   block_offset_ = GrowBuffer<int>(exec, 0, "grid block offsets");
   cell_count_ = GrowBuffer<int>(exec, 0, "grid cell counts");
   accum_ = GrowBuffer<float>(exec, 0, "grid P2G sums");
+  accum_alt_ = GrowBuffer<float>(exec, 0, "grid P2G sums, second");
   vel_ = GrowBuffer<float>(exec, 0, "grid velocity");
   vel_old_ = GrowBuffer<float>(exec, 0, "grid velocity before update");
   ensure(kMinBlocks);
@@ -51,6 +52,7 @@ bool SparseGrid::ensure(Index blocks) {
   block_offset_.ensure(blocks, 0);
   cell_count_.ensure(kBlockNodes * blocks, 0);
   accum_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
+  if (double_accum_) accum_alt_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
   vel_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   if (with_old_) vel_old_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   const Index cap = block_key_.capacity();
@@ -63,6 +65,19 @@ bool SparseGrid::ensure(Index blocks) {
   return true;
 }
 
+void SparseGrid::set_double_accum(bool on) {
+  double_accum_ = on;
+  if (on && accum_alt_.capacity() < accum_.capacity()) {
+    accum_alt_ = GrowBuffer<float>(exec_, accum_.capacity(), "grid P2G sums, second");
+    accum_alt_.buffer().zero();
+  }
+}
+
+void SparseGrid::zero_accum() {
+  accum_.buffer().zero();
+  if (accum_alt_.capacity() > 0) accum_alt_.buffer().zero();
+}
+
 GridView SparseGrid::view() {
   GridView g;
   g.hash = BlockHashView{keys_.data(), values_.data(), static_cast<unsigned>(keys_.size() - 1)};
@@ -73,6 +88,7 @@ GridView SparseGrid::view() {
   g.cell_count = cell_count_.data();
   g.accum = accum_.data();
   g.accum_stride = accum_stride_;
+  g.accum_alt = double_accum_ ? accum_alt_.data() : nullptr;
   g.vel = vel_.data();
   g.vel_old = with_old_ ? vel_old_.data() : nullptr;
   g.capacity = block_key_.capacity();

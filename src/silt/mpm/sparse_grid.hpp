@@ -40,11 +40,12 @@ SILT_HD SILT_FORCEINLINE void home_block(const int base[3], int hb[3]) {
 /// The free zone of paper 000 §4.2.1: the stencil base .. base + 2 must lie in the 3x3x3 blocks
 /// around the home block hb, i.e. 4 hb - 4 <= base and base + 2 <= 4 hb + 7 per axis. A particle
 /// binned at its nearest node can drift at least 3 cells in any direction before it leaves.
-SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3]) {
+/// margin > 0: the zone shrunk by that many cells on every side (a guard that acts a step late).
+SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3], int margin = 0) {
   bool inside = true;
   for (int a = 0; a < 3; ++a)
-    inside = inside && base[a] >= kBlockEdge * hb[a] - kBlockEdge &&
-             base[a] <= kBlockEdge * hb[a] + 2 * kBlockEdge - 3;
+    inside = inside && base[a] >= kBlockEdge * hb[a] - kBlockEdge + margin &&
+             base[a] <= kBlockEdge * hb[a] + 2 * kBlockEdge - 3 - margin;
   return inside;
 }
 
@@ -81,10 +82,19 @@ struct GridView {
   float* accum = nullptr;         // [stride * 64 capacity] P2G sums: mass (kg), momentum (kg m/s),
                                   // with split force also force (N)
   int accum_stride = kAccumChannels;  // floats per node in accum (4 or 8)
-  float* vel = nullptr;               // [4 * 64 capacity] grid velocity after the update, m/s
-  float* vel_old = nullptr;           // [4 * 64 capacity] velocity before forces (ASFLIP), or null
-  Index capacity = 0;                 // blocks
+  /// A second accumulator like accum, or null: steps alternate between the two
+  /// (StepControl::accum_parity), so that other GPUs can read one step's sums while this GPU
+  /// already scatters the next (several GPUs with one synchronisation per step).
+  float* accum_alt = nullptr;
+  float* vel = nullptr;      // [4 * 64 capacity] grid velocity after the update, m/s
+  float* vel_old = nullptr;  // [4 * 64 capacity] velocity before forces (ASFLIP), or null
+  Index capacity = 0;        // blocks
 };
+
+/// The P2G accumulator of a step with the given StepControl::accum_parity.
+SILT_HD SILT_FORCEINLINE float* accum_of(const GridView& g, int parity) {
+  return parity != 0 && g.accum_alt ? g.accum_alt : g.accum;
+}
 
 class SparseGrid {
  public:
@@ -102,6 +112,10 @@ class SparseGrid {
   Index table_capacity() const { return keys_.size(); }
   int reallocations() const { return reallocations_; }
   GridView view();
+  /// Keeps a second P2G accumulator (GridView::accum_alt); off by default.
+  void set_double_accum(bool on);
+  /// Zeroes every P2G accumulator (stream-ordered).
+  void zero_accum();
 
   /// Exact number of blocks a rebuild allocates for these particle positions (xyz, m): the blocks
   /// holding each particle's nearest node and their 26 neighbours. Host code, for initial sizing.
@@ -110,13 +124,14 @@ class SparseGrid {
  private:
   Exec exec_{};
   bool with_old_ = false;
+  bool double_accum_ = false;
   int accum_stride_ = kAccumChannels;
   int reallocations_ = 0;
   DeviceBuffer<BlockKey> keys_;
   DeviceBuffer<int> values_;
   GrowBuffer<BlockKey> block_key_;
   GrowBuffer<int> neighbours_, block_count_, block_offset_, cell_count_;
-  GrowBuffer<float> accum_, vel_, vel_old_;
+  GrowBuffer<float> accum_, accum_alt_, vel_, vel_old_;
 };
 
 }  // namespace silt::mpm

@@ -53,6 +53,12 @@ struct StepControl {
   int pause_request = 0;  // another part needs to grow its grid: pause with it
   int halt = 0;           // another part has a fault: end the frame without stepping
   int serial = 0;         // steps ever run (never reset): tells the host a step ran
+  // One synchronisation per step (StepParams::lagged; multi_kernels.hpp): the values the parts
+  // agreed on at the last barrier after P2G, which the next step's decisions use.
+  float vmax_agreed = 0;  // m/s, largest particle speed of every part's G2P before that barrier
+  float cmax_agreed = 0;  // m/s, fastest compressed-fluid wave of every part's P2G before it
+  int escape_agreed = 0;  // some part's free-zone guard fired: rebuild at the next step
+  int accum_parity = 0;   // which P2G accumulator the current step uses (GridView::accum_alt)
 };
 
 /// Time-step settings, copied into the dt kernel by value.
@@ -69,6 +75,11 @@ struct StepParams {
   /// of the grid's capacity): the host grows the grid between two steps and resumes, so a scene
   /// that spreads quickly does not overflow mid-frame.
   int grow_blocks = 0x7fffffff;
+  /// Several GPUs with one synchronisation per step (multi_kernels.hpp): the step decides from
+  /// the values agreed at the last barrier (StepControl::*_agreed, pause_request, halt) and
+  /// never from this part's own flags alone, so every part takes the same decision without
+  /// meeting first; an adaptive dt is left to the grid update, after the barrier.
+  int lagged = 0;
 };
 
 /// CUDA graph conditional handles the dt kernel sets (cudaGraphConditionalHandle values); zero

@@ -50,7 +50,7 @@ struct StepGraph::Impl {
   }
 };
 
-StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step,
+StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Pre& step,
                      int steps_per_iteration)
     : impl_(std::make_unique<Impl>()) {
   const int copies = steps_per_iteration > 1 ? steps_per_iteration : 1;
@@ -92,7 +92,7 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
           add_conditional(body, deps, n_deps, rebuild_if, cudaGraphCondTypeIf, &if_node));
       SILT_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1,
                                                           cudaStreamSetCaptureDependencies));
-      step();
+      step(h);
     }
     SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
 
@@ -140,7 +140,7 @@ bool StepGraph::supported() {
 
 struct StepGraph::Impl {};
 
-StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Phase&, int) {
+StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Pre&, int) {
   throw Error("CUDA graphs with conditional nodes need the CUDA backend built with CUDA >= 12.4");
 }
 StepGraph::~StepGraph() = default;

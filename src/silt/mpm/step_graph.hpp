@@ -34,7 +34,8 @@ class StepGraph {
   /// steps_per_iteration: the loop body holds that many copies of pre -> IF(rebuild) -> step
   /// (each with its own IF node), so the loop's per-iteration cost is paid once per that many
   /// steps; a copy after the frame's last step finds `more` clear and runs gated no-ops.
-  StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Phase& step,
+  /// step gets the handles of its copy too (a step that decides dt late ends the loop itself).
+  StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Pre& step,
             int steps_per_iteration = 1);
   ~StepGraph();
   StepGraph(const StepGraph&) = delete;

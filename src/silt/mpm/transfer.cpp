@@ -15,7 +15,9 @@ void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
   }
   transfer_for(
       exec, "mpm.p2g", a.launch, a.particles, gate, SILT_LAMBDA(Index i) {
-        detail::p2g_particle_body(a, p, g, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
+        GridView gs = g;
+        gs.accum = accum_of(g, ctl->accum_parity);
+        detail::p2g_particle_body(a, p, gs, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
       });
 }
 

@@ -268,7 +268,8 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
   if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
   const BSplineQ<float> s_new =
       bspline_quadratic(adv.x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
-  if (!in_free_zone(s_new.base, hb)) *zone_escape = 1;  // benign race: every writer stores 1
+  // Benign race: every writer stores 1.
+  if (!in_free_zone(s_new.base, hb, a.zone_margin)) *zone_escape = 1;
   store3(p.x, i, adv.x);
   store3(p.v, i, adv.v);
   store9(p.c, i, c);
