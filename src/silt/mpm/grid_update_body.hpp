@@ -8,13 +8,12 @@
 namespace silt::mpm::detail {
 
 /// Updates node `node` of block b from its P2G sums: mass (kg), transfer momentum (kg m/s) and,
-/// with split channels, the stress force (N) already scaled by dt into `momentum`. Writes the
-/// velocity (and ASFLIP's pre-force velocity).
-SILT_HD SILT_FORCEINLINE void grid_node_update(const GridArgs& a, const GridView& g,
-                                               const StepControl* ctl, Index node, int b,
-                                               float mass, const Vec3f& transfer,
-                                               const Vec3f& momentum) {
-  const float dt = ctl->dt;
+/// with split channels, the stress force (N) already scaled by dt into `momentum`, for the step
+/// of size dt (s) that ends at time (s; StepControl::dt and ::time). Writes the velocity (and
+/// ASFLIP's pre-force velocity).
+SILT_HD SILT_FORCEINLINE void grid_node_update(const GridArgs& a, const GridView& g, float dt,
+                                               double time, Index node, int b, float mass,
+                                               const Vec3f& transfer, const Vec3f& momentum) {
   int bc[3];
   unpack_block(g.block_key[b], bc[0], bc[1], bc[2]);
   const int l = int(node - Index(b) * kBlockNodes);
@@ -24,7 +23,7 @@ SILT_HD SILT_FORCEINLINE void grid_node_update(const GridArgs& a, const GridView
   for (int d = 0; d < 3; ++d) xn[d] = a.origin[d] + a.dx * float(kBlockEdge * bc[d] + local[d]);
   GridUpdateParams<float> u = a.update;
   u.dt = dt;
-  u.time = float(ctl->time) - dt;  // colliders at the start of the step
+  u.time = float(time) - dt;  // colliders at the start of the step
   const Vec3f v = grid_update_node(mass, momentum, xn, u, a.colliders, a.n_colliders);
   float* out = g.vel + kVelChannels * node;
   out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = 0.0f;

@@ -115,11 +115,16 @@ struct SharedNodeUpdate {
     return false;
   }
   SILT_HD SILT_FORCEINLINE void operator()(Index node) const {
+    update(node, ctl->dt, ctl->time, ctl->accum_parity);
+  }
+  /// The node's update for the step of size dt (s) ending at time (s), whose P2G filled the
+  /// accumulator of `parity` (StepControl::accum_parity).
+  SILT_HD SILT_FORCEINLINE void update(Index node, float dt, double time, int parity) const {
     const int b = int(node / kBlockNodes);
     const int l = int(node - Index(b) * kBlockNodes);
     const int stride = g.accum_stride;
     const int* row = pg.peer_block + Index(pg.parts) * b;
-    const bool alt = ctl->accum_parity != 0;
+    const bool alt = parity != 0;
     float sum[kAccumChannelsSplit] = {};
     bool shared = false;
     for (int p = 0; p < pg.parts; ++p) {
@@ -133,14 +138,13 @@ struct SharedNodeUpdate {
     // Others may still read this node's sums when the block is shared: those are cleared after
     // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
     if (!shared) {
-      float* own = accum_of(g, ctl->accum_parity) + Index(stride) * node;
+      float* own = accum_of(g, parity) + Index(stride) * node;
       for (int c = 0; c < stride; ++c) own[c] = 0.0f;
     }
-    const float dt = ctl->dt;
     const Vec3f transfer{sum[1], sum[2], sum[3]};
     const Vec3f momentum =
         stride > kAccumChannels ? transfer + Vec3f{sum[4], sum[5], sum[6]} * dt : transfer;
-    detail::grid_node_update(a, g, ctl, node, b, sum[0], transfer, momentum);
+    detail::grid_node_update(a, g, dt, time, node, b, sum[0], transfer, momentum);
   }
 };
 
@@ -382,6 +386,8 @@ __global__ void __launch_bounds__(kUpdateThreads)
   __syncthreads();
   const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   const bool use = node < n && u.in_use(node);
+  // Blocks past the active ones (the grid's spare capacity) have nothing to wait for.
+  if (!leader && !__syncthreads_or(use)) return;
   if (leader) {
     if (threadIdx.x == 0) {
       agree_after_p2g(ctl, fault, params, sync, handles);
@@ -398,20 +404,25 @@ __global__ void __launch_bounds__(kUpdateThreads)
     if (threadIdx.x == 0) wait_epoch(sync, epoch, fault);
     __syncthreads();
   }
-  // The control as the leader left it (dt, clock, halt), through volatile loads: this block may
-  // hold stale lines of it in L1 from before the wait.
-  __shared__ alignas(8) unsigned char raw[sizeof(StepControl)];
-  StepControl* sc = reinterpret_cast<StepControl*>(raw);
+  if (!leader && !deferred) {
+    // dt, clock and accumulator are the dt kernel's (a halt agreed meanwhile stops G2P).
+    if (use) u(node);
+    return;
+  }
+  // What the leader has set (dt, clock, halt), read past L1: this block may hold stale lines of
+  // the control from before the wait.
+  __shared__ float dt;
+  __shared__ double time;
+  __shared__ int active, parity;
   if (threadIdx.x == 0) {
-    const volatile int* from = reinterpret_cast<const volatile int*>(ctl);
-    int* to = reinterpret_cast<int*>(raw);
-    for (int k = 0; k < int(sizeof(StepControl) / sizeof(int)); ++k) to[k] = from[k];
+    dt = __ldcg(&ctl->dt);
+    time = __ldcg(&ctl->time);
+    active = __ldcg(&ctl->active);
+    parity = __ldcg(&ctl->accum_parity);
   }
   __syncthreads();
-  if (sc->active == 0) return;  // an agreed halt
-  SharedNodeUpdate v = u;
-  v.ctl = sc;
-  if (use) v(node);
+  if (active == 0) return;  // an agreed halt
+  if (use) u.update(node, dt, time, parity);
 }
 
 __global__ void zero_idle_kernel(Index n, GridView g, const StepControl* ctl) {

@@ -38,7 +38,7 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
         // The accumulators are cleared here, right after their last read, so the next P2G needs no
         // separate clearing launch.
         for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
-        detail::grid_node_update(a, g, ctl, node, b, mass, transfer, momentum);
+        detail::grid_node_update(a, g, dt, ctl->time, node, b, mass, transfer, momentum);
       });
 }
 
