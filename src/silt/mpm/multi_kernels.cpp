@@ -102,6 +102,9 @@ struct SharedNodeUpdate {
   GridView g;
   StepControl* ctl;
   PartGrids pg;
+  /// One synchronisation per step: a shared node also clears its sums in the other accumulator,
+  /// which the others read in the last step (the caller has passed this step's barrier).
+  bool clear_other = false;
 
   /// The node's block is active (after the last rebuild).
   SILT_HD SILT_FORCEINLINE bool in_use(Index node) const {
@@ -140,6 +143,9 @@ struct SharedNodeUpdate {
     if (!shared) {
       float* own = accum_of(g, parity) + Index(stride) * node;
       for (int c = 0; c < stride; ++c) own[c] = 0.0f;
+    } else if (clear_other) {
+      float* other = accum_of(g, parity ^ 1) + Index(stride) * node;
+      for (int c = 0; c < stride; ++c) other[c] = 0.0f;
     }
     const Vec3f transfer{sum[1], sum[2], sum[3]};
     const Vec3f momentum =
@@ -172,8 +178,9 @@ SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const
   if (values)
     for (int q = 0; q < sync.parts; ++q)
       for (int k = 0; k < kAgreeSlots; ++k) sync.inbox[q]->values[sync.self][parity][k] = values[k];
-  // This part's earlier work (stream order) and the values: visible to the peers first.
-  __threadfence_system();
+  // This part's earlier work (stream order) and the values: visible to the peers first (a
+  // release at system scope; the peers' wait_epoch acquires).
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
   for (int q = 0; q < sync.parts; ++q)
     *reinterpret_cast<volatile unsigned long long*>(&sync.inbox[q]->arrived[sync.self]) = epoch;
   return epoch;
@@ -196,7 +203,7 @@ SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long l
         return;
       }
     }
-  __threadfence_system();
+  asm volatile("fence.acq_rel.sys;" ::: "memory");  // acquire: the peers' work
 #else
   (void)sync, (void)epoch, (void)fault;
 #endif
@@ -326,8 +333,7 @@ __global__ void __launch_bounds__(kAgreeThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     if (first) {
-      // Lagged: the values were agreed after the last P2G (agree_after_p2g).
-      if (params.lagged == 0) agree(ctl, fault, params.grow_blocks, sync);
+      agree(ctl, fault, params.grow_blocks, sync);
       decide_step(*ctl, params, fault);
       // The barrier after P2G: after this one and, on a rebuild step, the rebuild's.
       st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
@@ -339,8 +345,7 @@ __global__ void __launch_bounds__(kAgreeThreads)
     }
   }
   __syncthreads();
-  // Every part has finished its last step: the shared sums it read are free to clear. Lagged:
-  // this step's accumulator, last filled two steps ago; every part has passed a barrier since.
+  // Every part has finished its last step: the shared sums it read are free to clear.
   const Index nodes = Index(*pg.shared_count) * kBlockNodes;
   const Index stride = Index(gridDim.x) * blockDim.x;
   float* acc = accum_of(g, ctl->accum_parity);
@@ -349,6 +354,15 @@ __global__ void __launch_bounds__(kAgreeThreads)
     const Index node = Index(pg.shared_list[k]) * kBlockNodes + (i - k * kBlockNodes);
     for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
   }
+}
+
+/// The dt kernel of a lagged step: decides from the values agreed after the last P2G.
+__global__ void lagged_step_kernel(StepControl* ctl, FaultView fault, StepParams params,
+                                   StepHandles handles, BarrierState* st) {
+  decide_step(*ctl, params, fault);
+  // The barrier after P2G: after the rebuild's, on a rebuild step.
+  st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
+  set_step_conditionals(handles, *ctl);
 }
 
 __global__ void __launch_bounds__(kUpdateThreads)
@@ -444,8 +458,8 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
   if (nodes <= 0) return;
   silt::detail::range_push("mpm.multi.grid_update_lagged");
   update_lagged_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads), kUpdateThreads, 0,
-                         exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg}, sync, fault, params,
-                                        handles);
+                         exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg, true}, sync, fault,
+                                        params, handles);
   silt::detail::range_pop();
   silt::detail::check_launch(exec, "mpm.multi.grid_update_lagged");
 #else
@@ -473,8 +487,11 @@ void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
   if (!exec.is_cuda()) throw Error("mpm: enqueue_agree_step runs on CUDA devices only");
 #if SILT_HAS_CUDA
   silt::detail::range_push("mpm.multi.agree_step");
-  agree_step_kernel<<<kAgreeBlocks, kAgreeThreads, 0, exec.stream>>>(ctl, fault, params, handles,
-                                                                     sync, g, pg);
+  if (params.lagged != 0)
+    lagged_step_kernel<<<1, 1, 0, exec.stream>>>(ctl, fault, params, handles, sync.state);
+  else
+    agree_step_kernel<<<kAgreeBlocks, kAgreeThreads, 0, exec.stream>>>(ctl, fault, params, handles,
+                                                                       sync, g, pg);
   silt::detail::range_pop();
   silt::detail::check_launch(exec, "mpm.multi.agree_step");
 #else

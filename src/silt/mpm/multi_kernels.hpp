@@ -112,10 +112,8 @@ void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault
 /// frame graph's conditionals), and, once every part has passed the agreement, the clearing of
 /// the shared sums the others read in the last step (enqueue_clear_shared), all in one launch.
 /// The agreement doubles as the wait of the clearing, so a step has one launch before P2G.
-/// params.lagged (one synchronisation per step): no agreement here; the decision uses the values
-/// agreed after the last P2G (enqueue_grid_update_lagged), and the clearing is that of the
-/// accumulator this step's P2G fills, whose shared sums the others read two steps ago (they have
-/// since passed a barrier).
+/// params.lagged (one synchronisation per step): one thread decides from the values agreed after
+/// the last P2G (enqueue_grid_update_lagged, which also clears the shared sums).
 void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
                         const StepParams& params, const StepHandles& handles,
                         const DeviceSync& sync, GridView g, const PartGrids& pg);
@@ -126,7 +124,8 @@ void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
 /// (choose_dt; the P2G before needs none with split force channels) and ending the frame's loop
 /// on its last step or a halt. With a fixed dt only the blocks holding shared blocks wait;
 /// with an adaptive dt every block waits for the decision. The accumulators alternate by step
-/// (GridView::accum_alt), so no second barrier is needed before the next P2G.
+/// (GridView::accum_alt), so no second barrier is needed before the next P2G: past the barrier,
+/// a shared node clears its sums of the last step, which every part has read by then.
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,
                                 const StepParams& params, const StepHandles& handles);
