@@ -103,7 +103,8 @@ struct SharedNodeUpdate {
   StepControl* ctl;
   PartGrids pg;
   /// One synchronisation per step: a shared node also clears its sums in the other accumulator,
-  /// which the others read in the last step (the caller has passed this step's barrier).
+  /// which the others read in the last step, and on a rebuild step every node does (the blocks
+  /// were renumbered; the others are past the rebuild's barrier).
   bool clear_other = false;
 
   /// The node's block is active (after the last rebuild).
@@ -143,7 +144,8 @@ struct SharedNodeUpdate {
     if (!shared) {
       float* own = accum_of(g, parity) + Index(stride) * node;
       for (int c = 0; c < stride; ++c) own[c] = 0.0f;
-    } else if (clear_other) {
+    }
+    if (clear_other && (shared || ctl->rebuild != 0)) {
       float* other = accum_of(g, parity ^ 1) + Index(stride) * node;
       for (int c = 0; c < stride; ++c) other[c] = 0.0f;
     }
@@ -439,13 +441,6 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (use) u.update(node, dt, time, parity);
 }
 
-__global__ void zero_idle_kernel(Index n, GridView g, const StepControl* ctl) {
-  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (node >= n || ctl->rebuild == 0 || node / kBlockNodes >= Index(ctl->num_blocks)) return;
-  float* acc = accum_of(g, ctl->accum_parity ^ 1) + Index(g.accum_stride) * node;
-  for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
-}
-
 }  // namespace
 #endif
 
@@ -464,20 +459,6 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
   silt::detail::check_launch(exec, "mpm.multi.grid_update_lagged");
 #else
   (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)params, (void)handles;
-#endif
-}
-
-void enqueue_zero_idle_accum(const Exec& exec, GridView g, const StepControl* ctl) {
-  if (!exec.is_cuda()) throw Error("mpm: enqueue_zero_idle_accum runs on CUDA only");
-#if SILT_HAS_CUDA
-  const Index nodes = g.capacity * kBlockNodes;
-  if (nodes <= 0 || !g.accum_alt) return;
-  silt::detail::range_push("mpm.multi.zero_idle_accum");
-  zero_idle_kernel<<<silt::detail::blocks_for(nodes, 256), 256, 0, exec.stream>>>(nodes, g, ctl);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.zero_idle_accum");
-#else
-  (void)g, (void)ctl;
 #endif
 }
 

@@ -129,10 +129,6 @@ void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,
                                 const StepParams& params, const StepHandles& handles);
-/// On a lagged rebuild step, after the rebuild's barrier (the others have read the last step's
-/// sums): zeroes the other accumulator over the active blocks, shared sums of the old numbering
-/// included.
-void enqueue_zero_idle_accum(const Exec& exec, GridView g, const StepControl* ctl);
 /// enqueue_grid_update_shared with the barrier after P2G folded in (CUDA only): the first CUDA
 /// block arrives for this part (its P2G is complete: stream order); only the blocks that hold a
 /// shared block wait for the other parts, the others update their nodes at once, so the wait

@@ -724,8 +724,6 @@ void MultiSolver::Impl::prepare_graphs() {
             Solver::Impl& m = *pp->s;
             m.enqueue_rebuild_phase();
             enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
-            // Lagged: the others have read the last step's sums; the blocks are renumbered.
-            if (lagged) enqueue_zero_idle_accum(m.exec, m.grid.view(), m.control());
             enqueue_tag(m.exec, m.grid.view(), m.control(), grids(*pp), options.reduce_shared);
           },
           [this, pp](const StepHandles& h) {
