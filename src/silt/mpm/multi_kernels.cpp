@@ -4,9 +4,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
-#include "silt/mpm/solver.hpp"
 #include "silt/mpm/step_decide.hpp"
-#include "silt/mpm/transfer_body.hpp"
 
 namespace silt::mpm {
 
@@ -97,21 +95,6 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 
 namespace {
 
-/// sum[c] += acc[c] for the stride (4 or 8) channels of a node; 16-byte loads on the device (one
-/// request per 4 channels over the peer link).
-SILT_HD SILT_FORCEINLINE void add_node(float* sum, const float* acc, int stride) {
-#if SILT_DEVICE_PASS
-  const float4 lo = *reinterpret_cast<const float4*>(acc);
-  sum[0] += lo.x, sum[1] += lo.y, sum[2] += lo.z, sum[3] += lo.w;
-  if (stride > kAccumChannels) {
-    const float4 hi = *reinterpret_cast<const float4*>(acc + 4);
-    sum[4] += hi.x, sum[5] += hi.y, sum[6] += hi.z, sum[7] += hi.w;
-  }
-#else
-  for (int c = 0; c < stride; ++c) sum[c] += acc[c];
-#endif
-}
-
 /// One node of the grid update with the shared-block reduction in front (both grid update
 /// launches below run it).
 struct SharedNodeUpdate {
@@ -153,7 +136,8 @@ struct SharedNodeUpdate {
       if (pb < 0) continue;
       shared = shared || p != pg.self;
       const float* base = alt && pg.accum_alt[p] ? pg.accum_alt[p] : pg.accum[p];
-      add_node(sum, base + Index(stride) * (Index(pb) * kBlockNodes + l), stride);
+      const float* acc = base + Index(stride) * (Index(pb) * kBlockNodes + l);
+      for (int c = 0; c < stride; ++c) sum[c] += acc[c];
     }
     // Others may still read this node's sums when the block is shared: those are cleared after
     // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
@@ -241,17 +225,13 @@ void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView 
 
 namespace {
 
-/// Publishes values (AgreeSlot) with this part's arrival (device code; one thread). Returns the
-/// value set (alternating) they went to.
-SILT_HD SILT_FORCEINLINE int publish_values(const DeviceSync& sync, const double* mine) {
+/// Publishes values (AgreeSlot) with this part's arrival, meets the others at the barrier and
+/// combines every part's values by max into out (device code; one thread).
+SILT_HD SILT_FORCEINLINE void exchange_values(const DeviceSync& sync, FaultView fault,
+                                              const double* mine, double* out) {
   const int parity = sync.state->parity ^ 1;
   sync.state->parity = parity;
-  arrive(sync, mine, parity);
-  return parity;
-}
-
-/// Every part's values of set `parity` in this part's inbox, combined by max into out.
-SILT_HD SILT_FORCEINLINE void combine_values(const DeviceSync& sync, int parity, double* out) {
+  wait_epoch(sync, arrive(sync, mine, parity), fault);
   for (int k = 0; k < kAgreeSlots; ++k) out[k] = 0.0;
   for (int p = 0; p < sync.parts; ++p)
     for (int k = 0; k < kAgreeSlots; ++k) {
@@ -259,14 +239,6 @@ SILT_HD SILT_FORCEINLINE void combine_values(const DeviceSync& sync, int parity,
           *reinterpret_cast<const volatile double*>(&sync.inbox[sync.self]->values[p][parity][k]);
       out[k] = x > out[k] ? x : out[k];
     }
-}
-
-/// publish_values, the barrier, combine_values (one thread).
-SILT_HD SILT_FORCEINLINE void exchange_values(const DeviceSync& sync, FaultView fault,
-                                              const double* mine, double* out) {
-  const int parity = publish_values(sync, mine);
-  wait_epoch(sync, sync.state->passed, fault);
-  combine_values(sync, parity, out);
 }
 
 /// The agreement before a step: every part's values combined into the control (one thread).
@@ -278,18 +250,20 @@ SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_
   apply_values(*ctl, v);
 }
 
-/// The agreement after P2G of a step with one synchronisation, once the last CUDA block of P2G
-/// has published this part's values (enqueue_p2g_arrive; one thread of the grid update): waits for
-/// every part, applies the agreed values for the next step's decisions, decides an adaptive dt,
-/// and stops the step (and the frame's loop) on an agreed fault, a bad dt or a barrier timeout.
+/// The agreement after P2G of a step with one synchronisation (enqueue_grid_update_lagged; one
+/// thread): publishes, meets, applies the agreed values for the next step's decisions, decides an
+/// adaptive dt, and stops the step (and the frame's loop) on an agreed fault or a bad dt.
 SILT_HD SILT_FORCEINLINE void agree_after_p2g(StepControl* ctl, FaultView fault,
                                               const StepParams& params, const DeviceSync& sync,
-                                              const StepHandles& handles,
-                                              unsigned long long epoch) {
+                                              const StepHandles& handles) {
   StepControl& c = *ctl;
-  double v[kAgreeSlots];
-  wait_epoch(sync, epoch, fault);
-  combine_values(sync, sync.state->parity, v);
+  double mine[kAgreeSlots], v[kAgreeSlots];
+  fill_values(c, fault, params.grow_blocks, mine);
+  // Published: this step's G2P and the next P2G fold into them afresh.
+  c.vmax = 0.0f;
+  c.cmax = 0.0f;
+  c.zone_escape = 0;
+  exchange_values(sync, fault, mine, v);
   // dt uses the wave speed of the last step's P2G, as on one device.
   const float cmax_before = c.cmax_agreed;
   c.vmax_agreed = float(v[kAgreeVmax]);
@@ -297,8 +271,7 @@ SILT_HD SILT_FORCEINLINE void agree_after_p2g(StepControl* ctl, FaultView fault,
   if (v[kAgreeEscape] > 0.0) c.escape_agreed = 1;
   c.pause_request = v[kAgreePause] > 0.0 ? 1 : 0;
   c.halt = v[kAgreeFault] > 0.0 ? 1 : 0;
-  // This part's own faults went out with its values; one raised since is a barrier timeout.
-  bool stop = c.halt != 0 || fault.raised();
+  bool stop = c.halt != 0;
   if (!stop && !(params.fixed_dt > 0.0f)) {
     float dt = 0.0f;
     bool last = false;
@@ -385,57 +358,6 @@ __global__ void __launch_bounds__(kAgreeThreads)
   }
 }
 
-/// This part's values, read past L1 (other blocks' atomics folded them), reset for the next
-/// folds, published with this part's arrival (one thread).
-__device__ void publish_after_p2g(StepControl* ctl, FaultView fault, int grow_blocks,
-                                  const DeviceSync& sync) {
-  volatile StepControl& c = *ctl;
-  double mine[kAgreeSlots];
-  mine[kAgreeVmax] = double(c.vmax);
-  mine[kAgreeEscape] = c.zone_escape != 0 ? 1.0 : 0.0;
-  mine[kAgreePause] = c.num_blocks > grow_blocks ? 1.0 : 0.0;
-  mine[kAgreeFault] = fault.raised() ? 1.0 : 0.0;
-  mine[kAgreeWave] = double(c.cmax);
-  // Published: this step's G2P and the next P2G fold into them afresh.
-  c.vmax = 0.0f;
-  c.cmax = 0.0f;
-  c.zone_escape = 0;
-  publish_values(sync, mine);
-}
-
-/// P2G of a lagged step whose last CUDA block arrives at the barrier with the part's values, so
-/// the barrier's latency overlaps the launch of the grid update (paper 000 §5).
-template <int Threads, int MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks)
-    p2g_arrive_kernel(TransferArgs a, ParticleView p, GridView g, StepControl* ctl, FaultView fault,
-                      DeviceSync sync, int grow_blocks) {
-  if (ctl->active == 0) return;
-  const Index i = Index(blockIdx.x) * Threads + threadIdx.x;
-  if (i < a.particles) {
-    GridView gs = g;
-    gs.accum = accum_of(g, ctl->accum_parity);
-    detail::p2g_particle_body(a, p, gs, i, ctl->dt, ctl->dt_prev, fault);
-  }
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  __threadfence();  // this block's sums and folds before its ticket
-  BarrierState* st = sync.state;
-  if (atomicAdd(&st->p2g_tickets, 1ull) + 1 != gridDim.x) return;
-  // The last block: every block's sums are complete.
-  st->p2g_tickets = 0;  // the next launch starts after this one (stream order)
-  __threadfence();
-  publish_after_p2g(ctl, fault, grow_blocks, sync);
-}
-
-template <int Threads, int MinBlocks>
-void launch_p2g_arrive(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                       StepControl* ctl, FaultView fault, const DeviceSync& sync, int grow_blocks) {
-  // At least one block, to arrive for a part without particles.
-  const Index blocks = a.particles > 0 ? silt::detail::blocks_for(a.particles, Threads) : 1;
-  p2g_arrive_kernel<Threads, MinBlocks>
-      <<<blocks, Threads, 0, exec.stream>>>(a, p, g, ctl, fault, sync, grow_blocks);
-}
-
 /// The dt kernel of a lagged step: decides from the values agreed after the last P2G.
 __global__ void lagged_step_kernel(StepControl* ctl, FaultView fault, StepParams params,
                                    StepHandles handles, BarrierState* st) {
@@ -473,7 +395,7 @@ __global__ void __launch_bounds__(kUpdateThreads)
   __shared__ int leader;
   __shared__ unsigned long long epoch;
   if (threadIdx.x == 0) {
-    // The last block of P2G has arrived with the values; the first block here applies them.
+    // The first block to swap this step's epoch in arrives, with the values: its P2G is complete.
     epoch = st->p2g_epoch;
     leader = atomicExch(&st->p2g_claim, epoch) != epoch ? 1 : 0;
   }
@@ -484,7 +406,7 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (!leader && !__syncthreads_or(use)) return;
   if (leader) {
     if (threadIdx.x == 0) {
-      agree_after_p2g(ctl, fault, params, sync, handles, epoch);
+      agree_after_p2g(ctl, fault, params, sync, handles);
       __threadfence();
       atomicExch(&st->agreed_epoch, epoch);
     }
@@ -521,24 +443,6 @@ __global__ void __launch_bounds__(kUpdateThreads)
 
 }  // namespace
 #endif
-
-void enqueue_p2g_arrive(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                        StepControl* ctl, FaultView fault, const DeviceSync& sync,
-                        int grow_blocks) {
-  if (!exec.is_cuda()) throw Error("mpm: enqueue_p2g_arrive runs on CUDA only");
-#if SILT_HAS_CUDA
-  silt::detail::range_push("mpm.multi.p2g_arrive");
-  // The default launch shape (SolverOptions::transfer_launch), or 256 threads unbounded.
-  if (a.launch == int(TransferLaunch::t256_b3))
-    launch_p2g_arrive<256, 3>(exec, a, p, g, ctl, fault, sync, grow_blocks);
-  else
-    launch_p2g_arrive<256, 1>(exec, a, p, g, ctl, fault, sync, grow_blocks);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.p2g_arrive");
-#else
-  (void)a, (void)p, (void)g, (void)ctl, (void)fault, (void)sync, (void)grow_blocks;
-#endif
-}
 
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,

@@ -77,8 +77,6 @@ struct BarrierState {
   unsigned long long p2g_claim = 0;
   // enqueue_grid_update_lagged: the epoch whose agreement the first block has applied.
   unsigned long long agreed_epoch = 0;
-  // enqueue_p2g_arrive: CUDA blocks of the current launch that have finished (the last resets).
-  unsigned long long p2g_tickets = 0;
 };
 
 /// Each part's inbox, in its own memory: the others write into it over the peer link (posted
@@ -119,19 +117,15 @@ void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault
 void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
                         const StepParams& params, const StepHandles& handles,
                         const DeviceSync& sync, GridView g, const PartGrids& pg);
-/// P2G of a step with one synchronisation (CUDA only): as enqueue_p2g, and the last CUDA block to
-/// finish publishes this part's values (largest speed and free-zone guard of the last G2P, grid
-/// fill, fault, this P2G's wave speed) with its arrival at the barrier after P2G.
-void enqueue_p2g_arrive(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                        StepControl* ctl, FaultView fault, const DeviceSync& sync, int grow_blocks);
-/// The grid update of a step with one synchronisation (paper 000 §5; CUDA only), after
-/// enqueue_p2g_arrive: the first CUDA block waits for every part and applies the agreed values
-/// (StepControl::*_agreed, pause_request, halt), deciding an adaptive dt here (choose_dt; the P2G
-/// before needs none with split force channels) and ending the frame's loop on its last step or a
-/// halt. With a fixed dt only the blocks holding shared blocks wait; with an adaptive dt every
-/// block waits for the decision. The accumulators alternate by step (GridView::accum_alt), so no
-/// second barrier is needed before the next P2G: past the barrier, a shared node clears its sums of
-/// the last step, which every part has read by then.
+/// The grid update of a step with one synchronisation (paper 000 §5; CUDA only): the first CUDA
+/// block publishes this part's values (largest speed and free-zone guard of the last G2P, grid
+/// fill, fault, this P2G's wave speed) with its arrival, waits for every part and applies the
+/// agreed values (StepControl::*_agreed, pause_request, halt), deciding an adaptive dt here
+/// (choose_dt; the P2G before needs none with split force channels) and ending the frame's loop
+/// on its last step or a halt. With a fixed dt only the blocks holding shared blocks wait;
+/// with an adaptive dt every block waits for the decision. The accumulators alternate by step
+/// (GridView::accum_alt), so no second barrier is needed before the next P2G: past the barrier,
+/// a shared node clears its sums of the last step, which every part has read by then.
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,
                                 const StepParams& params, const StepHandles& handles);

@@ -728,12 +728,8 @@ void MultiSolver::Impl::prepare_graphs() {
           },
           [this, pp](const StepHandles& h) {
             Solver::Impl& m = *pp->s;
-            if (lagged)
-              enqueue_p2g_arrive(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
-                                 m.faults.view(), sync(*pp), m.step_params.grow_blocks);
-            else
-              enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
-                          m.faults.view(), &m.control()->active, true);
+            enqueue_p2g(m.exec, m.targs, m.particles.view(), m.grid.view(), m.control(),
+                        m.faults.view(), &m.control()->active, true);
             if (lagged) {
               enqueue_grid_update_lagged(m.exec, m.gargs, m.grid.view(), m.control(), grids(*pp),
                                          sync(*pp), m.faults.view(), m.step_params, h);
