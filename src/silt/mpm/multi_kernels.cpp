@@ -1,5 +1,7 @@
 #include "silt/mpm/multi_kernels.hpp"
 
+#include <cstring>
+
 #include "silt/core/atomic_fetch.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
@@ -95,6 +97,21 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 
 namespace {
 
+/// sum[c] += acc[c] for the stride (4 or 8) channels of a node; 16-byte loads on the device (one
+/// request per 4 channels over the peer link).
+SILT_HD SILT_FORCEINLINE void add_node(float* sum, const float* acc, int stride) {
+#if SILT_DEVICE_PASS
+  const float4 lo = *reinterpret_cast<const float4*>(acc);
+  sum[0] += lo.x, sum[1] += lo.y, sum[2] += lo.z, sum[3] += lo.w;
+  if (stride > kAccumChannels) {
+    const float4 hi = *reinterpret_cast<const float4*>(acc + 4);
+    sum[4] += hi.x, sum[5] += hi.y, sum[6] += hi.z, sum[7] += hi.w;
+  }
+#else
+  for (int c = 0; c < stride; ++c) sum[c] += acc[c];
+#endif
+}
+
 /// One node of the grid update with the shared-block reduction in front (both grid update
 /// launches below run it).
 struct SharedNodeUpdate {
@@ -136,8 +153,7 @@ struct SharedNodeUpdate {
       if (pb < 0) continue;
       shared = shared || p != pg.self;
       const float* base = alt && pg.accum_alt[p] ? pg.accum_alt[p] : pg.accum[p];
-      const float* acc = base + Index(stride) * (Index(pb) * kBlockNodes + l);
-      for (int c = 0; c < stride; ++c) sum[c] += acc[c];
+      add_node(sum, base + Index(stride) * (Index(pb) * kBlockNodes + l), stride);
     }
     // Others may still read this node's sums when the block is shared: those are cleared after
     // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
@@ -170,49 +186,89 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
 
 namespace {
 
-/// Arrival (device code; one thread): the next epoch of this part, with the agreement values
-/// (or none) first, into every part's inbox. Returns the epoch.
-SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const double* values,
-                                                   int parity) {
+/// The payload words of an arrival (SyncInbox) from agreement values (AgreeSlot; null: none).
+SILT_HD SILT_FORCEINLINE void pack_values(const double* v, unsigned* w) {
+  w[0] = w[1] = w[2] = 0u;
+  if (!v) return;
+  w[0] = (v[kAgreeEscape] > 0.0 ? 1u : 0u) | (v[kAgreePause] > 0.0 ? 2u : 0u) |
+         (v[kAgreeFault] > 0.0 ? 4u : 0u);
+  // Speeds are >= 0: their float bits order as the values do.
+  const float vmax = float(v[kAgreeVmax]), cmax = float(v[kAgreeWave]);
+  memcpy(&w[1], &vmax, sizeof(float));
+  memcpy(&w[2], &cmax, sizeof(float));
+}
+
+/// Arrival (device code; one thread): the next epoch of this part into every part's inbox, each
+/// word with its payload (values, or none). Returns the epoch.
+SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const double* values) {
 #if SILT_DEVICE_PASS
   const unsigned long long epoch = sync.state->passed + 1;
   sync.state->passed = epoch;
-  if (values)
-    for (int q = 0; q < sync.parts; ++q)
-      for (int k = 0; k < kAgreeSlots; ++k) sync.inbox[q]->values[sync.self][parity][k] = values[k];
-  // This part's earlier work (stream order) and the values: visible to the peers first (a
-  // release at system scope; the peers' wait_epoch acquires).
+  unsigned w[kSyncWords];
+  pack_values(values, w);
+  // This part's earlier work (stream order) visible to the peers before the arrival (a release at
+  // system scope, with no store of this thread outstanding; the peers' wait_epoch acquires).
   asm volatile("fence.acq_rel.sys;" ::: "memory");
+  const unsigned long long tag = (epoch & 0xffffffffull) << 32;
   for (int q = 0; q < sync.parts; ++q)
-    *reinterpret_cast<volatile unsigned long long*>(&sync.inbox[q]->arrived[sync.self]) = epoch;
+    for (int k = 0; k < kSyncWords; ++k)
+      *reinterpret_cast<volatile unsigned long long*>(
+          &sync.inbox[q]->word[sync.self][epoch & 1][k]) = tag | w[k];
   return epoch;
 #else
-  (void)sync, (void)values, (void)parity;
+  (void)sync, (void)values;
   return 0;
 #endif
 }
 
-/// Waits in this part's inbox until every part has arrived at epoch (device code).
+/// Waits in this part's inbox until every part has arrived at epoch (device code). out (or
+/// null): every part's values combined by max (AgreeSlot).
 SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long long epoch,
-                                         FaultView fault) {
+                                         FaultView fault, double* out = nullptr) {
 #if SILT_DEVICE_PASS
-  const volatile unsigned long long* arrived = sync.inbox[sync.self]->arrived;
+  const unsigned tag = unsigned(epoch & 0xffffffffull);
+  const int words = out ? kSyncWords : 1;
+  unsigned flags = 0u;
+  float vmax = 0.0f, cmax = 0.0f;
   const long long start = clock64();
   for (int p = 0; p < sync.parts; ++p)
-    while (arrived[p] < epoch) {
-      if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
-        fault.raise(kFaultBarrier, 0, 0);
-        return;
+    for (int k = 0; k < words; ++k) {
+      const volatile unsigned long long* w = &sync.inbox[sync.self]->word[p][epoch & 1][k];
+      unsigned long long x = *w;
+      // The set of epoch's parity holds epoch - 2 until the part arrives; never epoch + 2 (that
+      // part would have to pass a barrier this one has not arrived at).
+      while (unsigned(x >> 32) != tag) {
+        if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
+          fault.raise(kFaultBarrier, 0, 0);
+          return;
+        }
+        x = *w;
+      }
+      const unsigned payload = unsigned(x & 0xffffffffull);
+      if (k == 0) {
+        flags |= payload;
+      } else {
+        float f;
+        memcpy(&f, &payload, sizeof(float));
+        if (k == 1) vmax = f > vmax ? f : vmax;
+        if (k == 2) cmax = f > cmax ? f : cmax;
       }
     }
   asm volatile("fence.acq_rel.sys;" ::: "memory");  // acquire: the peers' work
+  if (out) {
+    out[kAgreeVmax] = double(vmax);
+    out[kAgreeEscape] = (flags & 1u) ? 1.0 : 0.0;
+    out[kAgreePause] = (flags & 2u) ? 1.0 : 0.0;
+    out[kAgreeFault] = (flags & 4u) ? 1.0 : 0.0;
+    out[kAgreeWave] = double(cmax);
+  }
 #else
-  (void)sync, (void)epoch, (void)fault;
+  (void)sync, (void)epoch, (void)fault, (void)out;
 #endif
 }
 
 SILT_HD SILT_FORCEINLINE void arrive_and_wait(const DeviceSync& sync, FaultView fault) {
-  wait_epoch(sync, arrive(sync, nullptr, 0), fault);
+  wait_epoch(sync, arrive(sync, nullptr), fault);
 }
 
 }  // namespace
@@ -229,16 +285,8 @@ namespace {
 /// combines every part's values by max into out (device code; one thread).
 SILT_HD SILT_FORCEINLINE void exchange_values(const DeviceSync& sync, FaultView fault,
                                               const double* mine, double* out) {
-  const int parity = sync.state->parity ^ 1;
-  sync.state->parity = parity;
-  wait_epoch(sync, arrive(sync, mine, parity), fault);
   for (int k = 0; k < kAgreeSlots; ++k) out[k] = 0.0;
-  for (int p = 0; p < sync.parts; ++p)
-    for (int k = 0; k < kAgreeSlots; ++k) {
-      const double x =
-          *reinterpret_cast<const volatile double*>(&sync.inbox[sync.self]->values[p][parity][k]);
-      out[k] = x > out[k] ? x : out[k];
-    }
+  wait_epoch(sync, arrive(sync, mine), fault, out);
 }
 
 /// The agreement before a step: every part's values combined into the control (one thread).
@@ -374,7 +422,7 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (threadIdx.x == 0) {
     // The first block to swap this step's epoch in arrives for the part: its P2G is complete.
     const unsigned long long epoch = st->p2g_epoch;
-    if (atomicExch(&st->p2g_claim, epoch) != epoch) arrive(sync, nullptr, 0);
+    if (atomicExch(&st->p2g_claim, epoch) != epoch) arrive(sync, nullptr);
   }
   const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
   const bool use = node < n && u.in_use(node);

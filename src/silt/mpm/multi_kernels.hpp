@@ -66,7 +66,6 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
 /// Per-part device state of the host-free synchronisation (PartBarrier::atomic); zero at start.
 struct BarrierState {
   unsigned long long passed = 0;  // barriers this part has arrived at (its arrival epoch)
-  int parity = 0;                 // value set of the current agreement (alternates)
   // enqueue_agree_step: every CUDA block takes a ticket (launch k holds tickets k*blocks ..);
   // the first block of a launch agrees and decides, and raises done to k + 1 for the others.
   unsigned long long tickets = 0;
@@ -79,11 +78,17 @@ struct BarrierState {
   unsigned long long agreed_epoch = 0;
 };
 
+/// 8-byte words of one arrival (SyncInbox): flags (free-zone guard, grid fill, fault), the
+/// largest speed and the compressed-fluid wave speed (float bits).
+constexpr int kSyncWords = 3;
+
 /// Each part's inbox, in its own memory: the others write into it over the peer link (posted
 /// stores), the part polls it locally, so a barrier costs one one-way write and no remote read.
+/// Part p's arrival at epoch e fills word[p][e & 1]: each word holds e's low 32 bits over 32 bits
+/// of payload and is stored whole (8-byte stores are single-copy atomic), so a word that shows
+/// the epoch shows its payload too, and the arrival needs no fence between values and flag.
 struct SyncInbox {
-  unsigned long long arrived[kMaxParts];     // part p's latest arrival epoch
-  double values[kMaxParts][2][kAgreeSlots];  // part p's agreement values, alternate sets
+  unsigned long long word[kMaxParts][2][kSyncWords];
 };
 
 /// The host-free synchronisation of the GPUs of one process: every part's inbox (the others'
