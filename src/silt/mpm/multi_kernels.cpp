@@ -70,28 +70,37 @@ void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
       });
 }
 
+namespace {
+
+/// Tags own block b (< num_blocks): its index in every part's hash (or -1), listed when shared.
+SILT_HD SILT_FORCEINLINE void tag_block(Index b, const GridView& g, const PartGrids& pg,
+                                        bool reduce) {
+  int* row = pg.peer_block + Index(pg.parts) * b;
+  const BlockKey key = g.block_key[b];
+  bool shared = false;
+  for (int p = 0; p < pg.parts; ++p) {
+    int idx = -1;
+    if (p == pg.self) {
+      idx = int(b);
+    } else if (reduce) {
+      const int slot = pg.hash[p].find(key);
+      idx = slot < 0 ? -1 : pg.hash[p].values[slot];
+    }
+    row[p] = idx;
+    shared = shared || (p != pg.self && idx >= 0);
+  }
+  if (shared) pg.shared_list[atomic_fetch_add(pg.shared_count, 1)] = int(b);
+}
+
+}  // namespace
+
 void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg, bool reduce) {
   const int* gate = &ctl->rebuild;
   gated_for(
       exec, "mpm.multi.tag_begin", 1, gate, SILT_LAMBDA(Index) { *pg.shared_count = 0; });
   gated_for(
       exec, "mpm.multi.tag", g.capacity, gate, SILT_LAMBDA(Index b) {
-        if (b >= ctl->num_blocks) return;
-        int* row = pg.peer_block + Index(pg.parts) * b;
-        const BlockKey key = g.block_key[b];
-        bool shared = false;
-        for (int p = 0; p < pg.parts; ++p) {
-          int idx = -1;
-          if (p == pg.self) {
-            idx = b;
-          } else if (reduce) {
-            const int slot = pg.hash[p].find(key);
-            idx = slot < 0 ? -1 : pg.hash[p].values[slot];
-          }
-          row[p] = idx;
-          shared = shared || (p != pg.self && idx >= 0);
-        }
-        if (shared) pg.shared_list[atomic_fetch_add(pg.shared_count, 1)] = b;
+        if (b < ctl->num_blocks) tag_block(b, g, pg, reduce);
       });
 }
 
@@ -228,34 +237,39 @@ SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long l
 #if SILT_DEVICE_PASS
   const unsigned tag = unsigned(epoch & 0xffffffffull);
   const int words = out ? kSyncWords : 1;
-  unsigned flags = 0u;
-  float vmax = 0.0f, cmax = 0.0f;
   const long long start = clock64();
-  for (int p = 0; p < sync.parts; ++p)
-    for (int k = 0; k < words; ++k) {
-      const volatile unsigned long long* w = &sync.inbox[sync.self]->word[p][epoch & 1][k];
-      unsigned long long x = *w;
-      // The set of epoch's parity holds epoch - 2 until the part arrives; never epoch + 2 (that
-      // part would have to pass a barrier this one has not arrived at).
-      while (unsigned(x >> 32) != tag) {
-        if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
-          fault.raise(kFaultBarrier, 0, 0);
-          return;
-        }
-        x = *w;
-      }
-      const unsigned payload = unsigned(x & 0xffffffffull);
-      if (k == 0) {
-        flags |= payload;
-      } else {
-        float f;
-        memcpy(&f, &payload, sizeof(float));
-        if (k == 1) vmax = f > vmax ? f : vmax;
-        if (k == 2) cmax = f > cmax ? f : cmax;
-      }
+  unsigned flags, vmax_bits, cmax_bits;
+  for (;;) {
+    // One pass reads every word at once (independent loads in flight together); the set of
+    // epoch's parity holds epoch - 2 until a part arrives, never epoch + 2 (that part would have
+    // to pass a barrier this one has not arrived at).
+    bool all = true;
+    flags = vmax_bits = cmax_bits = 0u;
+#pragma unroll
+    for (int p = 0; p < kMaxParts; ++p) {
+      if (p >= sync.parts) break;
+      const volatile unsigned long long* w = sync.inbox[sync.self]->word[p][epoch & 1];
+      const unsigned long long x0 = w[0];
+      const unsigned long long x1 = words > 1 ? w[1] : 0ull;
+      const unsigned long long x2 = words > 1 ? w[2] : 0ull;
+      all = all && unsigned(x0 >> 32) == tag;
+      if (words > 1) all = all && unsigned(x1 >> 32) == tag && unsigned(x2 >> 32) == tag;
+      flags |= unsigned(x0);
+      // Speeds are >= 0: their float bits order as the values do.
+      vmax_bits = unsigned(x1) > vmax_bits ? unsigned(x1) : vmax_bits;
+      cmax_bits = unsigned(x2) > cmax_bits ? unsigned(x2) : cmax_bits;
     }
+    if (all) break;
+    if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
+      fault.raise(kFaultBarrier, 0, 0);
+      return;
+    }
+  }
   asm volatile("fence.acq_rel.sys;" ::: "memory");  // acquire: the peers' work
   if (out) {
+    float vmax, cmax;
+    memcpy(&vmax, &vmax_bits, sizeof(float));
+    memcpy(&cmax, &cmax_bits, sizeof(float));
     out[kAgreeVmax] = double(vmax);
     out[kAgreeEscape] = (flags & 1u) ? 1.0 : 0.0;
     out[kAgreePause] = (flags & 2u) ? 1.0 : 0.0;
@@ -406,6 +420,33 @@ __global__ void __launch_bounds__(kAgreeThreads)
   }
 }
 
+/// A lagged rebuild's barrier and tagging in one launch: the first CUDA block arrives, waits for
+/// every part (their hashes are rebuilt) and restarts the shared list; the others wait for it,
+/// then every thread tags one block.
+__global__ void __launch_bounds__(kUpdateThreads)
+    tag_after_barrier_kernel(GridView g, StepControl* ctl, PartGrids pg, DeviceSync sync,
+                             FaultView fault, int reduce) {
+  if (ctl->rebuild == 0) return;
+  BarrierState* st = sync.state;
+  __shared__ int leader;
+  __shared__ unsigned long long epoch;
+  if (threadIdx.x == 0) {
+    epoch = st->p2g_epoch - 1;  // the rebuild's barrier comes just before P2G's
+    leader = atomicExch(&st->tag_claim, epoch) != epoch ? 1 : 0;
+    if (leader) {
+      arrive_and_wait(sync, fault);
+      *pg.shared_count = 0;
+      __threadfence();
+      atomicExch(&st->tag_done, epoch);
+    } else {
+      wait_local(&st->tag_done, epoch, fault);
+    }
+  }
+  __syncthreads();
+  const Index b = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b < g.capacity && b < Index(ctl->num_blocks)) tag_block(b, g, pg, reduce != 0);
+}
+
 /// The dt kernel of a lagged step: decides from the values agreed after the last P2G.
 __global__ void lagged_step_kernel(StepControl* ctl, FaultView fault, StepParams params,
                                    StepHandles handles, BarrierState* st) {
@@ -455,8 +496,10 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (leader) {
     if (threadIdx.x == 0) {
       agree_after_p2g(ctl, fault, params, sync, handles);
-      __threadfence();
-      atomicExch(&st->agreed_epoch, epoch);
+      if (deferred) {  // the other blocks wait for dt
+        __threadfence();
+        atomicExch(&st->agreed_epoch, epoch);
+      }
     }
     __syncthreads();
   } else if (deferred) {
@@ -491,6 +534,21 @@ __global__ void __launch_bounds__(kUpdateThreads)
 
 }  // namespace
 #endif
+
+void enqueue_tag_after_barrier(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg,
+                               const DeviceSync& sync, FaultView fault, bool reduce) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_tag_after_barrier runs on CUDA only");
+#if SILT_HAS_CUDA
+  if (g.capacity <= 0) return;
+  silt::detail::range_push("mpm.multi.tag_after_barrier");
+  tag_after_barrier_kernel<<<silt::detail::blocks_for(g.capacity, kUpdateThreads), kUpdateThreads,
+                             0, exec.stream>>>(g, ctl, pg, sync, fault, reduce ? 1 : 0);
+  silt::detail::range_pop();
+  silt::detail::check_launch(exec, "mpm.multi.tag_after_barrier");
+#else
+  (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)reduce;
+#endif
+}
 
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,

@@ -76,6 +76,10 @@ struct BarrierState {
   unsigned long long p2g_claim = 0;
   // enqueue_grid_update_lagged: the epoch whose agreement the first block has applied.
   unsigned long long agreed_epoch = 0;
+  // enqueue_tag_after_barrier: the last epoch a block claimed, and the one the first block has
+  // passed.
+  unsigned long long tag_claim = 0;
+  unsigned long long tag_done = 0;
 };
 
 /// 8-byte words of one arrival (SyncInbox): flags (free-zone guard, grid fill, fault), the
@@ -122,6 +126,10 @@ void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault
 void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
                         const StepParams& params, const StepHandles& handles,
                         const DeviceSync& sync, GridView g, const PartGrids& pg);
+/// On a rebuild step with one synchronisation per step (CUDA only): the barrier after the
+/// rebuild (every part's hash is complete) and enqueue_tag in one launch.
+void enqueue_tag_after_barrier(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg,
+                               const DeviceSync& sync, FaultView fault, bool reduce);
 /// The grid update of a step with one synchronisation (paper 000 §5; CUDA only): the first CUDA
 /// block publishes this part's values (largest speed and free-zone guard of the last G2P, grid
 /// fill, fault, this P2G's wave speed) with its arrival, waits for every part and applies the

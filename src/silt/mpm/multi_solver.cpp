@@ -723,6 +723,11 @@ void MultiSolver::Impl::prepare_graphs() {
             // stay equal; tagging right after it costs non-rebuild steps nothing.
             Solver::Impl& m = *pp->s;
             m.enqueue_rebuild_phase();
+            if (lagged) {
+              enqueue_tag_after_barrier(m.exec, m.grid.view(), m.control(), grids(*pp), sync(*pp),
+                                        m.faults.view(), options.reduce_shared);
+              return;
+            }
             enqueue_atomic_barrier(m.exec, sync(*pp), m.faults.view());
             enqueue_tag(m.exec, m.grid.view(), m.control(), grids(*pp), options.reduce_shared);
           },
