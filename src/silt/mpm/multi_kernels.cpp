@@ -481,38 +481,34 @@ __global__ void __launch_bounds__(kUpdateThreads)
   if (ctl->active == 0) return;
   BarrierState* st = sync.state;
   const bool deferred = !(params.fixed_dt > 0.0f);  // dt is decided here
-  __shared__ int leader;
-  __shared__ unsigned long long epoch;
-  if (threadIdx.x == 0) {
-    // The first block to swap this step's epoch in arrives, with the values: its P2G is complete.
-    epoch = st->p2g_epoch;
-    leader = atomicExch(&st->p2g_claim, epoch) != epoch ? 1 : 0;
-  }
-  __syncthreads();
-  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool use = node < n && u.in_use(node);
-  // Blocks past the active ones (the grid's spare capacity) have nothing to wait for.
-  if (!leader && !__syncthreads_or(use)) return;
-  if (leader) {
+  const unsigned long long epoch = st->p2g_epoch;
+  if (blockIdx.x == 0) {
+    // The first block (dispatched first) holds no nodes: it arrives with the values (P2G is
+    // complete), waits and applies them, while the node blocks go on.
     if (threadIdx.x == 0) {
       agree_after_p2g(ctl, fault, params, sync, handles);
-      if (deferred) {  // the other blocks wait for dt
+      if (deferred) {  // the node blocks wait for dt
         __threadfence();
         atomicExch(&st->agreed_epoch, epoch);
       }
     }
-    __syncthreads();
-  } else if (deferred) {
+    return;
+  }
+  const Index node = Index(blockIdx.x - 1) * blockDim.x + threadIdx.x;
+  const bool use = node < n && u.in_use(node);
+  // Blocks past the active ones (the grid's spare capacity) have nothing to wait for.
+  if (!__syncthreads_or(use)) return;
+  if (deferred) {
     // Every node needs the agreed dt.
     if (threadIdx.x == 0) wait_local(&st->agreed_epoch, epoch, fault);
     __syncthreads();
-  } else if (__syncthreads_or(use && u.shared(node))) {
-    // A fixed dt is known: only nodes that sum the others' P2G wait for them.
-    if (threadIdx.x == 0) wait_epoch(sync, epoch, fault);
-    __syncthreads();
-  }
-  if (!leader && !deferred) {
-    // dt, clock and accumulator are the dt kernel's (a halt agreed meanwhile stops G2P).
+  } else {
+    // A fixed dt is known: only nodes that sum the others' P2G wait for them. dt, clock and
+    // accumulator are the dt kernel's (a halt agreed meanwhile stops G2P).
+    if (__syncthreads_or(use && u.shared(node))) {
+      if (threadIdx.x == 0) wait_epoch(sync, epoch, fault);
+      __syncthreads();
+    }
     if (use) u(node);
     return;
   }
@@ -558,7 +554,7 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
   const Index nodes = g.capacity * kBlockNodes;
   if (nodes <= 0) return;
   silt::detail::range_push("mpm.multi.grid_update_lagged");
-  update_lagged_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads), kUpdateThreads, 0,
+  update_lagged_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads) + 1, kUpdateThreads, 0,
                          exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg, true}, sync, fault,
                                         params, handles);
   silt::detail::range_pop();

@@ -130,13 +130,13 @@ void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
 /// rebuild (every part's hash is complete) and enqueue_tag in one launch.
 void enqueue_tag_after_barrier(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg,
                                const DeviceSync& sync, FaultView fault, bool reduce);
-/// The grid update of a step with one synchronisation (paper 000 §5; CUDA only): the first CUDA
-/// block publishes this part's values (largest speed and free-zone guard of the last G2P, grid
-/// fill, fault, this P2G's wave speed) with its arrival, waits for every part and applies the
-/// agreed values (StepControl::*_agreed, pause_request, halt), deciding an adaptive dt here
-/// (choose_dt; the P2G before needs none with split force channels) and ending the frame's loop
-/// on its last step or a halt. With a fixed dt only the blocks holding shared blocks wait;
-/// with an adaptive dt every block waits for the decision. The accumulators alternate by step
+/// The grid update of a step with one synchronisation (paper 000 §5; CUDA only): an extra first
+/// CUDA block, holding no nodes, publishes this part's values (largest speed and free-zone guard
+/// of the last G2P, grid fill, fault, this P2G's wave speed) with its arrival, waits for every
+/// part and applies the agreed values (StepControl::*_agreed, pause_request, halt), deciding an
+/// adaptive dt here (choose_dt; the P2G before needs none with split force channels) and ending the
+/// frame's loop on its last step or a halt. With a fixed dt only the blocks holding shared blocks
+/// wait; with an adaptive dt every block waits for the decision. The accumulators alternate by step
 /// (GridView::accum_alt), so no second barrier is needed before the next P2G: past the barrier,
 /// a shared node clears its sums of the last step, which every part has read by then.
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
