@@ -230,6 +230,16 @@ SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const
 #endif
 }
 
+#if SILT_DEVICE_PASS
+/// A load with acquire semantics at system scope: what the writer released before the word (its
+/// P2G sums) is visible to this thread's later loads, and to its block's after a barrier.
+__device__ SILT_FORCEINLINE unsigned long long load_acquire_sys(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+#endif
+
 /// Waits in this part's inbox until every part has arrived at epoch (device code). out (or
 /// null): every part's values combined by max (AgreeSlot).
 SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long long epoch,
@@ -248,10 +258,10 @@ SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long l
 #pragma unroll
     for (int p = 0; p < kMaxParts; ++p) {
       if (p >= sync.parts) break;
-      const volatile unsigned long long* w = sync.inbox[sync.self]->word[p][epoch & 1];
-      const unsigned long long x0 = w[0];
-      const unsigned long long x1 = words > 1 ? w[1] : 0ull;
-      const unsigned long long x2 = words > 1 ? w[2] : 0ull;
+      const unsigned long long* w = sync.inbox[sync.self]->word[p][epoch & 1];
+      const unsigned long long x0 = load_acquire_sys(w);
+      const unsigned long long x1 = words > 1 ? load_acquire_sys(w + 1) : 0ull;
+      const unsigned long long x2 = words > 1 ? load_acquire_sys(w + 2) : 0ull;
       all = all && unsigned(x0 >> 32) == tag;
       if (words > 1) all = all && unsigned(x1 >> 32) == tag && unsigned(x2 >> 32) == tag;
       flags |= unsigned(x0);
@@ -265,7 +275,6 @@ SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long l
       return;
     }
   }
-  asm volatile("fence.acq_rel.sys;" ::: "memory");  // acquire: the peers' work
   if (out) {
     float vmax, cmax;
     memcpy(&vmax, &vmax_bits, sizeof(float));
