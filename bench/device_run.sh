@@ -4,7 +4,7 @@
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
 # BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
-# each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs 7 launches;
+# each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs two syncs a step;
 # fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.

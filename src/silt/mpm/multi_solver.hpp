@@ -65,9 +65,10 @@ struct MultiOptions {
   /// false: skip the shared-block sum (each part updates its grid from its own particles alone).
   /// Wrong physics; exists so that tests can show the sum matters.
   bool reduce_shared = true;
-  /// The default (atomic barrier, graphs) measured fastest on two H200s at every size: 48.6%
-  /// efficiency at 55K particles against 18.0% with events, 96.9% at 3.1M against 91.4%
-  /// (bench/results/mpm-2026-11-29-h200x2.md). Used between GPUs of one process only.
+  /// The default (atomic barrier, graphs) measured fastest on two H200s at every size: 50.4%
+  /// efficiency at 55K particles (one synchronisation a step) against 14.7% with events, 96.2%
+  /// at 3.1M against 86.1% (bench/results/mpm-2026-11-30-h200x2.md, -29-h200x2.md). Used between
+  /// GPUs of one process only.
   PartBarrier barrier = PartBarrier::atomic;
   /// Several GPUs of one process with PartBarrier::atomic: each GPU's frame is one CUDA graph
   /// (the step loop of step_graph.hpp), agreeing in-kernel through the atomic barrier, so the
