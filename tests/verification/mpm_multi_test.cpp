@@ -147,6 +147,16 @@ TEST(MpmMulti, GridGrowthMidFramePausesEveryPart) {
   }
 }
 
+// A fixed dt: on GPUs with one synchronisation per step, the dt kernel decides dt before P2G, the
+// force stays fused into the momentum channels and only shared blocks wait for the others (the
+// adaptive scenes above decide dt after P2G, with split force channels).
+TEST(MpmMulti, FixedDtMatchesOnePartition) {
+  Scene s = multi_sand_column();
+  s.name = "multi_sand_column_fixed_dt";
+  s.fixed_dt = 2.5e-4;  // about half the elastic CFL limit
+  expect_match(s, 4, {2});
+}
+
 // Single steps (tests, benchmarks) agree as frames do.
 TEST(MpmMulti, SingleStepsMatchOnePartition) {
   const Scene s = multi_elastic_cube();
