@@ -4,7 +4,8 @@
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
 # BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
-# each sort period; bench-mpm-multi-quick: MPM on GPUs 0,1, default graph step vs two syncs a step;
+# each sort period; bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1), default graph
+# step vs two syncs a step;
 # fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
@@ -147,8 +148,9 @@ if has bench-mpm-warp && [ -x $B/bench/mpm_bench ]; then
   } 2>&1 | tee "$OUT/bench-mpm-warp.txt" | grep -E "^== |^\[|ms/step|G particle" | head -80
 fi
 if has bench-mpm-multi-quick && [ -x $B/bench/mpm_bench ]; then
-  # MPM on GPUs 0,1 against one: the default graph step (4 launches) and its 7-launch ablation.
-  timeout 300 $B/bench/mpm_bench --backend cuda --devices 0,1 --multi-quick \
+  # MPM on GPUs 0,1 (or MPM_DEVICES, e.g. 0,1,2,3) against one: the default graph step (one
+  # synchronisation), the step with two, and the default without the shared sum.
+  timeout 300 $B/bench/mpm_bench --backend cuda --devices "${MPM_DEVICES:-0,1}" --multi-quick \
     --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}" 2>&1 | tee "$OUT/bench-mpm-multi-quick.txt"
 fi
 if has fountain-mpm; then
