@@ -74,7 +74,7 @@ struct BarrierState {
   // and the last epoch a block arrived for (the first block to swap it in arrives for the part).
   unsigned long long p2g_epoch = 0;
   unsigned long long p2g_claim = 0;
-  // enqueue_grid_update_lagged: the epoch whose agreement the first block has applied.
+  // enqueue_grid_update_lagged: the epoch whose agreement its extra first block has applied.
   unsigned long long agreed_epoch = 0;
   // enqueue_tag_after_barrier: the last epoch a block claimed, and the one the first block has
   // passed.

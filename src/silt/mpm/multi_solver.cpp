@@ -680,11 +680,7 @@ DeviceSync MultiSolver::Impl::sync(Part& p) {
 void MultiSolver::Impl::enqueue_dt_phase(Part& p, bool allow_pause, const StepHandles& h) {
   Solver::Impl& m = *p.s;
   enqueue_clear_shared(m.exec, m.grid.view(), grids(p), m.control());
-  // These steps agree before the dt kernel (the lagged decision belongs to the graphs).
-  StepParams sp = m.step_params;
-  sp.lagged = 0;
-  if (!allow_pause) sp.grow_blocks = 0x7fffffff;
-  launch_dt_kernel(m.exec, m.control(), sp, h, m.faults.view());
+  m.enqueue_pre(h, allow_pause);
 }
 
 void MultiSolver::Impl::prepare_graphs() {

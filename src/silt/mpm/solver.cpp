@@ -49,6 +49,9 @@ Solver::Impl::~Impl() {
 void Solver::Impl::enqueue_pre(const StepHandles& h, bool allow_pause) {
   StepParams sp = step_params;
   if (!allow_pause) sp.grow_blocks = 0x7fffffff;
+  // The dt kernel of a step whose values are current: one device, or parts that have agreed just
+  // before it (a lagged part's graphs decide in enqueue_agree_step instead).
+  sp.lagged = 0;
   launch_dt_kernel(exec, control(), sp, h, faults.view());
 }
 

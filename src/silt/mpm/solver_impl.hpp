@@ -90,7 +90,8 @@ struct Solver::Impl {
 
   // solver.cpp
   StepControl* control() { return ctl.data(); }
-  /// allow_pause: frames may pause for the host to grow the grid (single steps may not).
+  /// allow_pause: frames may pause for the host to grow the grid (single steps may not). Decides
+  /// from current values (never StepParams::lagged).
   void enqueue_pre(const StepHandles& h, bool allow_pause);
   void enqueue_rebuild_phase();
   void enqueue_step_phase();
