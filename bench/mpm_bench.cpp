@@ -6,18 +6,15 @@
 //       graph per frame: overhead measured on a near-empty scene (64 particles), work as the rest.
 // The first line of every case is its roofline: bytes and atomics per particle-step and the time
 // they need at 3.98 TB/s and ~100 G atomics/s (the H200 rates of DESIGN.md §4).
-// Options toggle the rebuild period, the graph, G2P2G, the sort, vector atomics, shared-memory P2G
-// and the transfer launch shape. --ablation prints markdown tables for the cube and 1M sand: the
-// configuration given by the options ("final") against each principle rolled back one at a time
-// (bench/README.md); --quick shortens it.
-// --devices 0,1 (several): (d) MPM on several GPUs (mpm::MultiSolver, paper 000 §5): falling sand
-// at 55K, 389K, 1M, 3.1M and 12.6M particles, ms/step on one GPU (Solver, graph as configured) and
-// on the listed GPUs with the event barrier, the system-scope atomic barrier, and the atomic
-// barrier with the agreement in-kernel and one CUDA graph per GPU per frame, and peer copies of
-// the shared sums instead of in-kernel peer reads (event barrier); the efficiency
-// t1 / (n tn), and an instrumented run splitting the step into agreement, rebuild, P2G, barrier,
-// tagging, grid update with the shared-block reduction, and G2P (each phase waited for, so the
-// phases add up to more than the plain step). On the CPU backend the devices are CPU partitions.
+// Options set the rebuild period, the graph, G2P2G and the transfer. --ablation prints markdown
+// tables for the cube and 1M sand: the default configuration against each principle rolled back
+// that remains a setting (bench/README.md; the retired ones are in bench/results); --quick
+// shortens it.
+// --devices 0,1 (several): (d) MPM on several parts (paper 000 §5): falling sand at 55K, 389K,
+// 1M, 3.1M and 12.6M particles, ms/step on one device and on the listed parts (frames as one CUDA
+// graph per GPU with one synchronisation a step, and plain launches), and the efficiency
+// t1 / (n tn). --devices 0,0 puts both parts on one GPU (the exchange's cost, not a speed-up). On
+// the CPU backend the devices are CPU partitions.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -31,7 +28,6 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
-#include "silt/mpm/multi_solver.hpp"
 #include "silt/mpm/solver.hpp"
 
 namespace {
@@ -49,16 +45,11 @@ struct Config {
   std::vector<std::string> sizes;
   int steps = 0;  // 0: per-backend default
   int rebuild_period = 8;
-  bool graph = true, g2p2g = false, sort = true, vector_atomics = true, shared_p2g = false;
-  bool warp_reduce = true;
-  std::string launch = "256x3";  // SolverOptions::transfer_launch
+  bool graph = true, g2p2g = false;
   std::string transfer = "apic";
-  std::string sort_order = "cell";  // within a block: block, cell or interleaved
-  int warmup_steps = 0;             // steps run before the timed frame (mixing)
-  int sort_every = 16;              // sort at every n-th rebuild
-  int graph_unroll = 2;             // steps per iteration of the frame graph's loop
+  int warmup_steps = 0;  // steps run before the timed frame (mixing)
   bool ablation = false, quick = false;
-  bool multi_quick = false;  // [d]: the default and its two-synchronisation ablation only
+  bool multi_quick = false;  // [d]: the default only
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
 };
@@ -85,7 +76,7 @@ struct Roofline {
     particle_bytes += (12 + 12 + 8 + 2 * 2 * state + 4) / double(c.rebuild_period);
     const double stride = split ? 32 : 16;
     node_bytes = 2 * stride + 16 + (asflip ? 16 : 0);  // read + clear accum, write velocities
-    atomics = 27.0 * (c.vector_atomics ? 1 : 4) * (split ? 2 : 1);
+    atomics = 27.0 * (split ? 2 : 1);                  // one float4 atomic per node and 4 channels
   }
   /// "<title> roofline: ...": the first line of every case.
   std::string line(const std::string& title, double particles, double blocks) const {
@@ -154,32 +145,10 @@ struct Timing {
   silt::mpm::StepLaunches launches;  // from the solver's configuration
 };
 
-silt::mpm::TransferLaunch parse_launch(const std::string& name) {
-  for (int l = 0; l < silt::mpm::kTransferLaunches; ++l)
-    if (name == silt::mpm::to_string(silt::mpm::TransferLaunch(l)))
-      return silt::mpm::TransferLaunch(l);
-  throw silt::Error(fmt::format("--launch: unknown shape '{}'", name));
-}
-
-silt::mpm::SortOrder parse_sort_order(const std::string& name) {
-  for (const auto o :
-       {silt::mpm::SortOrder::block, silt::mpm::SortOrder::cell, silt::mpm::SortOrder::interleaved})
-    if (name == silt::mpm::to_string(o)) return o;
-  throw silt::Error(fmt::format("--sort-order: unknown order '{}'", name));
-}
-
 /// One warm-up frame (first rebuild, graph capture), then `steps` timed steps in one frame.
 Timing run(const Config& c, Scene s, const silt::Exec& exec, int steps, bool graph) {
   silt::mpm::SolverOptions opt;
   opt.cuda_graph = graph;
-  opt.sort_particles = c.sort;
-  opt.sort_order = parse_sort_order(c.sort_order);
-  opt.sort_every = c.sort_every;
-  opt.graph_steps_per_iteration = c.graph_unroll;
-  opt.vector_atomics = c.vector_atomics;
-  opt.warp_reduce = c.warp_reduce;
-  opt.shared_p2g = c.shared_p2g;
-  opt.transfer_launch = parse_launch(c.launch);
   s.frame_dt = kDt * std::max(steps, 2);
   silt::mpm::Solver solver(s, exec, opt);
   solver.advance_frame();
@@ -289,42 +258,11 @@ std::vector<Variant> ablation_variants(const Config& final_config) {
        [](Config& c) {
          c.graph = false;
        }},
-      {"no sort",
-       [](Config& c) {
-         c.sort = false;
-       }},
-      {"sort order block",
-       [](Config& c) {
-         c.sort_order = "block";
-       }},
-      {"sort order interleaved",
-       [](Config& c) {
-         c.sort_order = "interleaved";
-       }},
-      {"scalar atomics",
-       [](Config& c) {
-         c.vector_atomics = false;
-       }},
-      {"no warp pre-reduction in P2G",
-       [](Config& c) {
-         c.warp_reduce = false;
-       }},
       {fmt::format("G2P2G {}", final_config.g2p2g ? "off" : "on"),
        [](Config& c) {
          c.g2p2g = !c.g2p2g;
        }},
-      {fmt::format("shared-memory P2G {}", final_config.shared_p2g ? "off" : "on"),
-       [](Config& c) {
-         c.shared_p2g = !c.shared_p2g;
-       }},
   };
-  for (int l = 0; l < silt::mpm::kTransferLaunches; ++l) {
-    const std::string name = silt::mpm::to_string(silt::mpm::TransferLaunch(l));
-    if (name == final_config.launch) continue;
-    v.push_back({"launch " + name, [name](Config& c) {
-                   c.launch = name;
-                 }});
-  }
   return v;
 }
 
@@ -368,49 +306,26 @@ void ablation(const Config& c, const silt::Exec& exec, int steps) {
 
 struct MultiTiming {
   double ms_per_step = 0;
-  long long steps = 0;
   std::int64_t particles = 0, blocks = 0, shared = 0;
-  silt::mpm::PhaseTimes phases;
   std::string layout;
   bool graph = false;
 };
 
-MultiTiming run_multi(const Config& c, Scene s, const std::vector<silt::Exec>& execs, int steps,
-                      silt::mpm::PartBarrier barrier, bool time_phases, bool graph = false,
-                      bool copies = false, int syncs = 1, bool reduce = true) {
-  silt::mpm::MultiOptions o;
-  o.solver.sort_particles = c.sort;
-  o.solver.sort_order = parse_sort_order(c.sort_order);
-  o.solver.sort_every = c.sort_every;
-  o.solver.graph_steps_per_iteration = c.graph_unroll;
-  o.solver.vector_atomics = c.vector_atomics;
-  o.solver.warp_reduce = c.warp_reduce;
-  o.solver.shared_p2g = c.shared_p2g;
-  o.solver.transfer_launch = parse_launch(c.launch);
-  o.barrier = barrier;
-  o.solver.log = [](const std::string& m) {
+MultiTiming run_multi(Scene s, const std::vector<silt::Exec>& execs, int steps, bool graph) {
+  silt::mpm::SolverOptions o;
+  o.cuda_graph = graph;
+  o.log = [](const std::string& m) {
     std::fprintf(stderr, "%s\n", m.c_str());
   };
-  o.time_phases = time_phases;
-  o.cuda_graph = graph;
-  o.peer_copies = copies;
-  // Graph steps: 1 synchronisation (the default), 2 (agreement before the step), or the
-  // 7-launch step with 2 (7).
-  o.fused_sync = syncs != 7;
-  o.single_sync = syncs == 1;
-  o.reduce_shared = reduce;
   s.frame_dt = kDt * std::max(steps, 2);
-  silt::mpm::MultiSolver solver(s, execs, o);
-  solver.advance_frame();  // warm-up: first rebuild, grid growth
-  solver.reset_phase_times();
+  silt::mpm::Solver solver(s, execs, o);
+  solver.advance_frame();  // warm-up: first rebuild, grid growth, graph capture
   MultiTiming t;
   const silt::mpm::FrameStats st = solver.advance_frame();
   t.ms_per_step = st.ms_per_step;
-  t.steps = st.steps;
   t.particles = st.particles;
   t.blocks = st.active_blocks;
   for (const auto& i : solver.part_info()) t.shared += i.shared_blocks;
-  t.phases = solver.phase_times();
   t.layout = solver.layout();
   t.graph = solver.uses_graph();
   return t;
@@ -424,89 +339,34 @@ void multi(const Config& c, const std::vector<silt::Exec>& execs, int steps) {
   const int n = int(execs.size());
   const bool gpu = execs.front().is_cuda();
   fmt::print(
-      "\n[d] falling sand on {} {} (dx 1/256 m, dt 1e-4 s): one device (Solver, {}) vs "
-      "mpm::MultiSolver\n",
+      "\n[d] falling sand on {} parts ({}; dx 1/256 m, dt 1e-4 s): one device ({}) vs the "
+      "parts\n",
       n, gpu ? "GPUs" : "CPU partitions", c.graph ? "graph" : "plain launches");
-  if (c.multi_quick) {
-    // The default (graphs, one synchronisation a step) and the step with two.
-    // And the default without the shared-block sum (wrong physics): what the peer reads and
-    // the waits of the blocks holding shared blocks cost.
-    fmt::print(
-        "| particles | 1 device ms/step | {n} x graphs, 1 sync (default) | eff. | {n} x graphs, "
-        "2 syncs | eff. | default without the shared sum | blocks | shared |\n",
-        fmt::arg("n", n));
-    fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const std::string& size : c.sizes) {
-      const Scene s = sand_scene(c, parse_count(size));
-      try {
-        using silt::mpm::PartBarrier;
-        const double t1 = run(c, s, execs.front(), steps, c.graph).ms_per_step;
-        // The default last, so that a profile's last frame is the default's.
-        const MultiTiming u =
-            run_multi(c, s, execs, steps, PartBarrier::atomic, false, true, false, 2);
-        const MultiTiming r =
-            run_multi(c, s, execs, steps, PartBarrier::atomic, false, true, false, 1, false);
-        const MultiTiming f = run_multi(c, s, execs, steps, PartBarrier::atomic, false, true);
-        fmt::print("| {} ({}) | {:.4f} | {:.4f}{} | {} | {:.4f}{} | {} | {:.4f} | {} | {} |\n",
-                   size, f.particles, t1, f.ms_per_step, f.graph ? "" : " (no graph)",
-                   efficiency(t1, n, f.ms_per_step), u.ms_per_step, u.graph ? "" : " (no graph)",
-                   efficiency(t1, n, u.ms_per_step), r.ms_per_step, f.blocks, f.shared);
-        std::fflush(stdout);
-      } catch (const std::exception& e) {
-        fmt::print("| {} | failed: {} | | | | | | | |\n", size, e.what());
-      }
-    }
-    return;
-  }
   fmt::print(
-      "| particles | 1 device ms/step | {n} x event | eff. | {n} x atomic | eff. | {n} x "
-      "atomic + graphs | eff. | {n} x peer copies | eff. | blocks | shared |\n",
+      "| particles | 1 device ms/step | {n} parts (default) | eff. | {n} parts, plain launches | "
+      "eff. | blocks | shared |\n",
       fmt::arg("n", n));
-  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  std::vector<std::pair<std::string, MultiTiming>> instrumented;
+  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& size : c.sizes) {
     const Scene s = sand_scene(c, parse_count(size));
     try {
-      using silt::mpm::PartBarrier;
-      const Timing one = run(c, s, execs.front(), steps, c.graph);
-      const double t1 = one.ms_per_step;
-      const MultiTiming ev = run_multi(c, s, execs, steps, PartBarrier::event, false);
-      std::string atomic_ms = "-", atomic_eff = "-", graph_ms = "-", graph_eff = "-";
-      if (gpu) {
-        const MultiTiming at = run_multi(c, s, execs, steps, PartBarrier::atomic, false);
-        atomic_ms = fmt::format("{:.3f}", at.ms_per_step);
-        atomic_eff = efficiency(t1, n, at.ms_per_step);
-        const MultiTiming gr = run_multi(c, s, execs, steps, PartBarrier::atomic, false, true);
-        graph_ms = fmt::format("{:.3f}{}", gr.ms_per_step, gr.graph ? "" : " (no graph)");
-        graph_eff = efficiency(t1, n, gr.ms_per_step);
+      const double t1 = run(c, s, execs.front(), steps, c.graph).ms_per_step;
+      std::string plain_ms = "-", plain_eff = "-";
+      if (gpu && !c.multi_quick) {
+        const MultiTiming p = run_multi(s, execs, steps, false);
+        plain_ms = fmt::format("{:.4f}", p.ms_per_step);
+        plain_eff = efficiency(t1, n, p.ms_per_step);
       }
-      const MultiTiming cp = run_multi(c, s, execs, steps, PartBarrier::event, false, false, true);
-      fmt::print("| {} ({}) | {:.3f} | {:.3f} | {} | {} | {} | {} | {} | {:.3f} | {} | {} | {} |\n",
-                 size, ev.particles, t1, ev.ms_per_step, efficiency(t1, n, ev.ms_per_step),
-                 atomic_ms, atomic_eff, graph_ms, graph_eff, cp.ms_per_step,
-                 efficiency(t1, n, cp.ms_per_step), ev.blocks, ev.shared);
+      // The default last, so that a profile's last frame is the default's.
+      const MultiTiming f = run_multi(s, execs, steps, c.graph);
+      fmt::print("| {} ({}) | {:.4f} | {:.4f}{} | {} | {} | {} | {} | {} |\n", size, f.particles,
+                 t1, f.ms_per_step, f.graph ? " (graphs)" : "", efficiency(t1, n, f.ms_per_step),
+                 plain_ms, plain_eff, f.blocks, f.shared);
       std::fflush(stdout);
-      instrumented.emplace_back(size, run_multi(c, s, execs, steps, PartBarrier::event, true));
     } catch (const std::exception& e) {
-      fmt::print("| {} | failed: {} | | | | | | | | | | |\n", size, e.what());
+      fmt::print("| {} | failed: {} | | | | | | |\n", size, e.what());
     }
   }
-  fmt::print("\nInstrumented (event barrier; each phase waited for on every part), ms per step:\n");
-  fmt::print(
-      "| particles | agree+dt | rebuild | P2G | barrier | tag | grid update + reduction | "
-      "G2P | sum |\n");
-  fmt::print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const auto& [size, t] : instrumented) {
-    const silt::mpm::PhaseTimes& p = t.phases;
-    const double k = t.steps > 0 ? 1.0 / double(t.steps) : 0.0;
-    const double sum = p.agree + p.rebuild + p.p2g + p.sync + p.tag + p.update + p.g2p;
-    fmt::print("| {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n",
-               size, k * p.agree, k * p.rebuild, k * p.p2g, k * p.sync, k * p.tag, k * p.update,
-               k * p.g2p, k * sum);
-  }
-  fmt::print(
-      "peer copies: shared sums packed and copied (cudaMemcpyPeerAsync), block lists linked "
-      "on the host, one host wait per step; the other columns read peers in-kernel.\n");
 }
 
 }  // namespace
@@ -523,35 +383,18 @@ int main(int argc, char** argv) {
   app.add_option("--rebuild-period", c.rebuild_period, "steps between rebuilds (1: every step)");
   app.add_option("--graph", c.graph, "one CUDA graph per frame (on/off)");
   app.add_option("--g2p2g", c.g2p2g, "fused G2P2G (on/off)");
-  app.add_option("--sort", c.sort, "sort particles by block at rebuilds (on/off)");
-  app.add_option("--sort-order", c.sort_order,
-                 "order within a block when sorting: block, cell or interleaved")
-      ->check(CLI::IsMember({"block", "cell", "interleaved"}));
-  app.add_option("--sort-every", c.sort_every, "sort at every n-th rebuild only (default 16)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--graph-unroll", c.graph_unroll,
-                 "steps per iteration of the frame graph's device-side loop (default 2)")
-      ->check(CLI::PositiveNumber);
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");
-  app.add_option("--vector-atomics", c.vector_atomics, "float4 atomics in P2G (on/off)");
-  app.add_option("--warp-reduce", c.warp_reduce,
-                 "P2G: lanes sharing a stencil base sum with shuffles before the atomics (on/off)");
-  app.add_option("--shared-p2g", c.shared_p2g,
-                 "P2G staged in shared memory, flushed with global atomics (on/off)");
-  app.add_option("--launch", c.launch,
-                 "P2G/G2P launch shape: standard, 128x4, 256x2, 256x3, 256x4, 128x8 "
-                 "(threads x min blocks per SM; default 256x3)");
   app.add_flag("--ablation", c.ablation,
                "markdown tables: the options' configuration vs each principle rolled back");
   app.add_flag("--quick", c.quick, "ablation: 50 timed steps per row (default 200)");
   app.add_option("--ablation-sand", c.ablation_sand, "sand size of the ablation (default 1M)");
   app.add_option("--devices", c.devices,
-                 "several: MPM on these GPUs (CPU partitions on the cpu backend), case [d]")
+                 "several: MPM on these GPUs (one GPU listed twice: two parts on it; CPU "
+                 "partitions on the cpu backend), case [d]")
       ->delimiter(',');
   app.add_flag("--multi-quick", c.multi_quick,
-               "[d]: only one device against the default (graphs, one synchronisation a step) and "
-               "the step with two");
+               "[d]: only one device against the default (graphs, one synchronisation a step)");
   app.add_option("--transfer", c.transfer, "apic or asflip")
       ->check(CLI::IsMember({"apic", "asflip"}));
   CLI11_PARSE(app, argc, argv);
@@ -565,15 +408,12 @@ int main(int argc, char** argv) {
                     : std::vector<std::string>{"55K"};
     const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
     fmt::print(
-        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, sort {} ({}, every {}), "
-        "vector "
-        "atomics {}, warp reduce {}, shared P2G {}, launch {}, transfer {}, warm-up {} steps\n",
+        "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, transfer {}, warm-up {} "
+        "steps\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
-        c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.sort ? "on" : "off",
-        c.sort_order, c.sort_every, c.vector_atomics ? "on" : "off", c.warp_reduce ? "on" : "off",
-        c.shared_p2g ? "on" : "off", c.launch, c.transfer, c.warmup_steps);
-    parse_launch(c.launch);
+        c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.transfer,
+        c.warmup_steps);
     if (c.ablation) {
       ablation(c, exec, steps);
       return 0;

@@ -39,9 +39,10 @@ Exec cuda_device(int d);
 /// Shallow water: one subdomain per listed device (on the CPU backend, as many CPU partitions as
 /// devices listed). Under mpirun with several ranks: a rank listing several devices drives them
 /// all (one rank per machine); a rank listing one device d takes device (d + local rank) modulo
-/// the devices it sees (one rank per GPU).
+/// the devices it sees (one rank per GPU). repeats: a device may be listed several times (MPM:
+/// several parts on one GPU).
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
-                               const partition::World& world);
+                               const partition::World& world, bool repeats = false);
 /// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli when
 /// positive, else the SILT_SWE_HALO environment variable, else kCudaHalo on CUDA subdomains and 1
 /// on CPU partitions.

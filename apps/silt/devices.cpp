@@ -20,7 +20,7 @@ Exec cuda_device(int d) {
 // (one rank per machine); a rank listing one device d takes device (d + local rank) modulo the
 // devices it sees (one rank per GPU).
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
-                               const partition::World& world) {
+                               const partition::World& world, bool repeats) {
   const Backend b = backend_from_string(backend);
   if (devices.empty()) throw Error("--devices: no device given");
   std::vector<Exec> execs;
@@ -31,7 +31,8 @@ std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int
   }
   for (const int d : devices) {
     for (const Exec& e : execs)
-      if (e.device == d) throw Error(fmt::format("--devices: device {} listed twice", d));
+      if (!repeats && e.device == d)
+        throw Error(fmt::format("--devices: device {} listed twice", d));
     execs.push_back(cuda_device(d));
   }
   return execs;

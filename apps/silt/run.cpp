@@ -22,7 +22,6 @@
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_output.hpp"
-#include "silt/mpm/multi_solver.hpp"
 #include "silt/mpm/solver.hpp"
 #endif
 
@@ -127,9 +126,10 @@ int run_on_ranks(const partition::World& world, const std::string& out, Body bod
 // several parts, on this process or over MPI ranks), the output folder, the progress line and the
 // devices described for the log.
 struct RunSetup {
-  RunSetup(const RunOptions& o, const std::string& scene_name, double end_time)
+  RunSetup(const RunOptions& o, const std::string& scene_name, double end_time,
+           bool repeats = false)
       : world(partition::World::get()),
-        execs(choose_execs(o.backend, o.devices, world)),
+        execs(choose_execs(o.backend, o.devices, world, repeats)),
         split(execs.size() > 1 || world.distributed()),
         root(world.is_root()),
         out(o.out_dir.empty() ? default_out_dir(scene_name) : o.out_dir),
@@ -166,11 +166,12 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
 }
 
 #ifdef SILT_WITH_MPM
-// One device, or several parts (--devices 0,1 on CUDA; --backend cpu --devices 0,1,2 for CPU
-// partitions; one part per rank under mpirun): mpm::MultiSolver. Frames are written in stable id
-// order either way, so the files of a split run line up with those of one device; rank 0 writes.
+// One solver over the parts of the run: one device, or several parts (--devices 0,1 on CUDA,
+// --devices 0,0 for two parts on one GPU; --backend cpu --devices 0,1,2 for CPU partitions; one
+// part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
+// with those of one device; rank 0 writes.
 int run_mpm(const io::MpmJob& job, const RunOptions& o) {
-  RunSetup r(o, job.scene.name, job.run.end_time);
+  RunSetup r(o, job.scene.name, job.run.end_time, true);
   const bool stress = job.outputs.with_stress;
   return run_on_ranks<mpm::PartFault>(r.world, r.out, [&] {
     for (const auto& w : job.warnings) r.progress.log("warning: " + w);
@@ -186,38 +187,25 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                                 doc.dump(2) + "\n");
       writer = std::make_unique<io::MpmFrameWriter>(job, r.out);
     }
-    std::unique_ptr<mpm::Solver> one;
-    std::unique_ptr<mpm::MultiSolver> multi;
-    if (r.split) {
-      // The split run's warnings (a fixed dt above the CFL limit, a paused frame) and its
-      // rebalancing lines arrive through the log, once per rank (rank 0 prints).
-      mpm::MultiOptions mo;
-      mo.solver.log = [&r](const std::string& m) {
-        r.progress.log(m);
-      };
-      multi = std::make_unique<mpm::MultiSolver>(job.scene, r.execs, mo, r.world);
-    } else {
-      one = std::make_unique<mpm::Solver>(job.scene, r.execs.front());
-    }
-    auto frame = [&] {
-      return r.split ? multi->particles(stress) : mpm::sort_by_id(one->particles(stress));
+    // A split run's warnings (a fixed dt above the CFL limit, a paused frame) and its rebalancing
+    // lines arrive through the log, once (rank 0 prints).
+    mpm::SolverOptions so;
+    so.log = [&r](const std::string& m) {
+      r.progress.log(m);
     };
-    const std::int64_t count = r.split ? multi->particle_count() : one->particle_count();
+    mpm::Solver solver(job.scene, r.execs, so, r.world);
     r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
-                               count, job.scene.dx, r.backend));
-    if (r.split) r.progress.log("split: " + multi->layout());
-    const double t0 = r.split ? multi->time() : one->time();
+                               solver.particle_count(), job.scene.dx, r.backend));
+    if (r.split) r.progress.log("split: " + solver.layout());
     {
-      const mpm::ParticleFrame p = frame();
-      if (r.root) writer->write(p, 0, t0);
+      const mpm::ParticleFrame p = solver.particles(stress);
+      if (r.root) writer->write(p, 0, solver.time());
     }
     long long steps = 0;
     for (int f = 1; f <= job.run.frames; ++f) {
-      const mpm::FrameStats s = r.split ? multi->advance_frame() : one->advance_frame();
+      const mpm::FrameStats s = solver.advance_frame();
       steps += s.steps;
-      if (!r.split)
-        for (const std::string& w : s.warnings) r.progress.log(w);
-      const mpm::ParticleFrame p = frame();
+      const mpm::ParticleFrame p = solver.particles(stress);
       if (r.root) writer->write(p, f, s.time);
       r.progress.log(
           fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
@@ -225,7 +213,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
       r.progress.update(s.time, steps);
     }
-    r.progress.done(r.split ? multi->time() : one->time(), steps);
+    r.progress.done(solver.time(), steps);
   });
 }
 #endif

@@ -1,4 +1,4 @@
-# MPM over 2 MPI ranks on the CPU backend (label mpi): MultiSolver with one part per rank against
+# MPM over 2 MPI ranks on the CPU backend (label mpi): mpm::Solver with one part per rank against
 # one partition (integrals within the tolerances of tests/verification/mpm_multi_scene.hpp), and
 # `mpirun -np 2 silt run` on an MPM scene against `silt run` (scripts/mpm_run_compare.cmake).
 if(SILT_MPI)

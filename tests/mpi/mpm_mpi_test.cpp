@@ -1,10 +1,9 @@
-// MPM over MPI ranks (run by ctest as `mpirun -np 2 mpm_mpi_test --backend=cpu`): MultiSolver with
+// MPM over MPI ranks (run by ctest as `mpirun -np 2 mpm_mpi_test --backend=cpu`): mpm::Solver with
 // one part per rank against the one-device run every rank also computes, within the tolerances of
-// mpm_multi_scene.hpp (the shared blocks' P2G sums cross ranks through host buffers); the same
-// comparison fails when the shared-block sum is skipped; a fountain keeps the ranks balanced; a
-// fault stops both ranks with one message.
-// Every MultiSolver call is collective: every rank runs every statement below in the same order
-// (EXPECT only: an ASSERT returning early on one rank would leave the other waiting).
+// mpm_multi_scene.hpp (the shared blocks' P2G sums cross ranks through host buffers); a fountain
+// keeps the ranks balanced; a fault stops both ranks with one message.
+// Every call on a split Solver is collective: every rank runs every statement below in the same
+// order (EXPECT only: an ASSERT returning early on one rank would leave the other waiting).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,7 +11,7 @@
 #include <vector>
 
 #include "mpm_multi_scene.hpp"
-#include "silt/mpm/multi_solver.hpp"
+#include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
 #include "test_support.hpp"
 
@@ -20,20 +19,18 @@ namespace silt::test::mpm {
 namespace {
 
 using partition::World;
-using silt::mpm::MultiOptions;
-using silt::mpm::MultiSolver;
+using silt::mpm::Solver;
+using silt::mpm::SolverOptions;
 
 struct Compared {
   std::string diff;  // empty when within tolerance (rank 0)
   std::string log;
 };
 
-Compared compare(const Scene& s, int frames, bool reduce = true) {
+Compared compare(const Scene& s, int frames) {
   const World& w = World::get();
-  silt::mpm::Solver one(s, Exec::host());
-  MultiOptions o;
-  o.reduce_shared = reduce;
-  MultiSolver multi(s, {Exec::host()}, o, w);
+  Solver one(s, Exec::host());
+  Solver multi(s, std::vector<Exec>{Exec::host()}, {}, w);
   EXPECT_EQ(multi.parts(), w.size());
   for (int f = 0; f < frames; ++f) {
     one.advance_frame();
@@ -70,9 +67,9 @@ TEST(MpmMpi, FountainStaysBalancedOnTwoRanks) {
   const World& w = World::get();
   const Scene s = multi_fountain();
   const int frames = 10;
-  silt::mpm::Solver one(s, Exec::host());
-  const MultiOptions o;
-  MultiSolver multi(s, {Exec::host()}, o, w);
+  Solver one(s, Exec::host());
+  const SolverOptions o;
+  Solver multi(s, std::vector<Exec>{Exec::host()}, o, w);
   std::string counts;
   for (int f = 1; f <= frames; ++f) {
     one.advance_frame();
@@ -99,17 +96,12 @@ TEST(MpmMpi, FountainStaysBalancedOnTwoRanks) {
   }
 }
 
-TEST(MpmMpi, SkippingTheSharedBlockSumBreaksTheMatch) {
-  const Compared c = compare(multi_thin_slab(), 5, false);
-  if (World::get().is_root()) EXPECT_NE(c.diff, "") << "skipping the sum went unseen";
-}
-
 TEST(MpmMpi, FaultStopsBothRanksWithOneMessage) {
   const World& w = World::get();
   Scene s = multi_elastic_cube();
   s.name = "mpi_fault";
   s.fixed_dt = 0.02;  // far beyond the CFL limit
-  MultiSolver multi(s, {Exec::host()}, {}, w);
+  Solver multi(s, std::vector<Exec>{Exec::host()}, {}, w);
   std::string message;
   try {
     for (int f = 0; f < 10; ++f) multi.advance_frame();

@@ -13,7 +13,10 @@
 
 #include "mpm_scene_util.hpp"
 #include "silt/core/error.hpp"
+#include "silt/mpm/emitter.hpp"
 #include "silt/mpm/kernels/bspline_k.hpp"
+#include "silt/mpm/part.hpp"
+#include "silt/mpm/rebuild.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/mpm/sparse_grid.hpp"
 #include "test_support.hpp"
@@ -196,26 +199,32 @@ TEST(MpmSolver, CountsItsLaunchesPerStep) {
   Scene s = cube_scene();
   EXPECT_EQ(Solver(s, exec()).launches().per_step, 4);  // dt, P2G, grid update, G2P
   EXPECT_EQ(Solver(s, exec()).launches().per_rebuild, 11);
-  SolverOptions unsorted;
-  unsorted.sort_particles = false;
-  EXPECT_EQ(Solver(s, exec(), unsorted).launches().per_rebuild, 8);
   s.g2p2g = true;
   EXPECT_EQ(Solver(s, exec()).launches().per_step, 3);      // dt, grid update, G2P2G
   EXPECT_EQ(Solver(s, exec()).launches().per_rebuild, 12);  // + the re-scatter
 }
 
-// A rebuild sorts particles into contiguous runs per block and, within a block, into the asked
-// order (SortOrder). Weightless jelly at rest: the particles do not move, so their blocks and
-// cells after the step are those the rebuild sorted by.
-void expect_sorted(SortOrder order) {
+// A rebuild that sorts puts particles into contiguous runs per block and, within a block, in the
+// order of the cell of their nearest node. Weightless jelly at rest: the particles do not move, so
+// their blocks and cells after the step are those the rebuild sorted by. One step of a Part read
+// back in its store order (the solver returns id order).
+TEST(MpmSolver, SortsParticlesByBlockAndCell) {
   Scene s = cube_scene();
   s.gravity = {0, 0, 0};
-  SolverOptions opt;
-  opt.sort_order = order;
-  Solver solver(s, exec(), opt);
-  solver.step();
-  solver.check();
-  const ParticleFrame f = solver.particles();
+  Part part(s, exec(), "test part");
+  Emitter emitter(s);
+  part.add(emitter.take_due(0.0));
+  part.prepare();
+  part.begin_frame(0.0);
+  part.decide(StepHandles{}, false);
+  part.rebuild();
+  part.p2g();
+  part.grid_update();
+  part.g2p();
+  const StepControl c = part.end_frame();
+  part.throw_on_fault(c, 0);
+  ASSERT_EQ(c.sorts, 1);
+  const ParticleFrame f = part.download(false);
   const float inv_dx = float(1.0 / s.dx);
   std::vector<long long> block(f.count());
   std::vector<int> cell(f.count());
@@ -230,17 +239,11 @@ void expect_sorted(SortOrder order) {
     cell[i] = node_in_block(near[0], near[1], near[2]);
   }
   std::set<long long> seen;
-  size_t runs = 0, cell_breaks = 0, interleave_breaks = 0;
+  size_t runs = 0, cell_breaks = 0;
   for (size_t i = 0; i < f.count();) {
     size_t j = i;
-    std::map<int, int> rank_in_cell;
-    int prev_r = -1, prev_c = -1;
     while (j < f.count() && block[j] == block[i]) {
       if (j > i && cell[j] < cell[j - 1]) ++cell_breaks;
-      const int r = rank_in_cell[cell[j]]++;
-      if (j > i && !(r > prev_r || (r == prev_r && cell[j] > prev_c))) ++interleave_breaks;
-      prev_r = r;
-      prev_c = cell[j];
       ++j;
     }
     EXPECT_TRUE(seen.insert(block[i]).second) << "block of particle " << i << " in two runs";
@@ -248,35 +251,20 @@ void expect_sorted(SortOrder order) {
     i = j;
   }
   EXPECT_GT(runs, 1u);
-  if (order == SortOrder::cell) EXPECT_EQ(cell_breaks, 0u);
-  if (order == SortOrder::interleaved) EXPECT_EQ(interleave_breaks, 0u);
-  if (order != SortOrder::block) EXPECT_GT(f.count(), 8 * runs);  // several particles per block
+  EXPECT_EQ(cell_breaks, 0u);
+  EXPECT_GT(f.count(), 8 * runs);  // several particles per block
 }
 
-TEST(MpmSolver, SortsParticlesByBlockAndWithinBlocksInTheAskedOrder) {
-  expect_sorted(SortOrder::block);
-  expect_sorted(SortOrder::cell);
-  expect_sorted(SortOrder::interleaved);
-}
-
-// SolverOptions::sort_every: only every n-th rebuild (the first included) moves the particles.
+// Only every kSortEvery-th rebuild (the first included) moves the particles.
 TEST(MpmSolver, SortsAtEveryNthRebuild) {
   Scene s = cube_scene();
   s.rebuild_period = 1;  // every step rebuilds
-  s.frame_dt = 0.01;     // about 15 steps
-  for (const auto& [every, sort, want] :
-       {std::tuple{1, true, -1}, std::tuple{4, true, -2}, std::tuple{1, false, 0}}) {
-    SolverOptions opt;
-    opt.sort_every = every;
-    opt.sort_particles = sort;
-    Solver solver(s, exec(), opt);
-    const FrameStats st = solver.advance_frame();
-    ASSERT_EQ(st.rebuilds, st.steps) << "every " << every;
-    ASSERT_GT(st.rebuilds, 8);
-    // -1: every rebuild sorts; -2: the rebuilds 0, 4, 8, ... of the run; else the count itself.
-    const int expected = want == -1 ? st.rebuilds : want == -2 ? (st.rebuilds + 3) / 4 : want;
-    EXPECT_EQ(st.sorts, expected) << "every " << every << ", sort " << sort;
-  }
+  s.frame_dt = 0.02;     // about 30 steps
+  Solver solver(s, exec());
+  const FrameStats st = solver.advance_frame();
+  ASSERT_EQ(st.rebuilds, st.steps);
+  ASSERT_GT(st.rebuilds, kSortEvery);
+  EXPECT_EQ(st.sorts, (st.rebuilds + kSortEvery - 1) / kSortEvery);
 }
 
 // 4 x 4 x 4 one-cell jelly pieces, two cells apart (so the grid does not glue them together),

@@ -131,71 +131,12 @@ TEST(MpmConsistency, FusedG2p2gMatchesSeparateTransfers) {
               run(collision_scene(8), exec(), opt, kFrames), "g2p2g vs p2g + g2p");
 }
 
-TEST(MpmConsistency, SortingDoesNotChangeThePhysics) {
-  silt::mpm::SolverOptions sorted, unsorted;
-  unsorted.sort_particles = false;
-  expect_same(run(collision_scene(8), exec(), unsorted, kFrames),
-              run(collision_scene(8), exec(), sorted, kFrames), "unsorted vs sorted");
-}
-
 TEST(MpmConsistency, GraphAndPlainLaunchesAgree) {
   if (!on_gpu()) GTEST_SKIP() << "CUDA graphs exist only on the cuda backend";
   silt::mpm::SolverOptions graph, plain;
   plain.cuda_graph = false;
   expect_same(run(collision_scene(8), exec(), plain, kFrames),
               run(collision_scene(8), exec(), graph, kFrames), "plain vs graph");
-}
-
-TEST(MpmConsistency, SplashIsIndependentOfAtomicOrder) {
-  silt::mpm::SolverOptions sorted, unsorted;
-  unsorted.sort_particles = false;
-  expect_same(run(splash_scene(), exec(), unsorted, kFrames),
-              run(splash_scene(), exec(), sorted, kFrames), "splash: unsorted vs sorted");
-}
-
-TEST(MpmConsistency, SharedMemoryP2gMatchesGlobalAtomics) {
-  // The arena path (p2g_shared_body.hpp) on both pipelines: fused force (stride 4) and split force
-  // channels (G2P2G); unsorted, most particles of a chunk miss the arena and go straight to global.
-  silt::mpm::SolverOptions global, shared, shared_unsorted;
-  shared.shared_p2g = shared_unsorted.shared_p2g = true;
-  shared_unsorted.sort_particles = false;
-  const Moments reference = run(collision_scene(8), exec(), global, kFrames);
-  expect_same(run(collision_scene(8), exec(), shared, kFrames), reference,
-              "shared-memory P2G vs global atomics");
-  expect_same(run(collision_scene(8), exec(), shared_unsorted, kFrames), reference,
-              "shared-memory P2G, unsorted vs global atomics");
-  expect_same(run(collision_scene(8, true), exec(), shared, kFrames),
-              run(collision_scene(8, true), exec(), global, kFrames),
-              "g2p2g: shared-memory P2G vs global atomics");
-}
-
-TEST(MpmConsistency, WarpPreReductionMatchesPlainAtomics) {
-  if (!on_gpu()) GTEST_SKIP() << "the warp pre-reduction exists only on the cuda backend";
-  // Sorted at every rebuild, so that warps hold groups of particles with the same stencil base;
-  // both pipelines (fused force, and the split force channels of G2P2G).
-  silt::mpm::SolverOptions grouped, plain;
-  grouped.sort_every = plain.sort_every = 1;
-  plain.warp_reduce = false;
-  expect_same(run(collision_scene(8), exec(), grouped, kFrames),
-              run(collision_scene(8), exec(), plain, kFrames), "warp pre-reduction vs plain");
-  expect_same(run(collision_scene(8, true), exec(), grouped, kFrames),
-              run(collision_scene(8, true), exec(), plain, kFrames),
-              "g2p2g: warp pre-reduction vs plain");
-  expect_same(run(splash_scene(), exec(), grouped, kFrames),
-              run(splash_scene(), exec(), plain, kFrames), "splash: warp pre-reduction vs plain");
-}
-
-TEST(MpmConsistency, TransferLaunchShapesAgree) {
-  if (!on_gpu()) GTEST_SKIP() << "launch shapes exist only on the cuda backend";
-  silt::mpm::SolverOptions standard;
-  standard.transfer_launch = silt::mpm::TransferLaunch::standard;
-  const Moments reference = run(collision_scene(8), exec(), standard, kFrames);
-  for (int l = 1; l < silt::mpm::kTransferLaunches; ++l) {
-    silt::mpm::SolverOptions opt;
-    opt.transfer_launch = silt::mpm::TransferLaunch(l);
-    expect_same(run(collision_scene(8), exec(), opt, kFrames), reference,
-                silt::mpm::to_string(opt.transfer_launch));
-  }
 }
 
 TEST(MpmConsistency, BackendAgreesWithCpu) {

@@ -1,11 +1,12 @@
-// MPM on several partitions (src/silt/mpm/multi_solver.hpp) against one partition: a sand column,
+// MPM on several parts (src/silt/mpm/solver.hpp, exchange.hpp) against one part: a sand column,
 // an elastic cube thrown onto the floor and a thin slab whose pieces share nearly every block, on
-// 1 to 4 CPU partitions (CUDA variant: one part per GPU, skipped without enough GPUs). The
-// integrals (particle count, i.e. mass; momentum; centre of mass; kinetic energy) must match within
-// the tolerances of mpm_multi_scene.hpp, and the same comparison must fail when the shared-block
-// sum is skipped. Also: emitted particles join the part of their slab; a fountain emitting every
-// frame keeps the parts balanced (and fills one part when balancing is off); a fault names its
-// part.
+// 1 to 4 CPU partitions. On CUDA every comparison runs with the parts on distinct GPUs (frames as
+// graphs with one synchronisation a step, and plain launches) when the machine has enough, and with
+// all parts on one GPU, so the exchange is tested where one GPU is all there is. The integrals
+// (particle count, i.e. mass; momentum; centre of mass; kinetic energy) must match within the
+// tolerances of mpm_multi_scene.hpp. Also: emitted particles join the part of their slab; a
+// fountain emitting every frame keeps the parts balanced (and fills one part when balancing is
+// off); a fault names its part.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,44 +15,42 @@
 
 #include "mpm_multi_scene.hpp"
 #include "silt/core/error.hpp"
-#include "silt/mpm/multi_solver.hpp"
+#include "silt/mpm/solver.hpp"
 #include "test_support.hpp"
 
 namespace silt::test::mpm {
 namespace {
 
-using silt::mpm::MultiOptions;
-using silt::mpm::MultiSolver;
+using silt::mpm::Solver;
+using silt::mpm::SolverOptions;
 
-/// n parts on this backend: CPU partitions, or GPUs 0..n-1 (empty when there are fewer).
-std::vector<Exec> part_execs(int n) {
-  if (!on_gpu()) return std::vector<Exec>(std::size_t(n), Exec::host());
-  if (cuda_device_count() < n) return {};
-  std::vector<Exec> e;
-  for (int d = 0; d < n; ++d) e.push_back(Exec::cuda(d));
-  return e;
-}
+/// One way to run n parts on this backend.
+struct Layout {
+  std::string name;
+  std::vector<Exec> execs;
+  SolverOptions options;
+  bool graphs = false;  // frames must run as CUDA graphs
+};
 
-/// The synchronisation variants: events after P2G; the system-scope atomic barrier (plain
-/// launches); the atomic barrier with one CUDA graph per GPU and one synchronisation a step (the
-/// default), with two (the agreement before the step), and the 7-launch step; peer copies instead
-/// of in-kernel peer reads. All on CUDA, events on the CPU (where only the copies differ;
-/// PeerCopiesMatchToo covers them).
-std::vector<MultiOptions> sync_variants() {
-  MultiOptions event, atomic, graph, graph2, graph7, copies;
-  event.barrier = copies.barrier = silt::mpm::PartBarrier::event;
-  event.cuda_graph = atomic.cuda_graph = copies.cuda_graph = false;
-  atomic.barrier = graph.barrier = graph2.barrier = graph7.barrier = silt::mpm::PartBarrier::atomic;
-  graph.cuda_graph = graph2.cuda_graph = graph7.cuda_graph = true;
-  graph2.single_sync = false;  // the agreement before each step: two synchronisations
-  graph7.fused_sync = false;   // the graph step of 7 launches (agreement and barrier apart)
-  // Why graphs fell back to plain launches, if they do (the test then fails on uses_graph()).
-  graph.solver.log = graph2.solver.log = graph7.solver.log = [](const std::string& m) {
-    std::fprintf(stderr, "%s\n", m.c_str());
-  };
-  copies.peer_copies = true;
-  if (!on_gpu()) return {event};
-  return {event, atomic, graph, graph2, graph7, copies};
+/// CPU partitions; on CUDA, n GPUs with graphs and with plain launches (when there are n), and
+/// n parts on GPU 0.
+std::vector<Layout> layouts(int n) {
+  if (!on_gpu()) return {{"cpu partitions", std::vector<Exec>(std::size_t(n), Exec::host()), {}}};
+  std::vector<Layout> out;
+  if (n > 1 && cuda_device_count() >= n) {
+    std::vector<Exec> e;
+    for (int d = 0; d < n; ++d) e.push_back(Exec::cuda(d));
+    SolverOptions graph, plain;
+    // Why graphs fell back to plain launches, if they do (the test then fails on uses_graph()).
+    graph.log = [](const std::string& m) {
+      std::fprintf(stderr, "%s\n", m.c_str());
+    };
+    plain.cuda_graph = false;
+    out.push_back({"GPUs, graphs", e, graph, true});
+    out.push_back({"GPUs, plain launches", e, plain, false});
+  }
+  out.push_back({"one GPU", std::vector<Exec>(std::size_t(n), Exec::cuda(0)), {}});
+  return out;
 }
 
 Integrals run_one(const Scene& s, int frames) {
@@ -66,14 +65,11 @@ struct MultiResult {
   long long shared = 0;  // shared blocks over all parts at the end
 };
 
-MultiResult run_multi(const Scene& s, int frames, const std::vector<Exec>& execs,
-                      MultiOptions o = {}) {
-  MultiSolver multi(s, execs, o);
+MultiResult run_multi(const Scene& s, int frames, const Layout& l) {
+  Solver multi(s, l.execs, l.options);
   for (int f = 0; f < frames; ++f) multi.advance_frame();
   // The graphs are recorded by the first frame.
-  if (o.cuda_graph && o.barrier == silt::mpm::PartBarrier::atomic && !o.peer_copies &&
-      execs.size() > 1 && execs.front().is_cuda())
-    EXPECT_TRUE(multi.uses_graph()) << "one CUDA graph per GPU";
+  if (l.graphs) EXPECT_TRUE(multi.uses_graph()) << "one CUDA graph per GPU";
   MultiResult r;
   const silt::mpm::ParticleFrame p = multi.particles();
   r.in = integrals(p);
@@ -88,16 +84,16 @@ MultiResult run_multi(const Scene& s, int frames, const std::vector<Exec>& execs
   return r;
 }
 
-void expect_match(const Scene& s, int frames, std::vector<int> counts, MultiOptions o = {}) {
+void expect_match(const Scene& s, int frames, std::vector<int> counts) {
   const Integrals one = run_one(s, frames);
-  for (int n : counts) {
-    const std::vector<Exec> e = part_execs(n);
-    if (e.empty()) continue;
-    const MultiResult r = run_multi(s, frames, e, o);
-    EXPECT_EQ(compare_integrals(r.in, one), "") << s.name << " on " << r.layout;
-    std::printf("%s, %d parts: %s\n", s.name.c_str(), n, differences(r.in, one).c_str());
-    if (n > 1) EXPECT_GT(r.shared, 0) << r.layout;
-  }
+  for (int n : counts)
+    for (const Layout& l : layouts(n)) {
+      const MultiResult r = run_multi(s, frames, l);
+      EXPECT_EQ(compare_integrals(r.in, one), "") << s.name << " on " << l.name << ": " << r.layout;
+      std::printf("%s, %d parts (%s): %s\n", s.name.c_str(), n, l.name.c_str(),
+                  differences(r.in, one).c_str());
+      if (n > 1) EXPECT_GT(r.shared, 0) << r.layout;
+    }
 }
 
 TEST(MpmMulti, SandColumnMatchesOnePartition) {
@@ -112,15 +108,6 @@ TEST(MpmMulti, ThinSlabSharingNearlyEveryBlockMatches) {
   expect_match(multi_thin_slab(), 5, {2, 4});
 }
 
-// The ablation of in-kernel peer reads: shared sums packed and copied between the parts (block
-// lists linked on the host), as between MPI ranks.
-TEST(MpmMulti, PeerCopiesMatchToo) {
-  MultiOptions copies;
-  copies.peer_copies = true;
-  expect_match(multi_thin_slab(), 5, {2, 3}, copies);
-  expect_match(multi_elastic_cube(), 4, {2}, copies);
-}
-
 // A water column spreading over the floor outgrows a part's grid within the first frame: the
 // part asks to pause, every part pauses with it (pause_request), the host grows the grids and
 // the frame resumes, still matching one partition (which happens not to pause).
@@ -131,13 +118,11 @@ TEST(MpmMulti, GridGrowthMidFramePausesEveryPart) {
   s.materials = {water()};
   s.sources = {box_source({0.38, 0.03, 0.38}, {0.42, 0.33, 0.42})};
   s.frame_dt = 0.4;
-  const std::vector<Exec> e = part_execs(2);
-  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-  silt::mpm::Solver one(s, exec());
+  Solver one(s, exec());
   one.advance_frame();
   const Integrals ref = integrals(one.particles());
-  for (const MultiOptions& o : sync_variants()) {
-    MultiSolver multi(s, e, o);
+  for (const Layout& l : layouts(2)) {
+    Solver multi(s, l.execs, l.options);
     const silt::mpm::FrameStats st = multi.advance_frame();
     bool paused = false;
     for (const std::string& w : st.warnings)
@@ -160,36 +145,38 @@ TEST(MpmMulti, FixedDtMatchesOnePartition) {
 // Single steps (tests, benchmarks) agree as frames do.
 TEST(MpmMulti, SingleStepsMatchOnePartition) {
   const Scene s = multi_elastic_cube();
-  const std::vector<Exec> e = part_execs(2);
-  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-  silt::mpm::Solver one(s, exec());
-  MultiSolver multi(s, e);
-  for (int k = 0; k < 40; ++k) {
-    one.step();
-    multi.step();
-  }
+  Solver one(s, exec());
+  for (int k = 0; k < 40; ++k) one.step();
   one.check();
-  multi.check();
-  // dt follows the largest speed, which round-off in the P2G sums moves by ~1e-7 relative.
-  EXPECT_NEAR(multi.time(), one.time(), 1e-5 * one.time());
-  EXPECT_EQ(compare_integrals(integrals(multi.particles()), integrals(one.particles())), "");
+  for (const Layout& l : layouts(2)) {
+    Solver multi(s, l.execs, l.options);
+    for (int k = 0; k < 40; ++k) multi.step();
+    multi.check();
+    // dt follows the largest speed, which round-off in the P2G sums moves by ~1e-7 relative.
+    EXPECT_NEAR(multi.time(), one.time(), 1e-5 * one.time()) << l.name;
+    EXPECT_EQ(compare_integrals(integrals(multi.particles()), integrals(one.particles())), "")
+        << l.name;
+  }
 }
 
-// The comparison above can fail: without the shared-block sum each part moves its particles with
-// the grid of its own piece alone (lighter nodes, missing stress from across the cut).
-TEST(MpmMulti, SkippingTheSharedBlockSumBreaksTheMatch) {
-  for (const Scene& s : {multi_thin_slab(), multi_elastic_cube()}) {
-    const std::vector<Exec> e = part_execs(2);
-    if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-    const Integrals one = run_one(s, 5);
-    MultiOptions skip;
-    skip.reduce_shared = false;
-    const MultiResult ok = run_multi(s, 5, e);
-    const MultiResult bad = run_multi(s, 5, e, skip);
-    EXPECT_EQ(compare_integrals(ok.in, one), "") << s.name;
-    EXPECT_NE(compare_integrals(bad.in, one), "") << s.name << ": skipping the sum went unseen";
-    std::printf("%s, 2 parts: with the sum %s; without %s\n", s.name.c_str(),
-                differences(ok.in, one).c_str(), differences(bad.in, one).c_str());
+// Frames, then single steps, then frames again: switching from the graph step (one
+// synchronisation per step, alternating accumulators) to single steps and back keeps matching.
+TEST(MpmMulti, FramesAfterSingleStepsMatchOnePartition) {
+  const Scene s = multi_elastic_cube();
+  Solver one(s, exec());
+  auto drive = [](Solver& solver) {
+    solver.advance_frame();
+    for (int k = 0; k < 10; ++k) solver.step();
+    solver.check();
+    solver.advance_frame();
+  };
+  drive(one);
+  for (const Layout& l : layouts(2)) {
+    Solver multi(s, l.execs, l.options);
+    drive(multi);
+    EXPECT_NEAR(multi.time(), one.time(), 1e-5 * one.time()) << l.name;
+    EXPECT_EQ(compare_integrals(integrals(multi.particles()), integrals(one.particles())), "")
+        << l.name;
   }
 }
 
@@ -204,26 +191,24 @@ TEST(MpmMulti, EmittedParticlesJoinThePartOfTheirSlab) {
   jet.emit_start = s.frame_dt;  // not part of the initial split
   jet.emit_end = 3 * s.frame_dt;
   s.sources.push_back(jet);
-  const std::vector<Exec> e = part_execs(2);
-  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-  silt::mpm::Solver one(s, exec());
-  MultiOptions o;
-  o.balance_tolerance = 0;  // the emission rule alone (balancing would move particles later)
-  MultiSolver multi(s, e, o);
-  const auto before = multi.part_info();
-  for (int f = 0; f < 5; ++f) {
-    one.advance_frame();
-    multi.advance_frame();
+  Solver one(s, exec());
+  for (int f = 0; f < 5; ++f) one.advance_frame();
+  const auto b = one.particles();
+  for (Layout l : layouts(2)) {
+    l.options.balance_tolerance = 0;  // the emission rule alone (balancing would move particles)
+    Solver multi(s, l.execs, l.options);
+    const auto before = multi.part_info();
+    for (int f = 0; f < 5; ++f) multi.advance_frame();
+    const auto after = multi.part_info();
+    EXPECT_EQ(multi.particle_count(), one.particle_count());
+    EXPECT_GT(after[0].particles, before[0].particles) << multi.layout();
+    EXPECT_EQ(after[1].particles, before[1].particles) << multi.layout();
+    // Two materials' worth of particle masses: compare the particle set, ordered by id.
+    const auto a = multi.particles();
+    ASSERT_EQ(a.count(), b.count());
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(compare_integrals(integrals(a), integrals(b)), "") << multi.layout();
   }
-  const auto after = multi.part_info();
-  EXPECT_EQ(multi.particle_count(), one.particle_count());
-  EXPECT_GT(after[0].particles, before[0].particles) << multi.layout();
-  EXPECT_EQ(after[1].particles, before[1].particles) << multi.layout();
-  // Two materials' worth of particle masses: compare the particle set, ordered by id.
-  const auto a = multi.particles(), b = silt::mpm::sort_by_id(one.particles());
-  ASSERT_EQ(a.count(), b.count());
-  EXPECT_EQ(a.id, b.id);
-  EXPECT_EQ(compare_integrals(integrals(a), integrals(b)), "") << multi.layout();
 }
 
 struct FountainRun {
@@ -235,16 +220,16 @@ struct FountainRun {
   std::string first_log;  // the first of them
 };
 
-FountainRun run_fountain(const Scene& s, int frames, const std::vector<Exec>& e,
-                         const Integrals& one, double tolerance) {
+FountainRun run_fountain(const Scene& s, int frames, const Layout& l, const Integrals& one,
+                         double tolerance) {
   FountainRun r;
-  MultiOptions o;
+  SolverOptions o = l.options;
   o.balance_tolerance = tolerance;
-  o.solver.log = [&r](const std::string& m) {
+  o.log = [&r](const std::string& m) {
     if (m.rfind("MPM: rebalanced", 0) != 0) return;
     if (r.logged++ == 0) r.first_log = m;
   };
-  MultiSolver multi(s, e, o);
+  Solver multi(s, l.execs, o);
   for (int f = 1; f <= frames; ++f) {
     multi.advance_frame();
     const std::vector<std::int64_t> c = multi.part_counts();
@@ -261,8 +246,10 @@ FountainRun run_fountain(const Scene& s, int frames, const std::vector<Exec>& e,
       break;
     }
   r.diff = compare_integrals(integrals(p), one);
-  std::printf("%s, %d parts, balance_tolerance %g: %d rebalances; counts after each frame: %s\n",
-              s.name.c_str(), int(e.size()), tolerance, r.rebalances, r.counts.c_str());
+  std::printf(
+      "%s, %d parts (%s), balance_tolerance %g: %d rebalances; counts after each frame: %s\n",
+      s.name.c_str(), int(l.execs.size()), l.name.c_str(), tolerance, r.rebalances,
+      r.counts.c_str());
   if (!r.first_log.empty()) std::printf("  first log line: %s\n", r.first_log.c_str());
   std::printf("  %s\n", differences(integrals(p), one).c_str());
   return r;
@@ -276,15 +263,14 @@ TEST(MpmMulti, FountainStaysBalancedAndMatchesOnePartition) {
   const Scene s = multi_fountain();
   const int frames = 10;
   const Integrals one = run_one(s, frames);
-  for (int n : {2, 3}) {
-    const std::vector<Exec> e = part_execs(n);
-    if (e.empty()) continue;
-    const FountainRun r = run_fountain(s, frames, e, one, MultiOptions{}.balance_tolerance);
-    EXPECT_EQ(r.diff, "") << n << " parts";
-    EXPECT_EQ(r.unbalanced, "") << n << " parts";
-    EXPECT_GE(r.rebalances, 1) << n << " parts: the fountain never unbalanced the parts";
-    EXPECT_EQ(r.logged, r.rebalances) << "one log line per rebalance";
-  }
+  for (int n : {2, 3})
+    for (const Layout& l : layouts(n)) {
+      const FountainRun r = run_fountain(s, frames, l, one, SolverOptions{}.balance_tolerance);
+      EXPECT_EQ(r.diff, "") << n << " parts, " << l.name;
+      EXPECT_EQ(r.unbalanced, "") << n << " parts, " << l.name;
+      EXPECT_GE(r.rebalances, 1) << n << " parts: the fountain never unbalanced the parts";
+      EXPECT_EQ(r.logged, r.rebalances) << "one log line per rebalance";
+    }
 }
 
 // The check above can fail: without rebalancing the fountain's particles all join the leftmost
@@ -292,9 +278,7 @@ TEST(MpmMulti, FountainStaysBalancedAndMatchesOnePartition) {
 TEST(MpmMulti, WithoutBalancingTheFountainFillsOnePart) {
   const Scene s = multi_fountain();
   const int frames = 10;
-  const std::vector<Exec> e = part_execs(2);
-  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-  const FountainRun r = run_fountain(s, frames, e, run_one(s, frames), 0.0);
+  const FountainRun r = run_fountain(s, frames, layouts(2).front(), run_one(s, frames), 0.0);
   EXPECT_EQ(r.diff, "");
   EXPECT_NE(r.unbalanced, "") << "the fountain left the parts balanced: " << r.counts;
   EXPECT_EQ(r.rebalances, 0);
@@ -307,28 +291,19 @@ TEST(MpmMulti, FaultNamesThePartAndStopsEveryPart) {
   // 18x the elastic CFL limit (~1.1e-3 s): the cube survives the first frames (2 steps each)
   // and blows up at t = 0.14 s, in frame 3.
   s.fixed_dt = 0.02;
-  const std::vector<Exec> e = part_execs(2);
-  if (e.empty()) GTEST_SKIP() << "needs 2 GPUs";
-  MultiSolver multi(s, e);
-  try {
-    for (int f = 0; f < 10; ++f) multi.advance_frame();
-    FAIL() << "no fault raised";
-  } catch (const silt::mpm::PartFault& err) {
-    const std::string m = err.what();
-    EXPECT_NE(m.find("part "), std::string::npos) << m;
-    EXPECT_NE(m.find("of 2"), std::string::npos) << m;
-    EXPECT_NE(m.find("frame "), std::string::npos) << m;
-    EXPECT_EQ(m.find("frame 0 "), std::string::npos) << "the first frames ran: " << m;
-    std::printf("%s\n", m.c_str());
-  }
-}
-
-// Every synchronisation variant on 2 GPUs (the other tests use 2 GPUs too when present).
-TEST(MpmMulti, TwoGpusMatchOneGpu) {
-  if (!on_gpu() || cuda_device_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
-  for (const MultiOptions& o : sync_variants()) {
-    expect_match(multi_sand_column(), 6, {2}, o);
-    expect_match(multi_thin_slab(), 5, {2}, o);
+  for (const Layout& l : layouts(2)) {
+    Solver multi(s, l.execs, l.options);
+    try {
+      for (int f = 0; f < 10; ++f) multi.advance_frame();
+      ADD_FAILURE() << "no fault raised on " << l.name;
+    } catch (const silt::mpm::PartFault& err) {
+      const std::string m = err.what();
+      EXPECT_NE(m.find("part "), std::string::npos) << m;
+      EXPECT_NE(m.find("of 2"), std::string::npos) << m;
+      EXPECT_NE(m.find("frame "), std::string::npos) << m;
+      EXPECT_EQ(m.find("frame 0 "), std::string::npos) << "the first frames ran: " << m;
+      std::printf("%s\n", m.c_str());
+    }
   }
 }
 

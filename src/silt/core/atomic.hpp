@@ -21,12 +21,25 @@ SILT_HD SILT_FORCEINLINE void atomic_add(T* p, T v) {
 #endif
 }
 
-SILT_HD SILT_FORCEINLINE int atomic_cas(int* p, int expected, int desired) {
+/// Stores desired into *p when *p == expected; returns the value *p held before either way (int
+/// and 64-bit keys: open-addressing hash tables claim slots with it, fault flags their first code).
+template <class T>
+SILT_HD SILT_FORCEINLINE T atomic_cas(T* p, T expected, T desired) {
 #if SILT_DEVICE_PASS
   return atomicCAS(p, expected, desired);
 #else
   __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return expected;
+#endif
+}
+
+/// Adds v to *p and returns the value *p held before (counting sorts: a particle's rank in its
+/// bin).
+SILT_HD SILT_FORCEINLINE int atomic_fetch_add(int* p, int v) {
+#if SILT_DEVICE_PASS
+  return atomicAdd(p, v);
+#else
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 #endif
 }
 

@@ -6,7 +6,7 @@
 // neighbour table (sparse_grid.hpp), never through the hash.
 #pragma once
 
-#include "silt/core/atomic_fetch.hpp"
+#include "silt/core/atomic.hpp"
 #include "silt/core/config.hpp"
 
 namespace silt::mpm {

@@ -1,8 +1,8 @@
 // Warp-level pre-reduction of P2G: the lanes of a warp whose particles have the same stencil base
 // write to the same 27 nodes, so they add their shares in registers first (a tree of shuffles)
-// and one lane per group issues the atomics. With particles sorted by cell (SortOrder::cell, the
-// nearest node's cell) a warp holds groups of ~particles-per-cell lanes, which otherwise collide
-// on the same addresses in L2: ncu on 1M sorted sand showed P2G 31% slower than on unsorted
+// and one lane per group issues the atomics. With particles sorted by cell (the rebuild's order, by
+// the nearest node's cell) a warp holds groups of ~particles-per-cell lanes, which otherwise
+// collide on the same addresses in L2: ncu on 1M sorted sand showed P2G 31% slower than on unsorted
 // particles at the same L2 throughput (bench/results/mpm-2026-11-29-h200.md). Groups need not be
 // contiguous in lane order; a warp whose lanes all differ skips the shuffles.
 #pragma once
@@ -22,11 +22,10 @@ struct LaneGroup {
 
 /// Groups the calling lanes by key. Call where the warp's lanes have converged (before the
 /// stencil loop); every lane of the returned mask must then call group_sum the same number of
-/// times. enabled = false: every lane alone, no warp intrinsics.
-SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key, bool enabled) {
+/// times.
+SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key) {
   LaneGroup g;
 #if SILT_DEVICE_PASS && (__CUDA_ARCH__ >= 800)
-  if (!enabled) return g;
   const unsigned lane = threadIdx.x & 31u;
   g.mask = __activemask();
   const unsigned peers = __match_any_sync(g.mask, key);
@@ -51,7 +50,6 @@ SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key, bool enabled) {
   }
 #else
   (void)key;
-  (void)enabled;
 #endif
   return g;
 }

@@ -40,7 +40,7 @@ struct NewParticles {
 };
 
 /// Host copy of every attribute that defines a particle (all but the scratch of a rebuild): what
-/// moves when a particle changes parts (multi_solver.cpp) and comes back exactly.
+/// moves when a particle changes parts (balance.cpp) and comes back exactly.
 struct HostParticles {
   std::vector<float> x, v;     // 3 per particle, m and m/s
   std::vector<float> c, f;     // 9 per particle: affine velocity C (1/s), deformation gradient F

@@ -35,13 +35,9 @@ struct TransferArgs {
   /// solver; compressed_wave_speed), for the next step's dt. nullptr: not tracked.
   float* wave_max = nullptr;
   bool asflip = false;
-  float flip = 0;              // ASFLIP blend a, -
-  float advect = 0;            // ASFLIP position-correction weight b_max, -
-  bool vector_atomics = true;  // P2G: one float4 atomic per node (sm_90+) instead of four
-  bool warp_reduce = true;     // P2G: lanes sharing a stencil base sum first (lane_group.hpp)
-  bool split_force = false;    // stress force in its own grid channels (ASFLIP, G2P2G)
-  bool shared_p2g = false;     // P2G staged in a per-CUDA-block shared arena (p2g_shared.cpp)
-  int launch = 0;              // P2G/G2P launch shape, a TransferLaunch (transfer_launch.hpp)
+  float flip = 0;            // ASFLIP blend a, -
+  float advect = 0;          // ASFLIP position-correction weight b_max, -
+  bool split_force = false;  // stress force in its own grid channels (ASFLIP, G2P2G)
   /// Cells by which G2P's free-zone guard fires early: 1 where the rebuild it asks for comes a
   /// step later (several GPUs with one synchronisation per step, StepParams::lagged).
   int zone_margin = 0;
@@ -61,9 +57,6 @@ struct GridArgs {
 /// first; false when F is already current (G2P2G advances it).
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
-/// enqueue_p2g with the shared-memory staging of p2g_shared_body.hpp (a.shared_p2g).
-void enqueue_p2g_shared(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                        StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault);

@@ -1,6 +1,6 @@
 #include "silt/mpm/rebuild.hpp"
 
-#include "silt/core/atomic_fetch.hpp"
+#include "silt/core/atomic.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/kernels/bspline_k.hpp"
 
@@ -48,10 +48,9 @@ SILT_HD SILT_FORCEINLINE void copy_particle(const ParticleView& from, Index i,
 
 }  // namespace
 
-int rebuild_launch_count(const RebuildArgs& args) {
-  // clear, mark, neighbours, number, table, zero_grid, bin, check; offsets, scatter and copy_back
-  // when sorting.
-  return 8 + (args.sort ? 3 : 0);
+int rebuild_launch_count() {
+  // clear, mark, neighbours, number, table, zero_grid, bin, offsets, scatter, copy_back, check.
+  return 11;
 }
 
 void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
@@ -64,9 +63,6 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   const BlockHashView hash = g.hash;
   const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
   const float inv_dx = args.inv_dx;
-  const int order = args.sort ? args.order : 0;
-  const bool sorting = args.sort;
-  const int sort_every = args.sort_every > 1 ? args.sort_every : 1;
 
   // 1. Empty table; counters.
   gated_for(
@@ -76,7 +72,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         if (i == 0) {
           ctl->num_blocks = 0;
           ctl->sort_cursor = 0;
-          ctl->sort_now = sorting && ctl->rebuild_serial % sort_every == 0 ? 1 : 0;
+          ctl->sort_now = ctl->rebuild_serial % kSortEvery == 0 ? 1 : 0;
           ctl->sorts += ctl->sort_now;
           ++ctl->rebuild_serial;
         }
@@ -154,8 +150,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
               g.neighbours[27 * b + neighbour_slot(dx, dy, dz)] = slot < 0 ? -1 : hash.values[slot];
             }
         g.block_count[b] = 0;
-        if (order != 0)
-          for (int c = 0; c < kBlockNodes; ++c) g.cell_count[kBlockNodes * b + c] = 0;
+        for (int c = 0; c < kBlockNodes; ++c) g.cell_count[kBlockNodes * b + c] = 0;
       });
   // 6. Grid accumulators start from zero (the grid update re-zeroes them after every step).
   const Index nodes = cap * kBlockNodes;
@@ -163,7 +158,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
       exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
         // The step's accumulator (the other one, where there are two, may still be read by
-        // other GPUs: multi_kernels.hpp clears it after their barrier).
+        // other GPUs: exchange_kernels.hpp clears it after their barrier).
         float* acc = accum_of(g, ctl->accum_parity);
         for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
       });
@@ -177,17 +172,13 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         const int b = slot < 0 ? -1 : hash.values[slot];
         p.block[i] = b;
         if (b < 0) return;  // only after an overflow, which is already raised
-        const int rank = atomic_fetch_add(&g.block_count[b], 1);
-        if (order == 0) {
-          p.rank[i] = rank;
-          return;
-        }
+        atomic_fetch_add(&g.block_count[b], 1);
         // The cell of the nearest node within the home block, and the rank within that cell.
         const int c = node_in_block(near[0] - kBlockEdge * hb[0], near[1] - kBlockEdge * hb[1],
                                     near[2] - kBlockEdge * hb[2]);
         p.rank[i] = kBlockNodes * atomic_fetch_add(&g.cell_count[kBlockNodes * b + c], 1) + c;
       });
-  if (args.sort) {
+  {
     // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
     //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
     gated_for(
@@ -195,14 +186,13 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
           if (b >= ctl->num_blocks) return;
           const int count = g.block_count[b];
           g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
-          if (order == 1) {  // cell order: each cell's first slot within the block
-            int* cc = g.cell_count + kBlockNodes * b;
-            int sum = 0;
-            for (int c = 0; c < kBlockNodes; ++c) {
-              const int n_c = cc[c];
-              cc[c] = sum;
-              sum += n_c;
-            }
+          // Cell order: each cell's first slot within the block.
+          int* cc = g.cell_count + kBlockNodes * b;
+          int sum = 0;
+          for (int c = 0; c < kBlockNodes; ++c) {
+            const int n_c = cc[c];
+            cc[c] = sum;
+            sum += n_c;
           }
         });
     // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
@@ -213,23 +203,8 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
             copy_particle(p, i, s, i);
             return;
           }
-          int within = p.rank[i];
-          if (order != 0) {
-            const int c = within % kBlockNodes, r = within / kBlockNodes;
-            const int* cc = g.cell_count + kBlockNodes * b;
-            if (order == 1) {
-              within = cc[c] + r;
-            } else {
-              // Round r of the interleaved order holds one particle of every cell with more than
-              // r particles; before it come all particles of rank < r.
-              within = 0;
-              for (int k = 0; k < kBlockNodes; ++k) {
-                const int n_k = cc[k];
-                within += (n_k < r ? n_k : r) + (k < c && n_k > r ? 1 : 0);
-              }
-            }
-          }
-          copy_particle(p, i, s, g.block_offset[b] + within);
+          const int c = p.rank[i] % kBlockNodes, r = p.rank[i] / kBlockNodes;
+          copy_particle(p, i, s, g.block_offset[b] + g.cell_count[kBlockNodes * b + c] + r);
         });
     gated_for(
         exec, "mpm.rebuild.copy_back", n, &ctl->sort_now,

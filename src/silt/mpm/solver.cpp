@@ -1,192 +1,35 @@
-// mpm::Solver: frames of device-resident steps (paper 000 §3-4). A step is
-//   pre      dt kernel (dt from the speed G2P folded in, clock, rebuild decision on the device)
-//   rebuild  only every rebuild_period steps or when the free-zone guard fired (rebuild.cpp)
-//   step     P2G, grid update, G2P (transfer.cpp)
-// On CUDA a frame is one graph launch (step_graph.hpp); the host reads StepControl and the fault
-// flags once per frame.
+// mpm::Solver: frames of device-resident steps over N parts (solver.hpp). A step is a short list
+// of phases over the parts with the exchange between them (exchange.hpp):
+//   agree -> decide -> rebuild -> P2G -> after_p2g -> grid update -> G2P
+// On CUDA a frame is one graph launch per part (step_graph.hpp); the host reads each part's
+// StepControl and fault flags once per frame.
+#include "silt/mpm/solver.hpp"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/core/parallel_for.hpp"
-#include "silt/mpm/solver_impl.hpp"
-#include "silt/mpm/transfer_body.hpp"
+#include "silt/mpm/balance.hpp"
+#include "silt/mpm/emitter.hpp"
+#include "silt/mpm/exchange.hpp"
+#include "silt/mpm/exchange_kernels.hpp"
+#include "silt/mpm/frame_gather.hpp"
+#include "silt/mpm/part.hpp"
+#include "silt/mpm/step_graph.hpp"
+#include "silt/partition/streams.hpp"
 
 namespace silt::mpm {
 
-Solver::Impl::Impl(const Scene& s, const Exec& e, const SolverOptions& o, bool emit_initial)
-    : scene(s), options(o), exec(e) {
-  validate();
-  if (exec.is_cuda()) {
-    // Capture needs a stream other than the legacy default one; the solver owns its stream.
-    own_stream = StepGraph::create_stream(exec);
-    exec.stream = own_stream;
-  }
-  ctl = DeviceBuffer<StepControl>(exec, 1, "mpm step control");
-  StepControl init;
-  init.since_rebuild = scene.rebuild_period;  // the first step rebuilds
-  ctl.set(0, init);
-  faults = FaultFlags(exec);
-  particles = ParticleStore(exec, 0);
-  grid = SparseGrid(exec, scene.transfer == Transfer::asflip,
-                    scene.transfer == Transfer::asflip || scene.g2p2g);
-  build_tables();
-  if (emit_initial) emit_due(0.0);
-  refresh_args();
-}
+namespace {
 
-Solver::Impl::~Impl() {
-  graph.reset();
-  // Buffers free themselves after this; the stream goes once the work on it is done.
-  if (own_stream) {
-    fence(exec);
-    StepGraph::destroy_stream(exec, own_stream);
-  }
-}
+constexpr int kTagFault = 7306;
+/// Steps per iteration of a frame graph's device-side loop (the body repeated), so the loop's
+/// per-iteration cost is shared by two steps (bench/results/mpm-2026-11-29-h200.md).
+constexpr int kGraphStepsPerIteration = 2;
 
-void Solver::Impl::enqueue_pre(const StepHandles& h, bool allow_pause) {
-  StepParams sp = step_params;
-  if (!allow_pause) sp.grow_blocks = 0x7fffffff;
-  // The dt kernel of a step whose values are current: one device, or parts that have agreed just
-  // before it (a lagged part's graphs decide in enqueue_agree_step instead).
-  sp.lagged = 0;
-  launch_dt_kernel(exec, control(), sp, h, faults.view());
-}
-
-void Solver::Impl::enqueue_rebuild_phase() {
-  enqueue_rebuild(exec, rargs, particles.view(), particles.sort_view(), grid.view(), control(),
-                  faults.view());
-  // G2P2G scattered the particles into the old mapping (or could not scatter those that left
-  // their zone): after a rebuild every particle scatters again, F already current.
-  if (scene.g2p2g)
-    enqueue_p2g(exec, targs, particles.view(), grid.view(), control(), faults.view(),
-                &control()->rebuild, false);
-}
-
-void Solver::Impl::enqueue_step_phase() {
-  const ParticleView p = particles.view();
-  const GridView g = grid.view();
-  if (scene.g2p2g) {
-    enqueue_grid_update(exec, gargs, g, control());
-    enqueue_g2p2g(exec, targs, p, g, control(), faults.view());
-    return;
-  }
-  enqueue_p2g(exec, targs, p, g, control(), faults.view(), &control()->active, true);
-  enqueue_grid_update(exec, gargs, g, control());
-  enqueue_g2p(exec, targs, p, g, control(), faults.view());
-}
-
-void Solver::Impl::request_rebuild() {
-  StepControl c = ctl.get(0);
-  c.since_rebuild = scene.rebuild_period;
-  ctl.set(0, c);
-}
-
-void Solver::Impl::enqueue_step(const StepHandles& h, bool allow_pause) {
-  enqueue_pre(h, allow_pause);
-  enqueue_rebuild_phase();
-  enqueue_step_phase();
-}
-
-int Solver::Impl::step_launches() const {
-  // Mirrors enqueue_pre and enqueue_step_phase: the dt kernel, then P2G, grid update, G2P (or the
-  // grid update and G2P2G).
-  return 1 + (scene.g2p2g ? 2 : 3);
-}
-
-int Solver::Impl::rebuild_launches() const {
-  // Mirrors enqueue_rebuild_phase: the rebuild, plus the re-scatter under G2P2G.
-  return rebuild_launch_count(rargs) + (scene.g2p2g ? 1 : 0);
-}
-
-void Solver::Impl::prepare(bool emit, bool for_frame) {
-  if (emit && emit_due(read_control().time) > 0) speed_stale = true;
-  // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
-  if (grid.ensure(last_num_blocks)) request_rebuild();
-  refresh_args();
-  if (speed_stale) {
-    // New particles have not been through a G2P: one reduction over all of them (it combines
-    // with, and covers, the speeds the last G2P folded in).
-    reduce_max_speed(exec, particles.view().v, particles.size(), control());
-    speed_stale = false;
-  }
-  if (!for_frame || !exec.is_cuda() || !options.cuda_graph || graph_failed) return;
-  const long long key = (long long)particles.size() * 1000003LL +
-                        particles.reallocations() * 1009LL + grid.reallocations();
-  if (graph && key == graph_key) return;
-  graph.reset();
-  try {
-    graph = std::make_unique<StepGraph>(
-        exec, [this](const StepHandles& h) { enqueue_pre(h, true); },
-        [this] { enqueue_rebuild_phase(); }, [this](const StepHandles&) { enqueue_step_phase(); },
-        options.graph_steps_per_iteration);
-    graph_key = key;
-  } catch (const Error& e) {
-    graph_failed = true;
-    if (options.log)
-      options.log(fmt::format("MPM: CUDA graph unavailable, using plain launches ({})", e.what()));
-  }
-}
-
-StepControl Solver::Impl::read_control() const {
-  return ctl.get(0);
-}
-
-void Solver::Impl::throw_on_fault(const StepControl& c) const {
-  const Fault f = faults.read();
-  if (!f) return;
-  const std::string where = fmt::format("scene '{}', frame {} (t = {:.6g} s, step {} of the frame)",
-                                        scene.name, frame, c.time, c.steps);
-  switch (f.code) {
-    case kFaultNaN:
-      throw Error(
-          fmt::format("MPM: particle id {} has a non-finite position or velocity in {}; "
-                      "the smallest stable dt met was {:.3g} s",
-                      f.index, where, c.dt_limit_min));
-    case kFaultHashFull:
-      throw Error(fmt::format("MPM: block hash table full ({} slots, {} blocks needed) in {}",
-                              f.index, c.num_blocks, where));
-    case kFaultBlockOverflow:
-      throw Error(
-          fmt::format("MPM: sparse grid overflow in {}: a rebuild needed {} blocks, the "
-                      "capacity is {} (it grows 4x between frames; the active region "
-                      "more than doubled within one frame)",
-                      where, c.num_blocks, f.index));
-    case kFaultZoneEscape:
-      throw Error(
-          fmt::format("MPM: particle id {} left the 3x3x3 blocks around its block in one "
-                      "step in {} (moved more than 3 cells: dt too large?)",
-                      f.index, where));
-    case kFaultStepLimit:
-      throw Error(
-          fmt::format("MPM: more than {} steps in {}: dt collapsed", step_params.max_steps, where));
-    case kFaultBadDt:
-      throw Error(fmt::format("MPM: dt is not a positive number in {}", where));
-    case kFaultBarrier:
-      throw Error(
-          fmt::format("MPM: the cross-GPU barrier after P2G timed out in {} (another GPU "
-                      "never arrived)",
-                      where));
-    default:
-      throw Error(fmt::format("MPM: device fault {} (index {}) in {}", f.code, f.index, where));
-  }
-}
-
-void Solver::Impl::warn(FrameStats& stats, const std::string& msg) const {
-  stats.warnings.push_back(msg);
-  if (options.log) options.log(msg);
-}
-
-void Solver::Impl::warn_unstable_dt(FrameStats& stats, const StepControl& c, const Scene& scene,
-                                    long long frame) const {
-  if (c.unstable_steps > 0)
-    warn(stats, fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
-                            "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
-                            scene.fixed_dt, c.dt_limit_min, scene.cfl, scene.elastic_cfl,
-                            c.unstable_steps, c.steps, frame));
-}
+constexpr const char* kAxisName[3] = {"x", "y", "z"};
 
 FrameStats frame_stats(const StepControl& c, double ms, std::int64_t particles,
                        std::int64_t active_blocks) {
@@ -206,100 +49,435 @@ FrameStats frame_stats(const StepControl& c, double ms, std::int64_t particles,
   return s;
 }
 
-Solver::Solver(const Scene& scene, const Exec& exec) : Solver(scene, exec, SolverOptions{}) {}
-Solver::Solver(const Scene& scene, const Exec& exec, const SolverOptions& options)
-    : impl_(std::make_unique<Impl>(scene, exec, options)) {}
-Solver::~Solver() = default;
-Solver::Solver(Solver&&) noexcept = default;
-Solver& Solver::operator=(Solver&&) noexcept = default;
+/// One rank's message to every rank (the first faulty rank's, so that all throw the same).
+std::string broadcast_message(const partition::World& w, int from, const std::string& msg) {
+  std::vector<char> chars(msg.begin(), msg.end());
+  if (w.rank() != from) chars.clear();
+  std::vector<std::vector<char>> to(std::size_t(w.size()));
+  if (w.rank() == from)
+    for (int r = 0; r < w.size(); ++r) to[std::size_t(r)] = chars;
+  const std::vector<std::vector<char>> got = w.exchange_all(std::move(to), kTagFault);
+  const std::vector<char>& m = got[std::size_t(from)];
+  return std::string(m.begin(), m.end());
+}
+
+}  // namespace
+
+struct Solver::Impl {
+  Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
+       const partition::World& w);
+  ~Impl() {
+    for (auto& p : parts) fence(p->exec());
+  }
+
+  Scene scene;
+  SolverOptions options;
+  const partition::World& world;
+  int nparts = 0;
+  std::vector<int> global;                 // this process's parts' indices over all ranks
+  std::vector<partition::Stream> streams;  // one per CUDA device of this process (kept first)
+  Parts parts;
+  std::unique_ptr<Exchange> exchange;
+  Emitter emitter;
+  Balancer balancer;
+  std::vector<std::unique_ptr<StepGraph>> graphs;  // one per part, when frames run as graphs
+  long long graph_key = -1;
+  bool graph_failed = false;
+  long long total_particles = 0;     // all parts, all ranks
+  std::vector<std::int64_t> counts;  // per part over all ranks, after the last emission/balance
+  long long frame = 0;
+  int last_frame_steps = 0;
+  bool stepping = false;
+
+  /// f(part, k) for each of this process's parts, with its device current.
+  template <class F>
+  void each(F f) {
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      activate(parts[k]->exec());
+      f(*parts[k], int(k));
+    }
+  }
+  /// e's message with the part named (a split run).
+  std::string name_part(const std::exception& e, int k) const {
+    if (nparts == 1) return e.what();
+    return fmt::format("{} [part {} of {}, {}]", e.what(), global[std::size_t(k)], nparts,
+                       parts[std::size_t(k)]->where());
+  }
+  void log(const std::string& m) const {
+    if (options.log && !m.empty() && world.is_root()) options.log(m);
+  }
+
+  void make_parts(const std::vector<Exec>& execs);
+  void emit(double t);
+  void prepare(bool emit_new, bool for_frame);
+  void agree_rebuild();
+  void prepare_graphs();
+  void step_plain(bool allow_pause);
+  void run_steps();
+  void check_faults();
+};
+
+namespace {
+/// Parts over all ranks, and the indices of this process's among them.
+int part_total(const std::vector<Exec>& execs, const partition::World& w) {
+  return w.distributed() ? w.size() : int(execs.size());
+}
+std::vector<int> local_indices(const std::vector<Exec>& execs, const partition::World& w) {
+  if (w.distributed()) return {w.rank()};
+  std::vector<int> g(execs.size());
+  for (std::size_t k = 0; k < g.size(); ++k) g[k] = int(k);
+  return g;
+}
+}  // namespace
+
+Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
+                   const partition::World& w)
+    : scene(s),
+      options(o),
+      world(w),
+      nparts(part_total(execs, w)),
+      global(local_indices(execs, w)),
+      emitter(scene),
+      balancer(scene, nparts, global, w, o.balance_tolerance) {
+  validate(scene);
+  if (execs.empty()) throw Error("MPM: no device given");
+  if (nparts > kMaxParts)
+    throw Error(fmt::format("MPM on several parts: {} parts, at most {}", nparts, kMaxParts));
+  if (nparts > 1 && scene.g2p2g)
+    throw Error(fmt::format(
+        "MPM scene '{}': g2p2g runs on one part only (the fused kernel has no place for the "
+        "shared-block reduction); set g2p2g to false",
+        scene.name));
+  make_parts(execs);
+  exchange = make_exchange(parts, world);
+  if (!options.cuda_graph || !exchange->records_graphs()) exchange->use_plain_steps();
+  emit(0.0);
+  counts = balancer.counts(parts);
+}
+
+void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
+  const bool cuda = execs.front().is_cuda();
+  for (const Exec& e : execs)
+    if (e.is_cuda() != cuda) throw Error("MPM on several parts: CPU and CUDA parts mixed");
+  if (world.distributed() && execs.size() != 1)
+    throw Error(fmt::format(
+        "MPM on several MPI ranks: each rank drives one part ({} devices given on rank {})",
+        execs.size(), world.rank()));
+  // One stream per device: parts on one GPU run their phases in turn on it. Capture (the frame
+  // graphs) needs a stream other than the legacy one.
+  std::vector<int> devices;
+  for (const Exec& e : execs)
+    if (cuda && std::find(devices.begin(), devices.end(), e.device) == devices.end()) {
+      devices.push_back(e.device);
+      streams.emplace_back(e);
+    }
+  for (std::size_t k = 0; k < execs.size(); ++k) {
+    Exec e = execs[k];
+    const std::string dev = cuda ? fmt::format("cuda device {}", e.device) : std::string("cpu");
+    std::string where = dev;
+    if (world.distributed())
+      where = fmt::format("MPI rank {}, {}", world.rank(), dev);
+    else if (!cuda && execs.size() > 1)
+      where = fmt::format("cpu partition {}", k);
+    else if (cuda && devices.size() < execs.size())
+      where = fmt::format("{}, part {}", dev, k);
+    if (cuda)
+      e = streams[std::size_t(std::find(devices.begin(), devices.end(), e.device) -
+                              devices.begin())]
+              .exec();
+    activate(e);
+    try {
+      parts.push_back(std::make_unique<Part>(scene, e, std::move(where)));
+    } catch (const Error& err) {
+      throw Error(nparts == 1 ? std::string(err.what())
+                              : fmt::format("{} [part {} of {}]", err.what(), global[k], nparts));
+    }
+  }
+}
+
+void Solver::Impl::emit(double t) {
+  NewParticles all = emitter.take_due(t);
+  const std::size_t n = all.count();
+  if (n == 0) return;
+  if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
+    throw Error(fmt::format(
+        "MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
+        "needed ({} present + {} emitted), max_particles is {}",
+        scene.name, t, total_particles + (long long)n, total_particles, n, scene.max_particles));
+  total_particles += (long long)n;
+  std::vector<NewParticles> piece_of(parts.size());
+  if (nparts == 1) {
+    piece_of[0] = std::move(all);
+  } else {
+    // Each particle to the part of its piece (over all ranks; others' pieces are theirs).
+    const std::vector<int> piece = balancer.pieces(all);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto at = std::find(global.begin(), global.end(), piece[i]);
+      if (at == global.end()) continue;
+      NewParticles& d = piece_of[std::size_t(at - global.begin())];
+      for (int a = 0; a < 3; ++a) {
+        d.x.push_back(all.x[3 * i + a]);
+        d.v.push_back(all.v[3 * i + a]);
+      }
+      d.plastic.push_back(all.plastic[i]);
+      d.material.push_back(all.material[i]);
+      d.id.push_back(all.id[i]);
+    }
+  }
+  each([&](Part& p, int k) {
+    try {
+      p.add(piece_of[std::size_t(k)]);
+    } catch (const Error& e) {
+      throw Error(name_part(e, k));
+    }
+  });
+}
+
+void Solver::Impl::agree_rebuild() {
+  // A part that was handed particles or whose grid moved asked for a rebuild: all rebuild.
+  if (nparts == 1) return;
+  double any = 0;
+  for (auto& p : parts)
+    if (p->read_control().since_rebuild >= scene.rebuild_period) any = 1;
+  if (world.distributed()) world.allreduce_max_sum(&any, 1, 1);
+  if (any > 0)
+    for (auto& p : parts) p->request_rebuild();
+}
+
+void Solver::Impl::prepare(bool emit_new, bool for_frame) {
+  if (emit_new) {
+    const double t = parts.front()->read_control().time;
+    emit(t);
+    log(balancer.balance(parts, t));  // between frames only, never at a pause inside one
+    counts = balancer.counts(parts);
+  }
+  each([&](Part& p, int k) {
+    try {
+      p.prepare();  // grows the grid: may run out of device memory
+    } catch (const Error& e) {
+      throw Error(name_part(e, k));
+    }
+  });
+  exchange->prepare();
+  agree_rebuild();
+  if (for_frame) prepare_graphs();
+}
+
+void Solver::Impl::prepare_graphs() {
+  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return;
+  // The graphs bake in every part's pointers (peer grids included) and particle counts.
+  long long key = exchange->storage_key();
+  for (auto& p : parts) key = key * 1000003LL + p->storage_key();
+  if (key == graph_key && !graphs.empty()) return;
+  graphs.clear();
+  Exchange* x = exchange.get();
+  try {
+    each([&](Part& p, int k) {
+      Part* pp = &p;
+      graphs.push_back(std::make_unique<StepGraph>(
+          p.exec(), [x, k](const StepHandles& h) { x->graph_decide(k, h); },
+          [x, k] { x->graph_rebuild(k); },
+          [x, pp, k](const StepHandles& h) {
+            pp->p2g();
+            x->graph_grid_update(k, h);
+            pp->g2p();
+          },
+          kGraphStepsPerIteration));
+    });
+    graph_key = key;
+  } catch (const Error& e) {
+    graph_failed = true;
+    graphs.clear();
+    exchange->use_plain_steps();
+    log(fmt::format("MPM: CUDA graphs unavailable, using plain launches ({})", e.what()));
+  }
+}
+
+void Solver::Impl::step_plain(bool allow_pause) {
+  exchange->agree(allow_pause);
+  each([&](Part& p, int) { p.decide(StepHandles{}, allow_pause); });
+  each([&](Part& p, int) { p.rebuild(); });
+  each([&](Part& p, int) { p.p2g(); });
+  exchange->after_p2g();
+  each([&](Part&, int k) { exchange->grid_update(k); });
+  each([&](Part& p, int) { p.g2p(); });
+}
 
 void Solver::Impl::run_steps() {
-  if (graph) {
-    graph->launch();
-  } else if (exec.is_cuda()) {
+  if (!graphs.empty()) {
+    // One graph per part: every part loops over the frame's steps on its own, meeting the others
+    // at the in-kernel barriers; the loops end together (the agreed dt and frame end).
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      activate(parts[k]->exec());
+      graphs[k]->launch();
+    }
+    return;
+  }
+  if (parts.front()->exec().is_cuda()) {
     // Plain launches: batches of steps, each gated on the device's `more` flag, with one host
     // read per batch (one per frame once the step count is known from the previous frame).
     int batch = last_frame_steps > 0 ? last_frame_steps : 8;
     for (;;) {
-      for (int i = 0; i < batch; ++i) enqueue_step(StepHandles{}, true);
-      if (!read_control().more) break;
+      for (int i = 0; i < batch; ++i) step_plain(true);
+      if (!parts.front()->read_control().more) break;
       batch = batch / 4 > 1 ? batch / 4 : 1;
     }
-  } else {
-    // Host backend: StepControl is host memory, read directly.
-    do {
-      enqueue_step(StepHandles{}, true);
-    } while (control()->more);
+    return;
   }
+  // Host backend: StepControl is host memory.
+  do {
+    step_plain(true);
+  } while (parts.front()->control()->more);
 }
+
+void Solver::Impl::check_faults() {
+  int failed = -1;
+  std::string msg;
+  for (std::size_t k = 0; k < parts.size() && failed < 0; ++k) {
+    try {
+      parts[k]->throw_on_fault(parts[k]->read_control(), frame);
+    } catch (const Error& e) {
+      failed = global[k];
+      msg = name_part(e, int(k));
+    }
+  }
+  double any = double(failed);
+  if (world.distributed()) world.allreduce_max_sum(&any, 1, 1);
+  if (any < 0) return;
+  if (world.distributed()) msg = broadcast_message(world, int(any), msg);
+  throw PartFault(msg);
+}
+
+Solver::Solver(const Scene& scene, const std::vector<Exec>& execs, const SolverOptions& options,
+               const partition::World& world)
+    : impl_(std::make_unique<Impl>(scene, execs, options, world)) {}
+Solver::Solver(const Scene& scene, const Exec& exec, const SolverOptions& options)
+    : Solver(scene, std::vector<Exec>{exec}, options) {}
+Solver::~Solver() = default;
+Solver::Solver(Solver&&) noexcept = default;
+Solver& Solver::operator=(Solver&&) noexcept = default;
 
 FrameStats Solver::advance_frame() {
   Impl& m = *impl_;
   m.stepping = false;
   m.prepare(true, true);
-  begin_frame(m.exec, m.control(), m.scene.frame_dt);
+  m.each([&](Part& p, int) { p.begin_frame(m.scene.frame_dt); });
   const auto t0 = std::chrono::steady_clock::now();
-  StepControl c;
   int pauses = 0;
   for (;;) {
     m.run_steps();
-    c = m.read_control();
-    if (!c.paused || m.faults.read()) break;
-    // The active region grew past 3/4 of the grid within the frame: grow it between two steps
-    // (the next step rebuilds into the new storage) and carry on.
-    m.last_num_blocks = c.num_blocks;
+    bool fault = false, paused = false;
+    for (auto& p : m.parts) {
+      paused = paused || p->end_frame().paused != 0;
+      fault = fault || p->faulted();
+    }
+    // A pause is agreed (pause_request), and a fault anywhere halts every part unpaused. The
+    // active region grew past 3/4 of a grid within the frame: grow it between two steps (the
+    // next step rebuilds into the new storage) and carry on.
+    if (!paused || fault) break;
     m.prepare(false, true);
-    resume_frame(m.exec, m.control());
+    m.each([](Part& p, int) { p.resume_frame(); });
     ++pauses;
   }
   const auto t1 = std::chrono::steady_clock::now();
-  m.throw_on_fault(c);
+  m.check_faults();
   ++m.frame;
+  const StepControl c = m.parts.front()->read_control();
   m.last_frame_steps = c.steps;
-  m.last_num_blocks = c.num_blocks;
-
+  double blocks = 0;
+  for (auto& p : m.parts) blocks += p->end_frame().num_blocks;
+  if (m.world.distributed()) m.world.allreduce_sum(&blocks, 1);
   FrameStats s = frame_stats(c, std::chrono::duration<double, std::milli>(t1 - t0).count(),
-                             m.particles.size(), c.num_blocks);
-  m.warn_unstable_dt(s, c, m.scene, m.frame);
+                             m.total_particles, std::int64_t(blocks));
+  auto warn = [&](const std::string& msg) {
+    s.warnings.push_back(msg);
+    m.log(msg);
+  };
+  if (c.unstable_steps > 0)
+    warn(
+        fmt::format("MPM: fixed_dt = {:.3g} s exceeds the CFL-stable dt {:.3g} s (cfl {}, "
+                    "elastic_cfl {}) in {} of {} steps of frame {}; expect instability",
+                    m.scene.fixed_dt, c.dt_limit_min, m.scene.cfl, m.scene.elastic_cfl,
+                    c.unstable_steps, c.steps, m.frame));
   if (pauses > 0)
-    m.warn(s, fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid to {} blocks",
-                          m.frame, pauses, m.grid.block_capacity()));
+    warn(fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid", m.frame, pauses));
   return s;
 }
 
 void Solver::step() {
   Impl& m = *impl_;
   if (!m.stepping) {
+    m.exchange->single_steps();
     m.prepare(false, false);
-    begin_frame(m.exec, m.control(), 0.0);
+    m.each([](Part& p, int) { p.begin_frame(0.0); });
     m.stepping = true;
   }
-  m.enqueue_step(StepHandles{}, false);
+  m.step_plain(false);
 }
 
 void Solver::check() {
-  const StepControl c = impl_->read_control();
-  impl_->throw_on_fault(c);
-  impl_->last_num_blocks = c.num_blocks;
+  impl_->check_faults();
+  for (auto& p : impl_->parts) p->end_frame();
 }
 
 double Solver::time() const {
-  return impl_->read_control().time;
+  return impl_->parts.front()->read_control().time;
 }
 std::int64_t Solver::particle_count() const {
-  return impl_->particles.size();
+  return impl_->total_particles;
+}
+ParticleFrame Solver::particles(bool with_stress) const {
+  return gather_frame(impl_->parts, impl_->world, with_stress);
 }
 const Scene& Solver::scene() const {
   return impl_->scene;
 }
-const SolverOptions& Solver::options() const {
-  return impl_->options;
-}
 bool Solver::uses_graph() const {
-  return impl_->graph != nullptr;
+  return !impl_->graphs.empty();
 }
 StepLaunches Solver::launches() const {
-  return StepLaunches{impl_->step_launches(), impl_->rebuild_launches()};
+  const Part& p = *impl_->parts.front();
+  return StepLaunches{p.step_launches(), p.rebuild_launches()};
+}
+int Solver::parts() const {
+  return impl_->nparts;
+}
+std::vector<std::int64_t> Solver::part_counts() const {
+  return impl_->counts;
+}
+int Solver::rebalances() const {
+  return impl_->balancer.rebalances();
+}
+
+std::vector<PartInfo> Solver::part_info() const {
+  std::vector<PartInfo> out;
+  for (std::size_t k = 0; k < impl_->parts.size(); ++k) {
+    Part& p = *impl_->parts[k];
+    PartInfo i;
+    i.part = impl_->global[k];
+    i.where = p.where();
+    i.particles = p.particle_count();
+    i.blocks = p.read_control().num_blocks;
+    i.shared_blocks = impl_->exchange->shared_blocks(int(k));
+    out.push_back(i);
+  }
+  return out;
+}
+
+std::string Solver::layout() const {
+  const Impl& m = *impl_;
+  const int axis = m.balancer.axis();
+  std::string s = m.nparts == 1 ? std::string("one part: ")
+                                : fmt::format("{} parts along {}: ", m.nparts,
+                                              axis >= 0 ? kAxisName[axis] : "-");
+  for (std::size_t q = 0; q < m.counts.size(); ++q)
+    s += fmt::format("{}{}", q ? " | " : "", m.counts[q]);
+  const int r = m.balancer.rebalances();
+  s += fmt::format(" particles, {} rebalance{}:", r, r == 1 ? "" : "s");
+  for (const PartInfo& i : part_info())
+    s += fmt::format(" [{}: {} particles, {} blocks, {} shared]", i.where, i.particles, i.blocks,
+                     i.shared_blocks);
+  return s;
 }
 
 }  // namespace silt::mpm

@@ -1,6 +1,8 @@
-// The MPM solver on one device (CPU or CUDA). All per-device state sits in one object so that a
-// multi-GPU run instantiates one per device. dt, particle counts and overflow flags stay on the
-// device; the host looks once per frame.
+// The MPM solver (paper 000): N >= 1 parts, one device's particles and sparse grid each (part.hpp),
+// and one exchange between them (exchange.hpp). One part is the ordinary run on one device; several
+// split a run over the GPUs or CPU partitions of this process, over one GPU, or over MPI ranks
+// (docs/multi-gpu-mpm.md). dt, particle counts and fault flags stay on the devices; the host looks
+// once per frame.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/mpm/scene.hpp"
+#include "silt/partition/world.hpp"
 
 namespace silt::mpm {
 
@@ -34,7 +38,7 @@ struct FrameStats {
   std::int64_t active_blocks = 0;
   int rebuilds = 0;         // particle-block rebuilds in the frame
   int forced_rebuilds = 0;  // of those, rebuilds the free-zone guard asked for before the period
-  int sorts = 0;            // of those, rebuilds that sorted the particles (SolverOptions)
+  int sorts = 0;            // of those, rebuilds that sorted the particles (kSortEvery)
   double dt_min = 0;        // s, smallest dt of the frame (the last, clipped step included)
   double dt_max = 0;        // s, largest dt of the frame
   double stable_dt = 0;     // s, smallest CFL-stable dt met in the frame
@@ -42,50 +46,17 @@ struct FrameStats {
   std::vector<std::string> warnings;  // also sent to SolverOptions::log
 };
 
-/// Launch shapes of the P2G, G2P and G2P2G kernels (paper 000 §3 principle 2, occupancy): threads
-/// per CUDA block and the minimum resident blocks per SM given to __launch_bounds__, which caps
-/// the registers per thread at 65536 / (threads * blocks). standard: the generic 256-thread
-/// launch with no bound (92-95 registers on sm_90).
-enum class TransferLaunch : int { standard = 0, t128_b4, t256_b2, t256_b3, t256_b4, t128_b8 };
-constexpr int kTransferLaunches = 6;
-/// "standard", "128x4", "256x2", ... (threads x minimum blocks per SM).
-const char* to_string(TransferLaunch l);
-
-/// The order particles take within their block when sorted at a rebuild (the blocks' own order is
-/// that of their numbering). block: as binned (atomic order); cell: by the cell of their nearest
-/// node (x fastest), so a warp's particles share cells; interleaved: one particle of each cell in
-/// turn, cells x fastest, so a warp's 32 particles sit in 32 neighbouring cells.
-enum class SortOrder : int { block = 0, cell = 1, interleaved = 2 };
-const char* to_string(SortOrder o);
-
-/// Run-time switches of the solver (the physics comes from the Scene). The defaults are the
-/// fastest measured configuration; the others exist for ablations (bench/mpm_bench).
+/// Run-time settings of the solver (the physics comes from the Scene).
 struct SolverOptions {
-  bool cuda_graph = true;  // CUDA: run each frame as one CUDA graph (false: plain launches)
-  /// CUDA graph: steps per iteration of the frame's device-side loop (the loop body repeated),
-  /// so the loop's per-iteration cost is shared by that many steps.
-  int graph_steps_per_iteration = 2;
-  bool sort_particles = true;  // reorder particles by block at each rebuild (false: bin only)
-  SortOrder sort_order = SortOrder::cell;  // within a block, when sorting
-  /// Sort at every n-th rebuild only (the first included); the others bin without moving
-  /// particles. 1: every rebuild. 16 (every 128 steps at the default rebuild period) measured
-  /// 0.205 ms/step on the cube against 0.230 with 1, and 1.99 against 1.78 G particle-steps/s on
-  /// 1M sand after 2000 steps (bench/results/mpm-2026-11-29-h200.md).
-  int sort_every = 16;
-  bool vector_atomics = true;  // P2G: one float4 atomic per node on sm_90+ (false: 4 scalar)
-  /// P2G on CUDA: the lanes of a warp whose particles share a stencil base (the same 27 nodes,
-  /// as particles sorted by cell do) sum their shares with shuffles and one lane issues the
-  /// atomics (lane_group.hpp). false: every lane adds its own share.
-  bool warp_reduce = true;
-  /// P2G: stage each CUDA block's particles in a shared-memory arena of the 3x3x3 blocks around
-  /// its first particle's block, then flush with global atomics (the prior-works scheme paper 000
-  /// §4.3 replaces; false: every node straight to global atomics).
-  bool shared_p2g = false;
-  /// P2G/G2P/G2P2G launch shape. 256 threads with 3 blocks per SM (80 registers) measured
-  /// 8-12% faster than the unbounded launch (96 registers) once P2G had the warp pre-reduction
-  /// (bench/results/mpm-2026-11-29-h200.md).
-  TransferLaunch transfer_launch = TransferLaunch::t256_b3;
-  /// Receives warnings (e.g. an unstable fixed dt); the library never prints.
+  /// CUDA: every frame as one CUDA graph per part (a device-side loop over the frame's steps).
+  /// false: plain launches, the fallback when a graph cannot be recorded (benchmarks compare).
+  bool cuda_graph = true;
+  /// Several parts: between frames, after emission, rebalance when the largest part holds more
+  /// than (1 + balance_tolerance) times the mean count or that share of the particles has left
+  /// its part's piece (balance.hpp). <= 0: each part keeps its piece for the whole run.
+  double balance_tolerance = 0.1;
+  /// Receives warnings (an unstable fixed dt, a paused frame) and rebalancing lines; the library
+  /// never prints.
   std::function<void(const std::string&)> log;
 };
 
@@ -95,38 +66,77 @@ struct StepLaunches {
   int per_rebuild = 0;  // added by a step that rebuilds the particle-block mapping
 };
 
+/// One part as the host sees it between frames.
+struct PartInfo {
+  int part = 0;  // index over all ranks
+  std::string where;
+  std::int64_t particles = 0;
+  std::int64_t blocks = 0;         // active blocks after the last rebuild
+  std::int64_t shared_blocks = 0;  // of those, blocks another part also holds
+};
+
 class Solver {
  public:
-  Solver(const Scene& scene, const Exec& exec);
-  Solver(const Scene& scene, const Exec& exec, const SolverOptions& options);
+  /// One part per exec: one exec is the ordinary run on one device; several split the run over
+  /// CPU partitions (Exec::host() repeated), GPUs (each listed once; peer access required) or one
+  /// GPU listed several times (several parts sharing it). Under MPI (world.distributed()) one
+  /// exec per rank, and every member below is collective.
+  Solver(const Scene& scene, const std::vector<Exec>& execs, const SolverOptions& options = {},
+         const partition::World& world = partition::World::self());
+  Solver(const Scene& scene, const Exec& exec, const SolverOptions& options = {});
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
 
-  /// Advances by scene.frame_dt. Throws silt::Error naming the particle id and frame on NaN, and
-  /// the numbers on capacity overflow.
+  /// Advances by scene.frame_dt. Throws PartFault naming the particle id and frame on NaN, and
+  /// the numbers on capacity overflow (with the part, its device or rank, when there are several).
   FrameStats advance_frame();
-  /// Exactly one step with the current dt (tests and benchmarks). It is only enqueued: faults
-  /// surface at the next call that reads back (time(), particles(), advance_frame(), check()).
+  /// Exactly one step with the current (agreed) dt (tests and benchmarks). It is only enqueued:
+  /// faults surface at the next call that reads back (time(), particles(), advance_frame(),
+  /// check()).
   void step();
-  /// Waits for the enqueued work and throws silt::Error on a device fault (NaN, overflow).
+  /// Waits for the enqueued work and throws PartFault on a device fault (NaN, overflow).
   void check();
 
   double time() const;
+  /// All particles of all parts.
   std::int64_t particle_count() const;
+  /// Every particle of every part in stable id order. Under MPI rank 0 gets them all and the
+  /// others an empty frame.
   ParticleFrame particles(bool with_stress = false) const;
   const Scene& scene() const;
-  const SolverOptions& options() const;
-  /// True when frames run as CUDA graphs (cuda backend, graphs asked for and recordable).
+  /// True when frames run as CUDA graphs.
   bool uses_graph() const;
-  /// The launches a step makes with this scene and these options (not counting the one speed
-  /// reduction at the start of a frame that added particles).
+  /// The launches a step of one part makes (not counting the one speed reduction at the start of
+  /// a frame that added particles, nor an exchange's).
   StepLaunches launches() const;
 
+  /// Parts over all ranks.
+  int parts() const;
+  /// This process's parts.
+  std::vector<PartInfo> part_info() const;
+  /// Particles per part over all ranks, in part order, as of the start of the last frame (after
+  /// its emission and any rebalancing) or of the run. Not collective.
+  std::vector<std::int64_t> part_counts() const;
+  /// Times the parts were rebalanced (SolverOptions::balance_tolerance).
+  int rebalances() const;
+  /// "3 parts along x: 1200 | 1200 | 1201 particles, 0 rebalances: [cpu partition 0: ...] ...",
+  /// for logs (the bracketed details are this process's parts); "one part: ..." for one.
+  std::string layout() const;
+
  private:
-  friend class MultiSolver;  // runs one Impl per partition (multi_solver.hpp)
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// A fault in a part (NaN, overflow, a collapsed dt): under MPI every rank throws it with the
+/// same message, which names the part, its device or rank, the particle id and the frame.
+class PartFault : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A ParticleFrame reordered by stable id.
+ParticleFrame sort_by_id(const ParticleFrame& f);
 
 }  // namespace silt::mpm

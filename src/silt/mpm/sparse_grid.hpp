@@ -11,6 +11,7 @@
 
 #include "silt/core/buffer.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/core/gated_for.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/block_hash.hpp"
 
@@ -47,27 +48,6 @@ SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3], i
     inside = inside && base[a] >= kBlockEdge * hb[a] - kBlockEdge + margin &&
              base[a] <= kBlockEdge * hb[a] + 2 * kBlockEdge - 3 - margin;
   return inside;
-}
-
-/// Runs body(i) for i in [0, n) only when *gate != 0, with no host wait on CUDA: every thread reads
-/// the device flag and returns at once when it is clear. On the host backend the flag is host
-/// memory, so the loop is skipped outright.
-template <class F>
-void gated_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
-  if (!exec.is_cuda()) {
-    // The same OpenMP loop parallel_for runs, written out so that the ungated body is not also
-    // instantiated as a CUDA kernel.
-    if (*gate == 0 || n <= 0) return;
-    silt::detail::range_push(label);
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i) body(i);
-    silt::detail::range_pop();
-    return;
-  }
-  parallel_for(
-      exec, label, n, SILT_LAMBDA(Index i) {
-        if (*gate != 0) body(i);
-      });
 }
 
 /// Raw pointers into the grid, passed to kernels by value.

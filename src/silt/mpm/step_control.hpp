@@ -21,7 +21,7 @@ enum FaultCode : int {
   kFaultZoneEscape = 4,     // P2G met a node outside its particle's 3x3x3 zone (index: id)
   kFaultStepLimit = 5,      // a frame needed more steps than StepParams::max_steps
   kFaultBadDt = 6,          // dt was not a positive finite number
-  kFaultBarrier = 7,        // a cross-GPU barrier timed out (multi_kernels.hpp)
+  kFaultBarrier = 7,        // a cross-GPU barrier timed out (exchange_kernels.hpp)
 };
 
 struct StepControl {
@@ -49,11 +49,11 @@ struct StepControl {
   int sort_now = 0;              // 1 while the current rebuild also sorts (rebuild kernels)
   int sorts = 0;                 // rebuilds in the frame that sorted the particles
   int rebuild_serial = 0;        // rebuilds ever run (never reset): picks the rebuilds that sort
-  // Set before each step by a multi-partition run (multi_solver.hpp), 0 on one device:
+  // Set before each step by a split run (exchange.hpp), 0 on one device:
   int pause_request = 0;  // another part needs to grow its grid: pause with it
   int halt = 0;           // another part has a fault: end the frame without stepping
   int serial = 0;         // steps ever run (never reset): tells the host a step ran
-  // One synchronisation per step (StepParams::lagged; multi_kernels.hpp): the values the parts
+  // One synchronisation per step (StepParams::lagged; exchange_kernels.hpp): the values the parts
   // agreed on at the last barrier after P2G, which the next step's decisions use.
   float vmax_agreed = 0;  // m/s, largest particle speed of every part's G2P before that barrier
   float cmax_agreed = 0;  // m/s, fastest compressed-fluid wave of every part's P2G before it
@@ -75,7 +75,7 @@ struct StepParams {
   /// of the grid's capacity): the host grows the grid between two steps and resumes, so a scene
   /// that spreads quickly does not overflow mid-frame.
   int grow_blocks = 0x7fffffff;
-  /// Several GPUs with one synchronisation per step (multi_kernels.hpp): the step decides from
+  /// Several GPUs with one synchronisation per step (exchange_kernels.hpp): the step decides from
   /// the values agreed at the last barrier (StepControl::*_agreed, pause_request, halt) and
   /// never from this part's own flags alone, so every part takes the same decision without
   /// meeting first; an adaptive dt is left to the grid update, after the barrier.

@@ -1,5 +1,5 @@
 // The body of the dt kernel (step_control.hpp), shared by the one-device dt launch and the
-// multi-GPU kernel that agrees, decides and clears in one launch (multi_kernels.cpp).
+// lagged decision of parts on several GPUs (exchange_kernels.cpp).
 #pragma once
 
 #include <cfloat>

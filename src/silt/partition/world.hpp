@@ -5,8 +5,10 @@
 // Without MPI every collective is the identity on a world of one rank.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace silt::partition {
@@ -37,6 +39,13 @@ class World {
   void send(const double* v, long long n, int to, int tag) const;
   void recv(double* v, long long n, int from, int tag) const;
   void barrier() const;
+  /// Rank 0 gets every rank's v, rank after rank; the others get an empty vector. Blocking.
+  template <class T>
+  std::vector<T> gather_to_root(const std::vector<T>& v, int tag) const;
+  /// All to all: to_rank[q] goes to rank q; returns what every rank sent to this one, by rank
+  /// (this rank's own entry passes through). to_rank has size() entries. Blocking.
+  template <class T>
+  std::vector<std::vector<T>> exchange_all(std::vector<std::vector<T>> to_rank, int tag) const;
   /// Ends every rank now (MPI_Abort): for an error only this rank saw, so that no rank waits
   /// forever in a collective. Without MPI: std::abort().
   [[noreturn]] void abort(int code) const;
@@ -65,6 +74,55 @@ class World {
   explicit World(SelfTag) {}
   int rank_ = 0, size_ = 1, local_rank_ = 0;
 };
+
+template <class T>
+std::vector<T> World::gather_to_root(const std::vector<T>& v, int tag) const {
+  static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
+  if (!distributed()) return v;
+  const double mine = double(v.size());
+  const std::vector<double> counts = allgather(&mine, 1);
+  Requests req;
+  if (!is_root()) {
+    if (!v.empty()) req.isend(v.data(), sizeof(T) * v.size(), 0, tag);
+    req.wait_all();
+    return {};
+  }
+  std::vector<std::size_t> at(static_cast<std::size_t>(size()) + 1, 0);
+  for (int r = 0; r < size(); ++r)
+    at[std::size_t(r) + 1] = at[std::size_t(r)] + std::size_t(counts[std::size_t(r)]);
+  std::vector<T> all(at.back());
+  std::copy(v.begin(), v.end(), all.begin());
+  for (int r = 1; r < size(); ++r)
+    if (at[std::size_t(r) + 1] > at[std::size_t(r)])
+      req.irecv(all.data() + at[std::size_t(r)],
+                sizeof(T) * (at[std::size_t(r) + 1] - at[std::size_t(r)]), r, tag);
+  req.wait_all();
+  return all;
+}
+
+template <class T>
+std::vector<std::vector<T>> World::exchange_all(std::vector<std::vector<T>> to_rank,
+                                                int tag) const {
+  static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
+  std::vector<std::vector<T>> from(static_cast<std::size_t>(size()));
+  from[std::size_t(rank())] = std::move(to_rank[std::size_t(rank())]);
+  if (!distributed()) return from;
+  std::vector<double> row(static_cast<std::size_t>(size()));
+  for (int q = 0; q < size(); ++q) row[std::size_t(q)] = double(to_rank[std::size_t(q)].size());
+  const std::vector<double> sent = allgather(row.data(), size());  // sent[r * size + q]
+  Requests req;
+  for (int q = 0; q < size(); ++q) {
+    if (q == rank()) continue;
+    from[std::size_t(q)].resize(
+        std::size_t(sent[std::size_t(q) * std::size_t(size()) + std::size_t(rank())]));
+    if (!from[std::size_t(q)].empty())
+      req.irecv(from[std::size_t(q)].data(), sizeof(T) * from[std::size_t(q)].size(), q, tag);
+    if (!to_rank[std::size_t(q)].empty())
+      req.isend(to_rank[std::size_t(q)].data(), sizeof(T) * to_rank[std::size_t(q)].size(), q, tag);
+  }
+  req.wait_all();
+  return from;
+}
 
 /// True when this build has MPI support (SILT_MPI).
 bool mpi_compiled();

@@ -1,6 +1,6 @@
 // Particles back to the host for output (between frames: the copies wait for the device).
 #include "silt/core/parallel_for.hpp"
-#include "silt/mpm/solver_impl.hpp"
+#include "silt/mpm/part.hpp"
 #include "silt/mpm/transfer_body.hpp"
 
 namespace silt::mpm {
@@ -24,27 +24,22 @@ void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classe
 }
 }  // namespace
 
-ParticleFrame Solver::particles(bool with_stress) const {
-  return impl_->download(with_stress);
-}
-
-ParticleFrame Solver::Impl::download(bool with_stress) {
-  Impl& m = *this;
-  fence(m.exec);
+ParticleFrame Part::download(bool with_stress) {
+  fence(exec_);
   ParticleFrame out;
-  out.position = m.particles.download_x();
-  out.velocity = m.particles.download_v();
-  out.id = m.particles.download_id();
-  const std::vector<int> cls = m.particles.download_material();
+  out.position = particles_.download_x();
+  out.velocity = particles_.download_v();
+  out.id = particles_.download_id();
+  const std::vector<int> cls = particles_.download_material();
   out.material.resize(cls.size());
   for (std::size_t i = 0; i < cls.size(); ++i)
-    out.material[i] = m.classes_host[std::size_t(cls[i])].scene_material;
+    out.material[i] = classes_host_[std::size_t(cls[i])].scene_material;
   if (with_stress) {
-    out.plastic = m.particles.download_plastic();
-    const Index n = m.particles.size();
-    DeviceBuffer<float> stress(m.exec, 9 * n, "mpm output stress");
+    out.plastic = particles_.download_plastic();
+    const Index n = particles_.size();
+    DeviceBuffer<float> stress(exec_, 9 * n, "mpm output stress");
     if (n > 0) {
-      cauchy_stress(m.exec, m.particles.view(), m.classes.data(), n, m.control(), m.scene.g2p2g,
+      cauchy_stress(exec_, particles_.view(), classes_.data(), n, control(), scene_.g2p2g,
                     stress.data());
       out.stress = stress.download();
     }

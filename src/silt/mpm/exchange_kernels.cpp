@@ -1,9 +1,10 @@
-#include "silt/mpm/multi_kernels.hpp"
+#include "silt/mpm/exchange_kernels.hpp"
 
 #include <cstring>
 
-#include "silt/core/atomic_fetch.hpp"
+#include "silt/core/atomic.hpp"
 #include "silt/core/error.hpp"
+#include "silt/core/launch.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
 #include "silt/mpm/step_decide.hpp"
@@ -38,13 +39,13 @@ SILT_HD SILT_FORCEINLINE void apply_values(StepControl& c, const double* v) {
 void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, int grow_blocks,
                      double* values) {
   parallel_for(
-      exec, "mpm.multi.publish", 1,
+      exec, "mpm.exchange.publish", 1,
       SILT_LAMBDA(Index) { fill_values(*ctl, fault, grow_blocks, values); });
 }
 
 void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl) {
   parallel_for(
-      exec, "mpm.multi.combine", 1, SILT_LAMBDA(Index) { apply_values(*ctl, values); });
+      exec, "mpm.exchange.combine", 1, SILT_LAMBDA(Index) { apply_values(*ctl, values); });
 }
 
 void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
@@ -59,7 +60,7 @@ void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
   const Index stride = exec.is_cuda() ? kThreads : n;
   if (n == 0) return;
   parallel_for(
-      exec, "mpm.multi.clear_shared", n, SILT_LAMBDA(Index t) {
+      exec, "mpm.exchange.clear_shared", n, SILT_LAMBDA(Index t) {
         const Index nodes = Index(*count) * kBlockNodes;
         float* acc = accum_of(g, ctl->accum_parity);
         for (Index i = t; i < nodes; i += stride) {
@@ -73,8 +74,7 @@ void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
 namespace {
 
 /// Tags own block b (< num_blocks): its index in every part's hash (or -1), listed when shared.
-SILT_HD SILT_FORCEINLINE void tag_block(Index b, const GridView& g, const PartGrids& pg,
-                                        bool reduce) {
+SILT_HD SILT_FORCEINLINE void tag_block(Index b, const GridView& g, const PartGrids& pg) {
   int* row = pg.peer_block + Index(pg.parts) * b;
   const BlockKey key = g.block_key[b];
   bool shared = false;
@@ -82,7 +82,7 @@ SILT_HD SILT_FORCEINLINE void tag_block(Index b, const GridView& g, const PartGr
     int idx = -1;
     if (p == pg.self) {
       idx = int(b);
-    } else if (reduce) {
+    } else {
       const int slot = pg.hash[p].find(key);
       idx = slot < 0 ? -1 : pg.hash[p].values[slot];
     }
@@ -94,13 +94,13 @@ SILT_HD SILT_FORCEINLINE void tag_block(Index b, const GridView& g, const PartGr
 
 }  // namespace
 
-void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg, bool reduce) {
+void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg) {
   const int* gate = &ctl->rebuild;
   gated_for(
-      exec, "mpm.multi.tag_begin", 1, gate, SILT_LAMBDA(Index) { *pg.shared_count = 0; });
+      exec, "mpm.exchange.tag_begin", 1, gate, SILT_LAMBDA(Index) { *pg.shared_count = 0; });
   gated_for(
-      exec, "mpm.multi.tag", g.capacity, gate, SILT_LAMBDA(Index b) {
-        if (b < ctl->num_blocks) tag_block(b, g, pg, reduce);
+      exec, "mpm.exchange.tag", g.capacity, gate, SILT_LAMBDA(Index b) {
+        if (b < ctl->num_blocks) tag_block(b, g, pg);
       });
 }
 
@@ -188,14 +188,14 @@ void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g,
   const Index nodes = g.capacity * kBlockNodes;
   const SharedNodeUpdate u{a, g, ctl, pg};
   gated_for(
-      exec, "mpm.multi.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
+      exec, "mpm.exchange.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
         if (u.in_use(node)) u(node);
       });
 }
 
 namespace {
 
-/// The payload words of an arrival (SyncInbox) from agreement values (AgreeSlot; null: none).
+/// The payload words of an arrival (PeerInbox) from agreement values (AgreeSlot; null: none).
 SILT_HD SILT_FORCEINLINE void pack_values(const double* v, unsigned* w) {
   w[0] = w[1] = w[2] = 0u;
   if (!v) return;
@@ -207,84 +207,46 @@ SILT_HD SILT_FORCEINLINE void pack_values(const double* v, unsigned* w) {
   memcpy(&w[2], &cmax, sizeof(float));
 }
 
-/// Arrival (device code; one thread): the next epoch of this part into every part's inbox, each
-/// word with its payload (values, or none). Returns the epoch.
+/// Arrival (one thread): the next epoch of this part into every part's inbox, with its payload
+/// (values, or none). Returns the epoch.
 SILT_HD SILT_FORCEINLINE unsigned long long arrive(const DeviceSync& sync, const double* values) {
 #if SILT_DEVICE_PASS
-  const unsigned long long epoch = sync.state->passed + 1;
-  sync.state->passed = epoch;
-  unsigned w[kSyncWords];
+  unsigned w[kPeerWords];
   pack_values(values, w);
-  // This part's earlier work (stream order) visible to the peers before the arrival (a release at
-  // system scope, with no store of this thread outstanding; the peers' wait_epoch acquires).
-  asm volatile("fence.acq_rel.sys;" ::: "memory");
-  const unsigned long long tag = (epoch & 0xffffffffull) << 32;
-  for (int q = 0; q < sync.parts; ++q)
-    for (int k = 0; k < kSyncWords; ++k)
-      *reinterpret_cast<volatile unsigned long long*>(
-          &sync.inbox[q]->word[sync.self][epoch & 1][k]) = tag | w[k];
-  return epoch;
+  return peer_arrive(sync.barrier, w);
 #else
   (void)sync, (void)values;
   return 0;
 #endif
 }
 
-#if SILT_DEVICE_PASS
-/// A load with acquire semantics at system scope: what the writer released before the word (its
-/// P2G sums) is visible to this thread's later loads, and to its block's after a barrier.
-__device__ SILT_FORCEINLINE unsigned long long load_acquire_sys(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-#endif
-
-/// Waits in this part's inbox until every part has arrived at epoch (device code). out (or
-/// null): every part's values combined by max (AgreeSlot).
+/// Waits in this part's inbox until every part has arrived at epoch (one thread). out (or null):
+/// every part's values combined by max (AgreeSlot).
 SILT_HD SILT_FORCEINLINE void wait_epoch(const DeviceSync& sync, unsigned long long epoch,
                                          FaultView fault, double* out = nullptr) {
 #if SILT_DEVICE_PASS
-  const unsigned tag = unsigned(epoch & 0xffffffffull);
-  const int words = out ? kSyncWords : 1;
-  const long long start = clock64();
-  unsigned flags, vmax_bits, cmax_bits;
-  for (;;) {
-    // One pass reads every word at once (independent loads in flight together); the set of
-    // epoch's parity holds epoch - 2 until a part arrives, never epoch + 2 (that part would have
-    // to pass a barrier this one has not arrived at).
-    bool all = true;
-    flags = vmax_bits = cmax_bits = 0u;
-#pragma unroll
-    for (int p = 0; p < kMaxParts; ++p) {
-      if (p >= sync.parts) break;
-      const unsigned long long* w = sync.inbox[sync.self]->word[p][epoch & 1];
-      const unsigned long long x0 = load_acquire_sys(w);
-      const unsigned long long x1 = words > 1 ? load_acquire_sys(w + 1) : 0ull;
-      const unsigned long long x2 = words > 1 ? load_acquire_sys(w + 2) : 0ull;
-      all = all && unsigned(x0 >> 32) == tag;
-      if (words > 1) all = all && unsigned(x1 >> 32) == tag && unsigned(x2 >> 32) == tag;
-      flags |= unsigned(x0);
-      // Speeds are >= 0: their float bits order as the values do.
-      vmax_bits = unsigned(x1) > vmax_bits ? unsigned(x1) : vmax_bits;
-      cmax_bits = unsigned(x2) > cmax_bits ? unsigned(x2) : cmax_bits;
-    }
-    if (all) break;
-    if (clock64() - start > 20000000000LL) {  // ~10 s at 2 GHz
-      fault.raise(kFaultBarrier, 0, 0);
-      return;
-    }
+  if (!peer_wait(sync.barrier, epoch, out ? kPeerWords : 1)) {
+    fault.raise(kFaultBarrier, 0, 0);
+    return;
   }
-  if (out) {
-    float vmax, cmax;
-    memcpy(&vmax, &vmax_bits, sizeof(float));
-    memcpy(&cmax, &cmax_bits, sizeof(float));
-    out[kAgreeVmax] = double(vmax);
-    out[kAgreeEscape] = (flags & 1u) ? 1.0 : 0.0;
-    out[kAgreePause] = (flags & 2u) ? 1.0 : 0.0;
-    out[kAgreeFault] = (flags & 4u) ? 1.0 : 0.0;
-    out[kAgreeWave] = double(cmax);
+  if (!out) return;
+  unsigned flags = 0u, vmax_bits = 0u, cmax_bits = 0u;
+  for (int p = 0; p < sync.barrier.parties; ++p) {
+    flags |= peer_payload(sync.barrier, epoch, p, 0);
+    // Speeds are >= 0: their float bits order as the values do.
+    const unsigned v = peer_payload(sync.barrier, epoch, p, 1);
+    const unsigned c = peer_payload(sync.barrier, epoch, p, 2);
+    vmax_bits = v > vmax_bits ? v : vmax_bits;
+    cmax_bits = c > cmax_bits ? c : cmax_bits;
   }
+  float vmax, cmax;
+  memcpy(&vmax, &vmax_bits, sizeof(float));
+  memcpy(&cmax, &cmax_bits, sizeof(float));
+  out[kAgreeVmax] = double(vmax);
+  out[kAgreeEscape] = (flags & 1u) ? 1.0 : 0.0;
+  out[kAgreePause] = (flags & 2u) ? 1.0 : 0.0;
+  out[kAgreeFault] = (flags & 4u) ? 1.0 : 0.0;
+  out[kAgreeWave] = double(cmax);
 #else
   (void)sync, (void)epoch, (void)fault, (void)out;
 #endif
@@ -299,7 +261,7 @@ SILT_HD SILT_FORCEINLINE void arrive_and_wait(const DeviceSync& sync, FaultView 
 void enqueue_atomic_barrier(const Exec& exec, const DeviceSync& sync, FaultView fault) {
   if (!exec.is_cuda()) return;
   parallel_for(
-      exec, "mpm.multi.barrier", 1, SILT_LAMBDA(Index) { arrive_and_wait(sync, fault); });
+      exec, "mpm.exchange.barrier", 1, SILT_LAMBDA(Index) { arrive_and_wait(sync, fault); });
 }
 
 namespace {
@@ -310,15 +272,6 @@ SILT_HD SILT_FORCEINLINE void exchange_values(const DeviceSync& sync, FaultView 
                                               const double* mine, double* out) {
   for (int k = 0; k < kAgreeSlots; ++k) out[k] = 0.0;
   wait_epoch(sync, arrive(sync, mine), fault, out);
-}
-
-/// The agreement before a step: every part's values combined into the control (one thread).
-SILT_HD SILT_FORCEINLINE void agree(StepControl* ctl, FaultView fault, int grow_blocks,
-                                    const DeviceSync& sync) {
-  double mine[kAgreeSlots], v[kAgreeSlots];
-  fill_values(*ctl, fault, grow_blocks, mine);
-  exchange_values(sync, fault, mine, v);
-  apply_values(*ctl, v);
 }
 
 /// The agreement after P2G of a step with one synchronisation (enqueue_grid_update_lagged; one
@@ -364,69 +317,15 @@ SILT_HD SILT_FORCEINLINE void agree_after_p2g(StepControl* ctl, FaultView fault,
 
 }  // namespace
 
-void enqueue_agree_in_kernel(const Exec& exec, StepControl* ctl, FaultView fault, int grow_blocks,
-                             const DeviceSync& sync) {
-  parallel_for(
-      exec, "mpm.multi.agree", 1, SILT_LAMBDA(Index) { agree(ctl, fault, grow_blocks, sync); });
-}
-
 #if SILT_HAS_CUDA
 namespace {
 
-constexpr int kAgreeBlocks = 128;  // the agree step's launch: its blocks clear the shared sums
-constexpr int kAgreeThreads = 256;
 constexpr int kUpdateThreads = 256;
 
 /// Spins until *flag reaches target; raises kFaultBarrier after ~10 s instead of hanging.
 __device__ void wait_local(const unsigned long long* flag, unsigned long long target,
                            FaultView fault) {
-  const long long start = clock64();
-  while (*reinterpret_cast<const volatile unsigned long long*>(flag) < target) {
-    if (clock64() - start > 20000000000LL) {
-      fault.raise(kFaultBarrier, 0, 0);
-      break;
-    }
-  }
-  __threadfence();
-}
-
-__global__ void __launch_bounds__(kAgreeThreads)
-    agree_step_kernel(StepControl* ctl, FaultView fault, StepParams params, StepHandles handles,
-                      DeviceSync sync, GridView g, PartGrids pg) {
-  BarrierState* st = sync.state;
-  // Launch k's blocks take tickets k*blocks .. (k+1)*blocks - 1 (launches run in stream order);
-  // the block with the launch's first ticket is running, so waiting for it cannot deadlock.
-  __shared__ unsigned long long launch;
-  __shared__ int first;
-  if (threadIdx.x == 0) {
-    const unsigned long long ticket = atomicAdd(&st->tickets, 1ull);
-    launch = ticket / gridDim.x;
-    first = ticket % gridDim.x == 0 ? 1 : 0;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    if (first) {
-      agree(ctl, fault, params.grow_blocks, sync);
-      decide_step(*ctl, params, fault);
-      // The barrier after P2G: after this one and, on a rebuild step, the rebuild's.
-      st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
-      set_step_conditionals(handles, *ctl);
-      __threadfence();
-      atomicExch(&st->done, launch + 1);
-    } else {
-      wait_local(&st->done, launch + 1, fault);
-    }
-  }
-  __syncthreads();
-  // Every part has finished its last step: the shared sums it read are free to clear.
-  const Index nodes = Index(*pg.shared_count) * kBlockNodes;
-  const Index stride = Index(gridDim.x) * blockDim.x;
-  float* acc = accum_of(g, ctl->accum_parity);
-  for (Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += stride) {
-    const Index k = i / kBlockNodes;
-    const Index node = Index(pg.shared_list[k]) * kBlockNodes + (i - k * kBlockNodes);
-    for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
-  }
+  if (!wait_at_least(flag, target)) fault.raise(kFaultBarrier, 0, 0);
 }
 
 /// A lagged rebuild's barrier and tagging in one launch: the first CUDA block arrives, waits for
@@ -434,7 +333,7 @@ __global__ void __launch_bounds__(kAgreeThreads)
 /// then every thread tags one block.
 __global__ void __launch_bounds__(kUpdateThreads)
     tag_after_barrier_kernel(GridView g, StepControl* ctl, PartGrids pg, DeviceSync sync,
-                             FaultView fault, int reduce) {
+                             FaultView fault) {
   if (ctl->rebuild == 0) return;
   BarrierState* st = sync.state;
   __shared__ int leader;
@@ -453,7 +352,7 @@ __global__ void __launch_bounds__(kUpdateThreads)
   }
   __syncthreads();
   const Index b = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b < g.capacity && b < Index(ctl->num_blocks)) tag_block(b, g, pg, reduce != 0);
+  if (b < g.capacity && b < Index(ctl->num_blocks)) tag_block(b, g, pg);
 }
 
 /// The dt kernel of a lagged step: decides from the values agreed after the last P2G.
@@ -463,24 +362,6 @@ __global__ void lagged_step_kernel(StepControl* ctl, FaultView fault, StepParams
   // The barrier after P2G: after the rebuild's, on a rebuild step.
   st->p2g_epoch = st->passed + (ctl->rebuild != 0 ? 1 : 0) + 1;
   set_step_conditionals(handles, *ctl);
-}
-
-__global__ void __launch_bounds__(kUpdateThreads)
-    update_after_peers_kernel(Index n, SharedNodeUpdate u, DeviceSync sync, FaultView fault) {
-  if (u.ctl->active == 0) return;
-  BarrierState* st = sync.state;
-  if (threadIdx.x == 0) {
-    // The first block to swap this step's epoch in arrives for the part: its P2G is complete.
-    const unsigned long long epoch = st->p2g_epoch;
-    if (atomicExch(&st->p2g_claim, epoch) != epoch) arrive(sync, nullptr);
-  }
-  const Index node = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool use = node < n && u.in_use(node);
-  if (__syncthreads_or(use && u.shared(node))) {
-    if (threadIdx.x == 0) wait_epoch(sync, st->p2g_epoch, fault);
-    __syncthreads();
-  }
-  if (use) u(node);
 }
 
 __global__ void __launch_bounds__(kUpdateThreads)
@@ -541,17 +422,15 @@ __global__ void __launch_bounds__(kUpdateThreads)
 #endif
 
 void enqueue_tag_after_barrier(const Exec& exec, GridView g, StepControl* ctl, const PartGrids& pg,
-                               const DeviceSync& sync, FaultView fault, bool reduce) {
+                               const DeviceSync& sync, FaultView fault) {
   if (!exec.is_cuda()) throw Error("mpm: enqueue_tag_after_barrier runs on CUDA only");
 #if SILT_HAS_CUDA
   if (g.capacity <= 0) return;
-  silt::detail::range_push("mpm.multi.tag_after_barrier");
-  tag_after_barrier_kernel<<<silt::detail::blocks_for(g.capacity, kUpdateThreads), kUpdateThreads,
-                             0, exec.stream>>>(g, ctl, pg, sync, fault, reduce ? 1 : 0);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.tag_after_barrier");
+  launch_kernel(exec, "mpm.exchange.tag_after_barrier",
+                dim3(silt::detail::blocks_for(g.capacity, kUpdateThreads)), dim3(kUpdateThreads), 0,
+                tag_after_barrier_kernel, g, ctl, pg, sync, fault);
 #else
-  (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)reduce;
+  (void)g, (void)ctl, (void)pg, (void)sync, (void)fault;
 #endif
 }
 
@@ -562,56 +441,31 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
 #if SILT_HAS_CUDA
   const Index nodes = g.capacity * kBlockNodes;
   if (nodes <= 0) return;
-  silt::detail::range_push("mpm.multi.grid_update_lagged");
-  update_lagged_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads) + 1, kUpdateThreads, 0,
-                         exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg, true}, sync, fault,
-                                        params, handles);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.grid_update_lagged");
+  launch_kernel(exec, "mpm.exchange.grid_update_lagged",
+                dim3(silt::detail::blocks_for(nodes, kUpdateThreads) + 1), dim3(kUpdateThreads), 0,
+                update_lagged_kernel, nodes, SharedNodeUpdate{a, g, ctl, pg, true}, sync, fault,
+                params, handles);
 #else
   (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)params, (void)handles;
 #endif
 }
 
-void enqueue_agree_step(const Exec& exec, StepControl* ctl, FaultView fault,
-                        const StepParams& params, const StepHandles& handles,
-                        const DeviceSync& sync, GridView g, const PartGrids& pg) {
-  if (!exec.is_cuda()) throw Error("mpm: enqueue_agree_step runs on CUDA devices only");
+void enqueue_lagged_decide(const Exec& exec, StepControl* ctl, FaultView fault,
+                           const StepParams& params, const StepHandles& handles,
+                           const DeviceSync& sync) {
+  if (!exec.is_cuda()) throw Error("mpm: enqueue_lagged_decide runs on CUDA only");
 #if SILT_HAS_CUDA
-  silt::detail::range_push("mpm.multi.agree_step");
-  if (params.lagged != 0)
-    lagged_step_kernel<<<1, 1, 0, exec.stream>>>(ctl, fault, params, handles, sync.state);
-  else
-    agree_step_kernel<<<kAgreeBlocks, kAgreeThreads, 0, exec.stream>>>(ctl, fault, params, handles,
-                                                                       sync, g, pg);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.agree_step");
+  launch_kernel(exec, "mpm.exchange.lagged_decide", dim3(1), dim3(1), 0, lagged_step_kernel, ctl,
+                fault, params, handles, sync.state);
 #else
-  (void)ctl, (void)fault, (void)params, (void)handles, (void)sync, (void)g, (void)pg;
-#endif
-}
-
-void enqueue_grid_update_after_peers(const Exec& exec, const GridArgs& a, GridView g,
-                                     StepControl* ctl, const PartGrids& pg, const DeviceSync& sync,
-                                     FaultView fault) {
-  if (!exec.is_cuda()) throw Error("mpm: enqueue_grid_update_after_peers runs on CUDA only");
-#if SILT_HAS_CUDA
-  const Index nodes = g.capacity * kBlockNodes;
-  if (nodes <= 0) return;
-  silt::detail::range_push("mpm.multi.grid_update_after_peers");
-  update_after_peers_kernel<<<silt::detail::blocks_for(nodes, kUpdateThreads), kUpdateThreads, 0,
-                              exec.stream>>>(nodes, SharedNodeUpdate{a, g, ctl, pg}, sync, fault);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, "mpm.multi.grid_update_after_peers");
-#else
-  (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault;
+  (void)ctl, (void)fault, (void)params, (void)handles, (void)sync;
 #endif
 }
 
 double count_outside(const Exec& exec, const float* x, Index n, int axis, double lo, double hi) {
   if (n <= 0) return 0.0;
   return parallel_reduce_sum<double>(
-      exec, "mpm.multi.count_outside", n, SILT_LAMBDA(Index i)->double {
+      exec, "mpm.exchange.count_outside", n, SILT_LAMBDA(Index i)->double {
         const double c = x[3 * i + axis];
         return c < lo || c >= hi ? 1.0 : 0.0;
       });
@@ -620,7 +474,7 @@ double count_outside(const Exec& exec, const float* x, Index n, int axis, double
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out) {
   const int stride = g.accum_stride;
   parallel_for(
-      exec, "mpm.multi.pack", count * kBlockNodes, SILT_LAMBDA(Index i) {
+      exec, "mpm.exchange.pack", count * kBlockNodes, SILT_LAMBDA(Index i) {
         const Index k = i / kBlockNodes;
         const Index node = Index(blocks[k]) * kBlockNodes + (i - k * kBlockNodes);
         for (int c = 0; c < stride; ++c) out[Index(stride) * i + c] = g.accum[stride * node + c];

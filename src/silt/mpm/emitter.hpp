@@ -1,0 +1,29 @@
+// The particles a scene's sources add: every source once at t = 0, emitters again every
+// emit_interval s (scene.hpp). The solver hands them to its parts (one part: all of them).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "silt/mpm/particles.hpp"
+#include "silt/mpm/scene.hpp"
+
+namespace silt::mpm {
+
+class Emitter {
+ public:
+  explicit Emitter(const Scene& scene);
+  /// The particles of every emission due at or before t (s) not yet taken, in emission order,
+  /// with stable ids numbered on from the last call (a particle's index at creation).
+  NewParticles take_due(double t);
+
+ private:
+  const Scene* scene_;
+  std::vector<float> initial_plastic_;         // per source
+  float clamp_lo_[3] = {}, clamp_hi_[3] = {};  // m
+  std::vector<std::vector<double>> times_;     // per source: emission times, s
+  std::vector<std::size_t> next_;              // per source: first emission not yet taken
+  int next_id_ = 0;
+};
+
+}  // namespace silt::mpm

@@ -1,0 +1,71 @@
+#include "silt/mpm/frame_gather.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace silt::mpm {
+
+namespace {
+
+constexpr int kTagGather = 7303;
+
+template <class T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const partition::World& world,
+                           bool with_stress) {
+  ParticleFrame all;
+  for (auto& p : parts) {
+    activate(p->exec());
+    const ParticleFrame f = p->download(with_stress);
+    append(all.position, f.position);
+    append(all.velocity, f.velocity);
+    append(all.material, f.material);
+    append(all.stress, f.stress);
+    append(all.plastic, f.plastic);
+    append(all.id, f.id);
+  }
+  if (world.distributed()) {
+    all.position = world.gather_to_root(all.position, kTagGather);
+    all.velocity = world.gather_to_root(all.velocity, kTagGather);
+    all.material = world.gather_to_root(all.material, kTagGather);
+    all.stress = world.gather_to_root(all.stress, kTagGather);
+    all.plastic = world.gather_to_root(all.plastic, kTagGather);
+    all.id = world.gather_to_root(all.id, kTagGather);
+  }
+  return sort_by_id(all);
+}
+
+ParticleFrame sort_by_id(const ParticleFrame& f) {
+  const std::size_t n = f.count();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return f.id[a] < f.id[b]; });
+  ParticleFrame o;
+  o.position.resize(3 * n);
+  o.velocity.resize(3 * n);
+  o.material.resize(n);
+  o.id.resize(n);
+  if (!f.plastic.empty()) o.plastic.resize(n);
+  if (!f.stress.empty()) o.stress.resize(9 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order[k];
+    for (int a = 0; a < 3; ++a) {
+      o.position[3 * k + a] = f.position[3 * i + a];
+      o.velocity[3 * k + a] = f.velocity[3 * i + a];
+    }
+    o.material[k] = f.material[i];
+    o.id[k] = f.id[i];
+    if (!f.plastic.empty()) o.plastic[k] = f.plastic[i];
+    if (!f.stress.empty())
+      for (int c = 0; c < 9; ++c) o.stress[9 * k + c] = f.stress[9 * i + c];
+  }
+  return o;
+}
+
+}  // namespace silt::mpm

@@ -1,0 +1,153 @@
+// mpm::Part: the phases of a step on one device and its frames (part.hpp). A step is
+//   decide   dt kernel (dt from the speed G2P folded in, clock, rebuild decision on the device)
+//   rebuild  only every rebuild_period steps or when the free-zone guard fired (rebuild.cpp)
+//   p2g, grid update, g2p (transfer.cpp)
+#include "silt/mpm/part.hpp"
+
+#include <fmt/format.h>
+
+#include <climits>
+
+#include "silt/core/error.hpp"
+
+namespace silt::mpm {
+
+Part::Part(const Scene& scene, const Exec& exec, std::string where)
+    : scene_(scene), exec_(exec), where_(std::move(where)) {
+  ctl_ = DeviceBuffer<StepControl>(exec_, 1, "mpm step control");
+  StepControl init;
+  init.since_rebuild = scene_.rebuild_period;  // the first step rebuilds
+  ctl_.set(0, init);
+  faults_ = FaultFlags(exec_);
+  particles_ = ParticleStore(exec_, 0);
+  const bool asflip = scene_.transfer == Transfer::asflip;
+  grid_ = SparseGrid(exec_, asflip, asflip || scene_.g2p2g);
+  build_tables();
+  refresh_args();
+}
+
+void Part::decide(const StepHandles& handles, bool allow_pause) {
+  StepParams sp = step_params_;
+  if (!allow_pause) sp.grow_blocks = INT_MAX;
+  // Values are current here: one part, or parts that agreed just before (a lagged part's graph
+  // decides in its exchange instead).
+  sp.lagged = 0;
+  launch_dt_kernel(exec_, control(), sp, handles, fault());
+}
+
+void Part::rebuild() {
+  enqueue_rebuild(exec_, rargs_, particles_.view(), particles_.sort_view(), grid_.view(), control(),
+                  fault());
+  // G2P2G scattered the particles into the old mapping (or could not scatter those that left
+  // their zone): after a rebuild every particle scatters again, F already current.
+  if (scene_.g2p2g)
+    enqueue_p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
+                &control()->rebuild, false);
+}
+
+void Part::p2g() {
+  if (scene_.g2p2g) return;
+  enqueue_p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
+              &control()->active, true);
+}
+
+void Part::grid_update() {
+  enqueue_grid_update(exec_, gargs_, grid_.view(), control());
+}
+
+void Part::g2p() {
+  if (scene_.g2p2g)
+    enqueue_g2p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault());
+  else
+    enqueue_g2p(exec_, targs_, particles_.view(), grid_.view(), control(), fault());
+}
+
+int Part::step_launches() const {
+  return scene_.g2p2g ? 3 : 4;  // dt kernel, (P2G,) grid update, G2P (or G2P2G)
+}
+
+int Part::rebuild_launches() const {
+  return rebuild_launch_count() + (scene_.g2p2g ? 1 : 0);  // and the re-scatter under G2P2G
+}
+
+void Part::request_rebuild() {
+  StepControl c = ctl_.get(0);
+  c.since_rebuild = scene_.rebuild_period;
+  ctl_.set(0, c);
+}
+
+void Part::prepare() {
+  // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
+  if (grid_.ensure(last_num_blocks_)) request_rebuild();
+  refresh_args();
+  if (speed_stale_) {
+    // New particles have not been through a G2P: one reduction over all of them (it combines
+    // with, and covers, the speeds the last G2P folded in).
+    reduce_max_speed(exec_, particles_.view().v, particles_.size(), control());
+    speed_stale_ = false;
+  }
+}
+
+void Part::begin_frame(double span) {
+  mpm::begin_frame(exec_, control(), span);
+}
+
+void Part::resume_frame() {
+  mpm::resume_frame(exec_, control());
+}
+
+StepControl Part::end_frame() {
+  const StepControl c = read_control();
+  last_num_blocks_ = c.num_blocks;
+  return c;
+}
+
+StepControl Part::read_control() const {
+  return ctl_.get(0);
+}
+
+long long Part::storage_key() const {
+  return (long long)particles_.size() * 1000003LL + particles_.reallocations() * 1009LL +
+         grid_.reallocations();
+}
+
+void Part::throw_on_fault(const StepControl& c, long long frame) const {
+  const Fault f = faults_.read();
+  if (!f) return;
+  const std::string where = fmt::format("scene '{}', frame {} (t = {:.6g} s, step {} of the frame)",
+                                        scene_.name, frame, c.time, c.steps);
+  switch (f.code) {
+    case kFaultNaN:
+      throw Error(
+          fmt::format("MPM: particle id {} has a non-finite position or velocity in {}; "
+                      "the smallest stable dt met was {:.3g} s",
+                      f.index, where, c.dt_limit_min));
+    case kFaultHashFull:
+      throw Error(fmt::format("MPM: block hash table full ({} slots, {} blocks needed) in {}",
+                              f.index, c.num_blocks, where));
+    case kFaultBlockOverflow:
+      throw Error(
+          fmt::format("MPM: sparse grid overflow in {}: a rebuild needed {} blocks, the "
+                      "capacity is {} (it grows 4x between frames; the active region "
+                      "more than doubled within one frame)",
+                      where, c.num_blocks, f.index));
+    case kFaultZoneEscape:
+      throw Error(
+          fmt::format("MPM: particle id {} left the 3x3x3 blocks around its block in one "
+                      "step in {} (moved more than 3 cells: dt too large?)",
+                      f.index, where));
+    case kFaultStepLimit:
+      throw Error(fmt::format("MPM: more than {} steps in {}: dt collapsed", step_params_.max_steps,
+                              where));
+    case kFaultBadDt:
+      throw Error(fmt::format("MPM: dt is not a positive number in {}", where));
+    case kFaultBarrier:
+      throw Error(fmt::format(
+          "MPM: the cross-GPU barrier after P2G timed out in {} (another GPU never arrived)",
+          where));
+    default:
+      throw Error(fmt::format("MPM: device fault {} (index {}) in {}", f.code, f.index, where));
+  }
+}
+
+}  // namespace silt::mpm

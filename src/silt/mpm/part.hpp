@@ -1,0 +1,123 @@
+// One part of an MPM run: one device's particles, sparse grid and step control, and the phases of
+// a step (paper 000 §4.2). A run on one device is one part; a split run (solver.hpp) holds several,
+// with an exchange between them (exchange.hpp). Every phase is stream-ordered on the part's exec
+// and gated on the device's own decisions (StepControl), so the host never waits inside a step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "silt/core/buffer.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/core/fault.hpp"
+#include "silt/mpm/particles.hpp"
+#include "silt/mpm/pipeline.hpp"
+#include "silt/mpm/rebuild.hpp"
+#include "silt/mpm/scene.hpp"
+#include "silt/mpm/solver.hpp"
+#include "silt/mpm/sparse_grid.hpp"
+#include "silt/mpm/step_control.hpp"
+
+namespace silt::mpm {
+
+class Part {
+ public:
+  /// exec: the device and stream the part runs on (CUDA: a stream other than the legacy one, so
+  /// that its frames can be recorded as graphs). where: "cuda device 1", "cpu partition 0", ...
+  Part(const Scene& scene, const Exec& exec, std::string where);
+  Part(const Part&) = delete;
+  Part& operator=(const Part&) = delete;
+
+  // The phases of a step (no host wait; each reads the decision of the dt kernel on the device).
+  /// The dt kernel: dt, clock, whether the step runs and rebuilds. allow_pause: a frame may stop
+  /// before a step for the host to grow the grid (single steps may not).
+  void decide(const StepHandles& handles, bool allow_pause);
+  /// The particle-block mapping, on the steps the decision picked.
+  void rebuild();
+  /// P2G into the part's own grid (nothing under G2P2G, whose last launch scattered already).
+  void p2g();
+  /// The grid update of a part that shares no block (an exchange sums shared blocks instead).
+  void grid_update();
+  /// G2P with advection (under G2P2G: this step's G2P and the next step's P2G in one launch).
+  void g2p();
+  /// Launches of decide + p2g + grid_update + g2p, and of a rebuild.
+  int step_launches() const;
+  int rebuild_launches() const;
+
+  // Between frames, or while a frame is paused: everything that may allocate.
+  /// Appends particles (room in the grid first); a rebuild and a speed reduction follow.
+  void add(const NewParticles& p);
+  /// Replaces every particle (moving particles between parts).
+  void replace(const HostParticles& p);
+  /// Grows the grid to the blocks of the last frame, refreshes the kernel arguments and, after
+  /// new particles, folds their speeds into the control.
+  void prepare();
+  /// Makes the next step rebuild (a host write between frames).
+  void request_rebuild();
+  void begin_frame(double span);
+  void resume_frame();
+  /// The part's state at the end of a frame (waits for the device); remembers its grid fill.
+  StepControl end_frame();
+  /// Several GPUs with one synchronisation per step (exchange_peer.cpp): decisions from agreed
+  /// values (StepParams::lagged), two P2G accumulators, the free-zone guard a cell early, and with
+  /// split_force the stress force in channels of its own (an adaptive dt is agreed after P2G).
+  void configure_lagged(bool on, bool split_force);
+
+  // Reading back (each waits for the device).
+  StepControl read_control() const;
+  /// Throws silt::Error naming the particle id or the counts, the scene, frame and step.
+  void throw_on_fault(const StepControl& c, long long frame) const;
+  bool faulted() const { return bool(faults_.read()); }
+  ParticleFrame download(bool with_stress);
+  HostParticles download_all() const;
+
+  // What exchanges and graphs read.
+  const Exec& exec() const { return exec_; }
+  const std::string& where() const { return where_; }
+  const Scene& scene() const { return scene_; }
+  StepControl* control() { return ctl_.data(); }
+  FaultView fault() { return faults_.view(); }
+  GridView grid_view() { return grid_.view(); }
+  SparseGrid& grid() { return grid_; }
+  ParticleView particle_view() { return particles_.view(); }
+  const GridArgs& grid_args() const { return gargs_; }
+  const StepParams& step_params() const { return step_params_; }
+  Index particle_count() const { return particles_.size(); }
+  /// Changes whenever pointers or sizes a recorded graph baked in change.
+  long long storage_key() const;
+
+ private:
+  void build_tables();
+  void refresh_args();
+
+  Scene scene_;
+  Exec exec_;
+  std::string where_;
+  std::vector<ParticleClass> classes_host_;  // one per source
+  DeviceBuffer<ParticleClass> classes_;
+  DeviceBuffer<ColliderParams<float>> colliders_;
+  ParticleStore particles_;
+  SparseGrid grid_;
+  DeviceBuffer<StepControl> ctl_;
+  FaultFlags faults_;
+  StepParams step_params_;
+  TransferArgs targs_;
+  GridArgs gargs_;
+  RebuildArgs rargs_;
+  int last_num_blocks_ = 0;
+  /// Particles were added since the last G2P folded their speeds into StepControl::vmax.
+  bool speed_stale_ = true;
+};
+
+/// The initial plastic state and the clamp box particles are kept in, shared by emission.
+struct SourceTables {
+  std::vector<float> initial_plastic;  // per source
+  float clamp_lo[3] = {}, clamp_hi[3] = {};
+};
+SourceTables source_tables(const Scene& scene);
+
+/// Throws silt::Error naming the scene and key of the first invalid setting.
+void validate(const Scene& scene);
+
+}  // namespace silt::mpm

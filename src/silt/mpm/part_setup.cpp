@@ -1,0 +1,178 @@
+// Scene -> a part's device tables and kernel arguments; scene validation; particles in and out.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "silt/core/error.hpp"
+#include "silt/mpm/kernels/scene_params.hpp"
+#include "silt/mpm/part.hpp"
+
+namespace silt::mpm {
+
+namespace {
+constexpr const char* kAxis[3] = {"x", "y", "z"};
+/// Particles are kept this many cells inside the domain walls, so that a particle's stencil never
+/// reaches past a wall (the grid update applies the walls in a band of kWallBandCells cells).
+constexpr double kClampCells = 1.0;
+constexpr double kWallBandCells = 2.0;
+/// Nodes lighter than this fraction of the lightest particle count as empty.
+constexpr double kMinNodeMassFraction = 1e-9;
+}  // namespace
+
+void validate(const Scene& s) {
+  auto fail = [&](const std::string& key, const std::string& why) {
+    throw Error(fmt::format("MPM scene '{}': {} {}", s.name, key, why));
+  };
+  if (!(s.dx > 0)) fail("dx", fmt::format("must be > 0 (got {})", s.dx));
+  if (!(s.frame_dt > 0)) fail("frame_dt", fmt::format("must be > 0 (got {})", s.frame_dt));
+  if (!(s.max_dt > 0)) fail("max_dt", fmt::format("must be > 0 (got {})", s.max_dt));
+  if (!(s.fixed_dt >= 0)) fail("fixed_dt", fmt::format("must be >= 0 (got {})", s.fixed_dt));
+  if (!(s.cfl > 0)) fail("cfl", fmt::format("must be > 0 (got {})", s.cfl));
+  if (!(s.elastic_cfl > 0)) fail("elastic_cfl", fmt::format("must be > 0 (got {})", s.elastic_cfl));
+  if (s.rebuild_period < 1)
+    fail("rebuild_period", fmt::format("must be >= 1 (got {})", s.rebuild_period));
+  for (int a = 0; a < 3; ++a) {
+    const double cells = (s.domain_max[a] - s.domain_min[a]) / s.dx;
+    if (!(cells >= 2 * kWallBandCells))
+      fail(fmt::format("domain_max.{}", kAxis[a]),
+           fmt::format("must exceed domain_min.{} by at least {} cells (got {} cells)", kAxis[a],
+                       2 * kWallBandCells, cells));
+    if (cells / kBlockEdge > kBlockCoordMax)
+      fail(fmt::format("domain.{}", kAxis[a]),
+           fmt::format("spans {} cells, more than the block hash addresses ({})", cells,
+                       double(kBlockCoordMax) * kBlockEdge));
+  }
+  if (s.materials.empty()) fail("materials", "must list at least one material");
+  for (std::size_t i = 0; i < s.sources.size(); ++i) {
+    const Source& src = s.sources[i];
+    const std::string key = fmt::format("sources[{}] ('{}')", i, src.name);
+    if (src.material < 0 || src.material >= int(s.materials.size()))
+      fail(key + ".material",
+           fmt::format("is {}, but the scene has {} materials", src.material, s.materials.size()));
+    if (!(src.particles_per_cell > 0))
+      fail(key + ".particles_per_cell",
+           fmt::format("must be > 0 (got {})", src.particles_per_cell));
+    if (s.g2p2g && src.emit_interval > 0)
+      fail("g2p2g", fmt::format("cannot be used with the emitter {}: the fused kernel has no place "
+                                "to add particles between G2P and P2G (paper 000 §4.2)",
+                                key));
+  }
+  for (std::size_t i = 0; i < s.materials.size(); ++i)
+    if (!(s.materials[i].density > 0))
+      fail(fmt::format("materials[{}] ('{}').density", i, s.materials[i].name),
+           fmt::format("must be > 0 (got {})", s.materials[i].density));
+}
+
+SourceTables source_tables(const Scene& scene) {
+  SourceTables t;
+  for (const Source& src : scene.sources)
+    t.initial_plastic.push_back(material_initial_plastic(
+        make_material_params<float>(scene.materials[std::size_t(src.material)])));
+  for (int a = 0; a < 3; ++a) {
+    t.clamp_lo[a] = float(scene.domain_min[a] + kClampCells * scene.dx);
+    t.clamp_hi[a] = float(scene.domain_max[a] - kClampCells * scene.dx);
+  }
+  return t;
+}
+
+void Part::build_tables() {
+  const Scene& s = scene_;
+  const double cell = s.dx * s.dx * s.dx;
+  double wave = 0, min_mass = 1e300;
+  for (const Source& src : s.sources) {
+    ParticleClass c;
+    c.material = make_material_params<float>(s.materials[std::size_t(src.material)]);
+    c.volume0 = float(cell / src.particles_per_cell);
+    c.mass = float(s.materials[std::size_t(src.material)].density * cell / src.particles_per_cell);
+    c.scene_material = src.material;
+    classes_host_.push_back(c);
+    wave = std::max(wave, double(c.material.wave_speed));
+    min_mass = std::min(min_mass, double(c.mass));
+  }
+  if (!classes_host_.empty()) {
+    classes_ = DeviceBuffer<ParticleClass>(exec_, Index(classes_host_.size()), "mpm materials");
+    classes_.upload(classes_host_);
+  }
+  std::vector<ColliderParams<float>> col;
+  for (const Collider& c : s.colliders) col.push_back(make_collider_params<float>(c));
+  if (!col.empty()) {
+    colliders_ = DeviceBuffer<ColliderParams<float>>(exec_, Index(col.size()), "mpm colliders");
+    colliders_.upload(col);
+  }
+
+  step_params_.dx = float(s.dx);
+  step_params_.cfl = float(s.cfl);
+  step_params_.elastic_cfl = float(s.elastic_cfl);
+  step_params_.wave_speed = float(wave);
+  step_params_.max_dt = float(s.max_dt);
+  step_params_.fixed_dt = float(s.fixed_dt);
+  step_params_.rebuild_period = s.rebuild_period;
+
+  GridUpdateParams<float>& u = gargs_.update;
+  u.gravity = to_vec3<float>(s.gravity);
+  u.domain_min = to_vec3<float>(s.domain_min);
+  u.domain_max = to_vec3<float>(s.domain_max);
+  u.band = float(kWallBandCells * s.dx);
+  u.domain_wall = to_boundary_kind(s.domain_wall);
+  u.domain_friction = float(s.domain_friction);
+  u.min_mass = float(kMinNodeMassFraction * (min_mass < 1e300 ? min_mass : 0.0));
+  gargs_.n_colliders = int(col.size());
+
+  const SourceTables t = source_tables(s);
+  for (int a = 0; a < 3; ++a) {
+    targs_.origin[a] = rargs_.origin[a] = gargs_.origin[a] = float(s.domain_min[a]);
+    targs_.clamp_lo[a] = t.clamp_lo[a];
+    targs_.clamp_hi[a] = t.clamp_hi[a];
+  }
+  targs_.dx = gargs_.dx = float(s.dx);
+  targs_.inv_dx = rargs_.inv_dx = float(1.0 / s.dx);
+  targs_.asflip = s.transfer == Transfer::asflip;
+  targs_.flip = float(s.asflip_flip);
+  targs_.advect = float(s.asflip_advect);
+  targs_.split_force = s.transfer == Transfer::asflip || s.g2p2g;
+}
+
+void Part::refresh_args() {
+  step_params_.grow_blocks = grid_.block_capacity() / 4 * 3;
+  targs_.particles = particles_.size();
+  targs_.classes = classes_.data();
+  targs_.wave_max = &control()->cmax;
+  rargs_.particles = particles_.size();
+  gargs_.colliders = colliders_.data();
+}
+
+void Part::add(const NewParticles& p) {
+  if (p.count() == 0) return;
+  // Room for the new particles' blocks before they are binned (a rebuild follows at once).
+  const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
+  grid_.ensure(last_num_blocks_ + SparseGrid::count_blocks(p.x, origin, scene_.dx));
+  particles_.append(p);
+  request_rebuild();  // new particles have no block yet
+  speed_stale_ = true;
+}
+
+void Part::replace(const HostParticles& p) {
+  const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
+  grid_.ensure(SparseGrid::count_blocks(p.x, origin, scene_.dx));
+  particles_.replace(p);
+  request_rebuild();    // the particles have no block yet
+  speed_stale_ = true;  // nor has any G2P folded their speeds in
+}
+
+HostParticles Part::download_all() const {
+  fence(exec_);
+  return particles_.download_all();
+}
+
+void Part::configure_lagged(bool on, bool split_force) {
+  if (split_force && !targs_.split_force) {
+    grid_ = SparseGrid(exec_, scene_.transfer == Transfer::asflip, true);
+    targs_.split_force = true;
+  }
+  grid_.set_double_accum(on);
+  step_params_.lagged = on ? 1 : 0;
+  targs_.zone_margin = on ? 1 : 0;
+}
+
+}  // namespace silt::mpm
