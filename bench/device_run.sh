@@ -2,19 +2,17 @@
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL; MPI when the machine's Open MPI has headers), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-sort] [sass] [ncu-mpm]
-# BUILD_TARGETS="a b": build only these targets. bench-mpm-warp: P2G's warp pre-reduction with
-# each sort period; bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1), default graph
-# step vs two syncs a step;
+#                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
+#                            [bench-mpm-parts] [fountain-mpm] [sass] [ncu-mpm]
+# BUILD_TARGETS="a b": build only these targets.
+# bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1) against one, the default step.
+# bench-mpm-parts: two MPM parts on one GPU (mpm_bench --devices 0,0, silt run --devices 0,0).
 # fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
-# 55K,389K,1M,3.1M,12.6M; event, atomic and atomic + graph barriers, peer copies, phase split),
-# `silt run --devices 0,1` and,
-# with MPI, `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
-# bench-mpm-sort: the cube and 1M / 12.6M sand with each within-block sort order and no sort,
-# the sand after 2000 steps of mixing.
+# 55K,389K,1M,3.1M,12.6M; graphs and plain launches), `silt run --devices 0,1` and, with MPI,
+# `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -118,38 +116,9 @@ if has bench-mpm-multi && [ -x $B/bench/mpm_bench ]; then
     fi
   } 2>&1 | tee "$OUT/bench-mpm-multi.txt"
 fi
-if has bench-mpm-sort && [ -x $B/bench/mpm_bench ]; then
-  # Within-block sort orders and no sort, fresh (lattice order) and after 2000 steps of mixing.
-  {
-    for o in block cell interleaved; do
-      timeout 100 $B/bench/mpm_bench --backend cuda --case cube --sort-order $o
-      timeout 150 $B/bench/mpm_bench --backend cuda --case sand --sizes 1M,12.6M --sort-order $o \
-        --warmup-steps 2000
-    done
-    timeout 100 $B/bench/mpm_bench --backend cuda --case cube --sort false
-    timeout 150 $B/bench/mpm_bench --backend cuda --case sand --sizes 1M,12.6M --sort false \
-      --warmup-steps 2000
-  } 2>&1 | tee "$OUT/bench-mpm-sort.txt"
-fi
-if has bench-mpm-warp && [ -x $B/bench/mpm_bench ]; then
-  # The warp pre-reduction of P2G with each sort period and without sorting: the cube, the sand
-  # sizes, and 1M / 12.6M sand after 2000 steps of falling and piling.
-  M=$B/bench/mpm_bench
-  {
-    for v in "" "--warp-reduce false" "--sort-every 1" "--sort-every 4" "--sort false"; do
-      echo "== cube $v"; timeout 60 $M --backend cuda --case cube $v
-    done
-    echo "== sand, defaults"; timeout 120 $M --backend cuda --case sand --sizes 55K,1M,3.1M,12.6M
-    echo "== overhead, defaults"; timeout 60 $M --backend cuda --case overhead
-    for v in "" "--warp-reduce false" "--sort-every 1" "--sort-every 4" "--sort false"; do
-      echo "== sand after 2000 steps $v"
-      timeout 120 $M --backend cuda --case sand --sizes 1M,12.6M --warmup-steps 2000 $v
-    done
-  } 2>&1 | tee "$OUT/bench-mpm-warp.txt" | grep -E "^== |^\[|ms/step|G particle" | head -80
-fi
 if has bench-mpm-multi-quick && [ -x $B/bench/mpm_bench ]; then
-  # MPM on GPUs 0,1 (or MPM_DEVICES, e.g. 0,1,2,3) against one: the default graph step (one
-  # synchronisation), the step with two, and the default without the shared sum.
+  # MPM on GPUs 0,1 (or MPM_DEVICES, e.g. 0,1,2,3, or 0,0 for two parts on one GPU) against one:
+  # the default graph step (one synchronisation per step).
   timeout 300 $B/bench/mpm_bench --backend cuda --devices "${MPM_DEVICES:-0,1}" --multi-quick \
     --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}" 2>&1 | tee "$OUT/bench-mpm-multi-quick.txt"
 fi
@@ -165,17 +134,23 @@ if has fountain-mpm; then
   grep -E "^==|split|rebalanced|frame +(1|30|60|90|120|150) |finished" "$OUT/fountain-mpm.txt" | head -60
 fi
 if has ncu-mpm && [ -x $B/bench/mpm_bench ]; then
-  # P2G and G2P of 1M falling sand after 200 steps (plain launches), particles sorted at every
-  # rebuild against never sorted: where the sorted layout loses (bench/results/mpm-*-h200.md).
-  for mode in "--sort-every 1" "--sort false"; do
-    echo "== ncu: 1M sand, $mode"
-    timeout 240 ncu --clock-control none --set full --kernel-name-base demangled \
-      -k 'regex:enqueue_(p2g|g2p)\(' --launch-skip 400 --launch-count 2 \
-      $B/bench/mpm_bench --backend cuda --case sand --sizes 1M --graph false \
-      --warmup-steps 200 --steps 10 $mode
-  done > "$OUT/ncu-mpm.txt" 2>&1
+  # P2G and G2P of 1M falling sand after 200 steps (plain launches).
+  echo "== ncu: 1M sand"
+  timeout 240 ncu --clock-control none --set full --kernel-name-base demangled \
+    -k 'regex:enqueue_(p2g|g2p)\(' --launch-skip 400 --launch-count 2 \
+    $B/bench/mpm_bench --backend cuda --case sand --sizes 1M --graph false \
+    --warmup-steps 200 --steps 10 > "$OUT/ncu-mpm.txt" 2>&1
   grep -E "^== |Duration|Memory Throughput|Compute \(SM\)|L2 Hit|Registers|Achieved Occ" \
     "$OUT/ncu-mpm.txt" | head -60
+fi
+if has bench-mpm-parts && [ -x $B/bench/mpm_bench ]; then
+  # Two parts on one GPU (the exchange without a second GPU): the benchmark and `silt run`.
+  {
+    timeout 200 $B/bench/mpm_bench --backend cuda --devices 0,0 --sizes 55K,1M,3.1M
+    echo "== silt run --devices 0,0 (sand column, 20 frames)"
+    timeout 120 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda --devices 0,0 \
+      --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2parts
+  } 2>&1 | tee "$OUT/bench-mpm-parts.txt"
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"

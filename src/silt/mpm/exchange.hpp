@@ -34,7 +34,7 @@ class Exchange {
   virtual void after_p2g() {}
   virtual void grid_update(int k) = 0;
 
-  // A frame as one CUDA graph per part: the phases of part k's step loop (step_graph.hpp).
+  // A frame as one CUDA graph per part: the phases of part k's step loop (core/loop_graph.hpp).
   /// True when this exchange's frames can be recorded (CUDA, and a barrier without the host).
   virtual bool records_graphs() const = 0;
   virtual void graph_decide(int k, const StepHandles& h) = 0;

@@ -48,7 +48,7 @@ struct PartGrids {
 /// kernel uses it).
 void enqueue_publish(const Exec& exec, const StepControl* ctl, FaultView fault, int grow_blocks,
                      double* values);
-/// The combined values back into the control: vmax, zone_escape, pause_request, halt, cmax.
+/// The combined values back into the control: vmax, zone_escape, cmax, agreed.pause, agreed.halt.
 void enqueue_combine(const Exec& exec, const double* values, StepControl* ctl);
 /// Zeroes the P2G sums of the shared blocks, which the last grid update left for the other parts
 /// to read. Queue it after the agreement (every part has finished the previous step), before the
@@ -100,13 +100,13 @@ void enqueue_tag_after_barrier(const Exec& exec, GridView g, StepControl* ctl, c
                                const DeviceSync& sync, FaultView fault);
 /// The grid update: an extra first CUDA block, holding no nodes, publishes this part's values
 /// (largest speed and free-zone guard of the last G2P, grid fill, fault, this P2G's wave speed)
-/// with its arrival, waits for every part and applies the agreed values (StepControl::*_agreed,
-/// pause_request, halt), deciding an adaptive dt here (choose_dt; the P2G before needs none with
-/// split force channels) and ending the frame's loop on its last step or a halt. With a fixed dt
-/// only the blocks holding shared blocks wait; with an adaptive dt every block waits for the
-/// decision. The accumulators alternate by step (GridView::accum_alt), so no second barrier is
-/// needed before the next P2G: past the barrier, a shared node clears its sums of the last step,
-/// which every part has read by then.
+/// with its arrival, waits for every part and applies the agreed values (StepControl::agreed),
+/// deciding an adaptive dt here (choose_dt; the P2G before needs none with split force channels)
+/// and ending the frame's loop on its last step or a halt. With a fixed dt only the blocks holding
+/// shared blocks wait; with an adaptive dt every block waits for the decision. The accumulators
+/// alternate by step (GridView::accum_alt), so no second barrier is needed before the next P2G:
+/// past the barrier, a shared node clears its sums of the last step, which every part has read by
+/// then.
 void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                                 const PartGrids& pg, const DeviceSync& sync, FaultView fault,
                                 const StepParams& params, const StepHandles& handles);

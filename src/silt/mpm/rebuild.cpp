@@ -53,17 +53,18 @@ int rebuild_launch_count() {
   return 11;
 }
 
-void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
-                     GridView g, StepControl* ctl, FaultView fault) {
+namespace {
+
+/// 1-4: the blocks around every particle, numbered densely (blocks holding particles first).
+void allocate_blocks(const Exec& exec, const RebuildArgs& args, ParticleView p, GridView g,
+                     StepControl* ctl, FaultView fault) {
   const int* gate = &ctl->rebuild;
-  if (!exec.is_cuda() && *gate == 0) return;  // host backend: the flag is host memory
   const Index n = args.particles;
   const Index slots = static_cast<Index>(g.hash.mask) + 1;
   const Index cap = g.capacity;
   const BlockHashView hash = g.hash;
   const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
   const float inv_dx = args.inv_dx;
-
   // 1. Empty table; counters.
   gated_for(
       exec, "mpm.rebuild.clear", slots, gate, SILT_LAMBDA(Index i) {
@@ -137,6 +138,13 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         hash.values[i] = b;
         g.block_key[b] = k;
       });
+}
+
+/// 5-6: every block's neighbours (the free zone) and its accumulators cleared.
+void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
+  const int* gate = &ctl->rebuild;
+  const Index cap = g.capacity;
+  const BlockHashView hash = g.hash;
   // 5. Neighbour table; per-block counters.
   gated_for(
       exec, "mpm.rebuild.table", cap, gate, SILT_LAMBDA(Index b) {
@@ -162,6 +170,16 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         float* acc = accum_of(g, ctl->accum_parity);
         for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
       });
+}
+
+/// 7: each particle's block and its rank within the cell of its nearest node.
+void bin_particles(const Exec& exec, const RebuildArgs& args, ParticleView p, GridView g,
+                   StepControl* ctl) {
+  const int* gate = &ctl->rebuild;
+  const Index n = args.particles;
+  const BlockHashView hash = g.hash;
+  const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
+  const float inv_dx = args.inv_dx;
   // 7. Bin: block of each particle and its rank within the block (counting sort, pass 1).
   gated_for(
       exec, "mpm.rebuild.bin", n, gate, SILT_LAMBDA(Index i) {
@@ -178,38 +196,55 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
                                     near[2] - kBlockEdge * hb[2]);
         p.rank[i] = kBlockNodes * atomic_fetch_add(&g.cell_count[kBlockNodes * b + c], 1) + c;
       });
-  {
-    // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
-    //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
-    gated_for(
-        exec, "mpm.rebuild.offsets", cap, &ctl->sort_now, SILT_LAMBDA(Index b) {
-          if (b >= ctl->num_blocks) return;
-          const int count = g.block_count[b];
-          g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
-          // Cell order: each cell's first slot within the block.
-          int* cc = g.cell_count + kBlockNodes * b;
-          int sum = 0;
-          for (int c = 0; c < kBlockNodes; ++c) {
-            const int n_c = cc[c];
-            cc[c] = sum;
-            sum += n_c;
-          }
-        });
-    // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
-    gated_for(
-        exec, "mpm.rebuild.scatter", n, &ctl->sort_now, SILT_LAMBDA(Index i) {
-          const int b = p.block[i];
-          if (b < 0) {
-            copy_particle(p, i, s, i);
-            return;
-          }
-          const int c = p.rank[i] % kBlockNodes, r = p.rank[i] / kBlockNodes;
-          copy_particle(p, i, s, g.block_offset[b] + g.cell_count[kBlockNodes * b + c] + r);
-        });
-    gated_for(
-        exec, "mpm.rebuild.copy_back", n, &ctl->sort_now,
-        SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
-  }
+}
+
+/// 8-9: on the rebuilds that sort, the particles into block order, by cell within a block.
+void sort_particles(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
+                    GridView g, StepControl* ctl) {
+  const Index n = args.particles;
+  const Index cap = g.capacity;
+  // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
+  //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
+  gated_for(
+      exec, "mpm.rebuild.offsets", cap, &ctl->sort_now, SILT_LAMBDA(Index b) {
+        if (b >= ctl->num_blocks) return;
+        const int count = g.block_count[b];
+        g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
+        // Cell order: each cell's first slot within the block.
+        int* cc = g.cell_count + kBlockNodes * b;
+        int sum = 0;
+        for (int c = 0; c < kBlockNodes; ++c) {
+          const int n_c = cc[c];
+          cc[c] = sum;
+          sum += n_c;
+        }
+      });
+  // 9. Scatter into block order, then copy back so every kernel keeps its pointers.
+  gated_for(
+      exec, "mpm.rebuild.scatter", n, &ctl->sort_now, SILT_LAMBDA(Index i) {
+        const int b = p.block[i];
+        if (b < 0) {
+          copy_particle(p, i, s, i);
+          return;
+        }
+        const int c = p.rank[i] % kBlockNodes, r = p.rank[i] / kBlockNodes;
+        copy_particle(p, i, s, g.block_offset[b] + g.cell_count[kBlockNodes * b + c] + r);
+      });
+  gated_for(
+      exec, "mpm.rebuild.copy_back", n, &ctl->sort_now,
+      SILT_LAMBDA(Index i) { copy_particle(s, i, p, i); });
+}
+
+}  // namespace
+
+void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
+                     GridView g, StepControl* ctl, FaultView fault) {
+  const int* gate = &ctl->rebuild;
+  if (!exec.is_cuda() && *gate == 0) return;  // host backend: the flag is host memory
+  allocate_blocks(exec, args, p, g, ctl, fault);
+  link_blocks(exec, g, ctl);
+  bin_particles(exec, args, p, g, ctl);
+  sort_particles(exec, args, p, s, g, ctl);
   // 10. After an overflow some particles or neighbours have no block: the rest of the step must
   //     not run (the host reports the overflow at the end of the frame).
   gated_for(

@@ -1,7 +1,7 @@
 // mpm::Solver: frames of device-resident steps over N parts (solver.hpp). A step is a short list
 // of phases over the parts with the exchange between them (exchange.hpp):
 //   agree -> decide -> rebuild -> P2G -> after_p2g -> grid update -> G2P
-// On CUDA a frame is one graph launch per part (step_graph.hpp); the host reads each part's
+// On CUDA a frame is one graph launch per part (core/loop_graph.hpp); the host reads each part's
 // StepControl and fault flags once per frame.
 #include "silt/mpm/solver.hpp"
 
@@ -11,23 +11,14 @@
 #include <chrono>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/balance.hpp"
-#include "silt/mpm/emitter.hpp"
-#include "silt/mpm/exchange.hpp"
-#include "silt/mpm/exchange_kernels.hpp"
 #include "silt/mpm/frame_gather.hpp"
-#include "silt/mpm/part.hpp"
-#include "silt/mpm/step_graph.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/mpm/solver_impl.hpp"
 
 namespace silt::mpm {
 
 namespace {
 
 constexpr int kTagFault = 7306;
-/// Steps per iteration of a frame graph's device-side loop (the body repeated), so the loop's
-/// per-iteration cost is shared by two steps (bench/results/mpm-2026-11-29-h200.md).
-constexpr int kGraphStepsPerIteration = 2;
 
 constexpr const char* kAxisName[3] = {"x", "y", "z"};
 
@@ -62,236 +53,6 @@ std::string broadcast_message(const partition::World& w, int from, const std::st
 }
 
 }  // namespace
-
-struct Solver::Impl {
-  Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
-       const partition::World& w);
-  ~Impl() {
-    for (auto& p : parts) fence(p->exec());
-  }
-
-  Scene scene;
-  SolverOptions options;
-  const partition::World& world;
-  int nparts = 0;
-  std::vector<int> global;                 // this process's parts' indices over all ranks
-  std::vector<partition::Stream> streams;  // one per CUDA device of this process (kept first)
-  Parts parts;
-  std::unique_ptr<Exchange> exchange;
-  Emitter emitter;
-  Balancer balancer;
-  std::vector<std::unique_ptr<StepGraph>> graphs;  // one per part, when frames run as graphs
-  long long graph_key = -1;
-  bool graph_failed = false;
-  long long total_particles = 0;     // all parts, all ranks
-  std::vector<std::int64_t> counts;  // per part over all ranks, after the last emission/balance
-  long long frame = 0;
-  int last_frame_steps = 0;
-  bool stepping = false;
-
-  /// f(part, k) for each of this process's parts, with its device current.
-  template <class F>
-  void each(F f) {
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      activate(parts[k]->exec());
-      f(*parts[k], int(k));
-    }
-  }
-  /// e's message with the part named (a split run).
-  std::string name_part(const std::exception& e, int k) const {
-    if (nparts == 1) return e.what();
-    return fmt::format("{} [part {} of {}, {}]", e.what(), global[std::size_t(k)], nparts,
-                       parts[std::size_t(k)]->where());
-  }
-  void log(const std::string& m) const {
-    if (options.log && !m.empty() && world.is_root()) options.log(m);
-  }
-
-  void make_parts(const std::vector<Exec>& execs);
-  void emit(double t);
-  void prepare(bool emit_new, bool for_frame);
-  void agree_rebuild();
-  void prepare_graphs();
-  void step_plain(bool allow_pause);
-  void run_steps();
-  void check_faults();
-};
-
-namespace {
-/// Parts over all ranks, and the indices of this process's among them.
-int part_total(const std::vector<Exec>& execs, const partition::World& w) {
-  return w.distributed() ? w.size() : int(execs.size());
-}
-std::vector<int> local_indices(const std::vector<Exec>& execs, const partition::World& w) {
-  if (w.distributed()) return {w.rank()};
-  std::vector<int> g(execs.size());
-  for (std::size_t k = 0; k < g.size(); ++k) g[k] = int(k);
-  return g;
-}
-}  // namespace
-
-Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
-                   const partition::World& w)
-    : scene(s),
-      options(o),
-      world(w),
-      nparts(part_total(execs, w)),
-      global(local_indices(execs, w)),
-      emitter(scene),
-      balancer(scene, nparts, global, w, o.balance_tolerance) {
-  validate(scene);
-  if (execs.empty()) throw Error("MPM: no device given");
-  if (nparts > kMaxParts)
-    throw Error(fmt::format("MPM on several parts: {} parts, at most {}", nparts, kMaxParts));
-  if (nparts > 1 && scene.g2p2g)
-    throw Error(fmt::format(
-        "MPM scene '{}': g2p2g runs on one part only (the fused kernel has no place for the "
-        "shared-block reduction); set g2p2g to false",
-        scene.name));
-  make_parts(execs);
-  exchange = make_exchange(parts, world);
-  if (!options.cuda_graph || !exchange->records_graphs()) exchange->use_plain_steps();
-  emit(0.0);
-  counts = balancer.counts(parts);
-}
-
-void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
-  const bool cuda = execs.front().is_cuda();
-  for (const Exec& e : execs)
-    if (e.is_cuda() != cuda) throw Error("MPM on several parts: CPU and CUDA parts mixed");
-  if (world.distributed() && execs.size() != 1)
-    throw Error(fmt::format(
-        "MPM on several MPI ranks: each rank drives one part ({} devices given on rank {})",
-        execs.size(), world.rank()));
-  // One stream per device: parts on one GPU run their phases in turn on it. Capture (the frame
-  // graphs) needs a stream other than the legacy one.
-  std::vector<int> devices;
-  for (const Exec& e : execs)
-    if (cuda && std::find(devices.begin(), devices.end(), e.device) == devices.end()) {
-      devices.push_back(e.device);
-      streams.emplace_back(e);
-    }
-  for (std::size_t k = 0; k < execs.size(); ++k) {
-    Exec e = execs[k];
-    const std::string dev = cuda ? fmt::format("cuda device {}", e.device) : std::string("cpu");
-    std::string where = dev;
-    if (world.distributed())
-      where = fmt::format("MPI rank {}, {}", world.rank(), dev);
-    else if (!cuda && execs.size() > 1)
-      where = fmt::format("cpu partition {}", k);
-    else if (cuda && devices.size() < execs.size())
-      where = fmt::format("{}, part {}", dev, k);
-    if (cuda)
-      e = streams[std::size_t(std::find(devices.begin(), devices.end(), e.device) -
-                              devices.begin())]
-              .exec();
-    activate(e);
-    try {
-      parts.push_back(std::make_unique<Part>(scene, e, std::move(where)));
-    } catch (const Error& err) {
-      throw Error(nparts == 1 ? std::string(err.what())
-                              : fmt::format("{} [part {} of {}]", err.what(), global[k], nparts));
-    }
-  }
-}
-
-void Solver::Impl::emit(double t) {
-  NewParticles all = emitter.take_due(t);
-  const std::size_t n = all.count();
-  if (n == 0) return;
-  if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
-    throw Error(fmt::format(
-        "MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
-        "needed ({} present + {} emitted), max_particles is {}",
-        scene.name, t, total_particles + (long long)n, total_particles, n, scene.max_particles));
-  total_particles += (long long)n;
-  std::vector<NewParticles> piece_of(parts.size());
-  if (nparts == 1) {
-    piece_of[0] = std::move(all);
-  } else {
-    // Each particle to the part of its piece (over all ranks; others' pieces are theirs).
-    const std::vector<int> piece = balancer.pieces(all);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto at = std::find(global.begin(), global.end(), piece[i]);
-      if (at == global.end()) continue;
-      NewParticles& d = piece_of[std::size_t(at - global.begin())];
-      for (int a = 0; a < 3; ++a) {
-        d.x.push_back(all.x[3 * i + a]);
-        d.v.push_back(all.v[3 * i + a]);
-      }
-      d.plastic.push_back(all.plastic[i]);
-      d.material.push_back(all.material[i]);
-      d.id.push_back(all.id[i]);
-    }
-  }
-  each([&](Part& p, int k) {
-    try {
-      p.add(piece_of[std::size_t(k)]);
-    } catch (const Error& e) {
-      throw Error(name_part(e, k));
-    }
-  });
-}
-
-void Solver::Impl::agree_rebuild() {
-  // A part that was handed particles or whose grid moved asked for a rebuild: all rebuild.
-  if (nparts == 1) return;
-  double any = 0;
-  for (auto& p : parts)
-    if (p->read_control().since_rebuild >= scene.rebuild_period) any = 1;
-  if (world.distributed()) world.allreduce_max_sum(&any, 1, 1);
-  if (any > 0)
-    for (auto& p : parts) p->request_rebuild();
-}
-
-void Solver::Impl::prepare(bool emit_new, bool for_frame) {
-  if (emit_new) {
-    const double t = parts.front()->read_control().time;
-    emit(t);
-    log(balancer.balance(parts, t));  // between frames only, never at a pause inside one
-    counts = balancer.counts(parts);
-  }
-  each([&](Part& p, int k) {
-    try {
-      p.prepare();  // grows the grid: may run out of device memory
-    } catch (const Error& e) {
-      throw Error(name_part(e, k));
-    }
-  });
-  exchange->prepare();
-  agree_rebuild();
-  if (for_frame) prepare_graphs();
-}
-
-void Solver::Impl::prepare_graphs() {
-  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return;
-  // The graphs bake in every part's pointers (peer grids included) and particle counts.
-  long long key = exchange->storage_key();
-  for (auto& p : parts) key = key * 1000003LL + p->storage_key();
-  if (key == graph_key && !graphs.empty()) return;
-  graphs.clear();
-  Exchange* x = exchange.get();
-  try {
-    each([&](Part& p, int k) {
-      Part* pp = &p;
-      graphs.push_back(std::make_unique<StepGraph>(
-          p.exec(), [x, k](const StepHandles& h) { x->graph_decide(k, h); },
-          [x, k] { x->graph_rebuild(k); },
-          [x, pp, k](const StepHandles& h) {
-            pp->p2g();
-            x->graph_grid_update(k, h);
-            pp->g2p();
-          },
-          kGraphStepsPerIteration));
-    });
-    graph_key = key;
-  } catch (const Error& e) {
-    graph_failed = true;
-    graphs.clear();
-    exchange->use_plain_steps();
-    log(fmt::format("MPM: CUDA graphs unavailable, using plain launches ({})", e.what()));
-  }
-}
 
 void Solver::Impl::step_plain(bool allow_pause) {
   exchange->agree(allow_pause);
@@ -371,9 +132,9 @@ FrameStats Solver::advance_frame() {
       paused = paused || p->end_frame().paused != 0;
       fault = fault || p->faulted();
     }
-    // A pause is agreed (pause_request), and a fault anywhere halts every part unpaused. The
-    // active region grew past 3/4 of a grid within the frame: grow it between two steps (the
-    // next step rebuilds into the new storage) and carry on.
+    // A pause is agreed (StepControl::agreed.pause), and a fault anywhere halts every part
+    // unpaused. The active region grew past 3/4 of a grid within the frame: grow it between two
+    // steps (the next step rebuilds into the new storage) and carry on.
     if (!paused || fault) break;
     m.prepare(false, true);
     m.each([](Part& p, int) { p.resume_frame(); });

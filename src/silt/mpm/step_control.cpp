@@ -16,7 +16,7 @@ void begin_frame(const Exec& exec, StepControl* ctl, double span) {
         c.frame_end = span > 0 ? c.time + span : 1e300;
         c.more = 1;
         c.paused = 0;
-        c.pause_request = 0;  // the host grows the grids before every frame
+        c.agreed.pause = 0;  // the host grows the grids before every frame
         c.active = 0;
         c.steps = 0;
         c.rebuilds = 0;
@@ -35,7 +35,7 @@ void resume_frame(const Exec& exec, StepControl* ctl) {
       exec, "mpm.resume_frame", 1, SILT_LAMBDA(Index) {
         ctl->more = 1;
         ctl->paused = 0;
-        ctl->pause_request = 0;  // the host has grown the grids
+        ctl->agreed.pause = 0;  // the host has grown the grids
       });
 }
 

@@ -9,6 +9,7 @@
 #include "silt/core/config.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/core/loop_graph.hpp"
 
 namespace silt::mpm {
 
@@ -49,16 +50,19 @@ struct StepControl {
   int sort_now = 0;              // 1 while the current rebuild also sorts (rebuild kernels)
   int sorts = 0;                 // rebuilds in the frame that sorted the particles
   int rebuild_serial = 0;        // rebuilds ever run (never reset): picks the rebuilds that sort
-  // Set before each step by a split run (exchange.hpp), 0 on one device:
-  int pause_request = 0;  // another part needs to grow its grid: pause with it
-  int halt = 0;           // another part has a fault: end the frame without stepping
-  int serial = 0;         // steps ever run (never reset): tells the host a step ran
-  // One synchronisation per step (StepParams::lagged; exchange_kernels.hpp): the values the parts
-  // agreed on at the last barrier after P2G, which the next step's decisions use.
-  float vmax_agreed = 0;  // m/s, largest particle speed of every part's G2P before that barrier
-  float cmax_agreed = 0;  // m/s, fastest compressed-fluid wave of every part's P2G before it
-  int escape_agreed = 0;  // some part's free-zone guard fired: rebuild at the next step
-  int accum_parity = 0;   // which P2G accumulator the current step uses (GridView::accum_alt)
+  int serial = 0;                // steps ever run (never reset): tells the host a step ran
+  int accum_parity = 0;  // which P2G accumulator the current step uses (GridView::accum_alt)
+  /// What the parts of a split run agreed on (exchange.hpp); zero on one part.
+  struct Agreed {
+    // Set before each plain step (the agreement) or, with one synchronisation per step
+    // (StepParams::lagged), at the barrier after P2G for the next step's decisions:
+    int pause = 0;  // another part needs to grow its grid: pause with it
+    int halt = 0;   // another part has a fault: end the frame without stepping
+    // What the lagged step decides from (the plain agreement keeps vmax and cmax current too):
+    float vmax = 0;  // m/s, largest particle speed of every part's G2P before that barrier
+    float cmax = 0;  // m/s, fastest compressed-fluid wave of every part's P2G before it
+    int escape = 0;  // some part's free-zone guard fired: rebuild at the next step
+  } agreed;
 };
 
 /// Time-step settings, copied into the dt kernel by value.
@@ -76,19 +80,15 @@ struct StepParams {
   /// that spreads quickly does not overflow mid-frame.
   int grow_blocks = 0x7fffffff;
   /// Several GPUs with one synchronisation per step (exchange_kernels.hpp): the step decides from
-  /// the values agreed at the last barrier (StepControl::*_agreed, pause_request, halt) and
+  /// the values agreed at the last barrier (StepControl::agreed) and
   /// never from this part's own flags alone, so every part takes the same decision without
   /// meeting first; an adaptive dt is left to the grid update, after the barrier.
   int lagged = 0;
 };
 
-/// CUDA graph conditional handles the dt kernel sets (cudaGraphConditionalHandle values); zero
-/// when the step runs from plain launches.
-struct StepHandles {
-  unsigned long long more = 0;     // WHILE node of the frame loop
-  unsigned long long rebuild = 0;  // IF node around the rebuild
-  int in_graph = 0;
-};
+/// The frame graph's handles the dt kernel sets (loop: the frame's WHILE node; branch: the IF
+/// node around the rebuild); zero when the step runs from plain launches.
+using StepHandles = LoopHandles;
 
 /// Starts a frame or a single step on the device: frame_end = time + span (span <= 0: +inf, no
 /// clipping), clears the frame counters. Stream-ordered, no host wait.

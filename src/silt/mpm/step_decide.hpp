@@ -58,8 +58,8 @@ SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& para
                                           const FaultView& fault) {
   const bool lagged = params.lagged != 0;
   // A part's own fault stops it only once agreed (halt): the others would wait for it.
-  bool run = c.more != 0 && c.halt == 0 && (lagged || !fault.raised());
-  if (run && ((!lagged && c.num_blocks > params.grow_blocks) || c.pause_request != 0)) {
+  bool run = c.more != 0 && c.agreed.halt == 0 && (lagged || !fault.raised());
+  if (run && ((!lagged && c.num_blocks > params.grow_blocks) || c.agreed.pause != 0)) {
     c.paused = 1;  // the host grows the grid and resumes; this step has not started
     run = false;
   }
@@ -67,7 +67,7 @@ SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& para
   float dt = 0.0f;
   bool last = false;
   if (run && !defer)
-    run = choose_dt(c, params, lagged ? c.vmax_agreed : c.vmax, lagged ? c.cmax_agreed : c.cmax,
+    run = choose_dt(c, params, lagged ? c.agreed.vmax : c.vmax, lagged ? c.agreed.cmax : c.cmax,
                     fault, dt, last);
   if (run && c.steps >= params.max_steps) {
     fault.raise(kFaultStepLimit, c.steps, 0);
@@ -79,15 +79,15 @@ SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& para
     c.rebuild = 0;
     return;
   }
-  // escape_agreed: a lagged run's guard (also left over when single steps follow lagged frames).
-  const bool escape = (!lagged && c.zone_escape != 0) || c.escape_agreed != 0;
+  // agreed.escape: a lagged run's guard (also left over when single steps follow lagged frames).
+  const bool escape = (!lagged && c.zone_escape != 0) || c.agreed.escape != 0;
   const bool rebuild = c.since_rebuild >= params.rebuild_period || escape;
   if (rebuild) {
     if (escape && c.since_rebuild < params.rebuild_period) ++c.forced_rebuilds;
     ++c.rebuilds;
     c.since_rebuild = 0;
     if (!lagged) c.zone_escape = 0;
-    c.escape_agreed = 0;
+    c.agreed.escape = 0;
   }
   ++c.since_rebuild;
   ++c.steps;
@@ -109,15 +109,7 @@ SILT_HD SILT_FORCEINLINE void decide_step(StepControl& c, const StepParams& para
 /// Inside a frame graph: the WHILE node's `more` and the IF node's `rebuild` from the decision.
 SILT_HD SILT_FORCEINLINE void set_step_conditionals(const StepHandles& handles,
                                                     const StepControl& c) {
-#if SILT_DEVICE_PASS
-  if (handles.in_graph) {
-    cudaGraphSetConditional(handles.more, unsigned(c.more));
-    cudaGraphSetConditional(handles.rebuild, unsigned(c.rebuild));
-  }
-#else
-  (void)handles;
-  (void)c;
-#endif
+  set_loop_conditionals(handles, unsigned(c.more), unsigned(c.rebuild));
 }
 
 }  // namespace silt::mpm

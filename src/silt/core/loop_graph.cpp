@@ -1,4 +1,4 @@
-#include "silt/mpm/step_graph.hpp"
+#include "silt/core/loop_graph.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 #endif
 
-namespace silt::mpm {
+namespace silt {
 
 #if SILT_HAS_CUDA && CUDART_VERSION >= 12040
 
@@ -40,7 +40,7 @@ cudaGraph_t add_conditional(cudaGraph_t graph, const cudaGraphNode_t* deps, size
 }
 }  // namespace
 
-struct StepGraph::Impl {
+struct LoopGraph::Impl {
   Exec exec;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t instance = nullptr;
@@ -50,12 +50,12 @@ struct StepGraph::Impl {
   }
 };
 
-StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, const Pre& step,
-                     int steps_per_iteration)
+LoopGraph::LoopGraph(const Exec& exec, const Pre& pre, const Phase& branch, const Pre& step,
+                     int n_copies)
     : impl_(std::make_unique<Impl>()) {
-  const int copies = steps_per_iteration > 1 ? steps_per_iteration : 1;
+  const int copies = n_copies > 1 ? n_copies : 1;
   SILT_REQUIRE(exec.is_cuda() && exec.stream != nullptr,
-               std::string("StepGraph needs a CUDA exec with its own stream"));
+               std::string("LoopGraph needs a CUDA exec with its own stream"));
   impl_->exec = exec;
   const cudaStream_t s = exec.stream;
   SILT_CUDA_CHECK(cudaSetDevice(exec.device));
@@ -63,23 +63,23 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
   try {
     // The loop condition starts at 1 on every launch (cudaGraphCondAssignDefault): a frame always
     // takes at least one step; the dt kernel clears it after the last one.
-    cudaGraphConditionalHandle more = 0;
+    cudaGraphConditionalHandle loop = 0;
     SILT_CUDA_CHECK(
-        cudaGraphConditionalHandleCreate(&more, impl_->graph, 1, cudaGraphCondAssignDefault));
+        cudaGraphConditionalHandleCreate(&loop, impl_->graph, 1, cudaGraphCondAssignDefault));
     cudaGraphNode_t loop_node = nullptr;
     const cudaGraph_t body =
-        add_conditional(impl_->graph, nullptr, 0, more, cudaGraphCondTypeWhile, &loop_node);
+        add_conditional(impl_->graph, nullptr, 0, loop, cudaGraphCondTypeWhile, &loop_node);
 
-    // Loop body: (pre -> IF(rebuild) -> step) x copies, each IF node with a handle of its own.
-    std::vector<cudaGraph_t> rebuild_bodies;
+    // Loop body: (pre -> IF(branch) -> step) x copies, each IF node with a handle of its own.
+    std::vector<cudaGraph_t> branch_bodies;
     SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0,
                                                   cudaStreamCaptureModeThreadLocal));
     for (int k = 0; k < copies; ++k) {
-      cudaGraphConditionalHandle rebuild_if = 0;
-      SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&rebuild_if, body, 0, 0));
-      StepHandles h;
-      h.more = more;
-      h.rebuild = rebuild_if;
+      cudaGraphConditionalHandle branch_if = 0;
+      SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch_if, body, 0, 0));
+      LoopHandles h;
+      h.loop = loop;
+      h.branch = branch_if;
       h.in_graph = 1;
       pre(h);
       cudaStreamCaptureStatus status;
@@ -88,8 +88,8 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
       SILT_CUDA_CHECK(
           cudaStreamGetCaptureInfo(s, &status, nullptr, nullptr, &deps, nullptr, &n_deps));
       cudaGraphNode_t if_node = nullptr;
-      rebuild_bodies.push_back(
-          add_conditional(body, deps, n_deps, rebuild_if, cudaGraphCondTypeIf, &if_node));
+      branch_bodies.push_back(
+          add_conditional(body, deps, n_deps, branch_if, cudaGraphCondTypeIf, &if_node));
       SILT_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1,
                                                           cudaStreamSetCaptureDependencies));
       step(h);
@@ -97,10 +97,10 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
     SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
 
     // Bodies of the IF nodes.
-    for (const cudaGraph_t rebuild_body : rebuild_bodies) {
-      SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, rebuild_body, nullptr, nullptr, 0,
+    for (const cudaGraph_t branch_body : branch_bodies) {
+      SILT_CUDA_CHECK(cudaStreamBeginCaptureToGraph(s, branch_body, nullptr, nullptr, 0,
                                                     cudaStreamCaptureModeThreadLocal));
-      rebuild();
+      branch();
       SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
     }
 
@@ -111,49 +111,29 @@ StepGraph::StepGraph(const Exec& exec, const Pre& pre, const Phase& rebuild, con
   }
 }
 
-StepGraph::~StepGraph() = default;
+LoopGraph::~LoopGraph() = default;
 
-void StepGraph::launch() {
+void LoopGraph::launch() {
   SILT_CUDA_CHECK(cudaGraphLaunch(impl_->instance, impl_->exec.stream));
 }
 
-CUstream_st* StepGraph::create_stream(const Exec& exec) {
-  if (!exec.is_cuda()) return nullptr;
-  SILT_CUDA_CHECK(cudaSetDevice(exec.device));
-  cudaStream_t s = nullptr;
-  SILT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  return s;
-}
-
-void StepGraph::destroy_stream(const Exec& exec, CUstream_st* stream) noexcept {
-  if (!exec.is_cuda() || !stream) return;
-  cudaSetDevice(exec.device);
-  cudaStreamSynchronize(stream);
-  cudaStreamDestroy(stream);
-}
-
-bool StepGraph::supported() {
+bool LoopGraph::supported() {
   return true;
 }
 
 #else  // no CUDA in this unit, or a CUDA runtime without conditional graph nodes
 
-struct StepGraph::Impl {};
+struct LoopGraph::Impl {};
 
-StepGraph::StepGraph(const Exec&, const Pre&, const Phase&, const Pre&, int) {
+LoopGraph::LoopGraph(const Exec&, const Pre&, const Phase&, const Pre&, int) {
   throw Error("CUDA graphs with conditional nodes need the CUDA backend built with CUDA >= 12.4");
 }
-StepGraph::~StepGraph() = default;
-void StepGraph::launch() {}
-CUstream_st* StepGraph::create_stream(const Exec& exec) {
-  if (exec.is_cuda()) throw Error("this build of silt has no CUDA backend");
-  return nullptr;
-}
-void StepGraph::destroy_stream(const Exec&, CUstream_st*) noexcept {}
-bool StepGraph::supported() {
+LoopGraph::~LoopGraph() = default;
+void LoopGraph::launch() {}
+bool LoopGraph::supported() {
   return false;
 }
 
 #endif
 
-}  // namespace silt::mpm
+}  // namespace silt

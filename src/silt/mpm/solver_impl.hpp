@@ -1,0 +1,75 @@
+// The state of mpm::Solver (solver.hpp) shared by solver.cpp (steps and frames) and
+// solver_setup.cpp (parts, emission, preparation between frames). Not part of the interface.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/core/loop_graph.hpp"
+#include "silt/mpm/balance.hpp"
+#include "silt/mpm/emitter.hpp"
+#include "silt/mpm/exchange.hpp"
+#include "silt/mpm/part.hpp"
+#include "silt/mpm/solver.hpp"
+#include "silt/partition/streams.hpp"
+
+namespace silt::mpm {
+
+struct Solver::Impl {
+  Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
+       const partition::World& w);
+  ~Impl() {
+    for (auto& p : parts) fence(p->exec());
+  }
+
+  Scene scene;
+  SolverOptions options;
+  const partition::World& world;
+  int nparts = 0;
+  std::vector<int> global;                 // this process's parts' indices over all ranks
+  std::vector<partition::Stream> streams;  // one per CUDA device of this process (kept first)
+  Parts parts;
+  std::unique_ptr<Exchange> exchange;
+  Emitter emitter;
+  Balancer balancer;
+  std::vector<std::unique_ptr<LoopGraph>> graphs;  // one per part, when frames run as graphs
+  long long graph_key = -1;
+  bool graph_failed = false;
+  long long total_particles = 0;     // all parts, all ranks
+  std::vector<std::int64_t> counts;  // per part over all ranks, after the last emission/balance
+  long long frame = 0;
+  int last_frame_steps = 0;
+  bool stepping = false;
+
+  /// f(part, k) for each of this process's parts, with its device current.
+  template <class F>
+  void each(F f) {
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      activate(parts[k]->exec());
+      f(*parts[k], int(k));
+    }
+  }
+  /// e's message with the part named (a split run).
+  std::string name_part(const std::exception& e, int k) const {
+    if (nparts == 1) return e.what();
+    return fmt::format("{} [part {} of {}, {}]", e.what(), global[std::size_t(k)], nparts,
+                       parts[std::size_t(k)]->where());
+  }
+  void log(const std::string& m) const {
+    if (options.log && !m.empty() && world.is_root()) options.log(m);
+  }
+
+  void make_parts(const std::vector<Exec>& execs);
+  void emit(double t);
+  void prepare(bool emit_new, bool for_frame);
+  void agree_rebuild();
+  void prepare_graphs();
+  void step_plain(bool allow_pause);
+  void run_steps();
+  void check_faults();
+};
+
+}  // namespace silt::mpm

@@ -1,0 +1,192 @@
+// mpm::Solver's parts, emission and what may allocate between frames (solver_impl.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "silt/core/error.hpp"
+#include "silt/mpm/exchange_kernels.hpp"
+#include "silt/mpm/solver_impl.hpp"
+
+namespace silt::mpm {
+
+namespace {
+/// Steps per iteration of a frame graph's device-side loop (the body repeated), so the loop's
+/// per-iteration cost is shared by two steps (bench/results/mpm-2026-11-29-h200.md).
+constexpr int kGraphStepsPerIteration = 2;
+
+/// Parts over all ranks, and the indices of this process's among them.
+int part_total(const std::vector<Exec>& execs, const partition::World& w) {
+  return w.distributed() ? w.size() : int(execs.size());
+}
+std::vector<int> local_indices(const std::vector<Exec>& execs, const partition::World& w) {
+  if (w.distributed()) return {w.rank()};
+  std::vector<int> g(execs.size());
+  for (std::size_t k = 0; k < g.size(); ++k) g[k] = int(k);
+  return g;
+}
+}  // namespace
+
+Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverOptions& o,
+                   const partition::World& w)
+    : scene(s),
+      options(o),
+      world(w),
+      nparts(part_total(execs, w)),
+      global(local_indices(execs, w)),
+      emitter(scene),
+      balancer(scene, nparts, global, w, o.balance_tolerance) {
+  validate(scene);
+  if (execs.empty()) throw Error("MPM: no device given");
+  if (nparts > kMaxParts)
+    throw Error(fmt::format("MPM on several parts: {} parts, at most {}", nparts, kMaxParts));
+  if (nparts > 1 && scene.g2p2g)
+    throw Error(fmt::format(
+        "MPM scene '{}': g2p2g runs on one part only (the fused kernel has no place for the "
+        "shared-block reduction); set g2p2g to false",
+        scene.name));
+  make_parts(execs);
+  exchange = make_exchange(parts, world);
+  if (!options.cuda_graph || !exchange->records_graphs()) exchange->use_plain_steps();
+  emit(0.0);
+  counts = balancer.counts(parts);
+}
+
+void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
+  const bool cuda = execs.front().is_cuda();
+  for (const Exec& e : execs)
+    if (e.is_cuda() != cuda) throw Error("MPM on several parts: CPU and CUDA parts mixed");
+  if (world.distributed() && execs.size() != 1)
+    throw Error(fmt::format(
+        "MPM on several MPI ranks: each rank drives one part ({} devices given on rank {})",
+        execs.size(), world.rank()));
+  // One stream per device: parts on one GPU run their phases in turn on it. Capture (the frame
+  // graphs) needs a stream other than the legacy one.
+  std::vector<int> devices;
+  for (const Exec& e : execs)
+    if (cuda && std::find(devices.begin(), devices.end(), e.device) == devices.end()) {
+      devices.push_back(e.device);
+      streams.emplace_back(e);
+    }
+  for (std::size_t k = 0; k < execs.size(); ++k) {
+    Exec e = execs[k];
+    const std::string dev = cuda ? fmt::format("cuda device {}", e.device) : std::string("cpu");
+    std::string where = dev;
+    if (world.distributed())
+      where = fmt::format("MPI rank {}, {}", world.rank(), dev);
+    else if (!cuda && execs.size() > 1)
+      where = fmt::format("cpu partition {}", k);
+    else if (cuda && devices.size() < execs.size())
+      where = fmt::format("{}, part {}", dev, k);
+    if (cuda)
+      e = streams[std::size_t(std::find(devices.begin(), devices.end(), e.device) -
+                              devices.begin())]
+              .exec();
+    activate(e);
+    try {
+      parts.push_back(std::make_unique<Part>(scene, e, std::move(where)));
+    } catch (const Error& err) {
+      throw Error(nparts == 1 ? std::string(err.what())
+                              : fmt::format("{} [part {} of {}]", err.what(), global[k], nparts));
+    }
+  }
+}
+
+void Solver::Impl::emit(double t) {
+  NewParticles all = emitter.take_due(t);
+  const std::size_t n = all.count();
+  if (n == 0) return;
+  if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
+    throw Error(fmt::format(
+        "MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
+        "needed ({} present + {} emitted), max_particles is {}",
+        scene.name, t, total_particles + (long long)n, total_particles, n, scene.max_particles));
+  total_particles += (long long)n;
+  std::vector<NewParticles> piece_of(parts.size());
+  if (nparts == 1) {
+    piece_of[0] = std::move(all);
+  } else {
+    // Each particle to the part of its piece (over all ranks; others' pieces are theirs).
+    const std::vector<int> piece = balancer.pieces(all);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto at = std::find(global.begin(), global.end(), piece[i]);
+      if (at == global.end()) continue;
+      NewParticles& d = piece_of[std::size_t(at - global.begin())];
+      for (int a = 0; a < 3; ++a) {
+        d.x.push_back(all.x[3 * i + a]);
+        d.v.push_back(all.v[3 * i + a]);
+      }
+      d.plastic.push_back(all.plastic[i]);
+      d.material.push_back(all.material[i]);
+      d.id.push_back(all.id[i]);
+    }
+  }
+  each([&](Part& p, int k) {
+    try {
+      p.add(piece_of[std::size_t(k)]);
+    } catch (const Error& e) {
+      throw Error(name_part(e, k));
+    }
+  });
+}
+
+void Solver::Impl::agree_rebuild() {
+  // A part that was handed particles or whose grid moved asked for a rebuild: all rebuild.
+  if (nparts == 1) return;
+  double any = 0;
+  for (auto& p : parts)
+    if (p->read_control().since_rebuild >= scene.rebuild_period) any = 1;
+  if (world.distributed()) world.allreduce_max_sum(&any, 1, 1);
+  if (any > 0)
+    for (auto& p : parts) p->request_rebuild();
+}
+
+void Solver::Impl::prepare(bool emit_new, bool for_frame) {
+  if (emit_new) {
+    const double t = parts.front()->read_control().time;
+    emit(t);
+    log(balancer.balance(parts, t));  // between frames only, never at a pause inside one
+    counts = balancer.counts(parts);
+  }
+  each([&](Part& p, int k) {
+    try {
+      p.prepare();  // grows the grid: may run out of device memory
+    } catch (const Error& e) {
+      throw Error(name_part(e, k));
+    }
+  });
+  exchange->prepare();
+  agree_rebuild();
+  if (for_frame) prepare_graphs();
+}
+
+void Solver::Impl::prepare_graphs() {
+  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return;
+  // The graphs bake in every part's pointers (peer grids included) and particle counts.
+  long long key = exchange->storage_key();
+  for (auto& p : parts) key = key * 1000003LL + p->storage_key();
+  if (key == graph_key && !graphs.empty()) return;
+  graphs.clear();
+  Exchange* x = exchange.get();
+  try {
+    each([&](Part& p, int k) {
+      Part* pp = &p;
+      graphs.push_back(std::make_unique<LoopGraph>(
+          p.exec(), [x, k](const StepHandles& h) { x->graph_decide(k, h); },
+          [x, k] { x->graph_rebuild(k); },
+          [x, pp, k](const StepHandles& h) {
+            pp->p2g();
+            x->graph_grid_update(k, h);
+            pp->g2p();
+          },
+          kGraphStepsPerIteration));
+    });
+    graph_key = key;
+  } catch (const Error& e) {
+    graph_failed = true;
+    graphs.clear();
+    exchange->use_plain_steps();
+    log(fmt::format("MPM: CUDA graphs unavailable, using plain launches ({})", e.what()));
+  }
+}
+
+}  // namespace silt::mpm
