@@ -4,23 +4,27 @@
 // (paper 000, "merging kernels").
 //
 // Parameters (MaterialParams<T>, the device form of silt::mpm::Material; SI units):
-//   model               which constitutive model (MaterialModel, same order as MaterialKind)
+//   model               constitutive model (MaterialModel, same order as MaterialKind)
 //   density             rho, kg/m^3 (particle mass = density * volume0)
-//   mu, lambda          Lame parameters, Pa. fixed_corotated, drucker_prager: from Young's modulus
-//   E
-//                       and Poisson's ratio nu (mu = E/(2(1+nu)), lambda = E nu/((1+nu)(1-2nu)));
-//                       nacc: mu from kappa and nu (E = 3 kappa (1-2nu)), lambda = kappa - 2mu/3.
-//   bulk, gamma         fluid: Tait bulk modulus K (Pa) and exponent (-): p = K/gamma (J^-gamma -
-//   1) viscosity           fluid: dynamic viscosity, Pa s (0: inviscid, skipped) dp_alpha
-//   drucker_prager: cone slope alpha = sqrt(2/3) 2 sin(phi)/(3 - sin(phi)), -,
-//                       from the friction angle phi (Klar et al. 2016)
-//   cohesion            drucker_prager: apex shift in log strain (-); 0 = cohesionless sand
-//   volume_correction   drucker_prager: weight in [0, 1] of the Tampubolon et al. 2017 correction
-//   kappa, nacc_m, nacc_beta, nacc_xi
-//                       nacc: bulk modulus (Pa), friction M, cohesion beta, hardening xi (-)
-//                       (Wolper et al. 2019 notation)
-//   nacc_alpha0         nacc: initial hardening state alpha = log J_p (-); p0 = kappa sinh(-xi
-//   alpha) wave_speed          fastest elastic wave, m/s, for the adaptive dt (material_wave_speed)
+//   mu, lambda          Lame parameters, Pa. fixed_corotated, drucker_prager: from Young's
+//                       modulus E (Pa) and Poisson's ratio nu (-):
+//                         mu = E / (2 (1 + nu)),  lambda = E nu / ((1 + nu) (1 - 2 nu));
+//                       nacc: mu from kappa and nu (E = 3 kappa (1 - 2 nu)),
+//                         lambda = kappa - 2 mu / 3
+//   bulk, gamma         fluid: Tait bulk modulus K, Pa, and exponent, -:
+//                         p = K / gamma (J^-gamma - 1)
+//   viscosity           fluid: dynamic viscosity, Pa s (0: inviscid, skipped)
+//   dp_alpha            drucker_prager: cone slope alpha = sqrt(2/3) 2 sin(phi) / (3 - sin(phi)),
+//                       -, from the friction angle phi (Klar et al. 2016)
+//   cohesion            drucker_prager: apex shift in log strain, -; 0 = cohesionless sand
+//   volume_correction   drucker_prager: weight in [0, 1], -, of the Tampubolon et al. 2017
+//                       volume correction
+//   kappa               nacc: bulk modulus, Pa
+//   nacc_m, nacc_beta   nacc: friction M and cohesion beta, - (Wolper et al. 2019 notation)
+//   nacc_xi             nacc: hardening xi, -
+//   nacc_alpha0         nacc: initial hardening state alpha = log J_p, -; p0 from it (nacc_k.hpp)
+//   wave_speed          fastest elastic wave at rest, m/s, for the adaptive dt
+//                       (material_wave_speed)
 // Per-particle plastic state (`plastic`, one scalar): drucker_prager: volume correction log J_p
 // gained while separating; nacc: alpha; fixed_corotated, fluid: unused (0).
 // Stress: the Kirchhoff stress tau = P F^T = J sigma (Pa) that transfer_k.hpp's p2g_particle takes.
