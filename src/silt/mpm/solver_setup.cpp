@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/kernels/scene_params.hpp"
 #include "silt/mpm/sampling.hpp"
+#include "silt/mpm/scene_params.hpp"
 #include "silt/mpm/solver_impl.hpp"
 
 namespace silt::mpm {
@@ -105,7 +105,7 @@ void Solver::Impl::build_tables() {
   u.domain_min = to_vec3<float>(scene.domain_min);
   u.domain_max = to_vec3<float>(scene.domain_max);
   u.band = float(kWallBandCells * scene.dx);
-  u.domain_wall = to_boundary_kind(scene.domain_wall);
+  u.domain_wall = scene.domain_wall;
   u.domain_friction = float(scene.domain_friction);
   u.min_mass = float(kMinNodeMassFraction * (min_mass < 1e300 ? min_mass : 0.0));
   gargs.n_colliders = int(col.size());
