@@ -1,5 +1,5 @@
-// A whole frame of MPM steps as one CUDA graph (paper 000 §3, principles 3 and 4; measured on the
-// H200: 4.75 us per plain launch, 0.51 us inside a graph). The graph is a device-side loop built
+// A whole frame of MPM steps as one CUDA graph (paper 000 §3, principles 3 and 4: a launch inside
+// a graph costs a fraction of a plain one, docs/NOTES.md). The graph is a device-side loop built
 // from conditional nodes, so the host launches it once per frame and never waits inside it:
 //
 //   WHILE (more) {                  more: set by the dt kernel, 0 after the frame's last step

@@ -1,7 +1,7 @@
 // Gated launches of the transfer kernels with a chosen shape (SolverOptions::transfer_launch):
 // the same per-particle body, instantiated once per __launch_bounds__ variant, so the ablation can
-// trade registers for occupancy at run time (paper 000 §3 principle 2; P2G needs 92 registers and
-// G2P 95 unbounded, ~25% occupancy on sm_90). The host backend ignores the shape.
+// trade registers for occupancy at run time (paper 000 §3 principle 2; register counts and timings
+// in docs/NOTES.md). The host backend ignores the shape.
 #pragma once
 
 #include "silt/core/parallel_for.hpp"
