@@ -8,7 +8,7 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/mpm_scene.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/wave_speed.hpp"
 
 namespace {

@@ -10,8 +10,8 @@
 #include "silt/core/error.hpp"
 #include "silt/io/mpm_scene_parts.hpp"
 #include "silt/io/splat_png.hpp"
-#include "silt/mpm/sampling.hpp"
-#include "silt/mpm/sampling_shape.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/sampling/shape_region.hpp"
 #include "silt/mpm/wave_speed.hpp"
 
 namespace silt::io {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "silt/io/mpm_scene.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/wave_speed.hpp"
 
 namespace silt::io {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/scene_params.hpp"
 #include "silt/mpm/solver_impl.hpp"
 
