@@ -47,9 +47,9 @@ std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int
 /// positive, else the SILT_SWE_HALO environment variable, else kCudaHalo on CUDA subdomains and 1
 /// on CPU partitions.
 int halo_layers(int from_cli, bool cuda);
-/// The default halo of split runs on GPUs: exchanging 4 layers every 4 steps took two H200s from
-/// 65-70% to 76% efficiency at 4M cells and from 90% to 92% at 16M (bench/results/
-/// swe-2026-11-29-h200x2.md); on CPU partitions the recomputed overlap costs more than it saves.
+/// The default halo of split runs on GPUs: 4 layers exchanged every 4 steps measured best on two
+/// H200s (docs/NOTES.md, "Several devices"); on CPU partitions the recomputed overlap costs more
+/// than it saves.
 constexpr int kCudaHalo = 4;
 
 int cmd_info();

@@ -13,7 +13,7 @@ using V = Vec3<double>;
 // Each check is a handful of flops on O(1) velocities: round-off only.
 constexpr double kTol = 1e-14;
 
-GridUpdateParams<double> box_params(BoundaryKind wall, double friction) {
+GridUpdateParams<double> box_params(WallKind wall, double friction) {
   GridUpdateParams<double> g{};
   g.dt = 1e-3;
   g.time = 0;
@@ -39,7 +39,7 @@ V update(const GridUpdateParams<double>& g, const V& v, const V& x,
 }
 
 TEST(GridUpdate, GravityAndEmptyNodes) {
-  const GridUpdateParams<double> g = box_params(BoundaryKind::sticky, 0);
+  const GridUpdateParams<double> g = box_params(WallKind::sticky, 0);
   const V v = grid_update_node(2.0, V{2, 4, 6}, kInteriorNode, g,
                                static_cast<const ColliderParams<double>*>(nullptr), 0);
   EXPECT_LE(norm(v - V{1, 2 - 9.81e-3, 3}), kTol);
@@ -50,20 +50,20 @@ TEST(GridUpdate, GravityAndEmptyNodes) {
 }
 
 TEST(GridUpdate, StickyWallZeroesVelocity) {
-  const GridUpdateParams<double> g = box_params(BoundaryKind::sticky, 0);
+  const GridUpdateParams<double> g = box_params(WallKind::sticky, 0);
   EXPECT_LE(norm(update(g, V{1, 2, -3}, kFloorNode)), kTol);
   EXPECT_LE(norm(update(g, V{1, 2, -3}, kInteriorNode) - V{1, 2, -3}), kTol);
   EXPECT_LE(norm(update(g, V{1, 2, -3}, V{0.99, 0.5, 0.5})), kTol);  // x-max face too
 }
 
 TEST(GridUpdate, SlipRemovesOnlyTheNormalComponent) {
-  const GridUpdateParams<double> g = box_params(BoundaryKind::slip, 0);
+  const GridUpdateParams<double> g = box_params(WallKind::slip, 0);
   EXPECT_LE(norm(update(g, V{1, -2, 3}, kFloorNode) - V{1, 0, 3}), kTol);
   EXPECT_LE(norm(update(g, V{1, 2, 3}, kFloorNode) - V{1, 0, 3}), kTol);  // also leaving
 }
 
 TEST(GridUpdate, SeparateKeepsTangentialAndOutwardMotion) {
-  const GridUpdateParams<double> g = box_params(BoundaryKind::separate, 0);
+  const GridUpdateParams<double> g = box_params(WallKind::separate, 0);
   EXPECT_LE(norm(update(g, V{1, -2, 3}, kFloorNode) - V{1, 0, 3}), kTol);
   EXPECT_LE(norm(update(g, V{1, 2, 3}, kFloorNode) - V{1, 2, 3}), kTol);  // leaving: untouched
   // Upper face: outward normal is -y there, so moving up is into the wall.
@@ -72,7 +72,7 @@ TEST(GridUpdate, SeparateKeepsTangentialAndOutwardMotion) {
 
 TEST(GridUpdate, CoulombFrictionReducesTangentialByMuTimesNormal) {
   const double mu = 0.5;
-  const GridUpdateParams<double> g = box_params(BoundaryKind::separate, mu);
+  const GridUpdateParams<double> g = box_params(WallKind::separate, mu);
   // |v_t| = 5 (3, 4 in x, z), v_n = -2: |v_t| -> 5 - 0.5 * 2 = 4 along the same direction.
   EXPECT_LE(norm(update(g, V{3, -2, 4}, kFloorNode) - V{3, 0, 4} * (4.0 / 5.0)), kTol);
   // Static friction: mu |v_n| >= |v_t| stops it.
@@ -80,13 +80,13 @@ TEST(GridUpdate, CoulombFrictionReducesTangentialByMuTimesNormal) {
   // Separating: no friction.
   EXPECT_LE(norm(update(g, V{3, 2, 4}, kFloorNode) - V{3, 2, 4}), kTol);
   // Slip walls apply the same friction when pressed.
-  const GridUpdateParams<double> gs = box_params(BoundaryKind::slip, mu);
+  const GridUpdateParams<double> gs = box_params(WallKind::slip, mu);
   EXPECT_LE(norm(update(gs, V{3, -2, 4}, kFloorNode) - V{3, 0, 4} * (4.0 / 5.0)), kTol);
 }
 
-ColliderParams<double> plane(BoundaryKind wall, const V& velocity, double friction = 0) {
+ColliderParams<double> plane(WallKind wall, const V& velocity, double friction = 0) {
   ColliderParams<double> c{};
-  c.shape = ColliderShape::plane;
+  c.shape = ColliderKind::plane;
   c.wall = wall;
   c.friction = friction;
   c.point = V{0, 0.3, 0};
@@ -96,37 +96,37 @@ ColliderParams<double> plane(BoundaryKind wall, const V& velocity, double fricti
 }
 
 TEST(GridUpdate, MovingColliderResolvedInItsFrame) {
-  GridUpdateParams<double> g = box_params(BoundaryKind::separate, 0);
+  GridUpdateParams<double> g = box_params(WallKind::separate, 0);
   g.gravity = V::zero();
   const V vc{0.5, 1.0, 0};  // plane rising at 1 m/s, sliding at 0.5 m/s
   // At t = 0.1 the plane is at y = 0.4: a node at y = 0.35 is inside it.
   g.time = 0.1;
   const V x{0.5, 0.35, 0.5};
-  ColliderParams<double> c = plane(BoundaryKind::sticky, vc);
+  ColliderParams<double> c = plane(WallKind::sticky, vc);
   EXPECT_LE(norm(update(g, V{3, -2, 1}, x, &c, 1) - vc), kTol);
-  c = plane(BoundaryKind::slip, vc);
+  c = plane(WallKind::slip, vc);
   // Relative (2.5, -3, 1): normal part removed -> v = vc + (2.5, 0, 1).
   EXPECT_LE(norm(update(g, V{3, -2, 1}, x, &c, 1) - V{3, 1, 1}), kTol);
-  c = plane(BoundaryKind::separate, vc);
+  c = plane(WallKind::separate, vc);
   // Moving up at 1.5 m/s relative +0.5: separating in the plane's frame, untouched.
   EXPECT_LE(norm(update(g, V{3, 1.5, 1}, x, &c, 1) - V{3, 1.5, 1}), kTol);
   // Moving up at 0.5 m/s is still approaching a plane that rises at 1 m/s.
   EXPECT_LE(norm(update(g, V{3, 0.5, 1}, x, &c, 1) - V{3, 1, 1}), kTol);
-  c = plane(BoundaryKind::separate, vc, 0.5);
+  c = plane(WallKind::separate, vc, 0.5);
   // Relative (2.5, -0.5, 1) with friction: |v_t| -> |v_t| - 0.25.
   const V rel_t{2.5, 0, 1};
   const V expect = vc + rel_t * (1 - 0.25 / norm(rel_t));
   EXPECT_LE(norm(update(g, V{3, 0.5, 1}, x, &c, 1) - expect), kTol);
   // At t = 0 the plane is at y = 0.3: the same node is outside, untouched.
   g.time = 0;
-  c = plane(BoundaryKind::sticky, vc);
+  c = plane(WallKind::sticky, vc);
   EXPECT_LE(norm(update(g, V{3, -2, 1}, x, &c, 1) - V{3, -2, 1}), kTol);
 }
 
 TEST(GridUpdate, ColliderShapesDistanceAndNormal) {
   V n;
   ColliderParams<double> s{};
-  s.shape = ColliderShape::sphere;
+  s.shape = ColliderKind::sphere;
   s.center = V{0.5, 0.5, 0.5};
   s.radius = 0.2;
   EXPECT_NEAR(collider_distance(s, V{0.5, 0.6, 0.5}, 0.0, n), -0.1, kTol);
@@ -134,7 +134,7 @@ TEST(GridUpdate, ColliderShapesDistanceAndNormal) {
   EXPECT_NEAR(collider_distance(s, V{0.9, 0.5, 0.5}, 0.0, n), 0.2, kTol);
 
   ColliderParams<double> cyl{};
-  cyl.shape = ColliderShape::cylinder;
+  cyl.shape = ColliderKind::cylinder;
   cyl.center = V{0.5, 0, 0.5};
   cyl.axis = V{0, 1, 0};
   cyl.radius = 0.1;
@@ -142,7 +142,7 @@ TEST(GridUpdate, ColliderShapesDistanceAndNormal) {
   EXPECT_LE(norm(n - V{1, 0, 0}), kTol);
 
   ColliderParams<double> b{};
-  b.shape = ColliderShape::box;
+  b.shape = ColliderKind::box;
   b.box_min = V{0.2, 0.2, 0.2};
   b.box_max = V{0.6, 0.4, 0.8};
   b.velocity = V{0.1, 0, 0};

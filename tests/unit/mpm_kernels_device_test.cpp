@@ -10,8 +10,8 @@
 #include "silt/core/buffer.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/kernels/material_k.hpp"
-#include "silt/mpm/kernels/scene_params.hpp"
 #include "silt/mpm/lane_group.hpp"
+#include "silt/mpm/scene_params.hpp"
 #include "test_support.hpp"
 
 namespace silt::mpm {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "silt/mpm/kernels/material_k.hpp"
-#include "silt/mpm/kernels/scene_params.hpp"
+#include "silt/mpm/scene_params.hpp"
 #include "test_support.hpp"
 
 namespace silt::mpm {
@@ -72,7 +72,7 @@ TEST(Fluid, TaitPressureAndReset) {
         << j;
   }
   MaterialParams<double> m{};
-  m.model = MaterialModel::fluid;
+  m.model = MaterialKind::fluid;
   m.density = 1000, m.bulk = bulk, m.gamma = gamma, m.viscosity = 0.01;
   const M c{0, 2, 0, 0, 0, 0, 0, 0, 1};
   M f = rotation(0.3, V{1, 2, 3}) * M::diag(V{0.9, 1, 1}) * rotation(-0.5, V{0, 1, 0});

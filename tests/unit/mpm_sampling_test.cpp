@@ -1,4 +1,4 @@
-// Particle sampling of MPM sources (src/silt/mpm/sampling.hpp): counts against ppc * volume / dx^3,
+// Particle sampling of MPM sources (src/silt/mpm/sampling/): counts against ppc * volume / dx^3,
 // determinism for a seed, every point inside its shape (checked by independent formulas, not the
 // sampler's own inside test), the Poisson-disk minimum distance, closed-OBJ-mesh inside tests.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/obj_mesh.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 #include "test_support.hpp"
 
 namespace {

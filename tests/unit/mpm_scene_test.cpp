@@ -8,7 +8,8 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/mpm_scene.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/wave_speed.hpp"
 
 namespace {
 
@@ -150,6 +151,18 @@ TEST(MpmScene, StiffMaterialWarnsAndTooLargeFixedDtFails) {
   EXPECT_TRUE(throws_with([] { parse({"physics.fixed_dt=3.5e-3"}); },
                           {"'physics.fixed_dt'", "0.0035", "material 'sand'", "0.00146"}));
   EXPECT_TRUE(throws_with([] { parse({"physics.fixed_dt=0.5"}); }, {"longer than a frame"}));
+}
+
+// The wave speed and dt limit the checks above report come from mpm/ (closed forms in double).
+TEST(MpmScene, ElasticDtLimitIsTheCflOverTheWaveSpeed) {
+  constexpr double kRoundOff = 1e-12;  // relative, a few double operations
+  silt::mpm::Material water;
+  water.kind = silt::mpm::MaterialKind::fluid;
+  water.bulk_modulus = 1.0e5, water.density = 1000;  // c = sqrt(K / rho) = 10 m/s
+  EXPECT_NEAR(silt::mpm::material_wave_speed(water), 10.0, 10.0 * kRoundOff);
+  EXPECT_NEAR(silt::mpm::elastic_dt_limit(water, 0.01, 0.5), 5e-4, 5e-4 * kRoundOff);
+  water.bulk_modulus = 0;  // no waves, no limit
+  EXPECT_TRUE(std::isinf(silt::mpm::elastic_dt_limit(water, 0.01, 0.5)));
 }
 
 TEST(MpmScene, G2p2gRefusesEmitters) {

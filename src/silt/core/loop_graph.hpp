@@ -1,6 +1,6 @@
-// A device-side loop as one CUDA graph (paper 000 §3, principles 3 and 4; measured on the H200:
-// 4.75 us per plain launch, 0.51 us inside a graph): the host launches it once and never waits
-// inside it. Built from conditional nodes:
+// A device-side loop as one CUDA graph (paper 000 §3, principles 3 and 4: a launch inside a graph
+// costs a tenth of a plain one, docs/NOTES.md): the host launches it once and never waits inside
+// it. Built from conditional nodes:
 //
 //   WHILE (loop) {                  loop: cleared by the device after the last iteration
 //                                   (the body below, copies times)

@@ -1,5 +1,5 @@
-// Cell fields in scenes (bed, initial depth or level, velocities, Manning n, concentration): each
-// is
+// Cell fields in scenes (bed, initial depth or level, velocities, Manning n, concentration). Each
+// is one of:
 //   a number                                   constant
 //   "file.asc" or {"raster": "file.asc"}       a raster on the scene grid (path relative to the
 //                                              scene file; .tif/.nc through GDAL)

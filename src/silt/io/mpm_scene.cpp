@@ -10,9 +10,9 @@
 #include "silt/core/error.hpp"
 #include "silt/io/mpm_scene_parts.hpp"
 #include "silt/io/splat_png.hpp"
-#include "silt/mpm/kernels/scene_params.hpp"
-#include "silt/mpm/sampling.hpp"
-#include "silt/mpm/sampling_shape.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/sampling/shape_region.hpp"
+#include "silt/mpm/wave_speed.hpp"
 
 namespace silt::io {
 
@@ -229,19 +229,19 @@ void check_scene(Keys& top, MpmJob& job) {
       job.warnings.push_back(fmt::format("material '{}' is used by no source", mat.name));
       continue;
     }
-    const double limit = elastic_dt_limit(mat, s.dx, s.elastic_cfl);
+    const double c = mpm::material_wave_speed(mat);
+    const double limit = mpm::elastic_dt_limit(mat, s.dx, s.elastic_cfl);
     if (s.fixed_dt > kFixedDtFactor * limit)
-      top.fail(
-          "physics.fixed_dt",
-          fmt::format("= {} s exceeds {}x the elastic CFL limit of material '{}': elastic_cfl "
-                      "dx / c = {:.3g} s (wave speed c = {:.4g} m/s); the run would blow up. "
-                      "Lower fixed_dt or the material's stiffness",
-                      s.fixed_dt, kFixedDtFactor, mat.name, limit, s.elastic_cfl * s.dx / limit));
+      top.fail("physics.fixed_dt",
+               fmt::format("= {} s exceeds {}x the elastic CFL limit of material '{}': elastic_cfl "
+                           "dx / c = {:.3g} s (wave speed c = {:.4g} m/s); the run would blow up. "
+                           "Lower fixed_dt or the material's stiffness",
+                           s.fixed_dt, kFixedDtFactor, mat.name, limit, c));
     if (limit < kTinyDt)
       job.warnings.push_back(fmt::format(
           "material '{}' is stiff: its wave speed {:.4g} m/s limits dt to elastic_cfl dx / c = "
           "{:.3g} s (below {} s; {:.0f} steps per frame). Lower its modulus if the look allows",
-          mat.name, s.elastic_cfl * s.dx / limit, limit, kTinyDt, std::ceil(s.frame_dt / limit)));
+          mat.name, c, limit, kTinyDt, std::ceil(s.frame_dt / limit)));
   }
 }
 
@@ -281,11 +281,6 @@ std::string stem_of(const std::string& name) {
 }
 
 }  // namespace
-
-double elastic_dt_limit(const mpm::Material& m, double dx, double elastic_cfl) {
-  const double c = mpm::make_material_params<double>(m).wave_speed;
-  return c > 0 ? elastic_cfl * dx / c : std::numeric_limits<double>::infinity();
-}
 
 std::string to_string(mpm::MaterialKind k) {
   switch (k) {

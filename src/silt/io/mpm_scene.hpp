@@ -65,8 +65,4 @@ std::string to_string(mpm::MaterialKind k);
 std::string to_string(mpm::Shape s);
 std::string to_string(mpm::WallKind w);
 
-/// Largest stable time step the elastic CFL allows for material m at grid spacing dx:
-/// elastic_cfl dx / c, c the material's fastest wave speed (s).
-double elastic_dt_limit(const mpm::Material& m, double dx, double elastic_cfl);
-
 }  // namespace silt::io

@@ -4,7 +4,8 @@
 #include <cmath>
 
 #include "silt/io/mpm_scene.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/wave_speed.hpp"
 
 namespace silt::io {
 
@@ -20,7 +21,7 @@ std::string describe(const MpmJob& job) {
       (b[2] - a[2]) / s.dx, to_string(s.domain_wall));
   for (const auto& m : s.materials)
     out += fmt::format("  material   {}: {}, {} kg/m^3, dt <= {:.3g} s (elastic CFL)\n", m.name,
-                       to_string(m.kind), m.density, elastic_dt_limit(m, s.dx, s.elastic_cfl));
+                       to_string(m.kind), m.density, mpm::elastic_dt_limit(m, s.dx, s.elastic_cfl));
   double total = 0;
   for (std::size_t i = 0; i < s.sources.size(); ++i) {
     const auto& src = s.sources[i];

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "silt/mpm/solver.hpp"
+#include "silt/mpm/particle_frame.hpp"
 
 namespace silt::io {
 

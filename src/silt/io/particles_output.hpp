@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "silt/io/mpm_scene.hpp"
-#include "silt/mpm/solver.hpp"
+#include "silt/mpm/particle_frame.hpp"
 
 namespace silt::io {
 

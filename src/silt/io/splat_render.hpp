@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "silt/mpm/particle_frame.hpp"
 #include "silt/mpm/scene.hpp"
-#include "silt/mpm/solver.hpp"
 
 namespace silt::io {
 

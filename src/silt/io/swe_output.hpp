@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "silt/io/swe_scene.hpp"
-#include "silt/swe/solver.hpp"
+#include "silt/swe/fields.hpp"
 
 namespace silt::io {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "silt/mpm/part.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 
 namespace silt::mpm {
 

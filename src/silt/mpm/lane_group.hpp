@@ -1,10 +1,9 @@
 // Warp-level pre-reduction of P2G: the lanes of a warp whose particles have the same stencil base
 // write to the same 27 nodes, so they add their shares in registers first (a tree of shuffles)
-// and one lane per group issues the atomics. With particles sorted by cell (the rebuild's order, by
-// the nearest node's cell) a warp holds groups of ~particles-per-cell lanes, which otherwise
-// collide on the same addresses in L2: ncu on 1M sorted sand showed P2G 31% slower than on unsorted
-// particles at the same L2 throughput (bench/results/mpm-2026-11-29-h200.md). Groups need not be
-// contiguous in lane order; a warp whose lanes all differ skips the shuffles.
+// and one lane per group issues the atomics. Why: particles sorted by cell put ~particles-per-cell
+// lanes of a warp on the same addresses, whose atomics serialise in L2 (docs/NOTES.md, "MPM on the
+// GPU"). Groups need not be contiguous in lane order; a warp whose lanes all differ skips the
+// shuffles.
 #pragma once
 
 #include "silt/core/config.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/kernels/scene_params.hpp"
+#include "silt/mpm/scene_params.hpp"
 #include "silt/mpm/part.hpp"
 
 namespace silt::mpm {
@@ -114,7 +114,7 @@ void Part::build_tables() {
   u.domain_min = to_vec3<float>(s.domain_min);
   u.domain_max = to_vec3<float>(s.domain_max);
   u.band = float(kWallBandCells * s.dx);
-  u.domain_wall = to_boundary_kind(s.domain_wall);
+  u.domain_wall = s.domain_wall;
   u.domain_friction = float(s.domain_friction);
   u.min_mass = float(kMinNodeMassFraction * (min_mass < 1e300 ? min_mass : 0.0));
   gargs_.n_colliders = int(col.size());

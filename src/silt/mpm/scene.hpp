@@ -8,16 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "silt/mpm/kernels/kinds_k.hpp"
+
 namespace silt::mpm {
 
 using Vec3d = std::array<double, 3>;
-
-enum class MaterialKind {
-  fixed_corotated,  // elastic solid (jelly): Stomakhin et al. 2012
-  fluid,            // weakly compressible fluid (water): Tait equation of state on J
-  drucker_prager,   // sand: Klár et al. 2016, plasticity on the Hencky strain
-  nacc              // snow: non-associated Cam-Clay, Wolper et al. 2019
-};
 
 struct Material {
   std::string name;
@@ -66,10 +61,8 @@ struct Source {
   double emit_interval = 0.0, emit_start = 0.0, emit_end = 0.0;
 };
 
-enum class WallKind { sticky, slip, separate };
-
 struct Collider {
-  enum class Kind { plane, sphere, box, cylinder };
+  using Kind = ColliderKind;
   std::string name;
   Kind kind = Kind::plane;
   WallKind wall = WallKind::separate;

@@ -13,22 +13,11 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/mpm/particle_frame.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"
 
 namespace silt::mpm {
-
-/// Particles copied back to the host for output.
-struct ParticleFrame {
-  std::vector<float> position;  // x y z per particle, m
-  std::vector<float> velocity;  // x y z per particle, m/s
-  std::vector<std::int32_t> material;
-  std::vector<float> stress;  // Cauchy stress, 9 per particle (row-major), Pa; empty unless asked
-  std::vector<float>
-      plastic;  // plastic state per particle (log J_p or alpha), -; empty unless asked
-  std::vector<std::int32_t> id;  // stable particle id (particles are reordered by block)
-  std::size_t count() const { return material.size(); }
-};
 
 struct FrameStats {
   long long steps = 0;     // steps taken in the frame

@@ -154,7 +154,7 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
 /// gradient after material_stress, J^(1/3) I for a fluid).
 SILT_HD SILT_FORCEINLINE void fold_wave_speed(const TransferArgs& a, const MaterialParams<float>& m,
                                               const Mat3f& f) {
-  if (m.model == MaterialModel::fluid && a.wave_max)
+  if (m.model == MaterialKind::fluid && a.wave_max)
     fold_max_speed(a.wave_max, compressed_wave_speed(m, determinant(f)));
 }
 

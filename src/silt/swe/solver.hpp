@@ -9,23 +9,10 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/swe/fields.hpp"
 #include "silt/swe/scene.hpp"
 
 namespace silt::swe {
-
-/// Cell fields copied back to the host (double regardless of the solver's precision).
-struct Fields {
-  Index nx = 0, ny = 0;
-  std::vector<double> h;          // depth, m
-  std::vector<double> hu, hv;     // unit discharges, m^2/s
-  std::vector<double> hc;         // pollutant mass per area, kg/m^2
-  std::vector<double> max_depth;  // maximum depth seen so far, m
-};
-
-/// Values of one cell at the current time.
-struct Probe {
-  double h = 0, u = 0, v = 0, c = 0;
-};
 
 struct Totals {
   double volume = 0;          // m^3 of water in the domain

@@ -2,20 +2,19 @@
 //
 // Method: one-sided (Hestenes) Jacobi on the columns of B = F V, then a Givens QR of B.
 //   1. Cyclic sweeps over the column pairs (0,1), (0,2), (1,2): each exact Jacobi rotation makes
-//   two
-//      columns of B orthogonal (t = sign(tau) / (|tau| + sqrt(1 + tau^2)), the stable root of the
-//      symmetric 2x2 Schur rotation; Golub & Van Loan, Matrix Computations, Jacobi methods) and is
-//      accumulated into V. Unlike two-sided Jacobi on F^T F (McAdams et al. 2011) the dot products
-//      come from B itself, so small singular values keep their relative accuracy (Demmel & Veselic
-//      1992) instead of losing eps * sigma_max^2.
+//      two columns of B orthogonal (t = sign(tau) / (|tau| + sqrt(1 + tau^2)), the stable root of
+//      the symmetric 2x2 Schur rotation; Golub & Van Loan, Matrix Computations, Jacobi methods)
+//      and is accumulated into V. Unlike two-sided Jacobi on F^T F (McAdams et al. 2011) the dot
+//      products come from B itself, so small singular values keep their relative accuracy (Demmel
+//      & Veselic 1992) instead of losing eps * sigma_max^2.
 //   2. Columns sorted by decreasing norm; a swap negates one column so V stays a rotation.
 //   3. Givens QR of B (the same step as McAdams et al. 2011): U a product of plane rotations,
 //      diag(R) = sigma. Zero columns (rank-deficient F) give the identity rotation, never 0/0.
 // A fixed number of sweeps (no data-dependent loop) keeps GPU warps convergent.
 //
-// Convention (McAdams et al. 2011): U and V are proper rotations (det = +1), sigma[0] >= sigma[1]
-// >= |sigma[2]|, and sigma[2] < 0 exactly when det F < 0 (inverted elements). Material models that
-// need log(sigma) clamp it themselves.
+// Convention (McAdams et al. 2011): U and V are proper rotations (det = +1),
+// sigma[0] >= sigma[1] >= |sigma[2]|, and sigma[2] < 0 exactly when det F < 0 (inverted
+// elements). Material models that need log(sigma) clamp it themselves.
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -32,9 +31,8 @@ struct Svd3 {
   Mat3<T> v;      // rotation
 };
 
-/// Jacobi sweeps: measured on 2e5 random and rotated/graded matrices, 4 reach float round-off
-/// (worst relative reconstruction 1.2e-6; 3 sweeps: 1.7e-5) and 4 reach double round-off (2.2e-15);
-/// double takes one more for margin.
+/// Jacobi sweeps: the fewest that reach round-off on random and graded matrices (docs/NOTES.md),
+/// one more in double for margin.
 template <class T>
 struct Svd3Sweeps {
   static constexpr int value = 5;

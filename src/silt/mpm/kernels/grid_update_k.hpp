@@ -11,24 +11,18 @@
 // mu |v_n|, to 0 if mu |v_n| >= |v_t| (static friction).
 #pragma once
 
-#include <cstdint>
-
 #include "silt/core/config.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/core/math/vec.hpp"
+#include "silt/mpm/kernels/kinds_k.hpp"
 
 namespace silt::mpm {
-
-/// Same order as WallKind in scene.hpp.
-enum class BoundaryKind : std::int32_t { sticky = 0, slip = 1, separate = 2 };
-/// Same order as Collider::Kind in scene.hpp.
-enum class ColliderShape : std::int32_t { plane = 0, sphere = 1, box = 2, cylinder = 3 };
 
 /// Device form of a scene Collider (positions at time 0; it moves rigidly with `velocity`).
 template <class T>
 struct ColliderParams {
-  ColliderShape shape;
-  BoundaryKind wall;
+  ColliderKind shape;
+  WallKind wall;
   T friction;        // Coulomb coefficient, -
   Vec3<T> point;     // plane: a point on it, m
   Vec3<T> normal;    // plane: unit normal pointing out of the solid, -
@@ -48,7 +42,7 @@ struct GridUpdateParams {
   Vec3<T> domain_min;  // m, domain walls
   Vec3<T> domain_max;  // m
   T band;              // m: nodes closer than this to a domain face get its wall (~2-3 dx)
-  BoundaryKind domain_wall;
+  WallKind domain_wall;
   T domain_friction;  // Coulomb coefficient, -
   T min_mass;         // kg: nodes lighter than this are treated as empty (velocity 0)
 };
@@ -62,11 +56,11 @@ SILT_HD SILT_FORCEINLINE Vec3<T> node_velocity(T mass, const Vec3<T>& momentum, 
 /// Applies one wall: v (m/s), n unit normal out of the solid, v_wall (m/s).
 template <class T>
 SILT_HD SILT_FORCEINLINE Vec3<T> apply_wall(const Vec3<T>& v, const Vec3<T>& n,
-                                            const Vec3<T>& v_wall, BoundaryKind kind, T friction) {
-  if (kind == BoundaryKind::sticky) return v_wall;
+                                            const Vec3<T>& v_wall, WallKind kind, T friction) {
+  if (kind == WallKind::sticky) return v_wall;
   const Vec3<T> rel = v - v_wall;
   const T vn = dot(rel, n);
-  if (kind == BoundaryKind::separate && vn >= T(0)) return v;
+  if (kind == WallKind::separate && vn >= T(0)) return v;
   Vec3<T> vt = rel - n * vn;
   if (vn < T(0) && friction > T(0)) {
     const T t2 = norm2(vt);
@@ -86,21 +80,21 @@ SILT_HD inline T collider_distance(const ColliderParams<T>& c, const Vec3<T>& x,
                                    Vec3<T>& normal) {
   const Vec3<T> shift = c.velocity * t;
   switch (c.shape) {
-    case ColliderShape::plane:
+    case ColliderKind::plane:
       normal = c.normal;
       return dot(x - (c.point + shift), c.normal);
-    case ColliderShape::sphere: {
+    case ColliderKind::sphere: {
       const Vec3<T> r = x - (c.center + shift);
       normal = normalized(r);
       return norm(r) - c.radius;
     }
-    case ColliderShape::cylinder: {
+    case ColliderKind::cylinder: {
       const Vec3<T> r = x - (c.center + shift);
       const Vec3<T> radial = r - c.axis * dot(r, c.axis);
       normal = normalized(radial);
       return norm(radial) - c.radius;
     }
-    case ColliderShape::box:
+    case ColliderKind::box:
     default: {
       // max over the six face distances: inside (all <= 0) the nearest face, which also gives
       // the normal; outside a positive lower bound of the distance (only the sign is used).

@@ -4,34 +4,37 @@
 // (paper 000, "merging kernels").
 //
 // Parameters (MaterialParams<T>, the device form of silt::mpm::Material; SI units):
-//   model               which constitutive model (MaterialModel, same order as MaterialKind)
+//   model               constitutive model (MaterialKind, kinds_k.hpp)
 //   density             rho, kg/m^3 (particle mass = density * volume0)
-//   mu, lambda          Lame parameters, Pa. fixed_corotated, drucker_prager: from Young's modulus
-//   E
-//                       and Poisson's ratio nu (mu = E/(2(1+nu)), lambda = E nu/((1+nu)(1-2nu)));
-//                       nacc: mu from kappa and nu (E = 3 kappa (1-2nu)), lambda = kappa - 2mu/3.
-//   bulk, gamma         fluid: Tait bulk modulus K (Pa) and exponent (-): p = K/gamma (J^-gamma -
-//   1) viscosity           fluid: dynamic viscosity, Pa s (0: inviscid, skipped) dp_alpha
-//   drucker_prager: cone slope alpha = sqrt(2/3) 2 sin(phi)/(3 - sin(phi)), -,
-//                       from the friction angle phi (Klar et al. 2016)
-//   cohesion            drucker_prager: apex shift in log strain (-); 0 = cohesionless sand
-//   volume_correction   drucker_prager: weight in [0, 1] of the Tampubolon et al. 2017 correction
-//   kappa, nacc_m, nacc_beta, nacc_xi
-//                       nacc: bulk modulus (Pa), friction M, cohesion beta, hardening xi (-)
-//                       (Wolper et al. 2019 notation)
-//   nacc_alpha0         nacc: initial hardening state alpha = log J_p (-); p0 = kappa sinh(-xi
-//   alpha) wave_speed          fastest elastic wave, m/s, for the adaptive dt (material_wave_speed)
+//   mu, lambda          Lame parameters, Pa. fixed_corotated, drucker_prager: from Young's
+//                       modulus E (Pa) and Poisson's ratio nu (-):
+//                         mu = E / (2 (1 + nu)),  lambda = E nu / ((1 + nu) (1 - 2 nu));
+//                       nacc: mu from kappa and nu (E = 3 kappa (1 - 2 nu)),
+//                         lambda = kappa - 2 mu / 3
+//   bulk, gamma         fluid: Tait bulk modulus K, Pa, and exponent, -:
+//                         p = K / gamma (J^-gamma - 1)
+//   viscosity           fluid: dynamic viscosity, Pa s (0: inviscid, skipped)
+//   dp_alpha            drucker_prager: cone slope alpha = sqrt(2/3) 2 sin(phi) / (3 - sin(phi)),
+//                       -, from the friction angle phi (Klar et al. 2016)
+//   cohesion            drucker_prager: apex shift in log strain, -; 0 = cohesionless sand
+//   volume_correction   drucker_prager: weight in [0, 1], -, of the Tampubolon et al. 2017
+//                       volume correction
+//   kappa               nacc: bulk modulus, Pa
+//   nacc_m, nacc_beta   nacc: friction M and cohesion beta, - (Wolper et al. 2019 notation)
+//   nacc_xi             nacc: hardening xi, -
+//   nacc_alpha0         nacc: initial hardening state alpha = log J_p, -; p0 from it (nacc_k.hpp)
+//   wave_speed          fastest elastic wave at rest, m/s, for the adaptive dt
+//                       (material_wave_speed)
 // Per-particle plastic state (`plastic`, one scalar): drucker_prager: volume correction log J_p
 // gained while separating; nacc: alpha; fixed_corotated, fluid: unused (0).
 // Stress: the Kirchhoff stress tau = P F^T = J sigma (Pa) that transfer_k.hpp's p2g_particle takes.
 #pragma once
 
-#include <cstdint>
-
 #include "silt/core/config.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/core/math/svd3.hpp"
+#include "silt/mpm/kernels/kinds_k.hpp"
 #include "silt/mpm/kernels/materials/drucker_prager_k.hpp"
 #include "silt/mpm/kernels/materials/elastic_k.hpp"
 #include "silt/mpm/kernels/materials/fixed_corotated_k.hpp"
@@ -40,17 +43,9 @@
 
 namespace silt::mpm {
 
-/// Same order as MaterialKind in scene.hpp (kernels do not include the scene).
-enum class MaterialModel : std::int32_t {
-  fixed_corotated = 0,
-  fluid = 1,
-  drucker_prager = 2,
-  nacc = 3
-};
-
 template <class T>
 struct MaterialParams {
-  MaterialModel model;
+  MaterialKind model;
   T density;            // kg/m^3
   T mu;                 // Pa
   T lambda;             // Pa
@@ -79,9 +74,9 @@ SILT_HD SILT_FORCEINLINE T fluid_j_floor() {
 template <class T>
 SILT_HD SILT_FORCEINLINE T material_wave_speed(const MaterialParams<T>& m) {
   switch (m.model) {
-    case MaterialModel::fluid:
+    case MaterialKind::fluid:
       return math::sqrt(m.bulk / m.density);
-    case MaterialModel::nacc:
+    case MaterialKind::nacc:
       return math::sqrt((m.kappa + T(4) / T(3) * m.mu) / m.density);
     default:
       return p_wave_speed(m.mu, m.lambda, m.density);
@@ -95,7 +90,7 @@ SILT_HD SILT_FORCEINLINE T material_wave_speed(const MaterialParams<T>& m) {
 /// rest wave speed bounds the step).
 template <class T>
 SILT_HD SILT_FORCEINLINE T compressed_wave_speed(const MaterialParams<T>& m, T j) {
-  if (m.model != MaterialModel::fluid) return T(0);
+  if (m.model != MaterialKind::fluid) return T(0);
   const T jj = math::max(j, fluid_j_floor<T>());
   return math::sqrt(math::div(m.bulk * math::pow(jj, T(1) - m.gamma), m.density));
 }
@@ -103,7 +98,7 @@ SILT_HD SILT_FORCEINLINE T compressed_wave_speed(const MaterialParams<T>& m, T j
 /// Initial plastic state for a new particle of this material.
 template <class T>
 SILT_HD SILT_FORCEINLINE T material_initial_plastic(const MaterialParams<T>& m) {
-  return m.model == MaterialModel::nacc ? m.nacc_alpha0 : T(0);
+  return m.model == MaterialKind::nacc ? m.nacc_alpha0 : T(0);
 }
 
 /// Plasticity + stress for one particle. f: deformation gradient (in/out: plastic projection,
@@ -113,18 +108,18 @@ template <class T>
 SILT_HD inline Mat3<T> material_stress(const MaterialParams<T>& m, Mat3<T>& f, T& plastic,
                                        const Mat3<T>& c) {
   switch (m.model) {
-    case MaterialModel::fluid: {
+    case MaterialKind::fluid: {
       const T j = math::max(determinant(f), fluid_j_floor<T>());
       f = fluid_reset_deformation(j);
       return fluid_kirchhoff(j, m.bulk, m.gamma, m.viscosity, c);
     }
-    case MaterialModel::drucker_prager:
+    case MaterialKind::drucker_prager:
       return drucker_prager_update(f, plastic, m.mu, m.lambda, m.dp_alpha, m.cohesion,
                                    m.volume_correction);
-    case MaterialModel::nacc:
+    case MaterialKind::nacc:
       return nacc_update(f, plastic,
                          NaccParams<T>{m.kappa, m.mu, m.nacc_m, m.nacc_beta, m.nacc_xi, true});
-    case MaterialModel::fixed_corotated:
+    case MaterialKind::fixed_corotated:
     default:
       return fixed_corotated_kirchhoff(svd3(f), m.mu, m.lambda);
   }

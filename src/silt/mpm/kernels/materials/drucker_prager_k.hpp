@@ -1,19 +1,26 @@
 // Drucker-Prager sand plasticity on the Hencky strain (Klar et al. 2016, their projection
 // algorithm) with StVK-Hencky elasticity and the volume correction of Tampubolon et al. 2017.
 //
+// Parameters (SI units):
+//   mu, lambda          Lame parameters, Pa
+//   alpha               cone slope, - (dp_alpha_from_friction_angle)
+//   cohesion c          apex shift in log strain, -; 0 = cohesionless sand
+//   volume_correction   weight in [0, 1] of the volume correction, - (0 disables it)
+//   vc                  per-particle state: log J_p gained while separating, -
+//
 // With eps = log|sigma| (principal Hencky strain), eps_hat its deviatoric part and
 // k = (3 lambda + 2 mu) / (2 mu), the yield surface in strain space is the cone
-//   y(eps) = ||eps_hat|| + alpha k tr(eps - c I) <= 0,  alpha = sqrt(2/3) 2 sin(phi) / (3 -
-//   sin(phi))
-// (Klar et al. 2016 with d = 3; phi the friction angle). The cohesion c (dimensionless
-// log strain) moves the apex to eps = c I, so up to c of tension per axis is elastic.
-// Return mapping (Klar et al. 2016):
-//   tr(eps - cI) + vc >= 0 (tension)         -> apex: eps = c I
-//   dgamma = ||eps_hat|| + alpha k tr(eps-cI) <= 0 -> elastic, unchanged
-//   otherwise                                 -> eps -= dgamma eps_hat / ||eps_hat||
-// Volume correction state vc (= log J_p gained while separating, Tampubolon et al. 2017): on an
-// apex projection vc += volume_correction * tr(eps - cI); in compression vc resets to 0, so sand
-// that was pulled apart must be compressed back before it carries pressure again.
+//   y(eps) = ||eps_hat|| + alpha k tr(eps - c I) <= 0
+//   alpha  = sqrt(2/3) 2 sin(phi) / (3 - sin(phi))
+// (Klar et al. 2016 with d = 3; phi the friction angle). The cohesion moves the apex to
+// eps = c I, so up to c of tension per axis is elastic.
+// Return mapping (Klar et al. 2016), with dgamma = ||eps_hat|| + alpha k tr(eps - c I):
+//   tr(eps - c I) + vc >= 0 (tension)   -> apex: eps = c I
+//   dgamma <= 0                         -> elastic, unchanged
+//   otherwise                           -> eps -= dgamma eps_hat / ||eps_hat||
+// Volume correction (Tampubolon et al. 2017): on an apex projection
+// vc += volume_correction * tr(eps - c I); in compression vc resets to 0, so sand that was pulled
+// apart must be compressed back before it carries pressure again.
 #pragma once
 
 #include <cmath>

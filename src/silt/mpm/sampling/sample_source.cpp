@@ -1,4 +1,4 @@
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/sampling_poisson.hpp"
-#include "silt/mpm/sampling_shape.hpp"
+#include "silt/mpm/sampling/poisson_disk.hpp"
+#include "silt/mpm/sampling/shape_region.hpp"
 #include "silt/mpm/splitmix.hpp"
 
 namespace silt::mpm {

@@ -1,4 +1,4 @@
-#include "silt/mpm/sampling_poisson.hpp"
+#include "silt/mpm/sampling/poisson_disk.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/sampling.hpp"
+#include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/splitmix.hpp"
 
 namespace silt::mpm {

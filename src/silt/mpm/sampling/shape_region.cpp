@@ -1,4 +1,4 @@
-#include "silt/mpm/sampling_shape.hpp"
+#include "silt/mpm/sampling/shape_region.hpp"
 
 #include <fmt/format.h>
 

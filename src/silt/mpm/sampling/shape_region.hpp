@@ -1,5 +1,5 @@
 // The region a Source fills, as an inside test plus bounds: the geometric half of particle
-// sampling (sampling.cpp places points, this decides which ones belong to the shape).
+// sampling (sample_source.cpp places points, this decides which ones belong to the shape).
 #pragma once
 
 #include <memory>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "silt/mpm/sampling_shape.hpp"
+#include "silt/mpm/sampling/shape_region.hpp"
 
 namespace silt::mpm {
 

@@ -1,6 +1,6 @@
-// Host side: builds the device parameter structs of the kernels (MaterialParams, ColliderParams,
-// BoundaryKind) from a validated Scene. Kept apart from the *_k.hpp kernels so those depend only on
-// core/config.hpp and core/math.
+// Host side: builds the device parameter structs of the kernels (MaterialParams, ColliderParams)
+// from a validated Scene. It lives above kernels/ because it reads the scene; the kernels depend
+// only on core/config.hpp and core/math, and share their enums with the scene (kinds_k.hpp).
 #pragma once
 
 #include "silt/mpm/kernels/grid_update_k.hpp"
@@ -11,22 +11,6 @@
 
 namespace silt::mpm {
 
-// The kernel enums mirror the scene enums value for value (the kernels cannot include scene.hpp).
-static_assert(int(MaterialModel::fixed_corotated) == int(MaterialKind::fixed_corotated) &&
-                  int(MaterialModel::fluid) == int(MaterialKind::fluid) &&
-                  int(MaterialModel::drucker_prager) == int(MaterialKind::drucker_prager) &&
-                  int(MaterialModel::nacc) == int(MaterialKind::nacc),
-              "MaterialModel must match MaterialKind");
-static_assert(int(BoundaryKind::sticky) == int(WallKind::sticky) &&
-                  int(BoundaryKind::slip) == int(WallKind::slip) &&
-                  int(BoundaryKind::separate) == int(WallKind::separate),
-              "BoundaryKind must match WallKind");
-static_assert(int(ColliderShape::plane) == int(Collider::Kind::plane) &&
-                  int(ColliderShape::sphere) == int(Collider::Kind::sphere) &&
-                  int(ColliderShape::box) == int(Collider::Kind::box) &&
-                  int(ColliderShape::cylinder) == int(Collider::Kind::cylinder),
-              "ColliderShape must match Collider::Kind");
-
 /// Tampubolon et al. 2017 volume correction on by default for sand (without it, sand that was
 /// pulled apart carries pressure again as soon as it is touched).
 inline constexpr double kDefaultVolumeCorrection = 1.0;
@@ -36,14 +20,10 @@ Vec3<T> to_vec3(const Vec3d& a) {
   return Vec3<T>{T(a[0]), T(a[1]), T(a[2])};
 }
 
-inline BoundaryKind to_boundary_kind(WallKind w) {
-  return static_cast<BoundaryKind>(int(w));
-}
-
 template <class T = float>
 MaterialParams<T> make_material_params(const Material& in) {
   MaterialParams<T> m{};
-  m.model = static_cast<MaterialModel>(static_cast<int>(in.kind));
+  m.model = in.kind;
   m.density = T(in.density);
   double mu = lame_mu(in.youngs_modulus, in.poisson_ratio);
   double lambda = lame_lambda(in.youngs_modulus, in.poisson_ratio);
@@ -72,8 +52,8 @@ MaterialParams<T> make_material_params(const Material& in) {
 template <class T = float>
 ColliderParams<T> make_collider_params(const Collider& in) {
   ColliderParams<T> c{};
-  c.shape = static_cast<ColliderShape>(int(in.kind));
-  c.wall = to_boundary_kind(in.wall);
+  c.shape = in.kind;
+  c.wall = in.wall;
   c.friction = T(in.friction);
   c.point = to_vec3<T>(in.point);
   c.normal = normalized(to_vec3<double>(in.normal)).template cast<T>();

@@ -1,0 +1,24 @@
+// The kinds of material, wall and collider, one set of enums shared by the scene (scene.hpp) and
+// the kernels: the scene's values reach the device as they are, with no mirror to keep in step.
+// int32 so that the device parameter structs have the same layout on every compiler.
+#pragma once
+
+#include <cstdint>
+
+namespace silt::mpm {
+
+/// Constitutive model of a material (material_k.hpp dispatches on it).
+enum class MaterialKind : std::int32_t {
+  fixed_corotated,  // elastic solid (jelly): Stomakhin et al. 2012
+  fluid,            // weakly compressible fluid (water): Tait equation of state on J
+  drucker_prager,   // sand: Klar et al. 2016, plasticity on the Hencky strain
+  nacc              // snow: non-associated Cam-Clay, Wolper et al. 2019
+};
+
+/// Boundary condition of a wall (grid_update_k.hpp: apply_wall).
+enum class WallKind : std::int32_t { sticky, slip, separate };
+
+/// Shape of an analytic collider (grid_update_k.hpp).
+enum class ColliderKind : std::int32_t { plane, sphere, box, cylinder };
+
+}  // namespace silt::mpm

@@ -1,0 +1,25 @@
+// Cell values copied back to the host for output: whole fields and single-cell probes, plain
+// data so that io/ writes them (rasters, maps, gauges) without including the solver.
+#pragma once
+
+#include <vector>
+
+#include "silt/core/config.hpp"
+
+namespace silt::swe {
+
+/// Cell fields copied back to the host (double regardless of the solver's precision).
+struct Fields {
+  Index nx = 0, ny = 0;
+  std::vector<double> h;          // depth, m
+  std::vector<double> hu, hv;     // unit discharges, m^2/s
+  std::vector<double> hc;         // pollutant mass per area, kg/m^2
+  std::vector<double> max_depth;  // maximum depth seen so far, m
+};
+
+/// Values of one cell at the current time.
+struct Probe {
+  double h = 0, u = 0, v = 0, c = 0;
+};
+
+}  // namespace silt::swe
