@@ -157,7 +157,7 @@ void Engine<T>::launch_step() {
   else
     update_all(r, fused_ ? "swe.fused_update" : "swe.update");
   finish_parts();
-  since_exchange_ = exchange ? 1 : since_exchange_ + 1;
+  since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
 }
 
@@ -235,6 +235,7 @@ void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
 // values of the next step's reduction.
 template <class T>
 void Engine<T>::finish_parts() {
+  if (fused_ && !coupled()) return;  // one part on the tile kernel: nothing left
   for (auto& p : parts_) {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
@@ -285,7 +286,10 @@ void Engine<T>::advance_to(double t_end) {
   if (!(t_end > c[kTime])) return;
   set_target(t_end);
   for (;;) {
-    for (auto& p : parts_) p->copy_state(cur_, /*to_backup=*/true);
+    for (auto& p : parts_) {
+      activate(p->exec);  // launches go to the current device (fault reads move it)
+      p->copy_state(cur_, /*to_backup=*/true);
+    }
     // Every rank computes the same count from the same clock, so all take part in the same
     // collectives.
     const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);

@@ -107,7 +107,10 @@ void Engine<T>::check_faults(const Clock& c, bool restore) {
       scene_.grid.y0 + (j + 0.5) * scene_.grid.dx, static_cast<long long>(best[0]), c[kTime], in,
       extra, restore ? "; the state of the last good check is kept" : "");
   if (restore) {
-    for (auto& p : parts_) p->copy_state(cur_, /*to_backup=*/false);
+    for (auto& p : parts_) {
+      activate(p->exec);
+      p->copy_state(cur_, /*to_backup=*/false);
+    }
     update_speed();
     since_exchange_ = k_;  // halos of the restored state: exchange again
   }

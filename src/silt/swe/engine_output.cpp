@@ -111,6 +111,7 @@ Totals Engine<T>::totals() const {
   double sums[3] = {0, 0, 0};  // depth, pollutant (per area), inflow volume
   for (const auto& p : parts_) {
     const EdgeView<T> e = p->edge_view(cur_);
+    activate(p->exec);
     sums[0] += sum_depth(p->exec, e);
     sums[1] += sum_pollutant(p->exec, e);
     sums[2] += p->clock.get(kInflow);
