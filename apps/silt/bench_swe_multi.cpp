@@ -122,8 +122,11 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
       const bool fused = cuda && !o.plain;
       swe::SolverOptions options;
       options.plain_phases = !fused;
-      swe::Solver one_part(scene, execs.front(), options);
-      const Timing one = time_steps(one_part, steps);
+      Timing one;
+      {
+        swe::Solver one_part(scene, execs.front(), options);  // freed before the split run
+        one = time_steps(one_part, steps);
+      }
       row(fused ? "1 fused" : "1 plain", 1, one, 0);
       swe::Split s;
       s.execs = execs;
