@@ -47,7 +47,7 @@ long long parse_size(const std::string& s) {
 
 // A wet dam break on a flat bed over a square grid: the whole domain is wet (every cell does the
 // full work), with a moving front so no cell is trivially at rest.
-swe::Scene bench_scene(long long cells, swe::Precision precision, bool plain) {
+swe::Scene bench_scene(long long cells, swe::Precision precision) {
   swe::Scene s;
   s.name = "bench";
   const Index n = static_cast<Index>(std::lround(std::sqrt(double(cells))));
@@ -63,7 +63,6 @@ swe::Scene bench_scene(long long cells, swe::Precision precision, bool plain) {
       s.concentration[size_t(j) * n + i] = 1.0;
     }
   s.precision = precision;
-  s.fused_kernel = !plain;
   return s;
 }
 
@@ -76,7 +75,9 @@ struct Result {
 };
 
 Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain) {
-  swe::Solver solver(bench_scene(cells, p, plain), exec);
+  swe::SolverOptions options;
+  options.plain_phases = plain;
+  swe::Solver solver(bench_scene(cells, p), exec, options);
   const long long real_cells = solver.scene().grid.cells();
   for (int i = 0; i < 5; ++i) solver.step();  // warm up: module load, caches, first dt
   (void)solver.time();                        // waits for the device
@@ -94,8 +95,8 @@ Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, 
 long long bench_parse_size(const std::string& s) {
   return parse_size(s);
 }
-swe::Scene bench_swe_scene(long long cells, swe::Precision precision, bool plain) {
-  return bench_scene(cells, precision, plain);
+swe::Scene bench_swe_scene(long long cells, swe::Precision precision) {
+  return bench_scene(cells, precision);
 }
 int cmd_bench_swe_multi(const BenchOptions& o);
 

@@ -1,8 +1,8 @@
 // `silt bench swe --devices 0,1` (or `mpirun -np 2 silt bench swe --devices 0`: one GPU per
 // rank): the shallow-water step split over several GPUs, CPU partitions or ranks against one
 // device, on the wet dam break of `silt bench swe` at 4M, 16M, 64M and 256M cells. For each size:
-// cell-updates/s on one device with the tile kernel (--plain: the split engine's plain phases on
-// one subdomain), then split over all devices on the same path, with the halo exchange and the dt
+// cell-updates/s on one device with the tile kernel (--plain, and the CPU: the plain phases), then
+// split over all devices on the same path, with the halo exchange and the dt
 // reduction timed on their own. Parallel efficiency = rate on N devices / (N x rate on one, same
 // path). Prints numbers; asserts nothing.
 #include <fmt/format.h>
@@ -23,7 +23,7 @@
 namespace silt::app {
 
 long long bench_parse_size(const std::string& s);
-swe::Scene bench_swe_scene(long long cells, swe::Precision precision, bool plain);
+swe::Scene bench_swe_scene(long long cells, swe::Precision precision);
 
 namespace {
 
@@ -36,7 +36,7 @@ struct Timing {
 };
 
 Timing time_steps(swe::Solver& solver, int steps) {
-  // Warm up: module load, caches, the first dt, and a split run's CUDA graph of 2k steps.
+  // Warm up: module load, caches, the first dt.
   solver.step(16);
   (void)solver.time();  // waits for every device
   const auto t0 = std::chrono::steady_clock::now();
@@ -100,7 +100,7 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
           o.steps > 0
               ? o.steps
               : static_cast<int>(std::clamp(4e10 / double(cells) / (cuda ? 1 : 200), 5.0, 2000.0));
-      const swe::Scene scene = bench_swe_scene(cells, p, /*plain=*/false);
+      const swe::Scene scene = bench_swe_scene(cells, p);
       const auto row = [&](const std::string& path, int devices, const Timing& t,
                            double efficiency) {
         if (!root) return;
@@ -118,29 +118,20 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                              t.rate(), efficiency, t.comm.exchange_s, t.comm.reduce_s,
                              t.comm.exchange_bytes);
       };
-      // One device, every rank its own (no MPI): the split engine on one subdomain with the plain
-      // phases (--plain, or the CPU), else the single-device solver with the tile kernel.
+      // One device, every rank its own (no MPI), then all of them, on the same path.
       const bool fused = cuda && !o.plain;
+      swe::SolverOptions options;
+      options.plain_phases = !fused;
       Timing one;
-      if (fused) {
-        swe::Solver solver(scene, execs.front());
-        one = time_steps(solver, steps);
-      } else {
-        swe::Split s;
-        s.execs = {execs.front()};
-        s.fused = false;
-        s.this_process_only = true;
-        swe::Solver solver(scene, s);
-        one = time_steps(solver, steps);
+      {
+        swe::Solver one_part(scene, execs.front(), options);  // freed before the split run
+        one = time_steps(one_part, steps);
       }
       row(fused ? "1 fused" : "1 plain", 1, one, 0);
       swe::Split s;
       s.execs = execs;
       s.halo = halo;
-      s.fused = fused;
-      s.graphs = o.graphs;
-      s.halo_kernels = o.halo_kernels;
-      swe::Solver solver(scene, s);
+      swe::Solver solver(scene, s, options);
       Timing all = time_steps(solver, steps);
       all.comm = solver.measure_communication(20);
       if (root && size == sizes.front() && prec == precisions.front())

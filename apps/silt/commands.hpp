@@ -28,10 +28,8 @@ struct BenchOptions {
   int steps = 0;                // 0: the benchmark's default
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
-  bool plain = false;         // swe: the plain parallel_for phases instead of the fused tile kernel
-  int halo = 0;               // swe split: halo layers (0: halo_layers())
-  bool graphs = false;        // swe split: replay periods of steps as CUDA graphs
-  bool halo_kernels = false;  // swe split: halos by in-kernel peer reads, not 2D copies
+  bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
+  int halo = 0;        // swe split: halo layers (0: halo_layers())
 };
 
 /// Exec::cuda(d), or an error naming --devices when device d does not exist.
@@ -43,9 +41,8 @@ Exec cuda_device(int d);
 /// several parts on one GPU).
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
                                const partition::World& world, bool repeats = false);
-/// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli when
-/// positive, else the SILT_SWE_HALO environment variable, else kCudaHalo on CUDA subdomains and 1
-/// on CPU partitions.
+/// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli (--halo)
+/// when positive, else kCudaHalo on CUDA subdomains and 1 on CPU partitions.
 int halo_layers(int from_cli, bool cuda);
 /// The default halo of split runs on GPUs: 4 layers exchanged every 4 steps measured best on two
 /// H200s (docs/NOTES.md, "Several devices"); on CPU partitions the recomputed overlap costs more

@@ -1,8 +1,6 @@
 // Which devices a run or benchmark uses, shared by `silt run` and `silt bench`.
 #include <fmt/format.h>
 
-#include <cstdlib>
-
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 
@@ -40,11 +38,7 @@ std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int
 
 int halo_layers(int from_cli, bool cuda) {
   if (from_cli > 0) return from_cli;
-  const char* v = std::getenv("SILT_SWE_HALO");
-  if (!v || !*v) return cuda ? kCudaHalo : 1;
-  const int k = std::atoi(v);
-  if (k < 1) throw Error(fmt::format("SILT_SWE_HALO={}: the halo needs at least 1 layer", v));
-  return k;
+  return cuda ? kCudaHalo : 1;
 }
 
 }  // namespace silt::app

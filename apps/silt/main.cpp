@@ -62,12 +62,6 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--plain", bench.plain,
                       "swe: time the plain parallel_for phases instead of the fused tile kernel "
                       "(with --devices: on one subdomain and split)");
-  bench_cmd->add_option("--graphs", bench.graphs,
-                        "swe split on several GPUs: replay periods of steps as CUDA graphs "
-                        "(true/false, default false)");
-  bench_cmd->add_option("--halo-kernels", bench.halo_kernels,
-                        "swe split on several GPUs: copy halos with a kernel reading the "
-                        "neighbour's memory (true) or with 2D copies (false, default)");
   bench_cmd->add_option(
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "

@@ -156,12 +156,10 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     swe::Split s;
     s.execs = r.execs;
     s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
-    std::unique_ptr<swe::Solver> solver =
-        r.split ? std::make_unique<swe::Solver>(job.scene, s)
-                : std::make_unique<swe::Solver>(job.scene, r.execs[0]);
-    if (r.split) r.progress.log("split: " + solver->layout());
-    step_and_write(job, *solver, r.out, r.progress, r.root);
-    r.progress.done(solver->time(), solver->steps());
+    swe::Solver solver(job.scene, s);
+    if (r.split) r.progress.log("split: " + solver.layout());
+    step_and_write(job, solver, r.out, r.progress, r.root);
+    r.progress.done(solver.time(), solver.steps());
   });
 }
 

@@ -145,15 +145,15 @@ TEST(SweSolver, VolumeBudgetWithBoundariesRainAndSources) {
 }
 
 TEST(SweSolver, FusedKernelMatchesThePlainPath) {
-  // On CUDA a scene steps with the tile kernel unless fused_kernel is false, which selects the
+  // On CUDA a scene steps with the tile kernel unless SolverOptions::plain_phases selects the
   // plain parallel_for phases, its oracle (on the CPU both are the plain path). Both call the same
   // edge and cell functions; only the order of the inflow sum and floating-point contraction may
   // differ.
-  Scene s = forced_basin(Precision::f64);
-  s.fused_kernel = true;
+  const Scene s = forced_basin(Precision::f64);
+  SolverOptions plain_phases;
+  plain_phases.plain_phases = true;
   Solver fused(s, exec());
-  s.fused_kernel = false;
-  Solver plain(s, exec());
+  Solver plain(s, exec(), plain_phases);
   fused.advance_to(6.0);
   plain.advance_to(6.0);
   EXPECT_EQ(fused.steps(), plain.steps());
@@ -250,7 +250,10 @@ TEST(SweSolver, WettingOverABedStepWithFrictionStaysFinite) {
 // no-op steps, each a full pass over the grid: ten calls of 10 s cost 5x one call of 100 s.
 TEST(SweSolver, ShortAdvancesQueueFewStepsPastTheTarget) {
   const Scene s = dam_break_box(Precision::f64);
-  const std::unique_ptr<detail::EngineBase> engine = detail::make_engine(s, exec());
+  Split one_part;
+  one_part.execs = {exec()};
+  one_part.this_process_only = true;
+  const std::unique_ptr<detail::EngineBase> engine = detail::make_engine(s, one_part, {});
   constexpr int kCalls = 40;
   constexpr double kInterval = 0.3;  // s: a few CFL steps (~0.1 s) and a clipped remainder
   for (int k = 1; k <= kCalls; ++k) engine->advance_to(k * kInterval);

@@ -1,10 +1,9 @@
 // A shallow-water run split into subdomains (strips and 2D blocks, halos of 1 to 3 layers with
 // ghost cell expansion) against the same scene on one device. On the CPU the split run does the
 // same arithmetic on the same values, so every field must match bit for bit. On CUDA a split run on
-// the plain phases (Split::fused = false) is compared with one device on the same phases
-// (fused_kernel = false) within kGpuSamePhases; a split run on the tile kernel (the library
-// default) with one device's tile kernel (fast math) within kGpuFused. On the CPU Split::fused
-// must change nothing.
+// the plain phases (SolverOptions::plain_phases) is compared with one device on the same phases
+// within kGpuSamePhases; a split run on the tile kernel (the library default) with one device's
+// tile kernel (fast math) within kGpuFused. On the CPU plain_phases must change nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +15,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <tuple>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/fused_step.hpp"
@@ -39,19 +37,17 @@ constexpr double kGpuSamePhases = 1e-6;
 // steps of a dam break, relative to the largest value of each field.
 constexpr double kGpuFused = 2e-4;
 
-// One device: on CUDA the plain phases that the split run uses (see the file comment).
-Scene reference(Scene s) {
-  s.fused_kernel = false;
-  return s;
+// On CUDA the plain phases, for both the split run and the one device it is compared with (see the
+// file comment); the tile kernel is the default.
+SolverOptions plain() {
+  SolverOptions o;
+  o.plain_phases = true;
+  return o;
 }
 
-// fused: CUDA subdomains on the tile kernel (the library default); the comparisons against one
-// device on the plain phases keep the split run on the plain phases too (false).
-Split make_split(int parts, int halo, SplitShape shape = SplitShape::automatic,
-                 bool fused = false) {
+Split make_split(int parts, int halo, SplitShape shape = SplitShape::automatic) {
   Split s;
   s.halo = halo;
-  s.fused = fused;
   s.shape = shape;
   const int devices = std::max(1, cuda_device_count());
   for (int k = 0; k < parts; ++k)
@@ -113,8 +109,8 @@ void compare_runs(Precision precision, int parts, int halo, SplitShape shape,
   const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
                            ::testing::PrintToString(halo) +
                            (precision == Precision::f32 ? ", float" : ", double");
-  Solver one(reference(scene), exec());
-  Solver split(scene, make_split(parts, halo, shape));
+  Solver one(scene, exec(), plain());
+  Solver split(scene, make_split(parts, halo, shape), plain());
   for (double t : targets) {
     one.advance_to(t);
     split.advance_to(t);
@@ -168,11 +164,11 @@ TEST(SweMulti, RandomSplitsEqualOneDevice) {
     const Scene scene = split_basin(trial % 2 ? Precision::f32 : Precision::f64, nx, ny);
     std::unique_ptr<Solver> split;
     try {
-      split = std::make_unique<Solver>(scene, make_split(parts, halo, shape));
+      split = std::make_unique<Solver>(scene, make_split(parts, halo, shape), plain());
     } catch (const Error&) {
       continue;  // too many parts of at least `halo` cells for this grid
     }
-    Solver one(reference(scene), exec());
+    Solver one(scene, exec(), plain());
     one.advance_to(3.0);
     split->advance_to(3.0);
     expect_same_fields(*split, one, split->layout());
@@ -181,27 +177,46 @@ TEST(SweMulti, RandomSplitsEqualOneDevice) {
   EXPECT_EQ(runs, 12);
 }
 
+// A split of one exec is the ordinary one-device run, whatever its halo: the whole grid, one
+// tile-kernel launch per step on CUDA (no exchange, no edge strips).
+TEST(SweMulti, OnePartIsTheOneDeviceRun) {
+  const Scene scene = split_basin(Precision::f32);
+  Solver one(scene, exec());
+  Solver part(scene, make_split(1, 4));
+  EXPECT_EQ(part.layout().rfind("one subdomain", 0), 0u) << part.layout();
+  one.advance_to(6.0);
+  const std::uint64_t before = detail::fused_launch_count();
+  part.advance_to(6.0);
+  const std::uint64_t launches = detail::fused_launch_count() - before;
+  // One device on the same path: the same kernels on the same values.
+  expect_same_fields(part, one, "one part of halo 4: " + part.layout(), kGpuSamePhases);
+  if (exec().is_cuda()) {
+    EXPECT_GE(launches, std::uint64_t(part.steps())) << part.layout();
+    EXPECT_LE(launches, std::uint64_t(part.steps()) + 256) << "one launch per step and no-op step";
+  } else {
+    EXPECT_EQ(launches, 0u);
+  }
+}
+
 TEST(SweMulti, SplitMatchesTheFusedKernel) {
   // On the CPU both are the plain path (bit for bit); on CUDA the fused tile kernel of one device.
   const Scene scene = split_basin(Precision::f32);
   Solver fused(scene, exec());
-  Solver split(scene, make_split(2, 1, SplitShape::automatic, /*fused=*/true));
+  Solver split(scene, make_split(2, 1, SplitShape::automatic));
   fused.advance_to(6.0);
   split.advance_to(6.0);
   expect_same_fields(split, fused, "2 strips against the fused kernel", kGpuFused);
 }
 
 // The split run on the tile kernel against one device on the tile kernel (CUDA), or against the
-// plain path bit for bit (CPU: Split::fused is ignored). On CUDA the layout must name the tile
+// plain path bit for bit (CPU: the only path). On CUDA the layout must name the tile
 // kernel and every split step must have launched it at least once per subdomain, so the comparison
 // cannot pass on the plain phases.
 void compare_split_fused(Precision precision, int parts, int halo, SplitShape shape,
                          const std::vector<double>& targets) {
   const Scene scene = split_basin(precision);
   Solver one(scene, exec());
-  // Plain launches: the launch counter counts host launches, which a graph replay does not make
-  // (GraphsEqualPlainLaunches covers the graphs).
-  auto split = std::make_unique<Solver>(scene, make_split(parts, halo, shape, /*fused=*/true));
+  auto split = std::make_unique<Solver>(scene, make_split(parts, halo, shape));
   const std::string layout = split->layout();
   const bool fused = layout.find("fused tile kernel") != std::string::npos;
   const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
@@ -233,73 +248,10 @@ TEST(SweMulti, SplitFusedKernelMatchesOneDeviceFused) {
   compare_split_fused(Precision::f64, 3, 2, SplitShape::strips, {6.0});
 }
 
-// CUDA graphs replay the very launches of the plain path (same kernels, same order on each
-// stream), so a split run with graphs must equal one without bit for bit, whether it advances to
-// output times (whole periods, the extra steps no-ops past the target) or takes counted steps.
-// On the CPU there are no graphs and the layout must not claim any.
-void compare_graphs(Precision precision, int parts, int halo) {
-  const Scene scene = split_basin(precision);
-  Split with = make_split(parts, halo, SplitShape::strips, /*fused=*/true);
-  with.graphs = true;
-  Split without = with;
-  without.graphs = false;
-  Solver a(scene, with), b(scene, without);
-  a.step(7);  // not a whole period: plain launches, then graphs from the first aligned step
-  for (int k = 0; k < 7; ++k) b.step();
-  for (double t : {1.0, 1.7, 4.0}) {
-    a.advance_to(t);
-    b.advance_to(t);
-  }
-  const std::string what = ::testing::PrintToString(parts) + " parts, halo " +
-                           ::testing::PrintToString(halo) + ": " + a.layout();
-  EXPECT_EQ(a.steps(), b.steps()) << what;
-  EXPECT_EQ(a.time(), b.time()) << what;
-  const Fields fa = a.fields(), fb = b.fields();
-  for (const auto& [x, y, name] :
-       {std::tuple{&fa.h, &fb.h, "h"}, std::tuple{&fa.hu, &fb.hu, "hu"},
-        std::tuple{&fa.hv, &fb.hv, "hv"}, std::tuple{&fa.hc, &fb.hc, "hc"},
-        std::tuple{&fa.max_depth, &fb.max_depth, "max_depth"}}) {
-    ASSERT_EQ(x->size(), y->size());
-    EXPECT_EQ(std::memcmp(x->data(), y->data(), sizeof(double) * x->size()), 0)
-        << name << " differs with graphs, " << what;
-  }
-  const bool graphs = a.layout().find("CUDA graphs of") != std::string::npos;
-  EXPECT_EQ(graphs, exec().is_cuda()) << what;
-  EXPECT_EQ(b.layout().find("CUDA graphs"), std::string::npos) << b.layout();
-}
-
-TEST(SweMulti, GraphsEqualPlainLaunches) {
-  compare_graphs(Precision::f32, 2, 1);
-  compare_graphs(Precision::f64, 3, 2);
-}
-
-// Halos copied by a kernel reading the neighbour's memory move the same bytes as the 2D copies:
-// the runs must be equal bit for bit (on the CPU the switch changes nothing).
-TEST(SweMulti, HaloKernelsEqualHaloCopies) {
-  const Scene scene = split_basin(Precision::f32);
-  for (int halo : {1, 3}) {
-    Split copies = make_split(2, halo, SplitShape::strips, /*fused=*/true);
-    Split kernels = copies;
-    kernels.halo_kernels = true;
-    Solver a(scene, kernels), b(scene, copies);
-    a.advance_to(3.0);
-    b.advance_to(3.0);
-    ASSERT_EQ(a.steps(), b.steps());
-    const Fields fa = a.fields(), fb = b.fields();
-    ASSERT_EQ(fa.h.size(), fb.h.size());
-    EXPECT_EQ(std::memcmp(fa.h.data(), fb.h.data(), sizeof(double) * fa.h.size()), 0)
-        << "halo " << halo;
-    EXPECT_EQ(std::memcmp(fa.hu.data(), fb.hu.data(), sizeof(double) * fa.hu.size()), 0)
-        << "halo " << halo;
-    EXPECT_EQ(std::memcmp(fa.hc.data(), fb.hc.data(), sizeof(double) * fa.hc.size()), 0)
-        << "halo " << halo;
-  }
-}
-
 TEST(SweMulti, SingleStepsEqualOneDevice) {
   const Scene scene = split_basin(Precision::f64);
-  Solver one(reference(scene), exec());
-  Solver split(scene, make_split(3, 2));
+  Solver one(scene, exec(), plain());
+  Solver split(scene, make_split(3, 2), plain());
   for (int k = 0; k < 7; ++k) {
     one.step();
     split.step();
@@ -309,8 +261,8 @@ TEST(SweMulti, SingleStepsEqualOneDevice) {
 
 TEST(SweMulti, ProbesEqualOneDevice) {
   const Scene scene = split_basin(Precision::f64);
-  Solver one(reference(scene), exec());
-  Solver split(scene, make_split(4, 1));
+  Solver one(scene, exec(), plain());
+  Solver split(scene, make_split(4, 1), plain());
   one.advance_to(3.0);
   split.advance_to(3.0);
   const Index nx = scene.grid.nx;
@@ -333,7 +285,7 @@ TEST(SweMulti, NaNNamesTheSubdomainCellAndStep) {
   Scene s = split_basin(Precision::f32);
   make_north_strip_overflow(s);
   const Index ny = s.grid.ny;
-  Solver split(s, make_split(2, 1, SplitShape::strips));
+  Solver split(s, make_split(2, 1, SplitShape::strips), plain());
   try {
     split.advance_to(1.0);
     FAIL() << "expected a NaN fault";
@@ -359,8 +311,8 @@ TEST(SweMulti, NaNNamesTheSubdomainCellAndStep) {
 TEST(SweMulti, CollapsingTimeStepNamesTheFastestCell) {
   Scene s = split_basin(Precision::f64);
   s.min_dt = 0.2;  // the CFL step is 0.23 s at rest and shrinks as the dam breaks
-  Solver one(reference(s), exec());
-  Solver split(s, make_split(3, 2));
+  Solver one(s, exec(), plain());
+  Solver split(s, make_split(3, 2), plain());
   std::string m1, m3;
   try {
     one.advance_to(20.0);

@@ -70,7 +70,6 @@ void read_physics(Keys& root, swe::Scene& s) {
   s.precision = p.choice("precision", "float32", {"float32", "float64"}) == "float64"
                     ? swe::Precision::f64
                     : swe::Precision::f32;
-  s.fused_kernel = p.boolean("fused_kernel", s.fused_kernel);
   p.finish();
 }
 

@@ -104,13 +104,10 @@ void HaloExchange::copy_link(const HaloLink& l, const std::vector<std::vector<vo
         static_cast<char*>(storage[size_t(kt)][size_t(f)]) + offset(l.to, l.recv.i0, l.recv.j0);
     const char* src = static_cast<const char*>(storage[size_t(kf)][size_t(f)]) +
                       offset(l.from, l.send.i0, l.send.j0);
-    if (peer_kernels_ && local_.compute[size_t(kt)].is_cuda() &&
-        local_.compute[size_t(kf)].is_cuda())
-      copy_rows_kernel_async(dst, pitch(l.to), src, pitch(l.from), width, height,
-                             local_.halo_lane[size_t(kt)]);
-    else
-      copy_rows_async(dst, pitch(l.to), local_.compute[size_t(kt)], src, pitch(l.from),
-                      local_.compute[size_t(kf)], width, height, local_.halo_lane[size_t(kt)]);
+    // A copy-engine 2D copy: in-kernel peer reads measured no better while competing with the
+    // interior update for the SMs (bench/results/swe-2026-11-29-h200x2.md, sixth run).
+    copy_rows_async(dst, pitch(l.to), local_.compute[size_t(kt)], src, pitch(l.from),
+                    local_.compute[size_t(kf)], width, height, local_.halo_lane[size_t(kt)]);
   }
 }
 

@@ -55,11 +55,6 @@ class HaloExchange {
   /// Completes the exchange: work queued on the compute execs after this sees the new halos.
   void finish();
 
-  /// Halos between CUDA parts of this process copied by a kernel on the receiving device that
-  /// reads the neighbour's cells over the peer link (true), or by copy-engine 2D copies (false,
-  /// the default).
-  void use_peer_kernels(bool on) { peer_kernels_ = on; }
-
   /// Bytes received by this process per exchange.
   std::size_t bytes_per_exchange() const { return bytes_; }
 
@@ -77,7 +72,6 @@ class HaloExchange {
   std::vector<HaloLink> local_links_;  // both ends here
   std::vector<std::unique_ptr<Remote>> sends_, recvs_;
   std::vector<Event> ready_, done_;  // per local part
-  bool peer_kernels_ = false;
   World::Requests requests_;
   std::vector<std::vector<void*>> storage_;  // of the open exchange
   std::size_t bytes_ = 0;

@@ -31,11 +31,6 @@ class ScalarReduce {
   /// each exec so far; the host waits only on the MPI path.
   void run(const std::vector<double*>& values);
   int length() const { return length_; }
-  /// Which of the two slot sets the next run() uses. A recorded CUDA graph replays the sets it
-  /// was recorded with: set_parity() realigns them, only when no reduction is in flight (after
-  /// every exec was fenced).
-  int parity() const { return parity_; }
-  void set_parity(int parity) { parity_ = parity & 1; }
 
  private:
   void run_host(const std::vector<double*>& values);

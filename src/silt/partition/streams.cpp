@@ -1,8 +1,5 @@
 #include "silt/partition/streams.hpp"
 
-#include <fmt/format.h>
-
-#include <cstdint>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -100,99 +97,6 @@ void Event::wait(const Exec& by) const {
 #endif
 }
 
-#if SILT_HAS_CUDA
-struct StreamGraph::Impl {
-  Exec origin;
-  std::vector<Exec> joined;
-  std::vector<Event> fork, join;  // fork[0] on origin; join[k] on joined[k]
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t instance = nullptr;
-  ~Impl() {
-    if (instance) cudaGraphExecDestroy(instance);
-    if (graph) cudaGraphDestroy(graph);
-  }
-  // Every joined stream waits for what origin has queued (inside a capture: joins the capture).
-  void fork_all() {
-    fork[0].record(origin);
-    for (const Exec& e : joined) fork[0].wait(e);
-  }
-  // Origin waits for what every joined stream has queued (inside a capture: rejoins them).
-  void join_all() {
-    for (size_t k = 0; k < joined.size(); ++k) {
-      join[k].record(joined[k]);
-      join[k].wait(origin);
-    }
-  }
-};
-
-StreamGraph::StreamGraph(const Exec& origin, const std::vector<Exec>& joined,
-                         const std::function<void()>& body)
-    : impl_(std::make_unique<Impl>()) {
-  SILT_REQUIRE(origin.is_cuda() && origin.stream != nullptr,
-               std::string("StreamGraph needs a CUDA exec with its own stream"));
-  Impl& m = *impl_;
-  m.origin = origin;
-  for (const Exec& e : joined)
-    if (!(e.is_cuda() && e.stream == origin.stream && e.device == origin.device)) {
-      SILT_REQUIRE(e.is_cuda() && e.stream != nullptr,
-                   std::string("StreamGraph: every joined exec needs a CUDA stream of its own"));
-      m.joined.push_back(e);
-    }
-  m.fork.emplace_back(origin);
-  for (const Exec& e : m.joined) m.join.emplace_back(e);
-  const auto s = static_cast<cudaStream_t>(origin.stream);
-  SILT_CUDA_CHECK(cudaSetDevice(origin.device));
-  SILT_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  cudaError_t err = cudaSuccess;
-  std::string what;
-  try {
-    m.fork_all();
-    body();
-    m.join_all();
-  } catch (const std::exception& e) {
-    what = e.what();
-    err = cudaErrorStreamCaptureInvalidated;
-  }
-  cudaSetDevice(origin.device);
-  cudaGraph_t g = nullptr;
-  const cudaError_t end = cudaStreamEndCapture(s, &g);
-  if (err == cudaSuccess) err = end;
-  if (err == cudaSuccess) err = cudaGraphInstantiate(&m.instance, g, 0);
-  if (err != cudaSuccess) {
-    if (g) cudaGraphDestroy(g);
-    m.instance = nullptr;
-    (void)cudaGetLastError();
-    throw Error(fmt::format("StreamGraph: recording the graph failed: {}",
-                            what.empty() ? cudaGetErrorString(err) : what));
-  }
-  m.graph = g;
-}
-
-StreamGraph::~StreamGraph() = default;
-
-void StreamGraph::launch() {
-  Impl& m = *impl_;
-  m.join_all();  // the replay starts after every stream's queued work
-  SILT_CUDA_CHECK(cudaSetDevice(m.origin.device));
-  SILT_CUDA_CHECK(cudaGraphLaunch(m.instance, static_cast<cudaStream_t>(m.origin.stream)));
-  m.fork_all();  // and every stream's later work starts after the replay
-}
-
-bool StreamGraph::supported() {
-  return true;
-}
-#else
-struct StreamGraph::Impl {};
-StreamGraph::StreamGraph(const Exec&, const std::vector<Exec>&, const std::function<void()>&) {
-  throw Error("StreamGraph: this build has no CUDA backend");
-}
-StreamGraph::~StreamGraph() = default;
-void StreamGraph::launch() {}
-bool StreamGraph::supported() {
-  return false;
-}
-#endif
-
 int enable_peer_access(const std::vector<int>& devices) {
   int enabled = 0;
 #if SILT_HAS_CUDA
@@ -277,28 +181,6 @@ void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, con
   (void)on;
   throw Error("copy_rows_async: a CUDA buffer in a build without the CUDA backend");
 #endif
-}
-
-void copy_rows_kernel_async(void* dst, std::size_t dst_pitch, const void* src,
-                            std::size_t src_pitch, std::size_t width_bytes, std::size_t height,
-                            const Exec& on) {
-  if (width_bytes == 0 || height == 0) return;
-  SILT_REQUIRE(on.is_cuda(), std::string("copy_rows_kernel_async needs a CUDA exec"));
-  SILT_REQUIRE((width_bytes | dst_pitch | src_pitch | reinterpret_cast<std::uintptr_t>(dst) |
-                reinterpret_cast<std::uintptr_t>(src)) %
-                       4 ==
-                   0,
-               std::string("copy_rows_kernel_async: rows must be 4-byte aligned"));
-  const Index words = Index(width_bytes / 4);
-  const Index dst_w = Index(dst_pitch / 4), src_w = Index(src_pitch / 4);
-  auto* d = static_cast<std::uint32_t*>(dst);
-  const auto* s = static_cast<const std::uint32_t*>(src);
-  activate(on);
-  parallel_for(
-      on, "halo.peer_rows", words * Index(height), SILT_LAMBDA(Index k) {
-        const Index r = k / words, w = k - r * words;
-        d[r * dst_w + w] = s[r * src_w + w];
-      });
 }
 
 }  // namespace silt::partition

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,33 +52,6 @@ class Event {
   CUevent_st* ev_ = nullptr;
 };
 
-/// Work queued on several CUDA streams (the subdomains of one process, on one or several devices),
-/// recorded once by stream capture and replayed as one CUDA graph, so that a period of steps costs
-/// one launch instead of tens per step (paper 000 §3: launch overhead; a plain launch costs ~5 us
-/// of host time). The graph bakes in every pointer and size the recorded work used.
-class StreamGraph {
- public:
-  /// Records body(): the capture starts on origin's stream, every stream in `joined` (the other
-  /// streams body queues work on, any device) is forked from it before body runs and joined back
-  /// after. Nothing runs while recording. Throws silt::Error when capture or instantiation fails,
-  /// leaving the streams usable for plain launches.
-  StreamGraph(const Exec& origin, const std::vector<Exec>& joined,
-              const std::function<void()>& body);
-  ~StreamGraph();
-  StreamGraph(const StreamGraph&) = delete;
-  StreamGraph& operator=(const StreamGraph&) = delete;
-
-  /// Queues one replay after the work queued so far on every stream; work queued on any of them
-  /// afterwards runs after the replay. No host wait.
-  void launch();
-  /// True when this build can record graphs (the CUDA backend).
-  static bool supported();
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
 /// Enables peer access between every pair of the given CUDA devices that supports it; returns
 /// the number of ordered pairs enabled (copies between the others are staged by the driver).
 int enable_peer_access(const std::vector<int>& devices);
@@ -104,13 +76,6 @@ class PinnedBuffer {
   std::size_t bytes_ = 0;
   bool pinned_ = false;
 };
-
-/// copy_rows_async for CUDA memory by a kernel on `on`'s device that reads src and writes dst
-/// directly (in-kernel peer access over NVLink when they are on different GPUs with peer access
-/// enabled) instead of a copy-engine transfer. Pointers and pitches must be 4-byte aligned.
-void copy_rows_kernel_async(void* dst, std::size_t dst_pitch, const void* src,
-                            std::size_t src_pitch, std::size_t width_bytes, std::size_t height,
-                            const Exec& on);
 
 /// Copies a height x width_bytes block of rows between any two spaces (host or device; the
 /// devices may differ), queued on `on`'s stream (the host copies at once).

@@ -1,262 +1,324 @@
-#include "silt/swe/engine.hpp"
-
+// The engine's construction and its step (engine_parts.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "silt/core/buffer.hpp"
 #include "silt/core/error.hpp"
-#include "silt/core/fault.hpp"
+#include "silt/swe/engine_parts.hpp"
 #include "silt/swe/fused_step.hpp"
-#include "silt/swe/kernels/cell_update_k.hpp"
-#include "silt/swe/kernels/cfl_k.hpp"
-#include "silt/swe/multi_part.hpp"
 #include "silt/swe/phases.hpp"
-#include "silt/swe/setup.hpp"
 
 namespace silt::swe::detail {
 
 namespace {
 
-// Steps launched between two host reads of the clock and fault flags. Large enough that the read
+// Steps launched between two host reads of the clocks and fault flags. Large enough that the read
 // (one synchronisation, ~9 us on the H200) is negligible, small enough that steps wasted past the
 // target (no-ops with dt = 0 when the estimate overshoots) stay few.
 constexpr long long kMaxBatch = 256;
 
-// The whole grid as one subdomain: no neighbours, a ring of one inactive cell beyond each edge.
-partition::Subdomain whole_grid(const Scene& s) {
-  partition::Subdomain sub;
-  sub.cells = Box2{0, s.grid.nx, 0, s.grid.ny};
-  sub.neighbour.fill(-1);
-  sub.neighbour[partition::kSelf] = 0;
-  return sub;
+partition::Shape to_shape(SplitShape s) {
+  return s == SplitShape::strips   ? partition::Shape::strips
+         : s == SplitShape::blocks ? partition::Shape::blocks
+                                   : partition::Shape::automatic;
 }
 
-template <class T>
-class Engine final : public EngineBase {
- public:
-  Engine(const Scene& s, const Exec& exec);
-  void advance_to(double t_end) override;
-  void step() override;
-  Clock clock() const override;
-  Fields fields() const override;
-  std::vector<Probe> probe(const std::vector<Index>& cells) const override;
-  Totals totals() const override;
+bool all_fused(const Split& split, const SolverOptions& options) {
+  if (options.plain_phases) return false;
+  for (const Exec& e : split.execs)
+    if (!fused_step_available(e)) return false;
+  return true;
+}
 
- private:
-  EdgeView<T> edge_view(int read) const;
-  SolverView<T> view(int read, int write) const;
-  void launch_step();
-  void set_target(double t);
-  void copy_state(bool to_backup) { part_.copy_state(cur_, to_backup); }
-  void update_speed();
-  [[noreturn]] void report(const Fault& f, const Clock& c, bool restore);
-  std::vector<double> to_host(const DeviceBuffer<T>& b) const;
+const partition::World& world_of(const Split& split) {
+  return split.this_process_only ? partition::World::self() : partition::World::get();
+}
 
-  const Scene& scene_;
-  Exec exec_;
-  Layout layout_;
-  Index nx_, ny_;
-  // The device state: the same type a subdomain of a split run holds (multi_part.hpp), here over
-  // the whole grid.
-  Part<T> part_;
-  bool fused_;   // CUDA tile kernel (fused_step.hpp) instead of the plain parallel_for phases
-  int cur_ = 0;  // which of the double buffers holds the current state
-  double target_on_device_ = std::numeric_limits<double>::infinity();
-};
+partition::Decomposition decompose(const Scene& s, const Layout& layout, const Split& split,
+                                   int parts) {
+  if (split.execs.empty())
+    throw Error(fmt::format("swe scene '{}': a run needs at least one exec", s.name));
+  if (split.halo < 1)
+    throw Error(fmt::format("swe scene '{}': halo width {} (must be >= 1)", s.name, split.halo));
+  partition::SplitOptions o;
+  o.parts = parts;
+  o.halo = parts > 1 ? split.halo : 1;  // one part: the whole grid, whatever its size
+  o.shape = to_shape(split.shape);
+  try {
+    return partition::split(s.grid.nx, s.grid.ny, layout.active, o);
+  } catch (const Error& e) {
+    throw Error(fmt::format("swe scene '{}': {}", s.name, e.what()));
+  }
+}
+
+}  // namespace
 
 template <class T>
-Engine<T>::Engine(const Scene& s, const Exec& exec)
+Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& options)
     : scene_(s),
-      exec_(exec),
       layout_(prepare(s)),
-      nx_(s.grid.nx),
-      ny_(s.grid.ny),
-      part_(s, layout_, whole_grid(s), 1, exec),
-      fused_(s.fused_kernel && fused_step_available(exec)) {
+      world_(world_of(split)),
+      per_rank_(int(split.execs.size())),
+      k_(split.halo),
+      since_exchange_(split.halo),
+      has_discharge_(!layout_.discharge_cells.empty()),
+      fused_(all_fused(split, options)) {
+  dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
+  make_parts(split);
+  if (dec_.size() > 1) make_coupling();
   update_speed();
 }
 
 template <class T>
-EdgeView<T> Engine<T>::edge_view(int read) const {
-  EdgeView<T> e = part_.edge_view(read);
-  e.ext = 0;  // the ring holds no neighbour's cells, only the inactive cells beyond the edge
-  return e;
+Engine<T>::~Engine() {
+  // Streams go before the parts' buffers: wait for what they still run.
+  try {
+    fence_all();
+  } catch (...) {
+  }
+}
+
+// One part: the exec as given, a ring of one inactive cell beyond the grid's edge. Several: each
+// CUDA part computes on a stream of its own and copies halos on another, with a ring of k layers.
+template <class T>
+void Engine<T>::make_parts(const Split& split) {
+  const bool several = dec_.size() > 1;
+  std::vector<int> devices;
+  for (const Exec& e : split.execs)
+    if (e.is_cuda() && std::find(devices.begin(), devices.end(), e.device) == devices.end())
+      devices.push_back(e.device);
+  if (devices.size() > 1) partition::enable_peer_access(devices);
+  for (int k = 0; k < per_rank_; ++k) {
+    const Exec& e = split.execs[size_t(k)];
+    if (several) {
+      compute_.emplace_back(e);
+      halo_lane_.emplace_back(e);
+    }
+    const Exec ce = several ? compute_.back().exec() : e;
+    const int id = world_.rank() * per_rank_ + k;
+    parts_.push_back(
+        std::make_unique<Part<T>>(scene_, layout_, dec_.parts[size_t(id)], several ? k_ : 1, ce));
+  }
 }
 
 template <class T>
-SolverView<T> Engine<T>::view(int read, int write) const {
-  SolverView<T> v = part_.view(read, write);
-  v.e = edge_view(read);
+void Engine<T>::make_coupling() {
+  partition::LocalParts local;
+  local.per_rank = per_rank_;
+  for (size_t k = 0; k < parts_.size(); ++k) {
+    local.ids.push_back(parts_[k]->sub.id);
+    local.compute.push_back(parts_[k]->exec);
+    local.halo_lane.push_back(halo_lane_[k].exec());
+  }
+  halo_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 4, sizeof(T), world_);
+  reduce_ = partition::ScalarReduce(local.compute, 1 + int(layout_.seg_kind.size()), 1, world_);
+}
+
+template <class T>
+std::vector<double*> Engine<T>::scalar_ptrs() {
+  std::vector<double*> v;
+  for (auto& p : parts_) v.push_back(p->scalars.data());
   return v;
 }
 
-// One step: a handful of launches, no host synchronisation.
+template <class T>
+std::vector<std::vector<void*>> Engine<T>::storage(int which) {
+  std::vector<std::vector<void*>> s;
+  for (auto& p : parts_) s.push_back(p->exchanged(which));
+  return s;
+}
+
+template <class T>
+Box2 Engine<T>::grown(const Part<T>& p, Index r) const {
+  const partition::Subdomain& d = p.sub;
+  return Box2{d.shared(-1, 0) ? -r : 0, p.nx + (d.shared(1, 0) ? r : 0), d.shared(0, -1) ? -r : 0,
+              p.ny + (d.shared(0, 1) ? r : 0)};
+}
+
+template <class T>
+void Engine<T>::fence_all() const {
+  for (const auto& p : parts_) fence(p->exec);
+  for (const auto& s : halo_lane_) fence(s.exec());
+}
+
+// One step of every part: no host synchronisation unless MPI is involved.
 template <class T>
 void Engine<T>::launch_step() {
-  const SolverView<T> v = view(cur_, 1 - cur_);
-  phase_clock(exec_, v);  // dt from the last CFL reduction
-  if (v.n_discharge_cells > 0) phase_wet_count(exec_, v);
-  if (fused_) {
-    phase_fused_update(exec_, v, default_tile_shape());  // all of the below in one tiled launch
-  } else {
-    phase_update(exec_, v);                                 // fluxes, update, rain, friction
-    if (v.n_flow_cells > 0) phase_boundary_flow(exec_, v);  // volume through open boundaries
-    if (v.n_sources > 0) phase_sources(exec_, v);
-    phase_cfl_step(exec_, v);  // wave speed for the next dt
-  }
+  const bool exchange = coupled() && since_exchange_ >= k_;
+  if (exchange) halo_->begin(storage(cur_));
+  agree_on_dt();
+  advance_clocks();
+  // Ghost cell expansion: r halo layers are still valid after this step.
+  const Index r = std::max(0, k_ - 1 - (exchange ? 0 : since_exchange_));
+  if (exchange)
+    update_overlapping_exchange(r);
+  else
+    update_all(r, fused_ ? "swe.fused_update" : "swe.update");
+  finish_parts();
+  since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
+}
+
+// Several parts: the global wave speed and wet counts, so that every part takes one dt.
+template <class T>
+void Engine<T>::agree_on_dt() {
+  if (coupled()) reduce_.run(scalar_ptrs());
+}
+
+// This step's dt on every part; one part counts its discharge segments' wet cells itself.
+template <class T>
+void Engine<T>::advance_clocks() {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    if (coupled()) phase_unpack_speed(*p);
+    phase_clock(p->exec, v);  // dt from the last CFL reduction
+    if (has_discharge_) {
+      if (coupled())
+        phase_unpack_wet(*p);
+      else
+        phase_wet_count(p->exec, v);
+    }
+  }
+}
+
+template <class T>
+void Engine<T>::update_all(Index r, const char* label) {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    update(*p, grown(*p, r), label);
+  }
+}
+
+// Interior cells first (their stencil stays in the owned cells) while the halos travel, then the
+// rest of each grown box: south and north strips, then west and east.
+template <class T>
+void Engine<T>::update_overlapping_exchange(Index r) {
+  std::vector<Box2> inner;
+  for (auto& p : parts_) {
+    const partition::Subdomain& d = p->sub;
+    inner.push_back(Box2{d.shared(-1, 0) ? 1 : 0, p->nx - (d.shared(1, 0) ? 1 : 0),
+                         d.shared(0, -1) ? 1 : 0, p->ny - (d.shared(0, 1) ? 1 : 0)});
+    activate(p->exec);
+    update(*p, inner.back(), "swe.update.interior");
+  }
+  halo_->finish();
+  for (size_t k = 0; k < parts_.size(); ++k) {
+    Part<T>& p = *parts_[k];
+    const Box2 b = grown(p, r), in = inner[k];
+    activate(p.exec);
+    if (in.count() == 0) {
+      update(p, b, "swe.update.edges");
+      continue;
+    }
+    update(p, Box2{b.i0, b.i1, b.j0, in.j0}, "swe.update.edges");
+    update(p, Box2{b.i0, b.i1, in.j1, b.j1}, "swe.update.edges");
+    update(p, Box2{b.i0, in.i0, in.j0, in.j1}, "swe.update.edges");
+    update(p, Box2{in.i1, b.i1, in.j0, in.j1}, "swe.update.edges");
+  }
+}
+
+// Fluxes, update, rain and friction over box (the tile kernel: all of finish_parts()'s plain
+// phases too, over the same box).
+template <class T>
+void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
+  if (box.count() == 0) return;
+  if (fused_)
+    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label);
+  else
+    phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
+}
+
+// The plain phases after the update (the tile kernel did them), then, with several parts, the
+// values of the next step's reduction.
+template <class T>
+void Engine<T>::finish_parts() {
+  if (fused_ && !coupled()) return;  // one part on the tile kernel: nothing left
+  for (auto& p : parts_) {
+    activate(p->exec);
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    if (!fused_) {
+      if (v.n_flow_cells > 0) phase_boundary_flow(p->exec, v);  // volume through open boundaries
+      if (v.n_sources > 0) phase_sources(p->exec, v);
+      phase_cfl_step(p->exec, v);  // after a no-op step, *smax still holds the global speed
+    }
+    if (coupled()) phase_step_scalars(*p, 1 - cur_);
+  }
 }
 
 template <class T>
 void Engine<T>::update_speed() {
-  part_.smax.set(0, T(0));
-  phase_cfl(exec_, view(cur_, cur_));
+  for (auto& p : parts_) {
+    activate(p->exec);
+    p->smax.set(0, T(0));
+    phase_cfl(p->exec, p->view(cur_, cur_));
+    if (coupled()) phase_step_scalars(*p, cur_);
+  }
 }
 
 template <class T>
 void Engine<T>::set_target(double t) {
   if (t == target_on_device_) return;
-  part_.clock.set(kTarget, t);
+  for (auto& p : parts_) p->clock.set(kTarget, t);
   target_on_device_ = t;
 }
 
 template <class T>
 void Engine<T>::step() {
-  activate(exec_);
+  step_many(1);
+}
+
+template <class T>
+void Engine<T>::step_many(long long count) {
   set_target(std::numeric_limits<double>::infinity());
-  launch_step();
+  for (long long k = 0; k < count; ++k) launch_step();
 }
 
 template <class T>
 void Engine<T>::advance_to(double t_end) {
-  activate(exec_);
   if (!std::isfinite(t_end))
     throw Error(
         fmt::format("swe scene '{}': advance_to({}) needs a finite time", scene_.name, t_end));
   Clock c = clock();
-  // A fault left by step() calls: there is no checkpoint to go back to.
-  if (const Fault f = part_.fault.read()) report(f, c, false);
+  check_faults(c, false);  // a fault left by step() calls: no checkpoint to go back to
   if (!(t_end > c[kTime])) return;
   set_target(t_end);
   for (;;) {
-    copy_state(/*to_backup=*/true);
-    // Steps needed at the last unclipped dt; past the target the device turns extra steps into
-    // no-ops (a copy of the state, phases.cpp).
+    for (auto& p : parts_) {
+      activate(p->exec);  // launches go to the current device (fault reads move it)
+      p->copy_state(cur_, /*to_backup=*/true);
+    }
+    // Every rank computes the same count from the same clock, so all take part in the same
+    // collectives.
     const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
-    if (const Fault f = part_.fault.read()) report(f, c, true);
+    check_faults(c, true);
     if (!(c[kTime] < t_end)) return;
   }
 }
 
 template <class T>
-void Engine<T>::report(const Fault& f, const Clock& c, bool restore) {
-  const char* what = f.code == kFaultNaN             ? "NaN in the state"
-                     : f.code == kFaultNegativeDepth ? "negative depth"
-                     : f.code == kFaultTimeStep      ? "collapsing time step"
-                                                     : "unknown device fault";
-  Index cell = f.index;
-  std::string extra;
-  if (f.code == kFaultTimeStep) {
-    // The fastest cell sets the step: find it in the state that could not advance.
-    const auto h = to_host(part_.h[cur_]), hu = to_host(part_.hu[cur_]),
-               hv = to_host(part_.hv[cur_]);
-    double best = -1;
-    for (size_t k = 0; k < h.size(); ++k) {
-      if (!layout_.active[k]) continue;
-      const double sp = wave_speed_k(h[k], hu[k], hv[k], scene_.gravity, scene_.dry_depth);
-      if (sp > best) best = sp, cell = Index(k);
-    }
-    extra = fmt::format(" (CFL step {:.3g} s < min_dt = {:.3g} s; wave speed {:.6g} m/s there)",
-                        scene_.cfl * scene_.grid.dx / std::max(best, 1e-300), scene_.min_dt, best);
-  }
-  const Index i = cell >= 0 ? cell % nx_ : -1, j = cell >= 0 ? cell / nx_ : -1;
-  const std::string msg = fmt::format(
-      "swe scene '{}': {} in cell ({}, {}) at x = {:.6g} m, y = {:.6g} m, step {}, t = {:.9g} s{}"
-      "{}",
-      scene_.name, what, i, j, scene_.grid.x0 + (i + 0.5) * scene_.grid.dx,
-      scene_.grid.y0 + (j + 0.5) * scene_.grid.dx, f.aux, c[kTime], extra,
-      restore ? "; the state of the last good check is kept" : "");
-  if (restore) {
-    copy_state(/*to_backup=*/false);
-    update_speed();
-  }
-  part_.fault.clear();
-  throw Error(msg);
-}
-
-template <class T>
 Clock Engine<T>::clock() const {
+  // Every part keeps the same clock (the same dt each step); inflow is summed in totals(). With
+  // several parts, waiting for every device first makes the clock a point where all of them have
+  // finished; one part's download waits for its device.
+  if (coupled()) fence_all();
   Clock c;
-  part_.clock.download(c.data(), kClockSize);
+  parts_.front()->clock.download(c.data(), kClockSize);
   return c;
 }
 
-template <class T>
-std::vector<double> Engine<T>::to_host(const DeviceBuffer<T>& b) const {
-  const std::vector<T> all = b.download();
-  const Grid2<const T> g{all.data(), nx_, ny_, 1};
-  std::vector<double> out(size_t(nx_) * ny_);
-  for (Index j = 0; j < ny_; ++j)
-    for (Index i = 0; i < nx_; ++i) out[size_t(j) * nx_ + i] = double(g(i, j));
-  return out;
-}
+template class Engine<float>;
+template class Engine<double>;
 
-template <class T>
-Fields Engine<T>::fields() const {
-  Fields f;
-  f.nx = nx_;
-  f.ny = ny_;
-  f.h = to_host(part_.h[cur_]);
-  f.hu = to_host(part_.hu[cur_]);
-  f.hv = to_host(part_.hv[cur_]);
-  f.hc = to_host(part_.hc[cur_]);
-  f.max_depth = to_host(part_.max_depth);
-  return f;
-}
-
-template <class T>
-std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
-  std::vector<Probe> out;
-  out.reserve(cells.size());
-  const Grid2<T> g{nullptr, nx_, ny_, 1};
-  for (const Index k : cells) {
-    if (k < 0 || k >= nx_ * ny_)
-      throw Error(fmt::format("swe scene '{}': probe cell index {} is outside the {} x {} grid",
-                              scene_.name, k, nx_, ny_));
-    const Index o = g.offset(k % nx_, k / nx_);
-    const double h = double(part_.h[cur_].get(o));
-    const double dry = scene_.dry_depth;
-    Probe p;
-    p.h = h;
-    p.u = h > dry ? double(part_.hu[cur_].get(o)) / h : 0.0;
-    p.v = h > dry ? double(part_.hv[cur_].get(o)) / h : 0.0;
-    p.c = h > 0 ? double(part_.hc[cur_].get(o)) / h : 0.0;
-    out.push_back(p);
-  }
-  return out;
-}
-
-template <class T>
-Totals Engine<T>::totals() const {
-  const double area = scene_.grid.dx * scene_.grid.dx;
-  const EdgeView<T> e = edge_view(cur_);
-  Totals t;
-  t.volume = sum_depth(exec_, e) * area;
-  t.pollutant_mass = sum_pollutant(exec_, e) * area;
-  t.inflow_volume = clock()[kInflow];
-  return t;
-}
-
-}  // namespace
-
-std::unique_ptr<EngineBase> make_engine(const Scene& scene, const Exec& exec) {
-  if (scene.precision == Precision::f64) return std::make_unique<Engine<double>>(scene, exec);
-  return std::make_unique<Engine<float>>(scene, exec);
+std::unique_ptr<EngineBase> make_engine(const Scene& scene, const Split& split,
+                                        const SolverOptions& options) {
+  if (scene.precision == Precision::f64)
+    return std::make_unique<Engine<double>>(scene, split, options);
+  return std::make_unique<Engine<float>>(scene, split, options);
 }
 
 }  // namespace silt::swe::detail

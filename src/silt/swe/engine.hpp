@@ -1,5 +1,5 @@
-// The solver's engine behind swe::Solver: one implementation per real type (float or double,
-// chosen at run time from scene.precision), behind a small virtual interface.
+// The solver's engine behind swe::Solver: one implementation (engine_parts.hpp) per real type
+// (float or double, chosen at run time from scene.precision), behind a small virtual interface.
 #pragma once
 
 #include <array>
@@ -35,25 +35,19 @@ class EngineBase {
   virtual void advance_to(double t_end) = 0;
   virtual void step() = 0;
   /// count steps queued together (no host wait between them).
-  virtual void step_many(long long count) {
-    for (long long k = 0; k < count; ++k) step();
-  }
+  virtual void step_many(long long count) = 0;
   /// The device clock (waits for the device).
   virtual Clock clock() const = 0;
   virtual Fields fields() const = 0;
   virtual std::vector<Probe> probe(const std::vector<Index>& cells) const = 0;
   virtual Totals totals() const = 0;
-  /// A split run's communication timed on its own (multi_engine.hpp); nothing on one device.
-  virtual CommTimes measure_communication(int repetitions) {
-    (void)repetitions;
-    return CommTimes{};
-  }
-  virtual std::string layout() const { return "one subdomain"; }
+  /// The communication between parts timed on its own; nothing on one part.
+  virtual CommTimes measure_communication(int repetitions) = 0;
+  virtual std::string layout() const = 0;
 };
 
-/// Validates the scene (silt::Error) and builds the engine for its precision on exec.
-std::unique_ptr<EngineBase> make_engine(const Scene& scene, const Exec& exec);
-/// Validates the scene and split (silt::Error) and builds the engine of a split run.
-std::unique_ptr<EngineBase> make_multi_engine(const Scene& scene, const Split& split);
+/// Validates the scene and split (silt::Error) and builds the engine for the scene's precision.
+std::unique_ptr<EngineBase> make_engine(const Scene& scene, const Split& split,
+                                        const SolverOptions& options);
 
 }  // namespace silt::swe::detail

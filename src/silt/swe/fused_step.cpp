@@ -1,8 +1,6 @@
 #include "silt/swe/fused_step.hpp"
 
 #include <atomic>
-#include <cstdlib>
-#include <string>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/edges.hpp"
@@ -13,7 +11,7 @@
 #if SILT_HAS_CUDA
 #include <cuda_runtime.h>
 
-#include "silt/core/parallel_for.hpp"
+#include "silt/core/launch.hpp"
 #endif
 
 namespace silt::swe::detail {
@@ -28,18 +26,6 @@ std::atomic<std::uint64_t> g_fused_launches{0};
 
 std::uint64_t fused_launch_count() {
   return g_fused_launches.load(std::memory_order_relaxed);
-}
-
-TileShape default_tile_shape() {
-  static const TileShape shape = [] {
-    const char* v = std::getenv("SILT_SWE_TILE");
-    const std::string name = v ? v : "";
-    if (name == "32x16") return TileShape::t32x16;
-    if (name == "32x8") return TileShape::t32x8;
-    if (name == "32x8/8") return TileShape::t32x8_occ8;
-    return TileShape::t32x8_occ6;  // fastest on the H200 in float32 and float64 (bench/results)
-  }();
-  return shape;
 }
 
 #if SILT_HAS_CUDA
@@ -106,7 +92,10 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
   return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
 }
 
-// MinBlocks > 0 caps the registers so that many blocks fit on an SM (occupancy ablation).
+// The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm blocks fit on an SM
+// (fused_step.hpp, phase_fused_update, says why these values).
+constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
+
 template <class T, int TX, int TY, int MinBlocks>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
     fused_update_kernel(SolverView<T> v, Box2 box) {
@@ -222,8 +211,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   }
 }
 
-template <class T, int TX, int TY, int MinBlocks = 1>
+template <class T>
 void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+  constexpr int TX = kTileX, TY = kTileY;
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
                    v.max_depth.stride() == v.e.h.stride() &&
@@ -243,38 +233,28 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   const dim3 block(TX, TY);
   const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
                   static_cast<unsigned>((box.j1 - box.j0 + TY - 2) / (TY - 1)));
-  silt::detail::range_push(label);
-  fused_update_kernel<T, TX, TY, MinBlocks><<<grid, block, 0, exec.stream>>>(v, box);
-  silt::detail::range_pop();
-  silt::detail::check_launch(exec, label);
+  silt::launch_kernel(exec, label, grid, block, 0, fused_update_kernel<T, TX, TY, kMinBlocksPerSm>,
+                      v, box);
   g_fused_launches.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace
 
 template <class T>
-void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape,
-                        std::optional<Box2> box, const char* label) {
-  const Box2 b = box ? *box : Box2{0, v.e.nx, 0, v.e.ny};
-  // 32x16 tiles of double exceed the 48 KB of static shared memory: double always uses 32x8.
-  if constexpr (sizeof(T) == 4) {
-    if (shape == TileShape::t32x16) return launch<T, 32, 16>(exec, v, b, label);
-  }
-  if (shape == TileShape::t32x8_occ6) return launch<T, 32, 8, 6>(exec, v, b, label);
-  if (shape == TileShape::t32x8_occ8) return launch<T, 32, 8, 8>(exec, v, b, label);
-  launch<T, 32, 8>(exec, v, b, label);
+void phase_fused_update(const Exec& exec, const SolverView<T>& v, std::optional<Box2> box,
+                        const char* label) {
+  launch(exec, v, box ? *box : Box2{0, v.e.nx, 0, v.e.ny}, label);
 }
 #else
 template <class T>
-void phase_fused_update(const Exec&, const SolverView<T>&, TileShape, std::optional<Box2>,
-                        const char*) {
+void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, const char*) {
   throw Error("the fused shallow-water kernel needs the CUDA backend");
 }
 #endif
 
-template void phase_fused_update<float>(const Exec&, const SolverView<float>&, TileShape,
-                                        std::optional<Box2>, const char*);
-template void phase_fused_update<double>(const Exec&, const SolverView<double>&, TileShape,
+template void phase_fused_update<float>(const Exec&, const SolverView<float>&, std::optional<Box2>,
+                                        const char*);
+template void phase_fused_update<double>(const Exec&, const SolverView<double>&,
                                          std::optional<Box2>, const char*);
 
 }  // namespace silt::swe::detail

@@ -17,14 +17,6 @@
 
 namespace silt::swe::detail {
 
-/// Tile shapes measured on the H200 (bench/results/): threads per block in x and y.
-/// t32x8_occ6 / t32x8_occ8 cap registers for 6 / 8 resident blocks per SM (occupancy ablation).
-enum class TileShape { t32x8, t32x16, t32x8_occ6, t32x8_occ8 };
-
-/// The tile shape: SILT_SWE_TILE=32x16, 32x8 or 32x8/8 select the ablation variants, otherwise
-/// t32x8_occ6 (32x8 threads, registers capped for 6 blocks per SM). Read once.
-TileShape default_tile_shape();
-
 /// True when the fused tile kernel is available for this exec (CUDA backend compiled in).
 bool fused_step_available(const Exec& exec);
 
@@ -35,8 +27,12 @@ bool fused_step_available(const Exec& exec);
 /// edge strips of an overlapped exchange, as phase_update_box); halo cells are updated but only
 /// owned cells raise faults (global index), count boundary and source inflow (global edge
 /// positions) and enter the CFL maximum, so several launches over disjoint boxes add up to one.
+/// Tiles of 32 x 8 threads with registers capped for 6 resident blocks per SM: the fastest shape
+/// measured on the H200 in float32 and float64 (24 G / 7.4 G cell-updates/s at 64M cells against
+/// 18-21 G / 6.0 G uncapped and 18.0 G with 32 x 16 tiles; docs/NOTES.md, bench/results/
+/// swe-2026-11-29-h200-variants.txt).
 template <class T>
-void phase_fused_update(const Exec& exec, const SolverView<T>& v, TileShape shape,
+void phase_fused_update(const Exec& exec, const SolverView<T>& v,
                         std::optional<Box2> box = std::nullopt,
                         const char* label = "swe.fused_update");
 

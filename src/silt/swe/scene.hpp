@@ -80,7 +80,6 @@ struct Scene {
   double max_dt = std::numeric_limits<double>::infinity();  // s
   double min_dt = 1e-9;  // s: a step below this is reported as a collapsing time step
   Precision precision = Precision::f32;
-  bool fused_kernel = true;  // CUDA: ghost-cell-decoupled tile kernel; false: plain parallel_for
 };
 
 }  // namespace silt::swe

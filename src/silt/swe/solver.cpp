@@ -4,25 +4,32 @@
 
 namespace silt::swe {
 
-// The scene is kept here (the engine refers to it) and the engine holds the state in the
-// precision the scene asks for. On CUDA with scene.fused_kernel the engine steps with the tile
-// kernel of fused_step.hpp; otherwise (and on the CPU) with the plain parallel_for phases, which
-// stay its test oracle.
+// The scene is kept here (the engine refers to it) and the engine holds the state of its parts in
+// the precision the scene asks for. On CUDA the engine steps with the tile kernel of fused_step.hpp
+// unless SolverOptions::plain_phases; on the CPU with the plain parallel_for phases, which stay the
+// tile kernel's test oracle.
 struct Solver::Impl {
   Scene scene;
   Exec exec;
   std::unique_ptr<detail::EngineBase> engine;
 };
 
-Solver::Solver(const Scene& scene, const Exec& exec) : impl_(std::make_unique<Impl>()) {
-  impl_->scene = scene;
-  impl_->exec = exec;
-  impl_->engine = detail::make_engine(impl_->scene, impl_->exec);
+namespace {
+Split whole_grid_on(const Exec& exec) {
+  Split s;
+  s.execs = {exec};
+  s.this_process_only = true;
+  return s;
 }
-Solver::Solver(const Scene& scene, const Split& split) : impl_(std::make_unique<Impl>()) {
+}  // namespace
+
+Solver::Solver(const Scene& scene, const Exec& exec, const SolverOptions& options)
+    : Solver(scene, whole_grid_on(exec), options) {}
+Solver::Solver(const Scene& scene, const Split& split, const SolverOptions& options)
+    : impl_(std::make_unique<Impl>()) {
   impl_->scene = scene;
   impl_->exec = split.execs.empty() ? Exec::host() : split.execs.front();
-  impl_->engine = detail::make_multi_engine(impl_->scene, split);
+  impl_->engine = detail::make_engine(impl_->scene, split, options);
 }
 Solver::~Solver() = default;
 Solver::Solver(Solver&&) noexcept = default;

@@ -1,6 +1,7 @@
-// The shallow-water + pollutant solver on one device (CPU or CUDA). The state lives where the Exec
-// runs; the time step is chosen and applied on the device, so advance_to() only waits for the
-// device once per batch of steps.
+// The shallow-water + pollutant solver over N >= 1 parts of the grid (one device's subdomain each;
+// one part is the ordinary run on one device, CPU or CUDA). The state lives where each part's Exec
+// runs; the time step is chosen and applied on the devices, so advance_to() only waits for them
+// once per batch of steps.
 #pragma once
 
 #include <memory>
@@ -27,33 +28,27 @@ enum class SplitShape {
   blocks
 };
 
-/// A run split over several devices or CPU partitions of this process and, when the process was
-/// started by mpirun with several ranks, over the ranks (each rank passing its own execs).
+/// The parts a run steps: one subdomain per exec of this process (one exec: the whole grid, the
+/// ordinary run on one device) and, when the process was started by mpirun with several ranks
+/// and this_process_only is false, the subdomains of every rank (each rank passing its own execs).
 struct Split {
   std::vector<Exec> execs;  // one subdomain per exec here (CPU partitions: Exec::host() repeated)
   int halo = 1;             // k >= 1: halo layers, exchanged every k steps (ghost cell expansion)
   SplitShape shape = SplitShape::automatic;
-  // CUDA subdomains step with the tile kernel (fused_step.hpp) over their grown box, interior and
-  // edge strips: 43-45 G cell-updates/s on two H200s against 17 G with the plain phases
-  // (bench/results/swe-2026-11-29-h200x2.md). false: the plain parallel_for phases, which match a
-  // one-device run on the plain phases within 1e-6 on CUDA (tests, the benchmark's baseline).
-  // Ignored on the CPU, where a split run is bit for bit equal to one device either way.
-  bool fused = true;
   // true: this process's execs only, even under mpirun (partition::World::self()); false: the
   // subdomains of every rank (partition::World::get()).
   bool this_process_only = false;
-  // Several CUDA subdomains in one process (no MPI): record each period of 2 k steps (k = halo)
-  // once and replay it as one CUDA graph over all their streams, instead of ~10 launches per
-  // subdomain and step from the host. Off by default: on two H200s it measured no faster than
-  // plain launches (4M cells: 64.0% vs 65.3% efficiency; the step's critical path is on the
-  // devices, bench/results/swe-2026-11-29-h200x2.md).
-  bool graphs = false;
-  // Halos between GPUs of one process copied by a kernel on the receiving GPU that reads the
-  // neighbour's cells over NVLink (in-kernel peer reads) instead of copy-engine 2D copies.
-  bool halo_kernels = false;
 };
 
-/// A device fault of a split run (NaN, negative depth, collapsing time step). Under MPI every rank
+/// Settings for tests and benchmarks, not for scenes.
+struct SolverOptions {
+  // CUDA parts step with the tile kernel (fused_step.hpp; 1.5-2.8x the plain phases on an H200,
+  // bench/results/swe-2026-11-29-h200.md). true: the plain parallel_for phases instead, the tile
+  // kernel's test oracle and the benchmark's --plain baseline. The CPU always steps with them.
+  bool plain_phases = false;
+};
+
+/// A device fault (NaN, negative depth, collapsing time step). Under MPI every rank
 /// throws it alike, with the same message, so a caller can end all ranks normally; any other
 /// error may be one rank's alone (end the run with partition::World::abort()).
 class SplitFault : public Error {
@@ -61,7 +56,7 @@ class SplitFault : public Error {
   using Error::Error;
 };
 
-/// The communication of a split run, each part timed on its own with the devices waited for.
+/// The communication between parts, each kind timed on its own with the devices waited for.
 struct CommTimes {
   int parts = 1;              // subdomains over all ranks
   double exchange_s = 0;      // one halo exchange of every subdomain, s
@@ -71,13 +66,16 @@ struct CommTimes {
 
 class Solver {
  public:
-  Solver(const Scene& scene, const Exec& exec);
-  /// A split run (src/silt/partition/). On the CPU its results equal the single-device run bit
-  /// for bit. Under MPI every rank constructs it, and every member below is then collective (all
-  /// ranks call it, in the same order); fields() returns the whole grid on rank 0 and only nx, ny
-  /// on the other ranks; probe() and totals() return the same values on every rank. A fault on any
-  /// rank is reported on every rank, naming the rank, the device, the global cell and the step.
-  Solver(const Scene& scene, const Split& split);
+  /// The whole grid on one exec, in this process alone (a Split of that exec).
+  Solver(const Scene& scene, const Exec& exec, const SolverOptions& options = {});
+  /// The grid over the parts of split (src/silt/partition/; one part: the whole grid, with no
+  /// halo exchange and no reduction across parts). On the CPU the results of any split equal
+  /// those of one part bit for bit. Under MPI every rank constructs it, and every member below is
+  /// then collective (all ranks call it, in the same order); fields() returns the whole grid on
+  /// rank 0 and only nx, ny on the other ranks; probe() and totals() return the same values on
+  /// every rank. A fault on any rank is reported on every rank, naming the rank, the device, the
+  /// global cell and the step.
+  Solver(const Scene& scene, const Split& split, const SolverOptions& options = {});
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
@@ -89,8 +87,7 @@ class Solver {
   /// Exactly one step (tests). It is queued without waiting for the device (a benchmark can time
   /// a run of them, then read time()); a fault it raises is reported by the next advance_to().
   void step();
-  /// count steps queued together, as step() count times (a split run on several GPUs of one
-  /// process replays them as CUDA graphs: see Split::graphs).
+  /// count steps queued together, as step() count times.
   void step(long long count);
 
   double time() const;
@@ -103,10 +100,10 @@ class Solver {
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
   Totals totals() const;
 
-  /// Times `repetitions` halo exchanges and global reductions on their own (a split run; zeros on
-  /// one device). Collective under MPI. The state is left as it was.
+  /// Times `repetitions` halo exchanges and global reductions on their own (zeros on one part).
+  /// Collective under MPI. The state is left as it was.
   CommTimes measure_communication(int repetitions);
-  /// How the grid is split ("one subdomain" on one device).
+  /// How the grid is split ("one subdomain" on one part) and how the parts step.
   std::string layout() const;
 
  private:

@@ -1,11 +1,11 @@
-// What a split run gives back: the whole grid's fields gathered to rank 0, probes and totals on
-// every rank, the layout, and the communication timed on its own for the benchmark.
+// What the engine gives back: the whole grid's fields gathered to rank 0, probes and totals on
+// every rank, the layout, and the communication between parts timed on its own for the benchmark.
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "silt/core/error.hpp"
-#include "silt/swe/multi_engine.hpp"
+#include "silt/swe/engine_parts.hpp"
 #include "silt/swe/phases.hpp"
 
 namespace silt::swe::detail {
@@ -18,7 +18,7 @@ constexpr int kGatheredFields = 5;  // h, hu, hv, hc, max depth
 }  // namespace
 
 template <class T>
-std::vector<double> MultiEngine<T>::owned(const Part<T>& p, const DeviceBuffer<T>& b) const {
+std::vector<double> Engine<T>::owned(const Part<T>& p, const DeviceBuffer<T>& b) const {
   const std::vector<T> all = b.download();
   const Grid2<const T> g{all.data(), p.nx, p.ny, p.ring};
   std::vector<double> out(size_t(p.nx) * size_t(p.ny));
@@ -28,7 +28,7 @@ std::vector<double> MultiEngine<T>::owned(const Part<T>& p, const DeviceBuffer<T
 }
 
 template <class T>
-Fields MultiEngine<T>::fields() const {
+Fields Engine<T>::fields() const {
   Fields f;
   f.nx = scene_.grid.nx;
   f.ny = scene_.grid.ny;
@@ -69,7 +69,7 @@ Fields MultiEngine<T>::fields() const {
 }
 
 template <class T>
-std::vector<Probe> MultiEngine<T>::probe(const std::vector<Index>& cells) const {
+std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
   const Index nx = scene_.grid.nx, ny = scene_.grid.ny;
   // h, hu, hv, hc of each cell, filled by the rank owning it; then every rank takes the owner's.
   std::vector<double> mine(4 * cells.size(), 0.0);
@@ -95,7 +95,6 @@ std::vector<Probe> MultiEngine<T>::probe(const std::vector<Index>& cells) const 
     const Index k = cells[c];
     const int rank = dec_.owner(k % nx, k / nx).id / per_rank_;
     const double* v = all.data() + size_t(rank) * mine.size() + 4 * c;
-    // As Engine::probe computes them, from the same values.
     const double h = v[0];
     Probe p;
     p.h = h;
@@ -108,10 +107,11 @@ std::vector<Probe> MultiEngine<T>::probe(const std::vector<Index>& cells) const 
 }
 
 template <class T>
-Totals MultiEngine<T>::totals() const {
+Totals Engine<T>::totals() const {
   double sums[3] = {0, 0, 0};  // depth, pollutant (per area), inflow volume
   for (const auto& p : parts_) {
     const EdgeView<T> e = p->edge_view(cur_);
+    activate(p->exec);
     sums[0] += sum_depth(p->exec, e);
     sums[1] += sum_pollutant(p->exec, e);
     sums[2] += p->clock.get(kInflow);
@@ -126,11 +126,12 @@ Totals MultiEngine<T>::totals() const {
 }
 
 template <class T>
-CommTimes MultiEngine<T>::measure_communication(int repetitions) {
+CommTimes Engine<T>::measure_communication(int repetitions) {
   CommTimes t;
   t.parts = dec_.size();
+  if (!coupled()) return t;
   t.exchange_bytes = double(halo_->bytes_per_exchange());
-  if (dec_.size() == 1 || repetitions < 1) return t;
+  if (repetitions < 1) return t;
   using clock = std::chrono::steady_clock;
   fence_all();
   world_.barrier();
@@ -159,36 +160,30 @@ CommTimes MultiEngine<T>::measure_communication(int repetitions) {
 }
 
 template <class T>
-std::string MultiEngine<T>::layout() const {
+std::string Engine<T>::layout() const {
+  const std::string path = fused_ ? "; fused tile kernel" : "";
+  if (dec_.size() == 1) return "one subdomain" + path;
   std::string devices;
   for (const auto& p : parts_)
     devices += fmt::format("{}{}", devices.empty() ? "" : ",",
                            p->exec.is_cuda() ? fmt::format("cuda:{}", p->exec.device) : "cpu");
-  std::string graphs;
-  if (graph_)
-    graphs = fmt::format("; CUDA graphs of {} steps", 2 * k_);
-  else if (!graph_error_.empty())
-    graphs = "; plain launches (" + graph_error_ + ")";
-  else if (graphs_)
-    graphs = "; CUDA graphs (recorded on the first batch of steps)";
-  return fmt::format("{} subdomains, {}; {} rank{} x [{}]{}{}", dec_.size(), dec_.describe(),
-                     world_.size(), world_.size() == 1 ? "" : "s", devices,
-                     fused_ ? "; fused tile kernel" : "", graphs);
+  return fmt::format("{} subdomains, {}; {} rank{} x [{}]{}", dec_.size(), dec_.describe(),
+                     world_.size(), world_.size() == 1 ? "" : "s", devices, path);
 }
 
-template std::vector<double> MultiEngine<float>::owned(const Part<float>&,
-                                                       const DeviceBuffer<float>&) const;
-template std::vector<double> MultiEngine<double>::owned(const Part<double>&,
-                                                        const DeviceBuffer<double>&) const;
-template Fields MultiEngine<float>::fields() const;
-template Fields MultiEngine<double>::fields() const;
-template std::vector<Probe> MultiEngine<float>::probe(const std::vector<Index>&) const;
-template std::vector<Probe> MultiEngine<double>::probe(const std::vector<Index>&) const;
-template Totals MultiEngine<float>::totals() const;
-template Totals MultiEngine<double>::totals() const;
-template CommTimes MultiEngine<float>::measure_communication(int);
-template CommTimes MultiEngine<double>::measure_communication(int);
-template std::string MultiEngine<float>::layout() const;
-template std::string MultiEngine<double>::layout() const;
+template std::vector<double> Engine<float>::owned(const Part<float>&,
+                                                  const DeviceBuffer<float>&) const;
+template std::vector<double> Engine<double>::owned(const Part<double>&,
+                                                   const DeviceBuffer<double>&) const;
+template Fields Engine<float>::fields() const;
+template Fields Engine<double>::fields() const;
+template std::vector<Probe> Engine<float>::probe(const std::vector<Index>&) const;
+template std::vector<Probe> Engine<double>::probe(const std::vector<Index>&) const;
+template Totals Engine<float>::totals() const;
+template Totals Engine<double>::totals() const;
+template CommTimes Engine<float>::measure_communication(int);
+template CommTimes Engine<double>::measure_communication(int);
+template std::string Engine<float>::layout() const;
+template std::string Engine<double>::layout() const;
 
 }  // namespace silt::swe::detail

@@ -1,4 +1,4 @@
-#include "silt/swe/multi_part.hpp"
+#include "silt/swe/part.hpp"
 
 #include <cmath>
 #include <vector>
@@ -36,12 +36,25 @@ std::vector<BoundaryCell> owned_cells(const std::vector<BoundaryCell>& all,
   return out;
 }
 
+bool has_neighbours(const partition::Subdomain& sub) {
+  for (int d = 0; d < partition::kDirections; ++d)
+    if (d != partition::kSelf && sub.neighbour[size_t(d)] >= 0) return true;
+  return false;
+}
+
 }  // namespace
 
 template <class T>
 Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, int ring_width,
               const Exec& e)
-    : scene(&s), layout(&l), sub(sd), nx(sd.nx()), ny(sd.ny()), ring(ring_width), exec(e) {
+    : scene(&s),
+      layout(&l),
+      sub(sd),
+      nx(sd.nx()),
+      ny(sd.ny()),
+      ring(ring_width),
+      ext(has_neighbours(sd) ? ring_width : 0),
+      exec(e) {
   activate(exec);
   const Index gnx = s.grid.nx, gny = s.grid.ny;
   const Index n = Grid2<T>::alloc_size(nx, ny, ring);
@@ -134,7 +147,7 @@ EdgeView<T> Part<T>::edge_view(int read) const {
   e.j0 = sub.cells.j0;
   e.gnx = scene->grid.nx;
   e.gny = scene->grid.ny;
-  e.ext = ring;
+  e.ext = ext;
   e.dx = T(scene->grid.dx);
   e.g = T(scene->gravity);
   e.dry = T(scene->dry_depth);

@@ -1,9 +1,10 @@
-// One subdomain of a split shallow-water run: the device state of its owned cells plus a halo
-// ring of `ring` cells (neighbours' cells on shared sides, inactive cells beyond the global edge),
-// the boundary tables restricted to the global edge cells it owns, and the point sources in its
-// owned cells and halo (the halo repeats its owner's update, sources included; only the owner
-// counts their volume). Its views place it in the global grid (EdgeView::i0, j0, gnx, gny, ext), so
-// the plain phases of phases.hpp step it exactly as they step the whole grid.
+// One part of a shallow-water run (the whole grid, or one subdomain of a split run): the device
+// state of its owned cells plus a halo ring of `ring` cells (neighbours' cells on shared sides,
+// inactive cells beyond the global edge), the boundary tables restricted to the global edge cells
+// it owns, and the point sources in its owned cells and halo (the halo repeats its owner's update,
+// sources included; only the owner counts their volume). Its views place it in the global grid
+// (EdgeView::i0, j0, gnx, gny, ext), so the phases of phases.hpp step a subdomain exactly as they
+// step the whole grid.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,9 @@ struct Part {
   partition::Subdomain sub;
   Index nx, ny;
   int ring;
+  // Halo layers its views may read (EdgeView::ext): the ring on a part with neighbours; 0 on the
+  // whole grid, whose ring holds only the inactive cells beyond the edge.
+  Index ext;
   Exec exec;
   double active_area;  // m^2 of owned active cells (rain inflow)
   DeviceBuffer<T> h[2], hu[2], hv[2], hc[2];

@@ -1,0 +1,94 @@
+// The engine behind swe::Solver: the grid cut into N >= 1 parts (src/silt/partition/), one per
+// exec of this process and, under MPI, per rank. One part is the ordinary run on one device: the
+// whole grid, stepped by the phases of phases.hpp (CPU, and CUDA on the plain path) or by the tile
+// kernel of fused_step.hpp (CUDA), with no exchange, no reduction across parts and no host wait
+// inside a step (the tile kernel step is 2 launches, clock and tile kernel, plus the wet count with
+// discharge boundaries). Several parts add
+//   - one global reduction per step (largest wave speed, wet cells of discharge segments) before
+//     the clock, so every part takes the same dt (partition::ScalarReduce);
+//   - a halo exchange every k steps (ghost cell expansion: a halo of k layers; in between each
+//     part also updates the inner layers of its halo, one layer fewer each step), started before
+//     the update and finished after the interior cells, whose stencil stays in the owned cells, so
+//     the transfer overlaps them; the cells next to the halo follow;
+// and otherwise the same arithmetic on the same values as one part: on the CPU a split run matches
+// one part bit for bit.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/partition/decompose.hpp"
+#include "silt/partition/halo_exchange.hpp"
+#include "silt/partition/scalar_reduce.hpp"
+#include "silt/partition/streams.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/swe/engine.hpp"
+#include "silt/swe/part.hpp"
+#include "silt/swe/setup.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+class Engine final : public EngineBase {
+ public:
+  Engine(const Scene& scene, const Split& split, const SolverOptions& options);
+  ~Engine() override;
+  void advance_to(double t_end) override;
+  void step() override;
+  void step_many(long long count) override;
+  Clock clock() const override;
+  Fields fields() const override;
+  std::vector<Probe> probe(const std::vector<Index>& cells) const override;
+  Totals totals() const override;
+  CommTimes measure_communication(int repetitions) override;
+  std::string layout() const override;
+
+ private:
+  // Construction (engine.cpp).
+  void make_parts(const Split& split);
+  void make_coupling();
+  // The phases of a step (engine.cpp).
+  void launch_step();
+  void agree_on_dt();
+  void advance_clocks();
+  void update_all(Index r, const char* label);
+  void update_overlapping_exchange(Index r);
+  void update(Part<T>& p, Box2 box, const char* label);
+  void finish_parts();
+  void update_speed();
+  void set_target(double t);
+  // Faults (engine_faults.cpp).
+  void check_faults(const Clock& c, bool restore);
+  std::string fastest_cell(double& speed, long long& cell, int& part, int& device) const;
+  std::string where(int part, int device) const;
+  // Helpers.
+  bool coupled() const { return halo_ != nullptr; }
+  std::vector<double*> scalar_ptrs();
+  std::vector<std::vector<void*>> storage(int which);
+  /// Owned cells of p grown by r layers into the halo on shared sides.
+  Box2 grown(const Part<T>& p, Index r) const;
+  void fence_all() const;
+  /// p's owned cells of field b, as double, row-major.
+  std::vector<double> owned(const Part<T>& p, const DeviceBuffer<T>& b) const;
+
+  const Scene& scene_;
+  Layout layout_;
+  partition::Decomposition dec_;
+  const partition::World& world_;
+  int per_rank_;
+  std::vector<partition::Stream> compute_, halo_lane_;
+  std::vector<std::unique_ptr<Part<T>>> parts_;
+  // Several parts only (null / empty with one: nothing to exchange or reduce).
+  std::unique_ptr<partition::HaloExchange> halo_;
+  partition::ScalarReduce reduce_;
+  int k_;
+  int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
+  bool has_discharge_;
+  bool fused_;  // CUDA tile kernel over each update box instead of the plain phases
+  int cur_ = 0;
+  double target_on_device_ = std::numeric_limits<double>::infinity();
+};
+
+}  // namespace silt::swe::detail
