@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/scene_params.hpp"
 #include "silt/mpm/part.hpp"
+#include "silt/mpm/scene_params.hpp"
 
 namespace silt::mpm {
 
