@@ -158,7 +158,7 @@ std::vector<float> run_lane_groups(const std::vector<int>& keys, int slots) {
   parallel_for(
       exec(), "test.lane_group", n, SILT_LAMBDA(Index i) {
         if (i % 7 == 3) return;
-        const detail::LaneGroup g = detail::lane_group(pk[i]);
+        const detail::LaneGroup g = detail::lane_group(pk[i], true);
         for (int r = 0; r < 2; ++r) {  // twice: the group is reused, as over the 27 nodes
           float v[3] = {1.0f, float(i % 1000), float((i * i) % 97)};
           detail::group_sum(g, v);

@@ -21,10 +21,11 @@ struct LaneGroup {
 
 /// Groups the calling lanes by key. Call where the warp's lanes have converged (before the
 /// stencil loop); every lane of the returned mask must then call group_sum the same number of
-/// times.
-SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key) {
+/// times. enabled = false: every lane alone, no warp intrinsics.
+SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key, bool enabled) {
   LaneGroup g;
 #if SILT_DEVICE_PASS && (__CUDA_ARCH__ >= 800)
+  if (!enabled) return g;
   const unsigned lane = threadIdx.x & 31u;
   g.mask = __activemask();
   const unsigned peers = __match_any_sync(g.mask, key);
@@ -49,6 +50,7 @@ SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key) {
   }
 #else
   (void)key;
+  (void)enabled;
 #endif
   return g;
 }

@@ -41,6 +41,11 @@ struct TransferArgs {
   /// Cells by which G2P's free-zone guard fires early: 1 where the rebuild it asks for comes a
   /// step later (several GPUs with one synchronisation per step, StepParams::lagged).
   int zone_margin = 0;
+  /// P2G: lanes sharing a stencil base sum first (lane_group.hpp). Always true, but a kernel
+  /// argument on purpose: grouping known at compile time made nvcc spill 25% more in P2G at the
+  /// 80-register cap (192 against 168 bytes of stack) and every MPM benchmark 6% slower on the
+  /// H200 (docs/NOTES.md, 2026-12-01).
+  bool warp_groups = true;
 };
 
 /// Settings of the grid update; dt and time are filled in on the device from StepControl.

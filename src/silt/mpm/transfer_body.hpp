@@ -124,7 +124,7 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
   const P2GParticle<float> qf =
       p2g_particle(0.0f, Vec3f::zero(), Mat3f::zero(), pc.volume0, tau, 1.0f, dinv);
   // Lanes with the same base share all 27 nodes: they sum in registers, one lane adds.
-  const LaneGroup group = lane_group(stencil_node(m, nb, 0, 0, 0));
+  const LaneGroup group = lane_group(stencil_node(m, nb, 0, 0, 0), a.warp_groups);
   SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
     const float w = s.weight(ii, j, k);
