@@ -3,7 +3,7 @@
 # commit) next to build-gpu (this tree, built by device_run.sh), then runs the same benchmarks
 # with each build in turn, ROUNDS times, old and new interleaved, and prints every figure. Prints
 # numbers, asserts nothing. Results to record go to bench/results/.
-#   bash bench/ab_compare.sh OLD_DIR [ROUNDS]
+#   bash bench/ab_compare.sh OLD_DIR [ROUNDS]      (AB_SWE=0: the MPM cases only)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OLD=$1
@@ -18,7 +18,7 @@ cmake -S "$OLD" -B /tmp/ab-old -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFI
 run_set() {  # $1: build dir
   "$1/bench/mpm_bench" --backend cuda --case cube
   "$1/bench/mpm_bench" --backend cuda --case sand --sizes 55K,1M,12.6M
-  "$1/apps/silt/silt" bench swe --backend cuda --sizes 16M,64M
+  [ "${AB_SWE:-1}" = 0 ] || "$1/apps/silt/silt" bench swe --backend cuda --sizes 16M,64M
 }
 for r in $(seq 1 "$ROUNDS"); do
   for side in old new; do
