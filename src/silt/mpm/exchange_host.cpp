@@ -10,7 +10,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/exchange_split.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 
 namespace silt::mpm {
 
@@ -73,7 +73,7 @@ class HostExchange : public SplitExchange {
   int last_serial_ = 0;
   DeviceBuffer<int> send_blocks_;
   DeviceBuffer<float> send_dev_, recv_dev_;
-  partition::PinnedBuffer send_host_, recv_host_;
+  PinnedBuffer send_host_, recv_host_;
 };
 
 void HostExchange::after_p2g() {
@@ -188,8 +188,8 @@ void HostExchange::link(const std::vector<std::vector<BlockKey>>& keys) {
     send_dev_ = DeviceBuffer<float>(p.exec(), 2 * floats, "mpm exchange send sums");
     recv_dev_ = DeviceBuffer<float>(p.exec(), 2 * floats, "mpm exchange received sums");
     const bool pin = p.exec().is_cuda();
-    send_host_ = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), pin);
-    recv_host_ = partition::PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), pin);
+    send_host_ = PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), pin);
+    recv_host_ = PinnedBuffer(sizeof(float) * 2 * std::size_t(floats), pin);
   }
 }
 

@@ -10,7 +10,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/exchange_split.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 
 namespace silt::mpm {
 
@@ -35,7 +35,7 @@ bool distinct_gpus(const Parts& parts) {
     throw Error(
         "MPM on several GPUs: list every GPU once, or one GPU several times (several parts on "
         "one GPU); a mix of both is not supported");
-  const int pairs = partition::enable_peer_access(devices);
+  const int pairs = enable_peer_access(devices);
   const int need = int(devices.size() * (devices.size() - 1));
   if (pairs < need)
     throw Error(

@@ -14,7 +14,7 @@
 #include "silt/mpm/exchange.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/solver.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 
 namespace silt::mpm {
 
@@ -30,7 +30,7 @@ struct Solver::Impl {
   const partition::World& world;
   int nparts = 0;
   std::vector<int> global;                 // this process's parts' indices over all ranks
-  std::vector<partition::Stream> streams;  // one per CUDA device of this process (kept first)
+  std::vector<Stream> streams;  // one per CUDA device of this process (kept first)
   Parts parts;
   std::unique_ptr<Exchange> exchange;
   Emitter emitter;

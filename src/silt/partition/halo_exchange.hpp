@@ -15,7 +15,7 @@
 
 #include "silt/core/exec.hpp"
 #include "silt/partition/decompose.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 #include "silt/partition/world.hpp"
 
 namespace silt::partition {

@@ -16,7 +16,7 @@
 
 #include "silt/core/buffer.hpp"
 #include "silt/core/exec.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 #include "silt/partition/world.hpp"
 
 namespace silt::partition {

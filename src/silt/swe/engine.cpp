@@ -89,7 +89,7 @@ void Engine<T>::make_parts(const Split& split) {
   for (const Exec& e : split.execs)
     if (e.is_cuda() && std::find(devices.begin(), devices.end(), e.device) == devices.end())
       devices.push_back(e.device);
-  if (devices.size() > 1) partition::enable_peer_access(devices);
+  if (devices.size() > 1) enable_peer_access(devices);
   for (int k = 0; k < per_rank_; ++k) {
     const Exec& e = split.execs[size_t(k)];
     if (several) {

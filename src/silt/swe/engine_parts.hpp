@@ -22,7 +22,7 @@
 #include "silt/partition/decompose.hpp"
 #include "silt/partition/halo_exchange.hpp"
 #include "silt/partition/scalar_reduce.hpp"
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/engine.hpp"
 #include "silt/swe/part.hpp"
@@ -78,7 +78,7 @@ class Engine final : public EngineBase {
   partition::Decomposition dec_;
   const partition::World& world_;
   int per_rank_;
-  std::vector<partition::Stream> compute_, halo_lane_;
+  std::vector<Stream> compute_, halo_lane_;
   std::vector<std::unique_ptr<Part<T>>> parts_;
   // Several parts only (null / empty with one: nothing to exchange or reduce).
   std::unique_ptr<partition::HaloExchange> halo_;

@@ -1,7 +1,9 @@
-// CUDA streams, events and peer access for the partitions of one process: each GPU subdomain
-// computes on its own stream and moves halos on a second one, so the interior update overlaps the
-// halo copies (paper 001: non-blocking exchange overlapped with interior work). On the host
-// backend every operation here is a no-op, so the same driver code runs on CPU partitions.
+// The devices of one process: CUDA streams, events, peer access, pinned host buffers and copies
+// between any two spaces. A split run's parts compute on streams of their own and move halos or
+// shared sums on others, so exchanges overlap interior work (paper 001, paper 000 §5). On the host
+// backend every operation here is a no-op or a plain copy, so the same driver code runs on CPU
+// partitions. With core/launch.hpp, core/loop_graph.hpp and core/peer_barrier.hpp, the backend's
+// one home.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +14,7 @@
 
 struct CUevent_st;
 
-namespace silt::partition {
+namespace silt {
 
 /// A CUDA stream of its own on exec's device (non-blocking with respect to the legacy stream);
 /// on the host, exec itself.
@@ -83,4 +85,4 @@ void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, con
                      std::size_t src_pitch, const Exec& src_exec, std::size_t width_bytes,
                      std::size_t height, const Exec& on);
 
-}  // namespace silt::partition
+}  // namespace silt

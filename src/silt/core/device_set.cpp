@@ -1,4 +1,4 @@
-#include "silt/partition/streams.hpp"
+#include "silt/core/device_set.hpp"
 
 #include <cstring>
 #include <new>
@@ -12,7 +12,7 @@
 #include <cuda_runtime.h>
 #endif
 
-namespace silt::partition {
+namespace silt {
 
 Stream::Stream(const Exec& exec) : exec_(exec) {
 #if SILT_HAS_CUDA
@@ -183,4 +183,4 @@ void copy_rows_async(void* dst, std::size_t dst_pitch, const Exec& dst_exec, con
 #endif
 }
 
-}  // namespace silt::partition
+}  // namespace silt
