@@ -52,7 +52,9 @@ void expect_agreement(Precision p) {
   // is ~100 ulp of the depths here and still far below any physical difference.
   const double tol_h = p == Precision::f64 ? 1e-10 : 1e-3;
   const double tol_q = p == Precision::f64 ? 1e-10 : 2e-3;
-  if (p == Precision::f64) EXPECT_EQ(r.cpu_steps, r.gpu_steps);
+  if (p == Precision::f64) {
+    EXPECT_EQ(r.cpu_steps, r.gpu_steps);
+  }
   EXPECT_LE(r.max_abs_h, tol_h);
   EXPECT_LE(r.max_abs_hu, tol_q);
   EXPECT_LE(r.max_abs_hc, tol_q);

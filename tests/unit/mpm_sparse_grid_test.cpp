@@ -207,7 +207,9 @@ TEST(Rebuild, BinsSortsAndLinksBlocks) {
                     want)
               << "block " << b << " offset " << dx << "," << dy << "," << dz;
           // Blocks holding particles have all 26 neighbours (the free zone).
-          if (count[std::size_t(b)] > 0) ASSERT_GE(want, 0);
+          if (count[std::size_t(b)] > 0) {
+            ASSERT_GE(want, 0);
+          }
         }
   }
 }

@@ -124,8 +124,12 @@ TEST(SweSolver, InactiveCellsAreWalls) {
   solver.advance_to(8.0);
   const Fields f = solver.fields();
   for_cells(s, [&](Index i, Index j, double, double, size_t k) {
-    if (i == 15) EXPECT_EQ(f.h[k], 0.0) << "inactive cell " << i << "," << j;
-    if (i > 15) EXPECT_EQ(f.h[k], 0.0) << "cell " << i << "," << j << " behind the wall";
+    if (i == 15) {
+      EXPECT_EQ(f.h[k], 0.0) << "inactive cell " << i << "," << j;
+    }
+    if (i > 15) {
+      EXPECT_EQ(f.h[k], 0.0) << "cell " << i << "," << j << " behind the wall";
+    }
   });
   // Water reached the wall and piled up against it.
   EXPECT_GT(f.h[size_t(2) * 30 + 14], 0.1);

@@ -69,7 +69,9 @@ MultiResult run_multi(const Scene& s, int frames, const Layout& l) {
   Solver multi(s, l.execs, l.options);
   for (int f = 0; f < frames; ++f) multi.advance_frame();
   // The graphs are recorded by the first frame.
-  if (l.graphs) EXPECT_TRUE(multi.uses_graph()) << "one CUDA graph per GPU";
+  if (l.graphs) {
+    EXPECT_TRUE(multi.uses_graph()) << "one CUDA graph per GPU";
+  }
   MultiResult r;
   const silt::mpm::ParticleFrame p = multi.particles();
   r.in = integrals(p);
@@ -92,7 +94,9 @@ void expect_match(const Scene& s, int frames, std::vector<int> counts) {
       EXPECT_EQ(compare_integrals(r.in, one), "") << s.name << " on " << l.name << ": " << r.layout;
       std::printf("%s, %d parts (%s): %s\n", s.name.c_str(), n, l.name.c_str(),
                   differences(r.in, one).c_str());
-      if (n > 1) EXPECT_GT(r.shared, 0) << r.layout;
+      if (n > 1) {
+        EXPECT_GT(r.shared, 0) << r.layout;
+      }
     }
 }
 

@@ -94,6 +94,7 @@ void throw_no_cuda_in_unit(const char* label) {
       fmt::format("kernel '{}' was asked to run on CUDA from code compiled without nvcc", label));
 }
 
+#if SILT_HAS_CUDA
 namespace {
 bool sync_launches() {
 #ifndef NDEBUG
@@ -107,6 +108,7 @@ bool sync_launches() {
 #endif
 }
 }  // namespace
+#endif
 
 void check_launch(const Exec& exec, const char* label) {
 #if SILT_HAS_CUDA
