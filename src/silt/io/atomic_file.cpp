@@ -64,4 +64,9 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   });
 }
 
+void remove_files(const std::vector<std::string>& paths) noexcept {
+  std::error_code ec;
+  for (const std::string& p : paths) fs::remove(p, ec);
+}
+
 }  // namespace silt::io
