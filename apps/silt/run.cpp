@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -14,7 +15,6 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
-#include "stop_signal.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/io/frame_queue.hpp"
@@ -22,6 +22,7 @@
 #include "silt/io/swe_scene.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/solver.hpp"
+#include "stop_signal.hpp"
 
 #ifdef SILT_WITH_MPM
 #include "silt/io/atomic_file.hpp"
@@ -110,6 +111,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   double next_gauge = gauge_cells.empty() ? std::numeric_limits<double>::infinity() : 0.0;
   const double gauge_dt = job.outputs.gauge_interval;
   const double t_end = job.run.end_time;
+  long long frame_steps = 0;  // steps at the previous frame
+  double stepping_ms = 0;     // wall time in advance_to() since the previous frame
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
@@ -119,12 +122,17 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
       if (root) {
         const int k = static_cast<int>(next_frame);
         queue->push([&w = *writer, f = std::move(fields), t, k] { w.write_frame(f, t, k); });
+        // ms/step: the wall time of the steps since the previous frame (stepping alone, what
+        // bench/frame_rate.py compares the run's wall time with).
+        const long long steps = solver.steps() - frame_steps;
         progress.log(fmt::format(
-            "frame {:4} t = {:10.4f} s  steps {:8}  volume {:.6g} m^3  pollutant {:.6g} kg  ({} "
-            "files)",
-            next_frame, t, solver.steps(), tot.volume, tot.pollutant_mass,
-            io::files_per_frame(job.outputs)));
+            "frame {:4} t = {:10.4f} s  steps {:8}  {:.3f} ms/step  volume {:.6g} m^3  pollutant "
+            "{:.6g} kg  ({} files)",
+            next_frame, t, solver.steps(), steps > 0 ? stepping_ms / double(steps) : 0.0,
+            tot.volume, tot.pollutant_mass, io::files_per_frame(job.outputs)));
       }
+      frame_steps = solver.steps();
+      stepping_ms = 0;
       ++next_frame;
       continue;
     }
@@ -142,7 +150,10 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
     target = std::min(target, next_gauge);
+    const auto t0 = std::chrono::steady_clock::now();
     solver.advance_to(target);
+    stepping_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     progress.update(solver.time(), solver.steps());
   }
   if (queue) queue->close();
