@@ -191,16 +191,21 @@ TEST(MpmParticlesIo, WritesAreAtomicAndErrorsNameThePath) {
       {"/nonexistent/dir/x.ply"}));
 }
 
-TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
-  silt::io::MpmJob job = silt::io::parse_mpm_job(R"({
+// A two-frame water scene for the frame writer, with the given "outputs" object.
+silt::io::MpmJob writer_job(const std::string& outputs) {
+  return silt::io::parse_mpm_job(R"({
     "solver": "mpm", "name": "w",
     "domain": { "max": [1, 1, 1], "dx": 0.1 },
     "materials": [ { "name": "w", "kind": "water" } ],
     "sources": [ { "material": "w", "min": [0.2, 0.2, 0.2], "max": [0.6, 0.6, 0.6] } ],
     "run": { "frames": 2 },
-    "outputs": { "formats": ["ply", "vtp"], "png": true, "png_size": [64, 48] }
-  })",
-                                                 "w.json", "");
+    "outputs": )" + outputs + "}",
+                                 "w.json", "");
+}
+
+TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
+  const silt::io::MpmJob job =
+      writer_job(R"({ "formats": ["ply", "vtp"], "png": true, "png_size": [64, 48] })");
   const auto dir = silt::test::scratch() / "frames";
   silt::io::MpmFrameWriter w(job, dir.string());
   const ParticleFrame f = make_frame(20, false);
@@ -217,15 +222,7 @@ TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
 }
 
 TEST(MpmParticlesIo, AFrameThatFailsPartWayIsRemovedWhole) {
-  silt::io::MpmJob job = silt::io::parse_mpm_job(R"({
-    "solver": "mpm", "name": "w",
-    "domain": { "max": [1, 1, 1], "dx": 0.1 },
-    "materials": [ { "name": "w", "kind": "water" } ],
-    "sources": [ { "material": "w", "min": [0.2, 0.2, 0.2], "max": [0.6, 0.6, 0.6] } ],
-    "run": { "frames": 2 },
-    "outputs": { "formats": ["ply", "vtp"], "png": false }
-  })",
-                                                 "w.json", "");
+  const silt::io::MpmJob job = writer_job(R"({ "formats": ["ply", "vtp"], "png": false })");
   const auto dir = silt::test::scratch() / "partial";
   silt::io::MpmFrameWriter w(job, dir.string());
   const ParticleFrame f = make_frame(20, false);

@@ -33,8 +33,9 @@ def fountain_args(source, out, frames):
     # A coarse fountain: ~380 particles per emitted ball, one ball per frame, so each PLY frame
     # is ~12 KB larger than the one before.
     return [os.path.join(source, "scenes", "mpm_fountain.json"), "--backend", "cpu", "--out", out,
-            "--set", "domain.dx=0.01", "--set", f"run.end_time={frames / 60.0:.6f}",
-            "--set", "outputs.png=false", "--set", 'outputs.formats=["ply"]']
+            "--set", "domain.dx=0.01", "--set", "run.end_time=null",
+            "--set", f"run.frames={frames}", "--set", "outputs.png=false",
+            "--set", 'outputs.formats=["ply"]']
 
 
 def dam_break_args(source, out):
