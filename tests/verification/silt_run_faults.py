@@ -8,8 +8,8 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
                   larger frame exceeds: exit 1, one error naming that frame's file, the earlier
                   frames complete.
-  folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming a
-                  file in it, and nothing written into it again.
+  folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming an
+                  output file in it (not its temporary name), and nothing written there again.
   sigint          MPM fountain, SIGINT after frame 2: exit 130, one "stopped by SIGINT" line.
   sigterm         shallow water, SIGTERM after frame 2: exit 143, one "stopped by SIGTERM" line.
 """
@@ -200,8 +200,11 @@ def case_folder_removed(silt, source, work):
     if code != 1:
         fail(f"exit code {code}, 1 expected")
     line = one_line(err, "silt: error:")
-    if out not in line:
+    named = re.search(r"'([^']+)'", line)
+    if not named or os.path.dirname(named.group(1)) != out:
         fail(f"the message does not name a file in {out}: {line}")
+    if os.path.basename(named.group(1)).startswith("."):
+        fail(f"the message names a temporary file, not the output: {line}")
     if os.path.exists(out):
         fail(f"{out} was written again after it was removed: {os.listdir(out)}")
 

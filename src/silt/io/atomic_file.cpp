@@ -41,6 +41,13 @@ void write_atomically(const std::string& path,
   std::error_code ec;
   try {
     write(tmp);
+  } catch (const Error& e) {
+    fs::remove(tmp, ec);
+    // The writer names the file it was given; the user knows the file by its own name.
+    std::string msg = e.what();
+    for (size_t at = msg.find(tmp); at != std::string::npos; at = msg.find(tmp, at + path.size()))
+      msg.replace(at, tmp.size(), path);
+    throw Error(msg);
   } catch (...) {
     fs::remove(tmp, ec);
     throw;
