@@ -120,7 +120,7 @@ def main():
             row = (name, outputs, frames, wall, stepping, frames / wall,
                    frames / stepping if stepping > 0 else float("nan"), over, disk / 1e6)
             rows.append(row)
-            print("| {} | {} | {} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.0%} | {:.0f} |"
+            print("| {} | {} | {} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.0%} | {:.1f} |"
                   .format(*row), flush=True)
             shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}"), ignore_errors=True)
     if a.csv:
