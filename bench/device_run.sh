@@ -3,11 +3,14 @@
 # (no GDAL; MPI when the machine's Open MPI has headers), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
-#                            [bench-mpm-parts] [fountain-mpm] [sass] [ncu-mpm]
+#                            [bench-mpm-parts] [fountain-mpm] [frame-rate] [sass] [ncu-mpm]
 # BUILD_TARGETS="a b": build only these targets.
 # bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1) against one, the default step.
 # bench-mpm-parts: two MPM parts on one GPU (mpm_bench --devices 0,0, silt run --devices 0,0).
 # fountain-mpm: scenes/mpm_fountain.json with silt run on one GPU and two.
+# frame-rate: bench/frame_rate.py, `silt run`'s wall FPS against stepping alone (issue 19) for the
+# fountain, 1.33M snow, the 370K cube and the 16.8M-cell dam break, outputs off and on
+# (FRAME_RATE_CASES, default all; frames written to FRAME_RATE_DIR, default /tmp/silt-frame-rate).
 # bench-swe-multi: all GPUs of the machine against one (SWE_SIZES, default 4M,16M,64M), halos of
 # 2 and 4 layers at 16M, and 2 MPI ranks with one GPU each when MPI is built.
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
@@ -130,6 +133,12 @@ if has fountain-mpm; then
     echo "== GPUs 0,1"; timeout 150 $B/apps/silt/silt run $F --devices 0,1 --out /tmp/fountain2
   } > "$OUT/fountain-mpm.txt" 2>&1
   grep -E "^==|split|rebalanced|frame +(1|30|60|90|120|150) |finished" "$OUT/fountain-mpm.txt" | head -60
+fi
+if has frame-rate; then
+  timeout 590 python3 bench/frame_rate.py --silt $B/apps/silt/silt --backend cuda \
+    --cases "${FRAME_RATE_CASES:-fountain,snow,cube,dam_break}" \
+    --out "${FRAME_RATE_DIR:-/tmp/silt-frame-rate}" --csv "$OUT/frame-rate.csv" 2>&1 |
+    tee "$OUT/frame-rate.txt"
 fi
 if has ncu-mpm && [ -x $B/bench/mpm_bench ]; then
   # P2G and G2P of 1M falling sand after 200 steps (plain launches).

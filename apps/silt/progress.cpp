@@ -54,6 +54,11 @@ void Progress::log(const std::string& line) {
   drawn_ = false;
 }
 
+void Progress::clear() {
+  if (tty_ && drawn_) fmt::print(stderr, "\r\x1b[K");
+  drawn_ = false;
+}
+
 void Progress::done(double t, long long steps) {
   if (quiet_) return;
   const double wall =

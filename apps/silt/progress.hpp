@@ -17,6 +17,8 @@ class Progress {
   void log(const std::string& line);
   /// Finishes the bar line.
   void done(double t, long long steps);
+  /// Erases the bar (a run that stops early prints its own line).
+  void clear();
 
  private:
   std::string bar(double t, long long steps) const;

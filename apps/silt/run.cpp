@@ -1,9 +1,13 @@
 // `silt run` and `silt validate`: load a scene (file or the embedded default), pick the backend,
-// step the solver frame by frame, write outputs as they come. An error mid-run stops the run with
-// a message naming the cell or particle and step; what was written before stays intact.
+// step the solver frame by frame, and stream the frames asked for to a writer thread
+// (io/frame_queue.hpp) that encodes and writes them while the next frames step; nothing leaves the
+// devices unless an output asks for it. An error mid-run stops the run with a message naming the
+// cell, particle or file and step; SIGINT / SIGTERM stop it between frames (stop_signal.hpp). Either
+// way the frames queued before are written completely and frames.csv lists exactly them.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -13,10 +17,12 @@
 #include "progress.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/io/frame_queue.hpp"
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/solver.hpp"
+#include "stop_signal.hpp"
 
 #ifdef SILT_WITH_MPM
 #include "silt/io/atomic_file.hpp"
@@ -43,6 +49,35 @@ std::string default_out_dir(const std::string& scene_name) {
   return (fs::path("silt-out") / (scene_name.empty() ? "scene" : scene_name)).string();
 }
 
+// Frames waiting for the writer thread at most (one more is being written): enough to ride out a
+// slow write, few enough to bound the memory (a 1.33M-particle PLY frame is ~43 MB).
+constexpr std::size_t kQueuedFrames = 2;
+
+// The signal a stop was asked with (0: none), agreed over the ranks so that all stop at the same
+// frame (collective under MPI).
+int stop_signal(const partition::World& world) {
+  double sig = StopSignals::received();
+  if (world.distributed()) world.allreduce_max_sum(&sig, 1, 1);
+  return int(sig);
+}
+
+// The end of a run stopped by a signal: what was queued is written (close() waits for it), one
+// line says so, and the exit code is 128 + the signal (130 SIGINT, 143 SIGTERM).
+int stopped(int sig, long last_frame, const std::string& out, Progress& progress, bool root) {
+  if (root) {
+    progress.clear();
+    if (last_frame < 0)
+      fmt::print(stderr, "silt: stopped by {} before the first frame\n", StopSignals::name(sig));
+    else
+      fmt::print(stderr,
+                 "silt: stopped by {} after frame {}; frames 0 to {} are complete in '{}' "
+                 "(frames.csv)\n",
+                 StopSignals::name(sig), last_frame, last_frame, out);
+  }
+  std::fflush(stderr);
+  return 128 + sig;
+}
+
 std::string describe_execs(const std::vector<Exec>& execs, const partition::World& world) {
   if (execs.size() == 1 && !world.distributed()) return describe_exec(execs.front());
   std::string s = execs.front().is_cuda() ? fmt::format("{} cuda devices (", execs.size())
@@ -57,58 +92,83 @@ std::string describe_execs(const std::vector<Exec>& execs, const partition::Worl
 }
 
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
-// ranks take the same path); rank 0 writes the files.
-void step_and_write(const io::SweJob& job, swe::Solver& solver, const std::string& out,
-                    Progress& progress, bool root) {
+// ranks take the same path); rank 0 queues what it writes. Returns 0, or the exit code of a stop.
+int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::World& world,
+                   const std::string& out, Progress& progress) {
+  const bool root = world.is_root();
   std::unique_ptr<io::SweOutputWriter> writer;
   if (root) writer = std::make_unique<io::SweOutputWriter>(job, out);
   std::unique_ptr<io::GaugeCsvWriter> gauges;
   const std::vector<Index> gauge_cells = job.gauge_cells();
   if (root && !gauge_cells.empty()) gauges = std::make_unique<io::GaugeCsvWriter>(job, out);
+  // Declared after the writers: destroyed first, it drains into them.
+  std::unique_ptr<io::FrameQueue> queue;
+  if (root) queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
+  const bool wants_fields = io::wants_fields(job.outputs);
   // Every time at which something is written: output frames and gauge samples.
   const auto& frames = job.run.output_times;
   size_t next_frame = 0;
   double next_gauge = gauge_cells.empty() ? std::numeric_limits<double>::infinity() : 0.0;
   const double gauge_dt = job.outputs.gauge_interval;
   const double t_end = job.run.end_time;
+  long long frame_steps = 0;  // steps at the previous frame
+  double stepping_ms = 0;     // wall time in advance_to() since the previous frame
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
-      const swe::Fields fields = solver.fields();
+      swe::Fields fields;
+      if (wants_fields) fields = solver.fields();
       const swe::Totals tot = solver.totals();
       if (root) {
-        const auto paths = writer->write_frame(fields, t, static_cast<int>(next_frame));
+        const int k = static_cast<int>(next_frame);
+        queue->push([&w = *writer, f = std::move(fields), t, k] { w.write_frame(f, t, k); });
+        // ms/step: the wall time of the steps since the previous frame (stepping alone, what
+        // bench/frame_rate.py compares the run's wall time with).
+        const long long steps = solver.steps() - frame_steps;
         progress.log(fmt::format(
-            "frame {:4} t = {:10.4f} s  steps {:8}  volume {:.6g} m^3  pollutant {:.6g} kg  ({} "
-            "files)",
-            next_frame, t, solver.steps(), tot.volume, tot.pollutant_mass, paths.size()));
+            "frame {:4} t = {:10.4f} s  steps {:8}  {:.3f} ms/step  volume {:.6g} m^3  pollutant "
+            "{:.6g} kg  ({} files)",
+            next_frame, t, solver.steps(), steps > 0 ? stepping_ms / double(steps) : 0.0,
+            tot.volume, tot.pollutant_mass, io::files_per_frame(job.outputs)));
       }
+      frame_steps = solver.steps();
+      stepping_ms = 0;
       ++next_frame;
       continue;
     }
     if (next_gauge <= t) {
-      const std::vector<swe::Probe> probes = solver.probe(gauge_cells);
-      if (gauges) gauges->write(t, probes);
+      std::vector<swe::Probe> probes = solver.probe(gauge_cells);
+      if (gauges) queue->push([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
       continue;
     }
     if (!(t < t_end)) break;
+    if (const int sig = stop_signal(world)) {
+      if (queue) queue->close();
+      return stopped(sig, long(next_frame) - 1, out, progress, root);
+    }
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
     target = std::min(target, next_gauge);
+    const auto t0 = std::chrono::steady_clock::now();
     solver.advance_to(target);
+    stepping_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     progress.update(solver.time(), solver.steps());
   }
+  if (queue) queue->close();
+  return 0;
 }
 
 // Runs the body of a run on this rank and ends it the way every rank must agree on: a fault that
 // every rank throws alike (Fault) is reported by rank 0 while the others end quietly; an error of
 // this rank alone (a file it cannot write, a device it cannot use) ends every rank (MPI_Abort), as
-// the others may be waiting for it in a collective. On success rank 0 prints the output path.
+// the others may be waiting for it in a collective. The body returns 0, or the exit code of a run
+// stopped by a signal; on success rank 0 prints the output path.
 template <class Fault, class Body>
 int run_on_ranks(const partition::World& world, const std::string& out, Body body) {
   try {
-    body();
+    if (const int code = body()) return code;
   } catch (const Fault&) {
     if (world.is_root()) throw;
     return 1;
@@ -158,8 +218,9 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
     swe::Solver solver(job.scene, s);
     if (r.split) r.progress.log("split: " + solver.layout());
-    step_and_write(job, solver, r.out, r.progress, r.root);
+    if (const int code = step_and_write(job, solver, r.world, r.out, r.progress)) return code;
     r.progress.done(solver.time(), solver.steps());
+    return 0;
   });
 }
 
@@ -174,6 +235,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
   return run_on_ranks<mpm::PartFault>(r.world, r.out, [&] {
     for (const auto& w : job.warnings) r.progress.log("warning: " + w);
     std::unique_ptr<io::MpmFrameWriter> writer;
+    std::unique_ptr<io::FrameQueue> queue;  // after the writer: destroyed first, it drains into it
     if (r.root) {
       io::prepare_output_dir(r.out);
       nlohmann::json doc = job.resolved;
@@ -184,6 +246,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       io::write_text_atomically((fs::path(r.out) / "resolved_scene.json").string(),
                                 doc.dump(2) + "\n");
       writer = std::make_unique<io::MpmFrameWriter>(job, r.out);
+      queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
     }
     // A split run's warnings (a fixed dt above the CFL limit, a paused frame) and its rebalancing
     // lines arrive through the log, once (rank 0 prints).
@@ -195,23 +258,36 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
                                solver.particle_count(), job.scene.dx, r.backend));
     if (r.split) r.progress.log("split: " + solver.layout());
-    {
-      const mpm::ParticleFrame p = solver.particles(stress);
-      if (r.root) writer->write(p, 0, solver.time());
-    }
+    // The particles leave the devices only for a frame that writes them (collective: every rank
+    // reads the same outputs); the sort into id order is the writer thread's.
+    const bool wants = io::wants_particles(job.outputs);
+    const auto emit = [&](long f, double t) {
+      mpm::ParticleFrame p;
+      if (wants) p = solver.particles_unordered(stress);
+      if (queue)
+        queue->push([&w = *writer, p = std::move(p), f, t, wants] {
+          w.write(wants ? mpm::sort_by_id(p) : p, f, t);
+        });
+    };
+    emit(0, solver.time());
     long long steps = 0;
     for (int f = 1; f <= job.run.frames; ++f) {
+      if (const int sig = stop_signal(r.world)) {
+        if (queue) queue->close();
+        return stopped(sig, f - 1, r.out, r.progress, r.root);
+      }
       const mpm::FrameStats s = solver.advance_frame();
       steps += s.steps;
-      const mpm::ParticleFrame p = solver.particles(stress);
-      if (r.root) writer->write(p, f, s.time);
+      emit(f, s.time);
       r.progress.log(
           fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
                       "blocks {:7}  rebuilds {}",
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
       r.progress.update(s.time, steps);
     }
+    if (queue) queue->close();
     r.progress.done(solver.time(), steps);
+    return 0;
   });
 }
 #endif
@@ -219,6 +295,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
 }  // namespace
 
 int cmd_run(const RunOptions& o) {
+  const StopSignals signals;
   if (o.scene_path.empty()) {
     const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
     return run_swe(job, o);

@@ -1,6 +1,7 @@
 // Particle outputs (src/silt/io/particles_*.hpp, splat_*.hpp): PLY and VTP files read back by VTK's
 // Python readers (mpm_particles_readback.py; an independent implementation of both formats) with
 // every value compared exactly; atomic writes; the per-frame writer; the PNG splat preview.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -190,16 +191,21 @@ TEST(MpmParticlesIo, WritesAreAtomicAndErrorsNameThePath) {
       {"/nonexistent/dir/x.ply"}));
 }
 
-TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
-  silt::io::MpmJob job = silt::io::parse_mpm_job(R"({
+// A two-frame water scene for the frame writer, with the given "outputs" object.
+silt::io::MpmJob writer_job(const std::string& outputs) {
+  return silt::io::parse_mpm_job(R"({
     "solver": "mpm", "name": "w",
     "domain": { "max": [1, 1, 1], "dx": 0.1 },
     "materials": [ { "name": "w", "kind": "water" } ],
     "sources": [ { "material": "w", "min": [0.2, 0.2, 0.2], "max": [0.6, 0.6, 0.6] } ],
     "run": { "frames": 2 },
-    "outputs": { "formats": ["ply", "vtp"], "png": true, "png_size": [64, 48] }
-  })",
-                                                 "w.json", "");
+    "outputs": )" + outputs + "}",
+                                 "w.json", "");
+}
+
+TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
+  const silt::io::MpmJob job =
+      writer_job(R"({ "formats": ["ply", "vtp"], "png": true, "png_size": [64, 48] })");
   const auto dir = silt::test::scratch() / "frames";
   silt::io::MpmFrameWriter w(job, dir.string());
   const ParticleFrame f = make_frame(20, false);
@@ -211,6 +217,29 @@ TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
   const std::string pvd = silt::test::read_file((dir / "particles.pvd").string());
   EXPECT_NE(pvd.find("file=\"particles_0000.vtp\""), std::string::npos) << pvd;
   EXPECT_NE(pvd.find("file=\"particles_0001.vtp\""), std::string::npos) << pvd;
+  EXPECT_EQ(silt::test::read_file((dir / "frames.csv").string()),
+            fmt::format("frame,time_s\n0,0\n1,{}\n", job.scene.frame_dt));
+}
+
+TEST(MpmParticlesIo, AFrameThatFailsPartWayIsRemovedWhole) {
+  const silt::io::MpmJob job = writer_job(R"({ "formats": ["ply", "vtp"], "png": false })");
+  const auto dir = silt::test::scratch() / "partial";
+  silt::io::MpmFrameWriter w(job, dir.string());
+  const ParticleFrame f = make_frame(20, false);
+  w.write(f, 0, 0.0);
+  // A folder where frame 1's .vtp must go: its rename fails after the .ply was written.
+  fs::create_directories(dir / "particles_0001.vtp");
+  EXPECT_TRUE(
+      silt::test::throws_with([&] { w.write(f, 1, job.scene.frame_dt); }, {"particles_0001.vtp"}));
+  EXPECT_FALSE(fs::exists(dir / "particles_0001.ply")) << "half a frame left";
+  EXPECT_EQ(silt::test::read_file((dir / "frames.csv").string()), "frame,time_s\n0,0\n");
+  const std::string pvd = silt::test::read_file((dir / "particles.pvd").string());
+  EXPECT_EQ(pvd.find("particles_0001"), std::string::npos) << pvd;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name.find(".tmp") == std::string::npos && name.find(".part") == std::string::npos)
+        << "temporary file left: " << name;
+  }
 }
 
 TEST(MpmParticlesIo, SplatsShowNearestParticleInMaterialColour) {

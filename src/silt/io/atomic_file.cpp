@@ -41,6 +41,13 @@ void write_atomically(const std::string& path,
   std::error_code ec;
   try {
     write(tmp);
+  } catch (const Error& e) {
+    fs::remove(tmp, ec);
+    // The writer names the file it was given; the user knows the file by its own name.
+    std::string msg = e.what();
+    for (size_t at = msg.find(tmp); at != std::string::npos; at = msg.find(tmp, at + path.size()))
+      msg.replace(at, tmp.size(), path);
+    throw Error(msg);
   } catch (...) {
     fs::remove(tmp, ec);
     throw;
@@ -62,6 +69,11 @@ void write_text_atomically(const std::string& path, const std::string& text) {
     if (std::fclose(f) != 0 || n != text.size())
       throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
   });
+}
+
+void remove_files(const std::vector<std::string>& paths) noexcept {
+  std::error_code ec;
+  for (const std::string& p : paths) fs::remove(p, ec);
 }
 
 }  // namespace silt::io

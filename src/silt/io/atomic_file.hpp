@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace silt::io {
 
@@ -20,5 +21,9 @@ void write_atomically(const std::string& path,
 
 /// Writes text to path atomically.
 void write_text_atomically(const std::string& path, const std::string& text);
+
+/// Removes the files of a frame that failed part-way, so that a frame is complete or absent (best
+/// effort: errors are ignored, the caller is already reporting one).
+void remove_files(const std::vector<std::string>& paths) noexcept;
 
 }  // namespace silt::io

@@ -1,15 +1,21 @@
 // The files of an MPM run, frame by frame: particles_NNNN.ply / .vtp (the formats the scene asks
-// for), preview_NNNN.png, and particles.pvd, a ParaView collection that gives each .vtp its
-// simulated time. Frame k holds the state at t = k frame_dt; frame 0 is the initial state.
+// for), preview_NNNN.png, particles.pvd, a ParaView collection that gives each .vtp its simulated
+// time, and frames.csv, the frames that are complete. Frame k holds the state at t = k frame_dt;
+// frame 0 is the initial state.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "silt/io/frame_index.hpp"
 #include "silt/io/mpm_scene.hpp"
 #include "silt/mpm/particle_frame.hpp"
 
 namespace silt::io {
+
+/// Whether frames read the particles (a particle format or the preview is asked for); when not,
+/// MpmFrameWriter::write() takes an empty frame and the particles need not leave the device.
+bool wants_particles(const MpmOutputSettings& outputs);
 
 class MpmFrameWriter {
  public:
@@ -17,7 +23,8 @@ class MpmFrameWriter {
   MpmFrameWriter(const MpmJob& job, std::string out_dir);
 
   /// Writes frame `frame` (time in s); returns the paths written. Each file appears complete or
-  /// not at all (written under a temporary name, then renamed).
+  /// not at all (written under a temporary name, then renamed), and so does the frame: when one
+  /// of its files fails, those already written are removed and frames.csv does not list it.
   std::vector<std::string> write(const mpm::ParticleFrame& particles, long frame, double time);
 
   /// "<out_dir>/particles_0012.ply" and the like.
@@ -29,6 +36,9 @@ class MpmFrameWriter {
   SplatCamera camera_;
   SplatSettings splat_;
   std::vector<std::pair<double, std::string>> vtp_frames_;  // (time, file name) for the .pvd
+  FrameIndex index_;
+
+  void write_collection() const;
 };
 
 }  // namespace silt::io

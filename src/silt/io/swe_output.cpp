@@ -52,13 +52,25 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
   return out;
 }
 
+namespace {
+std::string prepared(const std::string& dir) {
+  prepare_output_dir(dir);
+  return dir;
+}
+}  // namespace
+
 SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir)
-    : job_(&job), dir_(std::move(out_dir)) {
-  prepare_output_dir(dir_);
+    : job_(&job), dir_(prepared(out_dir)), index_(dir_) {
   if (job.outputs.png != PngMap::none)
     shade_ = hillshade(job.scene.grid, job.scene.bed, job.scene.active);
-  // frames.csv starts afresh with each writer: a rerun into the same folder replaces it.
-  write_text_atomically((fs::path(dir_) / "frames.csv").string(), "frame,time_s\n");
+}
+
+bool wants_fields(const SweOutputSettings& o) {
+  return files_per_frame(o) > 0;
+}
+
+std::size_t files_per_frame(const SweOutputSettings& o) {
+  return o.fields.size() * o.formats.size() + (o.png != PngMap::none ? 1 : 0);
 }
 
 std::string SweOutputWriter::frame_path(const std::string& stem, int k,
@@ -67,6 +79,19 @@ std::string SweOutputWriter::frame_path(const std::string& stem, int k,
 }
 
 std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, double t, int k) {
+  std::vector<std::string> written;
+  try {
+    if (wants_fields(job_->outputs)) write_files(f, t, k, written);
+    index_.add(k, t);  // last: frames.csv lists the frame once all its files are there
+  } catch (...) {
+    remove_files(written);
+    throw;
+  }
+  return written;
+}
+
+void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
+                                  std::vector<std::string>& written) const {
   const swe::Scene& s = job_->scene;
   const SweOutputSettings& o = job_->outputs;
   const auto n = static_cast<size_t>(s.grid.cells());
@@ -76,7 +101,6 @@ std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, doub
         fmt::format("output frame {}: fields are {} x {} ({} depths) but the scene grid is "
                     "{} x {}",
                     k, f.nx, f.ny, f.h.size(), s.grid.nx, s.grid.ny));
-  std::vector<std::string> written;
   Raster r;
   r.nx = s.grid.nx;
   r.ny = s.grid.ny;
@@ -108,22 +132,6 @@ std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, doub
     write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
     written.push_back(path);
   }
-  // frames.csv grows by one line per frame; rewritten whole so it is never half a line.
-  const std::string frames = (fs::path(dir_) / "frames.csv").string();
-  std::string text;
-  {
-    std::FILE* in = std::fopen(frames.c_str(), "rb");
-    if (in) {
-      char buf[4096];
-      size_t got;
-      while ((got = std::fread(buf, 1, sizeof buf, in)) > 0) text.append(buf, got);
-      std::fclose(in);
-    }
-  }
-  if (text.empty()) text = "frame,time_s\n";
-  text += fmt::format("{},{}\n", k, t);
-  write_text_atomically(frames, text);
-  return written;
 }
 
 std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,

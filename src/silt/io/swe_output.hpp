@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "silt/io/frame_index.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/swe/fields.hpp"
 
@@ -19,13 +20,21 @@ namespace silt::io {
 /// are undefined without water.
 std::vector<double> derived_field(const swe::Scene& scene, const swe::Fields& f, SweField which);
 
+/// Whether frames read the fields (a raster or a map is asked for); when not,
+/// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
+bool wants_fields(const SweOutputSettings& outputs);
+/// The files each frame writes (besides its row of frames.csv).
+std::size_t files_per_frame(const SweOutputSettings& outputs);
+
 class SweOutputWriter {
  public:
   /// Creates out_dir (errors name it when it cannot be created or written). The job must outlive
   /// the writer.
   SweOutputWriter(const SweJob& job, std::string out_dir);
 
-  /// Writes frame k (simulated time t, s) from f; returns the paths written.
+  /// Writes frame k (simulated time t, s) from f; returns the paths written. The frame is
+  /// complete or absent: when one of its files fails, those already written are removed and
+  /// frames.csv does not list it.
   std::vector<std::string> write_frame(const swe::Fields& f, double t, int k);
 
   const std::string& dir() const { return dir_; }
@@ -36,6 +45,9 @@ class SweOutputWriter {
   const SweJob* job_;
   std::string dir_;
   std::vector<float> shade_;  // hillshade of the bed, computed once
+  FrameIndex index_;
+
+  void write_files(const swe::Fields& f, double t, int k, std::vector<std::string>& written) const;
 };
 
 /// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per

@@ -17,7 +17,7 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
 }  // namespace
 
 ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const partition::World& world,
-                           bool with_stress) {
+                           bool with_stress, bool id_order) {
   ParticleFrame all;
   for (auto& p : parts) {
     activate(p->exec());
@@ -37,6 +37,7 @@ ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const part
     all.plastic = world.gather_to_root(all.plastic, kTagGather);
     all.id = world.gather_to_root(all.id, kTagGather);
   }
+  if (!id_order) return all;
   return sort_by_id(all);
 }
 

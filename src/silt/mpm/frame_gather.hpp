@@ -11,8 +11,8 @@
 namespace silt::mpm {
 
 /// Every particle of every part; under MPI rank 0 gets them all and the others an empty frame
-/// (collective).
+/// (collective). id_order false: part after part, as stored (sort_by_id() orders it later).
 ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const partition::World& world,
-                           bool with_stress);
+                           bool with_stress, bool id_order = true);
 
 }  // namespace silt::mpm

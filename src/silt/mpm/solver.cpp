@@ -190,6 +190,9 @@ std::int64_t Solver::particle_count() const {
 ParticleFrame Solver::particles(bool with_stress) const {
   return gather_frame(impl_->parts, impl_->world, with_stress);
 }
+ParticleFrame Solver::particles_unordered(bool with_stress) const {
+  return gather_frame(impl_->parts, impl_->world, with_stress, false);
+}
 const Scene& Solver::scene() const {
   return impl_->scene;
 }

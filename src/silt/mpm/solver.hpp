@@ -93,6 +93,9 @@ class Solver {
   /// Every particle of every part in stable id order. Under MPI rank 0 gets them all and the
   /// others an empty frame.
   ParticleFrame particles(bool with_stress = false) const;
+  /// The same in storage order, part after part: sort_by_id(particles_unordered()) equals
+  /// particles(). For a caller that sorts on another thread (`silt run`'s frame writer).
+  ParticleFrame particles_unordered(bool with_stress = false) const;
   const Scene& scene() const;
   /// True when frames run as CUDA graphs.
   bool uses_graph() const;

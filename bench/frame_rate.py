@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Real time end to end (issue 19): `silt run`'s wall frames per second against stepping alone.
+
+Runs `silt run` on each case with outputs off and with one binary file per frame written to local
+disk, and prints, per run: frames, wall time of the process (start-up included), stepping alone
+(the sum over frames of steps x ms/step that `silt run` prints for each frame), wall FPS, the FPS
+that stepping alone allows, and overhead = (wall - stepping) / stepping. Prints numbers, asserts
+nothing.
+
+  bench/frame_rate.py [--silt build/apps/silt/silt] [--backend cpu|cuda] [--out DIR]
+                      [--cases fountain,snow,cube,dam_break] [--quick] [--csv FILE]
+
+Cases (the sizes of issue 19):
+  fountain   scenes/mpm_fountain.json: an emitter, up to ~128K particles, 150 frames
+  snow       scenes/mpm_snow_obstacle.json at dx = 0.00293: 1.33M particles, 45 frames
+  cube       scenes/mpm_bench_cube.json: 370K particles, 60 frames
+  dam_break  scenes/dam_break.json on 4096 x 4096 cells (16.8M), float64, a depth raster every
+             simulated second (GeoTIFF with GDAL, ESRI ASCII without)
+--quick shrinks every case to a few frames at a coarse size (a CPU smoke run of the script).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MPM_OFF = ["--set", "outputs.formats=[]", "--set", "outputs.png=false"]
+MPM_PLY = ["--set", 'outputs.formats=["ply"]', "--set", "outputs.png=false"]
+
+
+def cases(quick, raster):
+    scene = lambda name: os.path.join(ROOT, "scenes", name)  # noqa: E731
+    fountain = [scene("mpm_fountain.json")]
+    snow = [scene("mpm_snow_obstacle.json"), "--set", "domain.dx=0.00293"]
+    cube = [scene("mpm_bench_cube.json")]
+    def dam(n, end_time):
+        return [scene("dam_break.json"), "--set", f"grid.nx={n}", "--set", f"grid.ny={n}",
+                "--set", f"grid.dx={200.0 / n}", "--set", "physics.precision=float64",
+                "--set", f"run.end_time={end_time}", "--set", "run.output_interval=1",
+                "--set", 'outputs.fields=["depth"]', "--set", 'outputs.png="none"']
+
+    dam_break = dam(4096, 7)
+    if quick:
+        fountain += ["--set", "domain.dx=0.02", "--set", "run.end_time=0.1"]
+        snow = [scene("mpm_snow_obstacle.json"), "--set", "run.end_time=0.034"]
+        cube += ["--set", "run.frames=2"]
+        dam_break = dam(256, 2)
+    swe_off = ["--set", "outputs.formats=[]"]
+    swe_on = ["--set", f'outputs.formats=["{raster}"]']
+    return {
+        "fountain": [("off", fountain + MPM_OFF), ("ply", fountain + MPM_PLY)],
+        "snow": [("off", snow + MPM_OFF), ("ply", snow + MPM_PLY)],
+        "cube": [("off", cube + MPM_OFF), ("ply", cube + MPM_PLY)],
+        "dam_break": [("off", dam_break + swe_off), (raster, dam_break + swe_on)],
+    }
+
+
+FRAME = re.compile(r"^frame +(\d+) .*?steps +(\d+) .*?([0-9.]+) ms/step")
+
+
+def stepping_seconds(log, mpm):
+    """Sum over frames of steps x ms/step. MPM lines give the frame's steps; shallow-water lines
+    give the run's total so far (the frame's steps are the difference)."""
+    total_ms, frames, before = 0.0, 0, 0
+    for line in log.splitlines():
+        m = FRAME.match(line)
+        if not m:
+            continue
+        steps, ms = int(m.group(2)), float(m.group(3))
+        if not mpm:
+            steps, before = steps - before, steps
+        total_ms += steps * ms
+        frames += 1
+    return total_ms / 1000.0, frames
+
+
+def run(silt, backend, args, out):
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [silt, "run"] + args + ["--backend", backend, "--out", out]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        print(p.stdout[-3000:])
+        print(f"  FAILED (exit {p.returncode}): {' '.join(cmd)}")
+        return None
+    disk = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+    return wall, p.stdout, disk
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--silt", default=os.path.join(ROOT, "build", "apps", "silt", "silt"))
+    ap.add_argument("--backend", default="cuda", choices=["cpu", "cuda"])
+    ap.add_argument("--out", default="/tmp/silt-frame-rate")
+    ap.add_argument("--cases", default="fountain,snow,cube,dam_break")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--csv", default="")
+    a = ap.parse_args()
+    info = subprocess.run([a.silt, "info"], stdout=subprocess.PIPE, text=True).stdout
+    raster = "tif" if "GeoTIFF" in info else "asc"
+    table = cases(a.quick, raster)
+    rows = []
+    print(f"silt: {a.silt} ({info.splitlines()[0] if info else '?'}), backend {a.backend}")
+    print("| case | outputs | frames | wall (s) | stepping (s) | wall FPS | stepping FPS | "
+          "overhead | written (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in a.cases.split(","):
+        for outputs, args in table[name]:
+            got = run(a.silt, a.backend, args, os.path.join(a.out, f"{name}-{outputs}"))
+            if got is None:
+                continue
+            wall, log, disk = got
+            stepping, frames = stepping_seconds(log, name != "dam_break")
+            over = (wall - stepping) / stepping if stepping > 0 else float("nan")
+            row = (name, outputs, frames, wall, stepping, frames / wall,
+                   frames / stepping if stepping > 0 else float("nan"), over, disk / 1e6)
+            rows.append(row)
+            print("| {} | {} | {} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.0%} | {:.1f} |"
+                  .format(*row), flush=True)
+            shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}"), ignore_errors=True)
+    if a.csv:
+        with open(a.csv, "w") as f:
+            f.write("case,outputs,frames,wall_s,stepping_s,wall_fps,stepping_fps,overhead,"
+                    "written_mb\n")
+            for r in rows:
+                f.write(",".join(str(v) for v in r) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

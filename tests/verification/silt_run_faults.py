@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Faults during `silt run` on the CPU backend, each checked from the outside (ctest, label
+verification): the run stops with one clear message and the right exit code, the frames it wrote
+are complete, frames.csv lists exactly them, and no temporary file is left.
+
+  silt_run_faults.py SILT SOURCE_DIR WORK_DIR CASE
+
+  full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
+                  larger frame exceeds: exit 1, one error naming that frame's file, the earlier
+                  frames complete.
+  folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming an
+                  output file in it (not its temporary name), and nothing written there again.
+  sigint          MPM fountain, SIGINT after frame 2: exit 130, one "stopped by SIGINT" line.
+  sigterm         shallow water, SIGTERM after frame 2: exit 143, one "stopped by SIGTERM" line.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+TIMEOUT_S = 300  # any one run; the cases stop theirs after a few frames
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def fountain_args(source, out, frames):
+    # A coarse fountain: ~380 particles per emitted ball, one ball per frame, so each PLY frame
+    # is ~12 KB larger than the one before.
+    return [os.path.join(source, "scenes", "mpm_fountain.json"), "--backend", "cpu", "--out", out,
+            "--set", "domain.dx=0.01", "--set", "run.end_time=null",
+            "--set", f"run.frames={frames}", "--set", "outputs.png=false",
+            "--set", 'outputs.formats=["ply"]']
+
+
+def dam_break_args(source, out):
+    return [os.path.join(source, "scenes", "dam_break.json"), "--backend", "cpu", "--out", out,
+            "--set", "run.end_time=600", "--set", "run.output_interval=0.6",
+            "--set", 'outputs.png="none"', "--set", 'outputs.formats=["asc"]']
+
+
+def listed_frames(out):
+    """Frame indices in frames.csv (header checked), or [] when it does not exist yet."""
+    path = os.path.join(out, "frames.csv")
+    if not os.path.exists(path):
+        return []
+    lines = open(path).read().splitlines()
+    if not lines or lines[0] != "frame,time_s":
+        fail(f"{path}: header is {lines[:1]}")
+    return [int(line.split(",")[0]) for line in lines[1:]]
+
+
+def ply_complete(path):
+    """True when the binary PLY's size is exactly its header plus its vertex count x stride."""
+    sizes = {"char": 1, "uchar": 1, "int8": 1, "uint8": 1, "short": 2, "ushort": 2, "int16": 2,
+             "uint16": 2, "int": 4, "uint": 4, "int32": 4, "uint32": 4, "float": 4,
+             "float32": 4, "double": 8, "float64": 8}
+    raw = open(path, "rb").read()
+    end = raw.find(b"end_header\n")
+    if end < 0:
+        return False
+    header = raw[:end].decode("ascii", "replace").splitlines()
+    count, stride = None, 0
+    for line in header:
+        w = line.split()
+        if w[:2] == ["element", "vertex"]:
+            count = int(w[2])
+        elif w and w[0] == "property" and count is not None:
+            stride += sizes[w[1]]
+    return count is not None and len(raw) == end + len(b"end_header\n") + count * stride
+
+
+def asc_complete(path):
+    """True when the ESRI ASCII raster holds nrows rows of ncols values after its header."""
+    lines = open(path).read().split("\n")
+    head = {}
+    rows = []
+    for line in lines:
+        w = line.split()
+        if not w:
+            continue
+        if w[0][0].isalpha() and len(w) == 2:  # ncols, nrows, xllcorner, NODATA_value, ...
+            head[w[0].lower()] = w[1]
+        else:
+            rows.append(w)
+    return ("ncols" in head and "nrows" in head and len(rows) == int(head["nrows"])
+            and all(len(r) == int(head["ncols"]) for r in rows))
+
+
+def frames_on_disk(out, pattern):
+    got = {}
+    for name in os.listdir(out):
+        m = re.fullmatch(pattern, name)
+        if m:
+            got.setdefault(int(m.group(1)), []).append(os.path.join(out, name))
+    return got
+
+
+def check_outputs(out, pattern, complete, files_per_frame):
+    """frames.csv lists exactly the frames on disk, 0..n without a gap, each complete; no
+    temporary file is left. Returns the last frame."""
+    temps = [n for n in os.listdir(out) if ".part" in n or ".tmp" in n]
+    if temps:
+        fail(f"temporary files left in {out}: {temps}")
+    listed = listed_frames(out)
+    on_disk = frames_on_disk(out, pattern)
+    if listed != list(range(len(listed))):
+        fail(f"frames.csv lists {listed}, not 0..n in order")
+    if sorted(on_disk) != listed:
+        fail(f"frames.csv lists {listed} but the folder holds frames {sorted(on_disk)}")
+    for k, paths in on_disk.items():
+        if len(paths) != files_per_frame:
+            fail(f"frame {k} has {len(paths)} files, {files_per_frame} expected: {paths}")
+        for p in paths:
+            if not complete(p):
+                fail(f"{p} is not complete")
+    return listed[-1] if listed else -1
+
+
+def start(silt, args, **kw):
+    return subprocess.Popen([silt, "run"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, OMP_NUM_THREADS="2"), **kw)
+
+
+def finish(proc):
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("the run did not end")
+    print(err, end="")
+    return proc.returncode, err
+
+
+def wait_for_frame(proc, out, k):
+    """Waits until frames.csv lists frame k (the run still going)."""
+    t0 = time.monotonic()
+    while k not in listed_frames(out):
+        if proc.poll() is not None:
+            print(proc.stderr.read())
+            fail(f"the run ended (code {proc.returncode}) before frame {k} was written")
+        if time.monotonic() - t0 > TIMEOUT_S:
+            proc.kill()
+            fail(f"frame {k} not written within {TIMEOUT_S} s")
+        time.sleep(0.02)
+
+
+def one_line(err, prefix):
+    lines = [line for line in err.splitlines() if line.startswith("silt: ")]
+    if len(lines) != 1 or not lines[0].startswith(prefix):
+        fail(f"expected one message starting '{prefix}', got {lines}")
+    return lines[0]
+
+
+def case_full_disk(silt, source, work):
+    ref = os.path.join(work, "reference")
+    code, err = finish(start(silt, fountain_args(source, ref, 8)))
+    if code != 0:
+        fail(f"reference run failed with code {code}")
+    sizes = [os.path.getsize(os.path.join(ref, f"particles_{k:04d}.ply")) for k in range(9)]
+    small = max(os.path.getsize(os.path.join(ref, n)) for n in os.listdir(ref)
+                if not n.startswith("particles_"))
+    if not (small < sizes[4] < sizes[5]):
+        fail(f"frame sizes {sizes} (other files up to {small} bytes) do not grow as expected")
+    limit = (sizes[4] + sizes[5]) // 2  # frames 0-4 fit, frame 5 does not
+    out = os.path.join(work, "limited")
+
+    def limit_file_size():
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    # SIGXFSZ is left at its default (restore_signals): silt itself must ignore it and report the
+    # failed write.
+    code, err = finish(start(silt, fountain_args(source, out, 8), preexec_fn=limit_file_size))
+    if code != 1:
+        fail(f"exit code {code}, 1 expected")
+    line = one_line(err, "silt: error:")
+    if "particles_0005.ply" not in line or "too large" not in line.lower():
+        fail(f"the message does not name particles_0005.ply and the reason: {line}")
+    last = check_outputs(out, r"particles_(\d{4})\.ply", ply_complete, 1)
+    if last != 4:
+        fail(f"frames 0 to {last} written, 0 to 4 expected")
+
+
+def case_folder_removed(silt, source, work):
+    out = os.path.join(work, "removed")
+    proc = start(silt, dam_break_args(source, out))
+    wait_for_frame(proc, out, 2)
+    t0 = time.monotonic()
+    while os.path.exists(out):  # a file being written may appear while the tree is removed
+        shutil.rmtree(out, ignore_errors=True)
+        if time.monotonic() - t0 > 30:
+            fail(f"cannot remove {out}")
+    code, err = finish(proc)
+    if code != 1:
+        fail(f"exit code {code}, 1 expected")
+    line = one_line(err, "silt: error:")
+    named = re.search(r"'([^']+)'", line)
+    if not named or os.path.dirname(named.group(1)) != out:
+        fail(f"the message does not name a file in {out}: {line}")
+    if os.path.basename(named.group(1)).startswith("."):
+        fail(f"the message names a temporary file, not the output: {line}")
+    if os.path.exists(out):
+        fail(f"{out} was written again after it was removed: {os.listdir(out)}")
+
+
+def case_signal(silt, source, work, sig, mpm):
+    name = signal.Signals(sig).name
+    out = os.path.join(work, name.lower())
+    args = fountain_args(source, out, 600) if mpm else dam_break_args(source, out)
+    proc = start(silt, args)
+    wait_for_frame(proc, out, 2)
+    proc.send_signal(sig)
+    code, err = finish(proc)
+    if code != 128 + sig:
+        fail(f"exit code {code}, {128 + sig} expected")
+    line = one_line(err, f"silt: stopped by {name} after frame ")
+    said = int(re.search(r"after frame (\d+)", line).group(1))
+    if mpm:
+        last = check_outputs(out, r"particles_(\d{4})\.ply", ply_complete, 1)
+    else:
+        last = check_outputs(out, r"[a-z_]+_(\d{4})\.asc", asc_complete, 4)
+    if last != said or last < 2:
+        fail(f"the message says frames 0 to {said}, the folder holds frames 0 to {last}")
+
+
+def main():
+    silt, source, work, case = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    if case == "full_disk":
+        case_full_disk(silt, source, work)
+    elif case == "folder_removed":
+        case_folder_removed(silt, source, work)
+    elif case == "sigint":
+        case_signal(silt, source, work, signal.SIGINT, True)
+    elif case == "sigterm":
+        case_signal(silt, source, work, signal.SIGTERM, False)
+    else:
+        fail(f"unknown case {case}")
+    print(f"{case}: ok")
+
+
+if __name__ == "__main__":
+    main()
