@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "silt/core/device_set.hpp"
 #include "silt/core/error.hpp"
 #include "silt/mpm/exchange_split.hpp"
-#include "silt/core/device_set.hpp"
 
 namespace silt::mpm {
 

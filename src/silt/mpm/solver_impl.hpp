@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/device_set.hpp"
 #include "silt/core/loop_graph.hpp"
 #include "silt/mpm/balance.hpp"
 #include "silt/mpm/emitter.hpp"
 #include "silt/mpm/exchange.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/solver.hpp"
-#include "silt/core/device_set.hpp"
 
 namespace silt::mpm {
 
@@ -29,7 +29,7 @@ struct Solver::Impl {
   SolverOptions options;
   const partition::World& world;
   int nparts = 0;
-  std::vector<int> global;                 // this process's parts' indices over all ranks
+  std::vector<int> global;      // this process's parts' indices over all ranks
   std::vector<Stream> streams;  // one per CUDA device of this process (kept first)
   Parts parts;
   std::unique_ptr<Exchange> exchange;

@@ -13,9 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "silt/core/device_set.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/partition/decompose.hpp"
-#include "silt/core/device_set.hpp"
 #include "silt/partition/world.hpp"
 
 namespace silt::partition {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "silt/core/buffer.hpp"
-#include "silt/core/exec.hpp"
 #include "silt/core/device_set.hpp"
+#include "silt/core/exec.hpp"
 #include "silt/partition/world.hpp"
 
 namespace silt::partition {

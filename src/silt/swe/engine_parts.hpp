@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/device_set.hpp"
 #include "silt/partition/decompose.hpp"
 #include "silt/partition/halo_exchange.hpp"
 #include "silt/partition/scalar_reduce.hpp"
-#include "silt/core/device_set.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/engine.hpp"
 #include "silt/swe/part.hpp"
