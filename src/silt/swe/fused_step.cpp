@@ -92,6 +92,80 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
   return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
 }
 
+// Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
+// boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
+// update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
+// owner's (as phase_update_box, phase_boundary_flow, phase_sources and phase_cfl_step count
+// them). Returns the cell's wave speed for the CFL (0 when not owned or inactive).
+template <class T, int TX, int TY>
+__device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
+                                               const TileCells<T, TX, TY>& cells,
+                                               const EdgeFlux<T> (&fx)[TY][TX],
+                                               const EdgeFlux<T> (&fy)[TY][TX], int ty, int tx,
+                                               Index i, Index j) {
+  const EdgeView<T>& e = v.e;
+  T speed = T(0);
+  const bool owned = e.owns(i, j);
+  const Index off = e.h.offset(i, j);
+  CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
+  const double dt = v.clock[kDt];
+  if (cells.active[ty][tx]) {
+    const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
+                                e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+    const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
+    const int code = update_cell_k(s, w, ea, so, n, p);
+    if (code != kFaultNone && owned)
+      v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+    const Index gi = i + e.i0, gj = j + e.j0;
+    if (v.n_flow_cells > 0 && owned && dt > 0.0 &&
+        (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
+      const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
+      if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+    }
+    // Max depth as the plain path records it: after the edge update, and again after sources.
+    T& md = v.max_depth.ptr[off];
+    if (s.h > md) md = s.h;
+    for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
+      const SourceCell src = v.sources[k];
+      if (src.i != i || src.j != j) continue;
+      double dh, dhc;
+      const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
+      s.h += T(dh);
+      s.hc += T(dhc);
+      if (owned) atomic_add(v.clock + kInflow, volume);
+      if (!(s.h > e.dry)) s.hu = s.hv = T(0);
+    }
+    if (s.h > md) md = s.h;
+    if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
+  }
+  v.h_new.ptr[off] = s.h;
+  v.hu_new.ptr[off] = s.hu;
+  v.hv_new.ptr[off] = s.hv;
+  v.hc_new.ptr[off] = s.hc;
+  return speed;
+}
+
+// CFL: the block's maximum of speed into *smax, one atomic per block (every thread calls it).
+template <class T, int TX, int TY>
+__device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY / 32], T* smax) {
+  const int lane = (threadIdx.y * TX + threadIdx.x) & 31,
+            warp = (threadIdx.y * TX + threadIdx.x) >> 5;
+  for (int o = 16; o > 0; o >>= 1) {
+    const T other = __shfl_down_sync(0xffffffffu, speed, o);
+    speed = other > speed ? other : speed;
+  }
+  if (lane == 0) warp_speed[warp] = speed;
+  __syncthreads();
+  if (warp == 0) {
+    speed = lane < TX * TY / 32 ? warp_speed[lane] : T(0);
+    for (int o = 16; o > 0; o >>= 1) {
+      const T other = __shfl_down_sync(0xffffffffu, speed, o);
+      speed = other > speed ? other : speed;
+    }
+    if (lane == 0 && speed > T(0)) atomic_max(smax, speed);
+  }
+}
+
 // The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm blocks fit on an SM
 // (fused_step.hpp, phase_fused_update, says why these values).
 constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
@@ -148,67 +222,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
                      : edge_flux(e, i, j + 1, Dir::y);
   __syncthreads();
 
-  // Phase 2: the box's cells. Every field shares the state's layout (nx, ny, halo), so one offset
-  // serves them all. A halo cell repeats its owner's update (ghost cell expansion) but reports
-  // nothing: faults, inflow and the CFL speed are the owner's (as phase_update_box,
-  // phase_boundary_flow, phase_sources and phase_cfl_step count them).
-  T speed = T(0);
-  if (in_box) {
-    const bool owned = e.owns(i, j);
-    const Index off = e.h.offset(i, j);
-    CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
-    const double dt = v.clock[kDt];
-    if (cells.active[ty][tx]) {
-      const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
-                                  e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
-      const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
-      const int code = update_cell_k(s, w, ea, so, n, p);
-      if (code != kFaultNone && owned)
-        v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
-      const Index gi = i + e.i0, gj = j + e.j0;
-      if (v.n_flow_cells > 0 && owned && dt > 0.0 &&
-          (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
-        const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
-        if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
-      }
-      // Max depth as the plain path records it: after the edge update, and again after sources.
-      T& md = v.max_depth.ptr[off];
-      if (s.h > md) md = s.h;
-      for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
-        const SourceCell src = v.sources[k];
-        if (src.i != i || src.j != j) continue;
-        double dh, dhc;
-        const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
-        s.h += T(dh);
-        s.hc += T(dhc);
-        if (owned) atomic_add(v.clock + kInflow, volume);
-        if (!(s.h > e.dry)) s.hu = s.hv = T(0);
-      }
-      if (s.h > md) md = s.h;
-      if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
-    }
-    v.h_new.ptr[off] = s.h;
-    v.hu_new.ptr[off] = s.hu;
-    v.hv_new.ptr[off] = s.hv;
-    v.hc_new.ptr[off] = s.hc;
-  }
-
-  // CFL: block maximum of the new state's wave speed, one atomic per block.
-  const int lane = (ty * TX + tx) & 31, warp = (ty * TX + tx) >> 5;
-  for (int o = 16; o > 0; o >>= 1) {
-    const T other = __shfl_down_sync(0xffffffffu, speed, o);
-    speed = other > speed ? other : speed;
-  }
-  if (lane == 0) warp_speed[warp] = speed;
-  __syncthreads();
-  if (warp == 0) {
-    speed = lane < TX * TY / 32 ? warp_speed[lane] : T(0);
-    for (int o = 16; o > 0; o >>= 1) {
-      const T other = __shfl_down_sync(0xffffffffu, speed, o);
-      speed = other > speed ? other : speed;
-    }
-    if (lane == 0 && speed > T(0)) atomic_max(v.smax, speed);
-  }
+  // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
+  const T speed = in_box ? update_tile_cell(v, cells, fx, fy, ty, tx, i, j) : T(0);
+  block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
 }
 
 template <class T>
