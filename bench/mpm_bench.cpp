@@ -91,23 +91,25 @@ struct Roofline {
   }
 };
 
-silt::mpm::Material make_jelly() {
+/// A material of the benchmarks: Young's modulus in Pa, density in kg/m^3, Poisson ratio 0.3.
+silt::mpm::Material make_material(const char* name, silt::mpm::MaterialKind kind,
+                                  double youngs_modulus, double density) {
   silt::mpm::Material m;
-  m.name = "jelly";
-  m.kind = silt::mpm::MaterialKind::fixed_corotated;
-  m.youngs_modulus = 1e5;
+  m.name = name;
+  m.kind = kind;
+  m.youngs_modulus = youngs_modulus;
   m.poisson_ratio = 0.3;
-  m.density = 1000;
+  m.density = density;
   return m;
 }
 
+silt::mpm::Material make_jelly() {
+  return make_material("jelly", silt::mpm::MaterialKind::fixed_corotated, 1e5, 1000);
+}
+
 silt::mpm::Material make_sand() {
-  silt::mpm::Material m;
-  m.name = "sand";
-  m.kind = silt::mpm::MaterialKind::drucker_prager;
-  m.youngs_modulus = 3.5e5;
-  m.poisson_ratio = 0.3;
-  m.density = 1600;
+  silt::mpm::Material m =
+      make_material("sand", silt::mpm::MaterialKind::drucker_prager, 3.5e5, 1600);
   m.friction_angle = 30;
   return m;
 }

@@ -24,6 +24,10 @@ namespace silt::app {
 
 long long bench_parse_size(const std::string& s);
 swe::Scene bench_swe_scene(long long cells, swe::Precision precision);
+/// --precision's value: float32 or float64.
+swe::Precision bench_precision(const std::string& name);
+/// --steps when given (> 0), else a count for about the same run time at every size.
+int bench_steps(int requested, long long cells, bool cuda);
 
 namespace {
 
@@ -92,14 +96,9 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
   }
   for (const auto& size : sizes)
     for (const auto& prec : precisions) {
-      if (prec != "float32" && prec != "float64")
-        throw Error(fmt::format("--precision: '{}' is not float32 or float64", prec));
-      const auto p = prec == "float32" ? swe::Precision::f32 : swe::Precision::f64;
+      const swe::Precision p = bench_precision(prec);
       const long long cells = bench_parse_size(size);
-      const int steps =
-          o.steps > 0
-              ? o.steps
-              : static_cast<int>(std::clamp(4e10 / double(cells) / (cuda ? 1 : 200), 5.0, 2000.0));
+      const int steps = bench_steps(o.steps, cells, cuda);
       const swe::Scene scene = bench_swe_scene(cells, p);
       const auto row = [&](const std::string& path, int devices, const Timing& t,
                            double efficiency) {

@@ -1,13 +1,17 @@
-// Shared test support: the backend the program was asked to run on, and comparison helpers that
-// print both values and the index on failure.
+// Shared test support: the backend the program was asked to run on, comparison helpers that
+// print both values and the index on failure, and error-message checks.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 
 namespace silt::test {
@@ -48,6 +52,22 @@ template <class A, class B>
          << bad << " of " << a.size() << " values differ by more than " << tol
          << "; first at index " << first << ": " << a[first] << " vs " << b[first]
          << "; worst difference " << worst;
+}
+
+/// Passes when fn throws silt::Error whose message contains every one of `parts`.
+inline ::testing::AssertionResult throws_with(const std::function<void()>& fn,
+                                              const std::vector<std::string>& parts) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    if (std::getenv("SILT_SHOW_ERRORS")) std::printf("  error: %s\n", msg.c_str());
+    for (const auto& p : parts)
+      if (msg.find(p) == std::string::npos)
+        return ::testing::AssertionFailure() << "message lacks \"" << p << "\": " << msg;
+    return ::testing::AssertionSuccess() << msg;
+  }
+  return ::testing::AssertionFailure() << "no silt::Error thrown";
 }
 
 }  // namespace silt::test

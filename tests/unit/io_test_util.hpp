@@ -1,4 +1,5 @@
-// Helpers for the io tests: a scratch folder per test program and error-message checks.
+// Helpers for the io tests: a scratch folder per test program (error-message checks are in
+// test_support.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "silt/core/error.hpp"
+#include "test_support.hpp"
 
 namespace silt::test {
 
@@ -44,22 +46,6 @@ inline std::string write_file(const std::string& name, const std::string& text) 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-/// Passes when fn throws silt::Error whose message contains every one of `parts`.
-inline ::testing::AssertionResult throws_with(const std::function<void()>& fn,
-                                              const std::vector<std::string>& parts) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    if (std::getenv("SILT_SHOW_ERRORS")) std::printf("  error: %s\n", msg.c_str());
-    for (const auto& p : parts)
-      if (msg.find(p) == std::string::npos)
-        return ::testing::AssertionFailure() << "message lacks \"" << p << "\": " << msg;
-    return ::testing::AssertionSuccess() << msg;
-  }
-  return ::testing::AssertionFailure() << "no silt::Error thrown";
 }
 
 }  // namespace silt::test

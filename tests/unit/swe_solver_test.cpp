@@ -21,6 +21,7 @@ using scenes::for_cells;
 using scenes::forced_basin;
 using scenes::make_scene;
 using silt::test::exec;
+using silt::test::throws_with;
 
 // A dam break in a closed 40 x 8 box: 1 m of water left of x = 20 m, 0.2 m right, pollutant in
 // the deep part.
@@ -313,16 +314,8 @@ TEST(SweSolver, CollapsingTimeStepIsReportedWithCellAndStep) {
   Scene s = dam_break_box(Precision::f64);
   s.min_dt = 0.12;  // the CFL step is 0.144 s at rest and shrinks as the flow accelerates
   Solver solver(s, exec());
-  try {
-    solver.advance_to(20.0);
-    FAIL() << "expected a collapsing time step";
-  } catch (const Error& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("collapsing time step"), std::string::npos) << m;
-    EXPECT_NE(m.find("in cell ("), std::string::npos) << m;
-    EXPECT_NE(m.find("step "), std::string::npos) << m;
-    EXPECT_NE(m.find("'box'"), std::string::npos) << m;
-  }
+  EXPECT_TRUE(throws_with([&] { solver.advance_to(20.0); },
+                          {"collapsing time step", "in cell (", "step ", "'box'"}));
   // The state of the last good check is kept: a valid time before the failure, finite fields.
   EXPECT_LT(solver.time(), 20.0);
   const Fields f = solver.fields();
@@ -335,15 +328,7 @@ TEST(SweSolver, NaNIsReported) {
   s.velocity_x.assign(s.depth.size(), 1e30);
   s.min_dt = 0;
   Solver solver(s, exec());
-  try {
-    solver.advance_to(1.0);
-    FAIL() << "expected a NaN fault";
-  } catch (const Error& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("NaN"), std::string::npos) << m;
-    EXPECT_NE(m.find("in cell ("), std::string::npos) << m;
-    EXPECT_NE(m.find("step 1,"), std::string::npos) << m;
-  }
+  EXPECT_TRUE(throws_with([&] { solver.advance_to(1.0); }, {"NaN", "in cell (", "step 1,"}));
   EXPECT_EQ(solver.time(), 0.0);
   EXPECT_EQ(solver.steps(), 0);
 }

@@ -43,28 +43,27 @@ SILT_HD SILT_FORCEINLINE int atomic_fetch_add(int* p, int v) {
 #endif
 }
 
-SILT_HD SILT_FORCEINLINE int atomic_max(int* p, int v) {
+namespace detail {
+/// atomic_max (kMax) or atomic_min of ints; returns the value *p held before.
+template <bool kMax>
+SILT_HD SILT_FORCEINLINE int atomic_iextremum(int* p, int v) {
 #if SILT_DEVICE_PASS
-  return atomicMax(p, v);
+  return kMax ? atomicMax(p, v) : atomicMin(p, v);
 #else
   int old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (old < v &&
+  while ((kMax ? old < v : old > v) &&
          !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
   }
   return old;
 #endif
 }
+}  // namespace detail
 
+SILT_HD SILT_FORCEINLINE int atomic_max(int* p, int v) {
+  return detail::atomic_iextremum<true>(p, v);
+}
 SILT_HD SILT_FORCEINLINE int atomic_min(int* p, int v) {
-#if SILT_DEVICE_PASS
-  return atomicMin(p, v);
-#else
-  int old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (old > v &&
-         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
-  }
-  return old;
-#endif
+  return detail::atomic_iextremum<false>(p, v);
 }
 
 namespace detail {

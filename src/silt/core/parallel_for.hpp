@@ -38,48 +38,41 @@ void check_launch(const Exec& exec, const char* label);
 void range_push(const char* label);
 void range_pop();
 
-struct SumOp {
+/// The reductions of parallel_reduce: identity, combine and the atomic that merges block results.
+enum class Reduction { sum, min, max };
+template <Reduction R>
+struct ReduceOp {
   template <class T>
   SILT_HD static T identity() {
-    return T(0);
+    if constexpr (R == Reduction::sum)
+      return T(0);
+    else if constexpr (R == Reduction::min)
+      return std::numeric_limits<T>::max();
+    else
+      return std::numeric_limits<T>::lowest();
   }
   template <class T>
   SILT_HD static T combine(T a, T b) {
-    return a + b;
+    if constexpr (R == Reduction::sum)
+      return a + b;
+    else if constexpr (R == Reduction::min)
+      return b < a ? b : a;
+    else
+      return a < b ? b : a;
   }
   template <class T>
   SILT_HD static void atomic(T* p, T v) {
-    atomic_add(p, v);
+    if constexpr (R == Reduction::sum)
+      atomic_add(p, v);
+    else if constexpr (R == Reduction::min)
+      atomic_min(p, v);
+    else
+      atomic_max(p, v);
   }
 };
-struct MinOp {
-  template <class T>
-  SILT_HD static T identity() {
-    return std::numeric_limits<T>::max();
-  }
-  template <class T>
-  SILT_HD static T combine(T a, T b) {
-    return b < a ? b : a;
-  }
-  template <class T>
-  SILT_HD static void atomic(T* p, T v) {
-    atomic_min(p, v);
-  }
-};
-struct MaxOp {
-  template <class T>
-  SILT_HD static T identity() {
-    return std::numeric_limits<T>::lowest();
-  }
-  template <class T>
-  SILT_HD static T combine(T a, T b) {
-    return a < b ? b : a;
-  }
-  template <class T>
-  SILT_HD static void atomic(T* p, T v) {
-    atomic_max(p, v);
-  }
-};
+using SumOp = ReduceOp<Reduction::sum>;
+using MinOp = ReduceOp<Reduction::min>;
+using MaxOp = ReduceOp<Reduction::max>;
 }  // namespace detail
 
 #if SILT_HAS_CUDA
@@ -134,24 +127,59 @@ __global__ void reduce_1d(Index n, F f, T* out) {
 inline unsigned blocks_for(Index n, int block) {
   return static_cast<unsigned>((static_cast<long long>(n) + block - 1) / block);
 }
+
+/// kernel<<<grid, block>>>(args...) on exec's stream, inside an NVTX range named label; the launch
+/// is checked (and synchronised in debug builds).
+template <class... P, class... A>
+void launch(const Exec& exec, const char* label, dim3 grid, dim3 block, void (*kernel)(P...),
+            const A&... args) {
+  range_push(label);
+  kernel<<<grid, block, 0, exec.stream>>>(args...);
+  range_pop();
+  check_launch(exec, label);
+}
+
+/// The CUDA side of parallel_for over [0, n), a Box2 and a Box3, and of parallel_reduce_into.
+template <class F>
+void launch_for(const Exec& exec, const char* label, Index n, const F& f) {
+  launch(exec, label, blocks_for(n, kBlock1), kBlock1, for_1d<F>, n, f);
+}
+template <class F>
+void launch_for(const Exec& exec, const char* label, Box2 b, const F& f) {
+  const dim3 grid(blocks_for(b.i1 - b.i0, kBlock2x), blocks_for(b.j1 - b.j0, kBlock2y));
+  launch(exec, label, grid, dim3(kBlock2x, kBlock2y), for_2d<F>, b, f);
+}
+template <class F>
+void launch_for(const Exec& exec, const char* label, Box3 b, const F& f) {
+  const dim3 grid(blocks_for(b.i1 - b.i0, kBlock3x), blocks_for(b.j1 - b.j0, kBlock3y),
+                  blocks_for(b.k1 - b.k0, kBlock3z));
+  launch(exec, label, grid, dim3(kBlock3x, kBlock3y, kBlock3z), for_3d<F>, b, f);
+}
+template <class Op, class T, class F>
+void launch_reduce(const Exec& exec, const char* label, Index n, const F& f, T* out) {
+  unsigned blocks = blocks_for(n, kBlock1);
+  if (blocks > 4096u) blocks = 4096u;  // grid-stride beyond ~30 blocks per SM
+  launch(exec, label, blocks, kBlock1, reduce_1d<T, Op, F>, n, f, out);
+}
+}  // namespace detail
+#else
+namespace detail {
+// A CUDA exec in a unit compiled without nvcc: an error at run time.
+template <class R, class F>
+void launch_for(const Exec&, const char* label, R, const F&) {
+  throw_no_cuda_in_unit(label);
+}
+template <class Op, class T, class F>
+void launch_reduce(const Exec&, const char* label, Index, const F&, T*) {
+  throw_no_cuda_in_unit(label);
+}
 }  // namespace detail
 #endif
 
 template <class F>
 void parallel_for(const Exec& exec, const char* label, Index n, F&& f) {
   if (n <= 0) return;
-  if (exec.is_cuda()) {
-#if SILT_HAS_CUDA
-    detail::range_push(label);
-    detail::for_1d<<<detail::blocks_for(n, detail::kBlock1), detail::kBlock1, 0, exec.stream>>>(n,
-                                                                                                f);
-    detail::range_pop();
-    detail::check_launch(exec, label);
-#else
-    detail::throw_no_cuda_in_unit(label);
-#endif
-    return;
-  }
+  if (exec.is_cuda()) return detail::launch_for(exec, label, n, f);
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) f(i);
 }
@@ -159,20 +187,7 @@ void parallel_for(const Exec& exec, const char* label, Index n, F&& f) {
 template <class F>
 void parallel_for(const Exec& exec, const char* label, Box2 b, F&& f) {
   if (b.count() == 0) return;
-  if (exec.is_cuda()) {
-#if SILT_HAS_CUDA
-    using namespace detail;
-    const dim3 block(kBlock2x, kBlock2y);
-    const dim3 grid(blocks_for(b.i1 - b.i0, kBlock2x), blocks_for(b.j1 - b.j0, kBlock2y));
-    range_push(label);
-    for_2d<<<grid, block, 0, exec.stream>>>(b, f);
-    range_pop();
-    check_launch(exec, label);
-#else
-    detail::throw_no_cuda_in_unit(label);
-#endif
-    return;
-  }
+  if (exec.is_cuda()) return detail::launch_for(exec, label, b, f);
 #pragma omp parallel for schedule(static)
   for (Index j = b.j0; j < b.j1; ++j)
     for (Index i = b.i0; i < b.i1; ++i) f(i, j);
@@ -181,21 +196,7 @@ void parallel_for(const Exec& exec, const char* label, Box2 b, F&& f) {
 template <class F>
 void parallel_for(const Exec& exec, const char* label, Box3 b, F&& f) {
   if (b.count() == 0) return;
-  if (exec.is_cuda()) {
-#if SILT_HAS_CUDA
-    using namespace detail;
-    const dim3 block(kBlock3x, kBlock3y, kBlock3z);
-    const dim3 grid(blocks_for(b.i1 - b.i0, kBlock3x), blocks_for(b.j1 - b.j0, kBlock3y),
-                    blocks_for(b.k1 - b.k0, kBlock3z));
-    range_push(label);
-    for_3d<<<grid, block, 0, exec.stream>>>(b, f);
-    range_pop();
-    check_launch(exec, label);
-#else
-    detail::throw_no_cuda_in_unit(label);
-#endif
-    return;
-  }
+  if (exec.is_cuda()) return detail::launch_for(exec, label, b, f);
 #pragma omp parallel for collapse(2) schedule(static)
   for (Index k = b.k0; k < b.k1; ++k)
     for (Index j = b.j0; j < b.j1; ++j)
@@ -208,20 +209,7 @@ void parallel_for(const Exec& exec, const char* label, Box3 b, F&& f) {
 template <class Op, class T, class F>
 void parallel_reduce_into(const Exec& exec, const char* label, Index n, F&& f, T* out) {
   if (n <= 0) return;
-  if (exec.is_cuda()) {
-#if SILT_HAS_CUDA
-    using namespace detail;
-    unsigned blocks = blocks_for(n, kBlock1);
-    if (blocks > 4096u) blocks = 4096u;  // grid-stride beyond ~30 blocks per SM
-    range_push(label);
-    reduce_1d<T, Op><<<blocks, kBlock1, 0, exec.stream>>>(n, f, out);
-    range_pop();
-    check_launch(exec, label);
-#else
-    detail::throw_no_cuda_in_unit(label);
-#endif
-    return;
-  }
+  if (exec.is_cuda()) return detail::launch_reduce<Op>(exec, label, n, f, out);
   T acc = Op::template identity<T>();
 #pragma omp parallel
   {

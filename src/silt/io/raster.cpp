@@ -32,15 +32,8 @@ RasterFormat raster_format_of(const std::string& path) {
 }
 
 std::string extension_of(RasterFormat f) {
-  switch (f) {
-    case RasterFormat::asc:
-      return "asc";
-    case RasterFormat::tif:
-      return "tif";
-    case RasterFormat::nc:
-      return "nc";
-  }
-  return "asc";
+  static const char* const names[] = {"asc", "tif", "nc"};  // RasterFormat's order
+  return names[int(f)];
 }
 
 bool raster_format_from_name(const std::string& name, RasterFormat& out) {

@@ -173,21 +173,9 @@ SplatCamera default_camera(const mpm::Scene& s, double aspect) {
 }
 
 Rgb material_colour(mpm::MaterialKind kind, int index) {
-  Rgb base{};
-  switch (kind) {
-    case mpm::MaterialKind::drucker_prager:
-      base = {214, 178, 112};
-      break;  // sand
-    case mpm::MaterialKind::fluid:
-      base = {56, 128, 220};
-      break;  // water
-    case mpm::MaterialKind::fixed_corotated:
-      base = {214, 60, 72};
-      break;  // jelly
-    case mpm::MaterialKind::nacc:
-      base = {236, 240, 248};
-      break;  // snow
-  }
+  // In MaterialKind's order: jelly, water, sand, snow.
+  static const Rgb kinds[] = {{214, 60, 72}, {56, 128, 220}, {214, 178, 112}, {236, 240, 248}};
+  const Rgb& base = kinds[int(kind)];
   // Odd indices a shade darker, every third a touch warmer: neighbours of one kind stay apart.
   const double k = (index % 2) ? 0.78 : 1.0;
   const int warm = (index % 3 == 2) ? 24 : 0;

@@ -55,21 +55,33 @@ int rebuild_launch_count() {
 
 namespace {
 
-/// 1-4: the blocks around every particle, numbered densely (blocks holding particles first).
-void allocate_blocks(const Exec& exec, const RebuildArgs& args, ParticleView p, GridView g,
-                     StepControl* ctl, FaultView fault) {
-  const int* gate = &ctl->rebuild;
-  const Index n = args.particles;
-  const Index slots = static_cast<Index>(g.hash.mask) + 1;
+/// What the particle kernels of a rebuild read, copied into their lambdas by value.
+struct ParticleBinning {
+  BlockHashView hash;
+  float origin[3];  // m, the grid's origin
+  float inv_dx;     // 1/m
+  Index n;          // particles
+  const int* gate;  // &StepControl::rebuild
+};
+
+ParticleBinning particle_binning(const RebuildArgs& args, GridView g, StepControl* ctl) {
+  return ParticleBinning{g.hash,
+                         {args.origin[0], args.origin[1], args.origin[2]},
+                         args.inv_dx,
+                         args.particles,
+                         &ctl->rebuild};
+}
+
+/// 1-2: the blocks holding particles, numbered first.
+void clear_and_mark(const Exec& exec, ParticleBinning pb, ParticleView p, GridView g,
+                    StepControl* ctl, FaultView fault) {
+  const Index slots = static_cast<Index>(pb.hash.mask) + 1;
   const Index cap = g.capacity;
-  const BlockHashView hash = g.hash;
-  const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
-  const float inv_dx = args.inv_dx;
   // 1. Empty table; counters.
   gated_for(
-      exec, "mpm.rebuild.clear", slots, gate, SILT_LAMBDA(Index i) {
-        hash.keys[i] = kEmptyKey;
-        hash.values[i] = -1;
+      exec, "mpm.rebuild.clear", slots, pb.gate, SILT_LAMBDA(Index i) {
+        pb.hash.keys[i] = kEmptyKey;
+        pb.hash.values[i] = -1;
         if (i == 0) {
           ctl->num_blocks = 0;
           ctl->sort_cursor = 0;
@@ -83,13 +95,12 @@ void allocate_blocks(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   //    order stays spatially coherent from one rebuild to the next, and the warps running at one
   //    time touch neighbouring blocks, which share cache lines in L2.
   gated_for(
-      exec, "mpm.rebuild.mark", n, gate, SILT_LAMBDA(Index i) {
-        const float origin[3] = {ox, oy, oz};
+      exec, "mpm.rebuild.mark", pb.n, pb.gate, SILT_LAMBDA(Index i) {
         int hb[3];
-        particle_home(p.x + 3 * i, origin, inv_dx, hb);
+        particle_home(p.x + 3 * i, pb.origin, pb.inv_dx, hb);
         const BlockKey key = pack_block(hb[0], hb[1], hb[2]);
         bool fresh = false;
-        const int slot = hash.insert(key, &fresh);
+        const int slot = pb.hash.insert(key, &fresh);
         if (slot < 0) {
           fault.raise(kFaultHashFull, slots, 0);
           return;
@@ -97,12 +108,20 @@ void allocate_blocks(const Exec& exec, const RebuildArgs& args, ParticleView p, 
         if (!fresh) return;
         const int b = atomic_fetch_add(&ctl->num_blocks, 1);
         if (b >= cap) {
-          hash.values[slot] = kHomeOverflow;
+          pb.hash.values[slot] = kHomeOverflow;
           return;
         }
-        hash.values[slot] = b;
+        pb.hash.values[slot] = b;
         g.block_key[b] = key;
       });
+}
+
+/// 3-4: the neighbour-only blocks (the free zone), numbered after the blocks holding particles.
+void neighbours_and_number(const Exec& exec, GridView g, StepControl* ctl, FaultView fault) {
+  const int* gate = &ctl->rebuild;
+  const Index slots = static_cast<Index>(g.hash.mask) + 1;
+  const Index cap = g.capacity;
+  const BlockHashView hash = g.hash;
   // 3. The 26 neighbours of every occupied block: the free zone.
   gated_for(
       exec, "mpm.rebuild.neighbours", slots, gate, SILT_LAMBDA(Index i) {
@@ -173,21 +192,14 @@ void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
 }
 
 /// 7: each particle's block and its rank within the cell of its nearest node.
-void bin_particles(const Exec& exec, const RebuildArgs& args, ParticleView p, GridView g,
-                   StepControl* ctl) {
-  const int* gate = &ctl->rebuild;
-  const Index n = args.particles;
-  const BlockHashView hash = g.hash;
-  const float ox = args.origin[0], oy = args.origin[1], oz = args.origin[2];
-  const float inv_dx = args.inv_dx;
+void bin_particles(const Exec& exec, ParticleBinning pb, ParticleView p, GridView g) {
   // 7. Bin: block of each particle and its rank within the block (counting sort, pass 1).
   gated_for(
-      exec, "mpm.rebuild.bin", n, gate, SILT_LAMBDA(Index i) {
-        const float origin[3] = {ox, oy, oz};
+      exec, "mpm.rebuild.bin", pb.n, pb.gate, SILT_LAMBDA(Index i) {
         int hb[3], near[3];
-        particle_home(p.x + 3 * i, origin, inv_dx, hb, near);
-        const int slot = hash.find(pack_block(hb[0], hb[1], hb[2]));
-        const int b = slot < 0 ? -1 : hash.values[slot];
+        particle_home(p.x + 3 * i, pb.origin, pb.inv_dx, hb, near);
+        const int slot = pb.hash.find(pack_block(hb[0], hb[1], hb[2]));
+        const int b = slot < 0 ? -1 : pb.hash.values[slot];
         p.block[i] = b;
         if (b < 0) return;  // only after an overflow, which is already raised
         atomic_fetch_add(&g.block_count[b], 1);
@@ -241,9 +253,11 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
                      GridView g, StepControl* ctl, FaultView fault) {
   const int* gate = &ctl->rebuild;
   if (!exec.is_cuda() && *gate == 0) return;  // host backend: the flag is host memory
-  allocate_blocks(exec, args, p, g, ctl, fault);
+  const ParticleBinning pb = particle_binning(args, g, ctl);
+  clear_and_mark(exec, pb, p, g, ctl, fault);
+  neighbours_and_number(exec, g, ctl, fault);
   link_blocks(exec, g, ctl);
-  bin_particles(exec, args, p, g, ctl);
+  bin_particles(exec, pb, p, g);
   sort_particles(exec, args, p, s, g, ctl);
   // 10. After an overflow some particles or neighbours have no block: the rest of the step must
   //     not run (the host reports the overflow at the end of the frame).

@@ -8,6 +8,19 @@
 
 namespace silt::partition {
 
+namespace {
+
+/// Each local part's `to` exec waits (through its event) for the work queued on its `from` exec.
+void hand_over(std::vector<Event>& events, const std::vector<Exec>& from,
+               const std::vector<Exec>& to) {
+  for (size_t k = 0; k < events.size(); ++k) {
+    events[k].record(from[k]);
+    events[k].wait(to[k]);
+  }
+}
+
+}  // namespace
+
 std::vector<HaloLink> halo_links(const Decomposition& d) {
   const Index k = d.halo;
   std::vector<HaloLink> links;
@@ -84,6 +97,10 @@ HaloExchange::HaloExchange(const Decomposition& d, LocalParts local, int ring, i
 
 HaloExchange::~HaloExchange() = default;
 
+int HaloExchange::local_index(int part) const {
+  return int(std::find(local_.ids.begin(), local_.ids.end(), part) - local_.ids.begin());
+}
+
 std::size_t HaloExchange::pitch(int part) const {
   return std::size_t(d_.parts[size_t(part)].nx() + 2 * ring_) * elem_;
 }
@@ -93,10 +110,7 @@ std::size_t HaloExchange::offset(int part, Index i, Index j) const {
 }
 
 void HaloExchange::copy_link(const HaloLink& l, const std::vector<std::vector<void*>>& storage) {
-  const auto at = [&](int id) {
-    return int(std::find(local_.ids.begin(), local_.ids.end(), id) - local_.ids.begin());
-  };
-  const int kt = at(l.to), kf = at(l.from);
+  const int kt = local_index(l.to), kf = local_index(l.from);
   const std::size_t width = std::size_t(l.recv.i1 - l.recv.i0) * elem_;
   const std::size_t height = std::size_t(l.recv.j1 - l.recv.j0);
   for (int f = 0; f < fields_; ++f) {
@@ -116,15 +130,9 @@ void HaloExchange::begin(const std::vector<std::vector<void*>>& storage) {
   SILT_REQUIRE(storage.size() == local_.ids.size(), "HaloExchange: storage per local part");
   const int n_local = int(local_.ids.size());
   // The state to send and the halos to overwrite are what the compute streams have queued so far.
-  for (int k = 0; k < n_local; ++k) {
-    ready_[size_t(k)].record(local_.compute[size_t(k)]);
-    ready_[size_t(k)].wait(local_.halo_lane[size_t(k)]);
-  }
-  const auto at = [&](int id) {
-    return int(std::find(local_.ids.begin(), local_.ids.end(), id) - local_.ids.begin());
-  };
+  hand_over(ready_, local_.compute, local_.halo_lane);
   for (const HaloLink& l : local_links_) {
-    ready_[size_t(at(l.from))].wait(local_.halo_lane[size_t(at(l.to))]);
+    ready_[size_t(local_index(l.from))].wait(local_.halo_lane[size_t(local_index(l.to))]);
     copy_link(l, storage);
   }
   if (sends_.empty() && recvs_.empty()) {
@@ -174,17 +182,10 @@ void HaloExchange::finish() {
                       height, local_.halo_lane[size_t(r->local)]);
     }
   }
-  const int n_local = int(local_.ids.size());
-  for (int k = 0; k < n_local; ++k) {
-    done_[size_t(k)].record(local_.halo_lane[size_t(k)]);
-    done_[size_t(k)].wait(local_.compute[size_t(k)]);
-  }
+  hand_over(done_, local_.halo_lane, local_.compute);
   // A local sender may overwrite the cells just read only after its receiver's copies.
-  const auto at = [&](int id) {
-    return int(std::find(local_.ids.begin(), local_.ids.end(), id) - local_.ids.begin());
-  };
   for (const HaloLink& l : local_links_)
-    done_[size_t(at(l.to))].wait(local_.compute[size_t(at(l.from))]);
+    done_[size_t(local_index(l.to))].wait(local_.compute[size_t(local_index(l.from))]);
 }
 
 }  // namespace silt::partition

@@ -63,6 +63,8 @@ class HaloExchange {
   void copy_link(const HaloLink& l, const std::vector<std::vector<void*>>& storage);
   std::size_t offset(int part, Index i, Index j) const;
   std::size_t pitch(int part) const;
+  /// The index of subdomain `part` among the local parts.
+  int local_index(int part) const;
 
   Decomposition d_;
   LocalParts local_;

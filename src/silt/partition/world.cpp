@@ -178,60 +178,63 @@ void World::abort(int code) const {
 #if defined(SILT_WITH_MPI)
 struct World::Requests::Impl {
   std::vector<MPI_Request> req;
+
+  /// A request for a message of `bytes` (MPI counts are int).
+  MPI_Request* add(std::size_t bytes) {
+    if (bytes > size_t(INT_MAX)) throw Error(fmt::format("MPI message of {} bytes", bytes));
+    return &req.emplace_back();
+  }
 };
-#else
-struct World::Requests::Impl {};
-#endif
 
 World::Requests::Requests() : impl_(std::make_unique<Impl>()) {}
 World::Requests::~Requests() {
-#if defined(SILT_WITH_MPI)
   // Messages still in flight when an exchange is abandoned (an error) must complete before their
   // buffers go away.
   if (!impl_->req.empty())
     MPI_Waitall(int(impl_->req.size()), impl_->req.data(), MPI_STATUSES_IGNORE);
-#endif
 }
 
 void World::Requests::isend(const void* buf, std::size_t bytes, int to, int tag) {
-#if defined(SILT_WITH_MPI)
-  if (bytes > size_t(INT_MAX)) throw Error(fmt::format("MPI message of {} bytes", bytes));
-  impl_->req.emplace_back();
-  check(MPI_Isend(buf, int(bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, &impl_->req.back()),
-        "MPI_Isend");
-#else
-  (void)buf, (void)bytes, (void)to, (void)tag;
-  throw Error("World::Requests::isend: this build has no MPI");
-#endif
+  MPI_Request* r = impl_->add(bytes);
+  check(MPI_Isend(buf, int(bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, r), "MPI_Isend");
 }
 
 void World::Requests::irecv(void* buf, std::size_t bytes, int from, int tag) {
-#if defined(SILT_WITH_MPI)
-  if (bytes > size_t(INT_MAX)) throw Error(fmt::format("MPI message of {} bytes", bytes));
-  impl_->req.emplace_back();
-  check(MPI_Irecv(buf, int(bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, &impl_->req.back()),
-        "MPI_Irecv");
-#else
-  (void)buf, (void)bytes, (void)from, (void)tag;
-  throw Error("World::Requests::irecv: this build has no MPI");
-#endif
+  MPI_Request* r = impl_->add(bytes);
+  check(MPI_Irecv(buf, int(bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, r), "MPI_Irecv");
 }
 
 void World::Requests::wait_all() {
-#if defined(SILT_WITH_MPI)
   if (impl_->req.empty()) return;
   const int code = MPI_Waitall(int(impl_->req.size()), impl_->req.data(), MPI_STATUSES_IGNORE);
   impl_->req.clear();
   check(code, "MPI_Waitall");
-#endif
 }
 
 bool World::Requests::empty() const {
-#if defined(SILT_WITH_MPI)
   return impl_->req.empty();
-#else
-  return true;
-#endif
 }
+
+#else  // no MPI: nothing can be posted, so there is never anything to wait for
+
+struct World::Requests::Impl {};
+
+World::Requests::Requests() : impl_(std::make_unique<Impl>()) {}
+World::Requests::~Requests() = default;
+
+void World::Requests::isend(const void*, std::size_t, int, int) {
+  throw Error("World::Requests::isend: this build has no MPI");
+}
+
+void World::Requests::irecv(void*, std::size_t, int, int) {
+  throw Error("World::Requests::irecv: this build has no MPI");
+}
+
+void World::Requests::wait_all() {}
+
+bool World::Requests::empty() const {
+  return true;
+}
+#endif
 
 }  // namespace silt::partition

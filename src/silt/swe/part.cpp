@@ -1,6 +1,7 @@
 #include "silt/swe/part.hpp"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "silt/core/parallel_for.hpp"
@@ -42,6 +43,113 @@ bool has_neighbours(const partition::Subdomain& sub) {
   return false;
 }
 
+/// The initial state of a part on the host: owned cells and the ring, from the scene. The ring
+/// holds the neighbours' cells (their initial state, bed, mask and Manning n) and nothing beyond
+/// the global edge, as on one device.
+template <class T>
+struct HostState {
+  // Depth h (m), discharges hu, hv (m^2/s), h times concentration hc (m), bed z above z_ref (m),
+  // Manning n (s/m^(1/3)).
+  std::vector<T> h, hu, hv, hc, z, manning;
+  std::vector<std::uint8_t> active;
+  size_t owned_active = 0;  // active cells the part owns (not the ring's)
+};
+
+template <class T>
+HostState<T> host_state(const Scene& s, const Layout& l, const partition::Subdomain& sub, Index nx,
+                        Index ny, Index ring) {
+  const Index gnx = s.grid.nx, gny = s.grid.ny;
+  const size_t n = size_t(Grid2<T>::alloc_size(nx, ny, ring));
+  HostState<T> st;
+  st.h.assign(n, T(0));
+  st.hu = st.hv = st.hc = st.z = st.h;
+  st.active.assign(n, 0);
+  if (!s.manning.empty()) st.manning.assign(n, T(0));
+  const Grid2<T> g{st.h.data(), nx, ny, ring};
+  for (Index j = -ring; j < ny + ring; ++j)
+    for (Index i = -ring; i < nx + ring; ++i) {
+      const Index gi = i + sub.cells.i0, gj = j + sub.cells.j0;
+      if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
+      const size_t k = size_t(gj) * size_t(gnx) + size_t(gi);
+      if (!l.active[k]) continue;
+      if (i >= 0 && j >= 0 && i < nx && j < ny) ++st.owned_active;
+      const size_t o = size_t(g.offset(i, j));
+      st.active[o] = 1;
+      st.z[o] = T(s.bed[k] - l.z_ref);
+      const double d = s.depth[k];
+      st.h[o] = T(d);
+      if (d > s.dry_depth) {
+        if (!s.velocity_x.empty()) st.hu[o] = T(d * s.velocity_x[k]);
+        if (!s.velocity_y.empty()) st.hv[o] = T(d * s.velocity_y[k]);
+      }
+      if (!s.concentration.empty()) st.hc[o] = T(d * s.concentration[k]);
+      if (!st.manning.empty()) st.manning[o] = T(s.manning[k]);
+    }
+  return st;
+}
+
+/// The point sources within the part or its ring, with cells made local.
+std::vector<SourceCell> local_sources(const Layout& l, const partition::Subdomain& sub, Index nx,
+                                      Index ny, Index ring) {
+  std::vector<SourceCell> src;
+  for (const SourceCell& sc : l.sources) {
+    const Index i = sc.i - sub.cells.i0, j = sc.j - sub.cells.j0;
+    if (i >= -ring && j >= -ring && i < nx + ring && j < ny + ring)
+      src.push_back(SourceCell{i, j, sc.series, sc.conc});
+  }
+  return src;
+}
+
+template <class T>
+void upload_state(Part<T>& p, const HostState<T>& st) {
+  const Index n = Index(st.h.size());
+  p.active_area = double(st.owned_active) * p.scene->grid.dx * p.scene->grid.dx;
+  for (int b = 0; b < 2; ++b) {
+    p.h[b] = upload(p.exec, st.h, "swe.h");
+    p.hu[b] = upload(p.exec, st.hu, "swe.hu");
+    p.hv[b] = upload(p.exec, st.hv, "swe.hv");
+    p.hc[b] = upload(p.exec, st.hc, "swe.hc");
+  }
+  p.z = upload(p.exec, st.z, "swe.z");
+  p.manning = upload(p.exec, st.manning, "swe.manning");
+  p.max_depth = upload(p.exec, st.h, "swe.max_depth");
+  p.active = upload(p.exec, st.active, "swe.active");
+  p.bk_h = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.h");
+  p.bk_hu = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hu");
+  p.bk_hv = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hv");
+  p.bk_hc = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hc");
+  p.bk_max_depth = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.max_depth");
+  std::vector<double> c(kClockSize, 0.0);
+  c[kTarget] = std::numeric_limits<double>::infinity();
+  p.clock = upload(p.exec, c, "swe.clock");
+  p.bk_clock = upload(p.exec, c, "swe.checkpoint.clock");
+  p.smax = upload(p.exec, std::vector<T>{T(0)}, "swe.smax");
+  p.fault = FaultFlags(p.exec);
+}
+
+template <class T>
+void upload_tables(Part<T>& p, const Layout& l) {
+  const Index gnx = p.scene->grid.nx, gny = p.scene->grid.ny;
+  const size_t n_seg = l.seg_kind.size();
+  p.scalars = upload(p.exec, std::vector<double>(1 + n_seg, 0.0), "swe.step_scalars");
+  p.wet_partial = upload(p.exec, std::vector<int>(n_seg, 0), "swe.segment.wet_partial");
+  p.side_seg = upload(p.exec, l.side_seg, "swe.side_segment");
+  p.seg_kind = upload(p.exec, l.seg_kind, "swe.segment.kind");
+  p.seg_series = upload(p.exec, l.seg_series, "swe.segment.series");
+  p.seg_cells = upload(p.exec, l.seg_cells, "swe.segment.cells");
+  p.seg_wet = upload(p.exec, std::vector<int>(n_seg, 0), "swe.segment.wet");
+  p.seg_conc = upload(p.exec, std::vector<T>(l.seg_conc.begin(), l.seg_conc.end()),
+                      "swe.segment.concentration");
+  p.seg_value = upload(p.exec, std::vector<T>(n_seg, T(0)), "swe.segment.value");
+  p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub, gnx, gny), "swe.boundary_cells");
+  p.discharge_cells =
+      upload(p.exec, owned_cells(l.discharge_cells, p.sub, gnx, gny), "swe.discharge_cells");
+  p.sources = upload(p.exec, local_sources(l, p.sub, p.nx, p.ny, p.ring), "swe.sources");
+  p.series_t = upload(p.exec, l.series_t, "swe.series.t");
+  p.series_v = upload(p.exec, l.series_v, "swe.series.value");
+  p.series_offset = upload(p.exec, l.series_offset, "swe.series.offset");
+}
+
 }  // namespace
 
 template <class T>
@@ -56,80 +164,8 @@ Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, i
       ext(has_neighbours(sd) ? ring_width : 0),
       exec(e) {
   activate(exec);
-  const Index gnx = s.grid.nx, gny = s.grid.ny;
-  const Index n = Grid2<T>::alloc_size(nx, ny, ring);
-  // Owned cells and the ring, from the scene: the ring holds the neighbours' cells (their initial
-  // state, bed, mask and Manning n) and nothing beyond the global edge, as on one device.
-  std::vector<T> hh(size_t(n), T(0)), hhu(hh), hhv(hh), hhc(hh), hz(hh), hman;
-  std::vector<std::uint8_t> act(size_t(n), 0);
-  if (!s.manning.empty()) hman.assign(size_t(n), T(0));
-  const Grid2<T> g{hh.data(), nx, ny, ring};
-  size_t owned_active = 0;
-  for (Index j = -ring; j < ny + ring; ++j)
-    for (Index i = -ring; i < nx + ring; ++i) {
-      const Index gi = i + sub.cells.i0, gj = j + sub.cells.j0;
-      if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
-      const size_t k = size_t(gj) * size_t(gnx) + size_t(gi);
-      if (!l.active[k]) continue;
-      if (i >= 0 && j >= 0 && i < nx && j < ny) ++owned_active;
-      const size_t o = size_t(g.offset(i, j));
-      act[o] = 1;
-      hz[o] = T(s.bed[k] - l.z_ref);
-      const double d = s.depth[k];
-      hh[o] = T(d);
-      if (d > s.dry_depth) {
-        if (!s.velocity_x.empty()) hhu[o] = T(d * s.velocity_x[k]);
-        if (!s.velocity_y.empty()) hhv[o] = T(d * s.velocity_y[k]);
-      }
-      if (!s.concentration.empty()) hhc[o] = T(d * s.concentration[k]);
-      if (!hman.empty()) hman[o] = T(s.manning[k]);
-    }
-  active_area = double(owned_active) * s.grid.dx * s.grid.dx;
-  for (int b = 0; b < 2; ++b) {
-    h[b] = upload(exec, hh, "swe.h");
-    hu[b] = upload(exec, hhu, "swe.hu");
-    hv[b] = upload(exec, hhv, "swe.hv");
-    hc[b] = upload(exec, hhc, "swe.hc");
-  }
-  z = upload(exec, hz, "swe.z");
-  manning = upload(exec, hman, "swe.manning");
-  max_depth = upload(exec, hh, "swe.max_depth");
-  active = upload(exec, act, "swe.active");
-  bk_h = DeviceBuffer<T>(exec, n, "swe.checkpoint.h");
-  bk_hu = DeviceBuffer<T>(exec, n, "swe.checkpoint.hu");
-  bk_hv = DeviceBuffer<T>(exec, n, "swe.checkpoint.hv");
-  bk_hc = DeviceBuffer<T>(exec, n, "swe.checkpoint.hc");
-  bk_max_depth = DeviceBuffer<T>(exec, n, "swe.checkpoint.max_depth");
-  std::vector<double> c(kClockSize, 0.0);
-  c[kTarget] = std::numeric_limits<double>::infinity();
-  clock = upload(exec, c, "swe.clock");
-  bk_clock = upload(exec, c, "swe.checkpoint.clock");
-  smax = upload(exec, std::vector<T>{T(0)}, "swe.smax");
-  const size_t n_seg = l.seg_kind.size();
-  scalars = upload(exec, std::vector<double>(1 + n_seg, 0.0), "swe.step_scalars");
-  wet_partial = upload(exec, std::vector<int>(n_seg, 0), "swe.segment.wet_partial");
-  fault = FaultFlags(exec);
-  side_seg = upload(exec, l.side_seg, "swe.side_segment");
-  seg_kind = upload(exec, l.seg_kind, "swe.segment.kind");
-  seg_series = upload(exec, l.seg_series, "swe.segment.series");
-  seg_cells = upload(exec, l.seg_cells, "swe.segment.cells");
-  seg_wet = upload(exec, std::vector<int>(n_seg, 0), "swe.segment.wet");
-  seg_conc = upload(exec, std::vector<T>(l.seg_conc.begin(), l.seg_conc.end()),
-                    "swe.segment.concentration");
-  seg_value = upload(exec, std::vector<T>(n_seg, T(0)), "swe.segment.value");
-  flow_cells = upload(exec, owned_cells(l.flow_cells, sub, gnx, gny), "swe.boundary_cells");
-  discharge_cells =
-      upload(exec, owned_cells(l.discharge_cells, sub, gnx, gny), "swe.discharge_cells");
-  std::vector<SourceCell> src;
-  for (const SourceCell& sc : l.sources) {
-    const Index i = sc.i - sub.cells.i0, j = sc.j - sub.cells.j0;
-    if (i >= -ring && j >= -ring && i < nx + ring && j < ny + ring)
-      src.push_back(SourceCell{i, j, sc.series, sc.conc});
-  }
-  sources = upload(exec, src, "swe.sources");
-  series_t = upload(exec, l.series_t, "swe.series.t");
-  series_v = upload(exec, l.series_v, "swe.series.value");
-  series_offset = upload(exec, l.series_offset, "swe.series.offset");
+  upload_state(*this, host_state<T>(s, l, sub, nx, ny, ring));
+  upload_tables(*this, l);
 }
 
 template <class T>

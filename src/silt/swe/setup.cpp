@@ -15,16 +15,8 @@ namespace silt::swe::detail {
 namespace {
 
 const char* side_name(Side s) {
-  switch (s) {
-    case Side::west:
-      return "west";
-    case Side::east:
-      return "east";
-    case Side::south:
-      return "south";
-    default:
-      return "north";
-  }
+  static const char* const names[] = {"west", "east", "south", "north"};  // Side's order
+  return names[int(s)];
 }
 
 class Checker {
@@ -76,10 +68,9 @@ int add_series(Layout& l, const Series& s) {
   return int(l.series_offset.size()) - 2;
 }
 
-}  // namespace
-
-Layout prepare(const Scene& s) {
-  const Checker check(s);
+/// The grid, the per-cell fields (sizes, and finite values within their bounds) and the scalar
+/// parameters, in that order.
+void check_scene(const Checker& check, const Scene& s) {
   const Grid& g = s.grid;
   if (g.nx <= 0 || g.ny <= 0)
     check.fail(fmt::format("grid is {} x {} cells (both must be > 0)", g.nx, g.ny));
@@ -106,8 +97,11 @@ Layout prepare(const Scene& s) {
   if (!(s.max_dt > 0)) check.fail(fmt::format("max_dt = {} s (must be > 0)", s.max_dt));
   if (!(s.min_dt >= 0) || !std::isfinite(s.min_dt))
     check.fail(fmt::format("min_dt = {} s (must be >= 0)", s.min_dt));
+}
 
-  Layout l;
+/// The active mask, the reference bed level (the lowest active bed) and the active area.
+void add_active_cells(const Checker& check, const Scene& s, Layout& l) {
+  const size_t n = size_t(s.grid.cells());
   l.active.assign(n, 1);
   if (!s.active.empty())
     for (size_t k = 0; k < n; ++k) l.active[k] = s.active[k] != 0;
@@ -120,82 +114,94 @@ Layout prepare(const Scene& s) {
     }
   if (n_active == 0) check.fail("no active cell");
   l.z_ref = zmin;
-  l.active_area = double(n_active) * g.dx * g.dx;
+  l.active_area = double(n_active) * s.grid.dx * s.grid.dx;
+}
 
+/// Boundary segment b: its cells in side_seg (each edge cell belongs to at most one segment; the
+/// others are walls), its table entries, and its flow cells.
+void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
+  const Grid& g = s.grid;
+  const Boundary& bd = s.boundaries[b];
+  const bool vertical = bd.side == Side::west || bd.side == Side::east;
+  const Index len = vertical ? g.ny : g.nx;
+  const std::string what = fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
+                                       side_name(bd.side), bd.begin, bd.end - 1);
+  if (bd.begin < 0 || bd.end > len || bd.begin >= bd.end)
+    check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
+                           bd.end, len));
+  const bool needs_series = bd.kind == BoundaryKind::discharge || bd.kind == BoundaryKind::level;
+  if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
+  check.series(bd.series, what, false);
+  if (!std::isfinite(bd.concentration) || bd.concentration < 0)
+    check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
+  const int side = int(bd.side);
+  const Index base = side == kWest    ? 0
+                     : side == kEast  ? g.ny
+                     : side == kSouth ? 2 * g.ny
+                                      : 2 * g.ny + g.nx;
+  const int seg = int(l.seg_kind.size());
+  int cells = 0;
+  for (Index p = bd.begin; p < bd.end; ++p) {
+    int& slot = l.side_seg[size_t(base + p)];
+    if (slot >= 0)
+      check.fail(fmt::format("{} overlaps boundary '{}' at cell {}", what,
+                             s.boundaries[size_t(slot)].name, p));
+    slot = int(b);  // replaced by the segment index below
+    const Index i = side == kWest ? 0 : side == kEast ? g.nx - 1 : p;
+    const Index j = side == kSouth ? 0 : side == kNorth ? g.ny - 1 : p;
+    cells += l.active[size_t(j) * g.nx + i];
+  }
+  for (Index p = bd.begin; p < bd.end; ++p) l.side_seg[size_t(base + p)] = seg;
+  if (bd.kind == BoundaryKind::discharge && cells == 0)
+    check.fail(what + ": every cell of the segment is inactive");
+  l.seg_kind.push_back(int(bd.kind));
+  l.seg_series.push_back(bd.series.empty() ? -1 : add_series(l, bd.series));
+  l.seg_cells.push_back(cells);
+  l.seg_conc.push_back(bd.concentration);
+  if (bd.kind == BoundaryKind::wall) return;
+  for (Index p = bd.begin; p < bd.end; ++p) {
+    const BoundaryCell c{side, p, seg};
+    l.flow_cells.push_back(c);
+    if (bd.kind == BoundaryKind::discharge) l.discharge_cells.push_back(c);
+  }
+}
+static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&
+                  int(BoundaryKind::discharge) == kDischarge && int(BoundaryKind::level) == kLevel,
+              "BoundaryCode follows BoundaryKind");
+static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::south) == kSouth &&
+                  int(Side::north) == kNorth,
+              "SideCode follows Side");
+
+/// Point source p: the active cell it lies on and its discharge series.
+void add_source(const Checker& check, const Scene& s, const PointSource& p, Layout& l) {
+  const Grid& g = s.grid;
+  const std::string what = fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y);
+  const double fi = std::floor((p.x - g.x0) / g.dx), fj = std::floor((p.y - g.y0) / g.dx);
+  if (!(fi >= 0 && fi < g.nx && fj >= 0 && fj < g.ny)) check.fail(what + " lies outside the grid");
+  const Index i = Index(fi), j = Index(fj);
+  if (!l.active[size_t(j) * g.nx + i])
+    check.fail(fmt::format("{} lies on inactive cell ({}, {})", what, i, j));
+  if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
+  check.series(p.discharge, what, false);
+  if (!std::isfinite(p.concentration) || p.concentration < 0)
+    check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
+  l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration});
+}
+
+}  // namespace
+
+Layout prepare(const Scene& s) {
+  const Checker check(s);
+  check_scene(check, s);
+  Layout l;
+  add_active_cells(check, s, l);
   if (!s.rainfall.empty()) {
     check.series(s.rainfall, "rainfall", true);
     l.rain_series = add_series(l, s.rainfall);
   }
-
-  // Boundary segments: each edge cell belongs to at most one; the others are walls.
-  l.side_seg.assign(size_t(2 * g.ny + 2 * g.nx), -1);
-  for (size_t b = 0; b < s.boundaries.size(); ++b) {
-    const Boundary& bd = s.boundaries[b];
-    const bool vertical = bd.side == Side::west || bd.side == Side::east;
-    const Index len = vertical ? g.ny : g.nx;
-    const std::string what = fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
-                                         side_name(bd.side), bd.begin, bd.end - 1);
-    if (bd.begin < 0 || bd.end > len || bd.begin >= bd.end)
-      check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
-                             bd.end, len));
-    const bool needs_series = bd.kind == BoundaryKind::discharge || bd.kind == BoundaryKind::level;
-    if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
-    check.series(bd.series, what, false);
-    if (!std::isfinite(bd.concentration) || bd.concentration < 0)
-      check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
-    const int side = int(bd.side);
-    const Index base = side == kWest    ? 0
-                       : side == kEast  ? g.ny
-                       : side == kSouth ? 2 * g.ny
-                                        : 2 * g.ny + g.nx;
-    const int seg = int(l.seg_kind.size());
-    int cells = 0;
-    for (Index p = bd.begin; p < bd.end; ++p) {
-      int& slot = l.side_seg[size_t(base + p)];
-      if (slot >= 0)
-        check.fail(fmt::format("{} overlaps boundary '{}' at cell {}", what,
-                               s.boundaries[size_t(slot)].name, p));
-      slot = int(b);  // replaced by the segment index below
-      const Index i = side == kWest ? 0 : side == kEast ? g.nx - 1 : p;
-      const Index j = side == kSouth ? 0 : side == kNorth ? g.ny - 1 : p;
-      cells += l.active[size_t(j) * g.nx + i];
-    }
-    for (Index p = bd.begin; p < bd.end; ++p) l.side_seg[size_t(base + p)] = seg;
-    if (bd.kind == BoundaryKind::discharge && cells == 0)
-      check.fail(what + ": every cell of the segment is inactive");
-    l.seg_kind.push_back(int(bd.kind));
-    l.seg_series.push_back(bd.series.empty() ? -1 : add_series(l, bd.series));
-    l.seg_cells.push_back(cells);
-    l.seg_conc.push_back(bd.concentration);
-    if (bd.kind == BoundaryKind::wall) continue;
-    for (Index p = bd.begin; p < bd.end; ++p) {
-      const BoundaryCell c{side, p, seg};
-      l.flow_cells.push_back(c);
-      if (bd.kind == BoundaryKind::discharge) l.discharge_cells.push_back(c);
-    }
-  }
-  static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&
-                    int(BoundaryKind::discharge) == kDischarge &&
-                    int(BoundaryKind::level) == kLevel,
-                "BoundaryCode follows BoundaryKind");
-  static_assert(int(Side::west) == kWest && int(Side::east) == kEast &&
-                    int(Side::south) == kSouth && int(Side::north) == kNorth,
-                "SideCode follows Side");
-
-  for (const PointSource& p : s.sources) {
-    const std::string what = fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y);
-    const double fi = std::floor((p.x - g.x0) / g.dx), fj = std::floor((p.y - g.y0) / g.dx);
-    if (!(fi >= 0 && fi < g.nx && fj >= 0 && fj < g.ny))
-      check.fail(what + " lies outside the grid");
-    const Index i = Index(fi), j = Index(fj);
-    if (!l.active[size_t(j) * g.nx + i])
-      check.fail(fmt::format("{} lies on inactive cell ({}, {})", what, i, j));
-    if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
-    check.series(p.discharge, what, false);
-    if (!std::isfinite(p.concentration) || p.concentration < 0)
-      check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
-    l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration});
-  }
+  l.side_seg.assign(size_t(2 * s.grid.ny + 2 * s.grid.nx), -1);
+  for (size_t b = 0; b < s.boundaries.size(); ++b) add_boundary(check, s, b, l);
+  for (const PointSource& p : s.sources) add_source(check, s, p, l);
   return l;
 }
 
