@@ -15,14 +15,6 @@ Index cell_at(const swe::Grid& g, double x, double y) {
   return static_cast<Index>(fj) * g.nx + static_cast<Index>(fi);
 }
 
-bool is_plain_name(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
-      return false;
-  return true;
-}
-
 namespace {
 
 constexpr double kMmPerHourToMetresPerSecond = 1e-3 / 3600.0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <locale>
 #include <sstream>
@@ -49,6 +50,12 @@ int edge_sign(const Vec3d& u, const Vec3d& v, const Vec3d& p) {
 
 TriangleMesh TriangleMesh::load_obj(const std::string& path, double scale, const Vec3d& offset,
                                     const std::string& who) {
+  // A directory opens as a stream that reads nothing; a device (/dev/zero) never ends a line.
+  std::error_code ec;
+  SILT_REQUIRE(!std::filesystem::is_directory(path, ec),
+               fmt::format("{}: mesh file '{}' is a directory, not an OBJ file", who, path));
+  SILT_REQUIRE(!std::filesystem::exists(path, ec) || std::filesystem::is_regular_file(path, ec),
+               fmt::format("{}: mesh file '{}' is not a regular file", who, path));
   std::ifstream in(path);
   SILT_REQUIRE(in.good(), fmt::format("{}: cannot open mesh file '{}'", who, path));
   return parse_obj(in, path, scale, offset, who);
@@ -79,22 +86,22 @@ TriangleMesh TriangleMesh::parse_obj(std::istream& in, const std::string& where,
     if (key == "v") {
       Vec3d x{};
       SILT_REQUIRE(static_cast<bool>(ss >> x[0] >> x[1] >> x[2]),
-                   fmt::format("{}: a vertex needs three numbers: '{}'", at, line));
+                   fmt::format("{}: a vertex needs three numbers: '{}'", at, excerpt(line)));
       for (int d = 0; d < 3; ++d) x[d] = x[d] * scale + offset[d];
       SILT_REQUIRE(std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2]),
-                   fmt::format("{}: vertex is not finite: '{}'", at, line));
+                   fmt::format("{}: vertex is not finite: '{}'", at, excerpt(line)));
       verts.push_back(x);
     } else if (key == "f") {
       std::vector<int> poly;
       std::string tok;
       while (ss >> tok) {
         const long i = parse_corner(tok, static_cast<long>(verts.size()));
-        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at, tok,
+        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at, excerpt(tok),
                                          verts.size()));
         poly.push_back(static_cast<int>(i));
       }
       SILT_REQUIRE(poly.size() >= 3,
-                   fmt::format("{}: a face needs at least three corners: '{}'", at, line));
+                   fmt::format("{}: a face needs at least three corners: '{}'", at, excerpt(line)));
       for (std::size_t k = 1; k + 1 < poly.size(); ++k)  // fan; planar convex polygons assumed
         tris.push_back({poly[0], poly[k], poly[k + 1]});
     }
