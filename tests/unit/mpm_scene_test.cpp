@@ -241,7 +241,7 @@ TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
 // Issue 16: what a hostile test fed the MPM loader. Each names the file and key.
 TEST(MpmScene, ResolvedSceneWithProvenanceLoadsBack) {
   // `silt run` adds a provenance block to resolved_scene.json; the file must run again.
-  silt::io::Json doc = parse().resolved;
+  nlohmann::json doc = parse().resolved;
   doc["provenance"] = {{"build", "test"}, {"backend", "cpu"}, {"scene_file", "tiny.json"}};
   const MpmJob b = parse_mpm_job(doc.dump(2), "resolved_scene.json", "");
   EXPECT_EQ(b.scene.sources.size(), 2u);
@@ -256,7 +256,7 @@ TEST(MpmScene, ParticlesAreBoundedByIndexAndMemory) {
   // dx = 1e-4 m: ~6e10 particles, more than an int32 index holds.
   EXPECT_TRUE(throws_with([] { parse({"domain.dx=1e-4"}); },
                           {"tiny.json", "'sources'", "particles", "2147483647"}));
-  // dx = 2.5 mm: ~1e8 particles (8 per cell), which fit the index but not 1 GiB.
+  // dx = 2.5 mm: ~1.1e7 particles (8 per cell), which fit the index but not 1 GiB.
   ::setenv("SILT_MEMORY_LIMIT", "1073741824", 1);
   EXPECT_TRUE(throws_with([] { parse({"domain.dx=0.0025"}); },
                           {"'sources'", "GiB", "more than SILT_MEMORY_LIMIT = 1.0 GiB"}));
@@ -268,8 +268,8 @@ TEST(MpmScene, StepsPerFrameAreBoundedAsTheSolverBoundsThem) {
   // StepParams::max_steps = 2^20 steps, so validation refuses it.
   EXPECT_TRUE(throws_with([] { parse({"materials[1].youngs_modulus=1e30"}); },
                           {"tiny.json", "'materials[1]'", "'goo'", "1048576"}));
-  EXPECT_TRUE(throws_with([] { parse({"physics.max_dt=1e-12"}); },
-                          {"'physics.max_dt'", "1048576"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"physics.max_dt=1e-12"}); }, {"'physics.max_dt'", "1048576"}));
 }
 
 TEST(MpmScene, NamesMustBePlainAndMeshPathsFiles) {

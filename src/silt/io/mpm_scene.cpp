@@ -35,10 +35,10 @@ constexpr double kG2p2gMaxParticles = 1.0e5;
 // Particles are indexed by silt::Index (int32).
 constexpr double kMaxParticles = 2147483647.0;
 // Host memory a run takes per particle, B: the sampled positions, the CPU backend's particle arrays
-// (position, velocity, F, C, plastic state, material, id; grown 4x when half full, so up to twice
-// the count), the grid blocks around them and an output frame. Measured: peak RSS of
-// `silt run --backend cpu` on a 2.2M-particle sand box is 590 B per particle; rounded up.
-constexpr double kMpmBytesPerParticle = 768;
+// (position, velocity, F, C, plastic state, material, id), the grid blocks around them and an
+// output frame. Measured (2026-12-01): peak RSS of `silt run --backend cpu` on a sand box grows by
+// 315 B per particle from 0.5M to 1M particles; rounded up for emitters' growth and stress outputs.
+constexpr double kMpmBytesPerParticle = 512;
 
 void read_domain(Keys& root, mpm::Scene& s) {
   Keys d = root.object("domain", /*required=*/true);
@@ -186,7 +186,7 @@ void read_outputs(Keys& root, MpmJob& job) {
 // Emissions of source i, bounded before mpm::emission_times builds their list.
 double checked_emissions(Keys& top, const mpm::Source& src, std::size_t i, double per_emission) {
   const double n = mpm::emission_count(src);
-  if (n * per_emission > kMaxParticles || !fits_in_memory(n, sizeof(double)))
+  if (src.emit_interval > 0 && n > 1 && !(n * per_emission <= kMaxParticles))
     top.fail(fmt::format("sources[{}].emit.interval", i),
              fmt::format("= {} s from start = {} s to end = {} s gives {:.4g} emissions of {:.4g} "
                          "particles each (source '{}'), more than the {:.4g} particles a run holds",
@@ -222,9 +222,10 @@ void check_steps(Keys& top, const MpmJob& job, const std::vector<bool>& used) {
       if (used[m] && limit < dt) {
         dt = limit;
         key = fmt::format("materials[{}]", m);
-        why = fmt::format("material '{}' limits dt to elastic_cfl dx / c = {:.3g} s (wave speed "
-                          "c = {:.4g} m/s)",
-                          s.materials[m].name, limit, mpm::material_wave_speed(s.materials[m]));
+        why = fmt::format(
+            "material '{}' limits dt to elastic_cfl dx / c = {:.3g} s (wave speed "
+            "c = {:.4g} m/s)",
+            s.materials[m].name, limit, mpm::material_wave_speed(s.materials[m]));
       }
     }
     for (std::size_t i = 0; i < s.sources.size(); ++i) {
@@ -233,17 +234,19 @@ void check_steps(Keys& top, const MpmJob& job, const std::vector<bool>& used) {
       if (speed > 0 && s.cfl * s.dx / speed < dt) {
         dt = s.cfl * s.dx / speed;
         key = fmt::format("sources[{}].velocity", i);
-        why = fmt::format("source '{}' moves at {:.4g} m/s, which limits dt to cfl dx / v = "
-                          "{:.3g} s",
-                          s.sources[i].name, speed, dt);
+        why = fmt::format(
+            "source '{}' moves at {:.4g} m/s, which limits dt to cfl dx / v = "
+            "{:.3g} s",
+            s.sources[i].name, speed, dt);
       }
     }
   }
   const double steps = std::ceil(s.frame_dt / dt);
   if (!(steps <= max_steps))
-    top.fail(key, fmt::format("makes a frame of {} s take {:.4g} steps ({}), more than the {:.0f} "
-                              "a frame may take; lower the stiffness, raise dx or shorten frames",
-                              s.frame_dt, steps, why, max_steps));
+    top.fail(key,
+             fmt::format("makes a frame of {:.4g} s take {:.4g} steps ({}), more than the {:.0f} "
+                         "a frame may take; lower the stiffness, raise dx or shorten frames",
+                         s.frame_dt, steps, why, max_steps));
 }
 
 // Cross-checks that need the whole scene: sources inside the domain, particle counts, dt limits.

@@ -75,7 +75,8 @@ mpm::Material defaults_for(MaterialKind k) {
 }
 
 void read_material(Keys& k, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
-  const std::string name = k.name("name", fmt::format("material{}", index), "it names the material");
+  const std::string name =
+      k.name("name", fmt::format("material{}", index), "it names the material");
   if (!names.insert(name).second)
     k.fail("name", fmt::format("\"{}\" names two materials; names must be unique", name));
   const Json* kv = k.take("kind");

@@ -203,9 +203,8 @@ Raster read_gdal_raster(const std::string& path) {
     throw Error(fmt::format("raster '{}' is {} x {} cells; silt reads 1 to 2^31 - 1 cells", path,
                             ds->GetRasterXSize(), ds->GetRasterYSize()));
   if (!fits_in_memory(cells, 2 * sizeof(double)))
-    throw Error(fmt::format("raster '{}' of {} x {} = {:.0f} cells {}", path,
-                            ds->GetRasterXSize(), ds->GetRasterYSize(), cells,
-                            memory_text(cells, 2 * sizeof(double))));
+    throw Error(fmt::format("raster '{}' of {} x {} = {:.0f} cells {}", path, ds->GetRasterXSize(),
+                            ds->GetRasterYSize(), cells, memory_text(cells, 2 * sizeof(double))));
   Raster r;
   r.nx = ds->GetRasterXSize();
   r.ny = ds->GetRasterYSize();

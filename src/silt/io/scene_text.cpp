@@ -175,8 +175,8 @@ Json parse_scene_text(const std::string& text, const std::string& name) {
   const std::string key = p.key.empty() ? "" : fmt::format("'{}' ", p.key);
   switch (p.kind) {
     case JsonProblem::syntax:
-      throw Error(fmt::format("{}: malformed JSON{}: {}",
-                              at, p.key.empty() ? "" : fmt::format(" in '{}'", p.key), p.what));
+      throw Error(fmt::format("{}: malformed JSON{}: {}", at,
+                              p.key.empty() ? "" : fmt::format(" in '{}'", p.key), p.what));
     case JsonProblem::utf8:
       throw Error(fmt::format("{}: {}text is not valid UTF-8 (save the file as UTF-8): {}", at,
                               p.key.empty() ? "" : fmt::format("in '{}': ", p.key), p.what));
@@ -189,8 +189,8 @@ bool parse_json_value(const std::string& text, const std::string& where, Json& o
   const JsonProblem p = sax_parse(text, /*comments=*/false, out);
   if (p.kind == JsonProblem::none) return true;
   if (p.kind == JsonProblem::syntax || p.kind == JsonProblem::utf8) return false;
-  throw Error(fmt::format("{}: {}{}", where, p.key.empty() ? "" : fmt::format("'{}' ", p.key),
-                          p.what));
+  throw Error(
+      fmt::format("{}: {}{}", where, p.key.empty() ? "" : fmt::format("'{}' ", p.key), p.what));
 }
 
 std::string read_text_file(const std::string& path, const std::string& what, double max_bytes) {
@@ -206,10 +206,11 @@ std::string read_text_file(const std::string& path, const std::string& what, dou
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) {
     if (double(text.size() + got) > max_bytes) {
       std::fclose(f);
-      throw Error(fmt::format("cannot read {} '{}': it is larger than {:.0f} MiB, the most silt "
-                              "reads for it{}",
-                              what, path, max_bytes / (1024.0 * 1024.0),
-                              fs::is_regular_file(path, ec) ? "" : " (and it is not a regular file)"));
+      throw Error(
+          fmt::format("cannot read {} '{}': it is larger than {:.0f} MiB, the most silt "
+                      "reads for it{}",
+                      what, path, max_bytes / (1024.0 * 1024.0),
+                      fs::is_regular_file(path, ec) ? "" : " (and it is not a regular file)"));
     }
     text.append(buf, got);
   }
@@ -262,9 +263,10 @@ bool is_valid_utf8(std::string_view s) {
 void require_utf8(std::string_view s, const std::string& what) {
   const std::size_t bad = first_invalid_utf8(s);
   if (bad == std::string_view::npos) return;
-  throw Error(fmt::format("{} '{}' is not valid UTF-8 (byte 0x{:02X} at offset {}); silt writes "
-                          "it into resolved_scene.json, which is UTF-8: rename it",
-                          what, excerpt(s, 200), static_cast<unsigned char>(s[bad]), bad));
+  throw Error(
+      fmt::format("{} '{}' is not valid UTF-8 (byte 0x{:02X} at offset {}); silt writes "
+                  "it into resolved_scene.json, which is UTF-8: rename it",
+                  what, excerpt(s, 200), static_cast<unsigned char>(s[bad]), bad));
 }
 
 }  // namespace silt::io

@@ -19,9 +19,9 @@ namespace {
 // Host memory a run takes per cell, B: the scene's fields as they are read (bed, depth, u, v,
 // Manning n, concentration, active; a raster and a field being read), the CPU backend's state in
 // float64 (h, hu, hv, hc twice, z, n, maximum depth, the frame's backup copies, speeds) and an
-// output frame. Measured: peak RSS of `silt run --backend cpu` over 1000 x 1000 cells in float64
-// is 190 B per cell; rounded up.
-constexpr double kSweBytesPerCell = 256;
+// output frame. Measured (2026-12-01): peak RSS of `silt run --backend cpu` in float64 writing every
+// field grows by 331 B per cell from 1000 x 1000 to 2000 x 1000 cells; rounded up.
+constexpr double kSweBytesPerCell = 384;
 // Cell sizes silt accepts, m: a micrometre to 10,000 km. Outside, float32 state and cell areas
 // (dx^2) lose all meaning long before (1e-300 m squares to 0); a DEM in degrees is not in metres.
 const Range kDxRange{1e-6, 1e7};
@@ -70,10 +70,11 @@ void read_grid(Keys& root, FieldReader& fields) {
   grid.x0 = r.x0;
   grid.y0 = r.y0;
   if (!kDxRange.contains(grid.dx))
-    key_error(src, "bed",
-              fmt::format("raster '{}' has cells of {} m; the cell size must be {} (m, not degrees: "
-                          "reproject a geographic DEM, e.g. gdalwarp -t_srs EPSG:326..)",
-                          bed_path, grid.dx, kDxRange.text()));
+    key_error(
+        src, "bed",
+        fmt::format("raster '{}' has cells of {} m; the cell size must be {} (m, not degrees: "
+                    "reproject a geographic DEM, e.g. gdalwarp -t_srs EPSG:326..)",
+                    bed_path, grid.dx, kDxRange.text()));
   check_grid_memory(src, "bed", grid);
   fields.set_grid(grid, fmt::format("from bed raster '{}'", bed_path));
   root.resolved("grid") = Json{{"nx", grid.nx},
@@ -95,11 +96,12 @@ void check_first_step(Keys& root, const swe::Scene& s) {
     if (ck > c) c = ck, h_at = h;
   }
   if (c > 0 && s.cfl * s.grid.dx / c < s.min_dt)
-    root.fail("physics.min_dt",
-              fmt::format("= {} s is above the first CFL step cfl dx / c = {:.3g} s (dx = {} m, wave "
-                          "speed c = {:.4g} m/s at a depth of {:.4g} m): the run would stop at its "
-                          "first step. Raise grid.dx or lower physics.min_dt",
-                          s.min_dt, s.cfl * s.grid.dx / c, s.grid.dx, c, h_at));
+    root.fail(
+        "physics.min_dt",
+        fmt::format("= {} s is above the first CFL step cfl dx / c = {:.3g} s (dx = {} m, wave "
+                    "speed c = {:.4g} m/s at a depth of {:.4g} m): the run would stop at its "
+                    "first step. Raise grid.dx or lower physics.min_dt",
+                    s.min_dt, s.cfl * s.grid.dx / c, s.grid.dx, c, h_at));
 }
 
 void read_physics(Keys& root, swe::Scene& s) {

@@ -89,10 +89,10 @@ void read_run(Keys& root, SweRunSettings& run) {
     const double count = std::floor(run.end_time / dt) + 2;
     if (!(count <= kMaxOutputTimes))
       r.fail("output_interval",
-             fmt::format("= {} s gives {:.4g} output times to end_time = {} s, more than the {:.0f} "
-                         "a run may write (the list of times alone {})",
-                         dt, count, run.end_time, kMaxOutputTimes,
-                         memory_text(count, sizeof(double))));
+             fmt::format(
+                 "= {} s gives {:.4g} output times to end_time = {} s, more than the {:.0f} "
+                 "a run may write (the list of times alone {})",
+                 dt, count, run.end_time, kMaxOutputTimes, memory_text(count, sizeof(double))));
     // Frames at 0, dt, 2 dt, ... and always at end_time; a frame closer than 1e-6 dt to
     // end_time is end_time (round-off in k * dt).
     for (long k = 0;; ++k) {

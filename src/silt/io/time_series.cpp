@@ -76,7 +76,8 @@ swe::Series parse_series_csv(const std::string& text, const std::string& path) {
     if (f.size() != 2)
       throw Error(fmt::format("{}:{}: expected 2 columns (time in s, value), got {}: '{}'", path,
                               line_no, f.size(), excerpt(line)));
-    if (!numeric) throw Error(fmt::format("{}:{}: time '{}' is not a number", path, line_no, excerpt(f[0])));
+    if (!numeric)
+      throw Error(fmt::format("{}:{}: time '{}' is not a number", path, line_no, excerpt(f[0])));
     if (!parse_number(f[1], v))
       throw Error(fmt::format("{}:{}: value '{}' is not a number", path, line_no, excerpt(f[1])));
     if (!s.t.empty() && !(t > s.t.back()))

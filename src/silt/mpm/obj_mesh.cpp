@@ -96,8 +96,8 @@ TriangleMesh TriangleMesh::parse_obj(std::istream& in, const std::string& where,
       std::string tok;
       while (ss >> tok) {
         const long i = parse_corner(tok, static_cast<long>(verts.size()));
-        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at, excerpt(tok),
-                                         verts.size()));
+        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at,
+                                         excerpt(tok), verts.size()));
         poly.push_back(static_cast<int>(i));
       }
       SILT_REQUIRE(poly.size() >= 3,
