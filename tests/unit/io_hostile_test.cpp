@@ -159,6 +159,15 @@ TEST_F(Hostile, CellSizeAndFirstStepAgreeWithTheRun) {
                           {"'physics.min_dt'", "first CFL step", "0.406"}));
 }
 
+TEST_F(Hostile, FarCoordinatesAreCheckedBeforeTheyBecomeCellIndices) {
+  // Found by fuzz_swe_scene under UBSan: 1e300 m was cast to a cell index (int) before the check.
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"boundaries=[{\"side\": \"west\", \"type\": \"open\", \"range\": [1e300, 2e300]}]"});
+      },
+      {"scene.json", "'boundaries[0].range'", "covers no cell centre"}));
+}
+
 TEST_F(Hostile, NamesArePlainFileNames) {
   for (const char* bad : {"..", ".", "a/b"})
     EXPECT_TRUE(throws_with([&] { parse({fmt::format("name=\"{}\"", bad)}); },

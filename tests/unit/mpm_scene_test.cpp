@@ -274,6 +274,15 @@ TEST(MpmScene, StepsPerFrameAreBoundedAsTheSolverBoundsThem) {
   for (const auto& [set, parts] : cases) EXPECT_TRUE(throws_with([&] { parse({set}); }, parts));
 }
 
+TEST(MpmScene, FramesAreBoundedBeforeTheyAreCounted) {
+  // end_time / frame_dt was cast to int unchecked: 1e300 s gave a negative frame count.
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"run.frames=null", "run.end_time=1e300"});
+      },
+      {"tiny.json", "'run.end_time'", "frames", "10000000"}));
+}
+
 TEST(MpmScene, NamesMustBePlainAndMeshPathsFiles) {
   EXPECT_TRUE(throws_with([] { parse({"name=\"..\""}); }, {"tiny.json", "'name'", "\"..\""}));
   const std::string scene =

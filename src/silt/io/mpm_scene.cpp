@@ -32,6 +32,8 @@ constexpr double kTinyDt = 1.0e-5;
 constexpr double kMaxCellsPerAxis = 1 << 20;
 // G2P2G (one fused kernel) pays off only for small particle counts (DESIGN.md §3, paper 000).
 constexpr double kG2p2gMaxParticles = 1.0e5;
+// Most frames a run may have (run.frames, or run.end_time / frame_dt).
+constexpr double kMaxFrames = 1e7;
 // Particles are indexed by silt::Index (int32).
 constexpr double kMaxParticles = 2147483647.0;
 // Host memory a run takes per particle, B: the sampled positions, the CPU backend's particle arrays
@@ -110,11 +112,15 @@ void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
   if (frames == end_time)
     r.fail("frames", "or 'end_time' (s) must be given, not both and not neither");
   if (frames) {
-    run.frames = r.integer("frames", 0, 10000000);
+    run.frames = r.integer("frames", 0, int(kMaxFrames));
   } else {
     const double t = r.number("end_time", Range::positive());
     // A frame that ends within 1e-9 frame_dt of end_time is the last one (round-off in t / dt).
-    run.frames = static_cast<int>(std::ceil(t / s.frame_dt - 1e-9));
+    const double n = std::ceil(t / s.frame_dt - 1e-9);
+    if (!(n <= kMaxFrames))
+      r.fail("end_time", fmt::format("= {} s is {:.4g} frames of {} s, more than {:.0f}", t, n,
+                                     s.frame_dt, kMaxFrames));
+    run.frames = static_cast<int>(n);
   }
   run.end_time = run.frames * s.frame_dt;
   // The resolved form is always frame_dt + frames, so it loads back as it stands.
