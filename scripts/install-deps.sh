@@ -10,6 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-gdal python3-vtk9
   clang-format
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
 )
 
 missing=()

@@ -5,3 +5,4 @@ silt_add_test(NAME io_raster_test SOURCES io_raster_test.cpp LABEL unit LIBS sil
 target_compile_definitions(io_raster_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 silt_add_test(NAME io_output_test SOURCES io_output_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_frame_queue_test SOURCES io_frame_queue_test.cpp LABEL unit LIBS silt::io)
+silt_add_test(NAME io_hostile_test SOURCES io_hostile_test.cpp LABEL unit LIBS silt::io)

@@ -151,7 +151,7 @@ TEST(SweScene, OverridesApplyBeforeValidation) {
 
 TEST(SweScene, WrongTypesAndRangesNameKeyAndValue) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
-      {"grid.dx=-1", {"'grid.dx' must be > 0, got -1"}},
+      {"grid.dx=-1", {"'grid.dx' must be in [1e-06, 10000000], got -1"}},
       {"grid.nx=2.5", {"'grid.nx' must be an integer, got 2.5"}},
       {"run.end_time=\"abc\"", {"'run.end_time' must be a number, got \"abc\""}},
       {"physics.precision=float16", {"'physics.precision' must be one of", "\"float16\""}},
@@ -161,7 +161,7 @@ TEST(SweScene, WrongTypesAndRangesNameKeyAndValue) {
       {"outputs.png=rgb", {"'outputs.png' must be one of"}},
       {"outputs.formats=[\"asc\",\"jpg\"]", {"'outputs.formats[1]'", "\"jpg\""}},
       {"solver=mpm", {"'solver' is \"mpm\""}},
-      {"name=a/b", {"'name' must use letters"}},
+      {"name=a/b", {"'name' must be a plain name of letters"}},
       {"run.output_times=[0, 5, 5]", {"'run.output_times[2]' 5 is not greater"}},
       {"run.output_times=[0, 20]", {"'run.output_times[1]' must be in [0, end_time = 10]"}},
   };

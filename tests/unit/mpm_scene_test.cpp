@@ -3,6 +3,8 @@
 // scene, dt checks against the elastic CFL, and the example scenes in scenes/.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <cmath>
 #include <filesystem>
 
@@ -234,6 +236,61 @@ TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
     }
   }
   EXPECT_EQ(seen, 6);
+}
+
+// Issue 16: what a hostile test fed the MPM loader. Each names the file and key.
+TEST(MpmScene, ResolvedSceneWithProvenanceLoadsBack) {
+  // `silt run` adds a provenance block to resolved_scene.json; the file must run again.
+  nlohmann::json doc = parse().resolved;
+  doc["provenance"] = {{"build", "test"}, {"backend", "cpu"}, {"scene_file", "tiny.json"}};
+  const MpmJob b = parse_mpm_job(doc.dump(2), "resolved_scene.json", "");
+  EXPECT_EQ(b.scene.sources.size(), 2u);
+}
+
+TEST(MpmScene, EmissionsAreBoundedBeforeTheirTimesAreListed) {
+  EXPECT_TRUE(throws_with([] { parse({"sources[0].emit={\"interval\":1e-9,\"end\":4}"}); },
+                          {"tiny.json", "'sources[0].emit.interval'", "1e-09", "4e+09 emissions"}));
+}
+
+TEST(MpmScene, ParticlesAreBoundedByIndexAndMemory) {
+  // dx = 1e-4 m: ~6e10 particles, more than an int32 index holds.
+  EXPECT_TRUE(throws_with([] { parse({"domain.dx=1e-4"}); },
+                          {"tiny.json", "'sources'", "particles", "2147483647"}));
+  // dx = 2.5 mm: ~1.1e7 particles (8 per cell), which fit the index but not 1 GiB.
+  ::setenv("SILT_MEMORY_LIMIT", "1073741824", 1);
+  EXPECT_TRUE(throws_with([] { parse({"domain.dx=0.0025"}); },
+                          {"'sources'", "GiB", "more than SILT_MEMORY_LIMIT = 1.0 GiB"}));
+  ::unsetenv("SILT_MEMORY_LIMIT");
+}
+
+TEST(MpmScene, StepsPerFrameAreBoundedAsTheSolverBoundsThem) {
+  // The solver stops a frame past StepParams::max_steps = 2^20 steps ("dt collapsed"), so
+  // validation refuses a scene whose first frame needs more: E = 1e30 Pa (c ~ 3e13 m/s, dt ~ 1e-15
+  // s, ~1e13 steps a frame), or a max_dt of 1e-12 s.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"materials[1].youngs_modulus=1e30", {"tiny.json", "'materials[1]'", "'goo'", "1048576"}},
+      {"physics.max_dt=1e-12", {"tiny.json", "'physics.max_dt'", "1048576"}},
+  };
+  for (const auto& [set, parts] : cases) EXPECT_TRUE(throws_with([&] { parse({set}); }, parts));
+}
+
+TEST(MpmScene, FramesAreBoundedBeforeTheyAreCounted) {
+  // end_time / frame_dt was cast to int unchecked: 1e300 s gave a negative frame count.
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"run.frames=null", "run.end_time=1e300"});
+      },
+      {"tiny.json", "'run.end_time'", "frames", "10000000"}));
+}
+
+TEST(MpmScene, NamesMustBePlainAndMeshPathsFiles) {
+  EXPECT_TRUE(throws_with([] { parse({"name=\"..\""}); }, {"tiny.json", "'name'", "\"..\""}));
+  const std::string scene =
+      replace(kScene, R"("shape": "box", "min": [0.2, 0.2, 0.2], "max": [0.5, 0.4, 0.5])",
+              R"("shape": "mesh", "file": ".")");
+  EXPECT_TRUE(throws_with([&] { parse({}, scene); }, {"'sources[0]'", "is a directory"}));
+  EXPECT_TRUE(throws_with([&] { parse({"sources[0].file=/dev/zero"}, scene); },
+                          {"'sources[0]'", "'/dev/zero' is not a regular file"}));
 }
 
 }  // namespace

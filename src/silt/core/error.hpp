@@ -3,8 +3,10 @@
 // flag block on the device (see fault.hpp) and turned into an Error by the host once per frame.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace silt {
 
@@ -12,6 +14,10 @@ class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
+
+/// File content quoted in a message: at most max_chars characters, bytes outside printable ASCII
+/// as \xNN, "..." when cut, so a binary file never floods a message or a terminal.
+std::string excerpt(std::string_view text, std::size_t max_chars = 40);
 
 namespace detail {
 [[noreturn]] void throw_require(const char* cond, const char* file, int line,

@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
+#include <cctype>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace silt::io {
@@ -167,6 +165,16 @@ std::string Keys::string(const std::string& key, const std::string& fallback) {
   return s;
 }
 
+std::string Keys::name(const std::string& key, const std::string& fallback,
+                       const std::string& use) {
+  const std::string s = string(key, fallback);
+  if (!is_plain_name(s))
+    fail(key, fmt::format("must be a plain name of letters, digits, '_', '-' and '.', and not "
+                          "\".\" or \"..\" ({}), got \"{}\"",
+                          use, excerpt(s)));
+  return s;
+}
+
 std::string Keys::choice(const std::string& key, const std::string& fallback,
                          const std::vector<std::string>& choices) {
   const Json* v = take(key);
@@ -234,13 +242,11 @@ void apply_override(Json& root, const std::string& assignment, const SceneSource
   if (eq == std::string::npos || eq == 0)
     throw Error(fmt::format("{}: --set {}: expected path=value, e.g. run.end_time=5", src.name,
                             assignment));
+  require_utf8(assignment, fmt::format("{}: --set", src.name));
   const std::string text = assignment.substr(eq + 1);
   Json value;
-  try {
-    value = Json::parse(text);
-  } catch (const Json::parse_error&) {
+  if (!parse_json_value(text, fmt::format("{}: --set {}", src.name, assignment), value))
     value = text;  // a bare word: physics.precision=float64
-  }
   std::string path = assignment.substr(0, eq);
   for (auto& c : path)
     if (c == '[' || c == ']') c = '.';
@@ -256,7 +262,8 @@ void apply_override(Json& root, const std::string& assignment, const SceneSource
     const std::string& p = parts[k];
     const bool last = k + 1 == parts.size();
     if (node->is_array()) {
-      const bool index = p.find_first_not_of("0123456789") == std::string::npos;
+      // At most 9 digits: a longer index is past the end of any list and would overflow stoul.
+      const bool index = p.size() < 10 && p.find_first_not_of("0123456789") == std::string::npos;
       if (!index || std::stoul(p) >= node->size())
         throw Error(
             fmt::format("{}: --set {}: '{}' is a list of {} elements; '{}' is not an index "
@@ -276,39 +283,12 @@ void apply_override(Json& root, const std::string& assignment, const SceneSource
   }
 }
 
-Json parse_scene_text(const std::string& text, const std::string& name) {
-  try {
-    return Json::parse(text, nullptr, true, /*ignore_comments=*/true);
-  } catch (const Json::parse_error& e) {
-    // Position of the offending byte (1-based) as line and column.
-    size_t line = 1, col = 1;
-    const size_t end = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    std::string what = e.what();
-    const auto colon = what.find(": ", what.find("column"));
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw Error(fmt::format("{}:{}:{}: malformed JSON: {}", name, line, col, what));
-  }
-}
-
-std::string read_text_file(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw Error(fmt::format("cannot read {} '{}': it is a directory", what, path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot open {} '{}': {}", what, path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad())
-    throw Error(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
-  return ss.str();
+bool is_plain_name(const std::string& s) {
+  if (s.empty() || s == "." || s == "..") return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+      return false;
+  return true;
 }
 
 }  // namespace silt::io

@@ -12,10 +12,9 @@
 #include <vector>
 
 #include "silt/core/error.hpp"
+#include "silt/io/scene_text.hpp"
 
 namespace silt::io {
-
-using Json = nlohmann::json;
 
 /// Where a scene came from: its name in messages, the folder that relative paths are resolved
 /// in, and the --set overrides applied to it (named in errors about the keys they touched).
@@ -68,6 +67,9 @@ class Keys {
   int integer(const std::string& key, int lo, int hi);                // required
   bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback);
+  /// A string that is_plain_name accepts; `use` says why in the error ("it names the output
+  /// folder").
+  std::string name(const std::string& key, const std::string& fallback, const std::string& use);
   /// One of `choices`; the error lists them.
   std::string choice(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& choices);
@@ -95,9 +97,8 @@ class Keys {
 /// (physics.precision=float64). Missing objects on the way are created.
 void apply_override(Json& root, const std::string& assignment, const SceneSource& src);
 
-/// Parses scene text (comments allowed); a syntax error names the file, line and column.
-Json parse_scene_text(const std::string& text, const std::string& name);
-/// Reads a whole file; the error names the file and the system's reason.
-std::string read_text_file(const std::string& path, const std::string& what);
+/// Names used as file and folder names and CSV column heads: letters, digits, '_', '-', '.', and
+/// neither "." nor ".." (a scene named ".." would write into the parent of the output folder).
+bool is_plain_name(const std::string& s);
 
 }  // namespace silt::io

@@ -8,10 +8,12 @@
 #include <limits>
 
 #include "silt/core/error.hpp"
+#include "silt/io/memory_limit.hpp"
 #include "silt/io/mpm_scene_parts.hpp"
 #include "silt/io/splat_png.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/sampling/shape_region.hpp"
+#include "silt/mpm/step_control.hpp"
 #include "silt/mpm/wave_speed.hpp"
 
 namespace silt::io {
@@ -30,6 +32,15 @@ constexpr double kTinyDt = 1.0e-5;
 constexpr double kMaxCellsPerAxis = 1 << 20;
 // G2P2G (one fused kernel) pays off only for small particle counts (DESIGN.md §3, paper 000).
 constexpr double kG2p2gMaxParticles = 1.0e5;
+// Most frames a run may have (run.frames, or run.end_time / frame_dt).
+constexpr double kMaxFrames = 1e7;
+// Particles are indexed by silt::Index (int32).
+constexpr double kMaxParticles = 2147483647.0;
+// Host memory a run takes per particle, B: the sampled positions, the CPU backend's particle arrays
+// (position, velocity, F, C, plastic state, material, id), the grid blocks around them and an
+// output frame. Measured (2026-12-01): peak RSS of `silt run --backend cpu` on a sand box grows by
+// 315 B per particle from 0.5M to 1M particles; rounded up for emitters' growth and stress outputs.
+constexpr double kMpmBytesPerParticle = 512;
 
 void read_domain(Keys& root, mpm::Scene& s) {
   Keys d = root.object("domain", /*required=*/true);
@@ -101,11 +112,15 @@ void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
   if (frames == end_time)
     r.fail("frames", "or 'end_time' (s) must be given, not both and not neither");
   if (frames) {
-    run.frames = r.integer("frames", 0, 10000000);
+    run.frames = r.integer("frames", 0, int(kMaxFrames));
   } else {
     const double t = r.number("end_time", Range::positive());
     // A frame that ends within 1e-9 frame_dt of end_time is the last one (round-off in t / dt).
-    run.frames = static_cast<int>(std::ceil(t / s.frame_dt - 1e-9));
+    const double n = std::ceil(t / s.frame_dt - 1e-9);
+    if (!(n <= kMaxFrames))
+      r.fail("end_time", fmt::format("= {} s is {:.4g} frames of {} s, more than {:.0f}", t, n,
+                                     s.frame_dt, kMaxFrames));
+    run.frames = static_cast<int>(n);
   }
   run.end_time = run.frames * s.frame_dt;
   // The resolved form is always frame_dt + frames, so it loads back as it stands.
@@ -174,6 +189,72 @@ void read_outputs(Keys& root, MpmJob& job) {
   o.finish();
 }
 
+// Emissions of source i, bounded before mpm::emission_times builds their list.
+double checked_emissions(Keys& top, const mpm::Source& src, std::size_t i, double per_emission) {
+  const double n = mpm::emission_count(src);
+  if (src.emit_interval > 0 && n > 1 && !(n * per_emission <= kMaxParticles))
+    top.fail(fmt::format("sources[{}].emit.interval", i),
+             fmt::format("= {} s from start = {} s to end = {} s gives {:.4g} emissions of {:.4g} "
+                         "particles each (source '{}'), more than the {:.4g} particles a run holds",
+                         src.emit_interval, src.emit_start, src.emit_end, n, per_emission, src.name,
+                         kMaxParticles));
+  return n;
+}
+
+// The particle count fits the index type and memory.
+void check_particle_budget(Keys& top, const mpm::Scene& s, double total) {
+  const std::string what = fmt::format("hold ~{:.4g} particles at dx = {} m", total, s.dx);
+  if (total > kMaxParticles)
+    top.fail("sources", fmt::format("{}, more than the {:.0f} particles a run holds (2^31 - 1); "
+                                    "raise domain.dx or lower particles_per_cell",
+                                    what, kMaxParticles));
+  if (!fits_in_memory(total, kMpmBytesPerParticle))
+    top.fail("sources", fmt::format("{}, which {}; raise domain.dx or lower particles_per_cell",
+                                    what, memory_text(total, kMpmBytesPerParticle)));
+}
+
+// The first frame's step count, from the dt limits known before the run (max_dt or fixed_dt, the
+// elastic CFL of each material used, the particle CFL of the initial velocities), must stay within
+// the solver's limit per frame (beyond it the run stops with "dt collapsed").
+void check_steps(Keys& top, const MpmJob& job, const std::vector<bool>& used) {
+  const mpm::Scene& s = job.scene;
+  const double max_steps = mpm::StepParams{}.max_steps;
+  double dt = s.fixed_dt > 0 ? s.fixed_dt : s.max_dt;
+  std::string key = s.fixed_dt > 0 ? "physics.fixed_dt" : "physics.max_dt";
+  std::string why = fmt::format("dt = {} s", dt);
+  if (s.fixed_dt <= 0) {
+    for (std::size_t m = 0; m < s.materials.size(); ++m) {
+      const double limit = mpm::elastic_dt_limit(s.materials[m], s.dx, s.elastic_cfl);
+      if (used[m] && limit < dt) {
+        dt = limit;
+        key = fmt::format("materials[{}]", m);
+        why = fmt::format(
+            "material '{}' limits dt to elastic_cfl dx / c = {:.3g} s (wave speed "
+            "c = {:.4g} m/s)",
+            s.materials[m].name, limit, mpm::material_wave_speed(s.materials[m]));
+      }
+    }
+    for (std::size_t i = 0; i < s.sources.size(); ++i) {
+      const mpm::Vec3d& v = s.sources[i].velocity;
+      const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      if (speed > 0 && s.cfl * s.dx / speed < dt) {
+        dt = s.cfl * s.dx / speed;
+        key = fmt::format("sources[{}].velocity", i);
+        why = fmt::format(
+            "source '{}' moves at {:.4g} m/s, which limits dt to cfl dx / v = "
+            "{:.3g} s",
+            s.sources[i].name, speed, dt);
+      }
+    }
+  }
+  const double steps = std::ceil(s.frame_dt / dt);
+  if (!(steps <= max_steps))
+    top.fail(key,
+             fmt::format("makes a frame of {:.4g} s take {:.4g} steps ({}), more than the {:.0f} "
+                         "a frame may take; lower the stiffness, raise dx or shorten frames",
+                         s.frame_dt, steps, why, max_steps));
+}
+
 // Cross-checks that need the whole scene: sources inside the domain, particle counts, dt limits.
 void check_scene(Keys& top, MpmJob& job) {
   mpm::Scene& s = job.scene;
@@ -205,8 +286,9 @@ void check_scene(Keys& top, MpmJob& job) {
                                 "cell: make it larger or raise particles_per_cell",
                                 src.name, n, s.dx, src.particles_per_cell));
     job.expected_particles.push_back(n);
-    total += n * double(mpm::emission_times(src).size());
+    total += n * checked_emissions(top, src, i, n);
   }
+  check_particle_budget(top, s, total);
   if (s.max_particles > 0 && double(s.max_particles) < total)
     top.fail(
         "performance.max_particles",
@@ -243,6 +325,7 @@ void check_scene(Keys& top, MpmJob& job) {
           "{:.3g} s (below {} s; {:.0f} steps per frame). Lower its modulus if the look allows",
           mat.name, c, limit, kTinyDt, std::ceil(s.frame_dt / limit)));
   }
+  check_steps(top, job, used);
 }
 
 MpmJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
@@ -256,12 +339,9 @@ MpmJob parse_json(Json root, const SceneSource& src, const std::string& default_
   if (solver != "mpm")
     top.fail("solver", fmt::format("is \"{}\"; this loader reads MPM scenes (\"mpm\")", solver));
   mpm::Scene& s = job.scene;
-  s.name = top.string("name", default_name);
-  if (!mpm_detail::plain_name(s.name))
-    top.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only (it names the "
-                                 "output folder), got \"{}\"",
-                                 s.name));
+  s.name = top.name("name", default_name, "it names the output folder");
   top.string("description", "");
+  top.take("provenance");  // written next to outputs (build, backend); not part of the scene
   read_domain(top, s);
   mpm_detail::read_materials(top, s);
   mpm_detail::read_sources(top, s);
@@ -329,6 +409,7 @@ MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std
 }
 
 MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides) {
+  require_utf8(path, "scene file name");
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
   SceneSource src{path, dir, overrides};

@@ -75,9 +75,8 @@ mpm::Material defaults_for(MaterialKind k) {
 }
 
 void read_material(Keys& k, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
-  const std::string name = k.string("name", fmt::format("material{}", index));
-  if (!plain_name(name))
-    k.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", name));
+  const std::string name =
+      k.name("name", fmt::format("material{}", index), "it names the material");
   if (!names.insert(name).second)
     k.fail("name", fmt::format("\"{}\" names two materials; names must be unique", name));
   const Json* kv = k.take("kind");
@@ -152,10 +151,7 @@ void read_emit(Keys& s, mpm::Source& src) {
 
 void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
   mpm::Source src;
-  src.name = s.string("name", fmt::format("source{}", index));
-  if (!plain_name(src.name))
-    s.fail("name",
-           fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", src.name));
+  src.name = s.name("name", fmt::format("source{}", index), "it names the source");
   if (!names.insert(src.name).second)
     s.fail("name", fmt::format("\"{}\" names two sources; names must be unique", src.name));
 
@@ -234,10 +230,7 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
 
 void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
   mpm::Collider col;
-  col.name = c.string("name", fmt::format("collider{}", index));
-  if (!plain_name(col.name))
-    c.fail("name",
-           fmt::format("must use letters, digits, '_', '-', '.' only, got \"{}\"", col.name));
+  col.name = c.name("name", fmt::format("collider{}", index), "it names the collider");
   if (!names.insert(col.name).second)
     c.fail("name", fmt::format("\"{}\" names two colliders; names must be unique", col.name));
   const std::string kind = c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder"});
@@ -297,14 +290,6 @@ Vec3d read_vec3(Keys& k, const std::string& key, const Vec3d& fallback, const ch
   k.take(key);
   k.resolved(key) = Json::array({fallback[0], fallback[1], fallback[2]});
   return fallback;
-}
-
-bool plain_name(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
-      return false;
-  return true;
 }
 
 void read_materials(Keys& root, mpm::Scene& scene) {

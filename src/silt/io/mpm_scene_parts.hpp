@@ -13,8 +13,6 @@ namespace silt::io::mpm_detail {
 mpm::Vec3d read_vec3(Keys& k, const std::string& key, const char* units);
 mpm::Vec3d read_vec3(Keys& k, const std::string& key, const mpm::Vec3d& fallback,
                      const char* units);
-/// Names used in messages and output files: letters, digits, '_', '-', '.'.
-bool plain_name(const std::string& s);
 
 /// "materials": [{"name", "kind", parameters...}] into scene.materials.
 void read_materials(Keys& root, mpm::Scene& scene);

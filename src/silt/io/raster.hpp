@@ -51,6 +51,8 @@ void write_raster(const std::string& path, const Raster& r, RasterFormat f);
 std::string crs_to_wkt(const std::string& user_input);
 
 Raster read_ascii_grid(const std::string& path);
+/// The same from the file's text; `path` names it in messages.
+Raster parse_ascii_grid(const std::string& text, const std::string& path);
 void write_ascii_grid(const std::string& path, const Raster& r);
 Raster read_gdal_raster(const std::string& path);
 void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f);

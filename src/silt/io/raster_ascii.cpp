@@ -13,8 +13,9 @@
 #include <map>
 
 #include "silt/core/error.hpp"
-#include "silt/io/json_keys.hpp"
+#include "silt/io/memory_limit.hpp"
 #include "silt/io/raster.hpp"
+#include "silt/io/scene_text.hpp"
 
 namespace silt::io {
 
@@ -59,7 +60,12 @@ bool to_double(const std::string& s, double& v) {
 }  // namespace
 
 Raster read_ascii_grid(const std::string& path) {
-  const std::string text = read_text_file(path, "ESRI ASCII raster");
+  // The text and, after it, the values (8 B each for at least 2 B of text each) must fit.
+  return parse_ascii_grid(
+      read_text_file(path, "ESRI ASCII raster", memory_limit_bytes() / (1 + 8.0 / 2)), path);
+}
+
+Raster parse_ascii_grid(const std::string& text, const std::string& path) {
   Cursor cur{text};
   std::map<std::string, double> header;
   // Header lines until the first token that is a number (the first data value).
@@ -78,7 +84,7 @@ Raster read_ascii_grid(const std::string& path) {
     if (!to_double(value, v))
       throw Error(
           fmt::format("{}:{}: ESRI ASCII header '{}' has a value that is not a number: '{}'", path,
-                      cur.line, key, value));
+                      cur.line, excerpt(key), excerpt(value)));
     header[lower(key)] = v;
   }
   auto need = [&](const char* a, const char* b) -> std::pair<double, bool> {
@@ -92,6 +98,14 @@ Raster read_ascii_grid(const std::string& path) {
   if (!(ncols >= 1 && nrows >= 1 && ncols == std::floor(ncols) && nrows == std::floor(nrows) &&
         ncols * nrows < 2147483647.0))
     throw Error(fmt::format("{}: bad grid size ncols = {}, nrows = {}", path, ncols, nrows));
+  // Bounded before the values are allocated: by memory, and by the data the file holds.
+  const double cells = ncols * nrows;
+  if (!fits_in_memory(cells, sizeof(double)))
+    throw Error(fmt::format("{}: header ncols = {}, nrows = {}: {:.0f} cells {}", path, ncols,
+                            nrows, cells, memory_text(cells, sizeof(double))));
+  // n values take at least 2 n - 1 bytes (a character and a separator each). A file too short for
+  // its header is read without storing, to say where it ends.
+  const bool can_hold = double(text.size() - cur.pos) >= 2 * cells - 1;
   r.nx = static_cast<Index>(ncols);
   r.ny = static_cast<Index>(nrows);
   if (header.count("dx") || header.count("dy")) {
@@ -104,14 +118,17 @@ Raster read_ascii_grid(const std::string& path) {
     header["cellsize"] = header["dx"];
   }
   r.dx = need("cellsize", nullptr).first;
-  if (!(r.dx > 0)) throw Error(fmt::format("{}: cellsize must be > 0, got {}", path, r.dx));
+  if (!(r.dx > 0) || !std::isfinite(r.dx))
+    throw Error(fmt::format("{}: cellsize must be a finite number > 0, got {}", path, r.dx));
   const auto [x, x_center] = need("xllcorner", "xllcenter");
   const auto [y, y_center] = need("yllcorner", "yllcenter");
+  if (!std::isfinite(x) || !std::isfinite(y))
+    throw Error(fmt::format("{}: the lower-left corner ({}, {}) is not finite", path, x, y));
   r.x0 = x_center ? x - 0.5 * r.dx : x;
   r.y0 = y_center ? y - 0.5 * r.dx : y;
   r.nodata = header.count("nodata_value") ? header["nodata_value"] : -9999.0;
 
-  r.values.assign(static_cast<size_t>(r.cells()), 0.0);
+  if (can_hold) r.values.assign(static_cast<size_t>(r.cells()), 0.0);
   const char* p = text.c_str() + cur.pos;
   const char* end = text.c_str() + text.size();
   int line = cur.line;
@@ -133,12 +150,13 @@ Raster read_ascii_grid(const std::string& path) {
         const char* e = p;
         while (e < end && !std::isspace(static_cast<unsigned char>(*e))) ++e;
         throw Error(fmt::format("{}:{}: '{}' is not a number (data row {}, column {})", path, line,
-                                std::string(p, std::min<size_t>(e - p, 40)), row + 1, i + 1));
+                                excerpt(std::string_view(p, size_t(e - p))), row + 1, i + 1));
       }
-      r.values[static_cast<size_t>(j) * r.nx + i] = v;
+      if (can_hold) r.values[static_cast<size_t>(j) * r.nx + i] = v;
       p = stop;
     }
   }
+  SILT_REQUIRE(can_hold, fmt::format("{}: {} values read from fewer bytes", path, r.cells()));
   while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
   if (p < end)
     throw Error(fmt::format("{}: more values than ncols x nrows = {} x {}; check the header", path,

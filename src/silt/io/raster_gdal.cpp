@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "silt/core/error.hpp"
+#include "silt/io/memory_limit.hpp"
 #include "silt/io/raster.hpp"
 
 #if SILT_WITH_GDAL
@@ -196,6 +197,14 @@ Raster read_gdal_raster(const std::string& path) {
         fmt::format("raster '{}' has non-square cells ({} x {}); silt needs square cells: "
                     "resample it (gdalwarp -tr {} {})",
                     path, dx, dy, dx, dx));
+  // Bounded before the values are allocated: the read buffer and the values, 8 B each per cell.
+  const double cells = double(ds->GetRasterXSize()) * double(ds->GetRasterYSize());
+  if (!(cells >= 1 && cells < 2147483647.0))
+    throw Error(fmt::format("raster '{}' is {} x {} cells; silt reads 1 to 2^31 - 1 cells", path,
+                            ds->GetRasterXSize(), ds->GetRasterYSize()));
+  if (!fits_in_memory(cells, 2 * sizeof(double)))
+    throw Error(fmt::format("raster '{}' of {} x {} = {:.0f} cells {}", path, ds->GetRasterXSize(),
+                            ds->GetRasterYSize(), cells, memory_text(cells, 2 * sizeof(double))));
   Raster r;
   r.nx = ds->GetRasterXSize();
   r.ny = ds->GetRasterYSize();

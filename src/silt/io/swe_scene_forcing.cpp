@@ -15,14 +15,6 @@ Index cell_at(const swe::Grid& g, double x, double y) {
   return static_cast<Index>(fj) * g.nx + static_cast<Index>(fi);
 }
 
-bool is_plain_name(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
-      return false;
-  return true;
-}
-
 namespace {
 
 constexpr double kMmPerHourToMetresPerSecond = 1e-3 / 3600.0;
@@ -50,13 +42,16 @@ swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
     const auto [a, z] = b.point("range");
     if (!(z > a))
       b.fail("range", fmt::format("must be [from, to] with to > from, got [{}, {}]", a, z));
-    // Cells whose centre lies in [a, z].
-    out.begin = static_cast<Index>(std::max(0.0, std::ceil((a - origin) / g.dx - 0.5)));
-    out.end = static_cast<Index>(std::min<double>(n, std::floor((z - origin) / g.dx - 0.5) + 1));
-    if (out.end <= out.begin)
+    // Cells whose centre lies in [a, z], clamped to the side in double before the cast (a range
+    // far outside the grid would overflow Index).
+    const double first = std::max(0.0, std::ceil((a - origin) / g.dx - 0.5));
+    const double last = std::min<double>(n, std::floor((z - origin) / g.dx - 0.5) + 1);
+    if (!(last > first))
       b.fail("range", fmt::format("[{}, {}] covers no cell centre of the {} side (cells span {} to "
                                   "{} m)",
                                   a, z, side, origin, origin + n * g.dx));
+    out.begin = static_cast<Index>(first);
+    out.end = static_cast<Index>(last);
   } else {
     out.begin = 0;
     out.end = n;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
+#include "silt/io/memory_limit.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
 
@@ -47,6 +48,12 @@ namespace detail {
 
 namespace {
 
+// Most output times a run may have (each writes every field in every format) and most gauge
+// samples (rows of gauges.csv): far more than any study keeps, and a bound on the loops and lists
+// they drive, checked before the list is built (DESIGN.md: errors, not a hang or an out-of-memory).
+constexpr double kMaxOutputTimes = 1e6;
+constexpr double kMaxGaugeSamples = 1e7;
+
 constexpr SweField kAllFields[] = {SweField::depth,    SweField::velocity, SweField::u,
                                    SweField::v,        SweField::level,    SweField::concentration,
                                    SweField::max_depth};
@@ -60,6 +67,9 @@ void read_run(Keys& root, SweRunSettings& run) {
     const Json* v = r.take("output_times");
     if (!v->is_array() || v->empty())
       r.fail("output_times", fmt::format("must be a list of times in s, got {}", show(*v)));
+    if (double(v->size()) > kMaxOutputTimes)
+      r.fail("output_times", fmt::format("lists {} times, more than the {:.0f} a run may write",
+                                         v->size(), kMaxOutputTimes));
     for (size_t k = 0; k < v->size(); ++k) {
       const Json& t = (*v)[k];
       const std::string kp = fmt::format("output_times[{}]", k);
@@ -76,6 +86,13 @@ void read_run(Keys& root, SweRunSettings& run) {
   } else {
     // Default: 10 intervals, so a run shows its evolution without a setting.
     const double dt = r.number("output_interval", run.end_time / 10, Range::positive());
+    const double count = std::floor(run.end_time / dt) + 2;
+    if (!(count <= kMaxOutputTimes))
+      r.fail("output_interval",
+             fmt::format(
+                 "= {} s gives {:.4g} output times to end_time = {} s, more than the {:.0f} "
+                 "a run may write (the list of times alone {})",
+                 dt, count, run.end_time, kMaxOutputTimes, memory_text(count, sizeof(double))));
     // Frames at 0, dt, 2 dt, ... and always at end_time; a frame closer than 1e-6 dt to
     // end_time is end_time (round-off in k * dt).
     for (long k = 0;; ++k) {
@@ -141,15 +158,17 @@ double default_png_max(const swe::Scene& s, PngMap png) {
 void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double end_time) {
   Keys g = o.object("gauges");
   out.gauge_interval = g.number("interval", end_time / 100, Range::positive());
+  const double samples = std::floor(end_time / out.gauge_interval) + 1;
+  if (!(samples <= kMaxGaugeSamples))
+    g.fail("interval",
+           fmt::format("= {} s gives {:.4g} samples to end_time = {} s, more than the {:.0f} rows "
+                       "gauges.csv may have",
+                       out.gauge_interval, samples, end_time, kMaxGaugeSamples));
   std::vector<Keys> pts = g.objects("points");
   for (size_t k = 0; k < pts.size(); ++k) {
     Keys& p = pts[k];
     Gauge gauge;
-    gauge.name = p.string("name", fmt::format("g{}", k));
-    if (!is_plain_name(gauge.name))
-      p.fail("name", fmt::format("must use letters, digits, '_', '-', '.' only (it heads CSV "
-                                 "columns), got \"{}\"",
-                                 gauge.name));
+    gauge.name = p.name("name", fmt::format("g{}", k), "it heads CSV columns");
     for (const auto& other : out.gauges)
       if (other.name == gauge.name) p.fail("name", fmt::format("\"{}\" is used twice", gauge.name));
     gauge.x = p.number("x");

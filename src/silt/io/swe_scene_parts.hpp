@@ -14,7 +14,5 @@ void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& scene);
 void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job);
 /// Index of the cell containing (x, y), or -1 outside the grid.
 Index cell_at(const swe::Grid& g, double x, double y);
-/// Names used in files and CSV headers: letters, digits, '_', '-', '.'.
-bool is_plain_name(const std::string& s);
 
 }  // namespace silt::io::detail

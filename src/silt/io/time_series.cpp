@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "silt/core/error.hpp"
+#include "silt/io/memory_limit.hpp"
 
 namespace silt::io {
 
@@ -48,7 +49,12 @@ std::vector<std::string> split_fields(const std::string& line) {
 }  // namespace
 
 swe::Series read_series_csv(const std::string& path) {
-  const std::string text = read_text_file(path, "time-series CSV");
+  // The text and the rows read from it (16 B for each row of at least 4 B of text) must fit.
+  return parse_series_csv(
+      read_text_file(path, "time-series CSV", memory_limit_bytes() / (1 + 16.0 / 4)), path);
+}
+
+swe::Series parse_series_csv(const std::string& text, const std::string& path) {
   std::istringstream in(text);
   std::string line;
   swe::Series s;
@@ -69,10 +75,11 @@ swe::Series read_series_csv(const std::string& path) {
     first_row = false;
     if (f.size() != 2)
       throw Error(fmt::format("{}:{}: expected 2 columns (time in s, value), got {}: '{}'", path,
-                              line_no, f.size(), line));
-    if (!numeric) throw Error(fmt::format("{}:{}: time '{}' is not a number", path, line_no, f[0]));
+                              line_no, f.size(), excerpt(line)));
+    if (!numeric)
+      throw Error(fmt::format("{}:{}: time '{}' is not a number", path, line_no, excerpt(f[0])));
     if (!parse_number(f[1], v))
-      throw Error(fmt::format("{}:{}: value '{}' is not a number", path, line_no, f[1]));
+      throw Error(fmt::format("{}:{}: value '{}' is not a number", path, line_no, excerpt(f[1])));
     if (!s.t.empty() && !(t > s.t.back()))
       throw Error(
           fmt::format("{}:{}: time {} is not greater than the previous time {} (times must "

@@ -18,6 +18,8 @@ swe::Series read_series(Keys& keys, const std::string& key, double scale, Range 
 /// Reads a two-column CSV (time s, value); separators ',', ';', tab or spaces; lines starting
 /// with '#' are comments; the first row may be a header. Errors name the file and line.
 swe::Series read_series_csv(const std::string& path);
+/// The same from the file's text; `path` names it in messages.
+swe::Series parse_series_csv(const std::string& text, const std::string& path);
 
 /// Linear interpolation holding the end values (the solver's convention, for tests and gauges).
 double series_value(const swe::Series& s, double t);

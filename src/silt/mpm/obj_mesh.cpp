@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <locale>
 #include <sstream>
@@ -45,10 +46,23 @@ int edge_sign(const Vec3d& u, const Vec3d& v, const Vec3d& p) {
   return flip ? -s : s;
 }
 
+// The bin of a coordinate already scaled to bins (offset * bins per metre), clamped to [0, n - 1]
+// before the cast: a point far outside, or a mesh whose extent overflows, would overflow int.
+int bin_index(double scaled, int n) {
+  const double f = std::floor(scaled);
+  return f >= n - 1 ? n - 1 : f >= 0 ? static_cast<int>(f) : 0;  // NaN: bin 0
+}
+
 }  // namespace
 
 TriangleMesh TriangleMesh::load_obj(const std::string& path, double scale, const Vec3d& offset,
                                     const std::string& who) {
+  // A directory opens as a stream that reads nothing; a device (/dev/zero) never ends a line.
+  std::error_code ec;
+  SILT_REQUIRE(!std::filesystem::is_directory(path, ec),
+               fmt::format("{}: mesh file '{}' is a directory, not an OBJ file", who, path));
+  SILT_REQUIRE(!std::filesystem::exists(path, ec) || std::filesystem::is_regular_file(path, ec),
+               fmt::format("{}: mesh file '{}' is not a regular file", who, path));
   std::ifstream in(path);
   SILT_REQUIRE(in.good(), fmt::format("{}: cannot open mesh file '{}'", who, path));
   return parse_obj(in, path, scale, offset, who);
@@ -79,22 +93,22 @@ TriangleMesh TriangleMesh::parse_obj(std::istream& in, const std::string& where,
     if (key == "v") {
       Vec3d x{};
       SILT_REQUIRE(static_cast<bool>(ss >> x[0] >> x[1] >> x[2]),
-                   fmt::format("{}: a vertex needs three numbers: '{}'", at, line));
+                   fmt::format("{}: a vertex needs three numbers: '{}'", at, excerpt(line)));
       for (int d = 0; d < 3; ++d) x[d] = x[d] * scale + offset[d];
       SILT_REQUIRE(std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2]),
-                   fmt::format("{}: vertex is not finite: '{}'", at, line));
+                   fmt::format("{}: vertex is not finite: '{}'", at, excerpt(line)));
       verts.push_back(x);
     } else if (key == "f") {
       std::vector<int> poly;
       std::string tok;
       while (ss >> tok) {
         const long i = parse_corner(tok, static_cast<long>(verts.size()));
-        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at, tok,
-                                         verts.size()));
+        SILT_REQUIRE(i >= 0, fmt::format("{}: bad face corner '{}' ({} vertices so far)", at,
+                                         excerpt(tok), verts.size()));
         poly.push_back(static_cast<int>(i));
       }
       SILT_REQUIRE(poly.size() >= 3,
-                   fmt::format("{}: a face needs at least three corners: '{}'", at, line));
+                   fmt::format("{}: a face needs at least three corners: '{}'", at, excerpt(line)));
       for (std::size_t k = 1; k + 1 < poly.size(); ++k)  // fan; planar convex polygons assumed
         tris.push_back({poly[0], poly[k], poly[k + 1]});
     }
@@ -152,8 +166,8 @@ TriangleMesh::TriangleMesh(std::vector<Vec3d> vertices, std::vector<std::array<i
   by_ = hi_[1] > lo_[1] ? n / (hi_[1] - lo_[1]) : 0.0;
   bz_ = hi_[2] > lo_[2] ? n / (hi_[2] - lo_[2]) : 0.0;
   auto bin_of = [&](double y, double z, int& iy, int& iz) {
-    iy = std::clamp(static_cast<int>(std::floor((y - lo_[1]) * by_)), 0, ny_ - 1);
-    iz = std::clamp(static_cast<int>(std::floor((z - lo_[2]) * bz_)), 0, nz_ - 1);
+    iy = bin_index((y - lo_[1]) * by_, ny_);
+    iz = bin_index((z - lo_[2]) * bz_, nz_);
   };
   std::vector<int> count(std::size_t(ny_) * nz_ + 1, 0);
   for (int pass = 0; pass < 2; ++pass) {
@@ -202,8 +216,8 @@ bool TriangleMesh::crosses(const std::array<int, 3>& t, const Vec3d& p) const {
 bool TriangleMesh::contains(const Vec3d& p) const {
   for (int d = 0; d < 3; ++d)
     if (!(p[d] >= lo_[d] && p[d] <= hi_[d])) return false;
-  const int iy = std::clamp(static_cast<int>(std::floor((p[1] - lo_[1]) * by_)), 0, ny_ - 1);
-  const int iz = std::clamp(static_cast<int>(std::floor((p[2] - lo_[2]) * bz_)), 0, nz_ - 1);
+  const int iy = bin_index((p[1] - lo_[1]) * by_, ny_);
+  const int iz = bin_index((p[2] - lo_[2]) * bz_, nz_);
   const std::size_t b = std::size_t(iz) * ny_ + iy;
   bool inside = false;
   for (int k = bin_start_[b]; k < bin_start_[b + 1]; ++k)

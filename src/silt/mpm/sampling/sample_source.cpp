@@ -105,13 +105,17 @@ double source_volume(const Source& source) {
   return ShapeRegion(source).volume();
 }
 
+double emission_count(const Source& s) {
+  if (!(s.emit_interval > 0)) return 1;  // a plain source: once, at t = 0
+  // Count by index, not by accumulating interval, so that the last emission is not lost to
+  // round-off; 1e-9 of an interval absorbs the division's rounding.
+  return std::floor((s.emit_end - s.emit_start) / s.emit_interval + 1e-9) + 1;
+}
+
 std::vector<double> emission_times(const Source& s) {
   if (!(s.emit_interval > 0)) return {0.0};  // a plain source: once, at t = 0
   std::vector<double> t;
-  // Count by index, not by accumulating interval, so that the last emission is not lost to
-  // round-off; 1e-9 of an interval absorbs the division's rounding.
-  const auto n =
-      static_cast<long long>(std::floor((s.emit_end - s.emit_start) / s.emit_interval + 1e-9));
+  const auto n = static_cast<long long>(emission_count(s)) - 1;
   for (long long i = 0; i <= n; ++i) t.push_back(s.emit_start + double(i) * s.emit_interval);
   return t;
 }
@@ -122,7 +126,7 @@ std::int64_t estimate_particle_capacity(const Scene& scene) {
     const double per_emission = s.particles_per_cell * source_volume(s) / std::pow(scene.dx, 3);
     // Jittered counts scatter around the mean by ~sqrt(N) plus the surface layer; 5% + 64 covers
     // both for any shape that holds a cell.
-    total += (per_emission * 1.05 + 64) * double(emission_times(s).size());
+    total += (per_emission * 1.05 + 64) * emission_count(s);
   }
   return static_cast<std::int64_t>(std::ceil(total));
 }

@@ -32,6 +32,9 @@ double poisson_radius(double particles_per_cell, double dx);
 /// Times (s) at which a source adds its particles: {0} for a plain source, else emit_start,
 /// emit_start + emit_interval, ... up to and including emit_end.
 std::vector<double> emission_times(const Source& source);
+/// How many times emission_times has, without building the list (a double: a hostile interval
+/// gives more than any integer type holds). Check it before calling emission_times.
+double emission_count(const Source& source);
 
 /// Upper bound on the particles all emissions of all sources of a scene add (capacity sizing).
 std::int64_t estimate_particle_capacity(const Scene& scene);

@@ -1,0 +1,187 @@
+// Hostile inputs to the readers (issue 16): every one ends in a silt::Error naming the file and
+// the key (or header, line, row), never an internal error, a huge allocation or a hang. Sizes are
+// bounded before anything is allocated, against SILT_MEMORY_LIMIT here so the tests do not depend
+// on the machine; JSON overflow, invalid UTF-8 and duplicate keys name the file, line and key.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <functional>
+#include <string>
+
+#include "io_test_util.hpp"
+#include "silt/io/memory_limit.hpp"
+#include "silt/io/raster.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/io/time_series.hpp"
+
+namespace silt::test {
+namespace {
+
+using io::Json;
+
+// The memory the tests assume: 1 GiB, far below any machine that runs them and far above what
+// the valid scenes here take.
+constexpr const char* kTestMemory = "1073741824";
+
+class Hostile : public ::testing::Test {
+ protected:
+  void SetUp() override { ::setenv("SILT_MEMORY_LIMIT", kTestMemory, 1); }
+  void TearDown() override { ::unsetenv("SILT_MEMORY_LIMIT"); }
+};
+
+const std::string kScene = R"({
+  "solver": "swe",
+  "grid": {"nx": 10, "ny": 8, "dx": 2.0},
+  "bed": 1.0,
+  "initial": {"depth": 0.5},
+  "run": {"end_time": 10}
+})";
+
+io::SweJob parse(const std::vector<std::string>& overrides = {}, const std::string& text = kScene) {
+  return io::parse_swe_job(text, "scene.json", scratch().string(), overrides);
+}
+
+// Bytes outside printable ASCII: what a binary file puts into a message unless it is escaped.
+bool has_control_bytes(const std::string& s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) return true;
+  return false;
+}
+
+std::string garbage(size_t n) {
+  std::string g;
+  for (size_t i = 0; i < n; ++i) g += static_cast<char>(i % 2 ? 0x01 + i % 7 : 0x80 + i % 100);
+  return g;
+}
+
+TEST_F(Hostile, NumberOverflowNamesFileLineAndKey) {
+  EXPECT_TRUE(throws_with([] { parse({}, R"({"solver":"swe","run":{"end_time":1e400}})"); },
+                          {"scene.json:1:", "'run.end_time'", "1e400", "out of range"}));
+  EXPECT_TRUE(throws_with([] { parse({}, "{\n \"solver\": \"swe\",\n \"bed\": [1, -2e999]\n}"); },
+                          {"scene.json:3:", "'bed[1]'", "out of range"}));
+  EXPECT_TRUE(throws_with([] { parse({"run.end_time=1e400"}); },
+                          {"scene.json", "--set run.end_time=1e400", "out of range"}));
+}
+
+TEST_F(Hostile, DuplicateKeysAreErrorsNamingTheKey) {
+  EXPECT_TRUE(
+      throws_with([] { parse({}, R"({"solver":"swe","run":{"end_time":10,"end_time":20}})"); },
+                  {"scene.json", "'run.end_time'", "twice"}));
+  EXPECT_TRUE(throws_with([] { parse({"outputs={\"png\":\"none\",\"png\":\"depth\"}"}); },
+                          {"--set outputs=", "'png'", "twice"}));
+}
+
+TEST_F(Hostile, InvalidUtf8AndDeepNestingNameFileAndLine) {
+  EXPECT_TRUE(throws_with([] { parse({}, "{\"solver\": \"swe\",\n\"name\": \"caf\xe9\"}"); },
+                          {"scene.json:2:", "not valid UTF-8", "\\xE9"}));
+  EXPECT_TRUE(throws_with([] { parse({std::string("name=caf\xe9")}); },
+                          {"--set", "not valid UTF-8", "0xE9"}));
+  EXPECT_TRUE(throws_with([] { parse({}, std::string(100000, '[')); },
+                          {"scene.json", "more than 64 levels"}));
+}
+
+TEST_F(Hostile, SceneFileNameMustBeUtf8) {
+  // A latin-1 folder name: run wrote it into resolved_scene.json and failed there; now loading
+  // (validate and run alike) refuses it.
+  const auto path = write_file("caf\xe9/scene.json", kScene);
+  EXPECT_TRUE(throws_with([&] { io::load_swe_job(path); },
+                          {"scene file name", "caf\\xE9", "not valid UTF-8"}));
+}
+
+TEST_F(Hostile, EndlessOrHugeSceneFilesAreRefused) {
+  EXPECT_TRUE(throws_with([] { io::load_swe_job("/dev/zero"); },
+                          {"'/dev/zero'", "larger than 64 MiB", "not a regular file"}));
+  EXPECT_TRUE(throws_with([] { io::scene_solver("/dev/zero"); }, {"'/dev/zero'"}));
+}
+
+TEST_F(Hostile, GridCellsAreBoundedByMemoryBeforeAllocating) {
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"grid.nx=1000000000", "grid.ny=1"});
+      },
+      {"scene.json", "'grid'", "1000000000 x 1", "GiB", "SILT_MEMORY_LIMIT"}));
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"grid.nx=40000", "grid.ny=40000"});
+      },
+      {"'grid'", "40000 x 40000", "more than SILT_MEMORY_LIMIT = 1.0 GiB"}));
+  EXPECT_NO_THROW(parse({"grid.nx=1000", "grid.ny=1000"}));  // 1M cells fit in 1 GiB
+}
+
+TEST_F(Hostile, RasterHeadersAreBoundedBeforeAllocating) {
+  // 100 bytes that claim 2e9 cells: 16 GB of values before any data was read.
+  const auto big = write_file(
+      "huge.asc", "ncols 1000000000\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n");
+  EXPECT_TRUE(throws_with([&] { io::read_raster(big); },
+                          {"huge.asc", "ncols = 1000000000", "nrows = 2", "SILT_MEMORY_LIMIT"}));
+  // Within memory but far more values than the file could hold: read without storing them.
+  const auto lying =
+      write_file("lying.asc", "ncols 10000\nnrows 1000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n");
+  EXPECT_TRUE(throws_with([&] { io::read_raster(lying); },
+                          {"lying.asc", "truncated", "10000000 values", "found 1"}));
+  // Named with the key that asked for it in a scene.
+  const std::string scene = R"({"solver": "swe", "bed": ")" + big + R"(", "run": {"end_time": 1}})";
+  EXPECT_TRUE(throws_with([&] { parse({}, scene); }, {"huge.asc", "'bed'", "scene.json"}));
+}
+
+// fn throws an Error naming `where`, shorter than 400 characters and free of control bytes.
+::testing::AssertionResult short_printable_error(const std::function<void()>& fn,
+                                                 const std::string& where) {
+  const ::testing::AssertionResult named = throws_with(fn, {where});
+  if (!named) return named;
+  const std::string msg = named.message();
+  if (msg.size() >= 400 || has_control_bytes(msg))
+    return ::testing::AssertionFailure() << msg.size() << " characters: " << excerpt(msg, 1000);
+  return named;
+}
+
+TEST_F(Hostile, BinaryFilesAreQuotedShortAndEscaped) {
+  const auto asc = write_file("garbage.asc", garbage(4096));
+  EXPECT_TRUE(short_printable_error([&] { io::read_raster(asc); }, "garbage.asc"));
+  const auto csv = write_file("garbage.csv", "t,q\n0," + garbage(3000) + "\n");
+  EXPECT_TRUE(short_printable_error([&] { io::read_series_csv(csv); }, "garbage.csv:2"));
+}
+
+TEST_F(Hostile, OutputTimesAndGaugeSamplesAreBounded) {
+  EXPECT_TRUE(throws_with([] { parse({"run.output_interval=1e-9"}); },
+                          {"scene.json", "'run.output_interval'", "1e-09", "1000000"}));
+  EXPECT_TRUE(throws_with([] { parse({"outputs.gauges.interval=1e-12"}); },
+                          {"scene.json", "'outputs.gauges.interval'", "1e-12", "10000000 rows"}));
+  EXPECT_NO_THROW(parse({"run.output_interval=1e-4", "outputs.gauges.interval=1e-5"}));
+}
+
+TEST_F(Hostile, CellSizeAndFirstStepAgreeWithTheRun) {
+  EXPECT_TRUE(throws_with([] { parse({"grid.dx=1e-300"}); }, {"'grid.dx'", "1e-300"}));
+  // The first CFL step 0.45 * 2 m / sqrt(9.81 m/s^2 * 0.5 m) = 0.406 s is below a min_dt of 1 s:
+  // the run would stop at once, so validate refuses it too.
+  EXPECT_TRUE(throws_with([] { parse({"physics.min_dt=1"}); },
+                          {"'physics.min_dt'", "first CFL step", "0.406"}));
+}
+
+TEST_F(Hostile, FarCoordinatesAreCheckedBeforeTheyBecomeCellIndices) {
+  // Found by fuzz_swe_scene under UBSan: 1e300 m was cast to a cell index (int) before the check.
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"boundaries=[{\"side\": \"west\", \"type\": \"open\", \"range\": [1e300, 2e300]}]"});
+      },
+      {"scene.json", "'boundaries[0].range'", "covers no cell centre"}));
+}
+
+TEST_F(Hostile, NamesArePlainFileNames) {
+  for (const char* bad : {"..", ".", "a/b"})
+    EXPECT_TRUE(throws_with([&] { parse({fmt::format("name=\"{}\"", bad)}); },
+                            {"scene.json", "'name'", fmt::format("\"{}\"", bad)}));
+  EXPECT_EQ(parse({"name=a..b"}).scene.name, "a..b");
+}
+
+TEST_F(Hostile, OverrideIndexPastAnyListIsAnError) {
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"boundaries=[{}]", "boundaries.99999999999999999999=1"});
+      },
+      {"--set boundaries.99999999999999999999=1", "not an index"}));
+}
+
+}  // namespace
+}  // namespace silt::test
