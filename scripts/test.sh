@@ -9,7 +9,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Threads sleep at barriers instead of spinning: CI runs two test programs at once on two cores.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 ctest --test-dir build -LE gpu --output-on-failure -j 2 --timeout 900
-# A short fuzz run of the readers with ASan/UBSan (docs/fuzzing.md): 20 s per target, about two
+# A short fuzz run of the readers with ASan/UBSan (docs/fuzzing.md): 20 s per target, about three
 # minutes with its build. SILT_FUZZ_SECONDS=0 skips it.
 fuzz_seconds=${SILT_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" != 0 ]; then
