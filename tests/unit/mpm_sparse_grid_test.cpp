@@ -128,7 +128,7 @@ RebuildResult rebuild(const std::vector<float>& x, Index grid_blocks) {
   FaultFlags faults(exec());
   RebuildArgs args;
   args.particles = n;
-  args.inv_dx = 1.0f;
+  args.geo.inv_dx = 1.0f;
   enqueue_rebuild(exec(), args, store.view(), store.sort_view(), grid.view(), ctl.data(),
                   faults.view());
   RebuildResult r;

@@ -128,7 +128,7 @@ class SceneSax {
       return fail(JsonProblem::depth, 0,
                   fmt::format("nests objects and lists more than {} levels deep", kMaxJsonDepth));
     Json* node = place(std::move(empty));
-    stack_.push_back(Frame{node});
+    stack_.push_back(Frame{node, {}});
     return true;
   }
   bool close() {

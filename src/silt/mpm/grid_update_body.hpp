@@ -20,7 +20,8 @@ SILT_HD SILT_FORCEINLINE void grid_node_update(const GridArgs& a, const GridView
   const int local[3] = {l & (kBlockEdge - 1), (l >> kBlockLog2) & (kBlockEdge - 1),
                         l >> (2 * kBlockLog2)};
   Vec3f xn;
-  for (int d = 0; d < 3; ++d) xn[d] = a.origin[d] + a.dx * float(kBlockEdge * bc[d] + local[d]);
+  for (int d = 0; d < 3; ++d)
+    xn[d] = a.geo.origin[d] + a.geo.dx * float(kBlockEdge * bc[d] + local[d]);
   GridUpdateParams<float> u = a.update;
   u.dt = dt;
   u.time = float(time) - dt;  // colliders at the start of the step

@@ -121,12 +121,14 @@ void Part::build_tables() {
 
   const SourceTables t = source_tables(s);
   for (int a = 0; a < 3; ++a) {
-    targs_.origin[a] = rargs_.origin[a] = gargs_.origin[a] = float(s.domain_min[a]);
     targs_.clamp_lo[a] = t.clamp_lo[a];
     targs_.clamp_hi[a] = t.clamp_hi[a];
   }
-  targs_.dx = gargs_.dx = float(s.dx);
-  targs_.inv_dx = rargs_.inv_dx = float(1.0 / s.dx);
+  GridGeometry geo;
+  for (int a = 0; a < 3; ++a) geo.origin[a] = float(s.domain_min[a]);
+  geo.dx = float(s.dx);
+  geo.inv_dx = float(1.0 / s.dx);
+  targs_.geo = gargs_.geo = rargs_.geo = geo;
   targs_.asflip = s.transfer == Transfer::asflip;
   targs_.flip = float(s.asflip_flip);
   targs_.advect = float(s.asflip_advect);

@@ -26,9 +26,7 @@ struct ParticleClass {
 /// Settings of the transfers, copied into the kernels by value.
 struct TransferArgs {
   Index particles = 0;
-  float origin[3] = {};                      // m, position of node 0 (the domain's lower corner)
-  float dx = 0;                              // m
-  float inv_dx = 0;                          // 1/m
+  GridGeometry geo;
   float clamp_lo[3] = {}, clamp_hi[3] = {};  // m, particles are kept inside this box (walls)
   const ParticleClass* classes = nullptr;    // device table
   /// P2G folds the wave speed of compressed fluid particles in here (StepControl::cmax of the
@@ -53,8 +51,7 @@ struct GridArgs {
   GridUpdateParams<float> update{};
   const ColliderParams<float>* colliders = nullptr;  // device table
   int n_colliders = 0;
-  float origin[3] = {};  // m
-  float dx = 0;          // m
+  GridGeometry geo;
 };
 
 /// Runs where *gate != 0 (StepControl::active for the split pipeline, ::rebuild for the re-scatter

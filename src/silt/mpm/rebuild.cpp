@@ -66,8 +66,8 @@ struct ParticleBinning {
 
 ParticleBinning particle_binning(const RebuildArgs& args, GridView g, StepControl* ctl) {
   return ParticleBinning{g.hash,
-                         {args.origin[0], args.origin[1], args.origin[2]},
-                         args.inv_dx,
+                         {args.geo.origin[0], args.geo.origin[1], args.geo.origin[2]},
+                         args.geo.inv_dx,
                          args.particles,
                          &ctl->rebuild};
 }

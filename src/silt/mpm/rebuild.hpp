@@ -16,9 +16,8 @@ namespace silt::mpm {
 
 /// What the rebuild kernels need besides the views.
 struct RebuildArgs {
-  Index particles = 0;   // particle count (host-known: it changes only between frames)
-  float origin[3] = {};  // m, position of node 0
-  float inv_dx = 0;      // 1/m
+  Index particles = 0;  // particle count (host-known: it changes only between frames)
+  GridGeometry geo;
 };
 
 /// Rebuilds that sort: every kSortEvery-th (the first included) moves the particles into block

@@ -50,6 +50,14 @@ SILT_HD SILT_FORCEINLINE bool in_free_zone(const int base[3], const int hb[3], i
   return inside;
 }
 
+/// Where the background grid lies: node 0 at `origin`, nodes `dx` apart. Set once from the scene
+/// (Part::build_tables) and copied by value into every argument struct whose kernels need it.
+struct GridGeometry {
+  float origin[3] = {};  // m, position of node 0 (the domain's lower corner)
+  float dx = 0;          // m
+  float inv_dx = 0;      // 1/m
+};
+
 /// Raw pointers into the grid, passed to kernels by value.
 struct GridView {
   BlockHashView hash;

@@ -112,11 +112,11 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
                                                const Mat3f& c, const Mat3f& tau, float dt,
                                                const Sink& sink) {
   const BSplineQ<float> s =
-      bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
+      bspline_quadratic(x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   if (!in_free_zone(s.base, hb)) return false;
   const StencilMap m = stencil_map(s.base, hb);
   const int* nb = g.neighbours + 27 * block;
-  const float dinv = mls_dinv(a.dx);
+  const float dinv = mls_dinv(a.geo.dx);
   // Momentum part (APIC) and force part (-V0 D^-1 tau (x_i - x_p) w, N): p2g_particle with dt = 0
   // gives the first, with zero mass and dt = 1 the second; the fused form uses dt itself.
   const P2GParticle<float> q =
@@ -128,7 +128,7 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
   SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
     const float w = s.weight(ii, j, k);
-    const Vec3f dpos = s.dpos(ii, j, k, a.dx);
+    const Vec3f dpos = s.dpos(ii, j, k, a.geo.dx);
     const Vec3f mv = p2g_node_momentum(q, w, dpos);
     float share[4] = {w * pc.mass, mv[0], mv[1], mv[2]};
     group_sum(group, share);
@@ -204,7 +204,7 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
                                          const FaultView& fault) {
   const Vec3f x = load3(p.x, i);
   const BSplineQ<float> s =
-      bspline_quadratic(x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
+      bspline_quadratic(x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   // Only a particle whose P2G already raised kFaultZoneEscape fails this; it must not gather
   // from nodes outside its zone.
   if (!in_free_zone(s.base, hb)) return false;
@@ -217,11 +217,11 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
     const float w = s.weight(ii, j, k);
     const Vec3f vn = load_node3(g.vel, node);
     if (a.asflip)
-      g2p_add_asflip(acc, w, vn, load_node3(g.vel_old, node), s.dpos(ii, j, k, a.dx));
+      g2p_add_asflip(acc, w, vn, load_node3(g.vel_old, node), s.dpos(ii, j, k, a.geo.dx));
     else
-      g2p_add(acc, w, vn, s.dpos(ii, j, k, a.dx));
+      g2p_add(acc, w, vn, s.dpos(ii, j, k, a.geo.dx));
   }
-  c = g2p_affine(acc, mls_dinv(a.dx));
+  c = g2p_affine(acc, mls_dinv(a.geo.dx));
   if (a.asflip) {
     // J of the stored F (one step behind in the split pipeline, current after G2P2G).
     const float j = determinant(load9(p.f, i));
@@ -249,8 +249,8 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
   ParticleAdvance<float> adv;
   Mat3f c;
   if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
-  const BSplineQ<float> s_new =
-      bspline_quadratic(adv.x, Vec3f{a.origin[0], a.origin[1], a.origin[2]}, a.inv_dx);
+  const BSplineQ<float> s_new = bspline_quadratic(
+      adv.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   // Benign race: every writer stores 1.
   if (!in_free_zone(s_new.base, hb, a.zone_margin)) *zone_escape = 1;
   store3(p.x, i, adv.x);
