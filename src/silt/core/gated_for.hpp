@@ -11,16 +11,23 @@
 
 namespace silt {
 
+namespace detail {
+/// The host backend's gated loop: the same OpenMP loop parallel_for runs, written out so that the
+/// body is not also instantiated as a CUDA kernel.
+template <class F>
+void gated_host_loop(const char* label, Index n, const int* gate, F& body) {
+  if (*gate == 0 || n <= 0) return;
+  range_push(label);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) body(i);
+  range_pop();
+}
+}  // namespace detail
+
 template <class F>
 void gated_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
   if (!exec.is_cuda()) {
-    // The same OpenMP loop parallel_for runs, written out so that the ungated body is not also
-    // instantiated as a CUDA kernel.
-    if (*gate == 0 || n <= 0) return;
-    detail::range_push(label);
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i) body(i);
-    detail::range_pop();
+    detail::gated_host_loop(label, n, gate, body);
     return;
   }
   parallel_for(
@@ -47,7 +54,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
 template <int Threads, int MinBlocks, class F>
 void bounded_gated_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
   if (!exec.is_cuda()) {
-    gated_for(exec, label, n, gate, body);
+    detail::gated_host_loop(label, n, gate, body);  // no unbounded CUDA kernel of the body
     return;
   }
 #if SILT_HAS_CUDA
