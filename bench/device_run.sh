@@ -16,6 +16,9 @@
 # bench-mpm-multi: MPM falling sand on GPUs 0,1 against one (MPM_SIZES, default
 # 55K,389K,1M,3.1M,12.6M; graphs and plain launches), `silt run --devices 0,1` and, with MPI,
 # `mpirun -np 2 silt run` on scenes/mpm_sand_column.json.
+# view-rate: bench/view_rate.py, the frames a WebSocket client of `silt run --view` receives on the
+# 1.33M-particle snow scene, and ms/step with and without it (VIEW_RATE_CASE, default snow; needs
+# libcivetweb-dev, libcivetweb1 and libjs-three in .deps/).
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +33,8 @@ mkdir -p $PFX
 for f in .deps/*.deb; do dpkg -x "$f" $PFX; done
 export LD_LIBRARY_PATH=$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export NCCL_NVLS_ENABLE=0
+# The live viewer's three.js, when libjs-three is carried (silt run --view reads it at start).
+[ -d $PFX/usr/share/javascript/three ] && export SILT_THREE_DIR=$PFX/usr/share/javascript/three
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
   nvcc --version | tail -2; cmake --version | head -1; nproc
@@ -139,6 +144,10 @@ if has frame-rate; then
     --cases "${FRAME_RATE_CASES:-fountain,snow,cube,dam_break}" \
     --out "${FRAME_RATE_DIR:-/tmp/silt-frame-rate}" --csv "$OUT/frame-rate.csv" 2>&1 |
     tee "$OUT/frame-rate.txt"
+fi
+if has view-rate; then
+  timeout 590 python3 bench/view_rate.py --silt $B/apps/silt/silt --backend cuda \
+    --case "${VIEW_RATE_CASE:-snow}" --csv "$OUT/view-rate.csv" 2>&1 | tee "$OUT/view-rate.txt"
 fi
 if has ncu-mpm && [ -x $B/bench/mpm_bench ]; then
   # P2G and G2P of 1M falling sand after 200 steps (plain launches).

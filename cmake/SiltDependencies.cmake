@@ -39,3 +39,18 @@ endif()
 if(SILT_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+
+# The live viewer (src/silt/view, docs/viewer.md): civetweb serves the page and its WebSocket; the
+# page's three.js is Debian's libjs-three, read at run time. Optional: a build without civetweb
+# (the GPU machine) has no `--view`.
+option(SILT_ENABLE_VIEW "The live viewer (silt run --view, silt view) when civetweb is found" ON)
+set(SILT_THREE_DIR "/usr/share/javascript/three" CACHE PATH "Where libjs-three installs three.js")
+set(SILT_VIEW OFF)
+if(SILT_ENABLE_VIEW)
+  find_package(civetweb MODULE QUIET)
+  if(civetweb_FOUND)
+    set(SILT_VIEW ON)
+  else()
+    message(STATUS "civetweb not found: no live viewer (install libcivetweb-dev)")
+  endif()
+endif()

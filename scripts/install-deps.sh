@@ -11,6 +11,8 @@ packages=(
   python3 python3-numpy python3-gdal python3-vtk9
   clang-format
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
+  libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page
+  chromium chromium-driver python3-selenium python3-pil python3-websockets  # the viewer's tests
 )
 
 missing=()

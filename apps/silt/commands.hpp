@@ -17,7 +17,8 @@ struct RunOptions {
   std::string out_dir;  // empty: silt-out/<scene name>
   std::vector<std::string> overrides;
   bool quiet = false;
-  int halo = 0;  // split runs: halo layers, exchanged every `halo` steps (0: halo_layers())
+  int halo = 0;      // split runs: halo layers, exchanged every `halo` steps (0: halo_layers())
+  std::string view;  // --view [HOST:]PORT: serve the live viewer there (empty: off)
 };
 
 struct BenchOptions {
@@ -52,6 +53,8 @@ constexpr int kCudaHalo = 4;
 int cmd_info();
 int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);
 int cmd_run(const RunOptions& options);
+/// `silt view DIR`: replays a finished output folder in the live viewer on `address`.
+int cmd_view(const std::string& dir, const std::string& address);
 int cmd_bench(const BenchOptions& options);
 
 /// Build identification written next to outputs ("0.1.0 (abc1234, Release, CUDA 90)").

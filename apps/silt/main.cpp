@@ -1,6 +1,7 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //   silt validate scene.json [--set k=v]...
+//   silt view DIR [--view [HOST:]PORT]
 //   silt info
 //   silt bench swe|mpm [--backend ...] [--devices 0,1] [--sizes ...] [--precision ...]
 #include <fmt/format.h>
@@ -35,12 +36,22 @@ int main(int argc, char** argv) {
           "Split runs: halo layers, exchanged every that many steps (default 4 on GPUs, 1 on "
           "CPU partitions)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--view", run.view,
+                      "Watch the run in a browser: serve the live viewer on [HOST:]PORT (host "
+                      "127.0.0.1 unless given; docs/viewer.md)");
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;
   auto* validate_cmd = app.add_subcommand("validate", "Check a scene file and print a summary");
   validate_cmd->add_option("scene", validate_path, "Scene file")->required();
   validate_cmd->add_option("--set", validate_overrides, "Override a scene value: path=value");
+
+  std::string view_dir, view_address = "8080";
+  auto* view_cmd = app.add_subcommand("view", "Replay a finished output folder in the browser");
+  view_cmd->add_option("dir", view_dir, "Output folder of a run (resolved_scene.json, frames.csv)")
+      ->required();
+  view_cmd->add_option("--view", view_address,
+                       "Serve the viewer on [HOST:]PORT (default 8080 on 127.0.0.1)");
 
   auto* info_cmd = app.add_subcommand("info", "Build, backends and devices");
 
@@ -71,6 +82,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return cmd_run(run);
     if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
+    if (*view_cmd) return cmd_view(view_dir, view_address);
     if (*info_cmd) return cmd_info();
     if (*bench_cmd) return cmd_bench(bench);
   } catch (const silt::Error& e) {

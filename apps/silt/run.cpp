@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "live_view.hpp"
 #include "progress.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
@@ -94,7 +95,7 @@ std::string describe_execs(const std::vector<Exec>& execs, const partition::Worl
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
 // ranks take the same path); rank 0 queues what it writes. Returns 0, or the exit code of a stop.
 int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::World& world,
-                   const std::string& out, Progress& progress) {
+                   const std::string& out, Progress& progress, LiveView& view) {
   const bool root = world.is_root();
   std::unique_ptr<io::SweOutputWriter> writer;
   if (root) writer = std::make_unique<io::SweOutputWriter>(job, out);
@@ -138,23 +139,27 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     }
     if (next_gauge <= t) {
       std::vector<swe::Probe> probes = solver.probe(gauge_cells);
+      view.gauge(t, probes);
       if (gauges) queue->push([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
       continue;
     }
     if (!(t < t_end)) break;
+    view.hold();
     if (const int sig = stop_signal(world)) {
       if (queue) queue->close();
       return stopped(sig, long(next_frame) - 1, out, progress, root);
     }
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
-    target = std::min(target, next_gauge);
+    target = view.next_time(t, std::min(target, next_gauge));
     const auto t0 = std::chrono::steady_clock::now();
     solver.advance_to(target);
     stepping_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     progress.update(solver.time(), solver.steps());
+    view.swe_frame(long(next_frame), solver.time(), solver.steps(),
+                   [&] { return solver.fields(); });
   }
   if (queue) queue->close();
   return 0;
@@ -218,8 +223,10 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
     swe::Solver solver(job.scene, s);
     if (r.split) r.progress.log("split: " + solver.layout());
-    if (const int code = step_and_write(job, solver, r.world, r.out, r.progress)) return code;
+    LiveView view(o.view, job, r.world, r.progress);
+    if (const int code = step_and_write(job, solver, r.world, r.out, r.progress, view)) return code;
     r.progress.done(solver.time(), solver.steps());
+    view.linger();
     return 0;
   });
 }
@@ -269,9 +276,15 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
           w.write(wants ? mpm::sort_by_id(p) : p, f, t);
         });
     };
+    LiveView view(o.view, job.scene, r.world, r.progress);
+    const auto download = [&] {
+      return solver.particles_unordered(false);
+    };
     emit(0, solver.time());
+    view.mpm_frame(0, solver.time(), 0, download);
     long long steps = 0;
     for (int f = 1; f <= job.run.frames; ++f) {
+      view.hold();
       if (const int sig = stop_signal(r.world)) {
         if (queue) queue->close();
         return stopped(sig, f - 1, r.out, r.progress, r.root);
@@ -284,9 +297,11 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                       "blocks {:7}  rebuilds {}",
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
       r.progress.update(s.time, steps);
+      view.mpm_frame(f, s.time, steps, download);
     }
     if (queue) queue->close();
     r.progress.done(solver.time(), steps);
+    view.linger();
     return 0;
   });
 }

@@ -1,0 +1,72 @@
+// `silt run --view [HOST:]PORT`: the run's side of the live viewer (silt::view, docs/viewer.md),
+// kept to a few calls in run.cpp. Off (no --view) every call returns at once; in a build without
+// civetweb, asking for it is an error that says so.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "progress.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/mpm/particle_frame.hpp"
+#include "silt/mpm/scene.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/swe/fields.hpp"
+
+namespace silt::view {
+class Viewer;
+}
+
+namespace silt::app {
+
+class LiveView {
+ public:
+  /// address: the --view value (empty: off). Starts the server and logs its URL.
+  LiveView(const std::string& address, const mpm::Scene& scene, const partition::World& world,
+           Progress& progress);
+  LiveView(const std::string& address, const io::SweJob& job, const partition::World& world,
+           Progress& progress);
+  ~LiveView();
+  LiveView(const LiveView&) = delete;
+  LiveView& operator=(const LiveView&) = delete;
+
+  explicit operator bool() const { return bool(viewer_); }
+
+  /// MPM, after each frame: the status line, and a frame (decimated to the budget) when a browser
+  /// waits for one; `download` copies the particles off the devices and is called only then.
+  void mpm_frame(long frame, double time, long long steps,
+                 const std::function<mpm::ParticleFrame()>& download);
+  /// Shallow water, after each advance: the same with the mapped field.
+  void swe_frame(long frame, double time, long long steps,
+                 const std::function<swe::Fields()>& download);
+  /// Shallow water: one gauge sample (depth per gauge).
+  void gauge(double time, const std::vector<swe::Probe>& probes);
+  /// Shallow water: the simulated time to advance to next, at most `target`, so that a browser
+  /// gets a frame about every 1/20 s of wall time (target itself when nobody watches).
+  double next_time(double time, double target);
+  /// Between frames: waits while a browser holds the run paused (sending one frame of every
+  /// particle first); returns at once when running, after one frame when a step was asked for,
+  /// or when a stop signal arrives.
+  void hold();
+  /// After the last frame: the final state stays on the page until SIGINT / SIGTERM.
+  void linger();
+
+ private:
+  void post_full();
+  std::unique_ptr<view::Viewer> viewer_;
+  Progress* progress_ = nullptr;
+  const mpm::Scene* mpm_ = nullptr;
+  const io::SweJob* swe_ = nullptr;
+  long frame_ = 0;
+  double time_ = 0;
+  long long steps_ = 0;
+  std::function<mpm::ParticleFrame()> mpm_download_;
+  std::function<swe::Fields()> swe_download_;
+  double chunk_ = 0;  // simulated s per viewer frame (shallow water), adapted
+  double chunk_wall_start_ = 0;
+  std::size_t swe_cells_ = 0;  // cells of the image sent
+};
+
+}  // namespace silt::app

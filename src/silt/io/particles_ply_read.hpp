@@ -1,0 +1,15 @@
+// Reads back the binary PLY particle frames that write_particles_ply writes (`silt view DIR`
+// replays them): positions, velocities, material and id; other properties are skipped.
+#pragma once
+
+#include <string>
+
+#include "silt/mpm/particle_frame.hpp"
+
+namespace silt::io {
+
+/// Errors name the file and what is wrong (not binary little-endian, no x y z or material
+/// property, shorter than its header says).
+mpm::ParticleFrame read_particles_ply(const std::string& path);
+
+}  // namespace silt::io

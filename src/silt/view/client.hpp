@@ -1,0 +1,57 @@
+// One browser watching: its own sender thread writes to its WebSocket, so a slow or stalled client
+// holds up only itself. Frames are droppable: a new frame replaces one not yet sent (the client
+// sees the latest state at the rate its link carries). Text messages (status, gauges) queue up to
+// a bound, beyond which the oldest are dropped. Neither call ever waits for the network.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+struct mg_connection;
+
+namespace silt::view {
+
+class Client {
+ public:
+  explicit Client(mg_connection* conn);
+  /// Stops the sender (a write in progress finishes or fails first) and joins it.
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Sends `frame` (a binary message) next, replacing an unsent one, which is dropped.
+  void send_frame(std::shared_ptr<const std::string> frame);
+  /// Queues a message that is not dropped for a newer one: text (status, gauges) or binary (the
+  /// terrain). kMaxQueued wait at most; beyond, the oldest is dropped (a client that stopped
+  /// reading).
+  void send_text(std::string text) { send_queued(std::move(text), false); }
+  void send_queued(std::string msg, bool binary);
+
+  /// Frames replaced before they were sent.
+  std::size_t dropped() const;
+  /// False once a write failed (the client went away; the server's close handler removes it).
+  bool alive() const;
+
+  static constexpr std::size_t kMaxQueued = 1024;
+
+ private:
+  void work();
+
+  mg_connection* conn_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::shared_ptr<const std::string> frame_;
+  std::deque<std::pair<std::string, bool>> queued_;  // message, binary
+  std::size_t dropped_ = 0;
+  bool stopping_ = false;
+  bool alive_ = true;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace silt::view

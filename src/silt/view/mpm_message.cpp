@@ -1,0 +1,128 @@
+#include "silt/view/mpm_message.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "silt/io/splat_render.hpp"
+#include "silt/view/message.hpp"
+
+namespace silt::view {
+
+namespace {
+
+nlohmann::json vec(const mpm::Vec3d& v) {
+  return {v[0], v[1], v[2]};
+}
+
+const char* collider_kind(mpm::ColliderKind k) {
+  switch (k) {
+    case mpm::ColliderKind::plane:
+      return "plane";
+    case mpm::ColliderKind::sphere:
+      return "sphere";
+    case mpm::ColliderKind::cylinder:
+      return "cylinder";
+    case mpm::ColliderKind::box:
+      return "box";
+  }
+  return "unknown";
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint16_t quantise(float v, double lo, double inv_extent) {
+  const double q = std::round((double(v) - lo) * inv_extent * 65535.0);
+  return static_cast<std::uint16_t>(std::clamp(q, 0.0, 65535.0));
+}
+
+}  // namespace
+
+bool keeps(std::int32_t id, double fraction) {
+  if (fraction >= 1) return true;
+  const double u = double(splitmix64(std::uint64_t(std::uint32_t(id))) >> 11) * 0x1.0p-53;
+  return u < fraction;
+}
+
+nlohmann::json describe_mpm(const mpm::Scene& scene) {
+  nlohmann::json materials = nlohmann::json::array();
+  const std::vector<io::Rgb> palette = io::material_palette(scene);
+  for (std::size_t k = 0; k < scene.materials.size(); ++k)
+    materials.push_back({{"name", scene.materials[k].name},
+                         {"colour", {palette[k][0], palette[k][1], palette[k][2]}}});
+  nlohmann::json colliders = nlohmann::json::array();
+  for (const auto& c : scene.colliders)
+    colliders.push_back({{"name", c.name},
+                         {"kind", collider_kind(c.kind)},
+                         {"point", vec(c.point)},
+                         {"normal", vec(c.normal)},
+                         {"center", vec(c.center)},
+                         {"radius", c.radius},
+                         {"axis", vec(c.axis)},
+                         {"box_min", vec(c.box_min)},
+                         {"box_max", vec(c.box_max)},
+                         {"velocity", vec(c.velocity)}});
+  return {{"solver", "mpm"},
+          {"name", scene.name},
+          {"dx", scene.dx},
+          {"domain_min", vec(scene.domain_min)},
+          {"domain_max", vec(scene.domain_max)},
+          {"gravity", vec(scene.gravity)},
+          {"frame_dt", scene.frame_dt},
+          {"materials", materials},
+          {"colliders", colliders}};
+}
+
+std::string encode_mpm(const mpm::ParticleFrame& p, const mpm::Scene& scene, const FrameInfo& info,
+                       std::size_t budget) {
+  const std::size_t n = p.count();
+  const double fraction = n > budget ? double(budget) / double(n) : 1.0;
+  std::vector<std::uint32_t> picked;
+  picked.reserve(std::min(n, std::size_t(budget * 1.1) + 64));
+  for (std::size_t i = 0; i < n; ++i)
+    if (keeps(p.id.empty() ? std::int32_t(i) : p.id[i], fraction))
+      picked.push_back(std::uint32_t(i));
+  const std::size_t m = picked.size();
+  double inv[3];
+  for (int a = 0; a < 3; ++a)
+    inv[a] = 1.0 / std::max(scene.domain_max[a] - scene.domain_min[a], 1e-30);
+  std::vector<std::uint16_t> pos(3 * m);
+  std::vector<std::uint8_t> material(m), speed(m);
+  std::vector<float> s(m);
+  float vmax = 0;
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t i = picked[k];
+    for (int a = 0; a < 3; ++a)
+      pos[3 * k + a] = quantise(p.position[3 * i + a], scene.domain_min[a], inv[a]);
+    material[k] = static_cast<std::uint8_t>(std::clamp(p.material[i], 0, 255));
+    const float* v = &p.velocity[3 * i];
+    s[k] = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (std::isfinite(s[k])) vmax = std::max(vmax, s[k]);
+  }
+  const float to_byte = vmax > 0 ? 255.0f / vmax : 0.0f;
+  for (std::size_t k = 0; k < m; ++k)
+    speed[k] = std::isfinite(s[k])
+                   ? static_cast<std::uint8_t>(std::min(255.0f, std::round(s[k] * to_byte)))
+                   : 255;
+  std::string msg = begin_message({{"type", "mpm"},
+                                   {"frame", info.frame},
+                                   {"time", info.time},
+                                   {"steps", info.steps},
+                                   {"total", n},
+                                   {"count", m},
+                                   {"box", {vec(scene.domain_min), vec(scene.domain_max)}},
+                                   {"speed_max", vmax},
+                                   {"full", m == n}});
+  append(msg, pos.data(), pos.size());
+  append(msg, material.data(), m);
+  append(msg, speed.data(), m);
+  return msg;
+}
+
+}  // namespace silt::view

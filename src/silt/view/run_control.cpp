@@ -1,0 +1,66 @@
+#include "silt/view/run_control.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "silt/core/error.hpp"
+
+namespace silt::view {
+
+Command parse_command(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("not JSON ({})", e.what()));
+  }
+  if (!j.is_object() || !j.contains("cmd") || !j["cmd"].is_string())
+    throw Error("expected an object with a string \"cmd\"");
+  for (const auto& [key, value] : j.items())
+    if (key != "cmd") throw Error(fmt::format("unknown key '{}'", key));
+  const std::string c = j["cmd"];
+  if (c == "pause") return Command::pause;
+  if (c == "resume") return Command::resume;
+  if (c == "step") return Command::step;
+  throw Error(fmt::format("unknown cmd '{}' (pause, resume or step)", c));
+}
+
+void RunControl::apply(Command c) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    switch (c) {
+      case Command::pause:
+        paused_ = true;
+        break;
+      case Command::resume:
+        paused_ = false;
+        steps_ = 0;
+        break;
+      case Command::step:
+        paused_ = true;
+        ++steps_;
+        break;
+    }
+  }
+  changed_.notify_all();
+}
+
+bool RunControl::paused() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return paused_;
+}
+
+bool RunControl::wait_for_go(std::chrono::milliseconds wait) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!paused_) return true;
+  changed_.wait_for(lock, wait, [&] { return !paused_ || steps_ > 0; });
+  if (!paused_) return true;
+  if (steps_ > 0) {
+    --steps_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace silt::view

@@ -1,0 +1,175 @@
+#include "silt/view/viewer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "silt/core/error.hpp"
+
+namespace silt::view {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often the status line (time, steps/s, paused) goes to the browsers.
+constexpr auto kStatusEvery = std::chrono::milliseconds(250);
+
+// Gauge samples kept for a browser that connects late (at 0.1 s sampling: 10^4 s of a run).
+constexpr std::size_t kMaxGaugeRows = 100000;
+
+}  // namespace
+
+Viewer::Viewer(const Address& address, nlohmann::json scene, ViewerOptions options)
+    : options_(std::move(options)), scene_(std::move(scene)) {
+  rate_wall_ = Clock::now();
+  next_frame_ = rate_wall_;
+  Handlers h;
+  h.connected = [this](Client& c) {
+    on_connect(c);
+  };
+  h.message = [this](Client& c, const std::string& text) {
+    on_message(c, text);
+  };
+  h.log = options_.log;
+  server_ = std::make_unique<Server>(address, Assets(), std::move(h));
+  thread_ = std::thread([this] { work(); });
+}
+
+Viewer::~Viewer() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  server_.reset();
+}
+
+bool Viewer::idle() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !busy_ && !job_ && server_->clients() > 0;
+}
+
+bool Viewer::wants_frame() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !busy_ && !job_ && Clock::now() >= next_frame_ && server_->clients() > 0;
+}
+
+void Viewer::post(std::function<std::string()> encode, std::size_t points) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = std::move(encode);
+    job_points_ = points;
+  }
+  changed_.notify_all();
+}
+
+void Viewer::set_static(std::string message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  static_ = std::move(message);
+}
+
+void Viewer::progress(double time, long long steps) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  time_ = time;
+  steps_ = steps;
+}
+
+void Viewer::gauge(double time, const std::vector<double>& values) {
+  nlohmann::json row = nlohmann::json::array({time});
+  for (const double v : values) row.push_back(v);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (gauge_rows_.size() < kMaxGaugeRows) gauge_rows_.push_back(row);
+  }
+  server_->broadcast_text(nlohmann::json{{"type", "gauge"}, {"row", row}}.dump());
+}
+
+void Viewer::finish() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+  }
+  changed_.notify_all();
+}
+
+nlohmann::json Viewer::status() const {
+  return {{"type", "status"},
+          {"time", time_},
+          {"steps", steps_},
+          {"steps_per_s", steps_per_s_},
+          {"paused", control_.paused()},
+          {"finished", finished_},
+          {"frames_sent", frames_sent_},
+          {"clients", server_->clients()}};
+}
+
+void Viewer::on_connect(Client& c) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  c.send_text(nlohmann::json{
+      {"type", "hello"}, {"scene", scene_}, {"points_per_frame", options_.points_per_frame}}
+                  .dump());
+  if (!static_.empty()) c.send_queued(static_, true);
+  if (!gauge_rows_.empty())
+    c.send_text(nlohmann::json{{"type", "gauge_history"}, {"rows", gauge_rows_}}.dump());
+  c.send_text(status().dump());
+  if (latest_) c.send_frame(latest_);
+}
+
+void Viewer::on_message(Client& c, const std::string& text) {
+  try {
+    control_.apply(parse_command(text));
+  } catch (const Error& e) {
+    // A browser's mistake is that browser's business: it gets the reason, the run goes on.
+    c.send_text(nlohmann::json{{"type", "error"}, {"message", e.what()}}.dump());
+    return;
+  }
+  changed_.notify_all();  // the status line says so at once
+}
+
+void Viewer::work() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto next_status = Clock::now();
+  for (;;) {
+    changed_.wait_until(lock, next_status, [&] { return stopping_ || bool(job_); });
+    if (stopping_) return;
+    if (job_) {
+      std::function<std::string()> job = std::move(job_);
+      job_ = nullptr;
+      const std::size_t points = job_points_;
+      busy_ = true;
+      lock.unlock();
+      std::shared_ptr<const std::string> msg;
+      try {
+        msg = std::make_shared<const std::string>(job());
+      } catch (const std::exception& e) {
+        if (options_.log) options_.log(fmt::format("viewer: a frame was not sent: {}", e.what()));
+      }
+      if (msg) server_->broadcast_frame(msg);
+      lock.lock();
+      busy_ = false;
+      if (msg) {
+        latest_ = msg;
+        ++frames_sent_;
+      }
+      // The wire's budget: the next frame no sooner than this one's points allow.
+      const double gap =
+          std::max(1.0 / options_.max_fps, double(points) / options_.points_per_second);
+      next_frame_ = Clock::now() +
+                    std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap));
+    }
+    const auto now = Clock::now();
+    if (now >= next_status) {
+      const double wall = std::chrono::duration<double>(now - rate_wall_).count();
+      if (wall > 0) steps_per_s_ = double(steps_ - rate_steps_) / wall;
+      rate_wall_ = now;
+      rate_steps_ = steps_;
+      server_->broadcast_text(status().dump());
+      next_status = now + kStatusEvery;
+    }
+  }
+}
+
+}  // namespace silt::view

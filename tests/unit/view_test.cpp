@@ -1,0 +1,191 @@
+// The live viewer's pieces that need no browser: `--view` parsing, the browsers' commands and the
+// run's pause, the MPM wire format (quantisation, stable decimated subset) and the served files.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "silt/core/error.hpp"
+#include "silt/io/particles_ply.hpp"
+#include "silt/io/particles_ply_read.hpp"
+#include "silt/view/address.hpp"
+#include "silt/view/assets.hpp"
+#include "silt/view/message.hpp"
+#include "silt/view/mpm_message.hpp"
+#include "silt/view/run_control.hpp"
+
+namespace silt::view {
+namespace {
+
+// One uint16 step of a 2 m box, and half of it for rounding.
+constexpr double kQuantumTolerance = 2.0 / 65535;
+
+TEST(ViewAddress, PortAloneIsLoopback) {
+  const Address a = parse_address("8080");
+  EXPECT_EQ(a.host, "127.0.0.1");
+  EXPECT_EQ(a.port, 8080);
+  EXPECT_EQ(parse_address("0.0.0.0:9000").text(), "0.0.0.0:9000");
+  EXPECT_EQ(parse_address("[::1]:80").host, "[::1]");
+}
+
+TEST(ViewAddress, BadOnesNameTheOption) {
+  for (const char* bad : {"", "x", "70000", "host:", ":80", "::1:80", "1.2.3.4:-1", "a b:80"}) {
+    try {
+      parse_address(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--view '" + std::string(bad) + "'"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(ViewCommand, ParsesTheThreeAndRefusesTheRest) {
+  EXPECT_EQ(parse_command(R"({"cmd":"pause"})"), Command::pause);
+  EXPECT_EQ(parse_command(R"({"cmd":"resume"})"), Command::resume);
+  EXPECT_EQ(parse_command(R"({"cmd":"step"})"), Command::step);
+  for (const char* bad : {"", "pause", "[]", R"({"cmd":1})", R"({"cmd":"halt"})",
+                          R"({"cmd":"pause","x":1})", R"({"cmd":"pau)"})
+    EXPECT_THROW(parse_command(bad), Error) << bad;
+}
+
+TEST(ViewRunControl, PauseHoldsStepLetsOneFrameThrough) {
+  RunControl c;
+  EXPECT_TRUE(c.wait_for_go(std::chrono::milliseconds(0)));
+  c.apply(Command::pause);
+  EXPECT_FALSE(c.wait_for_go(std::chrono::milliseconds(5)));
+  c.apply(Command::step);
+  EXPECT_TRUE(c.wait_for_go(std::chrono::milliseconds(0)));
+  EXPECT_FALSE(c.wait_for_go(std::chrono::milliseconds(5)));  // paused again after one
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    c.apply(Command::resume);
+  });
+  EXPECT_TRUE(c.wait_for_go(std::chrono::seconds(10)));
+  t.join();
+  EXPECT_FALSE(c.paused());
+}
+
+mpm::Scene box_scene() {
+  mpm::Scene s;
+  s.domain_min = {-1, 0, 0};
+  s.domain_max = {1, 2, 2};
+  s.materials.resize(2);
+  return s;
+}
+
+mpm::ParticleFrame lattice(int n) {
+  mpm::ParticleFrame p;
+  for (int i = 0; i < n; ++i) {
+    p.position.insert(p.position.end(), {-1.0f + 2.0f * float(i) / float(n - 1), 0.5f, 1.9f});
+    p.velocity.insert(p.velocity.end(), {0.0f, -float(i % 7), 0.0f});
+    p.material.push_back(i % 2);
+    p.id.push_back(1000 + i);
+  }
+  return p;
+}
+
+struct Decoded {
+  nlohmann::json header;
+  std::vector<std::uint16_t> pos;
+  std::vector<std::uint8_t> material, speed;
+};
+
+Decoded decode(const std::string& msg) {
+  Decoded d;
+  std::size_t o = 0;
+  d.header = read_header(msg, &o);
+  const std::size_t n = d.header["count"];
+  EXPECT_EQ(o % 4, 0u);
+  d.pos.resize(3 * n);
+  std::memcpy(d.pos.data(), msg.data() + o, 6 * n);
+  o += (6 * n + 3) & ~std::size_t(3);
+  d.material.assign(msg.begin() + long(o), msg.begin() + long(o + n));
+  o += (n + 3) & ~std::size_t(3);
+  d.speed.assign(msg.begin() + long(o), msg.begin() + long(o + n));
+  EXPECT_EQ(msg.size(), (o + n + 3) & ~std::size_t(3));
+  return d;
+}
+
+TEST(ViewMpmMessage, QuantisesPositionsInTheBoxAndSpeedToTheFrameMaximum) {
+  const mpm::Scene s = box_scene();
+  const mpm::ParticleFrame p = lattice(101);
+  const Decoded d = decode(encode_mpm(p, s, {3, 0.05, 30}, 1000));
+  EXPECT_EQ(d.header["count"], 101);
+  EXPECT_EQ(d.header["total"], 101);
+  EXPECT_EQ(d.header["full"], true);
+  EXPECT_EQ(d.header["frame"], 3);
+  EXPECT_DOUBLE_EQ(d.header["speed_max"].get<double>(), 6.0);
+  for (int i = 0; i < 101; ++i)
+    for (int a = 0; a < 3; ++a) {
+      const double lo = s.domain_min[a], ext = s.domain_max[a] - lo;
+      const double back = lo + ext * d.pos[3 * i + a] / 65535.0;
+      EXPECT_NEAR(back, p.position[3 * i + a], kQuantumTolerance)
+          << "particle " << i << " axis " << a;
+    }
+  for (int i = 0; i < 101; ++i) {
+    EXPECT_EQ(d.material[i], i % 2);
+    EXPECT_EQ(d.speed[i], std::lround(255.0 * (i % 7) / 6.0)) << "particle " << i;
+  }
+}
+
+TEST(ViewMpmMessage, DecimatesToTheBudgetWithTheSameParticlesEachFrame) {
+  const mpm::Scene s = box_scene();
+  const mpm::ParticleFrame p = lattice(100000);
+  const Decoded d = decode(encode_mpm(p, s, {}, 10000));
+  const double n = d.header["count"];
+  EXPECT_EQ(d.header["full"], false);
+  EXPECT_NEAR(n, 10000, 400);  // a binomial count: 4 sigma = 4 sqrt(10000 * 0.9)
+  // The subset is the ids the hash keeps, whatever the storage order.
+  std::size_t kept = 0;
+  for (int i = 0; i < 100000; ++i) kept += keeps(p.id[i], 0.1);
+  EXPECT_EQ(std::size_t(n), kept);
+  EXPECT_TRUE(keeps(12345, 1.0));
+  EXPECT_FALSE(keeps(12345, 0.0));
+}
+
+TEST(ViewReplay, PlyFramesReadBackAsWritten) {
+  mpm::ParticleFrame p = lattice(257);
+  p.plastic.assign(257, 0.25f);  // a property the reader skips
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "silt_view_test_frame.ply").string();
+  io::write_particles_ply(path, p, {"test", 7, 0.5});
+  const mpm::ParticleFrame q = io::read_particles_ply(path);
+  EXPECT_EQ(q.position, p.position);
+  EXPECT_EQ(q.velocity, p.velocity);
+  EXPECT_EQ(q.material, p.material);
+  EXPECT_EQ(q.id, p.id);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 4);
+  EXPECT_THROW(io::read_particles_ply(path), Error);
+  std::ofstream(path) << "not a ply\n";
+  EXPECT_THROW(io::read_particles_ply(path), Error);
+  std::filesystem::remove(path);
+}
+
+TEST(ViewAssets, ServesThePageAndNothingElse) {
+  const Assets a;
+  ASSERT_NE(a.find("/"), nullptr);
+  EXPECT_NE(a.find("/")->body.find("silt viewer"), std::string::npos);
+  EXPECT_NE(a.find("/viewer.js"), nullptr);
+  ASSERT_NE(a.find("/three/three.min.js"), nullptr);
+  EXPECT_NE(a.find("/three/three.min.js")->body.find("REVISION"), std::string::npos);
+  for (const char* p : {"", "/../../etc/passwd", "/etc/passwd", "/three/../viewer.js",
+                        "/three/build/three.min.js", "/viewer.js/", "viewer.js", "/VIEWER.JS"})
+    EXPECT_EQ(a.find(p), nullptr) << p;
+}
+
+TEST(ViewAssets, AMissingThreeJsNamesThePackage) {
+  try {
+    Assets a("/nonexistent/three");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("libjs-three"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace silt::view

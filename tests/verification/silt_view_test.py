@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+"""The live viewer (`silt run --view`), checked from the outside on the CPU backend (ctest, label
+verification). Each case starts its own run on a loopback port and ends it with SIGTERM.
+
+  silt_view_test.py SILT SOURCE_DIR WORK_DIR CASE [SHOTS_DIR]
+
+  mpm_browser    the sand column in headless Chromium: sand-coloured particles where the column
+                 stands and none in the empty corner, the simulated time advancing between two
+                 screenshots, pause stopping it (the page's time and silt's frame lines), step
+                 taking exactly one frame, resume going on.
+  swe_browser    the embedded dam break: deep blue water in the reservoir, the grey dry dam,
+                 lighter water in the tailwater; time advancing; a click on the reservoir gauge
+                 plots its depth series (10 m at first); pause stopping the steps.
+  port_in_use    a port something else listens on: exit 1 and one error naming the address.
+  bad_requests   paths outside the page (/../../etc/passwd, encoded and nested forms) are 404
+                 and never return the file; the page and three.js are served; the server listens
+                 on the loopback address only.
+  bad_clients    malformed WebSocket messages get an error reply; clients that disconnect in the
+                 middle of a frame and a client that never reads: the run goes on and a well-behaved
+                 client still receives frames with the time advancing.
+  replay         `silt view DIR` of a finished MPM run (PLY frames) and of a finished dam break
+                 (depth rasters, gauges): a client receives the scene, the terrain, the frames in
+                 order of time (the MPM ones with every particle of the file), and the gauge
+                 history; a folder that is not a run's is an error naming the file.
+SHOTS_DIR: where the browser cases also leave their screenshots (docs/images/ in the repository).
+"""
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+START_TIMEOUT_S = 120  # until silt prints the viewer's URL (the CPU machine may be loaded)
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Run:
+    """`silt run ... --view 127.0.0.1:PORT` in the background, its stderr collected."""
+
+    def __init__(self, silt, args, work, port=None):
+        self.port = port or free_port()
+        os.makedirs(work, exist_ok=True)
+        self.log_path = os.path.join(work, "silt.log")
+        self.log = open(self.log_path, "w")
+        env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1")
+        cmd = [silt, "run", *args, "--backend", "cpu", "--out", os.path.join(work, "out"),
+               "--view", f"127.0.0.1:{self.port}"]
+        print("+", " ".join(cmd))
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+        self.url = f"http://127.0.0.1:{self.port}/"
+        deadline = time.time() + START_TIMEOUT_S
+        while "viewer: http" not in self.text():
+            if self.proc.poll() is not None:
+                fail(f"silt ended ({self.proc.returncode}) before serving:\n{self.text()}")
+            if time.time() > deadline:
+                self.stop()
+                fail(f"no viewer URL after {START_TIMEOUT_S} s:\n{self.text()}")
+            time.sleep(0.1)
+
+    def text(self):
+        self.log.flush()
+        return open(self.log_path).read()
+
+    def frame_lines(self):
+        return len(re.findall(r"^frame +\d+", self.text(), re.M))
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                fail("silt did not stop within 60 s of SIGTERM")
+        self.log.close()
+
+
+def sand_column(source):
+    # ~2,800 particles (dx 1/32), frames without end, nothing written: only the viewer watches.
+    return [os.path.join(source, "scenes", "mpm_sand_column.json"), "--set", "domain.dx=0.03125",
+            "--set", "run.frames=100000", "--set", "outputs.formats=[]",
+            "--set", "outputs.png=false"]
+
+
+def dam_break():
+    # The embedded default scene (no scene file), long enough to watch, nothing but gauges written.
+    return ["--set", "run.end_time=100000", "--set", "run.output_interval=50000",
+            "--set", 'outputs.png="none"', "--set", "outputs.formats=[]"]
+
+
+# ----------------------------------------------------------------------------------- browser
+
+class Browser:
+    def __init__(self, url, width=960, height=640):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        opts = webdriver.ChromeOptions()
+        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                  "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+                  "--ignore-gpu-blocklist", f"--window-size={width},{height}",
+                  "--force-device-scale-factor=1"]:
+            opts.add_argument(a)
+        opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+        self.d = webdriver.Chrome(service=Service(driver), options=opts)
+        self.d.set_window_size(width, height)
+        self.d.get(url)
+
+    def js(self, expr):
+        return self.d.execute_script("return " + expr)
+
+    def wait(self, expr, timeout, what):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if self.js(expr):
+                    return
+            except Exception:  # the page is still loading
+                pass
+            time.sleep(0.1)
+        fail(f"timed out after {timeout} s waiting for {what} ({expr})")
+
+    def time(self):
+        return self.js("silt.time")
+
+    def shot(self, path):
+        from PIL import Image
+        self.d.save_screenshot(path)
+        return Image.open(path).convert("RGB")
+
+    def click(self, element_id):
+        self.d.find_element("id", element_id).click()
+
+    def quit(self):
+        self.d.quit()
+
+
+def patch_fraction(img, centre, half, test):
+    """Fraction of the pixels within `half` px of centre that pass test(r, g, b)."""
+    cx, cy = int(round(centre[0])), int(round(centre[1]))
+    n = hit = 0
+    for y in range(max(0, cy - half), min(img.height, cy + half + 1)):
+        for x in range(max(0, cx - half), min(img.width, cx + half + 1)):
+            n += 1
+            hit += bool(test(*img.getpixel((x, y))))
+    return hit / max(n, 1)
+
+
+def near(c, ref, tol):
+    return all(abs(a - b) <= tol for a, b in zip(c, ref))
+
+
+def keep_shot(src, shots, name):
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        shutil.copy(src, os.path.join(shots, name))
+
+
+def check_pause(b, run, progress_of, settle_s=1.0, watch_s=2.5):
+    """Pause from the page: the page's time and the run's progress stop; resume: they go on."""
+    b.click("pause")
+    b.wait("silt.status && silt.status.paused", 20, "the status to say paused")
+    time.sleep(settle_s)  # the frame in flight when the pause came lands
+    t0, p0 = b.time(), progress_of()
+    time.sleep(watch_s)
+    t1, p1 = b.time(), progress_of()
+    if t1 != t0 or p1 != p0:
+        fail(f"paused, yet the page's time went {t0} -> {t1} and the run {p0} -> {p1}")
+    print(f"paused: time stays {t0} s, run progress stays {p0} for {watch_s} s")
+    return t0
+
+
+def mpm_browser(silt, source, work, shots):
+    run = Run(silt, sand_column(source), work)
+    b = Browser(run.url)
+    try:
+        b.wait("silt.framesReceived > 0", 60, "a first frame")
+        b.wait("document.getElementById('shown').textContent.indexOf('particles') >= 0", 10, "the counts")
+        t1 = b.time()
+        img1 = b.shot(os.path.join(work, "mpm_1.png"))
+        time.sleep(2.0)
+        t2 = b.time()
+        img2 = b.shot(os.path.join(work, "mpm_2.png"))
+        if not t2 > t1:
+            fail(f"the simulated time did not advance between two screenshots: {t1} -> {t2}")
+        print(f"time advances: {t1:.4f} s -> {t2:.4f} s")
+        # Sand (palette 214,178,112, shaded by light and depth): red > green > blue, clearly warm.
+        sand = lambda r, g, b_: r > g > b_ and r - b_ > 35
+        for img, name in ((img1, "first"), (img2, "second")):
+            # The column's lower part stays where it stood (the sand spreads from the base out).
+            column = b.js("silt.project([0.5, 0.09, 0.5])")
+            empty = b.js("silt.project([0.5, 0.42, 0.5])")  # above the 0.35 m column top
+            f_col = patch_fraction(img, column, 6, sand)
+            f_empty = patch_fraction(img, empty, 6, sand)
+            print(f"{name} screenshot: sand pixels {f_col:.2f} at the column, {f_empty:.2f} above it")
+            if f_col < 0.5:
+                fail(f"{name} screenshot: only {f_col:.2f} of the pixels at the column are sand-coloured")
+            if f_empty > 0.02:
+                fail(f"{name} screenshot: {f_empty:.2f} of the pixels in empty space are sand-coloured")
+        bg = img1.getpixel((img1.width - 5, 5))
+        if not near(bg, (30, 34, 40), 6):
+            fail(f"the background at the top right is {bg}, not the page's (30, 34, 40)")
+        keep_shot(os.path.join(work, "mpm_2.png"), shots, "viewer_mpm.png")
+        t_paused = check_pause(b, run, run.frame_lines)
+        # Step: one frame (1/60 s of simulated time), then paused again.
+        frames = run.frame_lines()
+        b.click("step")
+        b.wait(f"silt.time > {t_paused}", 30, "the stepped frame")
+        time.sleep(1.5)
+        dt = b.time() - t_paused
+        if abs(dt - 1 / 60) > 1e-4 or run.frame_lines() != frames + 1:
+            fail(f"step took {dt} s and {run.frame_lines() - frames} frames, not 1/60 s and one")
+        print(f"step: one frame, {dt:.5f} s")
+        b.click("pause")  # the button reads 'resume' while paused
+        b.wait(f"silt.time > {t_paused + 0.05}", 60, "the time to advance after resume")
+        print("resumed: time advances")
+        if not b.js("silt.lastHeader.full === true"):
+            print("note: the last frame was a subset")
+    finally:
+        b.quit()
+        run.stop()
+
+
+def swe_browser(silt, source, work, shots):
+    run = Run(silt, dam_break(), work)
+    b = Browser(run.url)
+    try:
+        b.wait("silt.framesReceived > 1", 60, "the first frames")
+        time.sleep(0.5)
+        t1 = b.time()
+        img1 = b.shot(os.path.join(work, "swe_1.png"))
+        time.sleep(2.0)
+        t2 = b.time()
+        img = b.shot(os.path.join(work, "swe_2.png"))
+        if not t2 > t1:
+            fail(f"the simulated time did not advance between two screenshots: {t1} -> {t2}")
+        print(f"time advances: {t1:.4f} s -> {t2:.4f} s")
+        blue = lambda r, g, b_: b_ > r + 40 and b_ > g
+        grey = lambda r, g, b_: max(r, g, b_) - min(r, g, b_) < 12 and r > 90
+        checks = [("reservoir (x 30 m, y 60 m), 10 m of water", [30, 60], blue, 0.9),
+                  ("dam (x 100 m, y 40 m), dry", [100, 40], grey, 0.9),
+                  ("tailwater (x 170 m, y 60 m), ~5 m of water", [170, 60], blue, 0.9)]
+        for what, p, test, need in checks:
+            f = patch_fraction(img, b.js(f"silt.project({p})"), 3, test)
+            print(f"{what}: {f:.2f} of the pixels as expected")
+            if f < need:
+                fail(f"{what}: only {f:.2f} of the pixels have the expected colour")
+        deep = img.getpixel(tuple(int(v) for v in b.js("silt.project([30, 60])")))
+        shallow = img.getpixel(tuple(int(v) for v in b.js("silt.project([170, 60])")))
+        if not sum(deep) < sum(shallow):
+            fail(f"10 m of water {deep} is not darker than 5 m {shallow} (the Blues ramp)")
+        # A click on the reservoir gauge shows its depth series: ~10 m, falling as the reservoir empties.
+        from selenium.webdriver.common.action_chains import ActionChains
+        q, size = b.js("silt.project([50, 130])"), b.js("[innerWidth, innerHeight]")
+        canvas = b.d.find_element("css selector", "#stage canvas")
+        ActionChains(b.d).move_to_element_with_offset(
+            canvas, int(q[0] - size[0] / 2), int(q[1] - size[1] / 2)).click().perform()
+        b.wait("getComputedStyle(document.getElementById('gaugebox')).display === 'block'", 10,
+               "the gauge's plot")
+        title = b.js("document.getElementById('gauge-title').textContent")
+        rows = b.js("silt.view.series.length")
+        first = b.js("silt.view.series[0][1]")
+        drawn = b.js("""(() => { const c = document.getElementById('gauge-plot');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+            for (let k = 0; k < d.length; k += 4) if (d[k] > 200 && d[k + 1] > 150 && d[k + 2] < 100) ++n;
+            return n; })()""")
+        print(f"gauge: '{title}', {rows} samples, first depth {first:.3f} m, {drawn} plot pixels")
+        if "reservoir" not in title or rows < 10 or abs(first - 10) > 0.05 or drawn < 50:
+            fail(f"the reservoir gauge's plot: title '{title}', {rows} rows, first {first}, {drawn} px")
+        keep_shot(os.path.join(work, "swe_2.png"), shots, "viewer_swe.png")
+        b.shot(os.path.join(work, "swe_gauge.png"))
+        check_pause(b, run, lambda: b.js("silt.status.steps"))
+        b.click("pause")
+        b.wait(f"silt.status.steps > 0 && !silt.status.paused", 20, "resume")
+    finally:
+        b.quit()
+        run.stop()
+
+
+# ----------------------------------------------------------------------------------- bad input
+
+def port_in_use(silt, source, work, shots):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        p = subprocess.run([silt, "run", *dam_break(), "--backend", "cpu", "--out",
+                            os.path.join(work, "out"), "--view", f"127.0.0.1:{port}"],
+                           capture_output=True, text=True, timeout=120, env=env)
+    print(p.stderr.strip())
+    if p.returncode != 1:
+        fail(f"exit code {p.returncode}, expected 1")
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    if len(errors) != 1 or f"127.0.0.1:{port}" not in errors[0] or "in use" not in errors[0]:
+        fail(f"expected one error naming 127.0.0.1:{port} and 'in use', got {errors}")
+    for bad in ["70000", "host:", "abc", "::1:80"]:
+        p = subprocess.run([silt, "run", "--view", bad, "--backend", "cpu"], capture_output=True,
+                           text=True, timeout=60)
+        if p.returncode != 1 or f"--view '{bad}'" not in p.stderr:
+            fail(f"--view {bad}: exit {p.returncode}, stderr {p.stderr!r}")
+
+
+def raw_get(port, path):
+    """GET path exactly as given (no client-side normalisation): (status, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def bad_requests(silt, source, work, shots):
+    run = Run(silt, dam_break(), work)
+    try:
+        for path in ["/", "/index.html", "/viewer.js", "/three/three.min.js"]:
+            status, body = raw_get(run.port, path)
+            if status != 200 or not body:
+                fail(f"GET {path}: {status}, {len(body)} bytes")
+        status, body = raw_get(run.port, "/")
+        if b"silt viewer" not in body:
+            fail("GET / is not the viewer's page")
+        refused = ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2f..%2fetc%2fpasswd",
+                   "/three/../../../../etc/passwd", "/three/..%2f..%2f..%2f..%2fetc/passwd",
+                   "//etc/passwd", "/etc/passwd", "/viewer.js/../../../etc/passwd",
+                   "/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/three/build/three.min.js", "/ws/../etc/passwd",
+                   "/../../../../../../proc/self/environ", "/%252e%252e/etc/passwd"]
+        for path in refused:
+            status, body = raw_get(run.port, path)
+            if status == 200 or b"root:" in body or b"PATH=" in body:
+                fail(f"GET {path}: {status}, body {body[:80]!r}")
+        print(f"{len(refused)} paths outside the page refused (404)")
+        if not run.alive():
+            fail("silt ended while serving requests")
+        # Loopback only: the machine's other addresses do not answer.
+        others = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+        for addr in [a for a in others if ":" not in a and not a.startswith("127.")]:
+            with socket.socket() as s:
+                s.settimeout(3)
+                if s.connect_ex((addr, run.port)) == 0:
+                    fail(f"the viewer answers on {addr}:{run.port}; it should listen on 127.0.0.1 only")
+            print(f"not listening on {addr}")
+    finally:
+        run.stop()
+
+
+def ws_handshake(port, rcvbuf=None):
+    """A raw WebSocket connection (so a test can misbehave at the byte level)."""
+    s = socket.socket()
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    if b" 101 " not in head:
+        fail(f"no WebSocket upgrade: {head[:80]!r}")
+    return s
+
+
+async def watch(port, seconds, send=()):
+    """A well-behaved client: sends `send`, then counts frames and error replies for `seconds`."""
+    import websockets
+    frames, errors, times = 0, [], []
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        for m in send:
+            await ws.send(m)
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
+            except asyncio.TimeoutError:
+                break
+            if isinstance(m, bytes):
+                n = struct.unpack("<I", m[4:8])[0]
+                h = json.loads(m[8:8 + n])
+                if h["type"] in ("mpm", "swe"):
+                    frames += 1
+                    times.append(h["time"])
+            else:
+                j = json.loads(m)
+                if j["type"] == "error":
+                    errors.append(j["message"])
+    return frames, errors, times
+
+
+def bad_clients(silt, source, work, shots):
+    run = Run(silt, sand_column(source), work)
+    try:
+        malformed = ["not json", '{"cmd": "explode"}', '{"cmd": 3}', "[]", '{"cmd":"pause","x":1}',
+                     b"\x00\x01binary", "x" * 10000]
+        frames, errors, _ = asyncio.run(watch(run.port, 3, malformed))
+        print(f"malformed: {len(errors)} error replies, e.g. {errors[:2]}")
+        if len(errors) != len(malformed):
+            fail(f"{len(malformed)} malformed messages, {len(errors)} error replies: {errors}")
+        # Mid-frame disconnects: read a few bytes of a frame, then reset the connection.
+        for _ in range(8):
+            s = ws_handshake(run.port)
+            s.settimeout(10)
+            s.recv(64)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+        # A client that never reads, with a small receive buffer, stays connected meanwhile.
+        stalled = ws_handshake(run.port, rcvbuf=4096)
+        frames, errors, times = asyncio.run(watch(run.port, 4))
+        print(f"with a stalled client: {frames} frames in 4 s, time {times[:1]} -> {times[-1:]}")
+        if frames < 5 or not times or not times[-1] > times[0]:
+            fail(f"a good client got {frames} frames, times {times[:1]}..{times[-1:]}")
+        if not run.alive():
+            fail(f"silt ended:\n{run.text()}")
+        lines = run.frame_lines()
+        time.sleep(2)
+        if not run.frame_lines() > lines:
+            fail("the run stopped stepping with a stalled client connected")
+        stalled.close()
+    finally:
+        run.stop()
+
+
+async def replay_client(port, seconds):
+    """What a client of `silt view` gets: (hello scene, terrain seen, frame headers, gauge rows)."""
+    import websockets
+    scene, terrain, frames, gauges = None, False, [], 0
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
+            except asyncio.TimeoutError:
+                break
+            if isinstance(m, bytes):
+                n = struct.unpack("<I", m[4:8])[0]
+                h = json.loads(m[8:8 + n])
+                if h["type"] == "terrain":
+                    terrain = True
+                else:
+                    frames.append(h)
+            else:
+                j = json.loads(m)
+                if j["type"] == "hello":
+                    scene = j["scene"]
+                elif j["type"] == "gauge_history":
+                    gauges = len(j["rows"])
+    return scene, terrain, frames, gauges
+
+
+def replay(silt, source, work, shots):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    mpm_out, swe_out = os.path.join(work, "mpm"), os.path.join(work, "swe")
+    subprocess.run([silt, "run", *sand_column(source)[:1], "--set", "domain.dx=0.03125",
+                    "--set", "run.frames=6", "--set", 'outputs.formats=["ply"]',
+                    "--set", "outputs.png=false", "--backend", "cpu", "--out", mpm_out],
+                   check=True, capture_output=True, env=env, timeout=300)
+    subprocess.run([silt, "run", "--set", "run.end_time=2.4", "--set", "run.output_interval=0.6",
+                    "--set", 'outputs.png="none"', "--set", 'outputs.formats=["asc"]',
+                    "--backend", "cpu", "--out", swe_out],
+                   check=True, capture_output=True, env=env, timeout=300)
+    for out, solver, nframes in ((mpm_out, "mpm", 7), (swe_out, "swe", 5)):
+        port = free_port()
+        log = open(os.path.join(work, f"view_{solver}.log"), "w")
+        p = subprocess.Popen([silt, "view", out, "--view", f"127.0.0.1:{port}"],
+                             stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            deadline = time.time() + 60
+            while "silt view:" not in open(log.name).read():
+                if p.poll() is not None or time.time() > deadline:
+                    fail(f"silt view {out} did not start: {open(log.name).read()}")
+                time.sleep(0.1)
+            scene, terrain, frames, gauges = asyncio.run(replay_client(port, 6))
+        finally:
+            p.send_signal(signal.SIGTERM)
+            rc = p.wait(30)
+        times = [h["time"] for h in frames]
+        print(f"{solver} replay: {len(frames)} frames, times {times[:nframes + 1]}, terrain "
+              f"{terrain}, {gauges} gauge rows, exit {rc}")
+        if scene is None or scene["solver"] != solver:
+            fail(f"{solver} replay: hello {scene}")
+        if len(frames) < nframes or times[:nframes] != sorted(times[:nframes]) or times[0] != 0:
+            fail(f"{solver} replay: frames at {times}, expected {nframes} in order from 0")
+        if solver == "mpm" and not all(h["full"] and h["count"] == frames[0]["count"] for h in frames):
+            fail("mpm replay: frames without every particle")
+        if solver == "swe" and (not terrain or gauges < 20):
+            fail(f"swe replay: terrain {terrain}, {gauges} gauge rows (24 written)")
+        if rc != 0:
+            fail(f"silt view exited {rc} on SIGTERM")
+    p = subprocess.run([silt, "view", work, "--view", f"127.0.0.1:{free_port()}"],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 1 or "resolved_scene.json" not in p.stderr:
+        fail(f"silt view of a folder that is not a run's: exit {p.returncode}, {p.stderr!r}")
+
+
+def main():
+    silt, source, work, case = sys.argv[1:5]
+    shots = sys.argv[5] if len(sys.argv) > 5 else ""
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    {"mpm_browser": mpm_browser, "swe_browser": swe_browser, "port_in_use": port_in_use,
+     "bad_requests": bad_requests, "bad_clients": bad_clients, "replay": replay}[case](silt, source, work, shots)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
