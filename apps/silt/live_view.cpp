@@ -14,6 +14,10 @@
 #include "silt/view/mpm_message.hpp"
 #include "silt/view/swe_message.hpp"
 #include "silt/view/viewer.hpp"
+#else
+namespace silt::view {
+class Viewer {};  // never made: a build without the viewer refuses --view
+}  // namespace silt::view
 #endif
 
 namespace silt::app {
