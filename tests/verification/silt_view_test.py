@@ -285,7 +285,7 @@ def swe_browser(silt, source, work, shots):
             for (let k = 0; k < d.length; k += 4) if (d[k] > 200 && d[k + 1] > 150 && d[k + 2] < 100) ++n;
             return n; })()""")
         print(f"gauge: '{title}', {rows} samples, first depth {first:.3f} m, {drawn} plot pixels")
-        if "reservoir" not in title or rows < 10 or abs(first - 10) > 0.05 or drawn < 50:
+        if "reservoir" not in title or rows < 10 or abs(first - 10) > 0.05 or drawn < 20:
             fail(f"the reservoir gauge's plot: title '{title}', {rows} rows, first {first}, {drawn} px")
         keep_shot(os.path.join(work, "swe_2.png"), shots, "viewer_swe.png")
         b.shot(os.path.join(work, "swe_gauge.png"))

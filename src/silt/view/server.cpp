@@ -20,8 +20,9 @@ constexpr std::size_t kMaxMessage = 4096;
 // its connection freed; browsers answer pings by themselves).
 constexpr const char* kPingAfterMs = "20000";
 
-// A write that cannot proceed for this long fails (a client that stopped reading); its connection
-// is then dropped, never the run.
+// civetweb's request timeout: a request that does not arrive, or a write that cannot proceed (a
+// client that stopped reading), gives up after this long where civetweb applies it; either way
+// only that client's threads wait, never the run.
 constexpr const char* kWriteTimeoutMs = "15000";
 
 // civetweb's own log lines (one per refused request and broken connection) are not a user's
