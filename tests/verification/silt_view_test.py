@@ -6,7 +6,7 @@ verification). Each case starts its own run on a loopback port and ends it with 
 
   mpm_browser    the sand column in headless Chromium: sand-coloured particles where the column
                  stands and none in the empty corner, the simulated time advancing between two
-                 screenshots, pause stopping it (the page's time and silt's frame lines), step
+                 screenshots, steps/s shown, pause stopping it (the page's time and silt's frame lines), step
                  taking exactly one frame, resume going on.
   swe_browser    the embedded dam break: deep blue water in the reservoir, the grey dry dam,
                  lighter water in the tailwater; time advancing; a click on the reservoir gauge
@@ -204,6 +204,10 @@ def mpm_browser(silt, source, work, shots):
         if not t2 > t1:
             fail(f"the simulated time did not advance between two screenshots: {t1} -> {t2}")
         print(f"time advances: {t1:.4f} s -> {t2:.4f} s")
+        b.wait("silt.status && silt.status.steps_per_s > 0", 10, "a positive steps/s")
+        sps = b.js("document.getElementById('sps').textContent")
+        if not sps.isdigit() or int(sps) <= 0:
+            fail(f"the panel's steps/s reads '{sps}'")
         # Sand (palette 214,178,112, shaded by light and depth): red > green > blue, clearly warm.
         sand = lambda r, g, b_: r > g > b_ and r - b_ > 35
         for img, name in ((img1, "first"), (img2, "second")):

@@ -73,6 +73,15 @@ void Viewer::set_static(std::string message) {
 
 void Viewer::progress(double time, long long steps) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // Steps per second between the last two calls that moved on (an MPM frame may take longer than
+  // the status interval, so a rate per interval would read 0 between frames).
+  const auto now = Clock::now();
+  if (steps > steps_) {
+    const double wall = std::chrono::duration<double>(now - rate_wall_).count();
+    if (wall > 0 && rate_steps_ >= 0) steps_per_s_ = double(steps - rate_steps_) / wall;
+    rate_wall_ = now;
+    rate_steps_ = steps;
+  }
   time_ = time;
   steps_ = steps;
 }
@@ -99,7 +108,7 @@ nlohmann::json Viewer::status() const {
   return {{"type", "status"},
           {"time", time_},
           {"steps", steps_},
-          {"steps_per_s", steps_per_s_},
+          {"steps_per_s", control_.paused() ? 0.0 : steps_per_s_},
           {"paused", control_.paused()},
           {"finished", finished_},
           {"frames_sent", frames_sent_},
@@ -119,21 +128,28 @@ void Viewer::on_connect(Client& c) {
 }
 
 void Viewer::on_message(Client& c, const std::string& text) {
+  Command cmd;
   try {
-    control_.apply(parse_command(text));
+    cmd = parse_command(text);
+    control_.apply(cmd);
   } catch (const Error& e) {
     // A browser's mistake is that browser's business: it gets the reason, the run goes on.
     c.send_text(nlohmann::json{{"type", "error"}, {"message", e.what()}}.dump());
     return;
   }
-  changed_.notify_all();  // the status line says so at once
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_due_ = true;                           // the pages say so at once
+    if (cmd != Command::pause) rate_steps_ = -1;  // the pause is not stepping time
+  }
+  changed_.notify_all();
 }
 
 void Viewer::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   auto next_status = Clock::now();
   for (;;) {
-    changed_.wait_until(lock, next_status, [&] { return stopping_ || bool(job_); });
+    changed_.wait_until(lock, next_status, [&] { return stopping_ || bool(job_) || status_due_; });
     if (stopping_) return;
     if (job_) {
       std::function<std::string()> job = std::move(job_);
@@ -161,11 +177,8 @@ void Viewer::work() {
                     std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap));
     }
     const auto now = Clock::now();
-    if (now >= next_status) {
-      const double wall = std::chrono::duration<double>(now - rate_wall_).count();
-      if (wall > 0) steps_per_s_ = double(steps_ - rate_steps_) / wall;
-      rate_wall_ = now;
-      rate_steps_ = steps_;
+    if (now >= next_status || status_due_) {
+      status_due_ = false;
       server_->broadcast_text(status().dump());
       next_status = now + kStatusEvery;
     }

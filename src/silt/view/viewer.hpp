@@ -86,10 +86,11 @@ class Viewer {
   double time_ = 0;
   long long steps_ = 0;
   long frames_sent_ = 0;
-  // steps per second over the last status interval
+  // steps per second between the last two progress() calls that moved on
   std::chrono::steady_clock::time_point rate_wall_;
-  long long rate_steps_ = 0;
+  long long rate_steps_ = -1;
   double steps_per_s_ = 0;
+  bool status_due_ = false;         // a command changed the state: send the status now
   std::unique_ptr<Server> server_;  // after the state its handlers use
   std::thread thread_;              // last
 };

@@ -129,7 +129,8 @@ class MpmView {
   }
 
   addColliders(diag) {
-    // Colliders are drawn where they are at t = 0, cut to the domain box.
+    // Colliders cut to the domain box; those with a velocity move with the frames' time.
+    this.moving = [];
     const lo = this.boxMin, hi = this.boxMin.clone().add(this.boxSize);
     const clip = [
       new THREE.Plane(new THREE.Vector3(1, 0, 0), -lo.x), new THREE.Plane(new THREE.Vector3(-1, 0, 0), hi.x),
@@ -157,7 +158,10 @@ class MpmView {
         mesh = new THREE.Mesh(new THREE.BoxBufferGeometry(size.x, size.y, size.z), surface);
         mesh.position.copy(v(c.box_min).addScaledVector(size, 0.5));
       }
-      if (mesh) this.three.add(mesh);
+      if (!mesh) continue;
+      this.three.add(mesh);
+      if (v(c.velocity).lengthSq() > 0)
+        this.moving.push({mesh, base: mesh.position.clone(), velocity: v(c.velocity)});
     }
   }
 
@@ -183,6 +187,7 @@ class MpmView {
     // A subset is drawn with larger sprites so that the material still looks filled.
     const fill = n > 0 && h.total > n ? Math.cbrt(h.total / n) : 1;
     this.uniforms.radius.value = 0.5 * this.scene.dx * fill;
+    for (const m of this.moving) m.mesh.position.copy(m.base).addScaledVector(m.velocity, h.time);
     this.speedMax = h.speed_max;
     this.showSpeedMax();
   }
