@@ -15,7 +15,8 @@ verification). Each case starts its own run on a loopback port and ends it with 
   bad_requests   paths outside the page (/../../etc/passwd, encoded and nested forms) are 404
                  and never return the file; the page and three.js are served; the server listens
                  on the loopback address only.
-  bad_clients    malformed WebSocket messages get an error reply; clients that disconnect in the
+  bad_clients    malformed WebSocket messages get an error reply; a run paused by a browser that
+                 then leaves goes on; clients that disconnect in the
                  middle of a frame and a client that never reads: the run goes on and a well-behaved
                  client still receives frames with the time advancing.
   replay         `silt view DIR` of a finished MPM run (PLY frames) and of a finished dam break
@@ -424,6 +425,13 @@ def bad_clients(silt, source, work, shots):
         print(f"malformed: {len(errors)} error replies, e.g. {errors[:2]}")
         if len(errors) != len(malformed):
             fail(f"{len(malformed)} malformed messages, {len(errors)} error replies: {errors}")
+        # A browser that pauses the run and leaves: the last one leaving resumes it.
+        asyncio.run(watch(run.port, 1.5, ['{"cmd": "pause"}']))
+        lines = run.frame_lines()
+        time.sleep(3)
+        if not run.frame_lines() > lines or "the last browser left" not in run.text():
+            fail("the run stayed paused after the browser that paused it left")
+        print("paused by a browser that left: the run goes on")
         # Mid-frame disconnects: read a few bytes of a frame, then reset the connection.
         for _ in range(8):
             s = ws_handshake(run.port)

@@ -180,6 +180,8 @@ void Server::on_ws_close(const mg_connection* conn, void* self) {
     s.clients_.erase(it);
   }
   // Destroyed outside the lock: a write in progress may take until it fails.
+  gone.reset();
+  if (s.handlers_.disconnected) s.handlers_.disconnected();
 }
 
 }  // namespace silt::view

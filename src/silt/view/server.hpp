@@ -23,6 +23,7 @@ namespace silt::view {
 struct Handlers {
   std::function<void(Client&)> connected;                    // send it what it needs first
   std::function<void(Client&, const std::string&)> message;  // a text message from a browser
+  std::function<void()> disconnected;                        // a browser went away
   std::function<void(const std::string&)> log;               // lines a user should see
 };
 

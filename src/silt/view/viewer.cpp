@@ -32,6 +32,9 @@ Viewer::Viewer(const Address& address, nlohmann::json scene, ViewerOptions optio
   h.message = [this](Client& c, const std::string& text) {
     on_message(c, text);
   };
+  h.disconnected = [this] {
+    on_disconnect();
+  };
   h.log = options_.log;
   server_ = std::make_unique<Server>(address, Assets(), std::move(h));
   thread_ = std::thread([this] { work(); });
@@ -143,6 +146,18 @@ void Viewer::on_message(Client& c, const std::string& text) {
     if (cmd != Command::pause) rate_steps_ = -1;  // the pause is not stepping time
   }
   changed_.notify_all();
+}
+
+void Viewer::on_disconnect() {
+  // A run paused by a browser that is gone would hold its devices for nobody: the last browser
+  // leaving resumes it. (Not while the server stops: its close handlers run then.)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+  }
+  if (server_->clients() > 0 || !control_.paused()) return;
+  control_.apply(Command::resume);
+  if (options_.log) options_.log("viewer: the last browser left; the run goes on");
 }
 
 void Viewer::work() {

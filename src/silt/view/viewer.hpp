@@ -67,6 +67,7 @@ class Viewer {
   void work();
   void on_connect(Client& c);
   void on_message(Client& c, const std::string& text);
+  void on_disconnect();
   nlohmann::json status() const;  // under mutex_
 
   ViewerOptions options_;
