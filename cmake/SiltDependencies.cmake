@@ -18,6 +18,13 @@ if(PNG_FOUND)
   set(SILT_PNG ON)
 endif()
 
+# Text on PNG outputs (colour bar labels, times, legends): FreeType, optional.
+set(SILT_FREETYPE OFF)
+find_package(Freetype QUIET)
+if(FREETYPE_FOUND)
+  set(SILT_FREETYPE ON)
+endif()
+
 set(SILT_GDAL OFF)
 if(SILT_ENABLE_GDAL)
   find_package(GDAL CONFIG QUIET)

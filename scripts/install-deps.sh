@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
+  libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-gdal python3-vtk9
   clang-format

@@ -1,6 +1,7 @@
 // `silt view DIR [--view [HOST:]PORT]`: replays a finished output folder in the live viewer
 // (docs/viewer.md), at the run's simulated pace (one simulated second per second, 30 frames per
-// second at most) and from the start again after the last frame. Pause, resume and step work as
+// second at most), from the first frame when a browser connects to a replay nobody watched, and
+// from the start again after the last frame. Pause, resume and step work as
 // in a live run; paused, MPM frames are sent with every particle. Ctrl-C ends it (exit 0).
 #include <fmt/format.h>
 
@@ -63,6 +64,11 @@ int cmd_view(const std::string& dir, const std::string& address) {
       continue;
     }
     shown_paused = false;
+    if (viewer.clients() == 0) {  // nobody watches: start from the first frame when one does
+      k = 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
     std::this_thread::sleep_until(due);
     while (!viewer.idle() && !StopSignals::received())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

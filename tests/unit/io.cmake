@@ -6,3 +6,6 @@ target_compile_definitions(io_raster_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT
 silt_add_test(NAME io_output_test SOURCES io_output_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_frame_queue_test SOURCES io_frame_queue_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_hostile_test SOURCES io_hostile_test.cpp LABEL unit LIBS silt::io)
+if(SILT_FREETYPE)  # text on PNGs; the font (fonts-dejavu-core) missing fails the test
+  silt_add_test(NAME io_png_legend_test SOURCES io_png_legend_test.cpp LABEL unit LIBS silt::io)
+endif()

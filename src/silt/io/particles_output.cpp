@@ -8,6 +8,7 @@
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/particles_ply.hpp"
 #include "silt/io/particles_vtp.hpp"
+#include "silt/io/png_legend.hpp"
 #include "silt/io/splat_png.hpp"
 
 namespace silt::io {
@@ -31,6 +32,7 @@ MpmFrameWriter::MpmFrameWriter(const MpmJob& job, std::string out_dir)
   splat_.width = o.png_width;
   splat_.height = o.png_height;
   splat_.palette = material_palette(job.scene);
+  for (const auto& m : job.scene.materials) material_names_.push_back(m.name);
 }
 
 std::string MpmFrameWriter::frame_path(const std::string& stem, long frame,
@@ -77,7 +79,9 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& p, long
     if (o.png) {
       const std::string path = frame_path("preview", frame, "png");
       splat_.time = time;
-      write_png(path, render_splats(p, job_->scene, camera_, splat_));
+      SplatImage img = render_splats(p, job_->scene, camera_, splat_);
+      annotate_preview(img, time, material_names_, splat_.palette);
+      write_png(path, img);
       written.push_back(path);
     }
     if (vtp_frames_.size() > vtp_before) write_collection();

@@ -35,6 +35,7 @@ class MpmFrameWriter {
   std::string dir_;
   SplatCamera camera_;
   SplatSettings splat_;
+  std::vector<std::string> material_names_;                 // for the preview's legend
   std::vector<std::pair<double, std::string>> vtp_frames_;  // (time, file name) for the .pvd
   FrameIndex index_;
 

@@ -55,7 +55,9 @@ constexpr Rgb kBlues[] = {
 constexpr Rgb kHeat[] = {
     {255, 255, 178}, {254, 204, 92}, {253, 141, 60}, {240, 59, 32}, {189, 0, 38}};
 
-Rgb ramp_colour(ColourRamp r, double s) {
+}  // namespace
+
+std::array<double, 3> ramp_colour(ColourRamp r, double s) {
   const Rgb* stops = r == ColourRamp::blues ? kBlues : kHeat;
   s = std::clamp(s, 0.0, 1.0) * 4.0;
   const int k = std::min(3, static_cast<int>(s));
@@ -64,8 +66,6 @@ Rgb ramp_colour(ColourRamp r, double s) {
   for (int q = 0; q < 3; ++q) c[q] = (1 - w) * stops[k][q] + w * stops[k + 1][q];
   return c;
 }
-
-}  // namespace
 
 PngImage render_map(const swe::Grid& g, const std::vector<float>& shade,
                     const std::vector<std::uint8_t>& active, const std::vector<double>& value,

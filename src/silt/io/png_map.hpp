@@ -3,6 +3,7 @@
 // (nodata) cells are transparent. Needs libpng (SILT_WITH_PNG); without it writing throws.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ enum class ColourRamp {
   blues,  // depth: ColorBrewer "Blues", light to dark
   heat    // concentration: ColorBrewer "YlOrRd", yellow to dark red
 };
+
+/// The ramp's colour (0..255 per channel) at s in [0, 1] (clamped).
+std::array<double, 3> ramp_colour(ColourRamp ramp, double s);
 
 /// True when this build has libpng.
 bool png_available();

@@ -8,6 +8,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
+#include "silt/io/png_legend.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/raster.hpp"
 
@@ -126,8 +127,11 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
     // Hide what is below 1% of the colour scale: a film of rain on every cell would otherwise
     // colour the whole map.
     const double show_min = std::max(depth ? s.dry_depth : 0.0, 0.01 * o.png_max);
-    const PngImage img = render_map(s.grid, shade_, s.active, v, show_min, o.png_max,
-                                    depth ? ColourRamp::blues : ColourRamp::heat, o.png_scale);
+    const ColourRamp ramp = depth ? ColourRamp::blues : ColourRamp::heat;
+    const PngImage img = with_map_legend(
+        render_map(s.grid, shade_, s.active, v, show_min, o.png_max, ramp, o.png_scale),
+        depth ? "depth" : "concentration", depth ? "m" : "kg/m^3", o.png_max, ramp, t,
+        s.grid.dx / o.png_scale);
     const std::string path = frame_path(depth ? "depth" : "concentration", k, "png");
     write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
     written.push_back(path);

@@ -1,0 +1,102 @@
+#include "silt/io/png_legend.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "silt/io/png_text.hpp"
+
+namespace silt::io {
+
+namespace {
+
+constexpr int kStrip = 44;      // legend strip height, px
+constexpr int kFont = 13;       // text size, px per em
+constexpr int kBarWidth = 160;  // colour bar length, px
+
+// A length of 1, 2 or 5 x 10^k m that is at most `max_m`.
+double nice_length(double max_m) {
+  const double p = std::pow(10.0, std::floor(std::log10(max_m)));
+  for (const double f : {5.0, 2.0, 1.0})
+    if (f * p <= max_m) return f * p;
+  return p;
+}
+
+std::string metres(double m) {
+  return m >= 1000 ? fmt::format("{:g} km", m / 1000) : fmt::format("{:g} m", m);
+}
+
+}  // namespace
+
+PngImage with_map_legend(const PngImage& map, const std::string& field, const std::string& units,
+                         double vmax, ColourRamp ramp, double time, double metres_per_pixel) {
+  if (map.width < kLegendMinWidth || !text_available()) return map;
+  PngImage out;
+  out.width = map.width;
+  out.height = map.height + kStrip;
+  out.rgba.assign(std::size_t(out.width) * out.height * 4, 0);
+  std::copy(map.rgba.begin(), map.rgba.end(), out.rgba.begin());
+  const auto px = [&](int x, int y) {
+    return &out.rgba[(std::size_t(y) * out.width + x) * 4];
+  };
+  for (int y = map.height; y < out.height; ++y)
+    for (int x = 0; x < out.width; ++x) {
+      std::uint8_t* p = px(x, y);
+      p[0] = p[1] = p[2] = 250;
+      p[3] = 255;
+    }
+  const std::array<std::uint8_t, 3> ink{20, 20, 20};
+  const int top = map.height + 6, base = map.height + kStrip - 8;
+  // Colour bar: field and units above, 0 and vmax below its ends.
+  const int x0 = 8, bar = std::min(kBarWidth, out.width / 2 - 16);
+  for (int x = 0; x < bar; ++x) {
+    const auto c = ramp_colour(ramp, double(x) / std::max(1, bar - 1));
+    for (int y = top + 14; y < top + 22; ++y) {
+      std::uint8_t* p = px(x0 + x, y);
+      for (int k = 0; k < 3; ++k) p[k] = std::uint8_t(std::lround(c[k]));
+    }
+  }
+  draw_text(out.rgba.data(), out.width, out.height, 4, x0, top + 10,
+            fmt::format("{}, {}", field, units), ink, kFont);
+  draw_text(out.rgba.data(), out.width, out.height, 4, x0 + bar + 4, top + 22,
+            fmt::format("0 - {:g} {}", vmax, units), ink, kFont);
+  // Time, right of the bar's labels.
+  const std::string t = fmt::format("t = {:.2f} s", time);
+  draw_text(out.rgba.data(), out.width, out.height, 4, out.width - 8 - text_width(t, kFont), base,
+            t, ink, kFont);
+  // Scale bar: at most a quarter of the width, right-aligned above the time.
+  const double len = nice_length(0.25 * out.width * metres_per_pixel);
+  const int len_px = int(std::lround(len / metres_per_pixel));
+  const int sx = out.width - 8 - len_px, sy = top + 4;
+  for (int x = sx; x < sx + len_px; ++x)
+    for (int y = sy; y < sy + 3; ++y) {
+      std::uint8_t* p = px(x, y);
+      p[0] = p[1] = p[2] = 20;
+    }
+  const std::string l = metres(len);
+  draw_text(out.rgba.data(), out.width, out.height, 4, sx - 6 - text_width(l, kFont), sy + 6, l,
+            ink, kFont);
+  return out;
+}
+
+void annotate_preview(SplatImage& image, double time, const std::vector<std::string>& names,
+                      const std::vector<Rgb>& palette) {
+  if (image.width < kLegendMinWidth || !text_available()) return;
+  const std::array<std::uint8_t, 3> ink{245, 245, 245};
+  int y = 20;
+  draw_text(image.rgb.data(), image.width, image.height, 3, 10, y,
+            fmt::format("t = {:.3f} s", time), ink, kFont + 1);
+  for (std::size_t k = 0; k < names.size() && k < palette.size(); ++k) {
+    y += 18;
+    if (y >= image.height) break;
+    for (int q = y - 10; q < y; ++q)
+      for (int x = 10; x < 20; ++x) {
+        std::uint8_t* p = &image.rgb[(std::size_t(q) * image.width + x) * 3];
+        for (int c = 0; c < 3; ++c) p[c] = palette[k][c];
+      }
+    draw_text(image.rgb.data(), image.width, image.height, 3, 26, y, names[k], ink, kFont);
+  }
+}
+
+}  // namespace silt::io

@@ -1,0 +1,77 @@
+// Text on the PNG outputs: the shallow-water map's legend strip (colour bar, field and units,
+// time, scale bar) and the MPM preview's time and material legend. Needs FreeType and DejaVu Sans
+// (scripts/install-deps.sh): without them the test fails, it is not skipped.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "silt/io/png_legend.hpp"
+#include "silt/io/png_text.hpp"
+
+namespace silt::io {
+namespace {
+
+// Ink is near-black (20, 20, 20) antialiased over the strip's (250, 250, 250).
+bool dark(const std::uint8_t* p) {
+  return p[0] < 120 && p[1] < 120 && p[2] < 120;
+}
+
+PngImage grey_map(int w, int h) {
+  PngImage m;
+  m.width = w;
+  m.height = h;
+  m.rgba.assign(std::size_t(w) * h * 4, 128);
+  return m;
+}
+
+TEST(PngLegend, TextIsAvailable) {
+  ASSERT_TRUE(text_available());
+}
+
+TEST(PngLegend, MapGetsAStripWithColourBarTextAndScaleBar) {
+  const PngImage map = grey_map(400, 300);
+  const PngImage out = with_map_legend(map, "depth", "m", 10.0, ColourRamp::blues, 2.4, 0.25);
+  ASSERT_EQ(out.width, 400);
+  ASSERT_GT(out.height, 300);
+  EXPECT_TRUE(std::equal(map.rgba.begin(), map.rgba.end(), out.rgba.begin()));  // map untouched
+  const auto px = [&](int x, int y) {
+    return &out.rgba[(std::size_t(y) * out.width + x) * 4];
+  };
+  // The bar's top end is the ramp's darkest blue; its bottom end the lightest.
+  bool dark_blue = false, light_blue = false;
+  int ink = 0, scale_bar = 0;
+  for (int y = 300; y < out.height; ++y)
+    for (int x = 0; x < out.width; ++x) {
+      const std::uint8_t* p = px(x, y);
+      dark_blue |= p[0] < 20 && p[1] < 60 && p[2] > 95 && p[2] < 120;
+      light_blue |= p[0] > 190 && p[0] < 205 && p[2] > 230;
+      ink += dark(p) && x < 200;
+      scale_bar += dark(p) && x > 300;
+    }
+  EXPECT_TRUE(dark_blue);
+  EXPECT_TRUE(light_blue);
+  EXPECT_GT(ink, 40) << "field name and range";
+  // A 20 m bar (the largest 1-2-5 length within a quarter of 100 m) is 80 px of 3-pixel rows.
+  EXPECT_GT(scale_bar, 3 * 80);
+}
+
+TEST(PngLegend, SmallMapsStayOnePixelPerCell) {
+  const PngImage map = grey_map(kLegendMinWidth - 1, 50);
+  const PngImage out = with_map_legend(map, "depth", "m", 1.0, ColourRamp::blues, 0.0, 1.0);
+  EXPECT_EQ(out.height, 50);
+  EXPECT_EQ(out.rgba, map.rgba);
+}
+
+TEST(PngLegend, PreviewGetsTimeAndMaterialSwatches) {
+  SplatImage img{480, 270, std::vector<std::uint8_t>(480 * 270 * 3, 40)};
+  annotate_preview(img, 0.05, {"sand", "jelly"}, {{214, 178, 112}, {214, 60, 72}});
+  EXPECT_EQ(img.at(15, 33), (Rgb{214, 178, 112}));  // first swatch
+  EXPECT_EQ(img.at(15, 51), (Rgb{214, 60, 72}));    // second
+  int text = 0;
+  for (int y = 5; y < 25; ++y)
+    for (int x = 10; x < 100; ++x) text += img.at(x, y)[0] > 150;
+  EXPECT_GT(text, 30) << "the time";
+}
+
+}  // namespace
+}  // namespace silt::io
