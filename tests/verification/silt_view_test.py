@@ -179,9 +179,16 @@ def keep_shot(src, shots, name):
 
 def check_pause(b, run, progress_of, settle_s=1.0, watch_s=2.5):
     """Pause from the page: the page's time and the run's progress stop; resume: they go on."""
+    holds = run.text().count("viewer: paused at")
     b.click("pause")
     b.wait("silt.status && silt.status.paused", 20, "the status to say paused")
-    time.sleep(settle_s)  # the frame in flight when the pause came lands
+    # The run finishes the frame it is on and waits (it logs so); that frame then reaches the page.
+    deadline = time.time() + 60
+    while run.text().count("viewer: paused at") == holds:
+        if time.time() > deadline:
+            fail("the run did not report waiting within 60 s of the pause")
+        time.sleep(0.1)
+    time.sleep(settle_s)
     t0, p0 = b.time(), progress_of()
     time.sleep(watch_s)
     t1, p1 = b.time(), progress_of()
