@@ -23,6 +23,8 @@ verification). Each case starts its own run on a loopback port and ends it with 
                  (depth rasters, gauges): a client receives the scene, the terrain, the frames in
                  order of time (the MPM ones with every particle of the file), and the gauge
                  history; a folder that is not a run's is an error naming the file.
+  unwatched      `--view` with no browser connected changes nothing: the dam break's rasters and
+                 gauges and the sand column's PLY frames are byte-identical to a run without it.
 SHOTS_DIR: where the browser cases also leave their screenshots (docs/images/ in the repository).
 """
 import asyncio
@@ -535,13 +537,48 @@ def replay(silt, source, work, shots):
         fail(f"silt view of a folder that is not a run's: exit {p.returncode}, {p.stderr!r}")
 
 
+def unwatched(silt, source, work, shots):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    cases = {"swe": ["--set", "run.end_time=1.2", "--set", "run.output_interval=0.6",
+                     "--set", 'outputs.png="none"', "--set", 'outputs.formats=["asc"]'],
+             "mpm": [*sand_column(source)[:3], "--set", "run.frames=4",
+                     "--set", 'outputs.formats=["ply"]', "--set", "outputs.png=false"]}
+    for name, args in cases.items():
+        outs = []
+        for view in (False, True):
+            out = os.path.join(work, f"{name}_{'view' if view else 'plain'}")
+            cmd = [silt, "run", *args, "--backend", "cpu", "--out", out]
+            if view:
+                cmd += ["--view", f"127.0.0.1:{free_port()}"]
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                 env=env)
+            log = ""
+            for line in p.stderr:  # a watched run lingers after its last frame: end it then
+                log += line
+                if "the run is complete" in line:
+                    p.send_signal(signal.SIGTERM)
+            p.wait(300)
+            if p.returncode != 0:
+                fail(f"{' '.join(cmd)}: exit {p.returncode}\n{log}")
+            outs.append(out)
+        files = sorted(f for f in os.listdir(outs[0]) if f.endswith((".asc", ".ply", ".csv")))
+        if len(files) < 3:
+            fail(f"{name}: only {files} written")
+        for f in files:
+            a, b = (open(os.path.join(o, f), "rb").read() for o in outs)
+            if a != b:
+                fail(f"{name}: {f} differs between the run with --view (nobody watching) and without")
+        print(f"{name}: {len(files)} files identical with and without --view")
+
+
 def main():
     silt, source, work, case = sys.argv[1:5]
     shots = sys.argv[5] if len(sys.argv) > 5 else ""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"mpm_browser": mpm_browser, "swe_browser": swe_browser, "port_in_use": port_in_use,
-     "bad_requests": bad_requests, "bad_clients": bad_clients, "replay": replay}[case](silt, source, work, shots)
+     "bad_requests": bad_requests, "bad_clients": bad_clients, "replay": replay,
+     "unwatched": unwatched}[case](silt, source, work, shots)
     print("PASS")
 
 
