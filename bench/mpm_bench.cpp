@@ -76,7 +76,8 @@ struct Roofline {
     particle_bytes += (12 + 12 + 8 + 2 * 2 * state + 4) / double(c.rebuild_period);
     const double stride = split ? 32 : 16;
     node_bytes = 2 * stride + 16 + (asflip ? 16 : 0);  // read + clear accum, write velocities
-    atomics = 27.0 * (split ? 2 : 1);                  // one float4 atomic per node and 4 channels
+    // One float4 atomic per stencil node and 4 channels (27 nodes, 9 in 2D).
+    atomics = (s.dimensions == 2 ? 9.0 : 27.0) * (split ? 2 : 1);
   }
   /// "<title> roofline: ...": the first line of every case.
   std::string line(const std::string& title, double particles, double blocks) const {
@@ -211,6 +212,40 @@ void sand(const Config& c, const silt::Exec& exec, int steps) {
     const Timing t = run(c, s, exec, steps, c.graph);
     fmt::print("{}\n", Roofline(c, s).line(fmt::format("[b] falling sand {} (Drucker-Prager, dx "
                                                        "1/256 m, dt 1e-4 s)",
+                                                       size),
+                                           double(t.particles), double(t.blocks)));
+    fmt::print(
+        "  {} particles: {:.3g} particle-steps/s, {:.3f} ms/step over {} steps ({} "
+        "rebuilds, {} blocks, {})\n",
+        t.particles, double(t.particles) / (1e-3 * t.ms_per_step), t.ms_per_step, t.steps,
+        t.rebuilds, t.blocks, t.graph ? "graph" : "plain launches");
+  }
+}
+
+/// The 2D plane-strain counterpart of (b): a falling square of sand at 4 particles per cell (2 x 2)
+/// in an 8 m x 8 m domain at dx = 1/256 m.
+Scene sand2d_scene(const Config& c, double particles) {
+  Scene s = base_scene(c, "sand2d");
+  s.dimensions = 2;
+  s.domain_max = {8, 8, 0};
+  s.materials = {make_sand()};
+  const double side = std::sqrt(particles / 4.0) * kDx;
+  silt::mpm::Source src;
+  src.name = "square";
+  src.box_min = {4 - side / 2, 1, 0};
+  src.box_max = {4 + side / 2, 1 + side, 0};
+  src.particles_per_cell = 4;
+  s.sources = {src};
+  s.gravity = {0, -9.81, 0};
+  return s;
+}
+
+void sand2d(const Config& c, const silt::Exec& exec, int steps) {
+  for (const std::string& size : c.sizes) {
+    const Scene s = sand2d_scene(c, parse_count(size));
+    const Timing t = run(c, s, exec, steps, c.graph);
+    fmt::print("{}\n", Roofline(c, s).line(fmt::format("[e] 2D falling sand {} (plane strain, "
+                                                       "Drucker-Prager, dx 1/256 m, dt 1e-4 s)",
                                                        size),
                                            double(t.particles), double(t.blocks)));
     fmt::print(
@@ -378,7 +413,7 @@ int main(int argc, char** argv) {
   CLI::App app{"silt MPM benchmark (prints numbers, asserts nothing)"};
   app.add_option("--backend", c.backend, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  app.add_option("--case", c.which, "all, cube, sand or overhead")
+  app.add_option("--case", c.which, "all, cube, sand, sand2d or overhead")
       ->check(CLI::IsMember({"all", "cube", "sand", "overhead"}));
   app.add_option("--sizes", c.sizes, "sand particle counts, e.g. 55K,200K,1M")->delimiter(',');
   app.add_option("--steps", c.steps, "timed steps per case (default: 200 cuda, 2 cpu)");
@@ -429,6 +464,7 @@ int main(int argc, char** argv) {
     }
     if (c.which == "all" || c.which == "cube") cube(c, exec, steps);
     if (c.which == "all" || c.which == "sand") sand(c, exec, steps);
+    if (c.which == "all" || c.which == "sand2d") sand2d(c, exec, steps);
     if (c.which == "all" || c.which == "overhead") overhead(c, exec, steps);
   } catch (const std::exception& e) {
     fmt::print(stderr, "mpm_bench: {}\n", e.what());

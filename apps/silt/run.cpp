@@ -294,10 +294,18 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       emit(f, s.time);
       r.progress.log(
           fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
-                      "blocks {:7}  rebuilds {}",
-                      f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds));
+                      "blocks {:7}  rebuilds {}  rms speed {:.3g} m/s",
+                      f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds,
+                      s.rms_speed));
       r.progress.update(s.time, steps);
       view.mpm_frame(f, s.time, steps, download);
+      if (job.run.rest_speed > 0 && s.rms_speed < job.run.rest_speed) {
+        r.progress.log(
+            fmt::format("silt run: at rest at frame {} (t = {:.4f} s): rms speed {:.3g} "
+                        "m/s is below run.rest_speed = {:.3g} m/s",
+                        f, s.time, s.rms_speed, job.run.rest_speed));
+        break;
+      }
     }
     if (queue) queue->close();
     r.progress.done(solver.time(), steps);

@@ -1,4 +1,5 @@
-// Grid update (gravity, domain walls, moving analytic colliders with friction) and the CFL dt.
+// Grid update (gravity, damping, domain walls face by face, moving analytic colliders with friction),
+// the particle projection out of colliders, and the CFL dt.
 #include <gtest/gtest.h>
 
 #include "silt/mpm/kernels/cfl_k.hpp"
@@ -20,30 +21,35 @@ GridUpdateParams<double> box_params(WallKind wall, double friction) {
   g.gravity = V{0, -9.81, 0};
   g.domain_min = V{0, 0, 0};
   g.domain_max = V{1, 1, 1};
-  g.band = 3.0 / 64;
-  g.domain_wall = wall;
-  g.domain_friction = friction;
+  g.face_tolerance = 1e-3 / 64;
+  for (auto& w : g.walls) w = WallParams<double>{wall, friction};
+  g.dims = 3;
+  g.damping = 0;
   g.min_mass = 1e-12;
   return g;
 }
 
-// Node next to the floor (y = 1/64 is inside the band), away from the other faces.
-const V kFloorNode{0.5, 1.0 / 64, 0.5};
+// Node on the floor (the face y = 0), away from the other faces; the node one cell above it is an
+// interior node: the walls act on the nodes at and beyond each face, no band of cells inside it.
+const V kFloorNode{0.5, 0.0, 0.5};
+const V kBelowFloorNode{0.5, -1.0 / 64, 0.5};
+const V kAboveFloorNode{0.5, 1.0 / 64, 0.5};
 const V kInteriorNode{0.5, 0.5, 0.5};
 
 V update(const GridUpdateParams<double>& g, const V& v, const V& x,
          const ColliderParams<double>* cs = nullptr, int n = 0) {
   const double mass = 2.0;
   // Momentum chosen so that after gravity the node moves with v.
-  return grid_update_node(mass, (v - g.gravity * g.dt) * mass, x, g, cs, n);
+  const V momentum = (v - g.gravity * g.dt) * mass;
+  return grid_update_node(mass, momentum, momentum, x, g, cs, n);
 }
 
 TEST(GridUpdate, GravityAndEmptyNodes) {
   const GridUpdateParams<double> g = box_params(WallKind::sticky, 0);
-  const V v = grid_update_node(2.0, V{2, 4, 6}, kInteriorNode, g,
+  const V v = grid_update_node(2.0, V{2, 4, 6}, V{2, 4, 6}, kInteriorNode, g,
                                static_cast<const ColliderParams<double>*>(nullptr), 0);
   EXPECT_LE(norm(v - V{1, 2 - 9.81e-3, 3}), kTol);
-  EXPECT_LE(norm(grid_update_node(0.0, V{1, 1, 1}, kInteriorNode, g,
+  EXPECT_LE(norm(grid_update_node(0.0, V{1, 1, 1}, V{1, 1, 1}, kInteriorNode, g,
                                   static_cast<const ColliderParams<double>*>(nullptr), 0)),
             0.0);
   EXPECT_LE(norm(node_velocity(0.0, V{1, 1, 1}, 1e-12)), 0.0);
@@ -52,8 +58,46 @@ TEST(GridUpdate, GravityAndEmptyNodes) {
 TEST(GridUpdate, StickyWallZeroesVelocity) {
   const GridUpdateParams<double> g = box_params(WallKind::sticky, 0);
   EXPECT_LE(norm(update(g, V{1, 2, -3}, kFloorNode)), kTol);
+  EXPECT_LE(norm(update(g, V{1, 2, -3}, kBelowFloorNode)), kTol);  // beyond the face too
+  EXPECT_LE(norm(update(g, V{1, 2, -3}, kAboveFloorNode) - V{1, 2, -3}), kTol);  // one cell in
   EXPECT_LE(norm(update(g, V{1, 2, -3}, kInteriorNode) - V{1, 2, -3}), kTol);
-  EXPECT_LE(norm(update(g, V{1, 2, -3}, V{0.99, 0.5, 0.5})), kTol);  // x-max face too
+  EXPECT_LE(norm(update(g, V{1, 2, -3}, V{1.0, 0.5, 0.5})), kTol);  // x-max face too
+  EXPECT_LE(norm(update(g, V{1, 2, -3}, V{63.0 / 64, 0.5, 0.5}) - V{1, 2, -3}), kTol);
+}
+
+TEST(GridUpdate, EachFaceHasItsOwnCondition) {
+  GridUpdateParams<double> g = box_params(WallKind::slip, 0);
+  g.walls[2] = WallParams<double>{WallKind::separate, 0.5};  // y-: a rough floor
+  g.walls[0] = WallParams<double>{WallKind::sticky, 0};      // x-
+  // Floor: friction, |v_t| = 5 -> 4.
+  EXPECT_LE(norm(update(g, V{3, -2, 4}, kFloorNode) - V{3, 0, 4} * (4.0 / 5.0)), kTol);
+  // The x+ face is a frictionless slip wall: only the normal part goes.
+  EXPECT_LE(norm(update(g, V{3, -2, 4}, V{1.0, 0.5, 0.5}) - V{0, -2, 4}), kTol);
+  // The x- face is sticky.
+  EXPECT_LE(norm(update(g, V{3, -2, 4}, V{0.0, 0.5, 0.5})), kTol);
+}
+
+TEST(GridUpdate, PlaneStrainHasNoWallsAlongZ) {
+  GridUpdateParams<double> g = box_params(WallKind::sticky, 0);
+  g.dims = 2;
+  // A 2D scene's nodes lie in the plane z = domain_min.z: they are on both z faces, and no wall
+  // may act there.
+  EXPECT_LE(norm(update(g, V{1, 2, 0}, V{0.5, 0.5, 0.0}) - V{1, 2, 0}), kTol);
+  EXPECT_LE(norm(update(g, V{1, 2, 0}, V{0.5, 0.0, 0.0})), kTol);  // the floor still holds
+}
+
+TEST(GridUpdate, LocalDampingOpposesTheVelocity) {
+  GridUpdateParams<double> g = box_params(WallKind::separate, 0);
+  g.gravity = V::zero();
+  g.damping = 0.25;
+  const double mass = 2.0;
+  const V v0{1, -1, 0};       // before forces
+  const V dv{0.4, 0.4, 0.2};  // the forces' velocity change
+  const V v = grid_update_node(mass, (v0 + dv) * mass, v0 * mass, kInteriorNode, g,
+                               static_cast<const ColliderParams<double>*>(nullptr), 0);
+  // f_c -= alpha |f_c| sign(v0_c): x accelerates along v0 (less), y decelerates against it (more),
+  // z has no velocity (undamped).
+  EXPECT_LE(norm(v - V{1 + 0.4 * 0.75, -1 + 0.4 * 1.25, 0.2}), kTol);
 }
 
 TEST(GridUpdate, SlipRemovesOnlyTheNormalComponent) {
@@ -67,7 +111,7 @@ TEST(GridUpdate, SeparateKeepsTangentialAndOutwardMotion) {
   EXPECT_LE(norm(update(g, V{1, -2, 3}, kFloorNode) - V{1, 0, 3}), kTol);
   EXPECT_LE(norm(update(g, V{1, 2, 3}, kFloorNode) - V{1, 2, 3}), kTol);  // leaving: untouched
   // Upper face: outward normal is -y there, so moving up is into the wall.
-  EXPECT_LE(norm(update(g, V{1, 2, 3}, V{0.5, 0.99, 0.5}) - V{1, 0, 3}), kTol);
+  EXPECT_LE(norm(update(g, V{1, 2, 3}, V{0.5, 1.0, 0.5}) - V{1, 0, 3}), kTol);
 }
 
 TEST(GridUpdate, CoulombFrictionReducesTangentialByMuTimesNormal) {
@@ -151,6 +195,21 @@ TEST(GridUpdate, ColliderShapesDistanceAndNormal) {
   EXPECT_GT(collider_distance(b, V{0.65, 0.3, 0.5}, 0.0, n), 0.0);
   EXPECT_LT(collider_distance(b, V{0.65, 0.3, 0.5}, 1.0, n), 0.0);  // box moved +0.1 in x
   EXPECT_LE(norm(n - V{1, 0, 0}), kTol);
+}
+
+TEST(GridUpdate, ParticlesAreMovedOutOfColliders) {
+  ColliderParams<double> c = plane(WallKind::separate, V{0, 1, 0}, 0.5);  // rising from y = 0.3
+  // At t = 0.1 the plane is at y = 0.4: a particle at y = 0.35 goes to its surface, x and z kept.
+  const V x = project_out_of_colliders(V{0.2, 0.35, 0.7}, 0.1, &c, 1);
+  EXPECT_LE(norm(x - V{0.2, 0.4, 0.7}), kTol);
+  // Outside: untouched.
+  EXPECT_LE(norm(project_out_of_colliders(V{0.2, 0.45, 0.7}, 0.1, &c, 1) - V{0.2, 0.45, 0.7}),
+            kTol);
+  ColliderParams<double> s{};
+  s.shape = ColliderKind::sphere;
+  s.center = V{0.5, 0.5, 0.5};
+  s.radius = 0.2;
+  EXPECT_LE(norm(project_out_of_colliders(V{0.5, 0.6, 0.5}, 0.0, &s, 1) - V{0.5, 0.7, 0.5}), kTol);
 }
 
 TEST(Cfl, DtFromSpeedAndWaveSpeed) {

@@ -10,3 +10,5 @@ silt_add_test(NAME mpm_sand_collapse_test LABEL verification CUDA
   SOURCES mpm_sand_collapse_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_consistency_test LABEL verification CUDA
   SOURCES mpm_consistency_test.cpp LIBS silt::mpm)
+silt_add_test(NAME mpm_walls_test LABEL verification CUDA
+  SOURCES mpm_walls_test.cpp LIBS silt::mpm)

@@ -31,8 +31,8 @@ constexpr int kPeriods = 5;
 Scene column_scene() {
   Scene s = box_scene("hydrostatic", 0.01, {0.08, 0.3, 0.08}, silt::mpm::WallKind::slip);
   s.materials = {water(1e5, 0.0)};
-  // Fills the box between the walls (particles stay one cell inside them) up to kHeight.
-  s.sources = {box_source({0.01, 0.01, 0.01}, {0.07, 0.01 + kHeight, 0.07})};
+  // Fills the box between its walls, from the floor up to kHeight.
+  s.sources = {box_source({0, 0, 0}, {0.08, kHeight, 0.08})};
   s.frame_dt = kPeriod / kSamplesPerPeriod;
   return s;
 }
@@ -61,7 +61,7 @@ TEST(MpmHydrostatic, PressureGrowsAsRhoGDepth) {
     // Interior: two cells away from the floor and from the free surface.
     for (std::size_t i = 0; i < p.count(); ++i) {
       const double y = p.position[3 * i + 1];
-      if (y < 0.01 + 2 * scene.dx || y > top - 2 * scene.dx) continue;
+      if (y < 2 * scene.dx || y > top - 2 * scene.dx) continue;
       fit.add(y, -(p.stress[9 * i] + p.stress[9 * i + 4] + p.stress[9 * i + 8]) / 3.0);
     }
   }

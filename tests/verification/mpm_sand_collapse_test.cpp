@@ -20,7 +20,7 @@ constexpr double kFrictionAngle = 30.0;  // deg
 // slightly under MPM's elastic oscillation; 5 cm/s is far below the flow speed.
 constexpr double kRestSpeed = 0.05;  // m/s, for the mean particle speed
 constexpr double kDx = 0.01;
-constexpr double kFloor = 0.03;  // m, height of the rough floor
+constexpr double kFloor = 0.0;  // m, height of the rough floor (the domain's y- face)
 
 TEST(MpmSandCollapse, ComesToRestBelowFrictionAngle) {
   Scene s;
@@ -29,23 +29,15 @@ TEST(MpmSandCollapse, ComesToRestBelowFrictionAngle) {
   s.domain_min = {0, 0, 0};
   s.domain_max = {0.35, 0.2, 0.04};
   // Frictionless walls (the slab is quasi-2D: friction on the front and back walls would hold the
-  // sand up) and a rough floor: a plane collider with Coulomb friction, above the domain walls'
-  // band (there a slip wall removes the normal velocity first, which would leave no friction).
-  s.domain_wall = silt::mpm::WallKind::slip;
-  s.domain_friction = 0.0;
-  silt::mpm::Collider floor;
-  floor.name = "floor";
-  floor.kind = silt::mpm::Collider::Kind::plane;
-  floor.wall = silt::mpm::WallKind::separate;
-  floor.friction = 0.5;
-  floor.point = {0, kFloor, 0};
-  floor.normal = {0, 1, 0};
-  s.colliders = {floor};
+  // sand up) and a rough floor with Coulomb friction.
+  s.walls.fill(silt::mpm::Wall{silt::mpm::WallKind::slip, 0.0});
+  s.walls[2] = silt::mpm::Wall{silt::mpm::WallKind::separate, 0.5};
   s.gravity = {0, -9.81, 0};
   silt::mpm::Material m = sand(kFrictionAngle);
   m.youngs_modulus = 1e5;
   s.materials = {m};
-  s.sources = {box_source({0.01, kFloor, 0.01}, {0.07, kFloor + 0.12, 0.03})};
+  // Against the left wall, filling the slab between the front and back walls.
+  s.sources = {box_source({0.0, kFloor, 0.0}, {0.06, kFloor + 0.12, 0.04})};
   s.frame_dt = 0.05;
   silt::mpm::Solver solver(s, exec());
   for (int f = 0; f < 24; ++f) solver.advance_frame();  // 1.2 s

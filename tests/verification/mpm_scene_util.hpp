@@ -27,7 +27,7 @@ inline Scene box_scene(std::string name, double dx, std::array<double, 3> domain
   s.dx = dx;
   s.domain_min = {0, 0, 0};
   s.domain_max = domain_max;
-  s.domain_wall = wall;
+  s.walls.fill(silt::mpm::Wall{wall, 0.0});
   s.gravity = {0, -9.81, 0};
   return s;
 }

@@ -21,6 +21,7 @@ namespace silt::io {
 namespace {
 
 using mpm_detail::read_vec3;
+using mpm_detail::read_wall;
 
 // A fixed dt may exceed the elastic CFL limit elastic_cfl dx / c by at most this factor: with the
 // default elastic_cfl = 0.5 that is dt = dx / c, the explicit stability bound (CFL number 1).
@@ -42,12 +43,34 @@ constexpr double kMaxParticles = 2147483647.0;
 // 315 B per particle from 0.5M to 1M particles; rounded up for emitters' growth and stress outputs.
 constexpr double kMpmBytesPerParticle = 512;
 
+// "walls": one condition for every face, or {"x-": ..., "y+": ...} face by face (faces left out
+// are "separate"); each with the domain's "friction" unless it gives its own.
+void read_walls(Keys& d, mpm::Scene& s) {
+  static const char* kFaces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+  const double friction = d.number("friction", 0.0, Range::non_negative());
+  const Json* v = d.take("walls");
+  if (!v || !v->is_object()) {
+    const mpm::Wall w = read_wall(d, "walls", friction);
+    s.walls.fill(w);
+    return;
+  }
+  Keys faces = d.object("walls");
+  for (int f = 0; f < 6; ++f) {
+    if (f >= 2 * s.dimensions && faces.has(kFaces[f]))
+      faces.fail(kFaces[f], "names a z face, which a 2D scene (domain.dimensions = 2) has not");
+    if (f < 2 * s.dimensions) s.walls[std::size_t(f)] = read_wall(faces, kFaces[f], friction);
+  }
+  faces.finish();
+}
+
 void read_domain(Keys& root, mpm::Scene& s) {
   Keys d = root.object("domain", /*required=*/true);
+  s.dimensions = d.has("dimensions") ? d.integer("dimensions", 2, 3) : 3;
+  d.resolved("dimensions") = s.dimensions;
   s.dx = d.number("dx", Range::positive());
-  s.domain_min = read_vec3(d, "min", {0, 0, 0}, "m");
-  s.domain_max = read_vec3(d, "max", "m");
-  for (int a = 0; a < 3; ++a) {
+  s.domain_min = read_vec3(d, "min", {0, 0, 0}, "m", s.dimensions);
+  s.domain_max = read_vec3(d, "max", "m", s.dimensions);
+  for (int a = 0; a < s.dimensions; ++a) {
     const double cells = (s.domain_max[a] - s.domain_min[a]) / s.dx;
     if (!(cells >= 4))
       d.fail("max", fmt::format("must lie at least 4 dx = {} m beyond 'min' along {} (MPM needs "
@@ -57,17 +80,14 @@ void read_domain(Keys& root, mpm::Scene& s) {
       d.fail("dx", fmt::format("= {} m gives {:.0f} cells along {}, more than {:.0f}", s.dx, cells,
                                "xyz"[a], kMaxCellsPerAxis));
   }
-  const std::string wall = d.choice("walls", "separate", {"sticky", "slip", "separate"});
-  s.domain_wall = wall == "sticky" ? mpm::WallKind::sticky
-                  : wall == "slip" ? mpm::WallKind::slip
-                                   : mpm::WallKind::separate;
-  s.domain_friction = d.number("friction", 0.0, Range::non_negative());
+  read_walls(d, s);
   d.finish();
 }
 
 void read_physics(Keys& root, mpm::Scene& s) {
   Keys p = root.object("physics");
-  s.gravity = read_vec3(p, "gravity", s.gravity, "m/s^2");
+  s.gravity = read_vec3(p, "gravity", s.gravity, "m/s^2", s.dimensions);
+  s.damping = p.number("damping", 0.0, Range{0.0, 1.0, false, true});
   s.transfer = p.choice("transfer", "apic", {"apic", "asflip"}) == "asflip" ? mpm::Transfer::asflip
                                                                             : mpm::Transfer::apic;
   s.asflip_flip = p.number("asflip_flip", s.asflip_flip, Range{0.0, 1.0});
@@ -123,9 +143,12 @@ void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
     run.frames = static_cast<int>(n);
   }
   run.end_time = run.frames * s.frame_dt;
+  const Json* rest = r.take("rest_speed");
+  if (rest && !rest->is_null()) run.rest_speed = r.number("rest_speed", Range::positive());
   // The resolved form is always frame_dt + frames, so it loads back as it stands.
   Json& out = root.resolved("run");
   out = Json{{"frame_dt", s.frame_dt}, {"frames", run.frames}};
+  if (run.rest_speed > 0) out["rest_speed"] = run.rest_speed;
   r.finish();
 }
 
@@ -269,12 +292,12 @@ void check_scene(Keys& top, MpmJob& job) {
     emitters = emitters || src.emit_interval > 0;
     mpm::ShapeRegion region = [&] {
       try {
-        return mpm::ShapeRegion(src);
+        return mpm::source_region(src, s.dimensions, s.dx);
       } catch (const Error& e) {
         top.fail(key, e.what());
       }
     }();
-    for (int a = 0; a < 3; ++a)
+    for (int a = 0; a < s.dimensions; ++a)
       if (region.lower()[a] < s.domain_min[a] || region.upper()[a] > s.domain_max[a])
         top.fail(key, fmt::format("(source '{}') reaches outside the domain along {}: it spans "
                                   "[{:.6g}, {:.6g}] m, the domain [{:.6g}, {:.6g}] m",

@@ -21,6 +21,9 @@ namespace silt::io {
 struct MpmRunSettings {
   int frames = 0;       // output frames after the initial one (frame k at t = k frame_dt)
   double end_time = 0;  // s, = frames * scene.frame_dt
+  /// > 0: the run ends at the first frame whose particles' rms speed (FrameStats::rms_speed) is
+  /// below this, m/s ("at rest").
+  double rest_speed = 0;
 };
 
 enum class ParticleFormat { ply, vtp };

@@ -9,16 +9,46 @@
 
 namespace silt::io {
 
+namespace {
+
+std::string wall_text(const mpm::Wall& w) {
+  return w.friction > 0 && w.kind != mpm::WallKind::sticky
+             ? fmt::format("{} (friction {})", to_string(w.kind), w.friction)
+             : to_string(w.kind);
+}
+
+// "slip walls", or face by face: "walls x- slip, x+ slip, y- separate (friction 0.6), ...".
+std::string walls_text(const mpm::Scene& s) {
+  static const char* kFaces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+  bool same = true;
+  for (int f = 1; f < 2 * s.dimensions; ++f)
+    same = same && s.walls[f].kind == s.walls[0].kind && s.walls[f].friction == s.walls[0].friction;
+  if (same) return wall_text(s.walls[0]) + " walls";
+  std::string out = "walls";
+  for (int f = 0; f < 2 * s.dimensions; ++f)
+    out += fmt::format("{} {} {}", f ? "," : "", kFaces[f], wall_text(s.walls[std::size_t(f)]));
+  return out;
+}
+
+}  // namespace
+
 std::string describe(const MpmJob& job) {
   const mpm::Scene& s = job.scene;
   std::string out =
       fmt::format("scene '{}' (MPM){}\n", s.name, job.path.empty() ? "" : " from " + job.path);
   const mpm::Vec3d &a = s.domain_min, &b = s.domain_max;
-  out += fmt::format(
-      "  domain     [{}, {}] x [{}, {}] x [{}, {}] m, dx = {} m ({:.0f} x {:.0f} x {:.0f} "
-      "cells), {} walls\n",
-      a[0], b[0], a[1], b[1], a[2], b[2], s.dx, (b[0] - a[0]) / s.dx, (b[1] - a[1]) / s.dx,
-      (b[2] - a[2]) / s.dx, to_string(s.domain_wall));
+  if (s.dimensions == 2)
+    out += fmt::format(
+        "  domain     2D (plane strain) [{}, {}] x [{}, {}] m, dx = {} m ({:.0f} x {:.0f} cells), "
+        "{}\n",
+        a[0], b[0], a[1], b[1], s.dx, (b[0] - a[0]) / s.dx, (b[1] - a[1]) / s.dx, walls_text(s));
+  else
+    out += fmt::format(
+        "  domain     [{}, {}] x [{}, {}] x [{}, {}] m, dx = {} m ({:.0f} x {:.0f} x {:.0f} "
+        "cells), {}\n",
+        a[0], b[0], a[1], b[1], a[2], b[2], s.dx, (b[0] - a[0]) / s.dx, (b[1] - a[1]) / s.dx,
+        (b[2] - a[2]) / s.dx, walls_text(s));
+  if (s.damping > 0) out += fmt::format("  damping    local, alpha = {}\n", s.damping);
   for (const auto& m : s.materials)
     out += fmt::format("  material   {}: {}, {} kg/m^3, dt <= {:.3g} s (elastic CFL)\n", m.name,
                        to_string(m.kind), m.density, mpm::elastic_dt_limit(m, s.dx, s.elastic_cfl));

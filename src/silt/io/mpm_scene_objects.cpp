@@ -13,6 +13,9 @@ namespace silt::io::mpm_detail {
 
 namespace {
 
+// Half-extent along z of a 2D scene's box collider (a bar across the plane), m.
+constexpr double kUnbounded = 1e30;
+
 using mpm::MaterialKind;
 using mpm::Vec3d;
 
@@ -179,18 +182,23 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
   src.material = found;
   s.resolved("material") = mat;
 
+  const int dims = scene.dimensions;
   const std::string shape = s.choice("shape", "box", {"box", "sphere", "cylinder", "mesh"});
+  if (dims == 2 && (shape == "cylinder" || shape == "mesh"))
+    s.fail("shape", fmt::format("is \"{}\", which a 2D scene has not: it fills \"box\" and "
+                                "\"sphere\" (a disc in the plane) sources",
+                                shape));
   if (shape == "box") {
     src.shape = mpm::Shape::box;
-    src.box_min = read_vec3(s, "min", "m");
-    src.box_max = read_vec3(s, "max", "m");
-    for (int d = 0; d < 3; ++d)
+    src.box_min = read_vec3(s, "min", "m", dims);
+    src.box_max = read_vec3(s, "max", "m", dims);
+    for (int d = 0; d < dims; ++d)
       if (!(src.box_max[d] > src.box_min[d]))
         s.fail("max", fmt::format("must exceed 'min' along every axis; axis {}: {} <= {}", "xyz"[d],
                                   src.box_max[d], src.box_min[d]));
   } else if (shape == "sphere") {
     src.shape = mpm::Shape::sphere;
-    src.center = read_vec3(s, "center", "m");
+    src.center = read_vec3(s, "center", "m", dims);
     src.radius = s.number("radius", Range::positive());
   } else if (shape == "cylinder") {
     src.shape = mpm::Shape::cylinder;
@@ -209,12 +217,15 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
     src.mesh_scale = s.number("scale", 1.0, Range::positive());
     src.mesh_offset = read_vec3(s, "offset", src.mesh_offset, "m");
   }
-  src.velocity = read_vec3(s, "velocity", src.velocity, "m/s");
-  src.particles_per_cell =
-      s.number("particles_per_cell", src.particles_per_cell, Range{0.0, 1000.0, true, false});
+  src.velocity = read_vec3(s, "velocity", src.velocity, "m/s", dims);
+  // Per dx^3, or per dx^2 in 2D (2 x 2 there, as 2 x 2 x 2 in 3D).
+  src.particles_per_cell = s.number("particles_per_cell", dims == 2 ? 4.0 : src.particles_per_cell,
+                                    Range{0.0, 1000.0, true, false});
   src.sampling = s.choice("sampling", "jittered", {"jittered", "poisson"}) == "poisson"
                      ? mpm::Sampling::poisson
                      : mpm::Sampling::jittered;
+  if (dims == 2 && src.sampling == mpm::Sampling::poisson)
+    s.fail("sampling", "is \"poisson\", which is 3D only: use \"jittered\" in a 2D scene");
   src.jitter = s.number("jitter", src.jitter, Range{0.0, 1.0});
   const Json* seed = s.take("seed");
   if (seed) {
@@ -233,25 +244,31 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
   col.name = c.name("name", fmt::format("collider{}", index), "it names the collider");
   if (!names.insert(col.name).second)
     c.fail("name", fmt::format("\"{}\" names two colliders; names must be unique", col.name));
+  const int dims = scene.dimensions;
   const std::string kind = c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder"});
-  const std::string wall = c.choice("wall", "separate", {"sticky", "slip", "separate"});
-  col.wall = wall == "sticky" ? mpm::WallKind::sticky
-             : wall == "slip" ? mpm::WallKind::slip
-                              : mpm::WallKind::separate;
-  col.friction = c.number("friction", 0.0, Range::non_negative());
+  const double friction = c.number("friction", 0.0, Range::non_negative());
+  const mpm::Wall wall = read_wall(c, "wall", friction);
+  col.wall = wall.kind;
+  col.friction = wall.friction;
+  c.resolved("friction") = wall.friction;
   auto nonzero = [&](const char* key, const Vec3d& v) {
-    if (v[0] == 0 && v[1] == 0 && v[2] == 0) c.fail(key, "must not be [0, 0, 0]");
+    if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+      c.fail(key, dims == 2 ? "must not be [0, 0]" : "must not be [0, 0, 0]");
   };
   if (kind == "plane") {
     col.kind = mpm::Collider::Kind::plane;
-    col.point = read_vec3(c, "point", "m");
-    col.normal = read_vec3(c, "normal", "-");
+    col.point = read_vec3(c, "point", "m", dims);
+    col.normal = read_vec3(c, "normal", "-", dims);
     nonzero("normal", col.normal);
-  } else if (kind == "sphere") {
+  } else if (kind == "sphere") {  // 2D: a disc in the plane
     col.kind = mpm::Collider::Kind::sphere;
-    col.center = read_vec3(c, "center", "m");
+    col.center = read_vec3(c, "center", "m", dims);
     col.radius = c.number("radius", Range::positive());
   } else if (kind == "cylinder") {
+    if (dims == 2)
+      c.fail("kind",
+             "is \"cylinder\", which a 2D scene has not: a disc in the plane is a "
+             "\"sphere\", a bar across it a \"box\"");
     col.kind = mpm::Collider::Kind::cylinder;
     col.center = read_vec3(c, "center", "m");
     col.radius = c.number("radius", Range::positive());
@@ -259,36 +276,68 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
     nonzero("axis", col.axis);
   } else {
     col.kind = mpm::Collider::Kind::box;
-    col.box_min = read_vec3(c, "min", "m");
-    col.box_max = read_vec3(c, "max", "m");
-    for (int d = 0; d < 3; ++d)
+    col.box_min = read_vec3(c, "min", "m", dims);
+    col.box_max = read_vec3(c, "max", "m", dims);
+    for (int d = 0; d < dims; ++d)
       if (!(col.box_max[d] > col.box_min[d]))
         c.fail("max", fmt::format("must exceed 'min' along every axis; axis {}: {} <= {}", "xyz"[d],
                                   col.box_max[d], col.box_min[d]));
+    if (dims == 2) col.box_min[2] = -kUnbounded, col.box_max[2] = kUnbounded;  // a bar across z
   }
-  col.velocity = read_vec3(c, "velocity", col.velocity, "m/s");
+  col.velocity = read_vec3(c, "velocity", col.velocity, "m/s", dims);
   c.finish();
   scene.colliders.push_back(col);
 }
 
 }  // namespace
 
-Vec3d read_vec3(Keys& k, const std::string& key, const char* units) {
+mpm::Wall read_wall(Keys& k, const std::string& key, double friction) {
+  static const std::vector<std::string> kinds{"sticky", "slip", "separate", "friction"};
+  mpm::Wall w;
+  w.friction = friction;
+  std::string type;
   const Json* v = k.take(key);
-  if (!v) k.fail(key, fmt::format("is missing ([x, y, z] in {})", units));
-  const bool ok = v->is_array() && v->size() == 3 && (*v)[0].is_number() && (*v)[1].is_number() &&
-                  (*v)[2].is_number();
+  if (v && v->is_object()) {
+    Keys o = k.object(key);
+    type = o.choice("type", "separate", kinds);
+    w.friction = type == "friction" ? o.number("friction", Range::non_negative())
+                                    : o.number("friction", friction, Range::non_negative());
+    o.finish();
+  } else {
+    type = k.choice(key, "separate", kinds);
+    if (type == "friction" && !(friction > 0))
+      k.fail(key,
+             "is \"friction\" with no coefficient: give {\"type\": \"friction\", "
+             "\"friction\": mu} or a positive 'friction' beside it");
+  }
+  w.kind = type == "sticky" ? mpm::WallKind::sticky
+           : type == "slip" ? mpm::WallKind::slip
+                            : mpm::WallKind::separate;
+  return w;
+}
+
+Vec3d read_vec3(Keys& k, const std::string& key, const char* units, int dims) {
+  const Json* v = k.take(key);
+  const char* form = dims == 2 ? "[x, y]" : "[x, y, z]";
+  if (!v) k.fail(key, fmt::format("is missing ({} in {})", form, units));
+  bool ok = v->is_array() && v->size() == std::size_t(dims);
+  for (std::size_t i = 0; ok && i < v->size(); ++i) ok = (*v)[i].is_number();
   if (!ok)
-    k.fail(key, fmt::format("must be [x, y, z], three numbers in {}, got {}", units, show(*v)));
-  const Vec3d r{(*v)[0].get<double>(), (*v)[1].get<double>(), (*v)[2].get<double>()};
-  k.resolved(key) = Json::array({r[0], r[1], r[2]});
+    k.fail(key,
+           fmt::format("must be {}, {} numbers in {}{}, got {}", form, dims, units,
+                       dims == 2 ? " (the scene is 2D: domain.dimensions = 2)" : "", show(*v)));
+  const Vec3d r{(*v)[0].get<double>(), (*v)[1].get<double>(),
+                dims == 2 ? 0.0 : (*v)[2].get<double>()};
+  k.resolved(key) = dims == 2 ? Json::array({r[0], r[1]}) : Json::array({r[0], r[1], r[2]});
   return r;
 }
 
-Vec3d read_vec3(Keys& k, const std::string& key, const Vec3d& fallback, const char* units) {
-  if (k.has(key)) return read_vec3(k, key, units);
+Vec3d read_vec3(Keys& k, const std::string& key, const Vec3d& fallback, const char* units,
+                int dims) {
+  if (k.has(key)) return read_vec3(k, key, units, dims);
   k.take(key);
-  k.resolved(key) = Json::array({fallback[0], fallback[1], fallback[2]});
+  k.resolved(key) = dims == 2 ? Json::array({fallback[0], fallback[1]})
+                              : Json::array({fallback[0], fallback[1], fallback[2]});
   return fallback;
 }
 

@@ -9,10 +9,14 @@
 
 namespace silt::io::mpm_detail {
 
-/// [x, y, z] of three finite numbers; `units` goes into the message ("m", "m/s").
-mpm::Vec3d read_vec3(Keys& k, const std::string& key, const char* units);
-mpm::Vec3d read_vec3(Keys& k, const std::string& key, const mpm::Vec3d& fallback,
-                     const char* units);
+/// [x, y, z] of three finite numbers; `units` goes into the message ("m", "m/s"). dims = 2: [x, y]
+/// of a 2D scene, z = 0.
+mpm::Vec3d read_vec3(Keys& k, const std::string& key, const char* units, int dims = 3);
+mpm::Vec3d read_vec3(Keys& k, const std::string& key, const mpm::Vec3d& fallback, const char* units,
+                     int dims = 3);
+/// A wall condition: "sticky", "slip", "separate" or "friction" (separate with Coulomb friction),
+/// as a string or {"type": ..., "friction": mu}; `friction` is the coefficient when none is given.
+mpm::Wall read_wall(Keys& k, const std::string& key, double friction);
 
 /// "materials": [{"name", "kind", parameters...}] into scene.materials.
 void read_materials(Keys& root, mpm::Scene& scene);

@@ -23,7 +23,7 @@ NewParticles Emitter::take_due(double t) {
     // 1e-9 s absorbs the round-off between frame times and emission times.
     while (next_[s] < times_[s].size() && times_[s][next_[s]] <= t + 1e-9) {
       ++next_[s];
-      for (const Vec3d& p : sample_source(src, scene_->dx)) {
+      for (const Vec3d& p : sample_source(src, scene_->dx, scene_->dimensions)) {
         for (int a = 0; a < 3; ++a) {
           add.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
           add.v.push_back(float(src.velocity[a]));

@@ -25,7 +25,7 @@ SILT_HD SILT_FORCEINLINE void grid_node_update(const GridArgs& a, const GridView
   GridUpdateParams<float> u = a.update;
   u.dt = dt;
   u.time = float(time) - dt;  // colliders at the start of the step
-  const Vec3f v = grid_update_node(mass, momentum, xn, u, a.colliders, a.n_colliders);
+  const Vec3f v = grid_update_node(mass, momentum, transfer, xn, u, a.colliders, a.n_colliders);
   float* out = g.vel + kVelChannels * node;
   out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = 0.0f;
   if (g.vel_old) {

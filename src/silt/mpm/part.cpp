@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "silt/core/error.hpp"
+#include "silt/mpm/scene_params.hpp"
 
 namespace silt::mpm {
 
@@ -21,7 +22,7 @@ Part::Part(const Scene& scene, const Exec& exec, std::string where)
   faults_ = FaultFlags(exec_);
   particles_ = ParticleStore(exec_, 0);
   const bool asflip = scene_.transfer == Transfer::asflip;
-  grid_ = SparseGrid(exec_, asflip, asflip || scene_.g2p2g);
+  grid_ = SparseGrid(exec_, asflip, split_force_channels(scene_));
   build_tables();
   refresh_args();
 }

@@ -70,6 +70,8 @@ class Part {
   void throw_on_fault(const StepControl& c, long long frame) const;
   bool faulted() const { return bool(faults_.read()); }
   ParticleFrame download(bool with_stress);
+  /// The part's kinetic energy and mass (a reduction over its particles).
+  Motion motion();
   HostParticles download_all() const;
 
   // What exchanges and graphs read.

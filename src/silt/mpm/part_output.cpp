@@ -24,6 +24,23 @@ void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classe
 }
 }  // namespace
 
+Motion Part::motion() {
+  Motion m;
+  const Index n = particles_.size();
+  if (n == 0) return m;
+  const ParticleView p = particles_.view();
+  const ParticleClass* classes = classes_.data();
+  m.kinetic_energy = parallel_reduce_sum<double>(
+      exec_, "mpm.output.kinetic", n, SILT_LAMBDA(Index i) {
+        const double v0 = p.v[3 * i], v1 = p.v[3 * i + 1], v2 = p.v[3 * i + 2];
+        return 0.5 * double(classes[p.material[i]].mass) * (v0 * v0 + v1 * v1 + v2 * v2);
+      });
+  m.mass = parallel_reduce_sum<double>(
+      exec_, "mpm.output.mass", n,
+      SILT_LAMBDA(Index i) { return double(classes[p.material[i]].mass); });
+  return m;
+}
+
 ParticleFrame Part::download(bool with_stress) {
   fence(exec_);
   ParticleFrame out;

@@ -12,10 +12,11 @@ namespace silt::mpm {
 
 namespace {
 constexpr const char* kAxis[3] = {"x", "y", "z"};
-/// Particles are kept this many cells inside the domain walls, so that a particle's stencil never
-/// reaches past a wall (the grid update applies the walls in a band of kWallBandCells cells).
-constexpr double kClampCells = 1.0;
-constexpr double kWallBandCells = 2.0;
+/// Fewest cells a domain spans along each of its axes.
+constexpr double kMinDomainCells = 2.0;
+/// A node this many cells from a wall's face or a collider's surface counts as on it (the last node
+/// inside a face that is a whole number of cells from the origin is on it, up to round-off).
+constexpr double kFaceToleranceCells = 1e-3;
 /// Nodes lighter than this fraction of the lightest particle count as empty.
 constexpr double kMinNodeMassFraction = 1e-9;
 }  // namespace
@@ -32,12 +33,20 @@ void validate(const Scene& s) {
   if (!(s.elastic_cfl > 0)) fail("elastic_cfl", fmt::format("must be > 0 (got {})", s.elastic_cfl));
   if (s.rebuild_period < 1)
     fail("rebuild_period", fmt::format("must be >= 1 (got {})", s.rebuild_period));
-  for (int a = 0; a < 3; ++a) {
+  if (s.dimensions != 2 && s.dimensions != 3)
+    fail("dimensions", fmt::format("must be 2 or 3 (got {})", s.dimensions));
+  if (!(s.damping >= 0 && s.damping < 1))
+    fail("damping", fmt::format("must lie in [0, 1) (got {})", s.damping));
+  for (std::size_t f = 0; f < s.walls.size(); ++f)
+    if (!(s.walls[f].friction >= 0))
+      fail(fmt::format("walls[{}].friction", f),
+           fmt::format("must be >= 0 (got {})", s.walls[f].friction));
+  for (int a = 0; a < s.dimensions; ++a) {
     const double cells = (s.domain_max[a] - s.domain_min[a]) / s.dx;
-    if (!(cells >= 2 * kWallBandCells))
+    if (!(cells >= kMinDomainCells))
       fail(fmt::format("domain_max.{}", kAxis[a]),
            fmt::format("must exceed domain_min.{} by at least {} cells (got {} cells)", kAxis[a],
-                       2 * kWallBandCells, cells));
+                       kMinDomainCells, cells));
     if (cells / kBlockEdge > kBlockCoordMax)
       fail(fmt::format("domain.{}", kAxis[a]),
            fmt::format("spans {} cells, more than the block hash addresses ({})", cells,
@@ -69,9 +78,10 @@ SourceTables source_tables(const Scene& scene) {
   for (const Source& src : scene.sources)
     t.initial_plastic.push_back(material_initial_plastic(
         make_material_params<float>(scene.materials[std::size_t(src.material)])));
+  // Particles stay in the box, faces included; a 2D scene's stay in its plane.
   for (int a = 0; a < 3; ++a) {
-    t.clamp_lo[a] = float(scene.domain_min[a] + kClampCells * scene.dx);
-    t.clamp_hi[a] = float(scene.domain_max[a] - kClampCells * scene.dx);
+    t.clamp_lo[a] = float(scene.domain_min[a]);
+    t.clamp_hi[a] = float(a < scene.dimensions ? scene.domain_max[a] : scene.domain_min[a]);
   }
   return t;
 }
@@ -113,9 +123,11 @@ void Part::build_tables() {
   u.gravity = to_vec3<float>(s.gravity);
   u.domain_min = to_vec3<float>(s.domain_min);
   u.domain_max = to_vec3<float>(s.domain_max);
-  u.band = float(kWallBandCells * s.dx);
-  u.domain_wall = s.domain_wall;
-  u.domain_friction = float(s.domain_friction);
+  u.face_tolerance = float(kFaceToleranceCells * s.dx);
+  for (std::size_t f = 0; f < s.walls.size(); ++f)
+    u.walls[f] = WallParams<float>{s.walls[f].kind, float(s.walls[f].friction)};
+  u.dims = s.dimensions;
+  u.damping = float(s.damping);
   u.min_mass = float(kMinNodeMassFraction * (min_mass < 1e300 ? min_mass : 0.0));
   gargs_.n_colliders = int(col.size());
 
@@ -132,7 +144,9 @@ void Part::build_tables() {
   targs_.asflip = s.transfer == Transfer::asflip;
   targs_.flip = float(s.asflip_flip);
   targs_.advect = float(s.asflip_advect);
-  targs_.split_force = s.transfer == Transfer::asflip || s.g2p2g;
+  targs_.split_force = split_force_channels(s);
+  targs_.dims = rargs_.dims = s.dimensions;
+  targs_.n_colliders = gargs_.n_colliders;
 }
 
 void Part::refresh_args() {
@@ -141,7 +155,7 @@ void Part::refresh_args() {
   targs_.classes = classes_.data();
   targs_.wave_max = &control()->cmax;
   rargs_.particles = particles_.size();
-  gargs_.colliders = colliders_.data();
+  gargs_.colliders = targs_.colliders = colliders_.data();
 }
 
 void Part::add(const NewParticles& p) {

@@ -26,9 +26,13 @@ struct ParticleClass {
 /// Settings of the transfers, copied into the kernels by value.
 struct TransferArgs {
   Index particles = 0;
+  int dims = 3;  // 3, or 2 (plane strain in x-y): the launches pick the stencil from it
   GridGeometry geo;
   float clamp_lo[3] = {}, clamp_hi[3] = {};  // m, particles are kept inside this box (walls)
-  const ParticleClass* classes = nullptr;    // device table
+  /// G2P moves particles out of these (device table; the grid update's colliders).
+  const ColliderParams<float>* colliders = nullptr;
+  int n_colliders = 0;
+  const ParticleClass* classes = nullptr;  // device table
   /// P2G folds the wave speed of compressed fluid particles in here (StepControl::cmax of the
   /// solver; compressed_wave_speed), for the next step's dt. nullptr: not tracked.
   float* wave_max = nullptr;

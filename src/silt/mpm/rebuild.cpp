@@ -117,18 +117,20 @@ void clear_and_mark(const Exec& exec, ParticleBinning pb, ParticleView p, GridVi
 }
 
 /// 3-4: the neighbour-only blocks (the free zone), numbered after the blocks holding particles.
-void neighbours_and_number(const Exec& exec, GridView g, StepControl* ctl, FaultView fault) {
+void neighbours_and_number(const Exec& exec, int dims, GridView g, StepControl* ctl,
+                           FaultView fault) {
   const int* gate = &ctl->rebuild;
   const Index slots = static_cast<Index>(g.hash.mask) + 1;
   const Index cap = g.capacity;
   const BlockHashView hash = g.hash;
-  // 3. The 26 neighbours of every occupied block: the free zone.
+  // 3. The 26 neighbours of every occupied block: the free zone (8, in the plane, in 2D).
+  const int reach_z = dims == 3 ? 1 : 0;
   gated_for(
       exec, "mpm.rebuild.neighbours", slots, gate, SILT_LAMBDA(Index i) {
         if (hash.values[i] == -1) return;  // empty, or no particles: not numbered yet
         int bx, by, bz;
         unpack_block(hash.keys[i], bx, by, bz);
-        for (int dz = -1; dz <= 1; ++dz)
+        for (int dz = -reach_z; dz <= reach_z; ++dz)
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
               if (dx == 0 && dy == 0 && dz == 0) continue;
@@ -255,7 +257,7 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   if (!exec.is_cuda() && *gate == 0) return;  // host backend: the flag is host memory
   const ParticleBinning pb = particle_binning(args, g, ctl);
   clear_and_mark(exec, pb, p, g, ctl, fault);
-  neighbours_and_number(exec, g, ctl, fault);
+  neighbours_and_number(exec, args.dims, g, ctl, fault);
   link_blocks(exec, g, ctl);
   bin_particles(exec, pb, p, g);
   sort_particles(exec, args, p, s, g, ctl);

@@ -17,6 +17,7 @@ namespace silt::mpm {
 /// What the rebuild kernels need besides the views.
 struct RebuildArgs {
   Index particles = 0;  // particle count (host-known: it changes only between frames)
+  int dims = 3;         // 2: the blocks of the plane z = 0 only (2D stencils never leave it)
   GridGeometry geo;
 };
 

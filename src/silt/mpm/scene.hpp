@@ -61,6 +61,12 @@ struct Source {
   double emit_interval = 0.0, emit_start = 0.0, emit_end = 0.0;
 };
 
+/// The boundary condition of one face of the domain box (or of a collider's surface).
+struct Wall {
+  WallKind kind = WallKind::separate;
+  double friction = 0.0;  // Coulomb coefficient (slip / separate), -
+};
+
 struct Collider {
   using Kind = ColliderKind;
   std::string name;
@@ -79,12 +85,18 @@ enum class Transfer { apic, asflip };
 
 struct Scene {
   std::string name;
-  double dx = 1.0 / 128;      // m, grid spacing
-  Vec3d domain_min{0, 0, 0};  // m, walls of the simulation box
-  Vec3d domain_max{1, 1, 1};  // m
-  WallKind domain_wall = WallKind::separate;
-  double domain_friction = 0.0;
-  Vec3d gravity{0, -9.81, 0};  // m/s^2
+  /// 3, or 2: plane strain in the x-y plane. A 2D scene's particles and nodes lie in the plane z =
+  /// domain_min.z (= domain_max.z); its sources are boxes and discs (spheres) there, sampled
+  /// particles_per_cell per dx^2, each particle standing for a slab dx deep; z components are 0.
+  int dimensions = 3;
+  double dx = 1.0 / 128;        // m, grid spacing
+  Vec3d domain_min{0, 0, 0};    // m, the faces of the simulation box: material stops there
+  Vec3d domain_max{1, 1, 1};    // m
+  std::array<Wall, 6> walls{};  // x-, x+, y-, y+, z-, z+: walls[2 axis + (upper face ? 1 : 0)]
+  Vec3d gravity{0, -9.81, 0};   // m/s^2
+  /// Local non-viscous damping coefficient alpha in [0, 1) (grid_update_k.hpp): 0 for dynamics;
+  /// 0.05-0.8 to reach a static state (deposits, settling) sooner.
+  double damping = 0.0;
   std::vector<Material> materials;
   std::vector<Source> sources;
   std::vector<Collider> colliders;

@@ -48,6 +48,13 @@ MaterialParams<T> make_material_params(const Material& in) {
   return m;
 }
 
+/// The stress force gets grid channels of its own (accumulator stride 8) where the grid update
+/// needs the velocity before forces: ASFLIP, the fused G2P2G (no dt at its scatter), and local
+/// damping (it acts on the force).
+inline bool split_force_channels(const Scene& s) {
+  return s.transfer == Transfer::asflip || s.g2p2g || s.damping > 0;
+}
+
 /// Normals and axes are normalised here so the kernels can assume unit vectors.
 template <class T = float>
 ColliderParams<T> make_collider_params(const Collider& in) {

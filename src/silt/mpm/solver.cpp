@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/frame_gather.hpp"
@@ -150,6 +151,14 @@ FrameStats Solver::advance_frame() {
   if (m.world.distributed()) m.world.allreduce_sum(&blocks, 1);
   FrameStats s = frame_stats(c, std::chrono::duration<double, std::milli>(t1 - t0).count(),
                              m.total_particles, std::int64_t(blocks));
+  double motion[2] = {0, 0};  // kinetic energy, mass
+  for (auto& p : m.parts) {
+    const Motion pm = p->motion();
+    motion[0] += pm.kinetic_energy, motion[1] += pm.mass;
+  }
+  if (m.world.distributed()) m.world.allreduce_sum(motion, 2);
+  s.kinetic_energy = motion[0];
+  s.rms_speed = motion[1] > 0 ? std::sqrt(2.0 * motion[0] / motion[1]) : 0.0;
   auto warn = [&](const std::string& msg) {
     s.warnings.push_back(msg);
     m.log(msg);

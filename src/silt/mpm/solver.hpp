@@ -19,6 +19,12 @@
 
 namespace silt::mpm {
 
+/// Kinetic energy (J) and mass (kg) of a set of particles.
+struct Motion {
+  double kinetic_energy = 0;
+  double mass = 0;
+};
+
 struct FrameStats {
   long long steps = 0;     // steps taken in the frame
   double time = 0;         // simulated time at the end of the frame, s
@@ -32,6 +38,10 @@ struct FrameStats {
   double dt_max = 0;        // s, largest dt of the frame
   double stable_dt = 0;     // s, smallest CFL-stable dt met in the frame
   int unstable_steps = 0;   // steps whose fixed dt exceeded stable_dt
+  /// Kinetic energy of all particles at the end of the frame, J (2D: of the slab one dx deep),
+  /// and their root-mean-square speed sqrt(2 KE / M), m/s: the "at rest" measure.
+  double kinetic_energy = 0;
+  double rms_speed = 0;
   std::vector<std::string> warnings;  // also sent to SolverOptions::log
 };
 

@@ -16,14 +16,48 @@ void transfer_for(const Exec& exec, const char* label, Index n, const int* gate,
 }
 }  // namespace
 
-void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f) {
+namespace {
+
+template <int D>
+void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
+            FaultView fault, const int* gate, bool advance_f) {
   transfer_for(
       exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
         GridView gs = g;
         gs.accum = accum_of(g, ctl->accum_parity);
-        detail::p2g_particle_body(a, p, gs, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
+        detail::p2g_particle_body<D>(a, p, gs, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault);
       });
+}
+
+// G2P runs after the grid update, when StepControl::time already holds the end of the step.
+template <int D>
+void g2p_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
+            FaultView fault) {
+  transfer_for(
+      exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+        detail::g2p_particle_body<D>(a, p, g, i, ctl->dt, float(ctl->time), &ctl->zone_escape,
+                                     &ctl->vmax, fault);
+      });
+}
+
+template <int D>
+void g2p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
+              FaultView fault) {
+  transfer_for(
+      exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+        detail::g2p2g_particle_body<D>(a, p, g, i, ctl->dt, float(ctl->time), &ctl->zone_escape,
+                                       &ctl->vmax, fault);
+      });
+}
+
+}  // namespace
+
+void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
+                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f) {
+  if (a.dims == 2)
+    p2g_in<2>(exec, a, p, g, ctl, fault, gate, advance_f);
+  else
+    p2g_in<3>(exec, a, p, g, ctl, fault, gate, advance_f);
 }
 
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl) {
@@ -49,18 +83,18 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
 
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault) {
-  transfer_for(
-      exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
-        detail::g2p_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, &ctl->vmax, fault);
-      });
+  if (a.dims == 2)
+    g2p_in<2>(exec, a, p, g, ctl, fault);
+  else
+    g2p_in<3>(exec, a, p, g, ctl, fault);
 }
 
 void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                    StepControl* ctl, FaultView fault) {
-  transfer_for(
-      exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
-        detail::g2p2g_particle_body(a, p, g, i, ctl->dt, &ctl->zone_escape, &ctl->vmax, fault);
-      });
+  if (a.dims == 2)
+    g2p2g_in<2>(exec, a, p, g, ctl, fault);
+  else
+    g2p2g_in<3>(exec, a, p, g, ctl, fault);
 }
 
 }  // namespace silt::mpm

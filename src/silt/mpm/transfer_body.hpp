@@ -99,20 +99,20 @@ SILT_HD SILT_FORCEINLINE GlobalSink global_sink(const GridView& g) {
   return GlobalSink{g.accum, g.accum_stride};
 }
 
-/// Scatters one particle at x (m), binned into block `block` with home coordinates hb, to its 27
+/// Scatters one particle at x (m), binned into block `block` with home coordinates hb, to its 3^D
 /// nodes: mass and momentum, plus the MLS stress force (Hu et al. 2018). With a.split_force the
 /// force goes to its own channels (accumulator stride 8) so that the scatter needs no dt: ASFLIP
 /// needs the grid velocity before forces, and G2P2G scatters before the next dt is known. Otherwise
 /// the force is fused into the momentum as the impulse dt f (stride 4, half the atomics). Returns
 /// false, scattering nothing, when the stencil leaves the block's free zone.
-template <class Sink>
+template <int D, class Sink>
 SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const GridView& g,
                                                const Vec3f& x, int block, const int hb[3],
                                                const ParticleClass& pc, const Vec3f& v,
                                                const Mat3f& c, const Mat3f& tau, float dt,
                                                const Sink& sink) {
-  const BSplineQ<float> s =
-      bspline_quadratic(x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
+  const BSplineQ<float> s = bspline_quadratic<D>(
+      x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   if (!in_free_zone(s.base, hb)) return false;
   const StencilMap m = stencil_map(s.base, hb);
   const int* nb = g.neighbours + 27 * block;
@@ -123,9 +123,9 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
       p2g_particle(pc.mass, v, c, pc.volume0, tau, a.split_force ? 0.0f : dt, dinv);
   const P2GParticle<float> qf =
       p2g_particle(0.0f, Vec3f::zero(), Mat3f::zero(), pc.volume0, tau, 1.0f, dinv);
-  // Lanes with the same base share all 27 nodes: they sum in registers, one lane adds.
+  // Lanes with the same base share all their nodes: they sum in registers, one lane adds.
   const LaneGroup group = lane_group(stencil_node(m, nb, 0, 0, 0), a.warp_groups);
-  SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
+  SILT_MPM_UNROLL for (int n = 0; n < kStencilNodes<D>; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
     const float w = s.weight(ii, j, k);
     const Vec3f dpos = s.dpos(ii, j, k, a.geo.dx);
@@ -143,11 +143,12 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
   return true;
 }
 
+template <int D>
 SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const GridView& g,
                                                const Vec3f& x, int block, const int hb[3],
                                                const ParticleClass& pc, const Vec3f& v,
                                                const Mat3f& c, const Mat3f& tau, float dt) {
-  return scatter_particle(a, g, x, block, hb, pc, v, c, tau, dt, global_sink(g));
+  return scatter_particle<D>(a, g, x, block, hb, pc, v, c, tau, dt, global_sink(g));
 }
 
 /// Fluid particles: their compressed wave speed into a.wave_max for the next dt (f: the deformation
@@ -180,6 +181,7 @@ SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const Particl
 /// dt_prev (s): Hu et al. 2019a move that update from the end of G2P to the start of P2G, where F
 /// is read anyway, so F is written once per step (dt_prev = 0 when F is already current, as after
 /// G2P2G). Then plasticity and stress (material_k), then the scatter.
+template <int D>
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,
                                                 const FaultView& fault) {
@@ -192,26 +194,29 @@ SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const Par
   home_coords(p, g, i, hb);
   // The G2P guard forces a rebuild before a particle can leave its zone; reaching this means a
   // particle moved more than 3 cells in one step.
-  if (!scatter_particle(a, g, x, p.block[i], hb, *pc, v, c, tau, dt))
+  if (!scatter_particle<D>(a, g, x, p.block[i], hb, *pc, v, c, tau, dt))
     fault.raise(kFaultZoneEscape, p.id[i], 0);
 }
 
-/// The G2P gather for particle i: new velocity, position (clamped to the walls) and C. Returns
-/// false, with kFaultNaN raised for the particle's id, on a non-finite result.
+/// The G2P gather for particle i: new velocity, position and C. The position is kept inside the
+/// domain box and moved out of the colliders at t_end (s), the time at the end of the step, so no
+/// particle ends a step past a wall. Returns false, with kFaultNaN raised for the particle's id,
+/// on a non-finite result.
+template <int D>
 SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleView& p,
-                                         const GridView& g, Index i, float dt, const int hb[3],
-                                         ParticleAdvance<float>& adv, Mat3f& c,
+                                         const GridView& g, Index i, float dt, float t_end,
+                                         const int hb[3], ParticleAdvance<float>& adv, Mat3f& c,
                                          const FaultView& fault) {
   const Vec3f x = load3(p.x, i);
-  const BSplineQ<float> s =
-      bspline_quadratic(x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
+  const BSplineQ<float> s = bspline_quadratic<D>(
+      x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   // Only a particle whose P2G already raised kFaultZoneEscape fails this; it must not gather
   // from nodes outside its zone.
   if (!in_free_zone(s.base, hb)) return false;
   const StencilMap m = stencil_map(s.base, hb);
   const int* nb = g.neighbours + 27 * p.block[i];
   G2PAccum<float> acc = g2p_begin<float>();
-  SILT_MPM_UNROLL for (int n = 0; n < 27; ++n) {
+  SILT_MPM_UNROLL for (int n = 0; n < kStencilNodes<D>; ++n) {
     const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
     const int node = stencil_node(m, nb, ii, j, k);
     const float w = s.weight(ii, j, k);
@@ -229,6 +234,7 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
   } else {
     adv = advance_apic(acc, x, dt);
   }
+  if (a.n_colliders > 0) adv.x = project_out_of_colliders(adv.x, t_end, a.colliders, a.n_colliders);
   for (int d = 0; d < 3; ++d) adv.x[d] = math::clamp(adv.x[d], a.clamp_lo[d], a.clamp_hi[d]);
   if (!finite3(adv.x) || !finite3(adv.v)) {
     fault.raise(kFaultNaN, p.id[i], 0);
@@ -240,16 +246,17 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
 /// G2P for particle i with step size dt (s): new v, C and x; raises the free-zone flag when the
 /// new position's stencil leaves the home block's 3x3x3 zone, so that the next step rebuilds
 /// (paper 000 §4.2.1). The new speed goes into *vmax (m/s) for the next step's dt (speed_max.hpp).
+template <int D>
 SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const ParticleView& p,
-                                                const GridView& g, Index i, float dt,
+                                                const GridView& g, Index i, float dt, float t_end,
                                                 int* zone_escape, float* vmax,
                                                 const FaultView& fault) {
   int hb[3];
   home_coords(p, g, i, hb);
   ParticleAdvance<float> adv;
   Mat3f c;
-  if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
-  const BSplineQ<float> s_new = bspline_quadratic(
+  if (!g2p_gather<D>(a, p, g, i, dt, t_end, hb, adv, c, fault)) return;
+  const BSplineQ<float> s_new = bspline_quadratic<D>(
       adv.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
   // Benign race: every writer stores 1.
   if (!in_free_zone(s_new.base, hb, a.zone_margin)) *zone_escape = 1;
@@ -264,15 +271,16 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
 /// step's dt right away. The scatter needs no dt (split force channels). A particle whose new
 /// stencil leaves its zone cannot scatter: it raises the free-zone flag, and the next step rebuilds
 /// and scatters every particle again before its grid update. The new speed goes into *vmax (m/s).
+template <int D>
 SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const ParticleView& p,
-                                                  const GridView& g, Index i, float dt,
+                                                  const GridView& g, Index i, float dt, float t_end,
                                                   int* zone_escape, float* vmax,
                                                   const FaultView& fault) {
   int hb[3];
   home_coords(p, g, i, hb);
   ParticleAdvance<float> adv;
   Mat3f c;
-  if (!g2p_gather(a, p, g, i, dt, hb, adv, c, fault)) return;
+  if (!g2p_gather<D>(a, p, g, i, dt, t_end, hb, adv, c, fault)) return;
   Mat3f f = update_deformation(load9(p.f, i), c, dt);
   float plastic = p.plastic[i];
   const ParticleClass& pc = a.classes[p.material[i]];
@@ -284,7 +292,7 @@ SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const P
   store9(p.c, i, c);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
-  if (!scatter_particle(a, g, adv.x, p.block[i], hb, pc, adv.v, c, tau, 0.0f)) *zone_escape = 1;
+  if (!scatter_particle<D>(a, g, adv.x, p.block[i], hb, pc, adv.v, c, tau, 0.0f)) *zone_escape = 1;
 }
 
 }  // namespace silt::mpm::detail

@@ -4,6 +4,10 @@
 //   w0 = 0.5 (1.5 - fx)^2,  w1 = 0.75 - (fx - 1)^2,  w2 = 0.5 (fx - 0.5)^2.
 // For quadratic splines the MLS/APIC inertia tensor is D = dx^2/4 I (Jiang et al. 2015, APIC), so
 // D^{-1} = 4 / dx^2 (mls_dinv).
+//
+// In 2D (plane strain in x-y) the stencil is 3x3x1: every particle and node lies in the plane z =
+// origin, the z weight is 1 with no gradient and no offset, so the same 3D arithmetic (weights,
+// MLS force, APIC affine terms, F with F_zz = 1) gives the plane-strain result with 9 nodes.
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -34,13 +38,24 @@ struct BSplineQ {
   }
 };
 
+/// Stencil nodes per particle in D dimensions (3^D).
+template <int D>
+inline constexpr int kStencilNodes = D == 3 ? 27 : 9;
+
 /// Weights and gradients for a particle at x (m), grid origin (m, position of node 0), inv_dx =
-/// 1/dx.
-template <class T>
+/// 1/dx, in D = 3 or 2 dimensions (2: the z axis is the plane's single node, see above).
+template <int D = 3, class T>
 SILT_HD SILT_FORCEINLINE BSplineQ<T> bspline_quadratic(const Vec3<T>& x, const Vec3<T>& origin,
                                                        T inv_dx) {
+  static_assert(D == 2 || D == 3, "MPM runs in 2 or 3 dimensions");
   BSplineQ<T> s;
-  for (int a = 0; a < 3; ++a) {
+  if (D == 2) {
+    s.base[2] = 0;
+    s.fx[2] = T(0);
+    s.w[2][0] = T(1), s.w[2][1] = T(0), s.w[2][2] = T(0);
+    s.dw[2][0] = T(0), s.dw[2][1] = T(0), s.dw[2][2] = T(0);
+  }
+  for (int a = 0; a < D; ++a) {
     const T xc = (x[a] - origin[a]) * inv_dx;  // position in cells
     // floor(xc - 0.5) without std::floor: the cast truncates towards zero, so fix negatives.
     const T shifted = xc - T(0.5);

@@ -1,6 +1,8 @@
 // Grid update for one node, boundaries included (paper 000, merging kernels: grid update and
-// boundary conditions in one kernel): momentum -> velocity, gravity, domain box walls in the
-// boundary band, then analytic colliders moving with a prescribed velocity.
+// boundary conditions in one kernel): momentum -> velocity, gravity, optional local damping, the
+// walls of the domain box on the nodes at and beyond each face, then analytic colliders moving
+// with a prescribed velocity on the nodes at and inside their surface. G2P keeps the particles
+// inside the box and outside the colliders (transfer_body.hpp), so material stops at the wall.
 //
 // Wall conditions act on the velocity relative to the wall, v_rel = v - v_wall, with n the unit
 // normal pointing out of the solid (into the material) and v_n = v_rel . n:
@@ -9,6 +11,11 @@
 //   separate  only when v_n < 0 (moving into the wall): as slip; otherwise untouched
 // Coulomb friction (Stomakhin et al. 2013): when v_n < 0 the tangential speed |v_t| shrinks by
 // mu |v_n|, to 0 if mu |v_n| >= |v_t| (static friction).
+//
+// Local non-viscous damping (Cundall 1987, as in geotechnical MPM codes such as Anura3D): each
+// component of the node's unbalanced force f = m dv/dt loses alpha |f_c| against the direction of
+// the node's velocity, f_c -= alpha |f_c| sign(v_c). It removes energy only where the material
+// accelerates, so a static state is reached without changing it (unlike viscous damping).
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -34,17 +41,25 @@ struct ColliderParams {
   Vec3<T> velocity;  // rigid translation, m/s
 };
 
+/// One wall of the domain box: its condition and Coulomb coefficient.
+template <class T>
+struct WallParams {
+  WallKind kind;
+  T friction;  // -
+};
+
 template <class T>
 struct GridUpdateParams {
-  T dt;                // s
-  T time;              // s, at the start of the step (collider positions)
-  Vec3<T> gravity;     // m/s^2
-  Vec3<T> domain_min;  // m, domain walls
-  Vec3<T> domain_max;  // m
-  T band;              // m: nodes closer than this to a domain face get its wall (~2-3 dx)
-  WallKind domain_wall;
-  T domain_friction;  // Coulomb coefficient, -
-  T min_mass;         // kg: nodes lighter than this are treated as empty (velocity 0)
+  T dt;                    // s
+  T time;                  // s, at the start of the step (collider positions)
+  Vec3<T> gravity;         // m/s^2
+  Vec3<T> domain_min;      // m, the faces of the domain box
+  Vec3<T> domain_max;      // m
+  T face_tolerance;        // m: a node this close to a face or collider surface counts as on it
+  WallParams<T> walls[6];  // x-, x+, y-, y+, z-, z+
+  int dims;                // 3, or 2 (plane strain in x-y: no walls on z)
+  T damping;               // local non-viscous damping coefficient alpha in [0, 1), -
+  T min_mass;              // kg: nodes lighter than this are treated as empty (velocity 0)
 };
 
 /// Node velocity from P2G sums (m/s); 0 for empty nodes.
@@ -112,28 +127,60 @@ SILT_HD inline T collider_distance(const ColliderParams<T>& c, const Vec3<T>& x,
   }
 }
 
-/// The whole node update: returns the node's new velocity (m/s). x_node: node position (m);
-/// colliders: n_colliders entries in memory the executing backend can read.
+/// Local damping of the velocity change dv = v - v0 of one node (v0: its velocity before the
+/// step's forces): f_c -= alpha |f_c| sign(v0_c), with f = m dv / dt.
 template <class T>
-SILT_HD inline Vec3<T> grid_update_node(T mass, const Vec3<T>& momentum, const Vec3<T>& x_node,
-                                        const GridUpdateParams<T>& g,
+SILT_HD SILT_FORCEINLINE Vec3<T> damp_local(const Vec3<T>& v0, const Vec3<T>& v, T alpha) {
+  Vec3<T> out;
+  for (int c = 0; c < 3; ++c) {
+    const T dv = v[c] - v0[c];
+    const T s = v0[c] > T(0) ? T(1) : (v0[c] < T(0) ? T(-1) : T(0));
+    out[c] = v0[c] + dv - alpha * math::abs(dv) * s;
+  }
+  return out;
+}
+
+/// The whole node update: returns the node's new velocity (m/s) from its P2G sums, mass (kg) and
+/// momentum (kg m/s, forces included), with transfer the momentum before the step's forces (only
+/// read with damping). x_node: node position (m); colliders: n_colliders entries in memory the
+/// executing backend can read.
+template <class T>
+SILT_HD inline Vec3<T> grid_update_node(T mass, const Vec3<T>& momentum, const Vec3<T>& transfer,
+                                        const Vec3<T>& x_node, const GridUpdateParams<T>& g,
                                         const ColliderParams<T>* colliders, int n_colliders) {
   if (!(mass > g.min_mass)) return Vec3<T>::zero();
-  Vec3<T> v = momentum * math::rcp(mass) + g.gravity * g.dt;
+  const T inv_mass = math::rcp(mass);
+  Vec3<T> v = momentum * inv_mass + g.gravity * g.dt;
+  if (g.damping > T(0)) v = damp_local(transfer * inv_mass, v, g.damping);
   const Vec3<T> still = Vec3<T>::zero();
-  for (int a = 0; a < 3; ++a) {
-    if (x_node[a] < g.domain_min[a] + g.band)
-      v = apply_wall(v, Vec3<T>::unit(a), still, g.domain_wall, g.domain_friction);
-    if (x_node[a] > g.domain_max[a] - g.band)
-      v = apply_wall(v, -Vec3<T>::unit(a), still, g.domain_wall, g.domain_friction);
+  for (int a = 0; a < g.dims; ++a) {
+    const WallParams<T>& lo = g.walls[2 * a];
+    const WallParams<T>& hi = g.walls[2 * a + 1];
+    if (x_node[a] <= g.domain_min[a] + g.face_tolerance)
+      v = apply_wall(v, Vec3<T>::unit(a), still, lo.kind, lo.friction);
+    if (x_node[a] >= g.domain_max[a] - g.face_tolerance)
+      v = apply_wall(v, -Vec3<T>::unit(a), still, hi.kind, hi.friction);
   }
   for (int i = 0; i < n_colliders; ++i) {
     const ColliderParams<T>& c = colliders[i];
     Vec3<T> n;
-    if (collider_distance(c, x_node, g.time, n) < T(0))
+    if (collider_distance(c, x_node, g.time, n) <= g.face_tolerance)
       v = apply_wall(v, n, c.velocity, c.wall, c.friction);
   }
   return v;
+}
+
+/// A particle position x (m) moved out of every collider at time t (s) onto its surface: the
+/// particle counterpart of the node condition, so that no particle ends a step inside a solid.
+template <class T>
+SILT_HD inline Vec3<T> project_out_of_colliders(Vec3<T> x, T t, const ColliderParams<T>* colliders,
+                                                int n_colliders) {
+  for (int i = 0; i < n_colliders; ++i) {
+    Vec3<T> n;
+    const T d = collider_distance(colliders[i], x, t, n);
+    if (d < T(0)) x -= n * d;
+  }
+  return x;
 }
 
 }  // namespace silt::mpm

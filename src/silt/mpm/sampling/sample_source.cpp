@@ -18,9 +18,10 @@ namespace {
 // Per-source particle limit: particle indices are silt::Index (int32) on the device.
 constexpr double kMaxParticles = 2.0e9;
 
-// Lattice spacing h = dx / ppc^(1/3); exact when ppc is a perfect cube (8 -> dx / 2).
-double lattice_spacing(double ppc, double dx) {
-  const double c = std::cbrt(ppc);
+// Lattice spacing h = dx / ppc^(1/dims); exact when ppc is a perfect cube (8 -> dx / 2) or, in
+// 2D, a perfect square (4 -> dx / 2).
+double lattice_spacing(double ppc, double dx, int dims) {
+  const double c = dims == 2 ? std::sqrt(ppc) : std::cbrt(ppc);
   const double n = std::round(c);
   return dx / (std::abs(c - n) < 1e-9 * n ? n : c);
 }
@@ -39,12 +40,12 @@ void lattice_range(double lo, double hi, double h, long long& i0, long long& i1)
   i1 = static_cast<long long>(std::floor(hi / h)) + 1;
 }
 
-std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double dx) {
-  const double h = lattice_spacing(s.particles_per_cell, dx);
+std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double dx, int dims) {
+  const double h = lattice_spacing(s.particles_per_cell, dx, dims);
   const double jit = s.jitter;
-  long long i0[3], i1[3];
+  long long i0[3] = {0, 0, 0}, i1[3] = {1, 1, 1};  // 2D: the one layer k = 0, at z = 0
   double cells = 1;
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < dims; ++d) {
     lattice_range(region.lower()[d], region.upper()[d], h, i0[d], i1[d]);
     cells *= double(i1[d] - i0[d]);
   }
@@ -66,9 +67,10 @@ std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double d
       const std::uint64_t hj = mix64(hk ^ static_cast<std::uint64_t>(j));
       for (long long i = i0[0]; i < i1[0]; ++i) {
         const std::uint64_t hi = mix64(hj ^ static_cast<std::uint64_t>(i));
-        const Vec3d p{(double(i) + 0.5 + jit * (unit_from(mix64(hi + 1)) - 0.5)) * h,
-                      (double(j) + 0.5 + jit * (unit_from(mix64(hi + 2)) - 0.5)) * h,
-                      (double(k) + 0.5 + jit * (unit_from(mix64(hi + 3)) - 0.5)) * h};
+        const Vec3d p{
+            (double(i) + 0.5 + jit * (unit_from(mix64(hi + 1)) - 0.5)) * h,
+            (double(j) + 0.5 + jit * (unit_from(mix64(hi + 2)) - 0.5)) * h,
+            dims == 2 ? 0.0 : (double(k) + 0.5 + jit * (unit_from(mix64(hi + 3)) - 0.5)) * h};
         if (region.contains(p)) out.push_back(p);
       }
     }
@@ -83,13 +85,17 @@ std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double d
 
 }  // namespace
 
-std::vector<Vec3d> sample_source(const Source& source, double dx) {
+std::vector<Vec3d> sample_source(const Source& source, double dx, int dims) {
   check_inputs(source, dx);
   SILT_REQUIRE(
       std::isfinite(source.jitter) && source.jitter >= 0 && source.jitter <= 1,
       fmt::format("source '{}': jitter = {} must lie in [0, 1]", source.name, source.jitter));
-  const ShapeRegion region(source);
-  std::vector<Vec3d> pts = jittered(region, source, dx);
+  SILT_REQUIRE(dims == 3 || source.sampling == Sampling::jittered,
+               fmt::format("source '{}': Poisson-disk sampling is 3D only; use jittered sampling "
+                           "in 2D",
+                           source.name));
+  const ShapeRegion region = source_region(source, dims, dx);
+  std::vector<Vec3d> pts = jittered(region, source, dx, dims);
   // Poisson-disk keeps the jittered count (expected value ppc * volume / dx^3 for any shape).
   if (source.sampling == Sampling::poisson)
     pts = poisson_disk(region, source.seed, poisson_radius(source.particles_per_cell, dx),
@@ -101,8 +107,8 @@ std::vector<Vec3d> sample_source(const Source& source, double dx) {
   return pts;
 }
 
-double source_volume(const Source& source) {
-  return ShapeRegion(source).volume();
+double source_volume(const Source& source, int dims, double dx) {
+  return source_region(source, dims, dx).volume();
 }
 
 double emission_count(const Source& s) {
@@ -123,7 +129,8 @@ std::vector<double> emission_times(const Source& s) {
 std::int64_t estimate_particle_capacity(const Scene& scene) {
   double total = 0;
   for (const Source& s : scene.sources) {
-    const double per_emission = s.particles_per_cell * source_volume(s) / std::pow(scene.dx, 3);
+    const double per_emission =
+        s.particles_per_cell * source_volume(s, scene.dimensions, scene.dx) / std::pow(scene.dx, 3);
     // Jittered counts scatter around the mean by ~sqrt(N) plus the surface layer; 5% + 64 covers
     // both for any shape that holds a cell.
     total += (per_emission * 1.05 + 64) * emission_count(s);

@@ -21,10 +21,13 @@ namespace silt::mpm {
 /// not a perfect cube and for the Poisson radius, could round differently in another C library).
 /// Throws silt::Error naming the source on an empty or degenerate shape, an unreadable or open
 /// mesh, or too many particles.
-std::vector<Vec3d> sample_source(const Source& source, double dx);
+/// dims = 2: the shape in the plane z = 0 (source_region), a lattice of spacing dx / ppc^(1/2) in
+/// x and y with every point at z = 0 (jittered only).
+std::vector<Vec3d> sample_source(const Source& source, double dx, int dims = 3);
 
-/// Volume of the source's shape, m^3 (mesh: by the divergence theorem over its triangles).
-double source_volume(const Source& source);
+/// Volume of the source's region, m^3 (mesh: by the divergence theorem over its triangles; 2D:
+/// its area times dx, source_region).
+double source_volume(const Source& source, int dims = 3, double dx = 0);
 
 /// Minimum particle distance used by Poisson-disk sampling at ppc particles per dx^3, m.
 double poisson_radius(double particles_per_cell, double dx);

@@ -112,4 +112,28 @@ bool ShapeRegion::contains(const Vec3d& p) const {
   return false;
 }
 
+ShapeRegion source_region(const Source& source, int dims, double dx) {
+  if (dims == 3) return ShapeRegion(source);
+  Source slab = source;
+  switch (source.shape) {
+    case Shape::box:
+      slab.box_min[2] = -0.5 * dx;
+      slab.box_max[2] = 0.5 * dx;
+      break;
+    case Shape::sphere:  // a disc: the cylinder along z through the slab
+      slab.shape = Shape::cylinder;
+      slab.center = {source.center[0], source.center[1], -0.5 * dx};
+      slab.axis = {0, 0, 1};
+      slab.height = dx;
+      break;
+    case Shape::cylinder:
+    case Shape::mesh:
+      throw Error(
+          fmt::format("source '{}': a 2D scene fills boxes and spheres (discs in its "
+                      "plane), not a {}",
+                      source.name, source.shape == Shape::mesh ? "mesh" : "cylinder"));
+  }
+  return ShapeRegion(slab);
+}
+
 }  // namespace silt::mpm

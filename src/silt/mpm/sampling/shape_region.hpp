@@ -35,4 +35,10 @@ class ShapeRegion {
   std::unique_ptr<TriangleMesh> mesh_;
 };
 
+/// The region a source fills in a scene of `dims` dimensions with cells of dx (m). In 2D a source
+/// is a shape in the plane z = 0 (a box or a sphere, which is a disc there) and its region the slab
+/// one cell deep around the plane, so that volume() / dx^3 is the area / dx^2 that counts its
+/// particles. Throws silt::Error naming the source for shapes 2D has not (cylinder, mesh).
+ShapeRegion source_region(const Source& source, int dims, double dx);
+
 }  // namespace silt::mpm
