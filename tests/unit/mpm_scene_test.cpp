@@ -235,7 +235,110 @@ TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
       EXPECT_LT(n, 30000) << name;
     }
   }
-  EXPECT_EQ(seen, 6);
+  EXPECT_EQ(seen, 7);
+}
+
+TEST(MpmScene, WallsTakeOneConditionOrOnePerFace) {
+  using silt::mpm::WallKind;
+  const MpmJob d = parse();
+  for (const auto& w : d.scene.walls) EXPECT_EQ(w.kind, WallKind::separate);
+  const MpmJob all = parse({"domain.walls=slip", "domain.friction=0.3"});
+  for (const auto& w : all.scene.walls) {
+    EXPECT_EQ(w.kind, WallKind::slip);
+    EXPECT_DOUBLE_EQ(w.friction, 0.3);
+  }
+  const MpmJob faces = parse(
+      {R"(domain.walls={"x-": "sticky", "y-": {"type": "friction", "friction": 0.6}, "z+": "slip"})"});
+  const auto& w = faces.scene.walls;
+  EXPECT_EQ(w[0].kind, WallKind::sticky);
+  EXPECT_EQ(w[1].kind, WallKind::separate);  // left out: separate
+  EXPECT_EQ(w[2].kind, WallKind::separate);  // "friction": separate with Coulomb friction
+  EXPECT_DOUBLE_EQ(w[2].friction, 0.6);
+  EXPECT_DOUBLE_EQ(w[3].friction, 0.0);
+  EXPECT_EQ(w[5].kind, WallKind::slip);
+  // The resolved form names every face and loads back to the same walls.
+  const MpmJob back = parse_mpm_job(faces.resolved.dump(2), "resolved.json", "");
+  EXPECT_EQ(back.resolved, faces.resolved);
+  for (int f = 0; f < 6; ++f) {
+    EXPECT_EQ(back.scene.walls[f].kind, w[f].kind) << f;
+    EXPECT_EQ(back.scene.walls[f].friction, w[f].friction) << f;
+  }
+  // Colliders take the same conditions.
+  const MpmJob col = parse({R"(colliders[0].wall={"type": "friction", "friction": 0.4})"});
+  EXPECT_EQ(col.scene.colliders[0].wall, WallKind::separate);
+  EXPECT_DOUBLE_EQ(col.scene.colliders[0].friction, 0.4);
+}
+
+TEST(MpmScene, BadWallsNameTheKey) {
+  EXPECT_TRUE(throws_with([] { parse({R"(domain.walls={"w-": "slip"})"}); },
+                          {"tiny.json", "unknown key 'domain.walls.w-'"}));
+  EXPECT_TRUE(throws_with([] { parse({R"(domain.walls={"x-": "glue"})"}); },
+                          {"'domain.walls.x-'", "glue", "sticky"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": -0.1}})"}); },
+                  {"'domain.walls.y-.friction'", "-0.1"}));
+  EXPECT_TRUE(throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction"}})"}); },
+                          {"'domain.walls.y-.friction'", "missing"}));
+  EXPECT_TRUE(throws_with([] { parse({"domain.walls=friction"}); },
+                          {"'domain.walls'", "no coefficient"}));
+  EXPECT_TRUE(throws_with([] { parse({"domain.friction=-1"}); }, {"'domain.friction'", "-1"}));
+  EXPECT_TRUE(throws_with([] { parse({"colliders[0].friction=-1"}); },
+                          {"'colliders[0].friction'", "-1"}));
+  EXPECT_TRUE(throws_with([] { parse({"physics.damping=1"}); }, {"'physics.damping'", "1"}));
+}
+
+// A 2D scene: [x, y] vectors, boxes and discs, 4 particles per dx^2, everything in the plane z = 0.
+const std::string kScene2D = R"({
+  "solver": "mpm", "name": "flat",
+  "domain": { "dimensions": 2, "min": [0, 0], "max": [1, 0.5], "dx": 0.05,
+              "walls": { "y-": { "type": "friction", "friction": 0.5 } } },
+  "materials": [ { "name": "sand", "kind": "sand" } ],
+  "sources": [
+    { "name": "pile", "material": "sand", "shape": "box", "min": [0, 0], "max": [0.3, 0.2] },
+    { "name": "disc", "material": "sand", "shape": "sphere", "center": [0.6, 0.3], "radius": 0.1,
+      "velocity": [0, -1] }
+  ],
+  "colliders": [ { "kind": "plane", "point": [0, 0.05], "normal": [0.1, 1] } ],
+  "physics": { "gravity": [0, -9.81], "damping": 0.2 },
+  "run": { "frames": 3, "rest_speed": 0.01 }
+})";
+
+TEST(MpmScene, TwoDimensionalScenesAreRead) {
+  const MpmJob job = parse({}, kScene2D);
+  const auto& s = job.scene;
+  EXPECT_EQ(s.dimensions, 2);
+  EXPECT_EQ(s.domain_max[2], 0.0);
+  EXPECT_DOUBLE_EQ(s.damping, 0.2);
+  EXPECT_DOUBLE_EQ(job.run.rest_speed, 0.01);
+  EXPECT_DOUBLE_EQ(s.sources[0].particles_per_cell, 4.0);  // the 2D default
+  EXPECT_DOUBLE_EQ(s.sources[1].velocity[1], -1.0);
+  // 4 per dx^2: the box holds 6 x 4 cells, 96 particles; the disc pi r^2 / dx^2 * 4 ~ 50.
+  const auto box = silt::mpm::sample_source(s.sources[0], s.dx, 2);
+  EXPECT_EQ(box.size(), 96u);
+  for (const auto& p : box) EXPECT_EQ(p[2], 0.0);
+  EXPECT_NEAR(job.expected_particles[1], 4 * 3.14159265 * 0.01 / 0.0025, 1e-6);
+  const MpmJob back = parse_mpm_job(job.resolved.dump(2), "resolved.json", "");
+  EXPECT_EQ(back.resolved, job.resolved);
+  EXPECT_EQ(back.scene.dimensions, 2);
+}
+
+TEST(MpmScene, TwoDimensionalScenesRefuseThreeDimensionalInput) {
+  auto parse2 = [](const std::vector<std::string>& o) { parse(o, kScene2D); };
+  EXPECT_TRUE(throws_with([&] { parse2({"sources[0].max=[0.3, 0.2, 0.1]"}); },
+                          {"'sources[0].max'", "[x, y]", "2D"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"physics.gravity=[0, -9.81, 0]"}); },
+                          {"'physics.gravity'", "[x, y]"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"colliders[0].normal=[0, 1, 0]"}); },
+                          {"'colliders[0].normal'", "[x, y]"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"sources[0].shape=cylinder"}); },
+                          {"'sources[0].shape'", "2D"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"colliders[0].kind=cylinder"}); },
+                          {"'colliders[0].kind'", "2D"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"sources[0].sampling=poisson"}); },
+                          {"'sources[0].sampling'", "2D"}));
+  EXPECT_TRUE(throws_with([&] { parse2({R"(domain.walls={"z-": "slip"})"}); },
+                          {"'domain.walls.z-'", "2D"}));
+  EXPECT_TRUE(throws_with([&] { parse2({"domain.dimensions=4"}); }, {"'domain.dimensions'"}));
 }
 
 // Issue 16: what a hostile test fed the MPM loader. Each names the file and key.

@@ -12,3 +12,5 @@ silt_add_test(NAME mpm_consistency_test LABEL verification CUDA
   SOURCES mpm_consistency_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_walls_test LABEL verification CUDA
   SOURCES mpm_walls_test.cpp LIBS silt::mpm)
+silt_add_test(NAME mpm_cantilever_test LABEL verification CUDA
+  SOURCES mpm_cantilever_test.cpp LIBS silt::mpm)

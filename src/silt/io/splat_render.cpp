@@ -162,9 +162,12 @@ SplatCamera default_camera(const mpm::Scene& s, double aspect) {
   front = normalized(
       sub(front, {up[0] * dot(front, up), up[1] * dot(front, up), up[2] * dot(front, up)}));
   const V right = cross(up, front);
-  const V dir = normalized({front[0] + 0.25 * right[0] + 0.45 * up[0],
-                            front[1] + 0.25 * right[1] + 0.45 * up[1],
-                            front[2] + 0.25 * right[2] + 0.45 * up[2]});
+  // A 2D scene is seen face on, from +z.
+  const double side = s.dimensions == 2 ? 0.0 : 0.25, above = s.dimensions == 2 ? 0.0 : 0.45;
+  if (s.dimensions == 2) front = {0, 0, 1};
+  const V dir = normalized({front[0] + side * right[0] + above * up[0],
+                            front[1] + side * right[1] + above * up[1],
+                            front[2] + side * right[2] + above * up[2]});
   const double half_fov = 0.5 * c.fov_deg * kPi / 180.0;
   const double fit = std::min(half_fov, std::atan(std::tan(half_fov) * aspect));
   const double dist = 1.05 * radius / std::sin(fit);
