@@ -33,6 +33,22 @@ inline Scene multi_sand_column() {
   return s;
 }
 
+/// The sand column in 2D (plane strain): a column against the left wall on a rough floor, the
+/// same physics on 3x3 stencils; split along x, across the collapse.
+inline Scene multi_sand_column_2d() {
+  Scene s = box_scene("multi_sand_column_2d", 0.01, {0.3, 0.2, 0.0}, silt::mpm::WallKind::slip);
+  s.dimensions = 2;
+  s.walls[2] = silt::mpm::Wall{silt::mpm::WallKind::separate, 0.5};
+  silt::mpm::Material m = sand(30.0);
+  m.youngs_modulus = 1e5;
+  s.materials = {m};
+  silt::mpm::Source column = box_source({0, 0, 0}, {0.06, 0.12, 0});
+  column.particles_per_cell = 4;
+  s.sources = {column};
+  s.frame_dt = 0.04;
+  return s;
+}
+
 /// An elastic block (8 x 6 x 6 cells) thrown sideways and falling onto the floor (split along x,
 /// its longest axis).
 inline Scene multi_elastic_cube() {

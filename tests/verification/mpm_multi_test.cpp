@@ -104,6 +104,10 @@ TEST(MpmMulti, SandColumnMatchesOnePartition) {
   expect_match(multi_sand_column(), 6, {1, 2, 3, 4});
 }
 
+TEST(MpmMulti, SandColumn2DMatchesOnePartition) {
+  expect_match(multi_sand_column_2d(), 6, {2, 3});
+}
+
 TEST(MpmMulti, ElasticCubeMatchesOnePartition) {
   expect_match(multi_elastic_cube(), 6, {2, 3});
 }
