@@ -279,11 +279,11 @@ TEST(MpmScene, BadWallsNameTheKey) {
                   {"'domain.walls.y-.friction'", "-0.1"}));
   EXPECT_TRUE(throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction"}})"}); },
                           {"'domain.walls.y-.friction'", "missing"}));
-  EXPECT_TRUE(throws_with([] { parse({"domain.walls=friction"}); },
-                          {"'domain.walls'", "no coefficient"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"domain.walls=friction"}); }, {"'domain.walls'", "no coefficient"}));
   EXPECT_TRUE(throws_with([] { parse({"domain.friction=-1"}); }, {"'domain.friction'", "-1"}));
-  EXPECT_TRUE(throws_with([] { parse({"colliders[0].friction=-1"}); },
-                          {"'colliders[0].friction'", "-1"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({"colliders[0].friction=-1"}); }, {"'colliders[0].friction'", "-1"}));
   EXPECT_TRUE(throws_with([] { parse({"physics.damping=1"}); }, {"'physics.damping'", "1"}));
 }
 
@@ -323,17 +323,19 @@ TEST(MpmScene, TwoDimensionalScenesAreRead) {
 }
 
 TEST(MpmScene, TwoDimensionalScenesRefuseThreeDimensionalInput) {
-  auto parse2 = [](const std::vector<std::string>& o) { parse(o, kScene2D); };
+  auto parse2 = [](const std::vector<std::string>& o) {
+    parse(o, kScene2D);
+  };
   EXPECT_TRUE(throws_with([&] { parse2({"sources[0].max=[0.3, 0.2, 0.1]"}); },
                           {"'sources[0].max'", "[x, y]", "2D"}));
   EXPECT_TRUE(throws_with([&] { parse2({"physics.gravity=[0, -9.81, 0]"}); },
                           {"'physics.gravity'", "[x, y]"}));
   EXPECT_TRUE(throws_with([&] { parse2({"colliders[0].normal=[0, 1, 0]"}); },
                           {"'colliders[0].normal'", "[x, y]"}));
-  EXPECT_TRUE(throws_with([&] { parse2({"sources[0].shape=cylinder"}); },
-                          {"'sources[0].shape'", "2D"}));
-  EXPECT_TRUE(throws_with([&] { parse2({"colliders[0].kind=cylinder"}); },
-                          {"'colliders[0].kind'", "2D"}));
+  EXPECT_TRUE(
+      throws_with([&] { parse2({"sources[0].shape=cylinder"}); }, {"'sources[0].shape'", "2D"}));
+  EXPECT_TRUE(
+      throws_with([&] { parse2({"colliders[0].kind=cylinder"}); }, {"'colliders[0].kind'", "2D"}));
   EXPECT_TRUE(throws_with([&] { parse2({"sources[0].sampling=poisson"}); },
                           {"'sources[0].sampling'", "2D"}));
   EXPECT_TRUE(throws_with([&] { parse2({R"(domain.walls={"z-": "slip"})"}); },
