@@ -296,10 +296,10 @@ def swe_browser(silt, source, work, shots):
         first = b.js("silt.view.series[0][1]")
         drawn = b.js("""(() => { const c = document.getElementById('gauge-plot');
             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
-            for (let k = 0; k < d.length; k += 4) if (d[k] > 200 && d[k + 1] > 150 && d[k + 2] < 100) ++n;
+            for (let k = 0; k < d.length; k += 4) if (d[k] > d[k + 2] + 50) ++n;  // yellowish
             return n; })()""")
         print(f"gauge: '{title}', {rows} samples, first depth {first:.3f} m, {drawn} plot pixels")
-        if "reservoir" not in title or rows < 10 or abs(first - 10) > 0.05 or drawn < 20:
+        if "reservoir" not in title or rows < 10 or abs(first - 10) > 0.05 or drawn < 100:
             fail(f"the reservoir gauge's plot: title '{title}', {rows} rows, first {first}, {drawn} px")
         keep_shot(os.path.join(work, "swe_2.png"), shots, "viewer_swe.png")
         b.shot(os.path.join(work, "swe_gauge.png"))

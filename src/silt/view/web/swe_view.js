@@ -184,6 +184,7 @@ class SweView {
     ctx.fillText(t0.toFixed(1), L, H - 6);
     ctx.fillText(t1.toFixed(1), W - 40, H - 6);
     ctx.strokeStyle = '#ffcc33';
+    ctx.lineWidth = 2;
     ctx.beginPath();
     pts.forEach((p, k) => {
       const x = L + (p[0] - t0) / (t1 - t0) * (W - L - 4), y = H - B - p[1] / hmax * (H - B - 4);
