@@ -130,7 +130,10 @@ FrameStats Solver::advance_frame() {
     m.run_steps();
     bool fault = false, paused = false;
     for (auto& p : m.parts) {
-      paused = paused || p->end_frame().paused != 0;
+      // Every part's end_frame, also after one said paused: it records the part's block count,
+      // which its grid grows to before the frame resumes.
+      const bool part_paused = p->end_frame().paused != 0;
+      paused = paused || part_paused;
       fault = fault || p->faulted();
     }
     // A pause is agreed (StepControl::agreed.pause), and a fault anywhere halts every part
