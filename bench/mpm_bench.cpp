@@ -414,7 +414,7 @@ int main(int argc, char** argv) {
   app.add_option("--backend", c.backend, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--case", c.which, "all, cube, sand, sand2d or overhead")
-      ->check(CLI::IsMember({"all", "cube", "sand", "overhead"}));
+      ->check(CLI::IsMember({"all", "cube", "sand", "sand2d", "overhead"}));
   app.add_option("--sizes", c.sizes, "sand particle counts, e.g. 55K,200K,1M")->delimiter(',');
   app.add_option("--steps", c.steps, "timed steps per case (default: 200 cuda, 2 cpu)");
   app.add_option("--rebuild-period", c.rebuild_period, "steps between rebuilds (1: every step)");
