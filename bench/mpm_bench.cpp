@@ -206,13 +206,13 @@ Scene sand_scene(const Config& c, double particles) {
   return s;
 }
 
-void sand(const Config& c, const silt::Exec& exec, int steps) {
+/// Cases (b) and (e): one falling-sand run per size of --sizes, its roofline and its rate.
+void sand_sizes(const Config& c, const silt::Exec& exec, int steps,
+                const std::function<Scene(double)>& scene, const std::string& title) {
   for (const std::string& size : c.sizes) {
-    const Scene s = sand_scene(c, parse_count(size));
+    const Scene s = scene(parse_count(size));
     const Timing t = run(c, s, exec, steps, c.graph);
-    fmt::print("{}\n", Roofline(c, s).line(fmt::format("[b] falling sand {} (Drucker-Prager, dx "
-                                                       "1/256 m, dt 1e-4 s)",
-                                                       size),
+    fmt::print("{}\n", Roofline(c, s).line(fmt::format(fmt::runtime(title), size),
                                            double(t.particles), double(t.blocks)));
     fmt::print(
         "  {} particles: {:.3g} particle-steps/s, {:.3f} ms/step over {} steps ({} "
@@ -220,6 +220,12 @@ void sand(const Config& c, const silt::Exec& exec, int steps) {
         t.particles, double(t.particles) / (1e-3 * t.ms_per_step), t.ms_per_step, t.steps,
         t.rebuilds, t.blocks, t.graph ? "graph" : "plain launches");
   }
+}
+
+void sand(const Config& c, const silt::Exec& exec, int steps) {
+  sand_sizes(
+      c, exec, steps, [&c](double n) { return sand_scene(c, n); },
+      "[b] falling sand {} (Drucker-Prager, dx 1/256 m, dt 1e-4 s)");
 }
 
 /// The 2D plane-strain counterpart of (b): a falling square of sand at 4 particles per cell (2 x 2)
@@ -241,19 +247,9 @@ Scene sand2d_scene(const Config& c, double particles) {
 }
 
 void sand2d(const Config& c, const silt::Exec& exec, int steps) {
-  for (const std::string& size : c.sizes) {
-    const Scene s = sand2d_scene(c, parse_count(size));
-    const Timing t = run(c, s, exec, steps, c.graph);
-    fmt::print("{}\n", Roofline(c, s).line(fmt::format("[e] 2D falling sand {} (plane strain, "
-                                                       "Drucker-Prager, dx 1/256 m, dt 1e-4 s)",
-                                                       size),
-                                           double(t.particles), double(t.blocks)));
-    fmt::print(
-        "  {} particles: {:.3g} particle-steps/s, {:.3f} ms/step over {} steps ({} "
-        "rebuilds, {} blocks, {})\n",
-        t.particles, double(t.particles) / (1e-3 * t.ms_per_step), t.ms_per_step, t.steps,
-        t.rebuilds, t.blocks, t.graph ? "graph" : "plain launches");
-  }
+  sand_sizes(
+      c, exec, steps, [&c](double n) { return sand2d_scene(c, n); },
+      "[e] 2D falling sand {} (plane strain, Drucker-Prager, dx 1/256 m, dt 1e-4 s)");
 }
 
 void overhead(const Config& c, const silt::Exec& exec, int steps) {
