@@ -114,11 +114,11 @@ if has bench-mpm-multi && [ -x $B/bench/mpm_bench ]; then
       --sizes "${MPM_SIZES:-55K,389K,1M,3.1M,12.6M}"
     echo "== silt run --devices 0,1 (sand column, 20 frames)"
     timeout 120 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda --devices 0,1 \
-      --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2gpu
+      --set run.frames=20 --set outputs.png=false --overwrite --out /tmp/mpm-2gpu
     if [ "$MPI_FLAG" = -DSILT_ENABLE_MPI=ON ]; then
       echo "== mpirun -np 2 silt run (one GPU per rank)"
       timeout 120 mpirun -np 2 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda \
-        --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2rank
+        --set run.frames=20 --set outputs.png=false --overwrite --out /tmp/mpm-2rank
     fi
   } 2>&1 | tee "$OUT/bench-mpm-multi.txt"
 fi
@@ -134,8 +134,8 @@ if has fountain-mpm; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   F="scenes/mpm_fountain.json --backend cuda --set outputs.formats=[] --set outputs.png=false"
   {
-    echo "== one GPU"; timeout 150 $B/apps/silt/silt run $F --out /tmp/fountain1
-    echo "== GPUs 0,1"; timeout 150 $B/apps/silt/silt run $F --devices 0,1 --out /tmp/fountain2
+    echo "== one GPU"; timeout 150 $B/apps/silt/silt run $F --overwrite --out /tmp/fountain1
+    echo "== GPUs 0,1"; timeout 150 $B/apps/silt/silt run $F --devices 0,1 --overwrite --out /tmp/fountain2
   } > "$OUT/fountain-mpm.txt" 2>&1
   grep -E "^==|split|rebalanced|frame +(1|30|60|90|120|150) |finished" "$OUT/fountain-mpm.txt" | head -60
 fi
@@ -165,7 +165,7 @@ if has bench-mpm-parts && [ -x $B/bench/mpm_bench ]; then
     timeout 200 $B/bench/mpm_bench --backend cuda --devices 0,0 --sizes 55K,1M,3.1M
     echo "== silt run --devices 0,0 (sand column, 20 frames)"
     timeout 120 $B/apps/silt/silt run scenes/mpm_sand_column.json --backend cuda --devices 0,0 \
-      --set run.frames=20 --set outputs.png=false --out /tmp/mpm-2parts
+      --set run.frames=20 --set outputs.png=false --overwrite --out /tmp/mpm-2parts
   } 2>&1 | tee "$OUT/bench-mpm-parts.txt"
 fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then

@@ -4,6 +4,7 @@ find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)  # the frame writer thread (io/frame_queue.hpp)
+find_package(ZLIB REQUIRED)     # the checkpoints' CRC-32 (io/checkpoint_file.cpp)
 
 # OpenMP for host code, also inside nvcc-compiled units (their host pass).
 add_library(silt_openmp INTERFACE)

@@ -19,6 +19,11 @@ struct RunOptions {
   bool quiet = false;
   int halo = 0;      // split runs: halo layers, exchanged every `halo` steps (0: halo_layers())
   std::string view;  // --view [HOST:]PORT: serve the live viewer there (empty: off)
+  // Checkpoints (docs/checkpoints.md): the interval (checkpoint_policy.hpp; empty: only on a
+  // signal), the checkpoint to continue from, and whether a non-empty output folder is replaced.
+  std::string checkpoint_every;
+  std::string restart;
+  bool overwrite = false;
 };
 
 struct BenchOptions {

@@ -1,5 +1,6 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
+//            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
 //   silt validate scene.json [--set k=v]...
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -39,6 +40,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--view", run.view,
                       "Watch the run in a browser: serve the live viewer on [HOST:]PORT (host "
                       "127.0.0.1 unless given; docs/viewer.md)");
+  run_cmd->add_option("--checkpoint-every", run.checkpoint_every,
+                      "Checkpoint interval: wall clock (600s, 10min, 2h) or simulated time "
+                      "(sim:2.5); also at the end and on SIGINT/SIGTERM (docs/checkpoints.md)");
+  run_cmd->add_option("--restart", run.restart,
+                      "Continue the run from this checkpoint, appending to its outputs");
+  run_cmd->add_flag("--overwrite", run.overwrite,
+                    "Replace the files of an earlier run in a non-empty --out folder");
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;

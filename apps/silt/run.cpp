@@ -13,12 +13,16 @@
 #include <limits>
 #include <memory>
 
+#include "checkpoint_policy.hpp"
 #include "commands.hpp"
 #include "live_view.hpp"
+#include "output_dir.hpp"
 #include "progress.hpp"
+#include "run_checkpoint.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/io/frame_queue.hpp"
+#include "silt/io/swe_checkpoint.hpp"
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/partition/world.hpp"
@@ -27,6 +31,7 @@
 
 #ifdef SILT_WITH_MPM
 #include "silt/io/atomic_file.hpp"
+#include "silt/io/mpm_checkpoint.hpp"
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_output.hpp"
 #include "silt/mpm/solver.hpp"
@@ -62,18 +67,21 @@ int stop_signal(const partition::World& world) {
   return int(sig);
 }
 
-// The end of a run stopped by a signal: what was queued is written (close() waits for it), one
-// line says so, and the exit code is 128 + the signal (130 SIGINT, 143 SIGTERM).
-int stopped(int sig, long last_frame, const std::string& out, Progress& progress, bool root) {
+// The end of a run stopped by a signal: what was queued is written (close() waits for it, the
+// checkpoint last), one line says where the run stopped and how to continue it, and the exit code
+// is 128 + the signal (130 SIGINT, 143 SIGTERM).
+int stopped(int sig, long last_frame, double t, const std::string& out, const std::string& restart,
+            Progress& progress, bool root) {
   if (root) {
     progress.clear();
-    if (last_frame < 0)
-      fmt::print(stderr, "silt: stopped by {} before the first frame\n", StopSignals::name(sig));
-    else
-      fmt::print(stderr,
-                 "silt: stopped by {} after frame {}; frames 0 to {} are complete in '{}' "
-                 "(frames.csv)\n",
-                 StopSignals::name(sig), last_frame, last_frame, out);
+    const std::string where =
+        last_frame < 0 ? fmt::format("before the first frame, at t = {:.6g} s", t)
+                       : fmt::format(
+                             "after frame {} at t = {:.6g} s; frames 0 to {} are complete "
+                             "in '{}' (frames.csv)",
+                             last_frame, t, last_frame, out);
+    fmt::print(stderr, "silt: stopped by {} {}; continue with: {}\n", StopSignals::name(sig), where,
+               restart);
   }
   std::fflush(stderr);
   return 128 + sig;
@@ -93,27 +101,49 @@ std::string describe_execs(const std::vector<Exec>& execs, const partition::Worl
 }
 
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
-// ranks take the same path); rank 0 queues what it writes. Returns 0, or the exit code of a stop.
+// ranks take the same path); rank 0 queues what it writes, the checkpoints after the frames they
+// follow. from: the checkpoint a restart continues (null: a fresh run). Returns 0, or the exit
+// code of a stop.
 int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::World& world,
-                   const std::string& out, Progress& progress, LiveView& view) {
+                   const std::string& out, Progress& progress, LiveView& view, const RunOptions& o,
+                   const io::SweCheckpoint* from) {
   const bool root = world.is_root();
   std::unique_ptr<io::SweOutputWriter> writer;
-  if (root) writer = std::make_unique<io::SweOutputWriter>(job, out);
+  if (root) writer = std::make_unique<io::SweOutputWriter>(job, out, from ? from->next_frame : -1);
   std::unique_ptr<io::GaugeCsvWriter> gauges;
   const std::vector<Index> gauge_cells = job.gauge_cells();
-  if (root && !gauge_cells.empty()) gauges = std::make_unique<io::GaugeCsvWriter>(job, out);
+  if (root && !gauge_cells.empty())
+    gauges = std::make_unique<io::GaugeCsvWriter>(job, out, from ? from->gauge_rows : -1);
   // Declared after the writers: destroyed first, it drains into them.
   std::unique_ptr<io::FrameQueue> queue;
   if (root) queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
   const bool wants_fields = io::wants_fields(job.outputs);
   // Every time at which something is written: output frames and gauge samples.
   const auto& frames = job.run.output_times;
-  size_t next_frame = 0;
+  size_t next_frame = from ? size_t(from->next_frame) : 0;
   double next_gauge = gauge_cells.empty() ? std::numeric_limits<double>::infinity() : 0.0;
+  if (from) next_gauge = from->next_gauge;
+  long gauge_rows = from ? from->gauge_rows : 0;
   const double gauge_dt = job.outputs.gauge_interval;
   const double t_end = job.run.end_time;
-  long long frame_steps = 0;  // steps at the previous frame
-  double stepping_ms = 0;     // wall time in advance_to() since the previous frame
+  CheckpointPolicy policy(o.checkpoint_every);
+  policy.start_at(solver.time());
+  // The state on the stepping thread; the file on the writer thread, after the frames before it.
+  const auto checkpoint = [&] {
+    io::SweCheckpoint c;
+    c.state = solver.state();
+    c.next_frame = long(next_frame);
+    c.next_gauge = next_gauge;
+    c.gauge_rows = gauge_rows;
+    c.parts = int(o.devices.size()) * world.size();
+    policy.taken(c.state.time);
+    if (root)
+      queue->push([&job, c = std::move(c), path = checkpoint_path(out)] {
+        io::save_swe_checkpoint(path, job, c, build_id());
+      });
+  };
+  long long frame_steps = solver.steps();  // steps at the previous frame
+  double stepping_ms = 0;                  // wall time in advance_to() since the previous frame
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
@@ -142,13 +172,18 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
       view.gauge(t, probes);
       if (gauges) queue->push([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
+      ++gauge_rows;
       continue;
     }
     if (!(t < t_end)) break;
     view.hold();
-    if (const int sig = stop_signal(world)) {
+    // Checkpoints only where the run stops anyway (a frame or gauge time), so that a restart
+    // takes the same steps as the run it continues.
+    const int sig = stop_signal(world);
+    if (sig || any_rank(world, policy.due(t))) checkpoint();
+    if (sig) {
       if (queue) queue->close();
-      return stopped(sig, long(next_frame) - 1, out, progress, root);
+      return stopped(sig, long(next_frame) - 1, t, out, restart_command(o, out), progress, root);
     }
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
@@ -161,6 +196,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     view.swe_frame(long(next_frame), solver.time(), solver.steps(),
                    [&] { return solver.fields(); });
   }
+  if (policy.enabled()) checkpoint();
   if (queue) queue->close();
   return 0;
 }
@@ -199,7 +235,13 @@ struct RunSetup {
         root(world.is_root()),
         out(o.out_dir.empty() ? default_out_dir(scene_name) : o.out_dir),
         progress(end_time, o.quiet || !root),
-        backend(describe_execs(execs, world)) {}
+        backend(describe_execs(execs, world)) {
+    // Every rank looks (each refuses alike, nobody waits in a collective); rank 0 removes.
+    const OutputMode mode = !o.restart.empty() ? OutputMode::restart
+                            : o.overwrite      ? OutputMode::overwrite
+                                               : OutputMode::fresh;
+    if (root || mode == OutputMode::fresh) claim_output_dir(out, mode);
+  }
 
   const partition::World& world;
   const std::vector<Exec> execs;
@@ -212,6 +254,10 @@ struct RunSetup {
 
 int run_swe(const io::SweJob& job, const RunOptions& o) {
   RunSetup r(o, job.scene.name, job.run.end_time);
+  // Every rank reads the checkpoint (the state is the global grid's, whatever the split).
+  std::unique_ptr<io::SweCheckpoint> from;
+  if (!o.restart.empty())
+    from = std::make_unique<io::SweCheckpoint>(io::load_swe_checkpoint(o.restart, job));
   return run_on_ranks<swe::SplitFault>(r.world, r.out, [&] {
     r.progress.log(
         fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
@@ -223,8 +269,16 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
     swe::Solver solver(job.scene, s);
     if (r.split) r.progress.log("split: " + solver.layout());
+    if (from) {
+      solver.restore(from->state);
+      r.progress.log(fmt::format("restart: t = {} s, step {}, frame {} next, from '{}' ({} parts)",
+                                 from->state.time, from->state.steps, from->next_frame, o.restart,
+                                 from->parts));
+    }
     LiveView view(o.view, job, r.world, r.progress);
-    if (const int code = step_and_write(job, solver, r.world, r.out, r.progress, view)) return code;
+    if (const int code =
+            step_and_write(job, solver, r.world, r.out, r.progress, view, o, from.get()))
+      return code;
     r.progress.done(solver.time(), solver.steps());
     view.linger();
     return 0;
@@ -239,6 +293,11 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
 int run_mpm(const io::MpmJob& job, const RunOptions& o) {
   RunSetup r(o, job.scene.name, job.run.end_time, true);
   const bool stress = job.outputs.with_stress;
+  // Every rank reads the checkpoint; each part takes its own particles.
+  std::unique_ptr<mpm::RestartState> from;
+  if (!o.restart.empty())
+    from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(o.restart, job));
+  const long first = from ? long(from->frame) + 1 : 0;  // the first frame this run writes
   return run_on_ranks<mpm::PartFault>(r.world, r.out, [&] {
     for (const auto& w : job.warnings) r.progress.log("warning: " + w);
     std::unique_ptr<io::MpmFrameWriter> writer;
@@ -252,7 +311,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                            {"overrides", o.overrides}};
       io::write_text_atomically((fs::path(r.out) / "resolved_scene.json").string(),
                                 doc.dump(2) + "\n");
-      writer = std::make_unique<io::MpmFrameWriter>(job, r.out);
+      writer = std::make_unique<io::MpmFrameWriter>(job, r.out, from ? first : -1);
       queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
     }
     // A split run's warnings (a fixed dt above the CFL limit, a paused frame) and its rebalancing
@@ -262,6 +321,11 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       r.progress.log(m);
     };
     mpm::Solver solver(job.scene, r.execs, so, r.world);
+    if (from) {
+      solver.restore(*from);
+      r.progress.log(fmt::format("restart: t = {} s after frame {}, from '{}' ({} parts)",
+                                 solver.time(), from->frame, o.restart, from->parts.size()));
+    }
     r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
                                solver.particle_count(), job.scene.dx, r.backend));
     if (r.split) r.progress.log("split: " + solver.layout());
@@ -276,18 +340,36 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
           w.write(wants ? mpm::sort_by_id(p) : p, f, t);
         });
     };
+    // Checkpoints between frames, written after the frames before them (MPI: not yet).
+    CheckpointPolicy policy(o.checkpoint_every);
+    policy.start_at(solver.time());
+    const bool can_checkpoint = !r.world.distributed();
+    const auto checkpoint = [&] {
+      if (!can_checkpoint) return;
+      mpm::RestartState st = solver.state();
+      policy.taken(solver.time());
+      if (queue)
+        queue->push([&job, st = std::move(st), path = checkpoint_path(r.out)] {
+          io::save_mpm_checkpoint(path, job, st, build_id());
+        });
+    };
     LiveView view(o.view, job.scene, r.world, r.progress);
     const auto download = [&] {
       return solver.particles_unordered(false);
     };
-    emit(0, solver.time());
-    view.mpm_frame(0, solver.time(), 0, download);
+    if (!from) emit(0, solver.time());
+    view.mpm_frame(first > 0 ? first - 1 : 0, solver.time(), 0, download);
     long long steps = 0;
-    for (int f = 1; f <= job.run.frames; ++f) {
+    for (int f = int(first > 0 ? first : 1); f <= job.run.frames; ++f) {
       view.hold();
-      if (const int sig = stop_signal(r.world)) {
+      const int sig = stop_signal(r.world);
+      if (sig || any_rank(r.world, policy.due(solver.time()))) checkpoint();
+      if (sig) {
         if (queue) queue->close();
-        return stopped(sig, f - 1, r.out, r.progress, r.root);
+        return stopped(sig, f - 1, solver.time(), r.out,
+                       can_checkpoint ? restart_command(o, r.out)
+                                      : std::string("(no checkpoint: MPM over MPI ranks)"),
+                       r.progress, r.root);
       }
       const mpm::FrameStats s = solver.advance_frame();
       steps += s.steps;
@@ -307,6 +389,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
         break;
       }
     }
+    if (policy.enabled()) checkpoint();
     if (queue) queue->close();
     r.progress.done(solver.time(), steps);
     view.linger();

@@ -22,7 +22,8 @@ if(Python3_FOUND AND TARGET silt)
     add_test(NAME silt_run_mpm_warns_test_${tag}
              COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/mpm_sand_column.json --backend cpu
                      --devices ${parts} --set physics.fixed_dt=0.0008 --set run.frames=1
-                     --set outputs.png=false --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_warns_${tag})
+                     --set outputs.png=false --overwrite
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_mpm_warns_${tag})
     set_tests_properties(silt_run_mpm_warns_test_${tag} PROPERTIES LABELS verification TIMEOUT 120
                          PASS_REGULAR_EXPRESSION "exceeds the CFL-stable dt 0.000455 s"
                          ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "silt/core/error.hpp"
@@ -24,9 +25,12 @@ std::string created(const std::string& dir) {
 }
 }  // namespace
 
-MpmFrameWriter::MpmFrameWriter(const MpmJob& job, std::string out_dir)
-    : job_(&job), dir_(created(out_dir)), index_(dir_) {
+MpmFrameWriter::MpmFrameWriter(const MpmJob& job, std::string out_dir, long first_frame)
+    : job_(&job), dir_(created(out_dir)), index_(dir_, first_frame) {
   const MpmOutputSettings& o = job.outputs;
+  if (std::find(o.formats.begin(), o.formats.end(), ParticleFormat::vtp) != o.formats.end())
+    for (const auto& [k, t] : index_.rows())
+      vtp_frames_.emplace_back(t, fs::path(frame_path("particles", k, "vtp")).filename().string());
   camera_ =
       o.custom_camera ? o.camera : default_camera(job.scene, double(o.png_width) / o.png_height);
   splat_.width = o.png_width;

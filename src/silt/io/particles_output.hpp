@@ -19,8 +19,9 @@ bool wants_particles(const MpmOutputSettings& outputs);
 
 class MpmFrameWriter {
  public:
-  /// Creates out_dir (and its parents) when missing; errors name it.
-  MpmFrameWriter(const MpmJob& job, std::string out_dir);
+  /// Creates out_dir (and its parents) when missing; errors name it. first_frame >= 0 (a
+  /// restart): frames.csv and particles.pvd keep the frames before it.
+  MpmFrameWriter(const MpmJob& job, std::string out_dir, long first_frame = -1);
 
   /// Writes frame `frame` (time in s); returns the paths written. Each file appears complete or
   /// not at all (written under a temporary name, then renamed), and so does the frame: when one

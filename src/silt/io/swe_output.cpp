@@ -60,8 +60,8 @@ std::string prepared(const std::string& dir) {
 }
 }  // namespace
 
-SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir)
-    : job_(&job), dir_(prepared(out_dir)), index_(dir_) {
+SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir, long first_frame)
+    : job_(&job), dir_(prepared(out_dir)), index_(dir_, first_frame) {
   if (job.outputs.png != PngMap::none)
     shade_ = hillshade(job.scene.grid, job.scene.bed, job.scene.active);
 }

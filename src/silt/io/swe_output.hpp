@@ -29,8 +29,8 @@ std::size_t files_per_frame(const SweOutputSettings& outputs);
 class SweOutputWriter {
  public:
   /// Creates out_dir (errors name it when it cannot be created or written). The job must outlive
-  /// the writer.
-  SweOutputWriter(const SweJob& job, std::string out_dir);
+  /// the writer. first_frame >= 0 (a restart): frames.csv keeps its rows of the frames before it.
+  SweOutputWriter(const SweJob& job, std::string out_dir, long first_frame = -1);
 
   /// Writes frame k (simulated time t, s) from f; returns the paths written. The frame is
   /// complete or absent: when one of its files fails, those already written are removed and
@@ -54,7 +54,8 @@ class SweOutputWriter {
 /// gauge; each row is flushed so a crash loses at most the row being written.
 class GaugeCsvWriter {
  public:
-  GaugeCsvWriter(const SweJob& job, const std::string& out_dir);
+  /// keep_rows >= 0 (a restart): appends after the first keep_rows rows the file holds.
+  GaugeCsvWriter(const SweJob& job, const std::string& out_dir, long keep_rows = -1);
   ~GaugeCsvWriter();
   GaugeCsvWriter(const GaugeCsvWriter&) = delete;
   GaugeCsvWriter& operator=(const GaugeCsvWriter&) = delete;

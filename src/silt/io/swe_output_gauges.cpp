@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
@@ -11,18 +12,25 @@
 
 namespace silt::io {
 
-GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir)
+GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, long keep_rows)
     : path_((std::filesystem::path(out_dir) / "gauges.csv").string()),
       gauges_(job.outputs.gauges.size()) {
   prepare_output_dir(out_dir);
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
-  std::string header = "time_s";
+  std::string text = "time_s";
   for (const auto& g : job.outputs.gauges)
-    header += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3", g.name);
-  header += '\n';
-  if (std::fputs(header.c_str(), file_) < 0 || std::fflush(file_) != 0)
-    throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+    text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3", g.name);
+  text += '\n';
+  if (keep_rows > 0) {
+    // A restart: the rows written up to the checkpoint (complete lines only; a row cut by a
+    // crash after the checkpoint is dropped with the rest).
+    std::ifstream in(path_);
+    std::string line;
+    std::getline(in, line);  // header
+    for (long r = 0; r < keep_rows && std::getline(in, line) && !in.eof(); ++r) text += line + '\n';
+  }
+  write_text_atomically(path_, text);
+  file_ = std::fopen(path_.c_str(), "ab");
+  if (!file_) throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
 }
 
 GaugeCsvWriter::~GaugeCsvWriter() {

@@ -225,4 +225,24 @@ std::string Balancer::balance(std::vector<std::unique_ptr<Part>>& parts, double 
           : fmt::format("{:.1f}% of the particles had left their part's piece", 100.0 * outside));
 }
 
+void Balancer::restore(int axis, std::vector<double> cuts, int rebalances) {
+  axis_ = axis;
+  cuts_ = std::move(cuts);
+  rebalances_ = rebalances;
+}
+
+std::vector<HostParticles> Balancer::split(const HostParticles& all) {
+  std::vector<HostParticles> held{all};
+  if (axis_ < 0) axis_ = 0;
+  cuts_ = balanced_cuts(held);
+  std::vector<std::vector<HostParticles>> out(1);
+  out[0].resize(std::size_t(nparts_));
+  for (std::size_t i = 0; i < all.count(); ++i)
+    out[0][std::size_t(piece(all.x[3 * i + std::size_t(axis_)]))].push_back(all, i);
+  if (world_.distributed()) return migrate(out);
+  std::vector<HostParticles> mine;
+  for (int g : global_) mine.push_back(std::move(out[0][std::size_t(g)]));
+  return mine;
+}
+
 }  // namespace silt::mpm

@@ -34,6 +34,13 @@ class Balancer {
 
   int axis() const { return axis_; }
   int rebalances() const { return rebalances_; }
+  const std::vector<double>& cuts() const { return cuts_; }
+  /// A restart on as many parts: the split as it was.
+  void restore(int axis, std::vector<double> cuts, int rebalances);
+  /// A restart on another part count: every particle of all (rank 0's; the other ranks pass
+  /// none) to a part (over all ranks) by new equal-count cuts; returns this process's parts'
+  /// particles in their order. Collective under MPI.
+  std::vector<HostParticles> split(const HostParticles& all);
 
  private:
   int piece(float x) const;

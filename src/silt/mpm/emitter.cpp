@@ -1,6 +1,10 @@
 #include "silt/mpm/emitter.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "silt/core/error.hpp"
 
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
@@ -35,6 +39,18 @@ NewParticles Emitter::take_due(double t) {
     }
   }
   return add;
+}
+
+void Emitter::restore(const Progress& p) {
+  if (p.next.size() != next_.size() || p.next_id < 0)
+    throw Error(fmt::format("MPM scene '{}': emitter state of {} sources for {} sources",
+                            scene_->name, p.next.size(), next_.size()));
+  for (std::size_t s = 0; s < next_.size(); ++s)
+    if (p.next[s] > times_[s].size())
+      throw Error(fmt::format("MPM scene '{}': source {} has {} emissions, not {}", scene_->name, s,
+                              times_[s].size(), p.next[s]));
+  next_ = p.next;
+  next_id_ = p.next_id;
 }
 
 }  // namespace silt::mpm

@@ -17,6 +17,16 @@ class Emitter {
   /// with stable ids numbered on from the last call (a particle's index at creation).
   NewParticles take_due(double t);
 
+  /// Where the emissions stand (a checkpoint): per source the first emission not yet taken, and
+  /// the next particle id.
+  struct Progress {
+    std::vector<std::size_t> next;
+    int next_id = 0;
+  };
+  Progress progress() const { return Progress{next_, next_id_}; }
+  /// Continues from p (silt::Error when it is not of this scene's sources).
+  void restore(const Progress& p);
+
  private:
   const Scene* scene_;
   std::vector<float> initial_plastic_;         // per source

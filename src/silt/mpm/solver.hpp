@@ -14,6 +14,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/mpm/particle_frame.hpp"
+#include "silt/mpm/restart_state.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"
 
@@ -112,6 +113,15 @@ class Solver {
   /// The launches a step of one part makes (not counting the one speed reduction at the start of
   /// a frame that added particles, nor an exchange's).
   StepLaunches launches() const;
+
+  /// The state to continue from, between frames (solver_restart.cpp): on rank 0 every part's,
+  /// empty parts elsewhere. Collective.
+  RestartState state() const;
+  /// Continues from s, before the first advance_frame() (every rank passes the whole state). On
+  /// as many parts each part takes its particles, binning and step control as they were (one
+  /// part on the CPU then steps bit for bit as the run it continues); on another part count the
+  /// particles are split anew and every part rebuilds. Collective.
+  void restore(const RestartState& s);
 
   /// Parts over all ranks.
   int parts() const;

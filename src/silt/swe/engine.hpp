@@ -44,6 +44,8 @@ class EngineBase {
   /// The communication between parts timed on its own; nothing on one part.
   virtual CommTimes measure_communication(int repetitions) = 0;
   virtual std::string layout() const = 0;
+  /// Sets every part's cells and clock from a global state (engine_restore.cpp).
+  virtual void restore(const RestartState& s) = 0;
 };
 
 /// Validates the scene and split (silt::Error) and builds the engine for the scene's precision.

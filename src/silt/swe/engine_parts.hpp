@@ -44,6 +44,7 @@ class Engine final : public EngineBase {
   Totals totals() const override;
   CommTimes measure_communication(int repetitions) override;
   std::string layout() const override;
+  void restore(const RestartState& s) override;
 
  private:
   // Construction (engine.cpp).

@@ -71,6 +71,20 @@ Totals Solver::totals() const {
 CommTimes Solver::measure_communication(int repetitions) {
   return impl_->engine->measure_communication(repetitions);
 }
+RestartState Solver::state() const {
+  const detail::Clock c = impl_->engine->clock();
+  RestartState s;
+  s.fields = impl_->engine->fields();
+  s.time = c[detail::kTime];
+  s.steps = static_cast<long long>(c[detail::kSteps]);
+  s.inflow = impl_->engine->totals().inflow_volume;
+  s.last_dt = c[detail::kLastDt];
+  s.cfl_dt = c[detail::kCflDt];
+  return s;
+}
+void Solver::restore(const RestartState& s) {
+  impl_->engine->restore(s);
+}
 std::string Solver::layout() const {
   return impl_->engine->layout();
 }

@@ -21,6 +21,17 @@ struct Totals {
   double inflow_volume = 0;   // m^3 that entered through boundaries, sources and rain so far
 };
 
+/// What a run continues from (a checkpoint, io/swe_checkpoint.hpp): the whole grid's fields and
+/// the clock. The next dt follows from the fields (the CFL condition), so nothing else is kept.
+struct RestartState {
+  Fields fields;        // every cell of the global grid (on every rank for restore())
+  double time = 0;      // s
+  long long steps = 0;  // steps taken
+  double inflow = 0;    // m^3, Totals::inflow_volume so far
+  double last_dt = 0;   // s, last non-zero step
+  double cfl_dt = 0;    // s, last step as the CFL condition chose it (batching only)
+};
+
 /// How a run is cut into subdomains (docs/multi-gpu-swe.md).
 enum class SplitShape {
   automatic,  // strips of whole rows unless 2D blocks exchange fewer halo cells
@@ -99,6 +110,13 @@ class Solver {
   Fields fields() const;
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
   Totals totals() const;
+
+  /// The state to continue from: fields (whole grid on rank 0, as fields()) and clock. Collective.
+  RestartState state() const;
+  /// Continues from s: every cell and the clock as they were (any split or backend: the fields
+  /// are those of the global grid). Collective; every rank passes the whole state. Throws
+  /// silt::Error when the grid size differs from the scene's.
+  void restore(const RestartState& s);
 
   /// Times `repetitions` halo exchanges and global reductions on their own (zeros on one part).
   /// Collective under MPI. The state is left as it was.

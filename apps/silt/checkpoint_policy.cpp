@@ -1,0 +1,67 @@
+#include "checkpoint_policy.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "silt/core/error.hpp"
+
+namespace silt::app {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& spec) {
+  throw Error(fmt::format(
+      "--checkpoint-every '{}': expected a wall-clock interval (600s, 10min, 2h; a plain number "
+      "is seconds) or a simulated-time interval (sim:2.5, seconds of simulated time)",
+      spec));
+}
+
+/// A positive finite number followed by exactly `rest`; bad() otherwise.
+double number(const std::string& spec, const std::string& text, std::string* unit) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  if (end == begin || !std::isfinite(v) || !(v > 0)) bad(spec);
+  *unit = std::string(end);
+  return v;
+}
+
+}  // namespace
+
+CheckpointPolicy::CheckpointPolicy(const std::string& spec) {
+  if (spec.empty()) return;
+  std::string unit;
+  if (spec.rfind("sim:", 0) == 0) {
+    sim_s_ = number(spec, spec.substr(4), &unit);
+    if (!unit.empty() && unit != "s") bad(spec);
+    return;
+  }
+  const double v = number(spec, spec, &unit);
+  if (unit.empty() || unit == "s")
+    wall_s_ = v;
+  else if (unit == "min")
+    wall_s_ = 60 * v;
+  else if (unit == "h")
+    wall_s_ = 3600 * v;
+  else
+    bad(spec);
+}
+
+bool CheckpointPolicy::due(double t) const {
+  if (sim_s_ > 0) return t >= last_sim_ + sim_s_;
+  if (wall_s_ > 0)
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - last_wall_).count() >=
+           wall_s_;
+  return false;
+}
+
+void CheckpointPolicy::taken(double t) {
+  last_wall_ = std::chrono::steady_clock::now();
+  // Multiples of the interval, so that late checkpoints do not drift.
+  if (sim_s_ > 0)
+    while (last_sim_ + sim_s_ <= t) last_sim_ += sim_s_;
+}
+
+}  // namespace silt::app

@@ -1,0 +1,44 @@
+#include "output_dir.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <regex>
+#include <vector>
+
+#include "silt/core/error.hpp"
+
+namespace silt::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool written_by_silt(const std::string& name) {
+  static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp))");
+  return name == "frames.csv" || name == "gauges.csv" || name == "resolved_scene.json" ||
+         name == "particles.pvd" || name == "checkpoint.silt" || std::regex_match(name, frame_file);
+}
+
+}  // namespace
+
+void claim_output_dir(const std::string& dir, OutputMode mode) {
+  std::error_code ec;
+  if (mode == OutputMode::restart || !fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> entries;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
+  if (entries.empty()) return;
+  if (mode == OutputMode::fresh)
+    throw Error(fmt::format(
+        "output folder '{}' is not empty ({} entries, e.g. '{}'): pass --overwrite to replace "
+        "the earlier run's files, --restart {}/checkpoint.silt to continue it, or another --out",
+        dir, entries.size(), entries.front().filename().string(), dir));
+  for (const fs::path& p : entries)
+    if (fs::is_regular_file(p, ec) && written_by_silt(p.filename().string())) {
+      fs::remove(p, ec);
+      if (ec)
+        throw Error(fmt::format("--overwrite: cannot remove '{}': {}", p.string(), ec.message()));
+    }
+}
+
+}  // namespace silt::app

@@ -1,0 +1,18 @@
+// The output folder of `silt run` (docs/checkpoints.md): a run writes into an empty or new folder;
+// one that already holds files is refused unless --overwrite (the earlier run's files are removed
+// first, so that no frame of two runs mixes) or --restart (the run continues the outputs there).
+#pragma once
+
+#include <string>
+
+namespace silt::app {
+
+enum class OutputMode { fresh, overwrite, restart };
+
+/// Checks dir for a run in the given mode; with overwrite removes the files silt writes
+/// (frames.csv, gauges.csv, resolved_scene.json, particles.pvd, checkpoint.silt and
+/// <name>_<frame>.<asc|tif|nc|png|ply|vtp>), never anything else. silt::Error naming the folder
+/// and the way out when it refuses.
+void claim_output_dir(const std::string& dir, OutputMode mode);
+
+}  // namespace silt::app

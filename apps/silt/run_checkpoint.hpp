@@ -1,0 +1,20 @@
+// What `silt run` needs around checkpoints besides the file formats (io/*_checkpoint.hpp): where
+// the checkpoint lives, the command that continues a run, and decisions every rank takes alike.
+#pragma once
+
+#include <string>
+
+#include "commands.hpp"
+#include "silt/partition/world.hpp"
+
+namespace silt::app {
+
+/// "<out>/checkpoint.silt": one per output folder, replaced atomically by each new checkpoint.
+std::string checkpoint_path(const std::string& out);
+/// The `silt run ...` command line that continues this run from its checkpoint in out (the scene,
+/// overrides, backend, devices and halo as given, and --restart).
+std::string restart_command(const RunOptions& o, const std::string& out);
+/// True on every rank when `mine` is true on any (collective under MPI).
+bool any_rank(const partition::World& world, bool mine);
+
+}  // namespace silt::app

@@ -1,0 +1,74 @@
+// A run continued from a saved state (swe::Solver::restore): each part takes its owned cells and
+// the halo ring around them from the global fields, so any split continues any other; the clock
+// is as it was and the wave speed of the next dt is recomputed from the cells (phase_cfl over the
+// same cells gives the value the last step left: a maximum, exact in any order).
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "silt/core/error.hpp"
+#include "silt/swe/engine_parts.hpp"
+
+namespace silt::swe::detail {
+
+namespace {
+
+/// b's cells that lie in the global grid (owned and halo) set from the global field g, the ring
+/// beyond the global edge kept as it was.
+template <class T>
+void place(DeviceBuffer<T>& b, const Part<T>& p, const std::vector<double>& g, Index gnx,
+           Index gny) {
+  std::vector<T> all = b.download();
+  const Grid2<T> v{all.data(), p.nx, p.ny, p.ring};
+  for (Index j = -p.ring; j < p.ny + p.ring; ++j)
+    for (Index i = -p.ring; i < p.nx + p.ring; ++i) {
+      const Index gi = i + p.sub.cells.i0, gj = j + p.sub.cells.j0;
+      if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
+      v(i, j) = T(g[size_t(gj) * size_t(gnx) + size_t(gi)]);
+    }
+  b.upload(all);
+}
+
+}  // namespace
+
+template <class T>
+void Engine<T>::restore(const RestartState& s) {
+  const Index nx = scene_.grid.nx, ny = scene_.grid.ny;
+  const size_t cells = size_t(nx) * size_t(ny);
+  const Fields& f = s.fields;
+  if (f.nx != nx || f.ny != ny || f.h.size() != cells || f.hu.size() != cells ||
+      f.hv.size() != cells || f.hc.size() != cells || f.max_depth.size() != cells)
+    throw Error(fmt::format(
+        "swe scene '{}': the state to restore holds a {} x {} grid, the scene {} x {} cells",
+        scene_.name, f.nx, f.ny, nx, ny));
+  fence_all();
+  for (auto& p : parts_) {
+    activate(p->exec);
+    for (int b = 0; b < 2; ++b) {
+      place(p->h[b], *p, f.h, nx, ny);
+      place(p->hu[b], *p, f.hu, nx, ny);
+      place(p->hv[b], *p, f.hv, nx, ny);
+      place(p->hc[b], *p, f.hc, nx, ny);
+    }
+    place(p->max_depth, *p, f.max_depth, nx, ny);
+    std::vector<double> c(kClockSize, 0.0);
+    c[kTime] = s.time;
+    c[kSteps] = double(s.steps);
+    c[kTarget] = std::numeric_limits<double>::infinity();
+    c[kLastDt] = s.last_dt;
+    c[kCflDt] = s.cfl_dt;
+    // The inflow is counted per part and summed over all of them (totals()): the first part
+    // carries what came in before.
+    c[kInflow] = (world_.is_root() && p.get() == parts_.front().get()) ? s.inflow : 0.0;
+    p->clock.upload(c);
+  }
+  target_on_device_ = std::numeric_limits<double>::infinity();
+  since_exchange_ = k_;  // the halos were set from the global fields: exchange before the next step
+  update_speed();
+  fence_all();
+}
+
+template void Engine<float>::restore(const RestartState&);
+template void Engine<double>::restore(const RestartState&);
+
+}  // namespace silt::swe::detail

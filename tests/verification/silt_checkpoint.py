@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Checkpoint and restart of `silt run`, checked from the outside (ctest; docs/checkpoints.md).
+
+  silt_checkpoint.py SILT SOURCE_DIR WORK_DIR CASE [BACKEND]
+
+  swe_extend    shallow water with inflow, a spill and gauges (river_spill, float32): a run to
+                450 s with checkpoints, continued to 900 s with --restart, writes every file of
+                the uninterrupted run to 900 s byte for byte (frames, gauges.csv, frames.csv).
+  swe_split     the same across part counts: 1 part continued on 3 CPU partitions, 2 continued
+                on 1; byte for byte.
+  swe_signal    dam break, SIGTERM after frame 2: exit 143, one line naming where it stopped and
+                the restart command; that command, run as printed, completes the outputs byte for
+                byte as the uninterrupted run.
+  mpm_extend    MPM on one part, one OpenMP thread, 3 frames continued to 6, byte for byte: the
+                fountain (emitter, adaptive dt, ASFLIP; PLY, VTP, particles.pvd, frames.csv) and
+                the water dam break (no emitter, so the last rebuild's binning spans the restart).
+  mpm_split     MPM fountain on 2 CPU partitions continued on 2 and on 1: particle count, mean
+                position and velocity within MPM_MOMENT_TOL of the uninterrupted 2-part run
+                (several parts are not bit for bit; see docs/checkpoints.md).
+  refuse        corrupt, truncated, other-version, other-scene, other-solver and non-checkpoint
+                files are refused: exit 1, one message naming the file and the problem.
+  out_folder    a rerun into a non-empty folder is refused; --overwrite removes the earlier run's
+                files (not others) and runs.
+  gpu           (BACKEND cuda) swe_extend and mpm_extend on the GPU: every value of the restarted
+                run within GPU_TOL of the uninterrupted one (label gpu).
+"""
+import glob
+import os
+import re
+import shlex
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+TIMEOUT_S = 300
+# Several MPM parts scatter with host atomics in an order that depends on the OpenMP schedule, so
+# two uninterrupted runs already differ by round-off: here by 1.1e-7 (of 1 m, and of the largest
+# speed) over 6 frames, the restarts by 1.1e-7 and 1.9e-7 (2026-12-01). 1e-5: ~50x that noise.
+MPM_MOMENT_TOL = 1e-5
+# GPU atomics sum in no fixed order; after a restart the state differs from the uninterrupted run
+# by float32 round-off amplified over a few frames. Relative to each field's largest value.
+GPU_TOL = 1e-3
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def run(silt, args, threads="2", expect=0):
+    p = subprocess.run([silt, "run"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=TIMEOUT_S,
+                       env=dict(os.environ, OMP_NUM_THREADS=threads, OMP_WAIT_POLICY="PASSIVE"))
+    if p.returncode != expect:
+        print(p.stdout, p.stderr)
+        fail(f"silt run {' '.join(args)}: exit {p.returncode}, {expect} expected")
+    return p
+
+
+def river(source, out, end, *extra, backend="cpu"):
+    return [os.path.join(source, "scenes", "river_spill.json"), "--backend", backend, "--out", out,
+            "--set", f"run.end_time={end}", "--set", "run.output_interval=150",
+            "--set", 'outputs.formats=["asc"]', "-q"] + list(extra)
+
+
+def fountain(source, out, frames, *extra, backend="cpu"):
+    return [os.path.join(source, "scenes", "mpm_fountain.json"), "--backend", backend, "--out", out,
+            "--set", "domain.dx=0.02", "--set", "run.end_time=null", "--set", f"run.frames={frames}",
+            "--set", "outputs.png=false", "--set", 'outputs.formats=["ply","vtp"]', "-q"] + list(extra)
+
+
+def outputs(out):
+    """The files a run wrote (not the checkpoint, resolved scene or hidden files), by name."""
+    skip = {"checkpoint.silt", "resolved_scene.json"}
+    return sorted(n for n in os.listdir(out) if n not in skip and not n.startswith("."))
+
+
+def same_files(a, b):
+    na, nb = outputs(a), outputs(b)
+    if na != nb:
+        fail(f"{b} holds {nb}, {a} holds {na}")
+    for n in na:
+        if open(os.path.join(a, n), "rb").read() != open(os.path.join(b, n), "rb").read():
+            fail(f"{os.path.join(b, n)} differs from {os.path.join(a, n)}")
+    print(f"{len(na)} files identical: {b} and {a}")
+
+
+def ckpt(out):
+    return os.path.join(out, "checkpoint.silt")
+
+
+# --- shallow water ---------------------------------------------------------------------------
+
+def case_swe_extend(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, river(source, ref, 900))
+    b = os.path.join(work, "restarted")
+    run(silt, river(source, b, 450, "--checkpoint-every", "sim:150"))
+    if not os.path.exists(ckpt(b)):
+        fail("no checkpoint written at the end of the first run")
+    run(silt, river(source, b, 900, "--restart", ckpt(b)))
+    same_files(ref, b)
+
+
+def case_swe_split(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, river(source, ref, 900))
+    for first, second in ((["--devices", "0"], ["--devices", "0,1,2"]),
+                          (["--devices", "0,1"], ["--devices", "0"])):
+        b = os.path.join(work, f"split_{len(first[1].split(','))}_{len(second[1].split(','))}")
+        run(silt, river(source, b, 450, "--checkpoint-every", "10min", *first))
+        run(silt, river(source, b, 900, "--restart", ckpt(b), *second))
+        same_files(ref, b)
+
+
+def dam_break(source, out):
+    return [os.path.join(source, "scenes", "dam_break.json"), "--backend", "cpu", "--out", out,
+            "--set", "run.end_time=30", "--set", "run.output_interval=1",
+            "--set", 'outputs.png="none"', "--set", 'outputs.fields=["depth"]']
+
+
+def listed_frames(out):
+    path = os.path.join(out, "frames.csv")
+    if not os.path.exists(path):
+        return []
+    return [int(line.split(",")[0]) for line in open(path).read().splitlines()[1:] if line]
+
+
+def case_swe_signal(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, dam_break(source, ref))
+    out = os.path.join(work, "stopped")
+    env = dict(os.environ, OMP_NUM_THREADS="2", OMP_WAIT_POLICY="PASSIVE")
+    proc = subprocess.Popen([silt, "run"] + dam_break(source, out), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    t0 = time.monotonic()
+    while 2 not in listed_frames(out):
+        if proc.poll() is not None or time.monotonic() - t0 > TIMEOUT_S:
+            fail("the run ended before frame 2")
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=TIMEOUT_S)
+    print(err, end="")
+    if proc.returncode != 143:
+        fail(f"exit code {proc.returncode}, 143 expected")
+    lines = [line for line in err.splitlines() if line.startswith("silt: ")]
+    if len(lines) != 1 or not lines[0].startswith("silt: stopped by SIGTERM after frame "):
+        fail(f"expected one 'stopped by SIGTERM' line, got {lines}")
+    m = re.search(r"continue with: (silt run .*)$", lines[0])
+    if not m or not os.path.exists(ckpt(out)):
+        fail(f"no restart command in the line, or no checkpoint: {lines[0]}")
+    words = shlex.split(m.group(1))
+    if words[:2] != ["silt", "run"] or "--restart" not in words:
+        fail(f"not a restart command: {m.group(1)}")
+    # The command as printed, with its own quoting, by the same program.
+    p = subprocess.run([silt] + words[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=TIMEOUT_S, env=env)
+    if p.returncode != 0:
+        print(p.stderr)
+        fail(f"the printed restart command failed with exit {p.returncode}")
+    same_files(ref, out)
+
+
+# --- MPM -------------------------------------------------------------------------------------
+
+def water(source, out, frames, *extra, backend="cpu"):
+    # No emitter: frames start without a rebuild, so the binning of the last rebuild carries over
+    # the checkpoint (17 steps a frame, a rebuild every 5: the checkpoint after frame 3 falls
+    # between two). A restart that rebuilt at its first step instead fails this case from frame 5
+    # on (checked 2026-12-01): the rebuild and sort steps of the two runs would differ.
+    return [os.path.join(source, "scenes", "mpm_water_dam_break.json"), "--backend", backend,
+            "--out", out, "--set", "domain.dx=0.04", "--set", "run.end_time=null",
+            "--set", f"run.frames={frames}", "--set", "performance.rebuild_period=5",
+            "--set", "outputs.png=false", "--set", 'outputs.formats=["ply"]', "-q"] + list(extra)
+
+
+def case_mpm_extend(silt, source, work):
+    # One OpenMP thread: P2G's host atomics then add in store order, so two uninterrupted runs
+    # are identical too (with several threads they are not, restart or no restart).
+    for name, scene, frames in (("fountain", fountain, 6), ("water", water, 12)):
+        ref = os.path.join(work, name + "_ref")
+        run(silt, scene(source, ref, frames), threads="1")
+        b = os.path.join(work, name + "_restarted")
+        run(silt, scene(source, b, 3, "--checkpoint-every", "sim:0.05"), threads="1")
+        run(silt, scene(source, b, frames, "--restart", ckpt(b)), threads="1")
+        same_files(ref, b)
+
+
+def ply_moments(path):
+    raw = open(path, "rb").read()
+    end = raw.find(b"end_header\n") + len(b"end_header\n")
+    props, count = [], 0
+    for line in raw[:end].decode().splitlines():
+        w = line.split()
+        if w[:2] == ["element", "vertex"]:
+            count = int(w[2])
+        elif w and w[0] == "property":
+            props.append((w[1], w[2]))
+    fmt = "<" + "".join("f" if t == "float" else "i" for t, _ in props)
+    names = [n for _, n in props]
+    size = struct.calcsize(fmt)
+    sums = {n: 0.0 for n in ("x", "y", "z", "vx", "vy", "vz")}
+    vmax = 0.0
+    for k in range(count):
+        rec = dict(zip(names, struct.unpack_from(fmt, raw, end + k * size)))
+        for n in sums:
+            sums[n] += rec[n]
+        vmax = max(vmax, abs(rec["vx"]), abs(rec["vy"]), abs(rec["vz"]))
+    return count, {n: s / max(count, 1) for n, s in sums.items()}, vmax
+
+
+def case_mpm_split(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, fountain(source, ref, 6, "--devices", "0,1"))
+    for parts in ("0,1", "0"):
+        b = os.path.join(work, f"restarted_on_{len(parts.split(','))}")
+        run(silt, fountain(source, b, 3, "--devices", "0,1", "--checkpoint-every", "1h"))
+        run(silt, fountain(source, b, 6, "--devices", parts, "--restart", ckpt(b)))
+        for k in range(7):
+            name = f"particles_{k:04d}.ply"
+            na, ma, va = ply_moments(os.path.join(ref, name))
+            nb, mb, vb = ply_moments(os.path.join(b, name))
+            if na != nb:
+                fail(f"{name}: {nb} particles after the restart, {na} without")
+            for q in ma:
+                scale = 1.0 if q in ("x", "y", "z") else max(va, 1e-6)
+                if abs(ma[q] - mb[q]) > MPM_MOMENT_TOL * scale:
+                    fail(f"{name}: mean {q} {mb[q]} after the restart, {ma[q]} without "
+                         f"(tolerance {MPM_MOMENT_TOL * scale})")
+        if listed_frames(b) != list(range(7)):
+            fail(f"{b}/frames.csv lists {listed_frames(b)}")
+        print(f"{b}: 7 frames within {MPM_MOMENT_TOL} of the uninterrupted run")
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+def case_refuse(silt, source, work):
+    good = os.path.join(work, "good")
+    run(silt, river(source, good, 150, "--checkpoint-every", "1h"))
+    data = open(ckpt(good), "rb").read()
+
+    def variant(name, content):
+        path = os.path.join(work, name)
+        open(path, "wb").write(content)
+        return path
+
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x40
+    version = bytearray(data)
+    version[8:12] = struct.pack("<I", 99)
+    cases = [
+        (variant("corrupt.silt", bytes(flipped)), "corrupt", []),
+        (variant("truncated.silt", data[: len(data) * 2 // 3]), "truncated", []),
+        (variant("version.silt", bytes(version)), "format version 99", []),
+        (variant("text.silt", b"frame,time_s\n0,0\n"), "not a silt checkpoint", []),
+        (ckpt(good), "another scene", ["--set", "manning=0.05"]),
+        (os.path.join(work, "missing.silt"), "cannot read", []),
+    ]
+    for path, problem, extra in cases:
+        out = os.path.join(work, "out_" + os.path.basename(path))
+        p = run(silt, river(source, out, 300, "--restart", path, *extra), expect=1)
+        lines = [line for line in p.stderr.splitlines() if line.startswith("silt: ")]
+        if len(lines) != 1 or path not in lines[0] or problem not in lines[0]:
+            fail(f"{path}: expected one error naming the file and '{problem}', got {lines}")
+        print(f"refused: {lines[0]}")
+    # The other solver's checkpoint.
+    mpm = os.path.join(work, "mpm")
+    run(silt, fountain(source, mpm, 1, "--checkpoint-every", "1h"))
+    p = run(silt, river(source, os.path.join(work, "out_mpm"), 300, "--restart", ckpt(mpm)),
+            expect=1)
+    if "is of a 'mpm' run" not in p.stderr or ckpt(mpm) not in p.stderr:
+        fail(f"an MPM checkpoint given to a shallow-water scene: {p.stderr}")
+
+
+def case_out_folder(silt, source, work):
+    out = os.path.join(work, "out")
+    run(silt, river(source, out, 300))
+    open(os.path.join(out, "depth_0099.asc"), "w").write("stale\n")
+    open(os.path.join(out, "notes.txt"), "w").write("the user's\n")
+    p = run(silt, river(source, out, 300), expect=1)
+    if "is not empty" not in p.stderr or "--overwrite" not in p.stderr or out not in p.stderr:
+        fail(f"a rerun into {out} was not refused clearly: {p.stderr}")
+    run(silt, river(source, out, 300, "--overwrite"))
+    if os.path.exists(os.path.join(out, "depth_0099.asc")):
+        fail("--overwrite left a frame of the earlier run")
+    if not os.path.exists(os.path.join(out, "notes.txt")):
+        fail("--overwrite removed a file silt did not write")
+
+
+# --- GPU ---------------------------------------------------------------------------------------
+
+def numbers(path):
+    if path.endswith(".ply"):
+        raw = open(path, "rb").read()
+        end = raw.find(b"end_header\n") + len(b"end_header\n")
+        props = [line.split()[1] for line in raw[:end].decode().splitlines()
+                 if line.startswith("property")]
+        fmt = "<" + "".join("f" if t == "float" else "i" for t in props)
+        n = (len(raw) - end) // struct.calcsize(fmt)
+        return [v for k in range(n) for v in struct.unpack_from(fmt, raw, end + k * struct.calcsize(fmt))]
+    vals = []
+    for line in open(path):
+        for w in re.split(r"[,\s]+", line.strip()):
+            try:
+                vals.append(float(w))
+            except ValueError:
+                pass
+    return vals
+
+
+def close_files(a, b, names):
+    for n in names:
+        va, vb = numbers(os.path.join(a, n)), numbers(os.path.join(b, n))
+        if len(va) != len(vb):
+            fail(f"{n}: {len(vb)} values after the restart, {len(va)} without")
+        scale = max([abs(v) for v in va] + [1e-30])
+        worst = max([abs(x - y) for x, y in zip(va, vb)] + [0.0])
+        if worst > GPU_TOL * scale:
+            fail(f"{n}: largest difference {worst} > {GPU_TOL} x {scale}")
+    print(f"{len(names)} files within {GPU_TOL} of the uninterrupted run: {b}")
+
+
+def case_gpu(silt, source, work):
+    ref = os.path.join(work, "swe_ref")
+    run(silt, river(source, ref, 900, backend="cuda"))
+    b = os.path.join(work, "swe_restarted")
+    run(silt, river(source, b, 450, "--checkpoint-every", "1h", backend="cuda"))
+    run(silt, river(source, b, 900, "--restart", ckpt(b), backend="cuda"))
+    close_files(ref, b, [n for n in outputs(ref) if n.endswith((".asc", ".csv"))])
+    ref = os.path.join(work, "mpm_ref")
+    run(silt, fountain(source, ref, 6, backend="cuda"))
+    b = os.path.join(work, "mpm_restarted")
+    run(silt, fountain(source, b, 3, "--checkpoint-every", "1h", backend="cuda"))
+    run(silt, fountain(source, b, 6, "--restart", ckpt(b), backend="cuda"))
+    # Particle ids and counts exactly (the PLY is in id order); positions and speeds within
+    # GPU_TOL of their largest values.
+    close_files(ref, b, [f"particles_{k:04d}.ply" for k in range(7)] + ["frames.csv"])
+
+
+def main():
+    silt, source, work, case = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    cases = {"swe_extend": case_swe_extend, "swe_split": case_swe_split,
+             "swe_signal": case_swe_signal, "mpm_extend": case_mpm_extend,
+             "mpm_split": case_mpm_split, "refuse": case_refuse,
+             "out_folder": case_out_folder, "gpu": case_gpu}
+    if case not in cases:
+        fail(f"unknown case {case}")
+    cases[case](silt, source, work)
+    print(f"{case}: ok")
+
+
+if __name__ == "__main__":
+    main()
