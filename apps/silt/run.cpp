@@ -402,6 +402,8 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
 
 int cmd_run(const RunOptions& o) {
   const StopSignals signals;
+  // A bad --checkpoint-every fails before anything is written.
+  const CheckpointPolicy checked(o.checkpoint_every);
   if (o.scene_path.empty()) {
     const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
     return run_swe(job, o);

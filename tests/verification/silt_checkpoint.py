@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checkpoint and restart of `silt run`, checked from the outside (ctest; docs/checkpoints.md).
 
-  silt_checkpoint.py SILT SOURCE_DIR WORK_DIR CASE [BACKEND]
+  silt_checkpoint.py SILT SOURCE_DIR WORK_DIR CASE [MPIEXEC]
 
   swe_extend    shallow water with inflow, a spill and gauges (river_spill, float32): a run to
                 450 s with checkpoints, continued to 900 s with --restart, writes every file of
@@ -21,7 +21,10 @@
                 files are refused: exit 1, one message naming the file and the problem.
   out_folder    a rerun into a non-empty folder is refused; --overwrite removes the earlier run's
                 files (not others) and runs.
-  gpu           (BACKEND cuda) swe_extend and mpm_extend on the GPU: every value of the restarted
+  mpi_signal    (label mpi) `mpirun -np 2 silt run` of a flood with boundaries, rain and sources;
+                SIGTERM to one rank: every rank stops (no hang), exit 143, one line; the printed
+                command under mpirun -np 2 completes the outputs byte for byte as one process.
+  gpu           (label gpu) swe_extend and mpm_extend on the GPU: every value of the restarted
                 run within GPU_TOL of the uninterrupted one (label gpu).
 """
 import glob
@@ -290,6 +293,62 @@ def case_out_folder(silt, source, work):
         fail("--overwrite removed a file silt did not write")
 
 
+# --- MPI -------------------------------------------------------------------------------------
+
+def children(pid):
+    """Processes whose parent is pid (the ranks mpirun starts on this machine)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = open(f"/proc/{d}/stat").read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                out.append((int(d), stat[stat.index("(") + 1:stat.rindex(")")]))
+    return out
+
+
+def case_mpi_signal(silt, source, work, mpiexec):
+    scene = os.path.join(source, "tests", "mpi", "swe_mpi_scene.json")
+    args = [scene, "--backend", "cpu", "--set", "run.end_time=6000",
+            "--set", "run.output_interval=100", "-q"]
+    ref = os.path.join(work, "ref")
+    run(silt, args + ["--out", ref], threads="1")
+    out = os.path.join(work, "mpi")
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="PASSIVE")
+    mpi = [mpiexec, "-np", "2", "--oversubscribe"]
+    proc = subprocess.Popen(mpi + [silt, "run"] + args + ["--out", out], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    t0 = time.monotonic()
+    while 2 not in listed_frames(out):
+        if proc.poll() is not None or time.monotonic() - t0 > TIMEOUT_S:
+            fail("the MPI run ended before frame 2")
+        time.sleep(0.01)
+    ranks = [p for p, name in children(proc.pid) if name.startswith("silt")]
+    if len(ranks) != 2:
+        fail(f"expected 2 ranks under mpirun (pid {proc.pid}), found {children(proc.pid)}")
+    os.kill(ranks[-1], signal.SIGTERM)  # one rank only: the others must stop with it
+    try:
+        _, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("a rank hung after SIGTERM to one of them")
+    print(err, end="")
+    if proc.returncode == 0:
+        fail("mpirun exited 0 after SIGTERM")
+    lines = [line for line in err.splitlines() if line.startswith("silt: stopped by SIGTERM")]
+    if len(lines) != 1 or "continue with: silt run" not in lines[0]:
+        fail(f"expected one 'stopped by SIGTERM' line from rank 0, got {lines}")
+    words = shlex.split(lines[0].split("continue with: ", 1)[1])
+    p = subprocess.run(mpi + [silt] + words[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=TIMEOUT_S, env=env)
+    if p.returncode != 0:
+        print(p.stderr)
+        fail(f"the restart under mpirun failed with exit {p.returncode}")
+    same_files(ref, out)
+
+
 # --- GPU ---------------------------------------------------------------------------------------
 
 def numbers(path):
@@ -342,15 +401,19 @@ def case_gpu(silt, source, work):
 
 def main():
     silt, source, work, case = sys.argv[1:5]
+    extra = sys.argv[5:]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     cases = {"swe_extend": case_swe_extend, "swe_split": case_swe_split,
              "swe_signal": case_swe_signal, "mpm_extend": case_mpm_extend,
              "mpm_split": case_mpm_split, "refuse": case_refuse,
              "out_folder": case_out_folder, "gpu": case_gpu}
-    if case not in cases:
+    if case == "mpi_signal":
+        case_mpi_signal(silt, source, work, extra[0])
+    elif case not in cases:
         fail(f"unknown case {case}")
-    cases[case](silt, source, work)
+    else:
+        cases[case](silt, source, work)
     print(f"{case}: ok")
 
 
