@@ -183,7 +183,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     if (sig || any_rank(world, policy.due(t))) checkpoint();
     if (sig) {
       if (queue) queue->close();
-      return stopped(sig, long(next_frame) - 1, t, out, restart_command(o, out), progress, root);
+      return stopped(sig, long(next_frame) - 1, t, out, restart_command(o, out, world), progress,
+                     root);
     }
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
@@ -340,12 +341,11 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
           w.write(wants ? mpm::sort_by_id(p) : p, f, t);
         });
     };
-    // Checkpoints between frames, written after the frames before them (MPI: not yet).
+    // Checkpoints between frames, written after the frames before them (collective: rank 0
+    // gathers every part's state).
     CheckpointPolicy policy(o.checkpoint_every);
     policy.start_at(solver.time());
-    const bool can_checkpoint = !r.world.distributed();
     const auto checkpoint = [&] {
-      if (!can_checkpoint) return;
       mpm::RestartState st = solver.state();
       policy.taken(solver.time());
       if (queue)
@@ -366,9 +366,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       if (sig || any_rank(r.world, policy.due(solver.time()))) checkpoint();
       if (sig) {
         if (queue) queue->close();
-        return stopped(sig, f - 1, solver.time(), r.out,
-                       can_checkpoint ? restart_command(o, r.out)
-                                      : std::string("(no checkpoint: MPM over MPI ranks)"),
+        return stopped(sig, f - 1, solver.time(), r.out, restart_command(o, r.out, r.world),
                        r.progress, r.root);
       }
       const mpm::FrameStats s = solver.advance_frame();

@@ -24,8 +24,10 @@ std::string checkpoint_path(const std::string& out) {
   return (std::filesystem::path(out) / "checkpoint.silt").string();
 }
 
-std::string restart_command(const RunOptions& o, const std::string& out) {
-  std::string c = "silt run";
+std::string restart_command(const RunOptions& o, const std::string& out,
+                            const partition::World& world) {
+  std::string c = world.distributed() ? fmt::format("mpirun -np {} silt run", world.size())
+                                      : std::string("silt run");
   if (!o.scene_path.empty()) c += " " + shell_word(o.scene_path);
   for (const std::string& s : o.overrides) c += " --set " + shell_word(s);
   if (o.backend != "auto") c += " --backend " + o.backend;

@@ -12,8 +12,10 @@ namespace silt::app {
 /// "<out>/checkpoint.silt": one per output folder, replaced atomically by each new checkpoint.
 std::string checkpoint_path(const std::string& out);
 /// The `silt run ...` command line that continues this run from its checkpoint in out (the scene,
-/// overrides, backend, devices and halo as given, and --restart).
-std::string restart_command(const RunOptions& o, const std::string& out);
+/// overrides, backend, devices and halo as given, and --restart), after `mpirun -np N` when the
+/// run is one over N MPI ranks.
+std::string restart_command(const RunOptions& o, const std::string& out,
+                            const partition::World& world);
 /// True on every rank when `mine` is true on any (collective under MPI).
 bool any_rank(const partition::World& world, bool mine);
 

@@ -23,7 +23,9 @@
                 files (not others) and runs.
   mpi_signal    (label mpi) `mpirun -np 2 silt run` of a flood with boundaries, rain and sources;
                 SIGTERM to one rank: every rank stops (no hang), exit 143, one line; the printed
-                command under mpirun -np 2 completes the outputs byte for byte as one process.
+                command (mpirun -np 2 ...) completes the outputs byte for byte as one process.
+                MPM fountain on 2 ranks, 3 frames continued to 6 on 2 ranks and on 1 process:
+                within MPM_MOMENT_TOL of the uninterrupted 2-rank run.
   gpu           (label gpu) swe_extend and mpm_extend on the GPU: every value of the restarted
                 run within GPU_TOL of the uninterrupted one (label gpu).
 """
@@ -215,6 +217,23 @@ def ply_moments(path):
     return count, {n: s / max(count, 1) for n, s in sums.items()}, vmax
 
 
+def close_moments(ref, b, frames):
+    for k in range(frames + 1):
+        name = f"particles_{k:04d}.ply"
+        na, ma, va = ply_moments(os.path.join(ref, name))
+        nb, mb, vb = ply_moments(os.path.join(b, name))
+        if na != nb:
+            fail(f"{name}: {nb} particles after the restart, {na} without")
+        for q in ma:
+            scale = 1.0 if q in ("x", "y", "z") else max(va, 1e-6)
+            if abs(ma[q] - mb[q]) > MPM_MOMENT_TOL * scale:
+                fail(f"{name}: mean {q} {mb[q]} after the restart, {ma[q]} without "
+                     f"(tolerance {MPM_MOMENT_TOL * scale})")
+    if listed_frames(b) != list(range(frames + 1)):
+        fail(f"{b}/frames.csv lists {listed_frames(b)}")
+    print(f"{b}: {frames + 1} frames within {MPM_MOMENT_TOL} of the uninterrupted run")
+
+
 def case_mpm_split(silt, source, work):
     ref = os.path.join(work, "ref")
     run(silt, fountain(source, ref, 6, "--devices", "0,1"))
@@ -222,20 +241,7 @@ def case_mpm_split(silt, source, work):
         b = os.path.join(work, f"restarted_on_{len(parts.split(','))}")
         run(silt, fountain(source, b, 3, "--devices", "0,1", "--checkpoint-every", "1h"))
         run(silt, fountain(source, b, 6, "--devices", parts, "--restart", ckpt(b)))
-        for k in range(7):
-            name = f"particles_{k:04d}.ply"
-            na, ma, va = ply_moments(os.path.join(ref, name))
-            nb, mb, vb = ply_moments(os.path.join(b, name))
-            if na != nb:
-                fail(f"{name}: {nb} particles after the restart, {na} without")
-            for q in ma:
-                scale = 1.0 if q in ("x", "y", "z") else max(va, 1e-6)
-                if abs(ma[q] - mb[q]) > MPM_MOMENT_TOL * scale:
-                    fail(f"{name}: mean {q} {mb[q]} after the restart, {ma[q]} without "
-                         f"(tolerance {MPM_MOMENT_TOL * scale})")
-        if listed_frames(b) != list(range(7)):
-            fail(f"{b}/frames.csv lists {listed_frames(b)}")
-        print(f"{b}: 7 frames within {MPM_MOMENT_TOL} of the uninterrupted run")
+        close_moments(ref, b, 6)
 
 
 # --- refusals --------------------------------------------------------------------------------
@@ -338,15 +344,34 @@ def case_mpi_signal(silt, source, work, mpiexec):
     if proc.returncode == 0:
         fail("mpirun exited 0 after SIGTERM")
     lines = [line for line in err.splitlines() if line.startswith("silt: stopped by SIGTERM")]
-    if len(lines) != 1 or "continue with: silt run" not in lines[0]:
+    if len(lines) != 1 or "continue with: mpirun -np 2 silt run" not in lines[0]:
         fail(f"expected one 'stopped by SIGTERM' line from rank 0, got {lines}")
     words = shlex.split(lines[0].split("continue with: ", 1)[1])
-    p = subprocess.run(mpi + [silt] + words[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    if words[:3] != ["mpirun", "-np", "2"] or words[3:5] != ["silt", "run"]:
+        fail(f"the restart command does not start with 'mpirun -np 2 silt run': {words}")
+    p = subprocess.run(mpi + [silt] + words[4:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=TIMEOUT_S, env=env)
     if p.returncode != 0:
         print(p.stderr)
         fail(f"the restart under mpirun failed with exit {p.returncode}")
     same_files(ref, out)
+    # MPM over 2 ranks: rank 0 gathers the parts' states; continued on 2 ranks and on 1 process.
+    def mpirun(args):
+        p = subprocess.run(mpi + [silt, "run"] + args, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S, env=env)
+        if p.returncode != 0:
+            print(p.stdout, p.stderr)
+            fail(f"mpirun silt run {' '.join(args)}: exit {p.returncode}")
+    ref = os.path.join(work, "mpm_ref")
+    mpirun(fountain(source, ref, 6))
+    for again in ("mpi", "one"):
+        b = os.path.join(work, f"mpm_{again}")
+        mpirun(fountain(source, b, 3, "--checkpoint-every", "1h"))
+        if again == "mpi":
+            mpirun(fountain(source, b, 6, "--restart", ckpt(b)))
+        else:
+            run(silt, fountain(source, b, 6, "--restart", ckpt(b)), threads="1")
+        close_moments(ref, b, 6)
 
 
 # --- GPU ---------------------------------------------------------------------------------------

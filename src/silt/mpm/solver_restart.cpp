@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/block_hash.hpp"
@@ -24,6 +25,7 @@ constexpr std::int32_t kNoHome = -(1 << 30);
 
 PartState state_of(Part& p) {
   PartState s;
+  fence(p.exec());
   const StepControl c = p.read_control();
   s.particles = p.download_all();
   const std::size_t n = s.particles.count();
@@ -63,6 +65,7 @@ void write_control(Part& p, const StepControl& c) {
 
 /// The carried values of s into p's control; rebuild_next: the next step rebuilds.
 void put_control(Part& p, const PartState& s, bool rebuild_next) {
+  fence(p.exec());  // what is queued may still write the control (a speed reduction)
   StepControl c = p.read_control();
   c.time = s.time;
   c.frame_end = s.time;
@@ -97,25 +100,93 @@ void rebin(Part& p, const PartState& s) {
   }
   p.replace(at_home);
   p.prepare();
+  fence(p.exec());
   StepControl c = p.read_control();
   c.rebuild = 1;
   c.rebuild_serial = 1;  // not a multiple of kSortEvery: bins without sorting
   write_control(p, c);
   p.rebuild();
+  fence(p.exec());  // the rebuild reads the positions at home before the true ones go back
   if (!s.particles.x.empty())
     detail::copy_bytes(p.particle_view().x, p.exec(), s.particles.x.data(), Exec::host(),
                        s.particles.x.size() * sizeof(float));
   if (p.faulted()) p.throw_on_fault(p.read_control(), 0);
 }
 
+/// A PartState as bytes, for the gather to rank 0 (one part per rank).
+struct Packer {
+  std::vector<char> b;
+  template <class T>
+  void add(const std::vector<T>& v) {
+    const std::uint64_t n = v.size();
+    add_raw(&n, sizeof n);
+    add_raw(v.data(), n * sizeof(T));
+  }
+  template <class T>
+  void add(const T& v) {
+    add_raw(&v, sizeof v);
+  }
+  void add_raw(const void* p, std::size_t n) {
+    const char* c = static_cast<const char*>(p);
+    b.insert(b.end(), c, c + n);
+  }
+};
+
+struct Unpacker {
+  const char* p;
+  template <class T>
+  void get(std::vector<T>& v) {
+    std::uint64_t n;
+    std::memcpy(&n, p, sizeof n);
+    p += sizeof n;
+    v.resize(n);
+    std::memcpy(v.data(), p, n * sizeof(T));
+    p += n * sizeof(T);
+  }
+  template <class T>
+  void get(T& v) {
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+  }
+};
+
+template <class F>
+void each_field(PartState& s, F f) {
+  f(s.particles.x), f(s.particles.v), f(s.particles.c), f(s.particles.f);
+  f(s.particles.plastic), f(s.particles.material), f(s.particles.id), f(s.home);
+  f(s.time), f(s.dt), f(s.dt_prev), f(s.vmax), f(s.cmax), f(s.since_rebuild), f(s.zone_escape);
+  f(s.rebuild_serial), f(s.serial), f(s.accum_parity), f(s.num_blocks);
+}
+
+constexpr int kTagState = 7307;  // checkpoints: each rank's part state to rank 0
+
+/// Every rank's part state on rank 0, in rank order (one part per rank); none elsewhere.
+std::vector<PartState> gather_states(const partition::World& w, PartState mine) {
+  Packer pk;
+  each_field(mine, [&](auto& v) { pk.add(v); });
+  const double n = double(pk.b.size());
+  const std::vector<double> sizes = w.allgather(&n, 1);
+  const std::vector<char> all = w.gather_to_root(pk.b, kTagState);
+  std::vector<PartState> out;
+  if (!w.is_root()) return out;
+  std::size_t at = 0;
+  for (double sz : sizes) {
+    PartState s;
+    Unpacker u{all.data() + at};
+    each_field(s, [&](auto& v) { u.get(v); });
+    at += std::size_t(sz);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 }  // namespace
 
 RestartState Solver::state() const {
   Impl& m = *impl_;
-  if (m.world.distributed())
-    throw Error("MPM checkpoints of a run over several MPI ranks are not supported yet");
   RestartState s;
   m.each([&](Part& p, int) { s.parts.push_back(state_of(p)); });
+  if (m.world.distributed()) s.parts = gather_states(m.world, std::move(s.parts.front()));
   const Emitter::Progress e = m.emitter.progress();
   s.emitted.assign(e.next.begin(), e.next.end());
   s.next_id = e.next_id;
