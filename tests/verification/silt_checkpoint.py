@@ -26,8 +26,8 @@
                 command (mpirun -np 2 ...) completes the outputs byte for byte as one process.
                 MPM fountain on 2 ranks, 3 frames continued to 6 on 2 ranks and on 1 process:
                 within MPM_MOMENT_TOL of the uninterrupted 2-rank run.
-  gpu           (label gpu) swe_extend and mpm_extend on the GPU: every value of the restarted
-                run within GPU_TOL of the uninterrupted one (label gpu).
+  gpu           (label gpu) swe_extend and mpm_extend (fountain) on one GPU: every value of the
+                restarted run within GPU_TOL of the uninterrupted one.
 """
 import glob
 import os
@@ -46,7 +46,8 @@ TIMEOUT_S = 300
 # speed) over 6 frames, the restarts by 1.1e-7 and 1.9e-7 (2026-12-01). 1e-5: ~50x that noise.
 MPM_MOMENT_TOL = 1e-5
 # GPU atomics sum in no fixed order; after a restart the state differs from the uninterrupted run
-# by float32 round-off amplified over a few frames. Relative to each field's largest value.
+# by float32 round-off amplified over a few frames. Relative to each column's largest value (a
+# raster's cells, a PLY property, a CSV column); ids, materials and frame numbers exactly.
 GPU_TOL = 1e-3
 
 
@@ -376,34 +377,52 @@ def case_mpi_signal(silt, source, work, mpiexec):
 
 # --- GPU ---------------------------------------------------------------------------------------
 
-def numbers(path):
+def columns(path):
+    """name -> values of a file, compared column by column: PLY properties, CSV columns, the
+    cells of an ESRI ASCII raster without its nodata cells."""
     if path.endswith(".ply"):
         raw = open(path, "rb").read()
         end = raw.find(b"end_header\n") + len(b"end_header\n")
-        props = [line.split()[1] for line in raw[:end].decode().splitlines()
+        props = [line.split()[1:3] for line in raw[:end].decode().splitlines()
                  if line.startswith("property")]
-        fmt = "<" + "".join("f" if t == "float" else "i" for t in props)
-        n = (len(raw) - end) // struct.calcsize(fmt)
-        return [v for k in range(n) for v in struct.unpack_from(fmt, raw, end + k * struct.calcsize(fmt))]
-    vals = []
-    for line in open(path):
-        for w in re.split(r"[,\s]+", line.strip()):
-            try:
-                vals.append(float(w))
-            except ValueError:
-                pass
-    return vals
+        fmt = "<" + "".join("f" if t == "float" else "i" for t, _ in props)
+        size = struct.calcsize(fmt)
+        recs = [struct.unpack_from(fmt, raw, end + k * size) for k in range((len(raw) - end) // size)]
+        return {name: [r[i] for r in recs] for i, (_, name) in enumerate(props)}
+    lines = open(path).read().splitlines()
+    if path.endswith(".csv"):
+        head = lines[0].split(",")
+        rows = [[float(w) for w in line.split(",")] for line in lines[1:] if line]
+        return {name: [r[i] for r in rows] for i, name in enumerate(head)}
+    nodata = None
+    cells = []
+    for line in lines:
+        w = line.split()
+        if w and w[0][0].isalpha():
+            if w[0].lower() == "nodata_value":
+                nodata = float(w[1])
+        else:
+            cells += [float(v) for v in w]
+    return {"cells": [v for v in cells if v != nodata]}
 
 
 def close_files(a, b, names):
     for n in names:
-        va, vb = numbers(os.path.join(a, n)), numbers(os.path.join(b, n))
-        if len(va) != len(vb):
-            fail(f"{n}: {len(vb)} values after the restart, {len(va)} without")
-        scale = max([abs(v) for v in va] + [1e-30])
-        worst = max([abs(x - y) for x, y in zip(va, vb)] + [0.0])
-        if worst > GPU_TOL * scale:
-            fail(f"{n}: largest difference {worst} > {GPU_TOL} x {scale}")
+        ca, cb = columns(os.path.join(a, n)), columns(os.path.join(b, n))
+        if list(ca) != list(cb):
+            fail(f"{n}: columns {list(cb)} after the restart, {list(ca)} without")
+        for col in ca:
+            va, vb = ca[col], cb[col]
+            if len(va) != len(vb):
+                fail(f"{n} {col}: {len(vb)} values after the restart, {len(va)} without")
+            if col in ("id", "material", "frame"):
+                if va != vb:
+                    fail(f"{n}: column {col} differs")
+                continue
+            scale = max([abs(v) for v in va] + [1e-30])
+            worst = max([abs(x - y) for x, y in zip(va, vb)] + [0.0])
+            if worst > GPU_TOL * scale:
+                fail(f"{n} {col}: largest difference {worst} > {GPU_TOL} x {scale}")
     print(f"{len(names)} files within {GPU_TOL} of the uninterrupted run: {b}")
 
 

@@ -8,6 +8,10 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
                   larger frame exceeds: exit 1, one error naming that frame's file, the earlier
                   frames complete.
+  full_disk_nc,   shallow water writing NetCDF / GeoTIFF into a 1 MB tmpfs (mounted for the test;
+  full_disk_tif   skipped, exit 77, where mounting is not allowed): exit 1, one error naming the
+                  frame's file and "no space left", no crash or HDF5 message, the earlier frames
+                  complete (gdalinfo opens each), gauges.csv without a cut row.
   folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming an
                   output file in it (not its temporary name), and nothing written there again.
   sigint          MPM fountain, SIGINT after frame 2: exit 130, one "stopped by SIGINT" line.
@@ -187,6 +191,46 @@ def case_full_disk(silt, source, work):
         fail(f"frames 0 to {last} written, 0 to 4 expected")
 
 
+SKIPPED = 77  # ctest SKIP_RETURN_CODE
+
+
+def case_full_disk_gdal(silt, source, work, ext):
+    disk = os.path.join(work, "disk")
+    os.makedirs(disk)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk],
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        print("skipped: cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN)")
+        sys.exit(SKIPPED)
+    try:
+        out = os.path.join(disk, "out")
+        args = [os.path.join(source, "scenes", "river_spill.json"), "--backend", "cpu", "--out",
+                out, "--set", "run.end_time=900", "--set", "run.output_interval=30",
+                "--set", 'outputs.png="none"', "--set", f'outputs.formats=["{ext}"]',
+                "--set", 'outputs.fields=["depth"]']
+        code, err = finish(start(silt, args))
+        if code != 1:
+            fail(f"exit code {code}, 1 expected")
+        if "HDF5" in err or "egmentation" in err:
+            fail(f"HDF5 or a crash speaks at exit: {err}")
+        line = one_line(err, "silt: error:")
+        named = re.search(r"'([^']+)'", line)
+        if not named or os.path.dirname(named.group(1)) != out or "no space left" not in line:
+            fail(f"the message does not name a file in {out} and 'no space left': {line}")
+        gdalinfo = shutil.which("gdalinfo")
+        last = check_outputs(out, rf"depth_(\d{{4}})\.{ext}",
+                             lambda p: gdalinfo is None or subprocess.run(
+                                 [gdalinfo, p], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL).returncode == 0, 1)
+        if last < 1:
+            fail(f"only frames 0 to {last} written before the disk was full")
+        rows = open(os.path.join(out, "gauges.csv")).read().split("\n")
+        if rows[-1] != "" or len({r.count(",") for r in rows[:-1]}) != 1:
+            fail("gauges.csv has a cut row")
+        print(f"frames 0 to {last} complete, then: {line}")
+    finally:
+        subprocess.run(["umount", disk])
+
+
 def case_folder_removed(silt, source, work):
     out = os.path.join(work, "removed")
     proc = start(silt, dam_break_args(source, out))
@@ -235,6 +279,8 @@ def main():
     os.makedirs(work)
     if case == "full_disk":
         case_full_disk(silt, source, work)
+    elif case in ("full_disk_nc", "full_disk_tif"):
+        case_full_disk_gdal(silt, source, work, case[-3:].lstrip("_"))
     elif case == "folder_removed":
         case_folder_removed(silt, source, work)
     elif case == "sigint":

@@ -1,5 +1,6 @@
 // gauges.csv: one row per sample time, four columns per gauge.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -46,8 +47,14 @@ void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
   for (const auto& p : probes)
     row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c);
   row += '\n';
-  if (std::fputs(row.c_str(), file_) < 0 || std::fflush(file_) != 0)
-    throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+  const long before = std::ftell(file_);
+  if (std::fputs(row.c_str(), file_) < 0 || std::fflush(file_) != 0) {
+    const int err = errno;
+    // A row is whole or absent: what reached the file of this one is cut off again.
+    if (before >= 0 && ::ftruncate(::fileno(file_), before) == 0)
+      std::fseek(file_, before, SEEK_SET);
+    throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
+  }
 }
 
 }  // namespace silt::io
