@@ -141,7 +141,8 @@ def main():
     ap.add_argument("--frames", type=int, default=0, help="frames to run (0: the scene's)")
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
-    args = case_args(a.case, a.frames) + ["--backend", a.backend, "--out", f"/tmp/silt-view-rate-{a.case}"]
+    args = case_args(a.case, a.frames) + ["--backend", a.backend, "--overwrite",
+                                          "--out", f"/tmp/silt-view-rate-{a.case}"]
     base_log, _, _, _ = run(a.silt, args)
     base_ms, base_steps, base_s = ms_per_step(base_log)
     log, r, t0, t1 = run(a.silt, args, a.port)
