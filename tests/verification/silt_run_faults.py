@@ -8,7 +8,7 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
                   larger frame exceeds: exit 1, one error naming that frame's file, the earlier
                   frames complete.
-  full_disk_nc,   shallow water writing NetCDF / GeoTIFF into a 1 MB tmpfs (mounted for the test;
+  full_disk_nc,   shallow water writing NetCDF / GeoTIFF into a 512 KB tmpfs (mounted for the test;
   full_disk_tif   skipped, exit 77, where mounting is not allowed): exit 1, one error naming the
                   frame's file and "no space left", no crash or HDF5 message, the earlier frames
                   complete (gdalinfo opens each), gauges.csv without a cut row.
@@ -197,14 +197,14 @@ SKIPPED = 77  # ctest SKIP_RETURN_CODE
 def case_full_disk_gdal(silt, source, work, ext):
     disk = os.path.join(work, "disk")
     os.makedirs(disk)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk],
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", disk],
                       stderr=subprocess.DEVNULL).returncode != 0:
         print("skipped: cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN)")
         sys.exit(SKIPPED)
     try:
         out = os.path.join(disk, "out")
         args = [os.path.join(source, "scenes", "river_spill.json"), "--backend", "cpu", "--out",
-                out, "--set", "run.end_time=900", "--set", "run.output_interval=30",
+                out, "--set", "run.end_time=3600", "--set", "run.output_interval=10",
                 "--set", 'outputs.png="none"', "--set", f'outputs.formats=["{ext}"]',
                 "--set", 'outputs.fields=["depth"]']
         code, err = finish(start(silt, args))

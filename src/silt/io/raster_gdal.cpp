@@ -42,7 +42,8 @@ struct QuietErrors {
 };
 
 // Bytes a GeoTIFF or NetCDF file holds besides its values, at most (tags, HDF5 superblock and
-// object headers, attributes): measured 5-20 KB for silt's files; 64 KB for margin.
+// object headers, attributes): whole files of a 400 x 60 depth field are 17 KB (NetCDF) and
+// 1-1.5 KB (GeoTIFF), compressed; 64 KB leaves room for larger attributes.
 constexpr std::uintmax_t kHeaderBytes = 64 * 1024;
 
 std::string last_error(const char* fallback) {
