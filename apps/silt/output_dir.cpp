@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <vector>
 
@@ -20,13 +21,27 @@ bool written_by_silt(const std::string& name) {
          name == "particles.pvd" || name == "checkpoint.silt" || std::regex_match(name, frame_file);
 }
 
+/// What a run that failed before its first frame leaves: the resolved scene and tables with no
+/// row. A rerun may take the folder without --overwrite (no frame of two runs can mix).
+bool no_frames_yet(const fs::path& p) {
+  const std::string name = p.filename().string();
+  if (name == "resolved_scene.json") return true;
+  if (name != "frames.csv" && name != "gauges.csv") return false;
+  std::ifstream in(p);
+  std::string line;
+  int lines = 0;
+  while (lines < 2 && std::getline(in, line)) ++lines;
+  return lines <= 1;
+}
+
 }  // namespace
 
 void claim_output_dir(const std::string& dir, OutputMode mode) {
   std::error_code ec;
   if (mode == OutputMode::restart || !fs::is_directory(dir, ec)) return;
   std::vector<fs::path> entries;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    if (!no_frames_yet(e.path())) entries.push_back(e.path());
   if (entries.empty()) return;
   if (mode == OutputMode::fresh)
     throw Error(fmt::format(

@@ -318,8 +318,8 @@ def children(pid):
 
 def case_mpi_signal(silt, source, work, mpiexec):
     scene = os.path.join(source, "tests", "mpi", "swe_mpi_scene.json")
-    args = [scene, "--backend", "cpu", "--set", "run.end_time=6000",
-            "--set", "run.output_interval=100", "-q"]
+    args = [scene, "--backend", "cpu", "--set", "run.end_time=2000",
+            "--set", "run.output_interval=50", "-q"]
     ref = os.path.join(work, "ref")
     run(silt, args + ["--out", ref], threads="1")
     out = os.path.join(work, "mpi")
