@@ -110,7 +110,7 @@ struct RebuildResult {
 };
 
 /// Runs one rebuild over particles at x (m) with node 0 at the origin and dx = 1.
-RebuildResult rebuild(const std::vector<float>& x, Index grid_blocks) {
+RebuildResult rebuild(const std::vector<float>& x, Index grid_blocks, int dims = 3) {
   const Index n = Index(x.size() / 3);
   ParticleStore store(exec(), n);
   NewParticles add;
@@ -128,6 +128,7 @@ RebuildResult rebuild(const std::vector<float>& x, Index grid_blocks) {
   FaultFlags faults(exec());
   RebuildArgs args;
   args.particles = n;
+  args.dims = dims;
   args.geo.inv_dx = 1.0f;
   enqueue_rebuild(exec(), args, store.view(), store.sort_view(), grid.view(), ctl.data(),
                   faults.view());
@@ -156,6 +157,25 @@ std::vector<float> random_particles(int n, float lo, float hi, unsigned seed) {
   std::vector<float> x(3 * std::size_t(n));
   for (float& v : x) v = u(rng);
   return x;
+}
+
+// 2D: particles in the plane z = 0 get their blocks and the 8 neighbours in the plane, none
+// above or below it (2D stencils never leave the plane); the host count sizes it exactly.
+TEST(Rebuild, PlaneStrainMarksNoNeighboursAlongZ) {
+  std::vector<float> x = random_particles(2000, -9.0f, 7.0f, 3);
+  for (std::size_t i = 2; i < x.size(); i += 3) x[i] = 0.0f;
+  const double origin[3] = {0, 0, 0};
+  const Index planar = SparseGrid::count_blocks(x, origin, 1.0, 2);
+  const Index spatial = SparseGrid::count_blocks(x, origin, 1.0, 3);
+  EXPECT_EQ(3 * planar, spatial);  // every block of the plane, and a layer above and below
+  const RebuildResult r = rebuild(x, planar, 2);
+  ASSERT_FALSE(r.fault) << "fault " << r.fault.code;
+  EXPECT_EQ(r.num_blocks, planar);
+  for (int b = 0; b < r.num_blocks; ++b) {
+    int bx, by, bz;
+    unpack_block(r.keys[std::size_t(b)], bx, by, bz);
+    EXPECT_EQ(bz, 0) << "block " << b;
+  }
 }
 
 TEST(Rebuild, BinsSortsAndLinksBlocks) {

@@ -162,7 +162,8 @@ void Part::add(const NewParticles& p) {
   if (p.count() == 0) return;
   // Room for the new particles' blocks before they are binned (a rebuild follows at once).
   const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
-  grid_.ensure(last_num_blocks_ + SparseGrid::count_blocks(p.x, origin, scene_.dx));
+  grid_.ensure(last_num_blocks_ +
+               SparseGrid::count_blocks(p.x, origin, scene_.dx, scene_.dimensions));
   particles_.append(p);
   request_rebuild();  // new particles have no block yet
   speed_stale_ = true;
@@ -170,7 +171,7 @@ void Part::add(const NewParticles& p) {
 
 void Part::replace(const HostParticles& p) {
   const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
-  grid_.ensure(SparseGrid::count_blocks(p.x, origin, scene_.dx));
+  grid_.ensure(SparseGrid::count_blocks(p.x, origin, scene_.dx, scene_.dimensions));
   particles_.replace(p);
   request_rebuild();    // the particles have no block yet
   speed_stale_ = true;  // nor has any G2P folded their speeds in

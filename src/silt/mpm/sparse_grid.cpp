@@ -95,7 +95,8 @@ GridView SparseGrid::view() {
   return g;
 }
 
-Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[3], double dx) {
+Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[3], double dx,
+                               int dims) {
   std::unordered_set<BlockKey> occupied, all;
   const std::size_t n = x.size() / 3;
   for (std::size_t i = 0; i < n; ++i) {
@@ -111,7 +112,8 @@ Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[
   for (BlockKey k : occupied) {
     int bx, by, bz;
     unpack_block(k, bx, by, bz);
-    for (int dz = -1; dz <= 1; ++dz)
+    const int reach_z = dims == 3 ? 1 : 0;  // as the rebuild: no z neighbours in 2D
+    for (int dz = -reach_z; dz <= reach_z; ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx_ = -1; dx_ <= 1; ++dx_) all.insert(pack_block(bx + dx_, by + dy, bz + dz));
   }

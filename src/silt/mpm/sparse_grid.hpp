@@ -106,8 +106,10 @@ class SparseGrid {
   void zero_accum();
 
   /// Exact number of blocks a rebuild allocates for these particle positions (xyz, m): the blocks
-  /// holding each particle's nearest node and their 26 neighbours. Host code, for initial sizing.
-  static Index count_blocks(const std::vector<float>& x, const double origin[3], double dx);
+  /// holding each particle's nearest node and their 26 neighbours (8, in the plane, for dims = 2).
+  /// Host code, for initial sizing.
+  static Index count_blocks(const std::vector<float>& x, const double origin[3], double dx,
+                            int dims = 3);
 
  private:
   Exec exec_{};
