@@ -43,13 +43,13 @@ void Part::rebuild() {
   // their zone): after a rebuild every particle scatters again, F already current.
   if (scene_.g2p2g)
     enqueue_p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
-                &control()->rebuild, false);
+                &control()->rebuild, false, grid_.host_partials());
 }
 
 void Part::p2g() {
   if (scene_.g2p2g) return;
   enqueue_p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
-              &control()->active, true);
+              &control()->active, true, grid_.host_partials());
 }
 
 void Part::grid_update() {
@@ -58,7 +58,8 @@ void Part::grid_update() {
 
 void Part::g2p() {
   if (scene_.g2p2g)
-    enqueue_g2p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault());
+    enqueue_g2p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
+                  grid_.host_partials());
   else
     enqueue_g2p(exec_, targs_, particles_.view(), grid_.view(), control(), fault());
 }

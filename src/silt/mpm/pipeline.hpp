@@ -62,13 +62,14 @@ struct GridArgs {
 /// after a rebuild under G2P2G). advance_f: apply the pending F update (F <- (I + dt_prev C) F)
 /// first; false when F is already current (G2P2G advances it).
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f);
+                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f,
+                 HostPartials partials = {});
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault);
 /// G2P of this step and P2G of the next in one launch (Wang et al. 2020; paper 000 §4.2 keeps it
 /// for small scenes without emitters). Needs a.split_force.
 void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                   StepControl* ctl, FaultView fault);
+                   StepControl* ctl, FaultView fault, HostPartials partials = {});
 
 }  // namespace silt::mpm

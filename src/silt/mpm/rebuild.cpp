@@ -46,6 +46,14 @@ SILT_HD SILT_FORCEINLINE void copy_particle(const ParticleView& from, Index i,
   to.block[j] = from.block[i];
 }
 
+/// Blocks a loop over the numbered blocks covers: the capacity on CUDA (the blocks past
+/// num_blocks return at once; the count is on the device), on the host the numbered blocks
+/// themselves (StepControl is host memory, final once the numbering loops have run).
+Index numbered_blocks(const Exec& exec, const GridView& g, const StepControl* ctl) {
+  if (exec.is_cuda()) return g.capacity;
+  return ctl->num_blocks < 0 ? 0 : (ctl->num_blocks < g.capacity ? ctl->num_blocks : g.capacity);
+}
+
 }  // namespace
 
 int rebuild_launch_count() {
@@ -164,11 +172,11 @@ void neighbours_and_number(const Exec& exec, int dims, GridView g, StepControl* 
 /// 5-6: every block's neighbours (the free zone) and its accumulators cleared.
 void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
   const int* gate = &ctl->rebuild;
-  const Index cap = g.capacity;
+  const Index blocks = numbered_blocks(exec, g, ctl);
   const BlockHashView hash = g.hash;
   // 5. Neighbour table; per-block counters.
   gated_for(
-      exec, "mpm.rebuild.table", cap, gate, SILT_LAMBDA(Index b) {
+      exec, "mpm.rebuild.table", blocks, gate, SILT_LAMBDA(Index b) {
         if (b >= ctl->num_blocks) return;
         int bx, by, bz;
         unpack_block(g.block_key[b], bx, by, bz);
@@ -182,7 +190,7 @@ void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
         for (int c = 0; c < kBlockNodes; ++c) g.cell_count[kBlockNodes * b + c] = 0;
       });
   // 6. Grid accumulators start from zero (the grid update re-zeroes them after every step).
-  const Index nodes = cap * kBlockNodes;
+  const Index nodes = blocks * kBlockNodes;
   gated_for(
       exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
@@ -216,11 +224,11 @@ void bin_particles(const Exec& exec, ParticleBinning pb, ParticleView p, GridVie
 void sort_particles(const Exec& exec, const RebuildArgs& args, ParticleView p, ParticleView s,
                     GridView g, StepControl* ctl) {
   const Index n = args.particles;
-  const Index cap = g.capacity;
   // 8. Each block's range in the sorted order: one fetch-add per occupied block reserves its
   //    particles' slots (equivalent to an exclusive scan of the counts, in atomic order).
   gated_for(
-      exec, "mpm.rebuild.offsets", cap, &ctl->sort_now, SILT_LAMBDA(Index b) {
+      exec, "mpm.rebuild.offsets", numbered_blocks(exec, g, ctl), &ctl->sort_now,
+      SILT_LAMBDA(Index b) {
         if (b >= ctl->num_blocks) return;
         const int count = g.block_count[b];
         g.block_offset[b] = count > 0 ? atomic_fetch_add(&ctl->sort_cursor, count) : 0;
@@ -263,11 +271,14 @@ void enqueue_rebuild(const Exec& exec, const RebuildArgs& args, ParticleView p, 
   sort_particles(exec, args, p, s, g, ctl);
   // 10. After an overflow some particles or neighbours have no block: the rest of the step must
   //     not run (the host reports the overflow at the end of the frame).
-  gated_for(
-      exec, "mpm.rebuild.check", 1, gate, SILT_LAMBDA(Index) {
-        ctl->sort_now = 0;  // the sort kernels of a plain launch sequence skip the next steps
-        if (fault.raised()) ctl->active = 0, ctl->rebuild = 0, ctl->more = 0;
-      });
+  const auto check = SILT_LAMBDA(Index) {
+    ctl->sort_now = 0;  // the sort kernels of a plain launch sequence skip the next steps
+    if (fault.raised()) ctl->active = 0, ctl->rebuild = 0, ctl->more = 0;
+  };
+  if (exec.is_cuda())
+    gated_for(exec, "mpm.rebuild.check", 1, gate, check);
+  else
+    check(0);  // the host reached this only with the gate set; no OpenMP team for one item
 }
 
 }  // namespace silt::mpm

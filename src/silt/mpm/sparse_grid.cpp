@@ -56,6 +56,10 @@ bool SparseGrid::ensure(Index blocks) {
   vel_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   if (with_old_) vel_old_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   const Index cap = block_key_.capacity();
+  if (!exec_.is_cuda()) {
+    host_slabs_ = host_thread_count() - 1;
+    host_partials_.assign(std::size_t(host_slabs_) * accum_.capacity(), 0.0f);
+  }
   const Index slots = next_pow2(2LL * cap);
   if (slots != keys_.size()) {
     keys_ = DeviceBuffer<BlockKey>(exec_, slots, "grid block hash keys");
@@ -76,6 +80,11 @@ void SparseGrid::set_double_accum(bool on) {
 void SparseGrid::zero_accum() {
   accum_.buffer().zero();
   if (accum_alt_.capacity() > 0) accum_alt_.buffer().zero();
+}
+
+HostPartials SparseGrid::host_partials() {
+  if (host_slabs_ == 0) return {};
+  return HostPartials{host_partials_.data(), accum_.capacity(), host_slabs_};
 }
 
 GridView SparseGrid::view() {

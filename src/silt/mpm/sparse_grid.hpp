@@ -84,6 +84,15 @@ SILT_HD SILT_FORCEINLINE float* accum_of(const GridView& g, int parity) {
   return parity != 0 && g.accum_alt ? g.accum_alt : g.accum;
 }
 
+/// The host backend's per-thread P2G grids (SparseGrid::host_partials, host_scatter.hpp): slab
+/// t - 1 belongs to OpenMP thread t of the scatter; they are zero between scatters. Empty: the
+/// host scatter runs on one thread. Unused on CUDA.
+struct HostPartials {
+  float* data = nullptr;
+  Index slab = 0;  // floats per slab: accum_stride * 64 * block capacity
+  int slabs = 0;
+};
+
 class SparseGrid {
  public:
   SparseGrid() = default;
@@ -104,6 +113,9 @@ class SparseGrid {
   void set_double_accum(bool on);
   /// Zeroes every P2G accumulator (stream-ordered).
   void zero_accum();
+  /// The host backend's per-thread P2G grids, one slab per OpenMP thread beyond the first
+  /// (host_thread_count() at the last ensure), each as large as the accumulator; empty on CUDA.
+  HostPartials host_partials();
 
   /// Exact number of blocks a rebuild allocates for these particle positions (xyz, m): the blocks
   /// holding each particle's nearest node and their 26 neighbours (8, in the plane, for dims = 2).
@@ -122,6 +134,8 @@ class SparseGrid {
   GrowBuffer<BlockKey> block_key_;
   GrowBuffer<int> neighbours_, block_count_, block_offset_, cell_count_;
   GrowBuffer<float> accum_, accum_alt_, vel_, vel_old_;
+  std::vector<float> host_partials_;  // zero between scatters (host_scatter.hpp)
+  int host_slabs_ = 0;
 };
 
 }  // namespace silt::mpm

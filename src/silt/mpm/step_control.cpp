@@ -48,6 +48,11 @@ void reduce_max_speed(const Exec& exec, const float* v, Index n, StepControl* ct
 
 void launch_dt_kernel(const Exec& exec, StepControl* ctl, const StepParams& params,
                       const StepHandles& handles, FaultView fault) {
+  if (!exec.is_cuda()) {  // no OpenMP team for one thread's work
+    decide_step(*ctl, params, fault);
+    set_step_conditionals(handles, *ctl);
+    return;
+  }
   parallel_for(
       exec, "mpm.dt", 1, SILT_LAMBDA(Index) {
         decide_step(*ctl, params, fault);

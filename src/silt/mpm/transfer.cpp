@@ -1,6 +1,9 @@
 // The launches of the essential phases; their bodies are in transfer_body.hpp and kernels/.
+#include <algorithm>
+
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
+#include "silt/mpm/host_scatter.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/transfer_body.hpp"
 
@@ -14,13 +17,29 @@ template <class F>
 void transfer_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
   bounded_gated_for<256, 3>(exec, label, n, gate, body);
 }
+
+/// Blocks a host loop over the grid covers: the numbered ones (StepControl is host memory there;
+/// a CUDA launch covers the capacity and returns early past num_blocks).
+Index host_blocks(const GridView& g, const StepControl* ctl) {
+  return std::min<Index>(std::max(ctl->num_blocks, 0), g.capacity);
+}
+
 }  // namespace
 
 namespace {
 
 template <int D>
 void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
-            FaultView fault, const int* gate, bool advance_f) {
+            FaultView fault, const int* gate, bool advance_f, HostPartials parts) {
+  if (!exec.is_cuda()) {
+    const float dt = ctl->dt, dt_prev = advance_f ? ctl->dt_prev : 0.0f;
+    detail::host_scatter("mpm.p2g", a.particles, gate, accum_of(g, ctl->accum_parity),
+                         g.accum_stride, host_blocks(g, ctl) * kBlockNodes, parts,
+                         [&](Index i, const detail::HostSink& sink) {
+                           detail::p2g_particle_body<D>(a, p, g, i, dt, dt_prev, fault, sink);
+                         });
+    return;
+  }
   transfer_for(
       exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
         GridView gs = g;
@@ -42,7 +61,18 @@ void g2p_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
 
 template <int D>
 void g2p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
-              FaultView fault) {
+              FaultView fault, HostPartials parts) {
+  if (!exec.is_cuda()) {
+    const float dt = ctl->dt;
+    const float t_end = float(ctl->time);
+    detail::host_scatter("mpm.g2p2g", a.particles, &ctl->active, g.accum, g.accum_stride,
+                         host_blocks(g, ctl) * kBlockNodes, parts,
+                         [&](Index i, const detail::HostSink& sink) {
+                           detail::g2p2g_particle_body<D>(a, p, g, i, dt, t_end, &ctl->zone_escape,
+                                                          &ctl->vmax, fault, sink);
+                         });
+    return;
+  }
   transfer_for(
       exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
         detail::g2p2g_particle_body<D>(a, p, g, i, ctl->dt, float(ctl->time), &ctl->zone_escape,
@@ -53,15 +83,16 @@ void g2p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView 
 }  // namespace
 
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f) {
+                 StepControl* ctl, FaultView fault, const int* gate, bool advance_f,
+                 HostPartials partials) {
   if (a.dims == 2)
-    p2g_in<2>(exec, a, p, g, ctl, fault, gate, advance_f);
+    p2g_in<2>(exec, a, p, g, ctl, fault, gate, advance_f, partials);
   else
-    p2g_in<3>(exec, a, p, g, ctl, fault, gate, advance_f);
+    p2g_in<3>(exec, a, p, g, ctl, fault, gate, advance_f, partials);
 }
 
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl) {
-  const Index nodes = g.capacity * kBlockNodes;
+  const Index nodes = (exec.is_cuda() ? g.capacity : host_blocks(g, ctl)) * kBlockNodes;
   gated_for(
       exec, "mpm.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
         const int b = node / kBlockNodes;
@@ -90,11 +121,11 @@ void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
 }
 
 void enqueue_g2p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
-                   StepControl* ctl, FaultView fault) {
+                   StepControl* ctl, FaultView fault, HostPartials partials) {
   if (a.dims == 2)
-    g2p2g_in<2>(exec, a, p, g, ctl, fault);
+    g2p2g_in<2>(exec, a, p, g, ctl, fault, partials);
   else
-    g2p2g_in<3>(exec, a, p, g, ctl, fault);
+    g2p2g_in<3>(exec, a, p, g, ctl, fault, partials);
 }
 
 }  // namespace silt::mpm

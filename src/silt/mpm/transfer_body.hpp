@@ -15,11 +15,14 @@
 #include "silt/mpm/speed_max.hpp"
 
 // Full unrolling of the 3x3x3 stencil loops keeps the B-spline weights and the stencil map in
-// registers (without it ptxas puts both, 168 bytes per thread, in local memory).
+// registers (without it ptxas puts both, 168 bytes per thread, in local memory). In a g++ build
+// it also folds the node offsets and weight products into constants: an unroll by 3 left a
+// division by 9 and stack loads in every node of G2P (docs/NOTES.md, "MPM on the CPU"). nvcc's
+// front end does not know GCC pragmas, so its host pass keeps the plain one.
 #if SILT_HAS_CUDA
 #define SILT_MPM_UNROLL _Pragma("unroll")
 #else
-#define SILT_MPM_UNROLL _Pragma("GCC unroll 3")
+#define SILT_MPM_UNROLL _Pragma("GCC unroll 27")
 #endif
 
 namespace silt::mpm::detail {
@@ -181,10 +184,12 @@ SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const Particl
 /// dt_prev (s): Hu et al. 2019a move that update from the end of G2P to the start of P2G, where F
 /// is read anyway, so F is written once per step (dt_prev = 0 when F is already current, as after
 /// G2P2G). Then plasticity and stress (material_k), then the scatter.
-template <int D>
+/// sink: where the shares go (global_sink(g): the grid's accumulators with atomics; the host
+/// backend passes a per-thread partial grid, host_scatter.hpp).
+template <int D, class Sink>
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,
-                                                const FaultView& fault) {
+                                                const FaultView& fault, const Sink& sink) {
   Vec3f x, v;
   Mat3f c;
   const ParticleClass* pc;
@@ -194,8 +199,15 @@ SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const Par
   home_coords(p, g, i, hb);
   // The G2P guard forces a rebuild before a particle can leave its zone; reaching this means a
   // particle moved more than 3 cells in one step.
-  if (!scatter_particle<D>(a, g, x, p.block[i], hb, *pc, v, c, tau, dt))
+  if (!scatter_particle<D>(a, g, x, p.block[i], hb, *pc, v, c, tau, dt, sink))
     fault.raise(kFaultZoneEscape, p.id[i], 0);
+}
+
+template <int D>
+SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
+                                                const GridView& g, Index i, float dt, float dt_prev,
+                                                const FaultView& fault) {
+  p2g_particle_body<D>(a, p, g, i, dt, dt_prev, fault, global_sink(g));
 }
 
 /// The G2P gather for particle i: new velocity, position and C. The position is kept inside the
@@ -271,11 +283,11 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
 /// step's dt right away. The scatter needs no dt (split force channels). A particle whose new
 /// stencil leaves its zone cannot scatter: it raises the free-zone flag, and the next step rebuilds
 /// and scatters every particle again before its grid update. The new speed goes into *vmax (m/s).
-template <int D>
+template <int D, class Sink>
 SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                   const GridView& g, Index i, float dt, float t_end,
                                                   int* zone_escape, float* vmax,
-                                                  const FaultView& fault) {
+                                                  const FaultView& fault, const Sink& sink) {
   int hb[3];
   home_coords(p, g, i, hb);
   ParticleAdvance<float> adv;
@@ -292,7 +304,16 @@ SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const P
   store9(p.c, i, c);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
-  if (!scatter_particle<D>(a, g, adv.x, p.block[i], hb, pc, adv.v, c, tau, 0.0f)) *zone_escape = 1;
+  if (!scatter_particle<D>(a, g, adv.x, p.block[i], hb, pc, adv.v, c, tau, 0.0f, sink))
+    *zone_escape = 1;
+}
+
+template <int D>
+SILT_HD SILT_FORCEINLINE void g2p2g_particle_body(const TransferArgs& a, const ParticleView& p,
+                                                  const GridView& g, Index i, float dt, float t_end,
+                                                  int* zone_escape, float* vmax,
+                                                  const FaultView& fault) {
+  g2p2g_particle_body<D>(a, p, g, i, dt, t_end, zone_escape, vmax, fault, global_sink(g));
 }
 
 }  // namespace silt::mpm::detail
