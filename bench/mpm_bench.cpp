@@ -15,6 +15,9 @@
 // graph per GPU with one synchronisation a step, and plain launches), and the efficiency
 // t1 / (n tn). --devices 0,0 puts both parts on one GPU (the exchange's cost, not a speed-up). On
 // the CPU backend the devices are CPU partitions.
+// On the CPU backend the roofline is the machine's own: the STREAM copy bandwidth measured at the
+// start on the OpenMP threads (McCalpin 1995), no atomics (P2G scatters into per-thread grids,
+// host_scatter.hpp), and every rate is also given per core (per OpenMP thread).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +28,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <omp.h>
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
@@ -52,15 +57,41 @@ struct Config {
   bool multi_quick = false;  // [d]: the default only
   std::string ablation_sand = "1M";
   std::vector<int> devices;  // several: the multi-GPU case (d)
+  // The roofline's rates: the H200's (DESIGN.md §4), or on the CPU the measured stream bandwidth
+  // and no atomics.
+  double bytes_per_second = kHbmBytesPerSecond;
+  double atomics_per_second = kAtomicsPerSecond;
+  int host_threads = 0;  // CPU backend: OpenMP threads (0 on CUDA)
 };
+
+/// STREAM copy b[i] = a[i] over two 256 MiB arrays on the OpenMP threads, best of 6 passes (the
+/// first faults the pages in), in bytes read + written per second.
+double host_stream_copy() {
+  const std::size_t n = (std::size_t(256) << 20) / sizeof(double);
+  std::vector<double> a(n), b(n);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) a[i] = double(i), b[i] = 0.0;
+  double best = 0;
+  for (int pass = 0; pass < 6; ++pass) {
+    const double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) b[i] = a[i];
+    const double t = omp_get_wtime() - t0;
+    best = std::max(best, 2.0 * sizeof(double) * n / t);
+    std::swap(a, b);
+  }
+  return best;
+}
 
 /// Device memory traffic and atomics of one step per particle (and per grid node), counted from
 /// the kernels' loads and stores (see transfer_body.hpp, rebuild.cpp); neighbour nodes are assumed
 /// to hit in L2, as the particles are sorted by block.
 struct Roofline {
   double particle_bytes = 0, node_bytes = 0, atomics = 0;
+  double bytes_per_second = 0, atomics_per_second = 0;
 
-  Roofline(const Config& c, const Scene& s) {
+  Roofline(const Config& c, const Scene& s)
+      : bytes_per_second(c.bytes_per_second), atomics_per_second(c.atomics_per_second) {
     const bool asflip = s.transfer == silt::mpm::Transfer::asflip;
     const bool split = asflip || c.g2p2g;
     const double state = 12 + 12 + 36 + 36 + 4 + 4 + 4 + 4;  // x v C F plastic material id block
@@ -78,17 +109,29 @@ struct Roofline {
     node_bytes = 2 * stride + 16 + (asflip ? 16 : 0);  // read + clear accum, write velocities
     // One float4 atomic per stencil node and 4 channels (27 nodes, 9 in 2D).
     atomics = (s.dimensions == 2 ? 9.0 : 27.0) * (split ? 2 : 1);
+    if (c.host_threads > 0) {
+      // CPU: plain adds into per-thread grids, whose sum reads and clears one grid per thread
+      // beyond the first.
+      atomics = 0;
+      node_bytes += 2 * stride * (c.host_threads - 1);
+    }
   }
   /// "<title> roofline: ...": the first line of every case.
   std::string line(const std::string& title, double particles, double blocks) const {
     const double bytes = particles * particle_bytes + blocks * 64 * node_bytes;
-    const double t_mem = bytes / kHbmBytesPerSecond,
-                 t_atom = particles * atomics / kAtomicsPerSecond;
+    const double t_mem = bytes / bytes_per_second,
+                 t_atom = atomics > 0 ? particles * atomics / atomics_per_second : 0.0;
+    const std::string atomic_time = atomics > 0
+                                        ? fmt::format(", {:.1f} us at {:.3g} G atomics/s",
+                                                      1e6 * t_atom, 1e-9 * atomics_per_second)
+                                        : "";
     return fmt::format(
         "{} roofline: {:.0f} B + {:.0f} atomics per particle-step, {:.0f} B per grid node ({:.0f} "
-        "blocks): {:.1f} us at 3.98 TB/s, {:.1f} us at 100 G atomics/s -> >= {:.1f} us/step",
-        title, particle_bytes, atomics, node_bytes, blocks, 1e6 * t_mem, 1e6 * t_atom,
-        1e6 * std::max(t_mem, t_atom));
+        "blocks): {:.1f} us at {}{} -> >= {:.1f} us/step",
+        title, particle_bytes, atomics, node_bytes, blocks, 1e6 * t_mem,
+        bytes_per_second >= 1e12 ? fmt::format("{:.2f} TB/s", 1e-12 * bytes_per_second)
+                                 : fmt::format("{:.3g} GB/s", 1e-9 * bytes_per_second),
+        atomic_time, 1e6 * std::max(t_mem, t_atom));
   }
 };
 
@@ -214,11 +257,13 @@ void sand_sizes(const Config& c, const silt::Exec& exec, int steps,
     const Timing t = run(c, s, exec, steps, c.graph);
     fmt::print("{}\n", Roofline(c, s).line(fmt::format(fmt::runtime(title), size),
                                            double(t.particles), double(t.blocks)));
+    const double rate = double(t.particles) / (1e-3 * t.ms_per_step);
     fmt::print(
-        "  {} particles: {:.3g} particle-steps/s, {:.3f} ms/step over {} steps ({} "
+        "  {} particles: {:.3g} particle-steps/s{}, {:.3f} ms/step over {} steps ({} "
         "rebuilds, {} blocks, {})\n",
-        t.particles, double(t.particles) / (1e-3 * t.ms_per_step), t.ms_per_step, t.steps,
-        t.rebuilds, t.blocks, t.graph ? "graph" : "plain launches");
+        t.particles, rate,
+        c.host_threads > 0 ? fmt::format(" ({:.3g} per core)", rate / c.host_threads) : "",
+        t.ms_per_step, t.steps, t.rebuilds, t.blocks, t.graph ? "graph" : "plain launches");
   }
 }
 
@@ -440,6 +485,11 @@ int main(int argc, char** argv) {
       c.sizes = gpu ? std::vector<std::string>{"55K", "200K", "1M", "3.1M", "12.6M"}
                     : std::vector<std::string>{"55K"};
     const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
+    if (!gpu) {
+      c.host_threads = silt::host_thread_count();
+      c.bytes_per_second = host_stream_copy();
+      c.atomics_per_second = 0;
+    }
     fmt::print(
         "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, transfer {}, warm-up {} "
         "steps\n",
@@ -447,6 +497,11 @@ int main(int argc, char** argv) {
             : fmt::format("cpu ({} threads)", silt::host_thread_count()),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.transfer,
         c.warmup_steps);
+    if (!gpu)
+      fmt::print(
+          "cpu roofline: STREAM copy {:.3g} GB/s (read + write) on {} threads, {:.3g} GB/s per "
+          "core\n",
+          1e-9 * c.bytes_per_second, c.host_threads, 1e-9 * c.bytes_per_second / c.host_threads);
     if (c.ablation) {
       ablation(c, exec, steps);
       return 0;
