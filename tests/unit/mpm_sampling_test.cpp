@@ -2,6 +2,7 @@
 // determinism for a seed, every point inside its shape (checked by independent formulas, not the
 // sampler's own inside test), the Poisson-disk minimum distance, closed-OBJ-mesh inside tests.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -198,6 +199,48 @@ TEST(MpmSampling, PoissonDiskKeepsMinimumDistanceAndCount) {
   // off); the sampler then retries with 0.93 r.
   EXPECT_GE(std::sqrt(min2), r) << "min distance vs radius";
   for (const Vec3d& q : p) ASSERT_LT(std::sqrt(dot(sub(q, s.center), sub(q, s.center))), s.radius);
+}
+
+TEST(MpmSampling, PoissonIsTheSameForAnyThreadCount) {
+  // Three copies of the periodic tile along x, filled in parallel.
+  Source s = box({0, 0, 0}, {0.3, 0.05, 0.05});
+  s.sampling = Sampling::poisson;
+  s.seed = 11;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = silt::mpm::sample_source(s, 0.004);
+  omp_set_num_threads(3);
+  const auto three = silt::mpm::sample_source(s, 0.004);
+  omp_set_num_threads(threads);
+  ASSERT_EQ(one.size(), three.size());
+  for (std::size_t i = 0; i < one.size(); ++i)
+    for (int d = 0; d < 3; ++d) ASSERT_EQ(one[i][d], three[i][d]) << "point " << i;
+}
+
+TEST(MpmSampling, PoissonHasNoSeamsBetweenCopies) {
+  // A box two tiles long (the tile is 64 r wide): the points in every slab one dx thick, the one
+  // across the tiles' border included, hold the same count to within the sampling's noise (~3%
+  // for ~800 points, a Poisson-disk set being more even than a Poisson one). A seam (a layer one r
+  // thick at half density) would cost its slab 20%; so would a denser layer at the box's faces.
+  const double dx = 0.01;
+  Source s = box({0, 0, 0}, {0.5, 0.1, 0.1});
+  s.sampling = Sampling::poisson;
+  const auto p = silt::mpm::sample_source(s, dx);
+  ASSERT_GT(0.5, 64 * silt::mpm::poisson_radius(s.particles_per_cell, dx)) << "one tile only";
+  std::vector<double> slab(50, 0.0);
+  for (const Vec3d& q : p) slab[std::min<std::size_t>(49, std::size_t(q[0] / dx))] += 1;
+  const double mean = double(p.size()) / 50;
+  for (std::size_t k = 0; k < slab.size(); ++k)
+    EXPECT_NEAR(slab[k] / mean, 1.0, 0.12) << "slab " << k << " of " << dx << " m";
+  // Across the border the minimum distance holds too.
+  const double r = silt::mpm::poisson_radius(s.particles_per_cell, dx), border = 64 * r;
+  std::vector<Vec3d> near;
+  for (const Vec3d& q : p)
+    if (std::abs(q[0] - border) < r) near.push_back(q);
+  ASSERT_GT(near.size(), 100u);
+  for (std::size_t i = 0; i < near.size(); ++i)
+    for (std::size_t j = i + 1; j < near.size(); ++j)
+      ASSERT_GE(std::sqrt(dot(sub(near[i], near[j]), sub(near[i], near[j]))), r);
 }
 
 TEST(MpmSampling, PoissonCoversDisconnectedMeshParts) {

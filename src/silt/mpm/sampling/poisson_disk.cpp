@@ -16,128 +16,128 @@ namespace {
 
 // Candidates around an active point before it retires (Bridson's k).
 constexpr int kBridsonTries = 30;
-// Number density of Bridson's sampling in 3D with k = 30, as n r^3: 0.575 away from the boundary
-// (0.59-0.60 counting the denser boundary layer), measured on boxes 25 r and 50 r wide.
+// Number density of Bridson's sampling in 3D with k = 30, as n r^3: 0.575 away from any boundary,
+// measured on boxes 25 r and 50 r wide (the periodic tile below has no boundary).
 constexpr double kBridsonDensity = 0.575;
 // Dart throwing runs this much denser than asked and is then thinned at random to the exact count,
 // so the count does not depend on how far the throwing saturates.
 constexpr double kOversample = 1.15;
-// Background grid cells allowed (4 bytes each).
-constexpr double kMaxGridCells = 1.0e9;
+// The periodic tile's edge at most, in radii (~25 dx at 8 per cell): ~150,000 points to throw once
+// per source, whatever its size.
+constexpr double kTileRadii = 64;
+// The tile's edge at least, in radii: its cells then stay wider than r / 2, so a point's
+// neighbours within r lie within two cells.
+constexpr double kMinTileRadii = 4;
 
-class Bridson {
+// Bridson's dart throwing on a periodic box (a 3-torus) of edges L: no two points closer than r
+// across the box's faces either, so copies of it side by side fill space with no seam. One flood
+// from one seed fills the torus (it is connected and has no shape to leave).
+class PeriodicBridson {
  public:
-  Bridson(const ShapeRegion& region, double r, const std::string& name)
-      : region_(region), r_(r), cell_(r / std::sqrt(3.0)) {
-    double cells = 1;
+  PeriodicBridson(const double* L, double r) : r_(r) {
     for (int d = 0; d < 3; ++d) {
-      n_[d] =
-          static_cast<long long>(std::ceil((region.upper()[d] - region.lower()[d]) / cell_)) + 1;
-      cells *= double(n_[d] + 2 * kPad);
+      L_[d] = L[d];
+      m_[d] = static_cast<long long>(std::ceil(L[d] * std::sqrt(3.0) / r));
+      cell_[d] = L[d] / double(m_[d]);
     }
-    SILT_REQUIRE(cells < kMaxGridCells,
-                 fmt::format("source '{}': Poisson-disk sampling at radius {} m needs {:.3g} "
-                             "background cells (limit {:.3g}); use jittered sampling",
-                             name, r, cells, kMaxGridCells));
-    grid_.assign(static_cast<std::size_t>(cells), -1);
-    make_offsets();
+    grid_.assign(static_cast<std::size_t>(m_[0] * m_[1] * m_[2]), -1);
   }
 
   std::vector<Vec3d> run(SplitMix& rng) {
-    // Seed every part of the shape, not only the component of the first point: try one random
-    // point per block of 4^3 background cells (~2.3 r wide) and flood from each one that fits.
-    constexpr int kStride = 4;
-    for (long long k = 0; k < n_[2]; k += kStride)
-      for (long long j = 0; j < n_[1]; j += kStride)
-        for (long long i = 0; i < n_[0]; i += kStride) {
-          const Vec3d p{region_.lower()[0] + (double(i) + kStride * rng.uniform()) * cell_,
-                        region_.lower()[1] + (double(j) + kStride * rng.uniform()) * cell_,
-                        region_.lower()[2] + (double(k) + kStride * rng.uniform()) * cell_};
-          if (try_add(p)) flood(rng);
-        }
-    return std::move(points_);
-  }
-
- private:
-  void flood(SplitMix& rng) {
+    try_add({rng.uniform() * L_[0], rng.uniform() * L_[1], rng.uniform() * L_[2]});
     while (!active_.empty()) {
       const std::size_t a = rng.below(active_.size());
       const Vec3d c = points_[static_cast<std::size_t>(active_[a])];
       bool placed = false;
       for (int t = 0; t < kBridsonTries && !placed; ++t) {
-        // Uniform in the spherical shell r <= |d| < 2r: a direction by rejection from the cube,
-        // a radius with density ~ rho^2.
+        // Uniform in the spherical shell r <= |d| < 2r, by rejection from the cube [-2r, 2r]^3
+        // (46% accepted; no cube root or square root).
         Vec3d d;
         double len2;
         do {
-          d = {2 * rng.uniform() - 1, 2 * rng.uniform() - 1, 2 * rng.uniform() - 1};
+          d = {r_ * (4 * rng.uniform() - 2), r_ * (4 * rng.uniform() - 2),
+               r_ * (4 * rng.uniform() - 2)};
           len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        } while (len2 > 1 || len2 < 1e-12);
-        const double rho = r_ * std::cbrt(1 + 7 * rng.uniform()) / std::sqrt(len2);
-        placed = try_add({c[0] + rho * d[0], c[1] + rho * d[1], c[2] + rho * d[2]});
+        } while (len2 >= 4 * r_ * r_ || len2 < r_ * r_);
+        placed = try_add({c[0] + d[0], c[1] + d[1], c[2] + d[2]});
       }
       if (!placed) {
         active_[a] = active_.back();
         active_.pop_back();
       }
     }
+    return std::move(points_);
   }
 
-  bool try_add(const Vec3d& p) {
+ private:
+  bool try_add(Vec3d p) {
     long long c[3];
     for (int d = 0; d < 3; ++d) {
-      const double u = (p[d] - region_.lower()[d]) / cell_;
-      if (!(u >= 0 && u < double(n_[d]))) return false;
-      c[d] = static_cast<long long>(u);
+      p[d] -= L_[d] * std::floor(p[d] / L_[d]);  // into [0, L]
+      c[d] = std::min(static_cast<long long>(p[d] / cell_[d]), m_[d] - 1);
     }
+    // The cells within two of c on each axis, wrapped, and the shift that brings the copy of a
+    // point there next to p.
+    long long cell[3][5];
+    double shift[3][5];
+    for (int d = 0; d < 3; ++d)
+      for (int o = 0; o < 5; ++o) {
+        long long w = c[d] + o - 2;
+        shift[d][o] = w < 0 ? -L_[d] : w >= m_[d] ? L_[d] : 0.0;
+        cell[d][o] = w < 0 ? w + m_[d] : w >= m_[d] ? w - m_[d] : w;
+      }
     const double r2 = r_ * r_;
-    const long long at = index(c[0], c[1], c[2]);
-    for (long long off : offsets_) {
-      const int q = grid_[static_cast<std::size_t>(at + off)];
-      if (q < 0) continue;
-      const Vec3d& o = points_[static_cast<std::size_t>(q)];
-      const double d2 = (o[0] - p[0]) * (o[0] - p[0]) + (o[1] - p[1]) * (o[1] - p[1]) +
-                        (o[2] - p[2]) * (o[2] - p[2]);
-      if (d2 < r2) return false;
-    }
-    if (!region_.contains(p)) return false;
-    grid_[static_cast<std::size_t>(at)] = static_cast<int>(points_.size());
+    for (int k = 0; k < 5; ++k)
+      for (int j = 0; j < 5; ++j) {
+        const long long row = (cell[2][k] * m_[1] + cell[1][j]) * m_[0];
+        for (int i = 0; i < 5; ++i) {
+          const int q = grid_[static_cast<std::size_t>(row + cell[0][i])];
+          if (q < 0) continue;
+          const Vec3d& o = points_[static_cast<std::size_t>(q)];
+          const double ex = o[0] + shift[0][i] - p[0], ey = o[1] + shift[1][j] - p[1],
+                       ez = o[2] + shift[2][k] - p[2];
+          if (ex * ex + ey * ey + ez * ez < r2) return false;
+        }
+      }
+    grid_[static_cast<std::size_t>((c[2] * m_[1] + c[1]) * m_[0] + c[0])] =
+        static_cast<int>(points_.size());
     active_.push_back(static_cast<int>(points_.size()));
     points_.push_back(p);
     return true;
   }
 
-  // Grid index of cell (i, j, k), the grid padded by kPad empty cells on every side so that the
-  // neighbour offsets never leave it.
-  long long index(long long i, long long j, long long k) const {
-    return ((k + kPad) * (n_[1] + 2 * kPad) + (j + kPad)) * (n_[0] + 2 * kPad) + (i + kPad);
-  }
-
-  // Any point closer than r lies within ceil(r / cell) = 2 cells (cell = r / sqrt 3), except in
-  // the 8 corner cells of the 5^3 block (their nearest point is sqrt(3) cell = r away). Nearest
-  // cells first: a conflict, the common outcome, is found after a few looks.
-  void make_offsets() {
-    std::vector<std::pair<int, long long>> o;
-    for (int k = -kPad; k <= kPad; ++k)
-      for (int j = -kPad; j <= kPad; ++j)
-        for (int i = -kPad; i <= kPad; ++i) {
-          if (std::abs(i) == kPad && std::abs(j) == kPad && std::abs(k) == kPad) continue;
-          o.emplace_back(i * i + j * j + k * k, index(i, j, k) - index(0, 0, 0));
-        }
-    std::stable_sort(o.begin(), o.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& e : o) offsets_.push_back(e.second);
-  }
-
-  static constexpr int kPad = 2;
-  const ShapeRegion& region_;
-  double r_, cell_;
-  long long n_[3];
-  std::vector<int> grid_;  // point index per background cell, -1 when empty
-  std::vector<long long> offsets_;
+  double r_, L_[3], cell_[3];
+  long long m_[3];
+  std::vector<int> grid_;  // point index per cell, -1 when empty
   std::vector<Vec3d> points_;
   std::vector<int> active_;
 };
+
+// The points of region: the periodic tile of edges L repeated from region.lower(), those inside
+// the shape, copy by copy (in parallel; in copy order).
+std::vector<Vec3d> fill_with_copies(const ShapeRegion& region, const std::vector<Vec3d>& tile,
+                                    const double* L) {
+  long long n[3];
+  for (int d = 0; d < 3; ++d)
+    n[d] = std::max(
+        1LL, static_cast<long long>(std::ceil((region.upper()[d] - region.lower()[d]) / L[d])));
+  const long long copies = n[0] * n[1] * n[2];
+  std::vector<std::vector<Vec3d>> kept(static_cast<std::size_t>(copies));
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long c = 0; c < copies; ++c) {
+    const Vec3d o{region.lower()[0] + double(c % n[0]) * L[0],
+                  region.lower()[1] + double((c / n[0]) % n[1]) * L[1],
+                  region.lower()[2] + double(c / (n[0] * n[1])) * L[2]};
+    std::vector<Vec3d>& out = kept[static_cast<std::size_t>(c)];
+    for (const Vec3d& t : tile) {
+      const Vec3d p{o[0] + t[0], o[1] + t[1], o[2] + t[2]};
+      if (region.contains(p)) out.push_back(p);
+    }
+  }
+  std::vector<Vec3d> pts;
+  for (const auto& k : kept) pts.insert(pts.end(), k.begin(), k.end());
+  return pts;
+}
 
 }  // namespace
 
@@ -146,13 +146,20 @@ double poisson_radius(double particles_per_cell, double dx) {
 }
 
 std::vector<Vec3d> poisson_disk(const ShapeRegion& region, std::uint64_t seed, double radius,
-                                std::size_t target, const std::string& name) {
+                                std::size_t target) {
   SplitMix rng(seed ^ 0x706f6973736f6eULL);  // a stream apart from the jittered lattice's
   std::vector<Vec3d> pts;
   // Should the throwing saturate below the target (a thin shape, or a density estimate off), try
   // again with a smaller radius.
   for (int attempt = 0; attempt < 4; ++attempt) {
-    pts = Bridson(region, radius * std::pow(0.93, attempt), name).run(rng);
+    const double r = radius * std::pow(0.93, attempt);
+    // A region narrower than the tile takes one copy of a tile a radius wider than it (its points
+    // then meet no copy of themselves); a wider one, copies of a tile kTileRadii r wide.
+    double L[3];
+    for (int d = 0; d < 3; ++d)
+      L[d] = std::max(std::min(region.upper()[d] - region.lower()[d] + r, kTileRadii * r),
+                      kMinTileRadii * r);
+    pts = fill_with_copies(region, PeriodicBridson(L, r).run(rng), L);
     if (pts.size() >= target) break;
   }
   if (pts.size() <= target) return pts;

@@ -12,8 +12,10 @@ namespace silt::mpm {
 
 /// At most `target` points inside `region`, no two closer than `radius` (m); exactly `target`
 /// unless even a 20% smaller radius cannot fit them (then all that fit, a sign of a shape thinner
-/// than the radius). Deterministic for `seed`. `name` names the source in errors.
+/// than the radius). Bridson's dart throwing on a periodic tile at most 64 radii wide, repeated
+/// over the region without seams (a region narrower than that gets one copy, no repetition),
+/// then thinned at random to the count. Deterministic for `seed`, whatever the thread count.
 std::vector<Vec3d> poisson_disk(const ShapeRegion& region, std::uint64_t seed, double radius,
-                                std::size_t target, const std::string& name);
+                                std::size_t target);
 
 }  // namespace silt::mpm

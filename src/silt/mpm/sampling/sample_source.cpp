@@ -99,7 +99,7 @@ std::vector<Vec3d> sample_source(const Source& source, double dx, int dims) {
   // Poisson-disk keeps the jittered count (expected value ppc * volume / dx^3 for any shape).
   if (source.sampling == Sampling::poisson)
     pts = poisson_disk(region, source.seed, poisson_radius(source.particles_per_cell, dx),
-                       pts.size(), source.name);
+                       pts.size());
   SILT_REQUIRE(!pts.empty(),
                fmt::format("source '{}' holds no particle at dx = {} and {} particles per cell "
                            "(volume {:.3g} m^3): make it larger or raise particles_per_cell",
