@@ -311,3 +311,42 @@ TEST(MpmSolver, RejectsABadSceneNamingTheKey) {
 
 }  // namespace
 }  // namespace silt::mpm
+
+namespace silt::mpm {
+namespace {
+
+// sort_by_id places rows by id in linear time when ids are dense, and sorts otherwise; either way
+// every row survives, carried whole.
+ParticleFrame frame_with_ids(const std::vector<std::int32_t>& ids) {
+  ParticleFrame f;
+  for (std::int32_t id : ids) {
+    for (int a = 0; a < 3; ++a) {
+      f.position.push_back(float(id) + 0.25f * float(a));
+      f.velocity.push_back(-float(id) - 0.5f * float(a));
+    }
+    f.material.push_back(id % 3);
+    f.plastic.push_back(0.125f * float(id));
+    f.id.push_back(id);
+  }
+  return f;
+}
+
+TEST(MpmFrame, SortByIdCarriesWholeRows) {
+  for (const std::vector<std::int32_t>& ids :
+       {std::vector<std::int32_t>{4, 0, 3, 1, 2}, std::vector<std::int32_t>{90000, 7, 5, 123456},
+        std::vector<std::int32_t>{3, 1, 3, 0}}) {
+    const ParticleFrame o = sort_by_id(frame_with_ids(ids));
+    ASSERT_EQ(o.count(), ids.size());
+    for (std::size_t k = 0; k < o.count(); ++k) {
+      if (k > 0) EXPECT_LE(o.id[k - 1], o.id[k]);
+      const float id = float(o.id[k]);
+      EXPECT_EQ(o.position[3 * k + 2], id + 0.5f);
+      EXPECT_EQ(o.velocity[3 * k + 1], -id - 0.5f);
+      EXPECT_EQ(o.material[k], o.id[k] % 3);
+      EXPECT_EQ(o.plastic[k], 0.125f * id);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace silt::mpm

@@ -43,10 +43,25 @@ ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const part
 
 ParticleFrame sort_by_id(const ParticleFrame& f) {
   const std::size_t n = f.count();
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t(0));
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return f.id[a] < f.id[b]; });
+  // Ids are unique and at most the number ever emitted: placed by id in one pass over a table of
+  // slots (linear time), unless they are sparse (many particles removed), then sorted.
+  std::int32_t min_id = 0, max_id = -1;
+  for (std::int32_t id : f.id) min_id = std::min(min_id, id), max_id = std::max(max_id, id);
+  std::vector<std::size_t> order;
+  if (min_id >= 0 && max_id >= 0 && std::size_t(max_id) < 4 * n + 1024) {
+    constexpr std::size_t kNone = ~std::size_t(0);
+    std::vector<std::size_t> slot(std::size_t(max_id) + 1, kNone);
+    for (std::size_t i = 0; i < n; ++i) slot[std::size_t(f.id[i])] = i;
+    order.reserve(n);
+    for (std::size_t i : slot)
+      if (i != kNone) order.push_back(i);
+  }
+  if (order.size() != n) {  // sparse ids, or a repeated one: sort (keeps every row)
+    order.resize(n);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return f.id[a] < f.id[b]; });
+  }
   ParticleFrame o;
   o.position.resize(3 * n);
   o.velocity.resize(3 * n);
@@ -54,7 +69,10 @@ ParticleFrame sort_by_id(const ParticleFrame& f) {
   o.id.resize(n);
   if (!f.plastic.empty()) o.plastic.resize(n);
   if (!f.stress.empty()) o.stress.resize(9 * n);
-  for (std::size_t k = 0; k < n; ++k) {
+  const auto rows = static_cast<std::int64_t>(order.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const auto k = std::size_t(r);
     const std::size_t i = order[k];
     for (int a = 0; a < 3; ++a) {
       o.position[3 * k + a] = f.position[3 * i + a];
