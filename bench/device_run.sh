@@ -4,6 +4,7 @@
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
 #                            [bench-mpm-parts] [fountain-mpm] [frame-rate] [sass] [ncu-mpm]
+#                            [python]
 # BUILD_TARGETS="a b": build only these targets.
 # bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1) against one, the default step.
 # bench-mpm-parts: two MPM parts on one GPU (mpm_bench --devices 0,0, silt run --devices 0,0).
@@ -19,6 +20,10 @@
 # view-rate: bench/view_rate.py, the frames a WebSocket client of `silt run --view` receives on the
 # 1.33M-particle snow scene, and ms/step with and without it (VIEW_RATE_CASE, default snow; needs
 # libcivetweb-dev, libcivetweb1 and libjs-three in .deps/).
+# python: the Python package built with CUDA by pip, offline from the wheels in .deps/wheels
+# (scikit-build-core, nanobind, ninja, pytest and their dependencies), in a venv over the image's
+# python3 (its numpy and torch), then tests/python with the GPU tests (DLPack views into torch and
+# CuPy); logs python-*.txt. Its own build (PIC, in build/python/): run it as a call of its own.
 # (no argument: build test bench-swe bench-mpm). Results to record go to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -171,5 +176,58 @@ fi
 if has bench-mpm && [ -x $B/bench/mpm_bench ]; then
   timeout 300 $B/bench/mpm_bench --backend cuda 2>&1 | tee "$OUT/bench-mpm.txt"
   timeout 200 $B/bench/mpm_bench --backend cuda --ablation --quick 2>&1 | tee "$OUT/bench-mpm-ablation.txt"
+fi
+if has python; then
+  {
+    date -u
+    python3 --version
+    python3 -c "import sysconfig, os; i = sysconfig.get_paths()['include']; print('Python.h', i, os.path.exists(i + '/Python.h'))"
+    for m in numpy torch cupy pytest; do
+      python3 -c "import $m; print('$m', $m.__version__, getattr(getattr($m, 'cuda', None), 'is_available', lambda: '')())" 2>&1 | tail -1
+    done
+    ls .deps/wheels
+  } > "$OUT/python-env.txt" 2>&1
+  cat "$OUT/python-env.txt"
+  WHEELS="--no-index --find-links $PWD/.deps/wheels"
+  PYV=/tmp/silt-pyvenv
+  rm -rf $PYV /tmp/silt-pytarget
+  PYTHONPATH_ADD=""
+  if python3 -m venv --system-site-packages $PYV > "$OUT/python-venv.txt" 2>&1; then
+    PY=$PYV/bin/python
+    INSTALL=()
+  else
+    # No ensurepip (no python3-venv in the image): a folder on PYTHONPATH instead of a venv.
+    echo "no venv (see python-venv.txt): installing with --target /tmp/silt-pytarget"
+    PY=python3
+    INSTALL=(--target /tmp/silt-pytarget)
+    PYTHONPATH_ADD=/tmp/silt-pytarget
+    export PIP_BREAK_SYSTEM_PACKAGES=1
+  fi
+  SILT_ENABLE_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$PFX/usr -DSILT_ENABLE_GDAL=OFF" \
+    timeout 480 $PY -m pip install -v --disable-pip-version-check $WHEELS "${INSTALL[@]}" . \
+    > "$OUT/python-build.txt" 2>&1
+  rc=$?
+  echo "python build rc=$rc"
+  if [ $rc -ne 0 ]; then
+    grep -E "error|Error|ERROR" "$OUT/python-build.txt" | head -30
+    status=1
+  else
+    export PYTHONPATH=${PYTHONPATH_ADD}${PYTHONPATH:+:$PYTHONPATH}
+    $PY -c "import pytest" 2>/dev/null ||
+      $PY -m pip install -q --disable-pip-version-check $WHEELS "${INSTALL[@]}" pytest \
+        >> "$OUT/python-build.txt" 2>&1
+    (cd /tmp && $PY -c "import silt; print(silt.__file__, silt.build_id(), 'cuda', silt.cuda_compiled(), silt.cuda_device_count())") 2>&1 |
+      tee -a "$OUT/python-env.txt"
+    # GPU tests first (the DLPack path), then everything else on the CPU backend.
+    OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 300 \
+      $PY -m pytest -v -rs -p no:cacheprovider tests/python/test_dlpack_gpu.py \
+      > "$OUT/python-pytest-gpu.txt" 2>&1 || status=1
+    tail -12 "$OUT/python-pytest-gpu.txt"
+    OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 240 \
+      $PY -m pytest -q -rs -p no:cacheprovider tests/python --ignore=tests/python/test_dlpack_gpu.py \
+      > "$OUT/python-pytest-cpu.txt" 2>&1 || status=1
+    tail -6 "$OUT/python-pytest-cpu.txt"
+  fi
 fi
 exit $status

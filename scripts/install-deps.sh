@@ -10,6 +10,7 @@ packages=(
   libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-gdal python3-vtk9
+  python3-dev python3-venv python3-pytest python3-matplotlib  # the Python package and its tests
   clang-format
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
   libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page

@@ -53,6 +53,23 @@ TEST(SweSolver, AdvanceToLandsExactlyOnTheTarget) {
   EXPECT_GE(solver.last_dt(), 0.45 * 1.0 / (2 * std::sqrt(9.81)) * 0.5);
 }
 
+// advance_to with a stop callback (the Python package's Ctrl-C): asked after each batch, a stop
+// leaves a checked state short of the target, and going on takes exactly the steps of one call.
+TEST(SweSolver, AdvanceToStopsBetweenBatchesAndGoesOn) {
+  Solver whole(dam_break_box(Precision::f64), exec());
+  whole.advance_to(20.0);
+  Solver resumed(dam_break_box(Precision::f64), exec());
+  int asked = 0;
+  EXPECT_FALSE(resumed.advance_to(20.0, [&] { return ++asked == 1; }));
+  EXPECT_EQ(asked, 1);
+  EXPECT_GT(resumed.time(), 0.0);
+  EXPECT_LT(resumed.time(), 20.0);
+  EXPECT_TRUE(resumed.advance_to(20.0, [&] { return ++asked < 0; }));
+  EXPECT_EQ(resumed.time(), 20.0);
+  EXPECT_EQ(resumed.steps(), whole.steps());
+  EXPECT_EQ(resumed.fields().hu, whole.fields().hu);
+}
+
 TEST(SweSolver, StepAdvancesByOneCflStep) {
   Solver solver(dam_break_box(Precision::f64), exec());
   solver.step();

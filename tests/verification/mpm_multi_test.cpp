@@ -116,6 +116,33 @@ TEST(MpmMulti, ThinSlabSharingNearlyEveryBlockMatches) {
   expect_match(multi_thin_slab(), 5, {2, 4});
 }
 
+// Solver::part_particles (the Python package's zero-copy views): every part's storage holds its
+// particles, together exactly those of particles(), attribute for attribute. Host memory on the
+// CPU backend; the CUDA path is tested through DLPack (tests/python/test_dlpack_gpu.py).
+TEST(MpmMulti, PartParticlesAreTheStorageOfEveryPart) {
+  if (on_gpu()) GTEST_SKIP() << "device pointers: tests/python/test_dlpack_gpu.py";
+  Solver solver(multi_sand_column_2d(), std::vector<Exec>(3, Exec::host()));
+  solver.advance_frame();
+  const silt::mpm::ParticleFrame all = solver.particles();
+  std::int64_t seen = 0;
+  for (int k = 0; k < solver.parts(); ++k) {
+    const silt::mpm::PartParticles p = solver.part_particles(k);
+    EXPECT_FALSE(p.exec.is_cuda());
+    for (std::int64_t i = 0; i < p.count; ++i) {
+      const std::size_t id = std::size_t(p.id[i]);
+      ASSERT_LT(id, all.count());
+      EXPECT_EQ(p.material[i], all.material[id]);
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_EQ(p.position[3 * i + a], all.position[3 * id + a]) << "particle " << id;
+        EXPECT_EQ(p.velocity[3 * i + a], all.velocity[3 * id + a]) << "particle " << id;
+      }
+    }
+    seen += p.count;
+  }
+  EXPECT_EQ(seen, solver.particle_count());
+  EXPECT_THROW(solver.part_particles(3), silt::Error);
+}
+
 // A water column spreading over the floor outgrows a part's grid within the first frame: the
 // part asks to pause, every part pauses with it (pause_request), the host grows the grids and
 // the frame resumes, still matching one partition (which happens not to pause).

@@ -75,6 +75,19 @@ struct PartInfo {
   std::int64_t shared_blocks = 0;  // of those, blocks another part also holds
 };
 
+/// One part's particles where they live (its device, or host memory on the CPU), in storage
+/// order: for zero-copy views of them (the Python package's DLPack arrays).
+struct PartParticles {
+  Exec exec;
+  std::int64_t count = 0;
+  const float* position = nullptr;              // [3 count] x y z, m
+  const float* velocity = nullptr;              // [3 count] x y z, m/s
+  const float* deformation_gradient = nullptr;  // [9 count] elastic F, row-major, -
+  const float* plastic = nullptr;               // [count] log J_p (sand) or alpha (snow), -
+  const std::int32_t* material = nullptr;       // [count] index into scene.materials
+  const std::int32_t* id = nullptr;             // [count] stable particle id
+};
+
 class Solver {
  public:
   /// One part per exec: one exec is the ordinary run on one device; several split the run over
@@ -122,6 +135,11 @@ class Solver {
   /// part on the CPU then steps bit for bit as the run it continues); on another part count the
   /// particles are split anew and every part rebuilds. Collective.
   void restore(const RestartState& s);
+
+  /// Part k of this process's parts (solver_views.cpp), after waiting for its device. The
+  /// pointers hold until the next call that steps, adds or moves particles (advance_frame(),
+  /// step(), restore()): a step sorts the particles in place and growth moves the storage.
+  PartParticles part_particles(int k) const;
 
   /// Parts over all ranks.
   int parts() const;

@@ -277,13 +277,13 @@ void Engine<T>::step_many(long long count) {
 }
 
 template <class T>
-void Engine<T>::advance_to(double t_end) {
+bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop) {
   if (!std::isfinite(t_end))
     throw Error(
         fmt::format("swe scene '{}': advance_to({}) needs a finite time", scene_.name, t_end));
   Clock c = clock();
   check_faults(c, false);  // a fault left by step() calls: no checkpoint to go back to
-  if (!(t_end > c[kTime])) return;
+  if (!(t_end > c[kTime])) return true;
   set_target(t_end);
   for (;;) {
     for (auto& p : parts_) {
@@ -296,7 +296,8 @@ void Engine<T>::advance_to(double t_end) {
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
     check_faults(c, true);
-    if (!(c[kTime] < t_end)) return;
+    if (!(c[kTime] < t_end)) return true;
+    if (stop && stop()) return false;
   }
 }
 

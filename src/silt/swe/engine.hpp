@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +33,8 @@ inline long long batch_steps(double remaining, double cfl_dt, long long max_batc
 class EngineBase {
  public:
   virtual ~EngineBase() = default;
-  virtual void advance_to(double t_end) = 0;
+  /// Steps to t_end; stop (may be empty), asked after each batch, ends it early (false).
+  virtual bool advance_to(double t_end, const std::function<bool()>& stop = {}) = 0;
   virtual void step() = 0;
   /// count steps queued together (no host wait between them).
   virtual void step_many(long long count) = 0;

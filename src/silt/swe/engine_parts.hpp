@@ -35,7 +35,7 @@ class Engine final : public EngineBase {
  public:
   Engine(const Scene& scene, const Split& split, const SolverOptions& options);
   ~Engine() override;
-  void advance_to(double t_end) override;
+  bool advance_to(double t_end, const std::function<bool()>& stop) override;
   void step() override;
   void step_many(long long count) override;
   Clock clock() const override;

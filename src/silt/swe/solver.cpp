@@ -36,7 +36,10 @@ Solver::Solver(Solver&&) noexcept = default;
 Solver& Solver::operator=(Solver&&) noexcept = default;
 
 void Solver::advance_to(double t_end) {
-  impl_->engine->advance_to(t_end);
+  impl_->engine->advance_to(t_end, {});
+}
+bool Solver::advance_to(double t_end, const std::function<bool()>& stop) {
+  return impl_->engine->advance_to(t_end, stop);
 }
 void Solver::step() {
   impl_->engine->step();

@@ -4,6 +4,7 @@
 // once per batch of steps.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,10 @@ class Solver {
   /// Throws silt::Error naming the cell (i, j), its position, the step and the time when a NaN,
   /// a negative depth or a collapsing time step appears; the state of the last good check is kept.
   void advance_to(double t_end);
+  /// The same, asking stop() (when not empty) after each batch of steps (at most a few hundred)
+  /// and returning false when it said true: the run then stands at the end of that batch, short
+  /// of t_end, checked for faults and ready to go on (an interactive caller's Ctrl-C).
+  bool advance_to(double t_end, const std::function<bool()>& stop);
   /// Exactly one step (tests). It is queued without waiting for the device (a benchmark can time
   /// a run of them, then read time()); a fault it raises is reported by the next advance_to().
   void step();

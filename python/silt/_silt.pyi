@@ -1,0 +1,169 @@
+"""silt's C++ library (the package silt wraps it; see docs/python.md)"""
+
+from collections.abc import Sequence
+
+import numpy
+from numpy.typing import NDArray
+
+from silt import (
+    CheckpointError as CheckpointError,
+    Error as Error,
+    FaultError as FaultError,
+    SceneError as SceneError
+)
+
+
+def build_id() -> str: ...
+
+def cuda_compiled() -> bool:
+    """True when this build has the CUDA backend."""
+
+def cuda_device_count() -> int:
+    """CUDA devices visible (0 without CUDA)."""
+
+def host_thread_count() -> int:
+    """Threads of the CPU backend."""
+
+def backend_of(arg: str, /) -> str:
+    """'cpu' or 'cuda' for 'cpu', 'cuda' or 'auto'."""
+
+has_mpm: bool = True
+
+class SceneSpec:
+    """Where a scene comes from (silt.Scene holds one)."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @path.setter
+    def path(self, arg: str, /) -> None: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @text.setter
+    def text(self, arg: str, /) -> None: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @name.setter
+    def name(self, arg: str, /) -> None: ...
+
+    @property
+    def base_dir(self) -> str: ...
+
+    @base_dir.setter
+    def base_dir(self, arg: str, /) -> None: ...
+
+    @property
+    def overrides(self) -> list[str]: ...
+
+    @overrides.setter
+    def overrides(self, arg: Sequence[str], /) -> None: ...
+
+def check_scene(spec: SceneSpec) -> dict:
+    """
+    Loads and validates a scene: dict of solver, name, resolved (JSON text), summary and warnings. Raises SceneError naming the file and key.
+    """
+
+class MpmSimulation:
+    def __init__(self, spec: SceneSpec, backend: str, devices: Sequence[int]) -> None: ...
+
+    def advance_frame(self) -> dict: ...
+
+    def advance_to(self, t: float) -> object: ...
+
+    def particles(self, with_stress: bool = False) -> dict: ...
+
+    def part_particles(self, part: int = 0) -> dict: ...
+
+    def write_frame(self, dir: str) -> list[str]: ...
+
+    def checkpoint(self, path: str) -> None: ...
+
+    def restore(self, path: str) -> None: ...
+
+    def take_log(self) -> list[str]: ...
+
+    @property
+    def time(self) -> float: ...
+
+    @property
+    def frame(self) -> int: ...
+
+    @property
+    def steps(self) -> int: ...
+
+    @property
+    def generation(self) -> int: ...
+
+    @property
+    def particle_count(self) -> int: ...
+
+    @property
+    def parts(self) -> int: ...
+
+    @property
+    def layout(self) -> str: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    @property
+    def frame_dt(self) -> float: ...
+
+    @property
+    def frames(self) -> int: ...
+
+    @property
+    def rest_speed(self) -> float: ...
+
+class SweSimulation:
+    def __init__(self, spec: SceneSpec, backend: str, devices: Sequence[int]) -> None: ...
+
+    def advance_to(self, t: float) -> None: ...
+
+    def advance_frame(self) -> dict: ...
+
+    def totals(self) -> dict: ...
+
+    def field(self, name: str) -> NDArray[numpy.float64]: ...
+
+    def centres(self, axis: int) -> NDArray[numpy.float64]: ...
+
+    def gauges(self) -> dict: ...
+
+    def write_frame(self, dir: str) -> list[str]: ...
+
+    def write_gauges(self, dir: str) -> str: ...
+
+    def checkpoint(self, path: str) -> None: ...
+
+    def restore(self, path: str) -> None: ...
+
+    @property
+    def time(self) -> float: ...
+
+    @property
+    def steps(self) -> int: ...
+
+    @property
+    def last_dt(self) -> float: ...
+
+    @property
+    def layout(self) -> str: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    @property
+    def end_time(self) -> float: ...
+
+    @property
+    def output_times(self) -> list[float]: ...
+
+    @property
+    def dx(self) -> float: ...

@@ -1,0 +1,109 @@
+// What the module's files share: where a scene comes from, the backend and devices a simulation
+// runs on, arrays handed to NumPy, and the Ctrl-C check between batches of steps. The bindings
+// stay thin: every number comes from the library (src/silt/), nothing is computed here.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <atomic>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "silt/core/error.hpp"
+#include "silt/core/exec.hpp"
+
+namespace silt::python {
+
+namespace nb = nanobind;
+
+/// "silt-python 0.1.0": the build named in checkpoints and resolved_scene.json.
+std::string build_id();
+
+/// A scene that does not load or validate; silt.SceneError in Python, with the loader's message
+/// (it names the file and the key).
+class SceneError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Where a scene comes from: a file (path), or JSON text (Scene.from_dict) with a name for
+/// messages and a folder for relative paths, and the overrides Scene.set collected ("path=value",
+/// as `silt run --set`).
+struct SceneSpec {
+  std::string path;
+  std::string text;
+  std::string name;
+  std::string base_dir;
+  std::vector<std::string> overrides;
+};
+
+/// "swe" or "mpm" (SceneError when the scene does not say or cannot be read).
+std::string scene_solver(const SceneSpec& spec);
+
+/// Runs load(), reporting any silt::Error it throws as a SceneError.
+template <class F>
+auto load_scene(F load) {
+  try {
+    return load();
+  } catch (const SceneError&) {
+    throw;
+  } catch (const Error& e) {
+    throw SceneError(e.what());
+  }
+}
+
+/// One exec per listed device: "cpu" (CPU partitions), "cuda" or "auto" (CUDA when this build
+/// has it and a GPU is present). Errors name the device that does not exist.
+std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices);
+/// "cpu (2 threads)", "cuda device 0 (NVIDIA H200, ...)", "3 cpu partitions".
+std::string describe_execs(const std::vector<Exec>& execs);
+
+/// A NumPy array owning v's data (no copy), of the given shape.
+template <class T>
+nb::ndarray<nb::numpy, T> numpy_array(std::vector<T>&& v, std::initializer_list<size_t> shape) {
+  auto* owned = new std::vector<T>(std::move(v));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T>(owned->data(), shape, owner);
+}
+
+/// Asked between frames or batches of steps while the GIL is released: takes the GIL and looks
+/// for a signal (Ctrl-C). When one arrived, Python's error (KeyboardInterrupt) stays set, the
+/// stepping loop stops, and raise_if_interrupted() raises it once the GIL is back.
+class Interrupt {
+ public:
+  bool operator()() {
+    nb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) interrupted_ = true;
+    return interrupted_;
+  }
+  void raise_if_interrupted() const {
+    if (interrupted_) throw nb::python_error();
+  }
+
+ private:
+  bool interrupted_ = false;
+};
+
+/// One call into a simulation at a time: stepping runs without the GIL, so a second Python thread
+/// could otherwise enter the same solver. Raises RuntimeError instead.
+class Busy {
+ public:
+  explicit Busy(std::atomic<bool>& flag) : flag_(flag) {
+    if (flag_.exchange(true))
+      throw std::runtime_error("silt: this simulation is busy in another thread");
+  }
+  ~Busy() { flag_ = false; }
+  Busy(const Busy&) = delete;
+  Busy& operator=(const Busy&) = delete;
+
+ private:
+  std::atomic<bool>& flag_;
+};
+
+void bind_scene(nb::module_& m);
+void bind_mpm(nb::module_& m);
+void bind_swe(nb::module_& m);
+
+}  // namespace silt::python

@@ -1,0 +1,251 @@
+// silt._silt.SweSimulation: one swe::Solver over the parts of a grid, stepped with the GIL
+// released and Ctrl-C looked for between batches of steps; fields as 2D NumPy arrays [j, i] (row
+// j at y0 + (j + 0.5) dx) derived exactly as the output rasters are; gauges as arrays; frames,
+// gauge rows and checkpoints through the CLI's writers.
+#include <fmt/format.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "bindings.hpp"
+#include "silt/io/swe_checkpoint.hpp"
+#include "silt/io/swe_output.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/swe/solver.hpp"
+
+namespace silt::python {
+
+namespace {
+
+constexpr io::SweField kFields[] = {
+    io::SweField::depth, io::SweField::velocity,      io::SweField::u,        io::SweField::v,
+    io::SweField::level, io::SweField::concentration, io::SweField::max_depth};
+
+std::string field_names() {
+  std::string s;
+  for (const io::SweField f : kFields) s += "'" + io::to_string(f) + "', ";
+  return s + "'bed', 'hu', 'hv', 'hc'";
+}
+
+class SweSimulation {
+ public:
+  SweSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
+      : job_(std::make_unique<io::SweJob>(load_scene([&] {
+          return spec.path.empty()
+                     ? io::parse_swe_job(spec.text, spec.name, spec.base_dir, spec.overrides)
+                     : io::load_swe_job(spec.path, spec.overrides);
+        }))),
+        execs_(choose_execs(backend, devices)),
+        overrides_(spec.overrides) {
+    swe::Split split;
+    split.execs = execs_;
+    split.this_process_only = true;
+    nb::gil_scoped_release unlocked;
+    solver_ = std::make_unique<swe::Solver>(job_->scene, split);
+  }
+
+  // Steps to t exactly; Ctrl-C between batches raises KeyboardInterrupt with the run short of t,
+  // at a checked state it can go on from.
+  void advance_to(double t) {
+    Busy busy(busy_);
+    if (!std::isfinite(t)) throw nb::value_error("advance_to: t must be a finite time in s");
+    Interrupt interrupted;
+    {
+      nb::gil_scoped_release unlocked;
+      solver_->advance_to(t, std::ref(interrupted));
+    }
+    interrupted.raise_if_interrupted();
+  }
+
+  // To the scene's next output time (outputs.times / run.output_interval) after now.
+  nb::dict advance_frame() {
+    const double now = solver_->time();
+    const auto& times = job_->run.output_times;
+    double next = job_->run.end_time;
+    for (const double t : times)
+      if (t > now) {
+        next = t;
+        break;
+      }
+    if (!(next > now))
+      throw Error(
+          fmt::format("swe scene '{}': the run is at its end (t = {} s, run.end_time = {} s); "
+                      "advance_to(t) goes further",
+                      job_->scene.name, now, job_->run.end_time));
+    advance_to(next);
+    return totals();
+  }
+
+  nb::dict totals() {
+    Busy busy(busy_);
+    const swe::Totals t = solver_->totals();
+    nb::dict d;
+    d["time"] = solver_->time();
+    d["steps"] = solver_->steps();
+    d["last_dt"] = solver_->last_dt();
+    d["volume"] = t.volume;
+    d["pollutant_mass"] = t.pollutant_mass;
+    d["inflow_volume"] = t.inflow_volume;
+    return d;
+  }
+
+  nb::ndarray<nb::numpy, double> field(const std::string& name) {
+    Busy busy(busy_);
+    const swe::Scene& s = job_->scene;
+    const size_t nx = size_t(s.grid.nx), ny = size_t(s.grid.ny);
+    if (name == "bed") return numpy_array(std::vector<double>(s.bed), {ny, nx});
+    swe::Fields f;
+    {
+      nb::gil_scoped_release unlocked;
+      f = solver_->fields();
+    }
+    if (name == "hu") return numpy_array(std::move(f.hu), {ny, nx});
+    if (name == "hv") return numpy_array(std::move(f.hv), {ny, nx});
+    if (name == "hc") return numpy_array(std::move(f.hc), {ny, nx});
+    for (const io::SweField k : kFields)
+      if (io::to_string(k) == name) return numpy_array(io::derived_field(s, f, k), {ny, nx});
+    throw nb::value_error(
+        fmt::format("field '{}' does not exist; fields are {}", name, field_names()).c_str());
+  }
+
+  // Cell centres along x (i) and y (j), m.
+  nb::ndarray<nb::numpy, double> centres(int axis) const {
+    const swe::Grid& g = job_->scene.grid;
+    const size_t n = size_t(axis == 0 ? g.nx : g.ny);
+    std::vector<double> c(n);
+    for (size_t k = 0; k < n; ++k) c[k] = (axis == 0 ? g.x0 : g.y0) + (double(k) + 0.5) * g.dx;
+    return numpy_array(std::move(c), {n});
+  }
+
+  // The scene's gauges now: names, positions and h, u, v, C as arrays in outputs.gauges order.
+  nb::dict gauges() {
+    Busy busy(busy_);
+    const auto& gs = job_->outputs.gauges;
+    std::vector<swe::Probe> p;
+    {
+      nb::gil_scoped_release unlocked;
+      p = solver_->probe(job_->gauge_cells());
+    }
+    const size_t n = gs.size();
+    std::vector<std::string> names;
+    std::vector<double> x, y, h, u, v, c;
+    for (size_t g = 0; g < n; ++g) {
+      names.push_back(gs[g].name);
+      x.push_back(gs[g].x), y.push_back(gs[g].y);
+      h.push_back(p[g].h), u.push_back(p[g].u), v.push_back(p[g].v), c.push_back(p[g].c);
+    }
+    nb::dict d;
+    d["time"] = solver_->time();
+    d["name"] = names;
+    d["x"] = numpy_array(std::move(x), {n});
+    d["y"] = numpy_array(std::move(y), {n});
+    d["depth"] = numpy_array(std::move(h), {n});
+    d["u"] = numpy_array(std::move(u), {n});
+    d["v"] = numpy_array(std::move(v), {n});
+    d["concentration"] = numpy_array(std::move(c), {n});
+    return d;
+  }
+
+  // The current state as the next frame of dir (the scene's rasters and map, frames.csv);
+  // resolved_scene.json the first time.
+  std::vector<std::string> write_frame(const std::string& dir) {
+    Busy busy(busy_);
+    Output& o = output(dir);
+    nb::gil_scoped_release unlocked;
+    swe::Fields f;
+    if (io::wants_fields(job_->outputs)) f = solver_->fields();
+    return o.frames->write_frame(f, solver_->time(), o.next_frame++);
+  }
+
+  // A row of dir/gauges.csv at the current time.
+  std::string write_gauges(const std::string& dir) {
+    Busy busy(busy_);
+    if (job_->outputs.gauges.empty())
+      throw Error(fmt::format("swe scene '{}': no outputs.gauges to write", job_->scene.name));
+    Output& o = output(dir);
+    if (!o.gauges) o.gauges = std::make_unique<io::GaugeCsvWriter>(*job_, dir);
+    nb::gil_scoped_release unlocked;
+    o.gauges->write(solver_->time(), solver_->probe(job_->gauge_cells()));
+    return o.gauges->path();
+  }
+
+  void checkpoint(const std::string& path) {
+    Busy busy(busy_);
+    nb::gil_scoped_release unlocked;
+    io::SweCheckpoint c;
+    c.state = solver_->state();
+    c.next_gauge = std::numeric_limits<double>::infinity();
+    c.parts = int(execs_.size());
+    io::save_swe_checkpoint(path, *job_, c, build_id());
+  }
+
+  void restore(const std::string& path) {
+    Busy busy(busy_);
+    nb::gil_scoped_release unlocked;
+    solver_->restore(io::load_swe_checkpoint(path, *job_).state);
+  }
+
+  double time() const { return solver_->time(); }
+  long long steps() const { return solver_->steps(); }
+  double last_dt() const { return solver_->last_dt(); }
+  std::string layout() const { return solver_->layout(); }
+  std::string backend() const { return describe_execs(execs_); }
+  double end_time() const { return job_->run.end_time; }
+  std::vector<double> output_times() const { return job_->run.output_times; }
+  double dx() const { return job_->scene.grid.dx; }
+
+ private:
+  struct Output {
+    std::unique_ptr<io::SweOutputWriter> frames;
+    std::unique_ptr<io::GaugeCsvWriter> gauges;
+    int next_frame = 0;
+  };
+  Output& output(const std::string& dir) {
+    Output& o = outputs_[dir];
+    if (!o.frames) {
+      o.frames = std::make_unique<io::SweOutputWriter>(*job_, dir);
+      io::write_resolved_scene(*job_, dir, build_id(), describe_execs(execs_), overrides_);
+    }
+    return o;
+  }
+
+  std::unique_ptr<io::SweJob> job_;  // writers keep its address
+  std::vector<Exec> execs_;
+  std::vector<std::string> overrides_;
+  std::unique_ptr<swe::Solver> solver_;
+  std::map<std::string, Output> outputs_;
+  std::atomic<bool> busy_{false};
+};
+
+}  // namespace
+
+void bind_swe(nb::module_& m) {
+  nb::class_<SweSimulation>(m, "SweSimulation")
+      .def(nb::init<const SceneSpec&, const std::string&, const std::vector<int>&>(),
+           nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
+      .def("advance_to", &SweSimulation::advance_to, nb::arg("t"))
+      .def("advance_frame", &SweSimulation::advance_frame)
+      .def("totals", &SweSimulation::totals)
+      .def("field", &SweSimulation::field, nb::arg("name"))
+      .def("centres", &SweSimulation::centres, nb::arg("axis"))
+      .def("gauges", &SweSimulation::gauges)
+      .def("write_frame", &SweSimulation::write_frame, nb::arg("dir"))
+      .def("write_gauges", &SweSimulation::write_gauges, nb::arg("dir"))
+      .def("checkpoint", &SweSimulation::checkpoint, nb::arg("path"))
+      .def("restore", &SweSimulation::restore, nb::arg("path"))
+      .def_prop_ro("time", &SweSimulation::time)
+      .def_prop_ro("steps", &SweSimulation::steps)
+      .def_prop_ro("last_dt", &SweSimulation::last_dt)
+      .def_prop_ro("layout", &SweSimulation::layout)
+      .def_prop_ro("backend", &SweSimulation::backend)
+      .def_prop_ro("end_time", &SweSimulation::end_time)
+      .def_prop_ro("output_times", &SweSimulation::output_times)
+      .def_prop_ro("dx", &SweSimulation::dx);
+}
+
+}  // namespace silt::python
