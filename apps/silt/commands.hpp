@@ -2,6 +2,7 @@
 // errors by throwing silt::Error (main prints them).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct RunOptions {
   std::string checkpoint_every;
   std::string restart;
   bool overwrite = false;
+  // When the command began (made with the options, as the process starts): the set-up time that
+  // `silt run` prints counts from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 struct BenchOptions {

@@ -87,6 +87,15 @@ int stopped(int sig, long last_frame, double t, const std::string& out, const st
   return 128 + sig;
 }
 
+// The line that ends the set-up: the seconds from the command's start (the scene read, the devices
+// started, the particles sampled or the grid built, a checkpoint read) to the first step, which
+// bench/frame_rate.py separates from the cost per frame.
+std::string ready_line(std::chrono::steady_clock::time_point started) {
+  return fmt::format(
+      "set up in {:.2f} s",
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
 std::string describe_execs(const std::vector<Exec>& execs, const partition::World& world) {
   if (execs.size() == 1 && !world.distributed()) return describe_exec(execs.front());
   std::string s = execs.front().is_cuda() ? fmt::format("{} cuda devices (", execs.size())
@@ -230,7 +239,8 @@ int run_on_ranks(const partition::World& world, const std::string& out, Body bod
 struct RunSetup {
   RunSetup(const RunOptions& o, const std::string& scene_name, double end_time,
            bool repeats = false)
-      : world(partition::World::get()),
+      : started(o.started),
+        world(partition::World::get()),
         execs(choose_execs(o.backend, o.devices, world, repeats)),
         split(execs.size() > 1 || world.distributed()),
         root(world.is_root()),
@@ -244,6 +254,7 @@ struct RunSetup {
     if (root || mode == OutputMode::fresh) claim_output_dir(out, mode);
   }
 
+  const std::chrono::steady_clock::time_point started;  // when the command began
   const partition::World& world;
   const std::vector<Exec> execs;
   const bool split;
@@ -276,6 +287,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
                                  from->state.time, from->state.steps, from->next_frame, o.restart,
                                  from->parts));
     }
+    r.progress.log(ready_line(r.started));
     LiveView view(o.view, job, r.world, r.progress);
     if (const int code =
             step_and_write(job, solver, r.world, r.out, r.progress, view, o, from.get()))
@@ -330,6 +342,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
                                solver.particle_count(), job.scene.dx, r.backend));
     if (r.split) r.progress.log("split: " + solver.layout());
+    r.progress.log(ready_line(r.started));
     // The particles leave the devices only for a frame that writes them (collective: every rank
     // reads the same outputs); the sort into id order is the writer thread's.
     const bool wants = io::wants_particles(job.outputs);
