@@ -188,6 +188,8 @@ if has python; then
     ls .deps/wheels
   } > "$OUT/python-env.txt" 2>&1
   cat "$OUT/python-env.txt"
+  # The image's numpy (and torch) serve as the package's run-time dependencies: --no-deps, as the
+  # wheels carried are only those of the build and of pytest.
   WHEELS="--no-index --find-links $PWD/.deps/wheels"
   PYV=/tmp/silt-pyvenv
   rm -rf $PYV /tmp/silt-pytarget
@@ -205,7 +207,7 @@ if has python; then
   fi
   SILT_ENABLE_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
     CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$PFX/usr -DSILT_ENABLE_GDAL=OFF" \
-    timeout 480 $PY -m pip install -v --disable-pip-version-check $WHEELS "${INSTALL[@]}" . \
+    timeout 480 $PY -m pip install -v --disable-pip-version-check --no-deps $WHEELS "${INSTALL[@]}" . \
     > "$OUT/python-build.txt" 2>&1
   rc=$?
   echo "python build rc=$rc"
