@@ -123,9 +123,12 @@ class MpmSimulation {
     const int type = p.exec.is_cuda() ? nb::device::cuda::value : nb::device::cpu::value;
     const int dev = p.exec.is_cuda() ? p.exec.device : 0;
     const size_t n = size_t(p.count);
+    // Exported writable: consumers differ in how they take DLPack's read-only flag (NumPy marks
+    // the array, others refuse it); the documentation asks for read-only use.
     const auto view = [&](const auto* data, std::initializer_list<size_t> shape) {
       using T = std::remove_const_t<std::remove_pointer_t<decltype(data)>>;
-      return nb::ndarray<nb::array_api, const T>(data, shape, self, {}, nb::dtype<T>(), type, dev);
+      return nb::ndarray<nb::array_api, T>(const_cast<T*>(data), shape, self, {}, nb::dtype<T>(),
+                                           type, dev);
     };
     nb::dict d;
     d["position"] = view(p.position, {n, 3});
