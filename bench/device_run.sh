@@ -205,6 +205,14 @@ if has python; then
     PYTHONPATH_ADD=/tmp/silt-pytarget
     export PIP_BREAK_SYSTEM_PACKAGES=1
   fi
+  # A shared module links shared libraries: the .debs' absolute .so links (libz.so ->
+  # /lib/x86_64-linux-gnu/libz.so.1.2.13) point into this machine's /lib, where that file is not,
+  # and CMake then falls back to the non-PIC libz.a. Point them into the prefix.
+  find $PFX -type l | while read -r l; do
+    t=$(readlink "$l")
+    case "$t" in /*) [ -e "$PFX$t" ] && ln -sfn "$PFX$t" "$l" ;; esac
+  done
+  export LD_LIBRARY_PATH=$PFX/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
   SILT_ENABLE_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
     CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$PFX/usr -DSILT_ENABLE_GDAL=OFF" \
     timeout 480 $PY -m pip install -v --disable-pip-version-check --no-deps $WHEELS "${INSTALL[@]}" . \
