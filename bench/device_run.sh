@@ -193,18 +193,13 @@ if has python; then
   WHEELS="--no-index --find-links $PWD/.deps/wheels"
   PYV=/tmp/silt-pyvenv
   rm -rf $PYV /tmp/silt-pytarget
-  PYTHONPATH_ADD=""
-  if python3 -m venv --system-site-packages $PYV > "$OUT/python-venv.txt" 2>&1; then
-    PY=$PYV/bin/python
-    INSTALL=()
-  else
-    # No ensurepip (no python3-venv in the image): a folder on PYTHONPATH instead of a venv.
-    echo "no venv (see python-venv.txt): installing with --target /tmp/silt-pytarget"
-    PY=python3
-    INSTALL=(--target /tmp/silt-pytarget)
-    PYTHONPATH_ADD=/tmp/silt-pytarget
-    export PIP_BREAK_SYSTEM_PACKAGES=1
-  fi
+  # The image's python3 itself, the package in a folder on PYTHONPATH: a venv, even with the
+  # system site-packages, does not see the image's numpy and torch (they are not in the base
+  # interpreter's site-packages).
+  PY=python3
+  INSTALL=(--target /tmp/silt-pytarget)
+  PYTHONPATH_ADD=/tmp/silt-pytarget
+  export PIP_BREAK_SYSTEM_PACKAGES=1
   # A shared module links shared libraries: the .debs' absolute .so links (libz.so ->
   # /lib/x86_64-linux-gnu/libz.so.1.2.13) point into this machine's /lib, where that file is not,
   # and CMake then falls back to the non-PIC libz.a. Point them into the prefix.
