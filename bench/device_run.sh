@@ -193,13 +193,23 @@ if has python; then
   WHEELS="--no-index --find-links $PWD/.deps/wheels"
   PYV=/tmp/silt-pyvenv
   rm -rf $PYV /tmp/silt-pytarget
-  # The image's python3 itself, the package in a folder on PYTHONPATH: a venv, even with the
-  # system site-packages, does not see the image's numpy and torch (they are not in the base
-  # interpreter's site-packages).
+  # A venv over the image's python3 (itself a venv: /opt/torch/.venv), which sees that one's
+  # site-packages (numpy, torch, CuPy) through a .pth file; --system-site-packages would show the
+  # base interpreter's only. (The image's own bin/ holds a broken pip `cmake` that a build from
+  # that interpreter would pick up.)
+  PYTHONPATH_ADD=""
+  INSTALL=()
   PY=python3
-  INSTALL=(--target /tmp/silt-pytarget)
-  PYTHONPATH_ADD=/tmp/silt-pytarget
-  export PIP_BREAK_SYSTEM_PACKAGES=1
+  if python3 -m venv $PYV > "$OUT/python-venv.txt" 2>&1; then
+    PY=$PYV/bin/python
+    python3 -c "import site; print('\n'.join(site.getsitepackages()))" > \
+      "$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/image-site.pth"
+  else
+    echo "no venv (see python-venv.txt): installing with --target /tmp/silt-pytarget"
+    INSTALL=(--target /tmp/silt-pytarget)
+    PYTHONPATH_ADD=/tmp/silt-pytarget
+    export PIP_BREAK_SYSTEM_PACKAGES=1
+  fi
   # A shared module links shared libraries: the .debs' absolute .so links (libz.so ->
   # /lib/x86_64-linux-gnu/libz.so.1.2.13) point into this machine's /lib, where that file is not,
   # and CMake then falls back to the non-PIC libz.a. Point them into the prefix.
