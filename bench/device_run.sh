@@ -193,17 +193,14 @@ if has python; then
   WHEELS="--no-index --find-links $PWD/.deps/wheels"
   PYV=/tmp/silt-pyvenv
   rm -rf $PYV /tmp/silt-pytarget
-  # A venv over the image's python3 (itself a venv: /opt/torch/.venv), which sees that one's
-  # site-packages (numpy, torch, CuPy) through a .pth file; --system-site-packages would show the
-  # base interpreter's only. (The image's own bin/ holds a broken pip `cmake` that a build from
-  # that interpreter would pick up.)
+  # A venv over the image's python3 (itself a venv: /opt/torch/.venv). It sees that one's
+  # site-packages (numpy, torch, CuPy) through a .pth file written after the build, not before:
+  # they hold a broken pip `cmake` that scikit-build-core would pick over the machine's.
   PYTHONPATH_ADD=""
   INSTALL=()
   PY=python3
   if python3 -m venv $PYV > "$OUT/python-venv.txt" 2>&1; then
     PY=$PYV/bin/python
-    python3 -c "import site; print('\n'.join(site.getsitepackages()))" > \
-      "$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/image-site.pth"
   else
     echo "no venv (see python-venv.txt): installing with --target /tmp/silt-pytarget"
     INSTALL=(--target /tmp/silt-pytarget)
@@ -228,6 +225,8 @@ if has python; then
     grep -E "error|Error|ERROR" "$OUT/python-build.txt" | head -30
     status=1
   else
+    [ -d $PYV ] && python3 -c "import site; print('\n'.join(site.getsitepackages()))" > \
+      "$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/image-site.pth"
     export PYTHONPATH=${PYTHONPATH_ADD}${PYTHONPATH:+:$PYTHONPATH}
     $PY -c "import pytest" 2>/dev/null ||
       $PY -m pip install -q --disable-pip-version-check $WHEELS "${INSTALL[@]}" pytest \
