@@ -21,7 +21,18 @@ The native cells are about 74.6 m (east-west) by 92.6 m (north-south); silt need
 the DEM is resampled bilinearly onto 75 m cells (full east-west resolution) covering the largest
 whole number of cells inside the source extent. Elevations are written with 0.1 m precision.
 
-Run:  /usr/bin/python3 scenes/data/make_jacksboro_asc.py   (writes scenes/data/jacksboro_dem_75m.asc)
+CRS: the source states no datum; its longitudes and latitudes are taken as WGS 84 (a USGS 3
+arc-second grid is on NAD83, which differs from WGS 84 by about 1 m here, far below a 75 m cell).
+The projection above is written exactly as a CRS into jacksboro_dem_75m.prj beside the grid (ESRI
+WKT1, as GDAL and QGIS read it): PROJ's equirectangular (+proj=eqc) is spherical, so it is given
+on a sphere of radius M(phi0) (north-south scale exact) with its standard parallel phi_ts chosen so
+that M(phi0) cos(phi_ts) = N(phi0) cos(phi0) (east-west scale exact), origin (lon_w, lat_s). Its
+geographic coordinates are those of the formulas above, so GDAL/QGIS place the grid on a WGS 84
+basemap as this script placed the DEM (checked by the script: every corner and the centre agree to
+1e-6 m; the CRS has no EPSG code, it is this grid's own).
+
+Run:  /usr/bin/python3 scenes/data/make_jacksboro_asc.py   (writes scenes/data/jacksboro_dem_75m.asc
+and .prj; the .prj needs python3-gdal)
 """
 import math
 import os
@@ -31,6 +42,7 @@ import numpy as np
 
 SOURCE = "/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz"
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jacksboro_dem_75m.asc")
+PRJ = OUT[:-4] + ".prj"
 CELL = 75.0  # m
 
 # WGS84 ellipsoid
@@ -82,9 +94,35 @@ def main():
         for row in out[::-1]:  # the file stores the northern row first
             f.write(" ".join(f"{v:.1f}" for v in row))
             f.write("\n")
+    write_prj(lon_w, lat_s, phi0, n_radius, m_radius, metres_per_deg_x, metres_per_deg_y)
     print(f"{OUT}: {ncols} x {nrows} cells of {CELL:g} m, elevation {out.min():.1f} .. "
           f"{out.max():.1f} m (source {z.min():.0f} .. {z.max():.0f} m); "
           f"{metres_per_deg_x * d:.2f} x {metres_per_deg_y * d:.2f} m native cells")
+
+
+def write_prj(lon_w, lat_s, phi0, n_radius, m_radius, metres_per_deg_x, metres_per_deg_y):
+    """The projection of main() as a CRS (see the module comment), checked against its formulas."""
+    from osgeo import osr
+    lat_ts = math.degrees(math.acos(n_radius * math.cos(phi0) / m_radius))
+    # The origin by a false northing rather than a latitude of origin, which ESRI's
+    # Equidistant_Cylindrical (the .prj form) does not have.
+    srs = osr.SpatialReference()
+    srs.SetProjCS("Jacksboro DEM local equirectangular (make_jacksboro_asc.py)")
+    srs.SetGeogCS("WGS 84 coordinates on a sphere of radius M(phi0)", "Jacksboro_sphere",
+                  "Sphere_radius_M_phi0", m_radius, 0.0)
+    srs.SetEquirectangular2(0.0, lon_w, lat_ts, 0.0, -m_radius * math.radians(lat_s))
+    srs.SetLinearUnits("metre", 1.0)
+    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    geo = srs.CloneGeogCS()
+    geo.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_grid = osr.CoordinateTransformation(geo, srs)
+    for lon, lat in [(lon_w, lat_s), (lon_w + 0.3, lat_s + 0.28), (lon_w + 0.15, lat_s + 0.14)]:
+        x, y, _ = to_grid.TransformPoint(lon, lat)
+        assert abs(x - metres_per_deg_x * (lon - lon_w)) < 1e-6, (lon, lat, x)
+        assert abs(y - metres_per_deg_y * (lat - lat_s)) < 1e-6, (lon, lat, y)
+    srs.MorphToESRI()
+    with open(PRJ, "w") as f:
+        f.write(srs.ExportToWkt() + "\n")
 
 
 if __name__ == "__main__":

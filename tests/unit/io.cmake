@@ -9,3 +9,5 @@ silt_add_test(NAME io_hostile_test SOURCES io_hostile_test.cpp LABEL unit LIBS s
 if(SILT_FREETYPE)  # text on PNGs; the font (fonts-dejavu-core) missing fails the test
   silt_add_test(NAME io_png_legend_test SOURCES io_png_legend_test.cpp LABEL unit LIBS silt::io)
 endif()
+silt_add_test(NAME io_crs_test SOURCES io_crs_test.cpp LABEL unit LIBS silt::io)
+target_compile_definitions(io_crs_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Reads a raster with GDAL itself and prints what the io tests compare as JSON: size, geotransform,
-nodata, band description/units/metadata, and the values (north row first, nodata as null).
+nodata, CRS, band data type, description/units/metadata, and the values (north row first, nodata as null).
 Used by io_raster_test to check that silt's GeoTIFF/NetCDF/ESRI ASCII files are read by GDAL as
 intended (GDAL's own reader, not silt's)."""
 import json
@@ -21,6 +21,7 @@ print(json.dumps({
     "nodata": nodata,
     "crs": ds.GetProjection(),
     "units": band.GetUnitType(),
+    "type": gdal.GetDataTypeName(band.DataType),
     "metadata": ds.GetMetadata(),
     "band_metadata": band.GetMetadata(),
     "values": values,

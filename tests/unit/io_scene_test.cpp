@@ -105,6 +105,8 @@ TEST(SweScene, JacksboroExampleLoads) {
   EXPECT_EQ(s.depth[0], 0.0);
   EXPECT_NEAR(s.rainfall.value[0], 50e-3 / 3600, 1e-18);
   EXPECT_EQ(s.boundaries.size(), 4u);
+  // Its CRS, from the .prj beside the DEM, goes to every output.
+  EXPECT_NE(job.outputs.crs_wkt.find("Jacksboro"), std::string::npos) << job.outputs.crs_wkt;
 }
 
 TEST(SweScene, UnknownKeyNamesKeyAndFile) {

@@ -57,6 +57,22 @@ void FieldReader::check_matches(const Raster& r, const std::string& path,
                     grid_.x0, grid_.y0));
 }
 
+void FieldReader::check_crs(const Raster& r, const std::string& path, const std::string& key_path) {
+  // A raster without a CRS (an .asc without .prj) is taken to be on the grid's CRS: rasters are
+  // already required to share the grid, and most derived inputs carry no CRS of their own.
+  if (r.crs_wkt.empty()) return;
+  if (crs.empty()) {
+    crs = r.crs_wkt;
+    crs_raster = path;
+    return;
+  }
+  if (!same_crs(crs, r.crs_wkt))
+    key_error(*src_, key_path,
+              fmt::format("raster '{}' is in the CRS \"{}\", but raster '{}' is in \"{}\"; the "
+                          "scene's rasters must share one CRS (reproject with gdalwarp -t_srs)",
+                          path, crs_name(r.crs_wkt), crs_raster, crs_name(crs)));
+}
+
 namespace {
 // v + gx (x - x0) + gy (y - y0) at every cell centre selected by `inside`.
 template <class Inside>
@@ -141,6 +157,7 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
   if (!path.empty()) {
     const Raster& r = raster(path, kp);
     check_matches(r, path, kp);
+    check_crs(r, path, kp);
     f.raster = path;
     f.values = r.values;
     for (Index c = 0; c < r.cells(); ++c)

@@ -43,8 +43,9 @@ class FieldReader {
   void set_grid(const swe::Grid& grid, std::string origin);
   const swe::Grid& grid() const { return grid_; }
   const std::string& grid_origin() const { return origin_; }
-  /// CRS (WKT) of the bed raster, "" when it has none or the bed is not a raster.
-  std::string crs;
+  /// CRS of the scene's rasters (Raster::crs_wkt), "" when none of them has one; crs_raster is
+  /// the first raster that gave it. read() requires every raster with a CRS to have this one.
+  std::string crs, crs_raster;
 
   /// Reads keys[key] as a field (absent: the constant `fallback`). Every cell with data must be
   /// in `range`; the error names the key, the cell, its centre and the raster. bed = true accepts
@@ -57,6 +58,7 @@ class FieldReader {
 
  private:
   void check_matches(const Raster& r, const std::string& path, const std::string& key_path) const;
+  void check_crs(const Raster& r, const std::string& path, const std::string& key_path);
   void paint_analytic(Keys& k, CellField& f, double fallback);
 
   const SceneSource* src_;

@@ -45,6 +45,10 @@ bool raster_format_from_name(const std::string& name, RasterFormat& out) {
   return false;
 }
 
+std::string prj_path_of(const std::string& raster_path) {
+  return std::filesystem::path(raster_path).replace_extension(".prj").string();
+}
+
 Raster read_raster(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))

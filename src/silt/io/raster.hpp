@@ -1,7 +1,7 @@
 // Single-band rasters on a square-cell grid: what scenes read (DEMs, initial fields) and what runs
 // write (depth, level, ...). Values are stored like the solver's cell fields: row j = 0 is the
 // southern row, index j * nx + i. Files store rows north first; the readers and writers flip.
-//   .asc       ESRI ASCII grid, our own code (always available)
+//   .asc       ESRI ASCII grid, our own code (always available); its CRS is the .prj beside it
 //   .tif/.tiff GeoTIFF through GDAL (float32, DEFLATE)
 //   .nc        CF-1.x NetCDF through GDAL's netCDF driver
 // Reading a .tif/.nc (or any other GDAL format) or writing one in a build without GDAL throws an
@@ -16,6 +16,8 @@
 namespace silt::io {
 
 enum class RasterFormat { asc, tif, nc };
+/// How values are stored in written files: float32, or float64 (a float64 run's own precision).
+enum class ValueType { f32, f64 };
 
 struct Raster {
   Index nx = 0, ny = 0;
@@ -23,10 +25,13 @@ struct Raster {
   double x0 = 0.0, y0 = 0.0;   // lower-left corner of the lower-left cell, m
   double nodata = -9999.0;     // value marking "no data" (NaN values are no data too)
   std::vector<double> values;  // nx * ny, south row first
-  std::string crs_wkt;         // coordinate reference system (WKT), "" when unknown
-  std::string variable;        // NetCDF variable name and band description ("" = "Band1")
-  std::string units;           // units of the values, e.g. "m" (NetCDF/GeoTIFF metadata)
-  double time = -1.0;          // s, simulated time of the values (metadata); < 0 = none
+  // Coordinate reference system, "" when unknown: WKT in builds with GDAL; in builds without it,
+  // the text of the .prj the raster was read with, unparsed (written again as it came).
+  std::string crs_wkt;
+  std::string variable;             // NetCDF variable name and band description ("" = "Band1")
+  std::string units;                // units of the values, e.g. "m" (NetCDF/GeoTIFF metadata)
+  double time = -1.0;               // s, simulated time of the values (metadata); < 0 = none
+  ValueType type = ValueType::f32;  // how writers store the values (readers leave f32)
 
   Index cells() const { return nx * ny; }
   bool is_nodata(Index k) const;
@@ -49,10 +54,25 @@ void write_raster(const std::string& path, const Raster& r, RasterFormat f);
 
 /// A CRS given by the user ("EPSG:32617", a WKT or PROJ string) as WKT; needs GDAL.
 std::string crs_to_wkt(const std::string& user_input);
+/// The CRS in a .prj file's text (ESRI WKT, OGC WKT or the old ESRI keyword form) as WKT; without
+/// GDAL, the text itself. Errors name `path`.
+std::string prj_to_crs(const std::string& text, const std::string& path);
+/// A CRS (Raster::crs_wkt) as the text of an ESRI .prj: ESRI WKT1 (what ArcGIS and QGIS read),
+/// or, without GDAL, the text unchanged (an input .prj passed through).
+std::string crs_to_prj(const std::string& crs);
+/// Whether two CRSs (Raster::crs_wkt, both non-empty) are the same: GDAL's IsSame, or without
+/// GDAL the same text up to white space.
+bool same_crs(const std::string& a, const std::string& b);
+/// A CRS's name for messages ("WGS 84 / UTM zone 16N"), or the start of its text.
+std::string crs_name(const std::string& crs);
+/// "<dir>/<stem>.prj" for a raster path: where ESRI ASCII keeps its CRS.
+std::string prj_path_of(const std::string& raster_path);
 
 Raster read_ascii_grid(const std::string& path);
 /// The same from the file's text; `path` names it in messages.
 Raster parse_ascii_grid(const std::string& text, const std::string& path);
+/// Writes the values only: the .prj beside it is written by the caller (crs_to_prj, prj_path_of),
+/// so that outputs written under a temporary name get a .prj under the final one.
 void write_ascii_grid(const std::string& path, const Raster& r);
 Raster read_gdal_raster(const std::string& path);
 void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f);

@@ -1,7 +1,8 @@
 // ESRI ASCII grid (Arc/Info ASCII, .asc): a header of "key value" lines (ncols, nrows,
 // xllcorner|xllcenter, yllcorner|yllcenter, cellsize, optional NODATA_value) followed by nrows
-// rows of ncols numbers, the northern row first. Our own code so that plain builds without GDAL
-// still read DEMs and write outputs.
+// rows of ncols numbers, the northern row first; its CRS, when known, is in a .prj file of the
+// same name beside it (as GDAL's AAIGrid driver reads and writes it). Our own code so that plain
+// builds without GDAL still read DEMs and write outputs.
 #include <fmt/format.h>
 
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 
 #include "silt/core/error.hpp"
@@ -61,8 +63,17 @@ bool to_double(const std::string& s, double& v) {
 
 Raster read_ascii_grid(const std::string& path) {
   // The text and, after it, the values (8 B each for at least 2 B of text each) must fit.
-  return parse_ascii_grid(
+  Raster r = parse_ascii_grid(
       read_text_file(path, "ESRI ASCII raster", memory_limit_bytes() / (1 + 8.0 / 2)), path);
+  // The .prj beside it (GDAL looks for <stem>.prj, then <stem>.PRJ).
+  for (const char* ext : {".prj", ".PRJ"}) {
+    const std::string prj = std::filesystem::path(path).replace_extension(ext).string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(prj, ec)) continue;
+    r.crs_wkt = prj_to_crs(read_text_file(prj, "ESRI .prj (CRS)", 1 << 20), prj);
+    break;
+  }
+  return r;
 }
 
 Raster parse_ascii_grid(const std::string& text, const std::string& path) {
@@ -175,10 +186,13 @@ void write_ascii_grid(const std::string& path, const Raster& r) {
     const Index j = r.ny - 1 - row;
     for (Index i = 0; i < r.nx; ++i) {
       const Index k = j * r.nx + i;
-      // Rasters are float32 data (as in GeoTIFF/NetCDF): the shortest text that reads back to
-      // the same float keeps files small and exact at that precision.
-      const float v = static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[size_t(k)]);
-      fmt::format_to(std::back_inserter(out), i ? " {}" : "{}", v);
+      // The shortest text that reads back to the same float (or double, for float64 output)
+      // keeps files small and exact at the chosen precision.
+      const double v = r.is_nodata(k) ? r.nodata : r.values[size_t(k)];
+      if (r.type == ValueType::f64)
+        fmt::format_to(std::back_inserter(out), i ? " {}" : "{}", v);
+      else
+        fmt::format_to(std::back_inserter(out), i ? " {}" : "{}", static_cast<float>(v));
     }
     out += '\n';
   }

@@ -7,6 +7,8 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/raster.hpp"
 
+#include <cctype>
+
 #if SILT_WITH_GDAL
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -64,18 +66,23 @@ void set_crs(GDALDataset& ds, GDALMDArray* array, const std::string& wkt, const 
     ds.SetSpatialRef(&srs);
 }
 
-// Values north row first as float32, nodata written as the nodata value.
-std::vector<float> north_first(const Raster& r) {
-  std::vector<float> out(static_cast<size_t>(r.cells()));
+// Values north row first (T = float or double), nodata written as the nodata value.
+template <class T>
+std::vector<T> north_first(const Raster& r) {
+  std::vector<T> out(static_cast<size_t>(r.cells()));
   for (Index row = 0; row < r.ny; ++row) {
     const Index j = r.ny - 1 - row;
     for (Index i = 0; i < r.nx; ++i) {
       const Index k = j * r.nx + i;
       out[static_cast<size_t>(row) * r.nx + i] =
-          static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[static_cast<size_t>(k)]);
+          static_cast<T>(r.is_nodata(k) ? r.nodata : r.values[static_cast<size_t>(k)]);
     }
   }
   return out;
+}
+
+GDALDataType gdal_type(const Raster& r) {
+  return r.type == ValueType::f64 ? GDT_Float64 : GDT_Float32;
 }
 
 void write_geotiff(const std::string& path, const Raster& r) {
@@ -85,7 +92,7 @@ void write_geotiff(const std::string& path, const Raster& r) {
   opts.AddNameValue("COMPRESS", "DEFLATE");
   opts.AddNameValue("PREDICTOR", "3");  // floating-point predictor: smaller files for smooth fields
   opts.AddNameValue("BIGTIFF", "IF_SAFER");
-  GDALDatasetUniquePtr ds(drv->Create(path.c_str(), r.nx, r.ny, 1, GDT_Float32, opts.List()));
+  GDALDatasetUniquePtr ds(drv->Create(path.c_str(), r.nx, r.ny, 1, gdal_type(r), opts.List()));
   if (!ds)
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("GTiff create failed")));
   double gt[6] = {r.x0, r.dx, 0.0, r.y0 + r.ny * r.dx, 0.0, -r.dx};
@@ -96,10 +103,17 @@ void write_geotiff(const std::string& path, const Raster& r) {
   if (!r.variable.empty()) band->SetDescription(r.variable.c_str());
   if (!r.units.empty()) band->SetUnitType(r.units.c_str());
   if (r.time >= 0) ds->SetMetadataItem("TIME_S", fmt::format("{}", r.time).c_str());
-  std::vector<float> buf = north_first(r);
-  if (band->RasterIO(GF_Write, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float32, 0, 0,
-                     nullptr) != CE_None)
-    throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
+  bool ok;
+  if (r.type == ValueType::f64) {
+    std::vector<double> buf = north_first<double>(r);
+    ok = band->RasterIO(GF_Write, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float64, 0, 0,
+                        nullptr) == CE_None;
+  } else {
+    std::vector<float> buf = north_first<float>(r);
+    ok = band->RasterIO(GF_Write, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float32, 0, 0,
+                        nullptr) == CE_None;
+  }
+  if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
 }
 
 // CF NetCDF through GDAL's multidimensional API, so that the file carries x/y coordinates in
@@ -150,17 +164,19 @@ void write_netcdf(const std::string& path, const Raster& r) {
   CPLStringList var_opts;
   var_opts.AddNameValue("COMPRESS", "DEFLATE");
   const std::string name = r.variable.empty() ? "Band1" : r.variable;
-  auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, f32, var_opts.List());
+  const auto& vtype = r.type == ValueType::f64 ? f64 : f32;
+  auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, vtype, var_opts.List());
   if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
   var->SetNoDataValue(r.nodata);
   if (!r.units.empty()) text_attr(var, "units", r.units);
   text_attr(var, "long_name", name);
   set_crs(*ds, var.get(), r.crs_wkt, path);
-  std::vector<float> south_first(static_cast<size_t>(r.cells()));
+  // South row first, as the y coordinate increases; converted to the variable's type by GDAL.
+  std::vector<double> south_first(static_cast<size_t>(r.cells()));
   for (Index k = 0; k < r.cells(); ++k)
-    south_first[k] = static_cast<float>(r.is_nodata(k) ? r.nodata : r.values[size_t(k)]);
+    south_first[k] = r.is_nodata(k) ? r.nodata : r.values[size_t(k)];
   const size_t count[3] = {1, count_y, count_x};
-  if (!var->Write(start, count, nullptr, nullptr, f32, south_first.data()))
+  if (!var->Write(start, count, nullptr, nullptr, f64, south_first.data()))
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
   if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
   if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");
@@ -247,7 +263,7 @@ void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f)
   register_gdal();
   // HDF5 and libtiff fail badly on a full disk (disk_space.hpp): room for the uncompressed values,
   // the coordinates and the headers first.
-  require_room(path, std::uintmax_t(r.cells()) * sizeof(float) +
+  require_room(path, std::uintmax_t(r.cells()) * (r.type == ValueType::f64 ? 8 : 4) +
                          std::uintmax_t(r.nx + r.ny) * sizeof(double) + kHeaderBytes);
   QuietErrors quiet;
   try {
@@ -282,6 +298,65 @@ std::string crs_to_wkt(const std::string& user_input) {
   return out;
 }
 
+namespace {
+std::string export_wkt(const OGRSpatialReference& srs, const char* format) {
+  char* wkt = nullptr;
+  const char* const opts[] = {format, nullptr};
+  srs.exportToWkt(&wkt, opts);
+  std::string out = wkt ? wkt : "";
+  CPLFree(wkt);
+  return out;
+}
+
+bool parse_crs(const std::string& crs, OGRSpatialReference& srs) {
+  srs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  return srs.SetFromUserInput(crs.c_str()) == OGRERR_NONE;
+}
+}  // namespace
+
+std::string prj_to_crs(const std::string& text, const std::string& path) {
+  register_gdal();
+  QuietErrors quiet;
+  // As GDAL's AAIGrid driver reads a .prj: ESRI's forms, then anything SetFromUserInput takes.
+  OGRSpatialReference srs;
+  CPLStringList lines(CSLTokenizeString2(text.c_str(), "\r\n", 0));
+  if (lines.size() == 0 || srs.importFromESRI(lines.List()) != OGRERR_NONE) {
+    srs.Clear();
+    if (!parse_crs(text, srs))
+      throw Error(fmt::format("'{}' is not a CRS GDAL can read ({})", path,
+                              last_error("not ESRI or OGC WKT")));
+  }
+  return export_wkt(srs, "FORMAT=WKT1");
+}
+
+std::string crs_to_prj(const std::string& crs) {
+  register_gdal();
+  QuietErrors quiet;
+  OGRSpatialReference srs;
+  if (!parse_crs(crs, srs))
+    throw Error(fmt::format("the CRS '{}' cannot be written as a .prj ({})", crs_name(crs),
+                            last_error("not a CRS")));
+  return export_wkt(srs, "FORMAT=WKT1_ESRI") + "\n";
+}
+
+bool same_crs(const std::string& a, const std::string& b) {
+  register_gdal();
+  QuietErrors quiet;
+  OGRSpatialReference sa, sb;
+  if (!parse_crs(a, sa) || !parse_crs(b, sb)) return a == b;
+  // Axis order is not part of what a grid's coordinates mean here (x east, y north throughout).
+  const char* const opts[] = {"IGNORE_DATA_AXIS_TO_SRS_AXIS_MAPPING=YES", nullptr};
+  return sa.IsSame(&sb, opts);
+}
+
+std::string crs_name(const std::string& crs) {
+  register_gdal();
+  QuietErrors quiet;
+  OGRSpatialReference srs;
+  if (parse_crs(crs, srs) && srs.GetName() && *srs.GetName()) return srs.GetName();
+  return crs.size() > 60 ? crs.substr(0, 60) + "..." : crs;
+}
+
 #else  // no GDAL
 
 bool gdal_available() {
@@ -305,6 +380,40 @@ std::string crs_to_wkt(const std::string& user_input) {
       fmt::format("coordinate reference system '{}': this build of silt has no GDAL to "
                   "interpret it (it only applies to .tif/.nc outputs, which need GDAL)",
                   user_input));
+}
+
+// Without GDAL a CRS is the text of an input .prj, kept as it is: compared up to white space,
+// and written to the outputs' .prj unchanged.
+namespace {
+std::string squeezed(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+  return out;
+}
+}  // namespace
+
+std::string prj_to_crs(const std::string& text, const std::string& path) {
+  if (squeezed(text).empty()) throw Error(fmt::format("'{}' is empty (no CRS in it)", path));
+  return text;
+}
+
+std::string crs_to_prj(const std::string& crs) {
+  return crs.empty() || crs.back() == '\n' ? crs : crs + "\n";
+}
+
+bool same_crs(const std::string& a, const std::string& b) {
+  return squeezed(a) == squeezed(b);
+}
+
+std::string crs_name(const std::string& crs) {
+  // ESRI WKT starts PROJCS["name", ... or GEOGCS["name", ...
+  const size_t q = crs.find('"');
+  if (q != std::string::npos) {
+    const size_t e = crs.find('"', q + 1);
+    if (e != std::string::npos) return crs.substr(q + 1, e - q - 1);
+  }
+  return crs.size() > 60 ? crs.substr(0, 60) + "..." : crs;
 }
 
 #endif

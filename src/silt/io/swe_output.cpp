@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -71,7 +72,9 @@ bool wants_fields(const SweOutputSettings& o) {
 }
 
 std::size_t files_per_frame(const SweOutputSettings& o) {
-  return o.fields.size() * o.formats.size() + (o.png != PngMap::none ? 1 : 0);
+  const bool prj = !o.crs_wkt.empty() && std::find(o.formats.begin(), o.formats.end(),
+                                                   RasterFormat::asc) != o.formats.end();
+  return o.fields.size() * (o.formats.size() + (prj ? 1 : 0)) + (o.png != PngMap::none ? 1 : 0);
 }
 
 std::string SweOutputWriter::frame_path(const std::string& stem, int k,
@@ -110,7 +113,10 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
   r.y0 = s.grid.y0;
   r.nodata = o.nodata;
   r.crs_wkt = o.crs_wkt;
+  r.type = o.precision;
   r.time = t;
+  // ESRI ASCII keeps its CRS in a .prj of the same name, the same text for every file.
+  const std::string prj = o.crs_wkt.empty() ? "" : crs_to_prj(o.crs_wkt);
   for (SweField field : o.fields) {
     r.values = derived_field(s, f, field);
     r.variable = to_string(field);
@@ -119,6 +125,10 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
       const std::string path = frame_path(r.variable, k, extension_of(fmt_));
       write_atomically(path, [&](const std::string& tmp) { write_raster(tmp, r, fmt_); });
       written.push_back(path);
+      if (fmt_ == RasterFormat::asc && !prj.empty()) {
+        write_text_atomically(prj_path_of(path), prj);
+        written.push_back(prj_path_of(path));
+      }
     }
   }
   if (o.png != PngMap::none) {

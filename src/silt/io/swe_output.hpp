@@ -1,5 +1,6 @@
 // What a shallow-water run writes: rasters of the chosen fields at each output time
-// (<field>_<kkkk>.<asc|tif|nc>, k = frame index), PNG maps (<field>_<kkkk>.png), frames.csv (frame
+// (<field>_<kkkk>.<asc|tif|nc>, k = frame index; each .asc with its CRS in <field>_<kkkk>.prj
+// when the CRS is known; values at outputs.precision), PNG maps (<field>_<kkkk>.png), frames.csv (frame
 // index -> time), gauges.csv (time series at named points) and resolved_scene.json. Rasters and
 // PNGs are written under a temporary name and renamed, so a crash never leaves a half-written
 // file and earlier outputs stay intact.

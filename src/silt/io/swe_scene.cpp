@@ -140,7 +140,6 @@ void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
   const Index n = fields.grid().cells();
   CellField bed = fields.read(root, "bed", 0.0, Range::any(), /*bed=*/true);
   s.bed = bed.values;
-  if (!bed.raster.empty()) fields.crs = fields.raster(bed.raster, "bed").crs_wkt;
   if (!bed.nodata.empty()) {
     const auto first = std::find(bed.nodata.begin(), bed.nodata.end(), 1) - bed.nodata.begin();
     if (bed.nodata_rule == "reject")

@@ -41,10 +41,11 @@ struct SweOutputSettings {
   std::vector<SweField> fields;
   std::vector<RasterFormat> formats;
   PngMap png = PngMap::depth;
-  double png_max = 1.0;     // top of the PNG colour scale (m or kg/m^3)
-  int png_scale = 1;        // PNG pixels per cell along each axis
-  std::string crs_wkt;      // CRS written into .tif/.nc outputs ("" = none)
-  double nodata = -9999.0;  // nodata value of output rasters
+  double png_max = 1.0;                  // top of the PNG colour scale (m or kg/m^3)
+  int png_scale = 1;                     // PNG pixels per cell along each axis
+  std::string crs_wkt;                   // CRS of every output raster (.prj beside .asc), "" = none
+  ValueType precision = ValueType::f32;  // values in .asc/.tif/.nc files
+  double nodata = -9999.0;               // nodata value of output rasters
   std::vector<Gauge> gauges;
   double gauge_interval = 0;  // s between gauge samples
 };

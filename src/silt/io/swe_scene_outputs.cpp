@@ -222,15 +222,27 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
     o.resolved("png_scale") = out.png_scale;
   }
   out.nodata = o.number("nodata", -9999.0, Range::any());
-  // Outputs are georeferenced like the DEM unless the scene says otherwise.
-  const std::string crs = o.string("crs", fields.crs);
-  if (!crs.empty()) {
+  // Outputs are georeferenced like the input rasters unless the scene says otherwise.
+  if (o.has("crs")) {
+    const std::string crs = o.string("crs", "");
     try {
-      out.crs_wkt = crs_to_wkt(crs);
+      if (!crs.empty()) out.crs_wkt = crs_to_wkt(crs);
     } catch (const Error& e) {
       o.fail("crs", e.what());
     }
+  } else {
+    out.crs_wkt = fields.crs;
+    // With GDAL the CRS is WKT, which the key takes back; without GDAL it is an input .prj's
+    // text, which the key cannot take (it needs GDAL), so the resolved scene leaves it to the .prj.
+    if (gdal_available()) o.resolved("crs") = fields.crs;
   }
+  // Values in the files at the run's precision unless asked otherwise: a float64 run's outputs
+  // then keep what the solver computed (a mass balance from them reaches its round-off).
+  const bool f64 = job.scene.precision == swe::Precision::f64;
+  out.precision =
+      o.choice("precision", f64 ? "float64" : "float32", {"float32", "float64"}) == "float64"
+          ? ValueType::f64
+          : ValueType::f32;
   read_gauges(o, job.scene, out, job.run.end_time);
   o.finish();
 }
