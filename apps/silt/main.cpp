@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--csv", bench.csv, "Also write the results as CSV to this file");
   bench_cmd->add_flag("--plain", bench.plain,
                       "swe: time the plain parallel_for phases instead of the fused tile kernel "
-                      "(with --devices: on one subdomain and split)");
+                      "(CUDA) or the row step (CPU) (with --devices: on one subdomain and split)");
   bench_cmd->add_option(
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "

@@ -37,20 +37,27 @@ inline Series constant_series(double v) {
   return Series{{0.0}, {v}};
 }
 
-// Flat-ish 30 x 20 basin, partly wet: discharge in on the west, a level on the south, open on the
-// east, rain, friction and two point sources (one withdrawing).
-inline Scene forced_basin(Precision p) {
-  Scene s = make_scene("budget", 30, 20, 2.0, p);
+// A 60 m x 40 m sloping basin, partly wet: discharge in on the west, a level on the south, open on
+// the east, rain, friction and two point sources (one withdrawing). nx x ny cells (dx = 60 m / nx;
+// 30 x 20 by default).
+inline Scene forced_basin(Precision p, Index nx = 30, Index ny = 20) {
+  Scene s = make_scene("budget", nx, ny, 60.0 / double(nx), p);
   for_cells(s, [&](Index, Index, double x, double y, size_t k) {
     s.bed[k] = 0.01 * x + 0.005 * y;
     s.depth[k] = x < 30 ? 0.5 : 0.0;
   });
   s.concentration.assign(s.depth.size(), 0.1);
   s.manning.assign(s.depth.size(), 0.03);
-  Boundary in{"inflow", Side::west, 5, 15, BoundaryKind::discharge, Series{{0, 10}, {2.0, 6.0}},
+  Boundary in{"inflow",
+              Side::west,
+              ny / 4,
+              3 * ny / 4,
+              BoundaryKind::discharge,
+              Series{{0, 10}, {2.0, 6.0}},
               3.0};
-  Boundary lvl{"sea", Side::south, 0, 10, BoundaryKind::level, Series{{0, 20}, {0.6, 0.3}}, 0.0};
-  Boundary out{"weir", Side::east, 0, 20, BoundaryKind::open, Series{}, 0.0};
+  Boundary lvl{"sea", Side::south, 0, nx / 3, BoundaryKind::level, Series{{0, 20}, {0.6, 0.3}},
+               0.0};
+  Boundary out{"weir", Side::east, 0, ny, BoundaryKind::open, Series{}, 0.0};
   s.boundaries = {in, lvl, out};
   s.rainfall = Series{{0, 5, 10}, {0.0, 1e-4, 0.0}};
   s.sources = {PointSource{"pipe", 20.5, 20.5, constant_series(0.7), 5.0},

@@ -1,6 +1,7 @@
 // The launch abstraction. Every loop over cells, faces, particles or blocks is
 //   parallel_for(exec, "label", range, SILT_LAMBDA(Index i) { kernel_k(i, ...); });
-// On the CPU backend this is an OpenMP loop; on the CUDA backend a generic kernel launched on
+// On the CPU backend this is an OpenMP loop (on the calling thread below kHostSerialBelow
+// iterations); on the CUDA backend a generic kernel launched on
 // exec's stream, with the launch error checked always and a device synchronisation only in debug
 // builds (or with SILT_SYNC_LAUNCHES=1). Labels name NVTX ranges for profilers.
 //
@@ -176,10 +177,21 @@ void launch_reduce(const Exec&, const char* label, Index, const F&, T*) {
 }  // namespace detail
 #endif
 
+/// Host loops of fewer iterations run on the calling thread. Entering an OpenMP parallel region
+/// costs microseconds on an idle machine and up to a scheduler time slice on a loaded one (a woken
+/// thread waits for a core, and the region waits for it), more than such a loop's work: the
+/// one-thread clock of a step, per-segment and per-source loops, small particle sets
+/// (bench/results/swe-cpu-2026-12-01-cpu.md).
+constexpr Index kHostSerialBelow = 1024;
+
 template <class F>
 void parallel_for(const Exec& exec, const char* label, Index n, F&& f) {
   if (n <= 0) return;
   if (exec.is_cuda()) return detail::launch_for(exec, label, n, f);
+  if (n < kHostSerialBelow) {
+    for (Index i = 0; i < n; ++i) f(i);
+    return;
+  }
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) f(i);
 }
@@ -188,6 +200,11 @@ template <class F>
 void parallel_for(const Exec& exec, const char* label, Box2 b, F&& f) {
   if (b.count() == 0) return;
   if (exec.is_cuda()) return detail::launch_for(exec, label, b, f);
+  if (b.count() < kHostSerialBelow) {
+    for (Index j = b.j0; j < b.j1; ++j)
+      for (Index i = b.i0; i < b.i1; ++i) f(i, j);
+    return;
+  }
 #pragma omp parallel for schedule(static)
   for (Index j = b.j0; j < b.j1; ++j)
     for (Index i = b.i0; i < b.i1; ++i) f(i, j);
@@ -197,6 +214,12 @@ template <class F>
 void parallel_for(const Exec& exec, const char* label, Box3 b, F&& f) {
   if (b.count() == 0) return;
   if (exec.is_cuda()) return detail::launch_for(exec, label, b, f);
+  if (b.count() < kHostSerialBelow) {
+    for (Index k = b.k0; k < b.k1; ++k)
+      for (Index j = b.j0; j < b.j1; ++j)
+        for (Index i = b.i0; i < b.i1; ++i) f(i, j, k);
+    return;
+  }
 #pragma omp parallel for collapse(2) schedule(static)
   for (Index k = b.k0; k < b.k1; ++k)
     for (Index j = b.j0; j < b.j1; ++j)
@@ -211,6 +234,11 @@ void parallel_reduce_into(const Exec& exec, const char* label, Index n, F&& f, T
   if (n <= 0) return;
   if (exec.is_cuda()) return detail::launch_reduce<Op>(exec, label, n, f, out);
   T acc = Op::template identity<T>();
+  if (n < kHostSerialBelow) {
+    for (Index i = 0; i < n; ++i) acc = Op::combine(acc, static_cast<T>(f(i)));
+    *out = Op::combine(*out, acc);
+    return;
+  }
 #pragma omp parallel
   {
     T local = Op::template identity<T>();

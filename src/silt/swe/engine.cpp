@@ -9,6 +9,7 @@
 #include "silt/swe/engine_parts.hpp"
 #include "silt/swe/fused_step.hpp"
 #include "silt/swe/phases.hpp"
+#include "silt/swe/row_step.hpp"
 
 namespace silt::swe::detail {
 
@@ -25,11 +26,16 @@ partition::Shape to_shape(SplitShape s) {
                                    : partition::Shape::automatic;
 }
 
-bool all_fused(const Split& split, const SolverOptions& options) {
-  if (options.plain_phases) return false;
-  for (const Exec& e : split.execs)
-    if (!fused_step_available(e)) return false;
-  return true;
+// The tile kernel when every exec can run it, the row step when every exec is the host.
+template <class Path>
+Path step_path(const Split& split, const SolverOptions& options) {
+  if (options.plain_phases) return Path::plain;
+  bool tile = true, host = true;
+  for (const Exec& e : split.execs) {
+    tile = tile && fused_step_available(e);
+    host = host && !e.is_cuda();
+  }
+  return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
 const partition::World& world_of(const Split& split) {
@@ -64,7 +70,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       k_(split.halo),
       since_exchange_(split.halo),
       has_discharge_(!layout_.discharge_cells.empty()),
-      fused_(all_fused(split, options)) {
+      path_(step_path<Path>(split, options)) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
@@ -155,7 +161,7 @@ void Engine<T>::launch_step() {
   if (exchange)
     update_overlapping_exchange(r);
   else
-    update_all(r, fused_ ? "swe.fused_update" : "swe.update");
+    update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
   finish_parts();
   since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
@@ -220,26 +226,28 @@ void Engine<T>::update_overlapping_exchange(Index r) {
   }
 }
 
-// Fluxes, update, rain and friction over box (the tile kernel: all of finish_parts()'s plain
-// phases too, over the same box).
+// Fluxes, update, rain and friction over box (the tile kernel and the row step: all of
+// finish_parts()'s plain phases too, over the same box).
 template <class T>
 void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
   if (box.count() == 0) return;
-  if (fused_)
+  if (path_ == Path::tile)
     phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label);
+  else if (path_ == Path::rows)
+    phase_row_update(p.view(cur_, 1 - cur_), box, p.rows);
   else
     phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
 }
 
-// The plain phases after the update (the tile kernel did them), then, with several parts, the
+// The plain phases after the update (the tile kernel or the row step did them), then, with several parts, the
 // values of the next step's reduction.
 template <class T>
 void Engine<T>::finish_parts() {
-  if (fused_ && !coupled()) return;  // one part on the tile kernel: nothing left
+  if (one_pass() && !coupled()) return;  // one part in one pass: nothing left
   for (auto& p : parts_) {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
-    if (!fused_) {
+    if (!one_pass()) {
       if (v.n_flow_cells > 0) phase_boundary_flow(p->exec, v);  // volume through open boundaries
       if (v.n_sources > 0) phase_sources(p->exec, v);
       phase_cfl_step(p->exec, v);  // after a no-op step, *smax still holds the global speed

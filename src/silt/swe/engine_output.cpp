@@ -161,7 +161,9 @@ CommTimes Engine<T>::measure_communication(int repetitions) {
 
 template <class T>
 std::string Engine<T>::layout() const {
-  const std::string path = fused_ ? "; fused tile kernel" : "";
+  const std::string path = path_ == Path::tile   ? "; fused tile kernel"
+                           : path_ == Path::rows ? "; row step"
+                                                 : "";
   if (dec_.size() == 1) return "one subdomain" + path;
   std::string devices;
   for (const auto& p : parts_)

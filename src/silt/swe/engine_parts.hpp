@@ -1,7 +1,7 @@
 // The engine behind swe::Solver: the grid cut into N >= 1 parts (src/silt/partition/), one per
 // exec of this process and, under MPI, per rank. One part is the ordinary run on one device: the
-// whole grid, stepped by the phases of phases.hpp (CPU, and CUDA on the plain path) or by the tile
-// kernel of fused_step.hpp (CUDA), with no exchange, no reduction across parts and no host wait
+// whole grid, stepped by the phases of phases.hpp (the plain path), by the tile kernel of
+// fused_step.hpp (CUDA) or by the row step of row_step.hpp (CPU), with no exchange, no reduction across parts and no host wait
 // inside a step (the tile kernel step is 2 launches, clock and tile kernel, plus the wet count with
 // discharge boundaries). Several parts add
 //   - one global reduction per step (largest wave speed, wet cells of discharge segments) before
@@ -87,7 +87,11 @@ class Engine final : public EngineBase {
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
   bool has_discharge_;
-  bool fused_;  // CUDA tile kernel over each update box instead of the plain phases
+  // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel
+  // (fused_step.hpp) or the CPU row step (row_step.hpp). The last two do the whole step in one pass.
+  enum class Path { plain, tile, rows };
+  Path path_;
+  bool one_pass() const { return path_ != Path::plain; }
   int cur_ = 0;
   double target_on_device_ = std::numeric_limits<double>::infinity();
 };

@@ -166,6 +166,7 @@ Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, i
   activate(exec);
   upload_state(*this, host_state<T>(s, l, sub, nx, ny, ring));
   upload_tables(*this, l);
+  if (!exec.is_cuda()) rows.reserve(nx + 2 * ring, ny + 2 * ring, host_thread_count());
 }
 
 template <class T>

@@ -14,6 +14,7 @@
 #include "silt/core/fault.hpp"
 #include "silt/partition/decompose.hpp"
 #include "silt/swe/phases.hpp"
+#include "silt/swe/row_step.hpp"
 #include "silt/swe/scene.hpp"
 #include "silt/swe/setup.hpp"
 #include "silt/swe/views.hpp"
@@ -62,6 +63,7 @@ struct Part {
   DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
+  RowScratch<T> rows;  // the CPU row step's buffers (host parts only)
 };
 
 /// The wet count and wave speed a step's global reduction starts from: zeroes the partial wet

@@ -55,8 +55,9 @@ struct Split {
 /// Settings for tests and benchmarks, not for scenes.
 struct SolverOptions {
   // CUDA parts step with the tile kernel (fused_step.hpp; 1.5-2.8x the plain phases on an H200,
-  // bench/results/swe-2026-11-29-h200.md). true: the plain parallel_for phases instead, the tile
-  // kernel's test oracle and the benchmark's --plain baseline. The CPU always steps with them.
+  // bench/results/swe-2026-11-29-h200.md), CPU parts with the row step (row_step.hpp;
+  // bench/results/swe-cpu-2026-12-01-cpu.md). true: the plain parallel_for phases instead, the
+  // test oracle of both and the benchmark's --plain baseline.
   bool plain_phases = false;
 };
 

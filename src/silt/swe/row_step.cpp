@@ -1,0 +1,315 @@
+#include "silt/swe/row_step.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "silt/core/error.hpp"
+#include "silt/core/exec.hpp"
+#include "silt/swe/edges.hpp"
+#include "silt/swe/kernels/cell_update_k.hpp"
+#include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/point_source.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+void RowScratch<T>::reserve(Index width, Index rows, int threads) {
+  if (width <= width_ && rows <= rows_ && threads <= threads_) return;
+  width_ = std::max(width, width_);
+  rows_ = std::max(rows, rows_);
+  threads_ = std::max(threads, threads_);
+  const size_t w = size_t(width_ + 2), t = size_t(threads_);
+  values_.assign(t * 2 * 5 * w, T(0));
+  active_.assign(t * 2 * w, 0);
+  fluxes_.assign(t * 3 * w, EdgeFlux<T>{});
+  band_inflow_.assign(size_t((rows_ + kRowBand - 1) / kRowBand), 0.0);
+  thread_speed_.assign(t, T(0));
+}
+
+template <class T>
+StagedRow<T> RowScratch<T>::staged(int thread, int k) {
+  const size_t w = size_t(width_ + 2), row = size_t(thread) * 2 + size_t(k);
+  T* b = values_.data() + row * 5 * w;
+  return StagedRow<T>{b, b + w, b + 2 * w, b + 3 * w, b + 4 * w, active_.data() + row * w};
+}
+
+template <class T>
+EdgeFlux<T>* RowScratch<T>::fluxes(int thread, int k) {
+  return fluxes_.data() + (size_t(thread) * 3 + size_t(k)) * size_t(width_ + 2);
+}
+
+namespace {
+
+// What one row step needs besides the views: the box's columns and the step's constants.
+template <class T>
+struct RowPass {
+  const SolverView<T>& v;
+  Index i0, i1;           // the box's columns; staged index s = i - i0 + 1
+  CellUpdateParams<T> p;  // manning filled in per cell
+  double dt;              // s
+  int step;               // the step's number, for faults
+};
+
+// Stages row j's cells i in [i0 - 1, i1] as normal_state_k() and edge_flux() see them: a cell
+// outside the view's readable cells (owned cells and ext halo layers) is inactive.
+template <class T>
+void stage_row(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& r) {
+  const bool row_inside = j >= -e.ext && j < e.ny + e.ext;
+  const Index lo = std::max(i0 - 1, -e.ext), hi = std::min(i1, e.nx + e.ext - 1);
+  std::memset(r.active, 0, size_t(i1 - i0 + 2));
+  if (!row_inside) return;
+  const Index base = e.h.offset(0, j);
+  const std::uint8_t* act = e.active.ptr + base;
+  const T *h = e.h.ptr + base, *hu = e.hu.ptr + base, *hv = e.hv.ptr + base, *hc = e.hc.ptr + base,
+          *z = e.z.ptr + base;
+  for (Index i = lo; i <= hi; ++i) {
+    const Index s = i - i0 + 1;
+    if (act[i] == 0) continue;
+    const T d = h[i];
+    r.active[s] = 1;
+    r.h[s] = d;
+    r.u[s] = velocity_k(d, hu[i], e.dry);
+    r.v[s] = velocity_k(d, hv[i], e.dry);
+    r.c[s] = concentration_k(d, hc[i]);
+    r.z[s] = z[i];
+  }
+}
+
+// Flux between staged cells a (left) and b (right), both active; x_normal picks the rotation of
+// normal_state_k().
+template <class T>
+SILT_FORCEINLINE EdgeFlux<T> staged_flux(const StagedRow<T>& ra, Index a, const StagedRow<T>& rb,
+                                         Index b, bool x_normal, T g, T dry) {
+  const NormalState<T> L = x_normal ? NormalState<T>{ra.h[a], ra.u[a], ra.v[a], ra.c[a]}
+                                    : NormalState<T>{ra.h[a], ra.v[a], ra.u[a], ra.c[a]};
+  const NormalState<T> R = x_normal ? NormalState<T>{rb.h[b], rb.u[b], rb.v[b], rb.c[b]}
+                                    : NormalState<T>{rb.h[b], rb.v[b], rb.u[b], rb.c[b]};
+  return well_balanced_flux_k(L, ra.z[a], R, rb.z[b], g, dry);
+}
+
+// x edge fluxes of row j: f[k] is the west edge of cell i0 + k, k in [0, i1 - i0].
+template <class T>
+void x_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& r,
+              EdgeFlux<T>* f) {
+  for (Index i = i0; i <= i1; ++i) {
+    const Index s = i - i0 + 1;
+    f[i - i0] = r.active[s - 1] && r.active[s] ? staged_flux(r, s - 1, r, s, true, e.g, e.dry)
+                                               : edge_flux(e, i, j, Dir::x);
+  }
+}
+
+// y edge fluxes between rows j - 1 (below) and j (above): f[k] for the edge south of cell i0 + k.
+template <class T>
+void y_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& below,
+              const StagedRow<T>& above, EdgeFlux<T>* f) {
+  for (Index i = i0; i < i1; ++i) {
+    const Index s = i - i0 + 1;
+    f[i - i0] = below.active[s] && above.active[s]
+                    ? staged_flux(below, s, above, s, false, e.g, e.dry)
+                    : edge_flux(e, i, j, Dir::y);
+  }
+}
+
+// Volume (m^3 / (dt dx)) that crossed the global domain edge of owned cell (i, j) through flow
+// segments this step, positive into the domain (what phase_boundary_flow counts).
+template <class T>
+double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>& w,
+                       const EdgeFlux<T>& ea, const EdgeFlux<T>& s, const EdgeFlux<T>& n) {
+  const Index gi = i + e.i0, gj = j + e.j0;
+  auto flows = [&](int side, Index pos) {
+    const int seg = e.segment(side, pos);
+    return seg >= 0 && e.seg_kind[seg] != kWall;
+  };
+  double q = 0.0;
+  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
+  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
+  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
+  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
+  return q;
+}
+
+// Updates row j from its edge fluxes (fx: west edges, fs: south, fn: north) as phase_update_box
+// does; adds the boundary inflow of its owned cells to *inflow. Returns the largest wave speed of
+// its owned active cells.
+template <class T>
+T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlux<T>* fx,
+             const EdgeFlux<T>* fs, const EdgeFlux<T>* fn, double& inflow) {
+  const SolverView<T>& v = rp.v;
+  const EdgeView<T>& e = v.e;
+  const Index base = e.h.offset(0, j);
+  const T *h = e.h.ptr + base, *hu = e.hu.ptr + base, *hv = e.hv.ptr + base, *hc = e.hc.ptr + base;
+  T *h_new = v.h_new.ptr + base, *hu_new = v.hu_new.ptr + base, *hv_new = v.hv_new.ptr + base,
+    *hc_new = v.hc_new.ptr + base, *md = v.max_depth.ptr + base;
+  const T* manning = v.manning.ptr ? v.manning.ptr + base : nullptr;
+  const bool row_owned = j >= 0 && j < e.ny;
+  const bool edge_row = j + e.j0 == 0 || j + e.j0 == e.gny - 1;
+  const bool flows = v.n_flow_cells > 0 && row_owned;
+  T speed = T(0);
+  for (Index i = rp.i0; i < rp.i1; ++i) {
+    const Index k = i - rp.i0;
+    CellState<T> s{h[i], hu[i], hv[i], hc[i]};
+    if (r.active[k + 1]) {
+      CellUpdateParams<T> p = rp.p;
+      p.manning = manning ? manning[i] : T(0);
+      const EdgeFlux<T>&w = fx[k], &ea = fx[k + 1], &so = fs[k], &n = fn[k];
+      const int code = update_cell_k(s, w, ea, so, n, p);
+      const bool owned = row_owned && i >= 0 && i < e.nx;
+      if (code != kFaultNone && owned) v.fault.raise(code, e.global_index(i, j), rp.step);
+      if (flows && owned && (edge_row || i + e.i0 == 0 || i + e.i0 == e.gnx - 1)) {
+        const double q = boundary_inflow(e, i, j, w, ea, so, n);
+        if (q != 0.0) inflow += q * rp.dt * v.dx;
+      }
+      if (s.h > md[i]) md[i] = s.h;
+      if (owned) speed = std::max(speed, wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry));
+    }
+    h_new[i] = s.h;
+    hu_new[i] = s.hu;
+    hv_new[i] = s.hv;
+    hc_new[i] = s.hc;
+  }
+  return speed;
+}
+
+// The point sources of row j's updated active cells, applied to the new state as phase_sources
+// does. Returns whether there was one (the row's CFL speed must then be taken again).
+template <class T>
+bool row_sources(const RowPass<T>& rp, Index j, const StagedRow<T>& r, double& inflow) {
+  const SolverView<T>& v = rp.v;
+  bool any = false;
+  for (Index k = 0; k < v.n_sources; ++k) {
+    const SourceCell src = v.sources[k];
+    if (src.j != j || src.i < rp.i0 || src.i >= rp.i1 || !r.active[src.i - rp.i0 + 1]) continue;
+    any = true;
+    T& h = v.h_new(src.i, src.j);
+    T& hc = v.hc_new(src.i, src.j);
+    double dh, dhc;
+    const double volume = point_source_k(v, src, rp.dt, h, hc, dh, dhc);
+    h += T(dh);
+    hc += T(dhc);
+    if (v.e.owns(src.i, src.j)) inflow += volume;
+    if (!(h > v.e.dry)) {
+      v.hu_new(src.i, src.j) = T(0);
+      v.hv_new(src.i, src.j) = T(0);
+    }
+    T& md = v.max_depth(src.i, src.j);
+    if (h > md) md = h;
+  }
+  return any;
+}
+
+// The CFL speed of row j's owned active cells in the new state.
+template <class T>
+T row_speed(const RowPass<T>& rp, Index j, const StagedRow<T>& r) {
+  const SolverView<T>& v = rp.v;
+  if (j < 0 || j >= v.e.ny) return T(0);
+  T speed = T(0);
+  for (Index i = std::max<Index>(rp.i0, 0); i < std::min(rp.i1, v.e.nx); ++i)
+    if (r.active[i - rp.i0 + 1])
+      speed = std::max(speed,
+                       wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry));
+  return speed;
+}
+
+// Rows [jb, je) of the box on thread t: returns their largest CFL speed, adds their inflow.
+template <class T>
+T step_band(const RowPass<T>& rp, Index jb, Index je, RowScratch<T>& scratch, int t,
+            double& inflow) {
+  const EdgeView<T>& e = rp.v.e;
+  StagedRow<T> cur = scratch.staged(t, 0), above = scratch.staged(t, 1);
+  EdgeFlux<T>*fx = scratch.fluxes(t, 0), *fs = scratch.fluxes(t, 1), *fn = scratch.fluxes(t, 2);
+  stage_row(e, jb - 1, rp.i0, rp.i1, cur);
+  stage_row(e, jb, rp.i0, rp.i1, above);
+  y_fluxes(e, jb, rp.i0, rp.i1, cur, above, fs);
+  std::swap(cur, above);
+  T speed = T(0);
+  for (Index j = jb; j < je; ++j) {
+    stage_row(e, j + 1, rp.i0, rp.i1, above);
+    y_fluxes(e, j + 1, rp.i0, rp.i1, cur, above, fn);
+    x_fluxes(e, j, rp.i0, rp.i1, cur, fx);
+    T s = update_row(rp, j, cur, fx, fs, fn, inflow);
+    if (rp.v.n_sources > 0 && row_sources(rp, j, cur, inflow)) s = row_speed(rp, j, cur);
+    speed = std::max(speed, s);
+    std::swap(fs, fn);
+    std::swap(cur, above);
+  }
+  return speed;
+}
+
+// A no-op step (dt == 0: past the target or after a fault) carries the box's state over.
+template <class T>
+void carry_over(const SolverView<T>& v, Box2 box) {
+  const size_t n = size_t(box.i1 - box.i0) * sizeof(T);
+  for (Index j = box.j0; j < box.j1; ++j) {
+    std::memcpy(&v.h_new(box.i0, j), &v.e.h(box.i0, j), n);
+    std::memcpy(&v.hu_new(box.i0, j), &v.e.hu(box.i0, j), n);
+    std::memcpy(&v.hv_new(box.i0, j), &v.e.hv(box.i0, j), n);
+    std::memcpy(&v.hc_new(box.i0, j), &v.e.hc(box.i0, j), n);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void phase_row_update(const SolverView<T>& v, Box2 box, RowScratch<T>& scratch) {
+  // Rows are walked with the state's offsets: every field must share its layout.
+  const EdgeView<T>& e = v.e;
+  SILT_REQUIRE(
+      v.h_new.stride() == e.h.stride() && e.z.stride() == e.h.stride() &&
+          v.max_depth.stride() == e.h.stride() && e.active.stride() == e.h.stride() &&
+          e.h.halo == v.h_new.halo && e.z.halo == e.h.halo && e.active.halo == e.h.halo &&
+          v.max_depth.halo == e.h.halo &&
+          (!v.manning.ptr || (v.manning.stride() == e.h.stride() && v.manning.halo == e.h.halo)),
+      "swe row step: fields with different layouts");
+  SILT_REQUIRE(
+      box.i0 >= -e.ext && box.j0 >= -e.ext && box.i1 <= e.nx + e.ext && box.j1 <= e.ny + e.ext,
+      "swe row step: box reaches beyond the halo");
+  if (box.count() == 0) return;
+  const double dt = v.clock[kDt];
+  if (!(dt > 0.0)) return carry_over(v, box);
+
+  const Index rows = box.j1 - box.j0, bands = (rows + kRowBand - 1) / kRowBand;
+  const int threads =
+      box.count() < kRowSerialCells ? 1 : int(std::min<Index>(bands, host_thread_count()));
+  scratch.reserve(box.i1 - box.i0, rows, threads);
+  const RowPass<T> rp{
+      v,      box.i0,
+      box.i1, CellUpdateParams<T>{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt), e.g, e.dry, T(0)},
+      dt,     int(v.clock[kSteps])};
+  double* band_inflow = scratch.band_inflow();
+  T* thread_speed = scratch.thread_speed();
+  auto work = [&](int t) {
+    T speed = T(0);
+#pragma omp for schedule(dynamic, 1) nowait
+    for (Index b = 0; b < bands; ++b) {
+      const Index jb = box.j0 + b * kRowBand, je = std::min(jb + kRowBand, box.j1);
+      double inflow = 0.0;
+      speed = std::max(speed, step_band(rp, jb, je, scratch, t, inflow));
+      band_inflow[b] = inflow;
+    }
+    thread_speed[t] = speed;
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+#pragma omp parallel num_threads(threads)
+    work(omp_get_thread_num());
+  }
+  // Combined in a fixed order: the same totals whichever thread took which band.
+  T smax = *v.smax;
+  for (int t = 0; t < threads; ++t) smax = std::max(smax, thread_speed[t]);
+  *v.smax = smax;
+  if (v.n_flow_cells > 0 || v.n_sources > 0) {
+    double inflow = 0.0;
+    for (Index b = 0; b < bands; ++b) inflow += band_inflow[b];
+    v.clock[kInflow] += inflow;
+  }
+}
+
+template class RowScratch<float>;
+template class RowScratch<double>;
+template void phase_row_update<float>(const SolverView<float>&, Box2, RowScratch<float>&);
+template void phase_row_update<double>(const SolverView<double>&, Box2, RowScratch<double>&);
+
+}  // namespace silt::swe::detail

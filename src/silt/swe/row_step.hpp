@@ -1,0 +1,71 @@
+// The CPU step built the way the tile kernel (fused_step.hpp) is, by rows. The box's rows are cut
+// into bands of kRowBand rows, taken by the OpenMP threads one at a time. Along a band each row's
+// cells are staged once (depth, velocities and concentration as normal_state_k() derives them, bed,
+// mask), every x edge flux of the row and every y edge flux between two rows is computed once (the
+// north fluxes of a row are the south fluxes of the next; only a band's first south row is computed
+// twice, by it and by the band below), then each cell of the row is updated from its four edge
+// fluxes with update_cell_k(), point sources are applied, the boundary inflow is counted and the
+// CFL speed of the new state is taken. A step is then one parallel region (small boxes: none, they
+// run on the calling thread). It calls exactly the functions of the plain parallel_for path
+// (edges.hpp, cell_update_k.hpp, cfl_k.hpp, point_source.hpp), which stays its test oracle
+// (SolverOptions::plain_phases) and which it matches bit for bit (only the inflow volume is summed
+// in another order).
+#pragma once
+
+#include <vector>
+
+#include "silt/core/config.hpp"
+#include "silt/core/parallel_for.hpp"
+#include "silt/swe/kernels/bed_source_k.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// Rows per band: the unit of work of one thread, and of the inflow sum (summed band by band in
+/// band order, so the total does not depend on the thread count or on which thread took a band).
+constexpr Index kRowBand = 16;
+
+/// Boxes of fewer cells run on the calling thread: below this a step costs less than waking the
+/// other threads (tens of microseconds idle, a scheduler time slice on a loaded machine;
+/// bench/results/swe-cpu-2026-12-01-cpu.md).
+constexpr Index kRowSerialCells = 32768;
+
+/// The staged cells of one row, i in [i0 - 1, i1 + 1), structure of arrays.
+template <class T>
+struct StagedRow {
+  T *h, *u, *v, *c, *z;
+  unsigned char* active;
+};
+
+/// Buffers of the row step, sized once for the largest box of a part (never inside a step): per
+/// thread three staged rows and three rows of edge fluxes; per band its inflow volume.
+template <class T>
+class RowScratch {
+ public:
+  /// Room for boxes up to `width` cells wide and `rows` rows high, on up to `threads` threads.
+  /// Allocates only when something grows.
+  void reserve(Index width, Index rows, int threads);
+  int threads() const { return threads_; }
+  StagedRow<T> staged(int thread, int k);
+  EdgeFlux<T>* fluxes(int thread, int k);
+  double* band_inflow() { return band_inflow_.data(); }
+  T* thread_speed() { return thread_speed_.data(); }
+
+ private:
+  Index width_ = 0, rows_ = 0;
+  int threads_ = 0;
+  std::vector<T> values_;              // per thread: 3 staged rows of 5 fields
+  std::vector<unsigned char> active_;  // per thread: 3 staged masks
+  std::vector<EdgeFlux<T>> fluxes_;    // per thread: west/east (x), south and north (y) rows
+  std::vector<double> band_inflow_;
+  std::vector<T> thread_speed_;
+};
+
+/// Flux + update + sources + max depth + faults + boundary inflow + CFL maximum over box on the
+/// host, in one parallel region: what phase_update_box, phase_boundary_flow, phase_sources and
+/// phase_cfl_step do together, with the same ownership rules as phase_fused_update (halo cells are
+/// updated, only owned cells report faults, count inflow and enter the CFL maximum).
+template <class T>
+void phase_row_update(const SolverView<T>& v, Box2 box, RowScratch<T>& scratch);
+
+}  // namespace silt::swe::detail
