@@ -66,7 +66,11 @@ class Run:
         cmd = [silt, "run", *args, "--backend", "cpu", "--out", os.path.join(work, "out"),
                "--view", f"127.0.0.1:{self.port}"]
         print("+", " ".join(cmd))
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+        # One thread and a lower priority: on a shared 2-core machine the headless browser
+        # (software rendering) must get the CPU it needs to keep up with the frames, or its status
+        # lags the run by seconds (the CPU row step steps several times faster than the phases did).
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log, env=env,
+                                     preexec_fn=lambda: os.nice(10))
         self.url = f"http://127.0.0.1:{self.port}/"
         deadline = time.time() + START_TIMEOUT_S
         while "viewer: http" not in self.text():
