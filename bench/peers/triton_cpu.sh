@@ -109,7 +109,7 @@ for r in $(seq 1 "$repeat"); do
     OMP_NUM_THREADS=$threads "$silt" run "$scene" --out "$work/silt/$prec" --overwrite \
       --set physics.precision=$prec > "$work/silt/$prec.log" 2>&1
     t1=$(date +%s.%N)
-    steps=$(grep -aoE '[0-9]+ steps' "$work/silt/$prec.log" | tail -1 | cut -d' ' -f1 || true)
+    steps=$(grep -aoE '[0-9]+ steps in' "$work/silt/$prec.log" | tail -1 | cut -d' ' -f1 || true)
     steps=${steps:-0}
     wall=$(python3 -c "print(f'{$t1 - $t0:.3f}')")
     printf '%-22s %4s %8s %8s %14s\n' "silt cpu $prec" "$r" "$steps" "$wall" "$(rate $cells "$steps" "$wall")"
