@@ -239,8 +239,8 @@ void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
     phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
 }
 
-// The plain phases after the update (the tile kernel or the row step did them), then, with several parts, the
-// values of the next step's reduction.
+// The plain phases after the update (the tile kernel or the row step did them), then, with
+// several parts, the values of the next step's reduction.
 template <class T>
 void Engine<T>::finish_parts() {
   if (one_pass() && !coupled()) return;  // one part in one pass: nothing left
