@@ -57,7 +57,7 @@ def free_port():
 class Run:
     """`silt run ... --view 127.0.0.1:PORT` in the background, its stderr collected."""
 
-    def __init__(self, silt, args, work, port=None):
+    def __init__(self, silt, args, work, port=None, nice=0):
         self.port = port or free_port()
         os.makedirs(work, exist_ok=True)
         self.log_path = os.path.join(work, "silt.log")
@@ -66,11 +66,11 @@ class Run:
         cmd = [silt, "run", *args, "--backend", "cpu", "--out", os.path.join(work, "out"),
                "--view", f"127.0.0.1:{self.port}"]
         print("+", " ".join(cmd))
-        # One thread and a lower priority: on a shared 2-core machine the headless browser
-        # (software rendering) must get the CPU it needs to keep up with the frames, or its status
-        # lags the run by seconds (the CPU row step steps several times faster than the phases did).
+        # nice > 0: a lower priority, so that on a shared 2-core machine the headless browser
+        # (software rendering) gets the CPU it needs to keep up with the frames of a fast run, or
+        # its status lags the run by seconds (swe_browser since the CPU row step).
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log, env=env,
-                                     preexec_fn=lambda: os.nice(10))
+                                     preexec_fn=(lambda: os.nice(nice)) if nice else None)
         self.url = f"http://127.0.0.1:{self.port}/"
         deadline = time.time() + START_TIMEOUT_S
         while "viewer: http" not in self.text():
@@ -260,7 +260,7 @@ def mpm_browser(silt, source, work, shots):
 
 
 def swe_browser(silt, source, work, shots):
-    run = Run(silt, dam_break(), work)
+    run = Run(silt, dam_break(), work, nice=10)
     b = Browser(run.url)
     try:
         b.wait("silt.framesReceived > 1", 60, "the first frames")
