@@ -35,6 +35,23 @@ if(SILT_ENABLE_GDAL)
     message(STATUS "GDAL not found: rasters are ESRI ASCII only (no GeoTIFF/NetCDF)")
   endif()
 endif()
+# netCDF-C (libnetcdf-dev, which GDAL's netCDF driver uses too) appends the frames of a run to one
+# NetCDF file (outputs.netcdf = "run"); without it NetCDF outputs are one file per frame.
+set(SILT_NETCDF OFF)
+if(SILT_GDAL)
+  find_package(netCDF CONFIG QUIET)
+  # HDF5 (under netCDF-4) prints its error stack on every thread that has not switched it off:
+  # the frames are appended on the writer thread, which switches it off (raster_netcdf.cpp).
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(SILT_HDF5 QUIET IMPORTED_TARGET hdf5)
+  endif()
+  if(netCDF_FOUND AND SILT_HDF5_FOUND)
+    set(SILT_NETCDF ON)
+  else()
+    message(STATUS "netCDF-C or HDF5 not found: NetCDF outputs are one file per frame")
+  endif()
+endif()
 
 set(SILT_MPI OFF)
 if(SILT_ENABLE_MPI)

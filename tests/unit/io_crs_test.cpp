@@ -113,7 +113,8 @@ TEST(Crs, AsciiPrjIsRead) {
 
 TEST(Crs, AsciiDemPrjGoesIntoEveryOutput) {
   utm_grid("crs_dem", 16);
-  const auto job = utm_job("", R"({"formats": ["asc", "tif", "nc"], "fields": ["depth", "level"],
+  const auto job = utm_job(
+      "", R"({"formats": ["asc", "tif", "nc"], "netcdf": "frames", "fields": ["depth", "level"],
                                    "png": "none"})");
   EXPECT_EQ(io::files_per_frame(job.outputs), 2u * 4u);  // asc, prj, tif, nc per field
   const auto files = write_one_frame(job, "crs_out");
@@ -135,8 +136,9 @@ TEST(Crs, AsciiDemPrjGoesIntoEveryOutput) {
 
 TEST(Crs, OutputsCrsOverridesTheInputs) {
   utm_grid("crs_dem", 16);
-  const auto job =
-      utm_job("", R"({"formats": ["asc", "tif", "nc"], "fields": ["depth"], "png": "none",
+  const auto job = utm_job(
+      "",
+      R"({"formats": ["asc", "tif", "nc"], "netcdf": "frames", "fields": ["depth"], "png": "none",
                       "crs": "EPSG:32617"})");
   for (const auto& f : write_one_frame(job, "crs_override"))
     if (fs::path(f).extension() != ".prj") EXPECT_EQ(gdal_crs(f, "EPSG:32617"), "same") << f;
@@ -165,7 +167,8 @@ TEST(Crs, NoCrsWritesNoPrj) {
 
 TEST(Precision, FollowsTheRunAndTheKey) {
   utm_grid("crs_dem", 16);
-  const std::string all = R"({"formats": ["asc", "tif", "nc"], "fields": ["depth"],
+  const std::string all =
+      R"({"formats": ["asc", "tif", "nc"], "netcdf": "frames", "fields": ["depth"],
                                "png": "none")";
   const auto f64 = utm_job(R"("physics": {"precision": "float64"},)", all + "}");
   EXPECT_EQ(f64.resolved["outputs"]["precision"], "float64");

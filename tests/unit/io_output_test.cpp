@@ -73,7 +73,7 @@ TEST(SweOutput, DerivedFields) {
 TEST(SweOutput, FramesNamedAndReadable) {
   const std::string formats = io::gdal_available() ? R"(["asc", "tif", "nc"])" : R"(["asc"])";
   const auto j = job(R"({"fields": ["depth", "level", "concentration"], "png": "none",
-                         "formats": )" +
+                         "netcdf": "frames", "formats": )" +
                      formats + "}");
   const std::string dir = (scratch() / "frames").string();
   io::SweOutputWriter w(j, dir);

@@ -193,7 +193,7 @@ TEST(Raster, SceneOnGeoTiffDemWritesOutputsInItsCrs) {
   const std::string text = R"({"solver": "swe", "bed": {"raster": ")" + dem +
                            R"(", "nodata": "wall"}, "initial": {"level": 5},
       "run": {"end_time": 1}, "outputs": {"formats": ["tif", "nc"], "fields": ["level"],
-      "png": "none"}})";
+      "png": "none", "netcdf": "frames"}})";
   const auto job = io::parse_swe_job(text, "utm.json", "");
   EXPECT_EQ(job.scene.grid.x0, 500000.0);
   EXPECT_EQ(job.scene.active, (std::vector<std::uint8_t>{1, 0, 1, 1, 1, 1}));

@@ -109,6 +109,30 @@ TEST(SweScene, JacksboroExampleLoads) {
   EXPECT_NE(job.outputs.crs_wkt.find("Jacksboro"), std::string::npos) << job.outputs.crs_wkt;
 }
 
+TEST(SweScene, StartDatetimeIsIso8601InUtc) {
+  const auto reference = [](const std::string& when) {
+    const std::string text = R"({"solver": "swe", "grid": {"nx": 2, "ny": 2, "dx": 1},
+        "run": {"end_time": 1, "start_datetime": ")" +
+                             when + R"("}, "outputs": {"png": "none"}})";
+    return io::parse_swe_job(text, "t.json", "").run.time_reference;
+  };
+  EXPECT_EQ(reference("2024-06-01T12:00:00+02:00"), "2024-06-01 10:00:00");
+  EXPECT_EQ(reference("2024-03-01T00:30-01:00"), "2024-03-01 01:30:00");
+  EXPECT_EQ(reference("2024-01-01T00:00:00+01:00"), "2023-12-31 23:00:00");  // across a year
+  EXPECT_EQ(reference("2024-02-29"), "2024-02-29 00:00:00");                 // a leap day
+  EXPECT_EQ(reference("2010-07-04T05:06:07Z"), "2010-07-04 05:06:07");
+  for (const char* bad : {"2023-02-29", "2024-13-01", "2024-06-01T24:00", "yesterday",
+                          "2024-06-01T12:00:00.5", "2024-06-01T12:00+2"})
+    EXPECT_TRUE(throws_with([&] { reference(bad); }, {"run.start_datetime", bad, "ISO 8601"}))
+        << bad;
+  // Default: the Unix epoch, in the resolved scene too.
+  const auto job = io::parse_swe_job(
+      R"({"solver": "swe", "grid": {"nx": 2, "ny": 2, "dx": 1}, "run": {"end_time": 1}})", "d.json",
+      "");
+  EXPECT_EQ(job.run.time_reference, "1970-01-01 00:00:00");
+  EXPECT_EQ(job.resolved["run"]["start_datetime"], "1970-01-01T00:00:00Z");
+}
+
 TEST(SweScene, UnknownKeyNamesKeyAndFile) {
   Json j = base();
   j["outputs"]["formatz"] = Json::array({"tif"});

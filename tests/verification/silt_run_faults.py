@@ -8,7 +8,7 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
                   larger frame exceeds: exit 1, one error naming that frame's file, the earlier
                   frames complete.
-  full_disk_nc,   shallow water writing NetCDF / GeoTIFF into a 512 KB tmpfs (mounted for the test;
+  full_disk_nc,   shallow water writing NetCDF (one file a frame) / GeoTIFF into a 512 KB tmpfs (mounted for the test;
   full_disk_tif   skipped, exit 77, where mounting is not allowed): exit 1, one error naming the
                   frame's file and "no space left", no crash or HDF5 message, the earlier frames
                   complete (gdalinfo opens each), gauges.csv without a cut row.
@@ -206,7 +206,7 @@ def case_full_disk_gdal(silt, source, work, ext):
         args = [os.path.join(source, "scenes", "river_spill.json"), "--backend", "cpu", "--out",
                 out, "--set", "run.end_time=3600", "--set", "run.output_interval=10",
                 "--set", 'outputs.png="none"', "--set", f'outputs.formats=["{ext}"]',
-                "--set", 'outputs.fields=["depth"]']
+                "--set", 'outputs.fields=["depth"]', "--set", 'outputs.netcdf="frames"']
         code, err = finish(start(silt, args))
         if code != 1:
             fail(f"exit code {code}, 1 expected")

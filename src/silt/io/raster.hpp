@@ -28,9 +28,13 @@ struct Raster {
   // Coordinate reference system, "" when unknown: WKT in builds with GDAL; in builds without it,
   // the text of the .prj the raster was read with, unparsed (written again as it came).
   std::string crs_wkt;
-  std::string variable;             // NetCDF variable name and band description ("" = "Band1")
-  std::string units;                // units of the values, e.g. "m" (NetCDF/GeoTIFF metadata)
-  double time = -1.0;               // s, simulated time of the values (metadata); < 0 = none
+  std::string variable;  // NetCDF variable name and band description ("" = "Band1")
+  std::string units;     // units of the values, e.g. "m" (NetCDF/GeoTIFF metadata)
+  double time = -1.0;    // s, simulated time of the values (metadata); < 0 = none
+  // CF metadata of the NetCDF variable ("" = none): standard_name, long_name (default: the
+  // variable name), cell_methods ("time: maximum"), and the time axis' reference,
+  // "YYYY-MM-DD hh:mm:ss[ +hh:mm]" (units "seconds since <it>"; "" = 1970-01-01 00:00:00).
+  std::string standard_name, long_name, cell_methods, time_reference;
   ValueType type = ValueType::f32;  // how writers store the values (readers leave f32)
 
   Index cells() const { return nx * ny; }
@@ -67,6 +71,25 @@ bool same_crs(const std::string& a, const std::string& b);
 std::string crs_name(const std::string& crs);
 /// "<dir>/<stem>.prj" for a raster path: where ESRI ASCII keeps its CRS.
 std::string prj_path_of(const std::string& raster_path);
+
+/// A NetCDF file of several fields on one grid over time (one file per run): `grid` gives the
+/// grid, CRS, nodata, value type and time reference (its values are unused); each of `fields` its
+/// variable name, units and CF metadata. create_netcdf_series() writes the file with an unlimited
+/// (empty) time axis through GDAL (coordinates, CF grid mapping, chunks of one frame, DEFLATE);
+/// append_netcdf_frame() then writes frame k (netCDF-C: GDAL cannot grow an unlimited dimension),
+/// and closes the file, which is complete and readable after each frame.
+struct RasterSeries {
+  Raster grid;
+  std::vector<Raster> fields;
+};
+/// True when this build writes NetCDF series (GDAL and the netCDF-C library).
+bool netcdf_series_available();
+void create_netcdf_series(const std::string& path, const RasterSeries& s);
+/// values[v]: field v's nx * ny values (south row first, NaN = nodata); t in s since the reference.
+void append_netcdf_frame(const std::string& path, const RasterSeries& s, long k, double t,
+                         const std::vector<std::vector<double>>& values);
+/// Frames the file at path holds (the size of its time axis); errors name the file.
+long netcdf_series_frames(const std::string& path);
 
 Raster read_ascii_grid(const std::string& path);
 /// The same from the file's text; `path` names it in messages.

@@ -116,70 +116,105 @@ void write_geotiff(const std::string& path, const Raster& r) {
   if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
 }
 
-// CF NetCDF through GDAL's multidimensional API, so that the file carries x/y coordinates in
-// metres (projection_x/y_coordinate) and a time axis that xarray concatenates; GDAL's classic
-// CreateCopy would label a grid without a CRS as lon/lat degrees.
-void write_netcdf(const std::string& path, const Raster& r) {
+std::string time_units(const Raster& r) {
+  return "seconds since " +
+         (r.time_reference.empty() ? std::string("1970-01-01 00:00:00") : r.time_reference);
+}
+
+// A CF NetCDF file (dimensions time, y, x; coordinates; one variable per field) through GDAL's
+// multidimensional API, so that the file carries x/y coordinates in metres
+// (projection_x/y_coordinate) and GDAL's CF grid mapping of the CRS; GDAL's classic CreateCopy
+// would label a grid without a CRS as lon/lat degrees. frames = 0: an unlimited time axis, empty.
+struct NcFile {
+  GDALDatasetUniquePtr ds;
+  std::shared_ptr<GDALMDArray> time;
+  std::vector<std::shared_ptr<GDALMDArray>> vars;
+};
+
+NcFile create_nc(const std::string& path, const Raster& r, const std::vector<const Raster*>& fields,
+                 GUInt64 frames) {
   GDALDriver* drv = GetGDALDriverManager()->GetDriverByName("netCDF");
   if (!drv) throw Error(fmt::format("cannot write '{}': GDAL has no netCDF driver", path));
   CPLStringList ds_opts;
   ds_opts.AddNameValue("FORMAT", "NC4");
-  GDALDatasetUniquePtr ds(drv->CreateMultiDimensional(path.c_str(), nullptr, ds_opts.List()));
-  if (!ds) throw Error(fmt::format("cannot write '{}': {}", path, last_error("create failed")));
-  auto root = ds->GetRootGroup();
+  NcFile nc;
+  nc.ds.reset(drv->CreateMultiDimensional(path.c_str(), nullptr, ds_opts.List()));
+  if (!nc.ds) throw Error(fmt::format("cannot write '{}': {}", path, last_error("create failed")));
+  auto root = nc.ds->GetRootGroup();
   const auto f64 = GDALExtendedDataType::Create(GDT_Float64);
   const auto f32 = GDALExtendedDataType::Create(GDT_Float32);
   const auto str = GDALExtendedDataType::CreateString();
   auto text_attr = [&](const std::shared_ptr<GDALMDArray>& a, const char* k, const std::string& v) {
     if (auto at = a->CreateAttribute(k, {}, str)) at->Write(v.c_str());
   };
-  auto dim_t = root->CreateDimension("time", GDAL_DIM_TYPE_TEMPORAL, "", 1);
+  CPLStringList unlimited;
+  if (frames == 0) unlimited.AddNameValue("UNLIMITED", "YES");
+  auto dim_t = root->CreateDimension("time", GDAL_DIM_TYPE_TEMPORAL, "", frames, unlimited.List());
   auto dim_y = root->CreateDimension("y", GDAL_DIM_TYPE_HORIZONTAL_Y, "", r.ny);
   auto dim_x = root->CreateDimension("x", GDAL_DIM_TYPE_HORIZONTAL_X, "", r.nx);
   if (!dim_t || !dim_y || !dim_x)
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("dimensions")));
-  auto var_t = root->CreateMDArray("time", {dim_t}, f64);
+  nc.time = root->CreateMDArray("time", {dim_t}, f64);
   auto var_y = root->CreateMDArray("y", {dim_y}, f64);
   auto var_x = root->CreateMDArray("x", {dim_x}, f64);
-  const double t = r.time >= 0 ? r.time : 0.0;
   std::vector<double> xs(static_cast<size_t>(r.nx)), ys(static_cast<size_t>(r.ny));
   for (Index i = 0; i < r.nx; ++i) xs[i] = r.x0 + (i + 0.5) * r.dx;  // cell centres
   for (Index j = 0; j < r.ny; ++j) ys[j] = r.y0 + (j + 0.5) * r.dx;
   const GUInt64 start[3] = {0, 0, 0};
-  size_t count_t = 1, count_y = static_cast<size_t>(r.ny), count_x = static_cast<size_t>(r.nx);
-  bool ok = var_t && var_y && var_x;
-  ok = ok && var_t->Write(start, &count_t, nullptr, nullptr, f64, &t);
+  size_t count_y = static_cast<size_t>(r.ny), count_x = static_cast<size_t>(r.nx);
+  bool ok = nc.time && var_y && var_x;
   ok = ok && var_y->Write(start, &count_y, nullptr, nullptr, f64, ys.data());
   ok = ok && var_x->Write(start, &count_x, nullptr, nullptr, f64, xs.data());
   if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, last_error("coordinates")));
-  text_attr(var_t, "axis", "T");
-  text_attr(var_t, "units", "s");
-  text_attr(var_t, "long_name", "simulated time since the start of the run");
+  // CF 4.4: a time coordinate's units name its reference time.
+  text_attr(nc.time, "axis", "T");
+  text_attr(nc.time, "standard_name", "time");
+  text_attr(nc.time, "long_name", "simulated time");
+  text_attr(nc.time, "units", time_units(r));
+  text_attr(nc.time, "calendar", "standard");
   for (auto [var, axis] : {std::pair{var_x, "X"}, std::pair{var_y, "Y"}}) {
     text_attr(var, "axis", axis);
     text_attr(var, "units", "m");
     text_attr(var, "standard_name",
               std::string("projection_") + (axis[0] == 'X' ? "x" : "y") + "_coordinate");
   }
-  CPLStringList var_opts;
-  var_opts.AddNameValue("COMPRESS", "DEFLATE");
-  const std::string name = r.variable.empty() ? "Band1" : r.variable;
   const auto& vtype = r.type == ValueType::f64 ? f64 : f32;
-  auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, vtype, var_opts.List());
-  if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
-  var->SetNoDataValue(r.nodata);
-  if (!r.units.empty()) text_attr(var, "units", r.units);
-  text_attr(var, "long_name", name);
-  set_crs(*ds, var.get(), r.crs_wkt, path);
+  for (const Raster* f : fields) {
+    CPLStringList var_opts;
+    var_opts.AddNameValue("COMPRESS", "DEFLATE");
+    // One frame per chunk: a frame is written, and most often read, whole.
+    var_opts.AddNameValue("BLOCKSIZE", fmt::format("1,{},{}", r.ny, r.nx).c_str());
+    const std::string name = f->variable.empty() ? "Band1" : f->variable;
+    auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, vtype, var_opts.List());
+    if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
+    var->SetNoDataValue(r.nodata);
+    if (!f->units.empty()) text_attr(var, "units", f->units);
+    if (!f->standard_name.empty()) text_attr(var, "standard_name", f->standard_name);
+    text_attr(var, "long_name", f->long_name.empty() ? name : f->long_name);
+    if (!f->cell_methods.empty()) text_attr(var, "cell_methods", f->cell_methods);
+    set_crs(*nc.ds, var.get(), r.crs_wkt, path);
+    nc.vars.push_back(var);
+  }
+  if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
+  if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");
+  return nc;
+}
+
+void write_netcdf(const std::string& path, const Raster& r) {
+  NcFile nc = create_nc(path, r, {&r}, 1);
+  const auto f64 = GDALExtendedDataType::Create(GDT_Float64);
+  const double t = r.time >= 0 ? r.time : 0.0;
+  const GUInt64 start[3] = {0, 0, 0};
+  const size_t one = 1;
+  if (!nc.time->Write(start, &one, nullptr, nullptr, f64, &t))
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("time")));
   // South row first, as the y coordinate increases; converted to the variable's type by GDAL.
   std::vector<double> south_first(static_cast<size_t>(r.cells()));
   for (Index k = 0; k < r.cells(); ++k)
     south_first[k] = r.is_nodata(k) ? r.nodata : r.values[size_t(k)];
-  const size_t count[3] = {1, count_y, count_x};
-  if (!var->Write(start, count, nullptr, nullptr, f64, south_first.data()))
+  const size_t count[3] = {1, static_cast<size_t>(r.ny), static_cast<size_t>(r.nx)};
+  if (!nc.vars[0]->Write(start, count, nullptr, nullptr, f64, south_first.data()))
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("write failed")));
-  if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
-  if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");
 }
 
 }  // namespace
@@ -284,6 +319,17 @@ void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f)
   }
 }
 
+void create_netcdf_series(const std::string& path, const RasterSeries& s) {
+  register_gdal();
+  require_room(path, kHeaderBytes + std::uintmax_t(s.grid.nx + s.grid.ny) * sizeof(double));
+  QuietErrors quiet;
+  std::vector<const Raster*> fields;
+  for (const Raster& f : s.fields) fields.push_back(&f);
+  { create_nc(path, s.grid, fields, 0); }  // closed (written) here
+  if (CPLGetLastErrorType() == CE_Failure)
+    throw Error(fmt::format("cannot write '{}': {}", path, last_error("GDAL error")));
+}
+
 std::string crs_to_wkt(const std::string& user_input) {
   register_gdal();
   QuietErrors quiet;
@@ -373,6 +419,13 @@ void write_gdal_raster(const std::string& path, const Raster&, RasterFormat f) {
       fmt::format("cannot write '{}': .{} output needs GDAL, which this build of silt does "
                   "not have; use the asc format",
                   path, extension_of(f)));
+}
+
+void create_netcdf_series(const std::string& path, const RasterSeries&) {
+  throw Error(
+      fmt::format("cannot write '{}': NetCDF output needs GDAL, which this build of silt "
+                  "does not have",
+                  path));
 }
 
 std::string crs_to_wkt(const std::string& user_input) {

@@ -61,10 +61,58 @@ std::string prepared(const std::string& dir) {
 }
 }  // namespace
 
+namespace {
+bool run_file(const SweOutputSettings& o) {
+  return o.netcdf == NetcdfLayout::run &&
+         std::find(o.formats.begin(), o.formats.end(), RasterFormat::nc) != o.formats.end();
+}
+
+// Grid, CRS, precision and CF metadata shared by every raster of a run.
+Raster raster_of(const SweJob& job) {
+  const swe::Grid& g = job.scene.grid;
+  Raster r;
+  r.nx = g.nx;
+  r.ny = g.ny;
+  r.dx = g.dx;
+  r.x0 = g.x0;
+  r.y0 = g.y0;
+  r.nodata = job.outputs.nodata;
+  r.crs_wkt = job.outputs.crs_wkt;
+  r.type = job.outputs.precision;
+  r.time_reference = job.run.time_reference;
+  return r;
+}
+
+void name_field(Raster& r, SweField field) {
+  r.variable = to_string(field);
+  r.units = units_of(field);
+  r.standard_name = standard_name_of(field);
+  r.long_name = long_name_of(field);
+  r.cell_methods = field == SweField::max_depth ? "time: maximum" : "";
+}
+}  // namespace
+
 SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir, long first_frame)
     : job_(&job), dir_(prepared(out_dir)), index_(dir_, first_frame) {
   if (job.outputs.png != PngMap::none)
     shade_ = hillshade(job.scene.grid, job.scene.bed, job.scene.active);
+  if (run_file(job.outputs)) {
+    series_.grid = raster_of(job);
+    for (SweField field : job.outputs.fields) {
+      series_.fields.push_back(series_.grid);
+      name_field(series_.fields.back(), field);
+    }
+    series_path_ = (fs::path(dir_) / kNetcdfRunFile).string();
+    // A restart writes its frames over those from first_frame on in the file it continues.
+    std::error_code ec;
+    if (first_frame < 0 || !fs::exists(series_path_, ec)) {
+      write_atomically(series_path_,
+                       [&](const std::string& tmp) { create_netcdf_series(tmp, series_); });
+    } else if (netcdf_series_frames(series_path_) < first_frame) {
+      throw Error(fmt::format("'{}' holds {} frames; the restart continues from frame {}",
+                              series_path_, netcdf_series_frames(series_path_), first_frame));
+    }
+  }
 }
 
 bool wants_fields(const SweOutputSettings& o) {
@@ -91,6 +139,7 @@ std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, doub
     remove_files(written);
     throw;
   }
+  if (!series_path_.empty()) written.push_back(series_path_);
   return written;
 }
 
@@ -105,23 +154,17 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
         fmt::format("output frame {}: fields are {} x {} ({} depths) but the scene grid is "
                     "{} x {}",
                     k, f.nx, f.ny, f.h.size(), s.grid.nx, s.grid.ny));
-  Raster r;
-  r.nx = s.grid.nx;
-  r.ny = s.grid.ny;
-  r.dx = s.grid.dx;
-  r.x0 = s.grid.x0;
-  r.y0 = s.grid.y0;
-  r.nodata = o.nodata;
-  r.crs_wkt = o.crs_wkt;
-  r.type = o.precision;
+  Raster r = raster_of(*job_);
   r.time = t;
   // ESRI ASCII keeps its CRS in a .prj of the same name, the same text for every file.
   const std::string prj = o.crs_wkt.empty() ? "" : crs_to_prj(o.crs_wkt);
+  std::vector<std::vector<double>> series_values;
   for (SweField field : o.fields) {
     r.values = derived_field(s, f, field);
-    r.variable = to_string(field);
-    r.units = units_of(field);
+    name_field(r, field);
+    if (!series_path_.empty()) series_values.push_back(r.values);
     for (RasterFormat fmt_ : o.formats) {
+      if (fmt_ == RasterFormat::nc && !series_path_.empty()) continue;
       const std::string path = frame_path(r.variable, k, extension_of(fmt_));
       write_atomically(path, [&](const std::string& tmp) { write_raster(tmp, r, fmt_); });
       written.push_back(path);
@@ -146,6 +189,9 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
     write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
     written.push_back(path);
   }
+  // Last: the run's file is not removed when the frame fails (it holds the frames before), and a
+  // frame k written to it but not listed in frames.csv is written again by a restart.
+  if (!series_path_.empty()) append_netcdf_frame(series_path_, series_, k, t, series_values);
 }
 
 std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,

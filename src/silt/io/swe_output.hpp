@@ -1,5 +1,6 @@
 // What a shallow-water run writes: rasters of the chosen fields at each output time
-// (<field>_<kkkk>.<asc|tif|nc>, k = frame index; each .asc with its CRS in <field>_<kkkk>.prj
+// (<field>_<kkkk>.<asc|tif|nc>, k = frame index, or every field in one fields.nc with frames along
+// its time axis, appended frame by frame; each .asc with its CRS in <field>_<kkkk>.prj
 // when the CRS is known; values at outputs.precision), PNG maps (<field>_<kkkk>.png), frames.csv (frame
 // index -> time), gauges.csv (time series at named points) and resolved_scene.json. Rasters and
 // PNGs are written under a temporary name and renamed, so a crash never leaves a half-written
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "silt/io/frame_index.hpp"
+#include "silt/io/raster.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/swe/fields.hpp"
 
@@ -24,7 +26,9 @@ std::vector<double> derived_field(const swe::Scene& scene, const swe::Fields& f,
 /// Whether frames read the fields (a raster or a map is asked for); when not,
 /// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
 bool wants_fields(const SweOutputSettings& outputs);
-/// The files each frame writes (besides its row of frames.csv).
+/// The NetCDF file of a run (outputs.netcdf = "run"): every field, frames along time.
+inline constexpr const char* kNetcdfRunFile = "fields.nc";
+/// The files each frame writes (besides its row of frames.csv; the run's NetCDF file counts once).
 std::size_t files_per_frame(const SweOutputSettings& outputs);
 
 class SweOutputWriter {
@@ -45,6 +49,8 @@ class SweOutputWriter {
  private:
   const SweJob* job_;
   std::string dir_;
+  RasterSeries series_;       // the NetCDF file of the run (fields.nc), when it is asked for
+  std::string series_path_;   // "" when not
   std::vector<float> shade_;  // hillshade of the bed, computed once
   FrameIndex index_;
 

@@ -22,6 +22,13 @@ enum class SweField { depth, velocity, u, v, level, concentration, max_depth };
 /// File-name stem and scene-file spelling: "depth", "velocity", "u", "v", "level", ...
 std::string to_string(SweField f);
 std::string units_of(SweField f);
+/// CF standard name (table 93: flood_water_thickness, flood_water_speed, ...; "" when CF has
+/// none) and long name of a field's NetCDF variable.
+std::string standard_name_of(SweField f);
+std::string long_name_of(SweField f);
+/// "YYYY-MM-DDThh:mm[:ss][Z|+hh:mm]" (or a date alone) as UTC "YYYY-MM-DD hh:mm:ss"; false when
+/// the text is not such a date and time.
+bool iso8601_to_utc(const std::string& text, std::string& utc);
 
 /// PNG map drawn for each output time: the field over a hillshade of the bed.
 enum class PngMap { none, depth, concentration };
@@ -35,7 +42,15 @@ struct Gauge {
 struct SweRunSettings {
   double end_time = 0.0;             // s
   std::vector<double> output_times;  // s, increasing, within [0, end_time]; frame k at [k]
+  // When simulated time 0 is: "start_datetime" as given (ISO 8601), and as UTC in the form
+  // NetCDF time units take ("seconds since " + time_reference).
+  std::string start_datetime = "1970-01-01T00:00:00Z";
+  std::string time_reference = "1970-01-01 00:00:00";
 };
+
+/// NetCDF outputs: one file per run (<out>/fields.nc, every field, frames along time) or one per
+/// field and frame (<field>_<kkkk>.nc, like the other formats).
+enum class NetcdfLayout { run, frames };
 
 struct SweOutputSettings {
   std::vector<SweField> fields;
@@ -45,7 +60,8 @@ struct SweOutputSettings {
   int png_scale = 1;                     // PNG pixels per cell along each axis
   std::string crs_wkt;                   // CRS of every output raster (.prj beside .asc), "" = none
   ValueType precision = ValueType::f32;  // values in .asc/.tif/.nc files
-  double nodata = -9999.0;               // nodata value of output rasters
+  NetcdfLayout netcdf = NetcdfLayout::run;
+  double nodata = -9999.0;  // nodata value of output rasters
   std::vector<Gauge> gauges;
   double gauge_interval = 0;  // s between gauge samples
 };

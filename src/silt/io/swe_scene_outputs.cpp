@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "silt/core/error.hpp"
 #include "silt/io/memory_limit.hpp"
@@ -42,6 +44,110 @@ std::string units_of(SweField f) {
     default:
       return "m";
   }
+}
+
+std::string standard_name_of(SweField f) {
+  switch (f) {
+    case SweField::depth:
+    case SweField::max_depth:  // with cell_methods "time: maximum"
+      return "flood_water_thickness";
+    case SweField::velocity:
+      return "flood_water_speed";
+    case SweField::u:
+      return "eastward_flood_water_velocity";  // x is east on a north-up grid
+    case SweField::v:
+      return "northward_flood_water_velocity";
+    case SweField::level:
+      return "water_surface_height_above_reference_datum";  // the DEM's vertical datum
+    case SweField::concentration:
+      return "";  // a generic pollutant: no CF name
+  }
+  return "";
+}
+
+std::string long_name_of(SweField f) {
+  switch (f) {
+    case SweField::depth:
+      return "water depth";
+    case SweField::velocity:
+      return "flow speed (depth-averaged)";
+    case SweField::u:
+      return "depth-averaged velocity along x (east)";
+    case SweField::v:
+      return "depth-averaged velocity along y (north)";
+    case SweField::level:
+      return "water surface elevation (bed + depth)";
+    case SweField::concentration:
+      return "depth-averaged pollutant concentration";
+    case SweField::max_depth:
+      return "maximum water depth since the start of the run";
+  }
+  return "";
+}
+
+namespace {
+// Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+long days_from_civil(long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long>(doe) - 719468;
+}
+
+void civil_from_days(long z, long& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const long era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = static_cast<long>(yoe) + era * 400 + (m <= 2);
+}
+}  // namespace
+
+bool iso8601_to_utc(const std::string& text, std::string& utc) {
+  int y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0, n = 0;
+  const char* p = text.c_str();
+  if (std::sscanf(p, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10) return false;
+  p += n;
+  if (*p == 'T' || *p == ' ') {
+    if (std::sscanf(p + 1, "%2d:%2d%n", &h, &mi, &n) != 2 || n != 5) return false;
+    p += 1 + n;
+    if (*p == ':') {
+      if (std::sscanf(p + 1, "%2d%n", &sec, &n) != 1 || n != 2) return false;
+      p += 1 + n;
+    }
+    int sign = 0;
+    if (*p == 'Z') {
+      ++p;
+    } else if (*p == '+' || *p == '-') {
+      sign = *p == '+' ? 1 : -1;
+      if (std::sscanf(p + 1, "%2d:%2d%n", &oh, &om, &n) != 2 || n != 5) return false;
+      p += 1 + n;
+      oh *= sign;
+      om *= sign;
+    }
+  }
+  if (*p != '\0') return false;
+  const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap)) return false;
+  if (h > 23 || mi > 59 || sec > 59 || std::abs(oh) > 14 || std::abs(om) > 59) return false;
+  // To UTC: local time minus its offset.
+  long t = days_from_civil(y, unsigned(mo), unsigned(d)) * 86400 + h * 3600 + mi * 60 + sec -
+           (oh * 3600 + om * 60);
+  const long days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+  t -= days * 86400;
+  long uy;
+  unsigned um, ud;
+  civil_from_days(days, uy, um, ud);
+  utc = fmt::format("{:04d}-{:02d}-{:02d} {:02d}:{:02d}:{:02d}", uy, um, ud, t / 3600,
+                    (t / 60) % 60, t % 60);
+  return true;
 }
 
 namespace detail {
@@ -102,6 +208,13 @@ void read_run(Keys& root, SweRunSettings& run) {
     }
     run.output_times.push_back(run.end_time);
   }
+  // Time 0 of the run, for the NetCDF time axis (CF 4.4: units "seconds since <reference>").
+  run.start_datetime = r.string("start_datetime", run.start_datetime);
+  if (!iso8601_to_utc(run.start_datetime, run.time_reference))
+    r.fail("start_datetime",
+           fmt::format("\"{}\" is not an ISO 8601 date and time (YYYY-MM-DD, "
+                       "YYYY-MM-DDThh:mm[:ss], optionally with Z or an offset +hh:mm)",
+                       run.start_datetime));
   r.finish();
 }
 
@@ -236,6 +349,14 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
     // text, which the key cannot take (it needs GDAL), so the resolved scene leaves it to the .prj.
     if (gdal_available()) o.resolved("crs") = fields.crs;
   }
+  const std::string layout =
+      o.choice("netcdf", netcdf_series_available() ? "run" : "frames", {"run", "frames"});
+  out.netcdf = layout == "run" ? NetcdfLayout::run : NetcdfLayout::frames;
+  if (out.netcdf == NetcdfLayout::run && !netcdf_series_available() &&
+      std::find(out.formats.begin(), out.formats.end(), RasterFormat::nc) != out.formats.end())
+    o.fail("netcdf",
+           "= \"run\" needs the netCDF-C library (libnetcdf-dev), which this build of "
+           "silt does not have; use \"frames\"");
   // Values in the files at the run's precision unless asked otherwise: a float64 run's outputs
   // then keep what the solver computed (a mass balance from them reaches its round-off).
   const bool f64 = job.scene.precision == swe::Precision::f64;
