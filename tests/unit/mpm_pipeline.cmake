@@ -6,3 +6,6 @@ silt_add_test(NAME mpm_solver_test LABEL unit CUDA
   SOURCES mpm_solver_test.cpp LIBS silt::mpm)
 # The scene builders of the MPM verification tests (mpm_scene_util.hpp).
 target_include_directories(mpm_solver_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/verification)
+silt_add_test(NAME mpm_solver_edit_test LABEL unit CUDA
+  SOURCES mpm_solver_edit_test.cpp LIBS silt::mpm)
+target_include_directories(mpm_solver_edit_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/verification)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "silt/core/error.hpp"
 
@@ -38,6 +39,44 @@ NewParticles Emitter::take_due(double t) {
       }
     }
   }
+  return add;
+}
+
+NewParticles Emitter::take_given(int s, const std::vector<float>& x, const std::vector<float>& v) {
+  const std::string what = fmt::format("MPM scene '{}': add_particles", scene_->name);
+  if (s < 0 || std::size_t(s) >= scene_->sources.size())
+    throw Error(fmt::format("{}: source {} does not exist (the scene has {} sources)", what, s,
+                            scene_->sources.size()));
+  if (x.size() % 3 != 0 || v.size() != x.size())
+    throw Error(fmt::format("{}: {} position and {} velocity values, 3 per particle each", what,
+                            x.size(), v.size()));
+  const std::size_t n = x.size() / 3;
+  const bool plane = scene_->dimensions == 2;
+  for (std::size_t i = 0; i < n; ++i)
+    for (int a = 0; a < 3; ++a) {
+      const float p = x[3 * i + a], u = v[3 * i + a];
+      if (!std::isfinite(u))
+        throw Error(fmt::format("{}: velocity row {} is not finite ({}, {}, {})", what, i,
+                                v[3 * i], v[3 * i + 1], v[3 * i + 2]));
+      if (!std::isfinite(p) || (!(plane && a == 2) && (p < clamp_lo_[a] || p > clamp_hi_[a])))
+        throw Error(fmt::format(
+            "{}: position row {} ({}, {}, {}) is {}: the domain is [{}, {}] x [{}, {}] x [{}, {}] m",
+            what, i, x[3 * i], x[3 * i + 1], x[3 * i + 2],
+            std::isfinite(p) ? "outside the domain" : "not finite", scene_->domain_min[0],
+            scene_->domain_max[0], scene_->domain_min[1], scene_->domain_max[1],
+            scene_->domain_min[2], scene_->domain_max[2]));
+    }
+  NewParticles add;
+  add.x = x;
+  add.v = v;
+  if (plane)
+    for (std::size_t i = 0; i < n; ++i) {
+      add.x[3 * i + 2] = clamp_lo_[2];
+      add.v[3 * i + 2] = 0.0f;
+    }
+  add.plastic.assign(n, initial_plastic_[std::size_t(s)]);
+  add.material.assign(n, s);
+  for (std::size_t i = 0; i < n; ++i) add.id.push_back(next_id_++);
   return add;
 }
 

@@ -16,6 +16,11 @@ class Emitter {
   /// The particles of every emission due at or before t (s) not yet taken, in emission order,
   /// with stable ids numbered on from the last call (a particle's index at creation).
   NewParticles take_due(double t);
+  /// Particles given by the caller between frames (Solver::add_particles): x and v, 3 floats per
+  /// particle, take source s's material and initial plastic state and the next stable ids. A 2D
+  /// scene's are put in its plane. silt::Error names the first row that is not finite or lies
+  /// outside the domain.
+  NewParticles take_given(int s, const std::vector<float>& x, const std::vector<float>& v);
 
   /// Where the emissions stand (a checkpoint): per source the first emission not yet taken, and
   /// the next particle id.

@@ -53,6 +53,8 @@ class Part {
   /// Grows the grid to the blocks of the last frame, refreshes the kernel arguments and, after
   /// new particles, folds their speeds into the control.
   void prepare();
+  /// Replaces the collider table (same count) in place: recorded graphs keep its pointer.
+  void set_colliders(const std::vector<Collider>& colliders);
   /// Makes the next step rebuild (a host write between frames).
   void request_rebuild();
   void begin_frame(double span);

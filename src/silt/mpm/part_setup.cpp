@@ -149,6 +149,18 @@ void Part::build_tables() {
   targs_.n_colliders = gargs_.n_colliders;
 }
 
+void Part::set_colliders(const std::vector<Collider>& colliders) {
+  if (colliders.size() != scene_.colliders.size())
+    throw Error(fmt::format("MPM scene '{}': {} colliders for a table of {}", scene_.name,
+                            colliders.size(), scene_.colliders.size()));
+  scene_.colliders = colliders;
+  std::vector<ColliderParams<float>> col;
+  for (const Collider& c : colliders) col.push_back(make_collider_params<float>(c));
+  if (col.empty()) return;
+  colliders_.upload(col);
+  fence(exec_);  // col is a temporary
+}
+
 void Part::refresh_args() {
   step_params_.grow_blocks = grid_.block_capacity() / 4 * 3;
   targs_.particles = particles_.size();

@@ -136,6 +136,21 @@ class Solver {
   /// particles are split anew and every part rebuilds. Collective.
   void restore(const RestartState& s);
 
+  // Between frames (solver_edit.cpp).
+  /// Adds particles at x (m) with velocities v (m/s), 3 floats per particle, of scene source
+  /// `source` (its material and initial plastic state), numbered with the next stable ids (the
+  /// emitter's counter, which checkpoints keep) and handed to the parts as an emission is. Returns
+  /// the first id; the others follow in order. silt::Error names the first row that is not finite
+  /// or outside the domain, or the capacity as an emission's overflow does. Collective under MPI
+  /// (every rank passes the same particles).
+  int add_particles(int source, const std::vector<float>& x, const std::vector<float>& v);
+  /// Collider `index` of scene().colliders is at `at` now (its reference point: a plane's point, a
+  /// sphere's or cylinder's center, a box's box_min, the box keeping its size) and moves on with
+  /// `velocity` (m/s). Colliders move as initial + velocity t, so the initial position is stored
+  /// shifted and the same device table re-uploaded on every part. A checkpoint holds the scene's
+  /// colliders only: state() refuses after a move; restore() puts the scene's colliders back.
+  void move_collider(std::size_t index, const Vec3d& at, const Vec3d& velocity);
+
   /// Part k of this process's parts (solver_views.cpp), after waiting for its device. The
   /// pointers hold until the next call that steps, adds or moves particles (advance_frame(),
   /// step(), restore()): a step sorts the particles in place and growth moves the storage.

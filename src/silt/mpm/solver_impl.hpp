@@ -43,6 +43,10 @@ struct Solver::Impl {
   long long frame = 0;
   int last_frame_steps = 0;
   bool stepping = false;
+  /// The scene's colliders, and the time of the last move_collider() (< 0: none since the start
+  /// or the last restore): a checkpoint would restart with the scene's.
+  std::vector<Collider> scene_colliders;
+  double collider_moved_at = -1;
 
   /// f(part, k) for each of this process's parts, with its device current.
   template <class F>
@@ -64,6 +68,9 @@ struct Solver::Impl {
 
   void make_parts(const std::vector<Exec>& execs);
   void emit(double t);
+  /// Hands new particles to the parts of their pieces (one part: all); `how` ("emitted",
+  /// "added") words the capacity error.
+  void distribute(NewParticles all, double t, const char* how);
   void prepare(bool emit_new, bool for_frame);
   void agree_rebuild();
   void prepare_graphs();

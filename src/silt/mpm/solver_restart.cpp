@@ -184,6 +184,11 @@ std::vector<PartState> gather_states(const partition::World& w, PartState mine) 
 
 RestartState Solver::state() const {
   Impl& m = *impl_;
+  if (m.collider_moved_at >= 0)
+    throw Error(fmt::format(
+        "MPM scene '{}': a collider was moved at t = {} s; a checkpoint holds the scene's "
+        "colliders and would restart differently, so none is written after a move",
+        m.scene.name, m.collider_moved_at));
   RestartState s;
   m.each([&](Part& p, int) { s.parts.push_back(state_of(p)); });
   if (m.world.distributed()) s.parts = gather_states(m.world, std::move(s.parts.front()));
@@ -206,6 +211,11 @@ void Solver::restore(const RestartState& s) {
   e.next.assign(s.emitted.begin(), s.emitted.end());
   e.next_id = s.next_id;
   m.emitter.restore(e);
+  if (m.collider_moved_at >= 0) {
+    m.scene.colliders = m.scene_colliders;
+    m.each([&](Part& p, int) { p.set_colliders(m.scene_colliders); });
+    m.collider_moved_at = -1;
+  }
   m.frame = s.frame;
   m.last_frame_steps = s.last_frame_steps;
   m.total_particles = 0;
