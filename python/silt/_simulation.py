@@ -219,6 +219,108 @@ class MpmSimulation(_Base):
         """Lines the solver logged since the last call (warnings, rebalancing)."""
         return self._sim.take_log()
 
+    def add_particles(self, position: Any, velocity: Any, source: Union[str, int] = 0) -> np.ndarray:
+        """Adds particles between frames: ``position`` (m) and ``velocity`` (m/s) are (n, 3) float32
+        or float64 arrays (converted to float32). They take the material and initial plastic state
+        of the scene source ``source`` (its name or index) and the next stable ids after every id
+        given so far (emissions included; checkpoints keep the counter), and go to the parts as an
+        emission does. Returns their ids. A wrong shape or dtype raises TypeError or ValueError
+        naming the argument; a row that is not finite or lies outside the domain, or more particles
+        than ``max_particles``, raises ValueError naming the first bad row. Device views taken
+        before end (:class:`DeviceArray`). A 2D scene's particles are put in its plane."""
+        index = self._source_index(source)
+        x = _rows("add_particles: position", position)
+        v = _rows("add_particles: velocity", velocity)
+        if x.shape[0] != v.shape[0]:
+            raise ValueError(f"add_particles: position has {x.shape[0]} rows and velocity {v.shape[0]}")
+        first = self._sim.add_particles(index, x, v)
+        return np.arange(first, first + x.shape[0], dtype=np.int32)
+
+    def colliders(self) -> List[Dict[str, Any]]:
+        """The scene's colliders as they are now: name, kind ("plane", "sphere", "box", "cylinder"),
+        ``at`` (the reference point now: a plane's point, a sphere's or cylinder's center, a box's
+        box_min) and velocity (m/s)."""
+        return self._sim.colliders()
+
+    def set_collider(self, name: Union[str, int], *, point: Any = None, center: Any = None,
+                     box_min: Any = None, velocity: Any = None) -> None:
+        """Moves collider ``name`` (its name or index) between frames, from the current time on:
+        ``point`` for a plane, ``center`` for a sphere or cylinder, ``box_min`` for a box (which
+        keeps its size) is where it is now, and ``velocity`` (m/s) how it moves on; what is not
+        given stays as it is. Every part gets the new position. A checkpoint holds the scene's
+        colliders, so :meth:`checkpoint` raises :class:`silt.Error` after a move (until
+        :meth:`restore`, which also puts the scene's colliders back)."""
+        cols = self._sim.colliders()
+        index = _pick("set_collider", "collider", name, [c["name"] for c in cols])
+        c = cols[index]
+        field = {"plane": "point", "sphere": "center", "cylinder": "center", "box": "box_min"}[c["kind"]]
+        given = {"point": point, "center": center, "box_min": box_min}
+        for k, value in given.items():
+            if value is not None and k != field:
+                raise ValueError(f"set_collider: collider '{c['name']}' is a {c['kind']}: give {field}=, not {k}=")
+        at = c["at"] if given[field] is None else _vec3(f"set_collider: {field}", given[field])
+        vel = c["velocity"] if velocity is None else _vec3("set_collider: velocity", velocity)
+        self._sim.move_collider(index, at, vel)
+
+    def _source_index(self, source: Union[str, int]) -> int:
+        return _pick("add_particles", "source", source, self._sim.source_names())
+
+
+def _pick(what: str, kind: str, key: Union[str, int], names: List[str]) -> int:
+    """The index of the scene's `kind` named `key` (a name or an index)."""
+    if isinstance(key, str):
+        if key not in names:
+            raise ValueError(f"{what}: the scene has no {kind} '{key}' (it has {names})")
+        return names.index(key)
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+        raise TypeError(f"{what}: {kind} must be a name or an index, not {type(key).__name__}")
+    if not 0 <= int(key) < len(names):
+        raise ValueError(f"{what}: {kind} {int(key)} does not exist (the scene has {len(names)}: {names})")
+    return int(key)
+
+
+def _rows(what: str, a: Any) -> np.ndarray:
+    """a as C-contiguous (n, 3) float32; TypeError/ValueError naming `what` otherwise."""
+    if not isinstance(a, np.ndarray):
+        try:
+            a = np.asarray(a)
+        except Exception as e:
+            raise TypeError(f"{what} must be an (n, 3) float array: {e}") from None
+    if a.dtype not in (np.float32, np.float64):
+        raise TypeError(f"{what} must be an (n, 3) float32 or float64 array, not {a.dtype}")
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise ValueError(f"{what} must be an (n, 3) array, not of shape {a.shape}")
+    with np.errstate(over="ignore"):
+        out = np.ascontiguousarray(a, dtype=np.float32)
+    bad = np.flatnonzero(~np.isfinite(out).all(axis=1))
+    if bad.size:
+        r = int(bad[0])
+        raise ValueError(f"{what} row {r} is not finite {tuple(float(x) for x in a[r])}")
+    return out
+
+
+def _samples(what: str, a: Any) -> np.ndarray:
+    """a as a C-contiguous 1D float64 array; TypeError/ValueError naming `what` otherwise."""
+    try:
+        out = np.asarray(a)
+    except Exception as e:
+        raise TypeError(f"{what} must be a 1D array of numbers: {e}") from None
+    if out.dtype.kind not in "fiu" or out.dtype == np.bool_:
+        raise TypeError(f"{what} must be a 1D array of numbers, not {out.dtype}")
+    if out.ndim != 1:
+        raise ValueError(f"{what} must be a 1D array, not of shape {out.shape}")
+    return np.ascontiguousarray(out, dtype=np.float64)
+
+
+def _vec3(what: str, a: Any) -> List[float]:
+    try:
+        v = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be 3 numbers, not {a!r}") from None
+    if v.shape != (3,) or not np.isfinite(v).all():
+        raise ValueError(f"{what} must be 3 finite numbers, not {a!r}")
+    return [float(x) for x in v]
+
 
 class SweSimulation(_Base):
     """A shallow-water run (docs/scenes-swe.md): fields on the grid as 2D NumPy arrays.
@@ -286,6 +388,22 @@ class SweSimulation(_Base):
     def gauges(self) -> Dict[str, Any]:
         """The scene's gauges now: time, name (list), and arrays x, y, depth, u, v, concentration."""
         return self._sim.gauges()
+
+    def set_series(self, name: str, times: Any, values: Any) -> None:
+        """Replaces the time series of the discharge or level boundary or the point source ``name``
+        between steps, from the current time on: ``times`` (s, increasing strictly) and ``values``
+        (m^3/s into the domain, or m of water level) are 1D arrays of one length, interpolated
+        linearly and held at the ends, as a scene's series. Raises TypeError or ValueError naming
+        the argument, the boundary or source and the first bad sample. A checkpoint holds the
+        scene's series, so :meth:`checkpoint` raises :class:`silt.Error` after a change (until
+        :meth:`restore`, which also puts the scene's series back)."""
+        if not isinstance(name, str):
+            raise TypeError(f"set_series: name must be a str, not {type(name).__name__}")
+        t = _samples("set_series: times", times)
+        v = _samples("set_series: values", values)
+        if t.shape != v.shape:
+            raise ValueError(f"set_series: {t.shape[0]} times but {v.shape[0]} values")
+        self._sim.set_series(name, t, v)
 
     def write_gauges(self, dir: "str | os.PathLike[str]") -> str:
         """Appends the gauges' current values as a row of ``dir``/gauges.csv; returns its path."""

@@ -2,6 +2,7 @@
 // the GIL released; particles to NumPy (copies, id order) or as zero-copy views of a part's
 // storage (DLPack, valid until the next step); frames and checkpoints through the CLI's writers.
 #include <fmt/format.h>
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -40,6 +41,23 @@ nb::dict stats_dict(const mpm::FrameStats& s, long frame) {
   d["rms_speed"] = s.rms_speed;
   d["warnings"] = s.warnings;
   return d;
+}
+
+/// (n, 3) float32 rows in host memory (the Python layer converts and checks the shape).
+using Rows = nb::ndarray<const float, nb::shape<-1, 3>, nb::c_contig, nb::device::cpu>;
+
+const char* collider_kind(mpm::ColliderKind k) {
+  switch (k) {
+    case mpm::ColliderKind::plane:
+      return "plane";
+    case mpm::ColliderKind::sphere:
+      return "sphere";
+    case mpm::ColliderKind::box:
+      return "box";
+    case mpm::ColliderKind::cylinder:
+      return "cylinder";
+  }
+  return "?";
 }
 
 class MpmSimulation {
@@ -177,6 +195,63 @@ class MpmSimulation {
     ++generation_;
   }
 
+  // Particles of source `source` added between frames (Solver::add_particles); the library's
+  // messages (the first bad row, the capacity) as ValueError. The storage moves: views end.
+  int add_particles(int source, Rows x, Rows v) {
+    Busy busy(busy_);
+    const std::vector<float> xs(x.data(), x.data() + x.size()), vs(v.data(), v.data() + v.size());
+    std::string error;
+    int first = 0;
+    {
+      nb::gil_scoped_release unlocked;
+      ++generation_;
+      try {
+        first = solver_->add_particles(source, xs, vs);
+      } catch (const Error& e) {
+        error = e.what();
+      }
+    }
+    if (!error.empty()) throw nb::value_error(error.c_str());
+    return first;
+  }
+
+  std::vector<std::string> source_names() const {
+    std::vector<std::string> names;
+    for (const mpm::Source& s : solver_->scene().sources) names.push_back(s.name);
+    return names;
+  }
+
+  // The colliders as they are now: name, kind, the reference point at the current time (a
+  // plane's point, a sphere's or cylinder's center, a box's box_min) and velocity.
+  nb::list colliders() const {
+    nb::list out;
+    const double t = solver_->time();
+    for (const mpm::Collider& c : solver_->scene().colliders) {
+      const mpm::Vec3d& ref = c.kind == mpm::ColliderKind::plane ? c.point
+                              : c.kind == mpm::ColliderKind::box ? c.box_min
+                                                                 : c.center;
+      std::array<double, 3> at;
+      for (std::size_t a = 0; a < 3; ++a) at[a] = ref[a] + c.velocity[a] * t;
+      nb::dict d;
+      d["name"] = c.name;
+      d["kind"] = collider_kind(c.kind);
+      d["at"] = at;
+      d["velocity"] = c.velocity;
+      out.append(d);
+    }
+    return out;
+  }
+
+  void move_collider(int index, const std::array<double, 3>& at,
+                     const std::array<double, 3>& velocity) {
+    Busy busy(busy_);
+    try {
+      solver_->move_collider(std::size_t(index), at, velocity);
+    } catch (const Error& e) {
+      throw nb::value_error(e.what());
+    }
+  }
+
   long frame_index() const { return frame_; }
   long long steps() const { return steps_; }
   long long generation() const { return generation_; }
@@ -224,6 +299,12 @@ void bind_mpm(nb::module_& m) {
       .def("checkpoint", &MpmSimulation::checkpoint, nb::arg("path"))
       .def("restore", &MpmSimulation::restore, nb::arg("path"))
       .def("take_log", &MpmSimulation::take_log)
+      .def("add_particles", &MpmSimulation::add_particles, nb::arg("source"), nb::arg("position"),
+           nb::arg("velocity"))
+      .def("source_names", &MpmSimulation::source_names)
+      .def("colliders", &MpmSimulation::colliders)
+      .def("move_collider", &MpmSimulation::move_collider, nb::arg("index"), nb::arg("at"),
+           nb::arg("velocity"))
       .def_prop_ro("time", &MpmSimulation::time)
       .def_prop_ro("frame", &MpmSimulation::frame_index)
       .def_prop_ro("steps", &MpmSimulation::steps)

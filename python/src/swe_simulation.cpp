@@ -32,6 +32,9 @@ std::string field_names() {
   return s + "'bed', 'hu', 'hv', 'hc'";
 }
 
+/// A 1D float64 array in host memory (the Python layer converts and checks it).
+using Samples = nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
 class SweSimulation {
  public:
   SweSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
@@ -190,6 +193,25 @@ class SweSimulation {
     solver_->restore(io::load_swe_checkpoint(path, *job_).state);
   }
 
+  // A boundary's or point source's series replaced from now on (Solver::set_series); the
+  // library's messages (the boundary or source, the sample) as ValueError.
+  void set_series(const std::string& name, Samples times, Samples values) {
+    Busy busy(busy_);
+    swe::Series s;
+    s.t.assign(times.data(), times.data() + times.size());
+    s.value.assign(values.data(), values.data() + values.size());
+    std::string error;
+    {
+      nb::gil_scoped_release unlocked;
+      try {
+        solver_->set_series(name, s);
+      } catch (const Error& e) {
+        error = e.what();
+      }
+    }
+    if (!error.empty()) throw nb::value_error(error.c_str());
+  }
+
   double time() const { return solver_->time(); }
   long long steps() const { return solver_->steps(); }
   double last_dt() const { return solver_->last_dt(); }
@@ -238,6 +260,8 @@ void bind_swe(nb::module_& m) {
       .def("write_gauges", &SweSimulation::write_gauges, nb::arg("dir"))
       .def("checkpoint", &SweSimulation::checkpoint, nb::arg("path"))
       .def("restore", &SweSimulation::restore, nb::arg("path"))
+      .def("set_series", &SweSimulation::set_series, nb::arg("name"), nb::arg("times"),
+           nb::arg("values"))
       .def_prop_ro("time", &SweSimulation::time)
       .def_prop_ro("steps", &SweSimulation::steps)
       .def_prop_ro("last_dt", &SweSimulation::last_dt)

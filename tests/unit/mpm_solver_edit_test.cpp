@@ -90,16 +90,27 @@ TEST(MpmSolverEdit, AddParticlesRefusesBadRowsAndKeepsTheIds) {
   Solver solver(s, exec());
   const std::int64_t n0 = solver.particle_count();
   const std::vector<float> v(6, 0.0f);
-  EXPECT_TRUE(throws_with([&] { solver.add_particles(1, {0.1f, 0.1f, 0, 0.7f, 0.1f, 0}, v); },
-                          {"drift", "add_particles", "position row 1", "outside the domain"}));
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_TRUE(throws_with([&] { solver.add_particles(1, {0.1f, nan, 0, 0.2f, 0.1f, 0}, v); },
-                          {"position row 0", "not finite"}));
   EXPECT_TRUE(throws_with(
-      [&] { solver.add_particles(1, {0.1f, 0.1f, 0, 0.2f, 0.1f, 0}, {0, 0, 0, 0, nan, 0}); },
+      [&] {
+        solver.add_particles(1, {0.1f, 0.1f, 0, 0.7f, 0.1f, 0}, v);
+      },
+      {"drift", "add_particles", "position row 1", "outside the domain"}));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(throws_with(
+      [&] {
+        solver.add_particles(1, {0.1f, nan, 0, 0.2f, 0.1f, 0}, v);
+      },
+      {"position row 0", "not finite"}));
+  EXPECT_TRUE(throws_with(
+      [&] {
+        solver.add_particles(1, {0.1f, 0.1f, 0, 0.2f, 0.1f, 0}, {0, 0, 0, 0, nan, 0});
+      },
       {"velocity row 1", "not finite"}));
-  EXPECT_TRUE(throws_with([&] { solver.add_particles(2, {0.1f, 0.1f, 0}, {0, 0, 0}); },
-                          {"source 2", "2 sources"}));
+  EXPECT_TRUE(throws_with(
+      [&] {
+        solver.add_particles(2, {0.1f, 0.1f, 0}, {0, 0, 0});
+      },
+      {"source 2", "2 sources"}));
   const std::vector<float> many(3 * 2000, 0.3f);
   EXPECT_TRUE(throws_with([&] { solver.add_particles(0, many, many); },
                           {"capacity overflow", "2000 added", "max_particles is 2000"}));
@@ -134,15 +145,19 @@ TEST(MpmSolverEdit, ABlockOnAMovedPlaneRisesWithIt) {
     const ParticleFrame p = solver.particles();
     const double plane = 0.1 + 0.2 * (solver.time() - t0);
     double lowest = 1e30;
-    for (std::size_t i = 0; i < p.count(); ++i) lowest = std::min(lowest, double(p.position[3 * i + 1]));
+    for (std::size_t i = 0; i < p.count(); ++i)
+      lowest = std::min(lowest, double(p.position[3 * i + 1]));
     const double rise = test::mpm::moments(p).com[1] - y0;
     std::printf("%d part(s): plane rose %.4f m, block %.4f m, lowest particle %.4f m above it\n",
                 parts, plane - 0.1, rise, lowest - plane);
     EXPECT_NEAR(rise, plane - 0.1, 0.01);
     EXPECT_GE(lowest, plane - 0.5 * s.dx);
     EXPECT_TRUE(throws_with([&] { solver.state(); }, {"lift", "collider was moved", "checkpoint"}));
-    EXPECT_TRUE(throws_with([&] { solver.move_collider(1, {0, 0, 0}, {0, 0, 0}); },
-                            {"collider 1 does not exist"}));
+    EXPECT_TRUE(throws_with(
+        [&] {
+          solver.move_collider(1, {0, 0, 0}, {0, 0, 0});
+        },
+        {"collider 1 does not exist"}));
   }
 }
 

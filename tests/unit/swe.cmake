@@ -3,3 +3,5 @@ silt_add_test(NAME swe_kernels_test SOURCES swe_kernels_test.cpp LABEL unit TIME
 # The solver on CPU (label unit) and CUDA (label gpu).
 silt_add_test(NAME swe_solver_test SOURCES swe_solver_test.cpp LABEL unit LIBS silt::swe CUDA
               TIMEOUT 300)
+silt_add_test(NAME swe_set_series_test SOURCES swe_set_series_test.cpp LABEL unit LIBS silt::swe
+              CUDA)

@@ -56,15 +56,16 @@ NewParticles Emitter::take_given(int s, const std::vector<float>& x, const std::
     for (int a = 0; a < 3; ++a) {
       const float p = x[3 * i + a], u = v[3 * i + a];
       if (!std::isfinite(u))
-        throw Error(fmt::format("{}: velocity row {} is not finite ({}, {}, {})", what, i,
-                                v[3 * i], v[3 * i + 1], v[3 * i + 2]));
+        throw Error(fmt::format("{}: velocity row {} is not finite ({}, {}, {})", what, i, v[3 * i],
+                                v[3 * i + 1], v[3 * i + 2]));
       if (!std::isfinite(p) || (!(plane && a == 2) && (p < clamp_lo_[a] || p > clamp_hi_[a])))
-        throw Error(fmt::format(
-            "{}: position row {} ({}, {}, {}) is {}: the domain is [{}, {}] x [{}, {}] x [{}, {}] m",
-            what, i, x[3 * i], x[3 * i + 1], x[3 * i + 2],
-            std::isfinite(p) ? "outside the domain" : "not finite", scene_->domain_min[0],
-            scene_->domain_max[0], scene_->domain_min[1], scene_->domain_max[1],
-            scene_->domain_min[2], scene_->domain_max[2]));
+        throw Error(
+            fmt::format("{}: position row {} ({}, {}, {}) is {}: the domain is [{}, {}] x [{}, {}] "
+                        "x [{}, {}] m",
+                        what, i, x[3 * i], x[3 * i + 1], x[3 * i + 2],
+                        std::isfinite(p) ? "outside the domain" : "not finite",
+                        scene_->domain_min[0], scene_->domain_max[0], scene_->domain_min[1],
+                        scene_->domain_max[1], scene_->domain_min[2], scene_->domain_max[2]));
     }
   NewParticles add;
   add.x = x;

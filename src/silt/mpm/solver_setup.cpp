@@ -92,17 +92,19 @@ void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
   }
 }
 
-void Solver::Impl::emit(double t) { distribute(emitter.take_due(t), t, "emitted"); }
+void Solver::Impl::emit(double t) {
+  distribute(emitter.take_due(t), t, "emitted");
+}
 
 void Solver::Impl::distribute(NewParticles all, double t, const char* how) {
   const std::size_t n = all.count();
   if (n == 0) return;
   if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
-    throw Error(fmt::format(
-        "MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
-        "needed ({} present + {} {}), max_particles is {}",
-        scene.name, t, total_particles + (long long)n, total_particles, n, how,
-        scene.max_particles));
+    throw Error(
+        fmt::format("MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
+                    "needed ({} present + {} {}), max_particles is {}",
+                    scene.name, t, total_particles + (long long)n, total_particles, n, how,
+                    scene.max_particles));
   total_particles += (long long)n;
   std::vector<NewParticles> piece_of(parts.size());
   if (nparts == 1) {

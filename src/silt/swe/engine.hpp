@@ -11,6 +11,7 @@
 
 #include "silt/core/exec.hpp"
 #include "silt/swe/scene.hpp"
+#include "silt/swe/setup.hpp"
 #include "silt/swe/solver.hpp"
 #include "silt/swe/views.hpp"
 
@@ -48,6 +49,9 @@ class EngineBase {
   virtual std::string layout() const = 0;
   /// Sets every part's cells and clock from a global state (engine_restore.cpp).
   virtual void restore(const RestartState& s) = 0;
+  /// Replaces every part's forcing-series tables by l's (engine_series.cpp): l is prepare() of the
+  /// scene with some series replaced, the same segments and sources.
+  virtual void set_series(const Layout& l) = 0;
 };
 
 /// Validates the scene and split (silt::Error) and builds the engine for the scene's precision.

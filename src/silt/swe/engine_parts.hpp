@@ -45,6 +45,7 @@ class Engine final : public EngineBase {
   CommTimes measure_communication(int repetitions) override;
   std::string layout() const override;
   void restore(const RestartState& s) override;
+  void set_series(const Layout& l) override;
 
  private:
   // Construction (engine.cpp).

@@ -1,6 +1,10 @@
 #include "silt/swe/solver.hpp"
 
+#include <fmt/format.h>
+
+#include "silt/core/error.hpp"
 #include "silt/swe/engine.hpp"
+#include "silt/swe/setup.hpp"
 
 namespace silt::swe {
 
@@ -12,6 +16,11 @@ struct Solver::Impl {
   Scene scene;
   Exec exec;
   std::unique_ptr<detail::EngineBase> engine;
+  // The scene's boundaries and sources as given, and the time of the last set_series() (< 0:
+  // none since the start or the last restore): a checkpoint would restart with the scene's.
+  std::vector<Boundary> scene_boundaries;
+  std::vector<PointSource> scene_sources;
+  double series_set_at = -1;
 };
 
 namespace {
@@ -30,6 +39,8 @@ Solver::Solver(const Scene& scene, const Split& split, const SolverOptions& opti
   impl_->scene = scene;
   impl_->exec = split.execs.empty() ? Exec::host() : split.execs.front();
   impl_->engine = detail::make_engine(impl_->scene, split, options);
+  impl_->scene_boundaries = scene.boundaries;
+  impl_->scene_sources = scene.sources;
 }
 Solver::~Solver() = default;
 Solver::Solver(Solver&&) noexcept = default;
@@ -75,6 +86,11 @@ CommTimes Solver::measure_communication(int repetitions) {
   return impl_->engine->measure_communication(repetitions);
 }
 RestartState Solver::state() const {
+  if (impl_->series_set_at >= 0)
+    throw Error(fmt::format(
+        "swe scene '{}': a series was replaced at t = {} s; a checkpoint holds the scene's "
+        "series and would restart differently, so none is written after set_series",
+        impl_->scene.name, impl_->series_set_at));
   const detail::Clock c = impl_->engine->clock();
   RestartState s;
   s.fields = impl_->engine->fields();
@@ -86,7 +102,62 @@ RestartState Solver::state() const {
   return s;
 }
 void Solver::restore(const RestartState& s) {
-  impl_->engine->restore(s);
+  Impl& m = *impl_;
+  if (m.series_set_at >= 0) {
+    m.scene.boundaries = m.scene_boundaries;
+    m.scene.sources = m.scene_sources;
+    m.engine->set_series(detail::prepare(m.scene));
+    m.series_set_at = -1;
+  }
+  m.engine->restore(s);
+}
+
+void Solver::set_series(const std::string& name, const Series& series) {
+  Impl& m = *impl_;
+  Scene& sc = m.scene;
+  std::vector<Series*> targets;
+  for (Boundary& b : sc.boundaries)
+    if (b.name == name) {
+      if (b.kind != BoundaryKind::discharge && b.kind != BoundaryKind::level)
+        throw Error(
+            fmt::format("swe scene '{}': set_series: boundary '{}' is a {} boundary, "
+                        "which has no series (discharge and level boundaries have one)",
+                        sc.name, name, b.kind == BoundaryKind::wall ? "wall" : "open"));
+      targets.push_back(&b.series);
+    }
+  for (PointSource& p : sc.sources)
+    if (p.name == name) targets.push_back(&p.discharge);
+  if (targets.size() != 1) {
+    std::string names;
+    for (const Boundary& b : sc.boundaries)
+      if (b.kind == BoundaryKind::discharge || b.kind == BoundaryKind::level)
+        names += (names.empty() ? "'" : ", '") + b.name + "'";
+    for (const PointSource& p : sc.sources) names += (names.empty() ? "'" : ", '") + p.name + "'";
+    if (names.empty()) names = "none";
+    if (targets.empty())
+      throw Error(fmt::format(
+          "swe scene '{}': set_series: no boundary or source is named '{}' (series: {})", sc.name,
+          name, names));
+    throw Error(
+        fmt::format("swe scene '{}': set_series: '{}' names several boundaries or sources ({})",
+                    sc.name, name, names));
+  }
+  // The scene's own checks (times increasing, finite samples) on the scene with the new series;
+  // the tables then hold it in the place of the old, every other index unchanged.
+  Series old = std::move(*targets.front());
+  *targets.front() = series;
+  detail::Layout l;
+  try {
+    if (series.empty())
+      throw Error(fmt::format("swe scene '{}': set_series: '{}': the series has no samples",
+                              sc.name, name));
+    l = detail::prepare(sc);
+  } catch (...) {
+    *targets.front() = std::move(old);
+    throw;
+  }
+  m.engine->set_series(l);
+  m.series_set_at = time();
 }
 std::string Solver::layout() const {
   return impl_->engine->layout();

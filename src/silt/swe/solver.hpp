@@ -124,6 +124,13 @@ class Solver {
   /// silt::Error when the grid size differs from the scene's.
   void restore(const RestartState& s);
 
+  /// Between steps: the series of the discharge or level boundary or point source `name` becomes
+  /// `series` (t s, value m^3/s or m), from the current time on (series are sampled at each step's
+  /// mid-time). Checked as the scene's series are (times increasing strictly, finite samples);
+  /// silt::Error names the boundary or source and the sample. A checkpoint holds the scene's
+  /// series: state() refuses after a change; restore() puts the scene's series back. Collective.
+  void set_series(const std::string& name, const Series& series);
+
   /// Times `repetitions` halo exchanges and global reductions on their own (zeros on one part).
   /// Collective under MPI. The state is left as it was.
   CommTimes measure_communication(int repetitions);
