@@ -94,7 +94,7 @@ class DeviceArray:
     or ``numpy.from_dlpack`` (CPU backend).
 
     Valid until the simulation steps again (:meth:`MpmSimulation.advance_frame`,
-    :meth:`MpmSimulation.advance_to`, :meth:`restore`): a step sorts the particles in place and
+    :meth:`MpmSimulation.advance_to`, :meth:`restore`, :meth:`MpmSimulation.add_particles`): a step sorts the particles in place and
     growth moves them. Converting a stale view raises :class:`StaleViewError`; a tensor made from a
     view before the step is not detected and then holds other particles' values, or freed memory.
     Treat the arrays as read-only.
