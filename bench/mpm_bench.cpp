@@ -33,6 +33,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/core/host_stream.hpp"
 #include "silt/mpm/solver.hpp"
 
 namespace {
@@ -63,25 +64,6 @@ struct Config {
   double atomics_per_second = kAtomicsPerSecond;
   int host_threads = 0;  // CPU backend: OpenMP threads (0 on CUDA)
 };
-
-/// STREAM copy b[i] = a[i] over two 256 MiB arrays on the OpenMP threads, best of 6 passes (the
-/// first faults the pages in), in bytes read + written per second.
-double host_stream_copy() {
-  const std::size_t n = (std::size_t(256) << 20) / sizeof(double);
-  std::vector<double> a(n), b(n);
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) a[i] = double(i), b[i] = 0.0;
-  double best = 0;
-  for (int pass = 0; pass < 6; ++pass) {
-    const double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) b[i] = a[i];
-    const double t = omp_get_wtime() - t0;
-    best = std::max(best, 2.0 * sizeof(double) * n / t);
-    std::swap(a, b);
-  }
-  return best;
-}
 
 /// Device memory traffic and atomics of one step per particle (and per grid node), counted from
 /// the kernels' loads and stores (see transfer_body.hpp, rebuild.cpp); neighbour nodes are assumed
@@ -487,7 +469,7 @@ int main(int argc, char** argv) {
     const int steps = c.steps > 0 ? c.steps : (gpu ? (c.quick ? 50 : 200) : 2);
     if (!gpu) {
       c.host_threads = silt::host_thread_count();
-      c.bytes_per_second = host_stream_copy();
+      c.bytes_per_second = silt::measure_host_stream().bytes_per_s;
       c.atomics_per_second = 0;
     }
     fmt::print(
