@@ -79,3 +79,19 @@ if(SILT_ENABLE_VIEW)
     message(STATUS "civetweb not found: no live viewer (install libcivetweb-dev)")
   endif()
 endif()
+
+# OpenVDB (libopenvdb-dev): mesh colliders become narrow-band signed distance fields
+# (tools::meshToLevelSet), and particles and material volumes are written as .vdb for VFX tools.
+# Optional: a build without it has no mesh colliders and no VDB outputs, and says so when a scene
+# asks for them. Debian installs OpenVDB's FindOpenVDB.cmake beside its libraries.
+option(SILT_ENABLE_VDB "Mesh colliders and VDB outputs through OpenVDB (when found)" ON)
+set(SILT_VDB OFF)
+if(SILT_ENABLE_VDB)
+  list(APPEND CMAKE_MODULE_PATH /usr/lib/x86_64-linux-gnu/cmake/OpenVDB)
+  find_package(OpenVDB QUIET)
+  if(OpenVDB_FOUND)
+    set(SILT_VDB ON)
+  else()
+    message(STATUS "OpenVDB not found: no mesh colliders or VDB outputs (install libopenvdb-dev)")
+  endif()
+endif()

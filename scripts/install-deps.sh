@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
+  libopenvdb-dev libboost-iostreams-dev python3-openvdb  # mesh colliders (SDFs), VDB outputs, their reader
   python3-venv libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
   python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
   libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
