@@ -63,6 +63,7 @@ def cases(quick, raster):
 
 FRAME = re.compile(r"^frame +(\d+) .*?steps +(\d+) .*?([0-9.]+) ms/step")
 SETUP = re.compile(r"^set up in ([0-9.]+) s", re.M)
+HOST = re.compile(r"^host time beyond the steps: (.*)$", re.M)
 
 
 def stepping_seconds(log, mpm):
@@ -131,6 +132,9 @@ def main():
             rows.append(row)
             print("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.0%} | {:.0%} "
                   "| {:.1f} |".format(*row), flush=True)
+            h = HOST.search(log)  # MPM: where the time beyond the steps went
+            if h:
+                print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)
             shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}"), ignore_errors=True)
     if a.csv:
         with open(a.csv, "w") as f:

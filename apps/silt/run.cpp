@@ -299,6 +299,29 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
 }
 
 #ifdef SILT_WITH_MPM
+/// The host work of a run's frames beyond their steps, summed (mpm::FrameHostTime), and the time
+/// the stepping thread spent handing frames to the writer (downloads, waits on a full queue).
+struct HostTimes {
+  mpm::FrameHostTime sum;
+  double handoff_ms = 0;
+  void add(const mpm::FrameStats& s, std::chrono::steady_clock::duration handoff) {
+    sum.emit_ms += s.host.emit_ms;
+    sum.prepare_ms += s.host.prepare_ms;
+    sum.record_ms += s.host.record_ms;
+    sum.recordings += s.host.recordings;
+    sum.graph_updates += s.host.graph_updates;
+    sum.finish_ms += s.host.finish_ms;
+    handoff_ms += std::chrono::duration<double, std::milli>(handoff).count();
+  }
+  std::string line(std::chrono::steady_clock::duration drain) const {
+    return fmt::format(
+        "host time beyond the steps: emission {:.3f} s, grids {:.3f} s, graph recording {:.3f} s "
+        "({} times, {} part graphs updated in place), read-back {:.3f} s, frames to the writer {:.3f} s, writer drained in {:.3f} s",
+        sum.emit_ms / 1e3, sum.prepare_ms / 1e3, sum.record_ms / 1e3, sum.recordings, sum.graph_updates,
+        sum.finish_ms / 1e3, handoff_ms / 1e3, std::chrono::duration<double>(drain).count());
+  }
+};
+
 // One solver over the parts of the run: one device, or several parts (--devices 0,1 on CUDA,
 // --devices 0,0 for two parts on one GPU; --backend cpu --devices 0,1,2 for CPU partitions; one
 // part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
@@ -373,6 +396,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     if (!from) emit(0, solver.time());
     view.mpm_frame(first > 0 ? first - 1 : 0, solver.time(), 0, download);
     long long steps = 0;
+    HostTimes host;  // where the frames' time went beyond their steps
     for (int f = int(first > 0 ? first : 1); f <= job.run.frames; ++f) {
       view.hold();
       const int sig = stop_signal(r.world);
@@ -384,7 +408,9 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       }
       const mpm::FrameStats s = solver.advance_frame();
       steps += s.steps;
+      const auto handed = std::chrono::steady_clock::now();
       emit(f, s.time);
+      host.add(s, std::chrono::steady_clock::now() - handed);
       r.progress.log(
           fmt::format("frame {:4} t = {:8.4f} s  particles {:9}  steps {:4}  {:.3f} ms/step  "
                       "blocks {:7}  rebuilds {}  rms speed {:.3g} m/s",
@@ -401,8 +427,10 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       }
     }
     if (policy.enabled()) checkpoint();
+    const auto drain = std::chrono::steady_clock::now();
     if (queue) queue->close();
     r.progress.done(solver.time(), steps);
+    r.progress.log(host.line(std::chrono::steady_clock::now() - drain));
     view.linger();
     return 0;
   });

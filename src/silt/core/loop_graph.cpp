@@ -50,25 +50,22 @@ struct LoopGraph::Impl {
   }
 };
 
-LoopGraph::LoopGraph(const Exec& exec, const Pre& pre, const Phase& branch, const Pre& step,
-                     int n_copies)
-    : impl_(std::make_unique<Impl>()) {
-  const int copies = n_copies > 1 ? n_copies : 1;
-  SILT_REQUIRE(exec.is_cuda() && exec.stream != nullptr,
-               std::string("LoopGraph needs a CUDA exec with its own stream"));
-  impl_->exec = exec;
+namespace {
+
+/// Records the loop into a new graph (the caller owns it; destroyed here on failure).
+cudaGraph_t record_loop(const Exec& exec, const LoopGraph::Pre& pre, const LoopGraph::Phase& branch,
+                        const LoopGraph::Pre& step, int copies) {
   const cudaStream_t s = exec.stream;
-  SILT_CUDA_CHECK(cudaSetDevice(exec.device));
-  SILT_CUDA_CHECK(cudaGraphCreate(&impl_->graph, 0));
+  cudaGraph_t graph = nullptr;
+  SILT_CUDA_CHECK(cudaGraphCreate(&graph, 0));
   try {
     // The loop condition starts at 1 on every launch (cudaGraphCondAssignDefault): a frame always
     // takes at least one step; the dt kernel clears it after the last one.
     cudaGraphConditionalHandle loop = 0;
-    SILT_CUDA_CHECK(
-        cudaGraphConditionalHandleCreate(&loop, impl_->graph, 1, cudaGraphCondAssignDefault));
+    SILT_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault));
     cudaGraphNode_t loop_node = nullptr;
     const cudaGraph_t body =
-        add_conditional(impl_->graph, nullptr, 0, loop, cudaGraphCondTypeWhile, &loop_node);
+        add_conditional(graph, nullptr, 0, loop, cudaGraphCondTypeWhile, &loop_node);
 
     // Loop body: (pre -> IF(branch) -> step) x copies, each IF node with a handle of its own.
     std::vector<cudaGraph_t> branch_bodies;
@@ -103,12 +100,48 @@ LoopGraph::LoopGraph(const Exec& exec, const Pre& pre, const Phase& branch, cons
       branch();
       SILT_CUDA_CHECK(cudaStreamEndCapture(s, nullptr));
     }
-
-    SILT_CUDA_CHECK(cudaGraphInstantiate(&impl_->instance, impl_->graph, 0));
   } catch (...) {
     abandon_capture(s);
+    cudaGraphDestroy(graph);
     throw;
   }
+  return graph;
+}
+
+}  // namespace
+
+LoopGraph::LoopGraph(const Exec& exec, const Pre& pre, const Phase& branch, const Pre& step,
+                     int n_copies)
+    : impl_(std::make_unique<Impl>()) {
+  SILT_REQUIRE(exec.is_cuda() && exec.stream != nullptr,
+               std::string("LoopGraph needs a CUDA exec with its own stream"));
+  impl_->exec = exec;
+  SILT_CUDA_CHECK(cudaSetDevice(exec.device));
+  impl_->graph = record_loop(exec, pre, branch, step, n_copies > 1 ? n_copies : 1);
+  SILT_CUDA_CHECK(cudaGraphInstantiate(&impl_->instance, impl_->graph, 0));
+}
+
+bool LoopGraph::record_again(const Pre& pre, const Phase& branch, const Pre& step, int n_copies) {
+  SILT_CUDA_CHECK(cudaSetDevice(impl_->exec.device));
+  cudaGraph_t fresh = record_loop(impl_->exec, pre, branch, step, n_copies > 1 ? n_copies : 1);
+  // The same phases over new sizes or pointers: the same topology, so the instance takes the new
+  // parameters in place (no new instantiation); otherwise it is instantiated again.
+  cudaGraphExecUpdateResultInfo info{};
+  const bool updated = cudaGraphExecUpdate(impl_->instance, fresh, &info) == cudaSuccess;
+  (void)cudaGetLastError();  // a refused update leaves an error to clear
+  if (!updated) {
+    cudaGraphExec_t instance = nullptr;
+    const cudaError_t e = cudaGraphInstantiate(&instance, fresh, 0);
+    if (e != cudaSuccess) {
+      cudaGraphDestroy(fresh);
+      SILT_CUDA_CHECK(e);
+    }
+    cudaGraphExecDestroy(impl_->instance);
+    impl_->instance = instance;
+  }
+  cudaGraphDestroy(impl_->graph);
+  impl_->graph = fresh;
+  return updated;
 }
 
 LoopGraph::~LoopGraph() = default;
@@ -129,6 +162,9 @@ LoopGraph::LoopGraph(const Exec&, const Pre&, const Phase&, const Pre&, int) {
   throw Error("CUDA graphs with conditional nodes need the CUDA backend built with CUDA >= 12.4");
 }
 LoopGraph::~LoopGraph() = default;
+bool LoopGraph::record_again(const Pre&, const Phase&, const Pre&, int) {
+  return false;
+}
 void LoopGraph::launch() {}
 bool LoopGraph::supported() {
   return false;

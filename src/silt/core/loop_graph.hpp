@@ -11,7 +11,7 @@
 //
 // The phases are recorded by stream capture (cudaStreamBeginCaptureToGraph on a non-default
 // stream) of the very launches a plain loop makes, so both paths run the same kernels. The graph
-// bakes in pointers and sizes: record it again when they change. The one CUDA-graph wrapper of
+// bakes in pointers and sizes: record it again when they change (record_again). The one CUDA-graph wrapper of
 // silt.
 #pragma once
 
@@ -70,6 +70,11 @@ class LoopGraph {
   LoopGraph(const LoopGraph&) = delete;
   LoopGraph& operator=(const LoopGraph&) = delete;
 
+  /// Records the phases again (after sizes or pointers they baked in changed) and updates the
+  /// instance in place when the topology is the same (cudaGraphExecUpdate), which costs far less
+  /// than instantiating; instantiates again otherwise. Returns true when it updated in place.
+  /// Throws silt::Error like the constructor.
+  bool record_again(const Pre& pre, const Phase& branch, const Pre& step, int copies);
   /// Enqueues one run of the whole loop on the stream; no host wait.
   void launch();
   /// True when this build can record conditional graphs (CUDA 12.4 or newer).

@@ -122,6 +122,7 @@ Solver& Solver::operator=(Solver&&) noexcept = default;
 FrameStats Solver::advance_frame() {
   Impl& m = *impl_;
   m.stepping = false;
+  m.host_time = FrameHostTime{};
   m.prepare(true, true);
   m.each([&](Part& p, int) { p.begin_frame(m.scene.frame_dt); });
   const auto t0 = std::chrono::steady_clock::now();
@@ -174,6 +175,9 @@ FrameStats Solver::advance_frame() {
                     c.unstable_steps, c.steps, m.frame));
   if (pauses > 0)
     warn(fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid", m.frame, pauses));
+  s.host = m.host_time;
+  s.host.finish_ms = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - t1).count();
   return s;
 }
 

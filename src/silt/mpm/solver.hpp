@@ -26,6 +26,17 @@ struct Motion {
   double mass = 0;
 };
 
+/// Host work of a frame outside its steps, ms of wall time (where a frame's time goes beyond the
+/// steps: `silt run` sums it over the run).
+struct FrameHostTime {
+  double emit_ms = 0;     // emitters' new particles sampled, uploaded and rebalanced
+  double prepare_ms = 0;  // grids grown for the frame (and after pauses)
+  double record_ms = 0;   // CUDA graphs recorded again (pointers or particle counts changed)
+  int recordings = 0;     // times they were
+  int graph_updates = 0;  // of those, part graphs updated in place instead of instantiated
+  double finish_ms = 0;   // after the steps: faults, step control and motion read back
+};
+
 struct FrameStats {
   long long steps = 0;     // steps taken in the frame
   double time = 0;         // simulated time at the end of the frame, s
@@ -43,6 +54,7 @@ struct FrameStats {
   /// and their root-mean-square speed sqrt(2 KE / M), m/s: the "at rest" measure.
   double kinetic_energy = 0;
   double rms_speed = 0;
+  FrameHostTime host;                 // host work of the frame outside its steps
   std::vector<std::string> warnings;  // also sent to SolverOptions::log
 };
 

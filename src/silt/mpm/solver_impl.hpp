@@ -42,6 +42,8 @@ struct Solver::Impl {
   std::vector<std::int64_t> counts;  // per part over all ranks, after the last emission/balance
   long long frame = 0;
   int last_frame_steps = 0;
+  // Host time of the frame being prepared (FrameStats::host).
+  FrameHostTime host_time;
   bool stepping = false;
   /// The scene's colliders, and the time of the last move_collider() (< 0: none since the start
   /// or the last restore): a checkpoint would restart with the scene's.
@@ -73,7 +75,8 @@ struct Solver::Impl {
   void distribute(NewParticles all, double t, const char* how);
   void prepare(bool emit_new, bool for_frame);
   void agree_rebuild();
-  void prepare_graphs();
+  /// Records the graphs again when what they baked in changed; true when it did.
+  bool prepare_graphs();
   void step_plain(bool allow_pause);
   void run_steps();
   void check_faults();

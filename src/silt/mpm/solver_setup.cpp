@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/exchange_kernels.hpp"
@@ -146,11 +147,18 @@ void Solver::Impl::agree_rebuild() {
 }
 
 void Solver::Impl::prepare(bool emit_new, bool for_frame) {
+  using Clock = std::chrono::steady_clock;
+  const auto ms_since = [](Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  };
+  auto t0 = Clock::now();
   if (emit_new) {
     const double t = parts.front()->read_control().time;
     emit(t);
     log(balancer.balance(parts, t));  // between frames only, never at a pause inside one
     counts = balancer.counts(parts);
+    host_time.emit_ms += ms_since(t0);
+    t0 = Clock::now();
   }
   each([&](Part& p, int k) {
     try {
@@ -161,29 +169,41 @@ void Solver::Impl::prepare(bool emit_new, bool for_frame) {
   });
   exchange->prepare();
   agree_rebuild();
-  if (for_frame) prepare_graphs();
+  host_time.prepare_ms += ms_since(t0);
+  if (for_frame) {
+    t0 = Clock::now();
+    if (prepare_graphs()) {
+      host_time.record_ms += ms_since(t0);
+      ++host_time.recordings;
+    }
+  }
 }
 
-void Solver::Impl::prepare_graphs() {
-  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return;
+bool Solver::Impl::prepare_graphs() {
+  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return false;
   // The graphs bake in every part's pointers (peer grids included) and particle counts.
   long long key = exchange->storage_key();
   for (auto& p : parts) key = key * 1000003LL + p->storage_key();
-  if (key == graph_key && !graphs.empty()) return;
-  graphs.clear();
+  if (key == graph_key && !graphs.empty()) return false;
   Exchange* x = exchange.get();
   try {
+    const bool again = graphs.size() == parts.size();
+    if (!again) graphs.clear();
     each([&](Part& p, int k) {
       Part* pp = &p;
-      graphs.push_back(std::make_unique<LoopGraph>(
-          p.exec(), [x, k](const StepHandles& h) { x->graph_decide(k, h); },
-          [x, k] { x->graph_rebuild(k); },
-          [x, pp, k](const StepHandles& h) {
-            pp->p2g();
-            x->graph_grid_update(k, h);
-            pp->g2p();
-          },
-          kGraphStepsPerIteration));
+      const LoopGraph::Pre decide = [x, k](const StepHandles& h) { x->graph_decide(k, h); };
+      const LoopGraph::Phase rebuild = [x, k] { x->graph_rebuild(k); };
+      const LoopGraph::Pre step = [x, pp, k](const StepHandles& h) {
+        pp->p2g();
+        x->graph_grid_update(k, h);
+        pp->g2p();
+      };
+      if (!again)
+        graphs.push_back(
+            std::make_unique<LoopGraph>(p.exec(), decide, rebuild, step, kGraphStepsPerIteration));
+      else if (graphs[std::size_t(k)]->record_again(decide, rebuild, step,
+                                                   kGraphStepsPerIteration))
+        ++host_time.graph_updates;
     });
     graph_key = key;
   } catch (const Error& e) {
@@ -192,6 +212,7 @@ void Solver::Impl::prepare_graphs() {
     exchange->use_plain_steps();
     log(fmt::format("MPM: CUDA graphs unavailable, using plain launches ({})", e.what()));
   }
+  return true;
 }
 
 }  // namespace silt::mpm
