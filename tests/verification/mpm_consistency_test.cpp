@@ -167,8 +167,8 @@ TEST(MpmConsistency, GraphsFollowEmissionsAsPlainLaunchesDo) {
     updates += sg.host.graph_updates;
   }
   EXPECT_TRUE(g.uses_graph());
-  std::printf("emitter: %d recordings, %d updated in place, %lld particles\n", recordings,
-              updates, (long long)g.particle_count());
+  std::printf("emitter: %d recordings, %d updated in place, %lld particles\n", recordings, updates,
+              (long long)g.particle_count());
   EXPECT_GE(recordings, 6) << "every emission changes the particle count";
   expect_same(moments(p.particles()), moments(g.particles()), "emitter: plain vs graph");
 }
