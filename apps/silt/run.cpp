@@ -316,9 +316,11 @@ struct HostTimes {
   std::string line(std::chrono::steady_clock::duration drain) const {
     return fmt::format(
         "host time beyond the steps: emission {:.3f} s, grids {:.3f} s, graph recording {:.3f} s "
-        "({} times, {} part graphs updated in place), read-back {:.3f} s, frames to the writer {:.3f} s, writer drained in {:.3f} s",
-        sum.emit_ms / 1e3, sum.prepare_ms / 1e3, sum.record_ms / 1e3, sum.recordings, sum.graph_updates,
-        sum.finish_ms / 1e3, handoff_ms / 1e3, std::chrono::duration<double>(drain).count());
+        "({} times, {} part graphs updated in place), read-back {:.3f} s, frames to the writer "
+        "{:.3f} s, writer drained in {:.3f} s",
+        sum.emit_ms / 1e3, sum.prepare_ms / 1e3, sum.record_ms / 1e3, sum.recordings,
+        sum.graph_updates, sum.finish_ms / 1e3, handoff_ms / 1e3,
+        std::chrono::duration<double>(drain).count());
   }
 };
 

@@ -176,8 +176,8 @@ FrameStats Solver::advance_frame() {
   if (pauses > 0)
     warn(fmt::format("MPM: frame {} paused {} time(s) to grow the sparse grid", m.frame, pauses));
   s.host = m.host_time;
-  s.host.finish_ms = std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - t1).count();
+  s.host.finish_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   return s;
 }
 

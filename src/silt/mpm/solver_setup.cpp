@@ -191,8 +191,12 @@ bool Solver::Impl::prepare_graphs() {
     if (!again) graphs.clear();
     each([&](Part& p, int k) {
       Part* pp = &p;
-      const LoopGraph::Pre decide = [x, k](const StepHandles& h) { x->graph_decide(k, h); };
-      const LoopGraph::Phase rebuild = [x, k] { x->graph_rebuild(k); };
+      const LoopGraph::Pre decide = [x, k](const StepHandles& h) {
+        x->graph_decide(k, h);
+      };
+      const LoopGraph::Phase rebuild = [x, k] {
+        x->graph_rebuild(k);
+      };
       const LoopGraph::Pre step = [x, pp, k](const StepHandles& h) {
         pp->p2g();
         x->graph_grid_update(k, h);
@@ -201,8 +205,7 @@ bool Solver::Impl::prepare_graphs() {
       if (!again)
         graphs.push_back(
             std::make_unique<LoopGraph>(p.exec(), decide, rebuild, step, kGraphStepsPerIteration));
-      else if (graphs[std::size_t(k)]->record_again(decide, rebuild, step,
-                                                   kGraphStepsPerIteration))
+      else if (graphs[std::size_t(k)]->record_again(decide, rebuild, step, kGraphStepsPerIteration))
         ++host_time.graph_updates;
     });
     graph_key = key;
