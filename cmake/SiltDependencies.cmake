@@ -91,7 +91,11 @@ if(SILT_ENABLE_VDB)
   foreach(prefix ${CMAKE_PREFIX_PATH} /usr)
     list(APPEND CMAKE_MODULE_PATH ${prefix}/lib/x86_64-linux-gnu/cmake/OpenVDB)
   endforeach()
+  # Debian's FindOpenVDB sets BUILD_SHARED_LIBS ON in the caller's scope (for Boost): silt's
+  # libraries stay static (the GPU build links a static zlib; the Python module is one .so).
+  set(silt_shared_before "${BUILD_SHARED_LIBS}")
   find_package(OpenVDB QUIET)
+  set(BUILD_SHARED_LIBS "${silt_shared_before}")
   if(OpenVDB_FOUND)
     set(SILT_VDB ON)
   else()
