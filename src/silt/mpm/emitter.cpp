@@ -19,6 +19,7 @@ Emitter::Emitter(const Scene& scene) : scene_(&scene) {
   std::copy(t.clamp_hi, t.clamp_hi + 3, clamp_hi_);
   for (const Source& src : scene.sources) times_.push_back(emission_times(src));
   next_.assign(scene.sources.size(), 0);
+  samples_.resize(scene.sources.size());
 }
 
 NewParticles Emitter::take_due(double t) {
@@ -28,7 +29,12 @@ NewParticles Emitter::take_due(double t) {
     // 1e-9 s absorbs the round-off between frame times and emission times.
     while (next_[s] < times_[s].size() && times_[s][next_[s]] <= t + 1e-9) {
       ++next_[s];
-      for (const Vec3d& p : sample_source(src, scene_->dx, scene_->dimensions)) {
+      std::vector<Vec3d> once;
+      const bool repeats = times_[s].size() > 1;
+      if (repeats && samples_[s].empty())
+        samples_[s] = sample_source(src, scene_->dx, scene_->dimensions);
+      if (!repeats) once = sample_source(src, scene_->dx, scene_->dimensions);
+      for (const Vec3d& p : repeats ? samples_[s] : once) {
         for (int a = 0; a < 3; ++a) {
           add.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
           add.v.push_back(float(src.velocity[a]));

@@ -38,6 +38,9 @@ class Emitter {
   float clamp_lo_[3] = {}, clamp_hi_[3] = {};  // m
   std::vector<std::vector<double>> times_;     // per source: emission times, s
   std::vector<std::size_t> next_;              // per source: first emission not yet taken
+  // Per source that emits more than once: its sample, taken at the first emission and copied at
+  // every later one (sampling is deterministic: the same points each time, minus the cost).
+  std::vector<std::vector<Vec3d>> samples_;
   int next_id_ = 0;
 };
 
