@@ -92,6 +92,14 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
   return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
 }
 
+// The general edge flux (edges.hpp: an inactive side, or a segment of the domain edge), out of
+// line: few edges of a tile take it, and inlined it made the kernel three times longer.
+template <class T>
+__device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Index i, Index j,
+                                                      Dir d) {
+  return edge_flux(e, i, j, d);
+}
+
 // Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
@@ -172,7 +180,7 @@ constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
 
 template <class T, int TX, int TY, int MinBlocks>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
-    fused_update_kernel(SolverView<T> v, Box2 box) {
+    fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
   __shared__ TileCells<T, TX, TY> cells;
   // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
   __shared__ EdgeFlux<T> fx[TY][TX];
@@ -215,11 +223,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   if (ty > 0 && j < box.j1 && i < box.i1)
     fx[ty][tx] = cells.active[ty][tx] && cells.active[ty][tx + 1]
                      ? staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry)
-                     : edge_flux(e, i + 1, j, Dir::x);
+                     : general_edge_flux(e, i + 1, j, Dir::x);
   if (tx > 0 && i < box.i1 && j < box.j1)
     fy[ty][tx] = cells.active[ty][tx] && cells.active[ty + 1][tx]
                      ? staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry)
-                     : edge_flux(e, i, j + 1, Dir::y);
+                     : general_edge_flux(e, i, j + 1, Dir::y);
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.

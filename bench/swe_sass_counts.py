@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""SASS instruction counts of the shallow-water tile kernel (src/silt/swe/fused_step.cpp), per
+precision, without a GPU: compiles the unit for sm_90 with the flags the build gives it
+(--use_fast_math, -fno-math-errno) plus -lineinfo, disassembles it with nvdisasm and counts the
+instructions of each fused_update_kernel instance by class.
+
+Two counts per kernel:
+  all   every instruction of the kernel's body (its non-inlined callees are listed apart);
+  hot   the path of a thread of a wet interior tile: the instructions whose source line (or the
+        line it was inlined at) lies outside the cold regions below (HLLE, the transonic branch
+        of the entropy fix, the dt == 0 copy, boundary inflow, point sources, fault reports). A
+        kernel without loops executes each of its hot instructions at most once per thread, so
+        hot / (31 * 7 / 256) estimates the instructions per cell update (the tile of 32 x 8
+        threads updates 31 x 7 cells). The line table keeps one level of inlining, so the
+        callees of a cold function two levels down would count as hot: for the hot count the unit
+        is compiled a second time from a copy of src/ in which hlle_flux_k (and edge_flux) are
+        __noinline__ (their bodies and callees leave the kernel), and only that kernel body is
+        counted.
+
+Needs nvcc (NVCC, default /usr/local/cuda/bin/nvcc) and nvdisasm (NVDISASM, else PATH, else
+next to nvcc; pip's nvidia-cuda-nvdisasm ships one). Prints a markdown table.
+    python3 bench/swe_sass_counts.py [--keep DIR]
+"""
+import argparse
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "src")
+UNIT = os.path.join(SRC, "silt/swe/fused_step.cpp")
+
+# (file under src/, regex of the first line of a cold block): the block is that line through its
+# matching closing brace.
+COLD = [
+    ("silt/swe/kernels/roe_flux_k.hpp", r"SILT_HD Flux<T> hlle_flux_k\("),
+    ("silt/swe/kernels/roe_flux_k.hpp", r"if \(lam_l < T\(0\) && lam_r > T\(0\)"),
+    ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
+    ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),
+    ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),
+    ("silt/swe/fused_step.cpp", r"if \(v\.n_flow_cells > 0"),
+    ("silt/swe/fused_step.cpp", r"if \(code != kFaultNone"),
+]
+COLD_FILES = ["silt/swe/edges.hpp", "silt/swe/kernels/boundary_k.hpp", "silt/swe/point_source.hpp",
+              "silt/core/error.hpp"]
+
+CLASSES = [
+    ("MUFU", r"^MUFU"),
+    ("FP64 arith (DADD/DMUL/DFMA)", r"^D(ADD|MUL|FMA)\b"),
+    ("FP64 compare/minmax (DSETP/DMNMX)", r"^D(SETP|MNMX)\b"),
+    ("FP32 arith (FADD/FMUL/FFMA)", r"^F(ADD|MUL|FFMA|FMA)\b|^FFMA"),
+    ("FP32 compare/select/minmax", r"^F(SETP|SEL|MNMX|CHK)\b"),
+    ("integer/logic/select/move", r"^(I[A-Z0-9]*|LOP3|SEL|SHF|PRMT|MOV|LEA|PLOP3|P2R|R2P|VIADD|S2R|S2UR|CS2R|U[A-Z0-9]+|LDC|F2I|I2F|F2F|FRND)\b"),
+    ("shared LDS/STS", r"^(LDS|STS)\b"),
+    ("global LDG/STG/RED/ATOM", r"^(LDG|STG|RED|ATOM|ATOMG)\b"),
+    ("local LDL/STL (spills)", r"^(LDL|STL)\b"),
+    ("control (BRA/BSSY/BSYNC/CALL/RET/BAR/WARPSYNC/SHFL)", r"^(BRA|BSSY|BSYNC|CALL|RET|BAR|WARPSYNC|SHFL|EXIT|BREAK|NOP|YIELD|VOTE)\b"),
+]
+
+
+def find_nvdisasm(nvcc):
+    env = os.environ.get("NVDISASM")
+    if env:
+        return env
+    p = shutil.which("nvdisasm")
+    if p:
+        return p
+    p = os.path.join(os.path.dirname(nvcc), "nvdisasm")
+    if os.path.exists(p):
+        return p
+    sys.exit("nvdisasm not found: set NVDISASM (pip install nvidia-cuda-nvdisasm ships one)")
+
+
+def cold_lines():
+    cold = collections.defaultdict(set)
+    for rel, pattern in COLD:
+        lines = open(os.path.join(SRC, rel)).read().split("\n")
+        starts = [k for k, text in enumerate(lines) if re.search(pattern, text)]
+        if not starts:
+            sys.exit(f"cold region {pattern!r} not found in {rel}")
+        for k in starts:
+            depth, seen = 0, False
+            for m in range(k, len(lines)):
+                cold[rel].add(m + 1)
+                depth += lines[m].count("{") - lines[m].count("}")
+                seen = seen or "{" in lines[m]
+                if seen and depth <= 0:
+                    break
+                if not seen and lines[m].rstrip().endswith(";"):
+                    break  # a one-line statement without braces
+    return cold
+
+
+def rel_of(path):
+    path = os.path.normpath(path)
+    for root in (SRC, os.path.join(os.sep, "probe-src")):
+        if root in path:
+            return path[path.index(root) + len(root) + 1:]
+    return path
+
+
+def is_cold(frames, cold):
+    for path, line in frames:
+        rel = rel_of(path)
+        if rel in COLD_FILES or line in cold.get(rel, ()):
+            return True
+    return False
+
+
+LOC = re.compile(r'//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?')
+INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?);")
+
+
+def parse(sass):
+    """{function name: [(opcode, frames)]} from nvdisasm -c -gi output."""
+    funcs = collections.OrderedDict()
+    cur, frames = None, []
+    for line in sass.split("\n"):
+        m = re.match(r"^\s*\.type\s+(\S+),@function", line)
+        if m:
+            cur = m.group(1)
+            funcs[cur] = []
+            frames = []
+            continue
+        m = LOC.search(line)
+        if m:
+            frames = [(m.group(1), int(m.group(2)))]
+            if m.group(3):
+                frames.append((m.group(3), int(m.group(4))))
+            continue
+        m = INSN.match(line)
+        if m and cur:
+            text = m.group(1).strip()
+            text = re.sub(r"^@!?U?P[T0-9]\s+", "", text)
+            op = text.split()[0]
+            funcs[cur].append((op, frames))
+    return funcs
+
+
+def classify(op):
+    base = op.split(".")[0]
+    for name, pattern in CLASSES:
+        if re.match(pattern, base):
+            return name
+    return "other"
+
+
+def counts(insns):
+    c = collections.Counter()
+    for op, _ in insns:
+        c["total"] += 1
+        c[classify(op)] += 1
+        base = op.split(".")[0]
+        if base == "CALL":
+            c["CALL (div/sqrt slow paths, callees)"] += 1
+        if base == "MUFU":
+            c["  " + op] += 1
+    return c
+
+
+def compile_unit(nvcc, nvdisasm, src, cubin):
+    cmd = [nvcc, "-DFMT_HEADER_ONLY=1", "-DSILT_BUILD_WITH_CUDA=1", "-I" + src, "-O3", "-DNDEBUG",
+           "--generate-code=arch=compute_90,code=[sm_90]", "--extended-lambda",
+           "--expt-relaxed-constexpr", "-Xcompiler=-fopenmp", "-Xcompiler=-fno-math-errno",
+           "--use_fast_math", "-std=c++17", "-lineinfo", "-Xptxas", "-v", "-x", "cu", "-cubin",
+           os.path.join(src, "silt/swe/fused_step.cpp"), "-o", cubin]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(r.stderr)
+    sass = subprocess.run([nvdisasm, "-c", "-gi", cubin], capture_output=True, text=True,
+                          check=True).stdout
+    return sass, r.stderr
+
+
+def probe_tree(out):
+    """A copy of src/ with hlle_flux_k out of line (for the hot count only)."""
+    dst = os.path.join(out, "probe-src")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(SRC, dst)
+    p = os.path.join(dst, "silt/swe/kernels/roe_flux_k.hpp")
+    text = open(p).read()
+    patched = text.replace("SILT_HD Flux<T> hlle_flux_k(", "SILT_HD __noinline__ Flux<T> hlle_flux_k(")
+    if patched == text:
+        sys.exit("hlle_flux_k not found in roe_flux_k.hpp")
+    open(p, "w").write(patched)
+    # The general edge flux too, where a kernel still inlines it.
+    p = os.path.join(dst, "silt/swe/edges.hpp")
+    text = open(p).read()
+    open(p, "w").write(text.replace("SILT_HD EdgeFlux<T> edge_flux(", "SILT_HD __noinline__ EdgeFlux<T> edge_flux("))
+    return dst
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--keep", help="write the cubin, SASS and ptxas report into this folder")
+    args = ap.parse_args()
+    nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+    nvdisasm = find_nvdisasm(nvcc)
+    out = args.keep or tempfile.mkdtemp(prefix="swe-sass-")
+    os.makedirs(out, exist_ok=True)
+    cubin = os.path.join(out, "fused_step.cubin")
+    sass, ptxas = compile_unit(nvcc, nvdisasm, SRC, cubin)
+    probe = probe_tree(out)
+    probe_sass, _ = compile_unit(nvcc, nvdisasm, probe, os.path.join(out, "probe.cubin"))
+    if args.keep:
+        open(os.path.join(out, "fused_step.sass"), "w").write(sass)
+        open(os.path.join(out, "probe.sass"), "w").write(probe_sass)
+        open(os.path.join(out, "ptxas.txt"), "w").write(ptxas)
+    funcs = parse(sass)
+    probe_funcs = parse(probe_sass)
+    cold = cold_lines()
+    kernels = [(("float32" if "kernelIf" in n else "float64"), n) for n in funcs
+               if n.startswith("_Z") and "fused_update_kernel" in n]
+    kernels.sort()
+    cols, rows = [], collections.OrderedDict()
+    for prec, name in kernels:
+        insns = funcs[name]
+        twin = [n for n in probe_funcs if n.startswith("_Z") and "fused_update_kernel" in n and
+                ("kernelIf" in n) == (prec == "float32")]
+        hot = [x for x in probe_funcs[twin[0]] if not is_cold(x[1], cold)]
+        for label, part in (("all", insns), ("hot", hot)):
+            cols.append(f"{prec} {label}")
+            for k, v in counts(part).items():
+                rows.setdefault(k, {})[cols[-1]] = v
+    cells = 31 * 7 / 256
+    print("| SASS instructions, sm_90 | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 1) + "|")
+    order = ["total"] + [n for n, _ in CLASSES] + ["other", "CALL (div/sqrt slow paths, callees)"]
+    order += sorted(k for k in rows if k.startswith("  "))
+    for k in order:
+        if k in rows:
+            print(f"| {k} | " + " | ".join(str(rows[k].get(c, 0)) for c in cols) + " |")
+    print("| hot per cell update (hot / %.3f) | " % cells +
+          " | ".join(f"{rows['total'][c] / cells:.0f}" if c.endswith("hot") else "" for c in cols) + " |")
+    print()
+    others = [(n, len(v)) for n, v in funcs.items() if not n.startswith("_Z")]
+    if others:
+        print("Callees: " + ", ".join(f"{n} ({k})" for n, k in others))
+    for prec, name in kernels:
+        m = re.search(r"Function properties for " + re.escape(name) + r"\n\s*(.*)\n.*?Used (\d+) registers",
+                      ptxas)
+        if m:
+            print(f"ptxas {prec}: {m.group(2)} registers, {m.group(1).strip()}")
+
+
+if __name__ == "__main__":
+    main()
