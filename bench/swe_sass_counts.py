@@ -97,10 +97,7 @@ def cold_lines():
 
 def rel_of(path):
     path = os.path.normpath(path)
-    for root in (SRC, os.path.join(os.sep, "probe-src")):
-        if root in path:
-            return path[path.index(root) + len(root) + 1:]
-    return path
+    return os.path.relpath(path, SRC) if path.startswith(SRC) else path
 
 
 def is_cold(frames, cold):
@@ -118,7 +115,7 @@ INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?);")
 def parse(sass):
     """{function name: [(opcode, frames)]} from nvdisasm -c -gi output."""
     funcs = collections.OrderedDict()
-    cur, frames = None, []
+    cur, frames, in_chain = None, [], False
     for line in sass.split("\n"):
         m = re.match(r"^\s*\.type\s+(\S+),@function", line)
         if m:
@@ -128,10 +125,16 @@ def parse(sass):
             continue
         m = LOC.search(line)
         if m:
-            frames = [(m.group(1), int(m.group(2)))]
+            # nvdisasm prints an instruction's inlining chain as consecutive lines, innermost
+            # first, each with the line it was inlined at.
+            if not in_chain:
+                frames = []
+            in_chain = True
+            frames.append((m.group(1), int(m.group(2))))
             if m.group(3):
                 frames.append((m.group(3), int(m.group(4))))
             continue
+        in_chain = False
         m = INSN.match(line)
         if m and cur:
             text = m.group(1).strip()
@@ -176,24 +179,6 @@ def compile_unit(nvcc, nvdisasm, src, cubin):
     return sass, r.stderr
 
 
-def probe_tree(out):
-    """A copy of src/ with hlle_flux_k out of line (for the hot count only)."""
-    dst = os.path.join(out, "probe-src")
-    shutil.rmtree(dst, ignore_errors=True)
-    shutil.copytree(SRC, dst)
-    p = os.path.join(dst, "silt/swe/kernels/roe_flux_k.hpp")
-    text = open(p).read()
-    patched = text.replace("SILT_HD Flux<T> hlle_flux_k(", "SILT_HD __noinline__ Flux<T> hlle_flux_k(")
-    if patched == text:
-        sys.exit("hlle_flux_k not found in roe_flux_k.hpp")
-    open(p, "w").write(patched)
-    # The general edge flux too, where a kernel still inlines it.
-    p = os.path.join(dst, "silt/swe/edges.hpp")
-    text = open(p).read()
-    open(p, "w").write(text.replace("SILT_HD EdgeFlux<T> edge_flux(", "SILT_HD __noinline__ EdgeFlux<T> edge_flux("))
-    return dst
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keep", help="write the cubin, SASS and ptxas report into this folder")
@@ -204,14 +189,10 @@ def main():
     os.makedirs(out, exist_ok=True)
     cubin = os.path.join(out, "fused_step.cubin")
     sass, ptxas = compile_unit(nvcc, nvdisasm, SRC, cubin)
-    probe = probe_tree(out)
-    probe_sass, _ = compile_unit(nvcc, nvdisasm, probe, os.path.join(out, "probe.cubin"))
     if args.keep:
         open(os.path.join(out, "fused_step.sass"), "w").write(sass)
-        open(os.path.join(out, "probe.sass"), "w").write(probe_sass)
         open(os.path.join(out, "ptxas.txt"), "w").write(ptxas)
     funcs = parse(sass)
-    probe_funcs = parse(probe_sass)
     cold = cold_lines()
     kernels = [(("float32" if "kernelIf" in n else "float64"), n) for n in funcs
                if n.startswith("_Z") and "fused_update_kernel" in n]
@@ -219,9 +200,7 @@ def main():
     cols, rows = [], collections.OrderedDict()
     for prec, name in kernels:
         insns = funcs[name]
-        twin = [n for n in probe_funcs if n.startswith("_Z") and "fused_update_kernel" in n and
-                ("kernelIf" in n) == (prec == "float32")]
-        hot = [x for x in probe_funcs[twin[0]] if not is_cold(x[1], cold)]
+        hot = [x for x in insns if not is_cold(x[1], cold)]
         for label, part in (("all", insns), ("hot", hot)):
             cols.append(f"{prec} {label}")
             for k, v in counts(part).items():
