@@ -39,6 +39,7 @@ UNIT = os.path.join(SRC, "silt/swe/fused_step.cpp")
 COLD = [
     ("silt/swe/kernels/roe_flux_k.hpp", r"SILT_HD Flux<T> hlle_flux_k\("),
     ("silt/swe/kernels/roe_flux_k.hpp", r"if \(lam_l < T\(0\) && lam_r > T\(0\)"),
+    ("silt/swe/kernels/bed_source_k.hpp", r"if \(h[lr] != [LR]\.h\) r[lr] = depth_roots_k"),
     ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
     ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),
     ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),

@@ -53,12 +53,14 @@ __device__ double boundary_inflow(const EdgeView<T>& e, Index gi, Index gj, cons
 
 // The tile's cells as the edge fluxes need them, computed once per cell (paper 001, Fig. 4: each
 // thread stages its cell, then computes its east and north edge fluxes): the velocities and the
-// concentration are what normal_state_k() derives, so interior edges call well_balanced_flux_k()
-// with exactly the arguments edge_flux() would pass. Structure of arrays: no bank conflicts.
+// concentration are what normal_state_k() derives and the depth roots what depth_roots_k() does,
+// so interior edges call well_balanced_flux_k() with exactly the values edge_flux() would pass,
+// without each edge side taking its square roots again. Structure of arrays: no bank conflicts.
 template <class T, int TX, int TY>
 struct TileCells {
   T h[TY + 1][TX + 1], u[TY + 1][TX + 1], v[TY + 1][TX + 1], c[TY + 1][TX + 1], z[TY + 1][TX + 1];
-  unsigned char active[TY + 1][TX + 1];  // 0: inactive or outside the grid
+  T sqrt_h[TY + 1][TX + 1], celerity[TY + 1][TX + 1];  // depth_roots_k(h): once per cell
+  unsigned char active[TY + 1][TX + 1];                // 0: inactive or outside the grid
 };
 
 template <class T, int TX, int TY>
@@ -76,6 +78,9 @@ __device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int
   t.v[ty][tx] = velocity_k(h, e.hv.ptr[off], e.dry);
   t.c[ty][tx] = concentration_k(h, e.hc.ptr[off]);
   t.z[ty][tx] = e.z.ptr[off];
+  const DepthRoots<T> r = depth_roots_k(h, e.g);
+  t.sqrt_h[ty][tx] = r.sqrt_h;
+  t.celerity[ty][tx] = r.celerity;
 }
 
 // Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
@@ -89,7 +94,9 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
   const NormalState<T> R = x_normal
                                ? NormalState<T>{t.h[by][bx], t.u[by][bx], t.v[by][bx], t.c[by][bx]}
                                : NormalState<T>{t.h[by][bx], t.v[by][bx], t.u[by][bx], t.c[by][bx]};
-  return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx], g, dry);
+  return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx],
+                              DepthRoots<T>{t.sqrt_h[ay][ax], t.celerity[ay][ax]},
+                              DepthRoots<T>{t.sqrt_h[by][bx], t.celerity[by][bx]}, g, dry);
 }
 
 // The general edge flux (edges.hpp: an inactive side, or a segment of the domain edge), out of

@@ -39,16 +39,28 @@ SILT_HD SILT_FORCEINLINE T reconstructed_depth_k(T h, T dz) {
   return math::max(T(0), h - math::max(dz, T(0)));
 }
 
-/// Well-balanced flux between two cells with beds zL, zR (m, any common datum).
+/// Well-balanced flux between two cells with beds zL, zR (m, any common datum). rl, rr: the roots
+/// of the cells' own depths L.h, R.h (depth_roots_k), computed once per cell by a tiled kernel;
+/// a side whose reconstructed depth differs takes the roots of that depth instead.
+template <class T>
+SILT_HD EdgeFlux<T> well_balanced_flux_k(NormalState<T> L, T zL, NormalState<T> R, T zR,
+                                         DepthRoots<T> rl, DepthRoots<T> rr, T g, T dry) {
+  const T dz = zR - zL;
+  const T hl = reconstructed_depth_k(L.h, dz), hr = reconstructed_depth_k(R.h, -dz);
+  if (hl != L.h) rl = depth_roots_k(hl, g);
+  if (hr != R.h) rr = depth_roots_k(hr, g);
+  L.h = hl;
+  R.h = hr;
+  const Flux<T> f = numerical_flux_k(L, R, rl, rr, g, dry);
+  const T half_g = T(0.5) * g;
+  return EdgeFlux<T>{f.h, f.un - half_g * L.h * L.h, f.un - half_g * R.h * R.h, f.ut, f.c};
+}
 template <class T>
 SILT_HD EdgeFlux<T> well_balanced_flux_k(NormalState<T> L, T zL, NormalState<T> R, T zR, T g,
                                          T dry) {
   const T dz = zR - zL;
-  L.h = reconstructed_depth_k(L.h, dz);
-  R.h = reconstructed_depth_k(R.h, -dz);
-  const Flux<T> f = numerical_flux_k(L, R, g, dry);
-  const T half_g = T(0.5) * g;
-  return EdgeFlux<T>{f.h, f.un - half_g * L.h * L.h, f.un - half_g * R.h * R.h, f.ut, f.c};
+  return well_balanced_flux_k(L, zL, R, zR, depth_roots_k(reconstructed_depth_k(L.h, dz), g),
+                              depth_roots_k(reconstructed_depth_k(R.h, -dz), g), g, dry);
 }
 
 }  // namespace silt::swe

@@ -38,6 +38,19 @@ struct Flux {
   T c;   // pollutant: kg/(m s)
 };
 
+/// The square roots of one side's depth that an edge flux takes: sqrt(h) (m^1/2, the Roe
+/// weight) and the celerity sqrt(g h) (m/s). A tiled kernel computes them once per cell instead of
+/// once per edge side; computed by depth_roots_k(), the flux is the same to the bit either way.
+template <class T>
+struct DepthRoots {
+  T sqrt_h;    // m^1/2
+  T celerity;  // m/s
+};
+template <class T>
+SILT_HD SILT_FORCEINLINE DepthRoots<T> depth_roots_k(T h, T g) {
+  return DepthRoots<T>{math::sqrt(h), math::sqrt(g * h)};
+}
+
 /// Physical flux F(U) of one state.
 template <class T>
 SILT_HD SILT_FORCEINLINE Flux<T> physical_flux_k(const NormalState<T>& s, T g) {
@@ -52,21 +65,31 @@ struct RoeAverage {
 };
 template <class T>
 SILT_HD SILT_FORCEINLINE RoeAverage<T> roe_average_k(const NormalState<T>& L,
-                                                     const NormalState<T>& R, T g) {
-  const T sl = math::sqrt(L.h), sr = math::sqrt(R.h);
+                                                     const NormalState<T>& R,
+                                                     const DepthRoots<T>& rl,
+                                                     const DepthRoots<T>& rr, T g) {
+  const T sl = rl.sqrt_h, sr = rr.sqrt_h;
   const T w = T(1) / (sl + sr);
   return RoeAverage<T>{(sl * L.un + sr * R.un) * w, (sl * L.ut + sr * R.ut) * w,
                        math::sqrt(T(0.5) * g * (L.h + R.h))};
 }
 
+template <class T>
+SILT_HD SILT_FORCEINLINE RoeAverage<T> roe_average_k(const NormalState<T>& L,
+                                                     const NormalState<T>& R, T g) {
+  return roe_average_k(L, R, depth_roots_k(L.h, g), depth_roots_k(R.h, g), g);
+}
+
 /// HLLE flux for h, h un, h ut (pollutant left to the caller). Wave speeds after Einfeldt (1988):
 /// sL = min(uL - cL, u~ - c~), sR = max(uR + cR, u~ + c~), which bound the Roe speeds and stay
-/// within the cells' own |u| + c, so the CFL time step also bounds them.
+/// within the cells' own |u| + c, so the CFL time step also bounds them. rl, rr: the roots of
+/// L.h and R.h (depth_roots_k).
 template <class T>
-SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g) {
+SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R,
+                            const DepthRoots<T>& rl, const DepthRoots<T>& rr, T g) {
   if (!(L.h > T(0)) && !(R.h > T(0))) return Flux<T>{T(0), T(0), T(0), T(0)};
-  const RoeAverage<T> a = roe_average_k(L, R, g);
-  const T cl = math::sqrt(g * L.h), cr = math::sqrt(g * R.h);
+  const RoeAverage<T> a = roe_average_k(L, R, rl, rr, g);
+  const T cl = rl.celerity, cr = rr.celerity;
   const T sl = math::min(L.un - cl, a.u - a.c);
   const T sr = math::max(R.un + cr, a.u + a.c);
   const Flux<T> fl = physical_flux_k(L, g), fr = physical_flux_k(R, g);
@@ -77,6 +100,10 @@ SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T 
   return Flux<T>{(sr * fl.h - sl * fr.h + k * (R.h - L.h)) * w,
                  (sr * fl.un - sl * fr.un + k * (R.h * R.un - L.h * L.un)) * w,
                  (sr * fl.ut - sl * fr.ut + k * (R.h * R.ut - L.h * L.ut)) * w, T(0)};
+}
+template <class T>
+SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g) {
+  return hlle_flux_k(L, R, depth_roots_k(L.h, g), depth_roots_k(R.h, g), g);
 }
 
 /// Dissipation coefficient |lambda|* of one acoustic wave with the Harten–Hyman fix. lam is the
@@ -96,11 +123,12 @@ SILT_HD SILT_FORCEINLINE T harten_hyman_abs_k(T lam, T lam_l, T lam_r) {
 }
 
 /// Roe flux for h, h un, h ut. Returns false (and leaves *out untouched) when the linearised
-/// intermediate depth is not positive: the caller then uses HLLE. Both depths must be > 0.
+/// intermediate depth is not positive: the caller then uses HLLE. Both depths must be > 0. rl, rr:
+/// the roots of L.h and R.h (depth_roots_k).
 template <class T>
-SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, Flux<T>* out,
-                        bool entropy_fix = true) {
-  const RoeAverage<T> a = roe_average_k(L, R, g);
+SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const DepthRoots<T>& rl,
+                        const DepthRoots<T>& rr, T g, Flux<T>* out, bool entropy_fix = true) {
+  const RoeAverage<T> a = roe_average_k(L, R, rl, rr, g);
   const T dh = R.h - L.h;
   const T dqn = R.h * R.un - L.h * L.un;
   const T dqt = R.h * R.ut - L.h * L.ut;
@@ -118,8 +146,8 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, F
   if (entropy_fix) {
     const T um = (L.h * L.un + a1 * l1) / hm;
     const T cm = math::sqrt(g * hm);
-    d1 = harten_hyman_abs_k(l1, L.un - math::sqrt(g * L.h), um - cm);
-    d3 = harten_hyman_abs_k(l3, um + cm, R.un + math::sqrt(g * R.h));
+    d1 = harten_hyman_abs_k(l1, L.un - rl.celerity, um - cm);
+    d3 = harten_hyman_abs_k(l3, um + cm, R.un + rr.celerity);
   }
   const T d2 = math::abs(l2);
   const Flux<T> fl = physical_flux_k(L, g), fr = physical_flux_k(R, g);
@@ -130,17 +158,29 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, F
   out->c = T(0);
   return true;
 }
+template <class T>
+SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, Flux<T>* out,
+                        bool entropy_fix = true) {
+  return roe_flux_k(L, R, depth_roots_k(L.h, g), depth_roots_k(R.h, g), g, out, entropy_fix);
+}
 
 /// The edge flux used by the solver: Roe with the Harten–Hyman fix between wet cells, HLLE where
 /// either side is a film thinner than `dry` (m) or Roe's intermediate depth is not positive; the
-/// pollutant flux is the mass flux times the upwind concentration (transport_k.hpp).
+/// pollutant flux is the mass flux times the upwind concentration (transport_k.hpp). rl, rr: the
+/// roots of L.h and R.h (depth_roots_k).
 template <class T>
-SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, T dry) {
+SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& R,
+                                 const DepthRoots<T>& rl, const DepthRoots<T>& rr, T g, T dry) {
   if (!(L.h > T(0)) && !(R.h > T(0))) return Flux<T>{T(0), T(0), T(0), T(0)};
   Flux<T> f;
-  if (!(L.h > dry && R.h > dry && roe_flux_k(L, R, g, &f))) f = hlle_flux_k(L, R, g);
+  if (!(L.h > dry && R.h > dry && roe_flux_k(L, R, rl, rr, g, &f)))
+    f = hlle_flux_k(L, R, rl, rr, g);
   f.c = upwind_pollutant_flux_k(f.h, L.c, R.c);
   return f;
+}
+template <class T>
+SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, T dry) {
+  return numerical_flux_k(L, R, depth_roots_k(L.h, g), depth_roots_k(R.h, g), g, dry);
 }
 
 }  // namespace silt::swe
