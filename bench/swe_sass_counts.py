@@ -6,16 +6,14 @@ instructions of each fused_update_kernel instance by class.
 
 Two counts per kernel:
   all   every instruction of the kernel's body (its non-inlined callees are listed apart);
-  hot   the path of a thread of a wet interior tile: the instructions whose source line (or the
-        line it was inlined at) lies outside the cold regions below (HLLE, the transonic branch
-        of the entropy fix, the dt == 0 copy, boundary inflow, point sources, fault reports). A
+  hot   the path of a thread of a wet interior tile: the instructions whose source line (or a
+        line of its inlining chain) lies outside the cold regions below (HLLE, the transonic
+        branch of the entropy fix, a reconstructed depth that differs from the cell's, a film
+        cell, the dt == 0 copy, boundary inflow, point sources, fault reports). A
         kernel without loops executes each of its hot instructions at most once per thread, so
         hot / (31 * 7 / 256) estimates the instructions per cell update (the tile of 32 x 8
-        threads updates 31 x 7 cells). The line table keeps one level of inlining, so the
-        callees of a cold function two levels down would count as hot: for the hot count the unit
-        is compiled a second time from a copy of src/ in which hlle_flux_k (and edge_flux) are
-        __noinline__ (their bodies and callees leave the kernel), and only that kernel body is
-        counted.
+        threads updates 31 x 7 cells). Every warp stages the column east of the tile (its
+        lane 31) but only one in eight the row north: the count takes both, a slight excess.
 
 Needs nvcc (NVCC, default /usr/local/cuda/bin/nvcc) and nvdisasm (NVDISASM, else PATH, else
 next to nvcc; pip's nvidia-cuda-nvdisasm ships one). Prints a markdown table.
@@ -40,6 +38,7 @@ COLD = [
     ("silt/swe/kernels/roe_flux_k.hpp", r"SILT_HD Flux<T> hlle_flux_k\("),
     ("silt/swe/kernels/roe_flux_k.hpp", r"if \(lam_l < T\(0\) && lam_r > T\(0\)"),
     ("silt/swe/kernels/bed_source_k.hpp", r"if \(h[lr] != [LR]\.h\) r[lr] = depth_roots_k"),
+    ("silt/swe/kernels/wet_dry_k.hpp", r"if \(!\(s\.h > dry\)\) return NormalState"),
     ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
     ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),
     ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),

@@ -373,6 +373,58 @@ TEST(SweCfl, WaveSpeedAndStep) {
   EXPECT_NEAR(cfl_dt_k(0.0, 2.0, 0.45, 0.01), 90.0, 1e-12);
 }
 
+// wave_speed_k divides once (max(|hu|, |hv|) / h): the same bits as the two velocities' maximum,
+// in both precisions, films, signs and ties included.
+template <class T>
+void wave_speed_is_the_velocity_maximum() {
+  std::mt19937 rng(20);
+  std::uniform_real_distribution<double> lh(-8.0, 1.0), q(-20.0, 20.0);
+  const T dry = T(1e-5);
+  for (int k = 0; k < 200000; ++k) {
+    const T h = T(std::pow(10.0, lh(rng))), hu = T(q(rng)) * h, hv = k % 7 ? T(q(rng)) * h : -hu;
+    const T u = math::abs(velocity_k(h, hu, dry)), v = math::abs(velocity_k(h, hv, dry));
+    const T want = math::max(u, v) + math::sqrt(T(kG) * h);
+    ASSERT_EQ(wave_speed_k(h, hu, hv, T(kG), dry), want)
+        << "h " << h << " hu " << hu << " hv " << hv;
+  }
+}
+TEST(SweCfl, WaveSpeedDividesOnceToTheBitFloat) {
+  wave_speed_is_the_velocity_maximum<float>();
+}
+TEST(SweCfl, WaveSpeedDividesOnceToTheBitDouble) {
+  wave_speed_is_the_velocity_maximum<double>();
+}
+
+// primitive_state_k (the tile kernel's staging, one division) is within two ulps of
+// normal_state_k; films keep no velocity and divide for their concentration.
+template <class T>
+void primitive_state_within_two_ulps() {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> lh(-8.0, 1.0), q(-20.0, 20.0), c(0.0, 5.0);
+  const T dry = T(1e-5), eps = std::numeric_limits<T>::epsilon();
+  for (int k = 0; k < 200000; ++k) {
+    const T h = T(std::pow(10.0, lh(rng)));
+    const CellState<T> s{h, T(q(rng)) * h, T(q(rng)) * h, T(c(rng)) * h};
+    const NormalState<T> got = primitive_state_k(s, dry), want = normal_state_k(s, Dir::x, dry);
+    ASSERT_EQ(got.h, want.h);
+    const T g[3] = {got.un, got.ut, got.c}, w[3] = {want.un, want.ut, want.c};
+    for (int m = 0; m < 3; ++m)
+      ASSERT_LE(math::abs(g[m] - w[m]), T(2) * eps * math::abs(w[m]))
+          << "component " << m << " h " << h << ": " << g[m] << " vs " << w[m];
+    if (!(h > dry)) {
+      ASSERT_EQ(got.un, T(0));
+      ASSERT_EQ(got.ut, T(0));
+      ASSERT_EQ(got.c, want.c);
+    }
+  }
+}
+TEST(SweWetDry, PrimitiveStateWithinTwoUlpsFloat) {
+  primitive_state_within_two_ulps<float>();
+}
+TEST(SweWetDry, PrimitiveStateWithinTwoUlpsDouble) {
+  primitive_state_within_two_ulps<double>();
+}
+
 TEST(SweSeries, PiecewiseLinearHeldAtTheEnds) {
   const double t[] = {0.0, 10.0, 30.0};
   const double v[] = {1.0, 3.0, -1.0};

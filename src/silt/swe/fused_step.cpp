@@ -53,9 +53,9 @@ __device__ double boundary_inflow(const EdgeView<T>& e, Index gi, Index gj, cons
 
 // The tile's cells as the edge fluxes need them, computed once per cell (paper 001, Fig. 4: each
 // thread stages its cell, then computes its east and north edge fluxes): the velocities and the
-// concentration are what normal_state_k() derives and the depth roots what depth_roots_k() does,
-// so interior edges call well_balanced_flux_k() with exactly the values edge_flux() would pass,
-// without each edge side taking its square roots again. Structure of arrays: no bank conflicts.
+// concentration with one division (primitive_state_k(), within two ulps of what normal_state_k()
+// derives for edge_flux()) and the depth roots (depth_roots_k()), so that no edge side divides or
+// takes a square root of its cell again. Structure of arrays: no bank conflicts.
 template <class T, int TX, int TY>
 struct TileCells {
   T h[TY + 1][TX + 1], u[TY + 1][TX + 1], v[TY + 1][TX + 1], c[TY + 1][TX + 1], z[TY + 1][TX + 1];
@@ -73,10 +73,12 @@ __device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int
   t.active[ty][tx] = act;
   if (!act) return;
   const T h = e.h.ptr[off];
+  const NormalState<T> p =
+      primitive_state_k(CellState<T>{h, e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]}, e.dry);
   t.h[ty][tx] = h;
-  t.u[ty][tx] = velocity_k(h, e.hu.ptr[off], e.dry);
-  t.v[ty][tx] = velocity_k(h, e.hv.ptr[off], e.dry);
-  t.c[ty][tx] = concentration_k(h, e.hc.ptr[off]);
+  t.u[ty][tx] = p.un;
+  t.v[ty][tx] = p.ut;
+  t.c[ty][tx] = p.c;
   t.z[ty][tx] = e.z.ptr[off];
   const DepthRoots<T> r = depth_roots_k(h, e.g);
   t.sqrt_h[ty][tx] = r.sqrt_h;

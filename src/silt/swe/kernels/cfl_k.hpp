@@ -13,8 +13,10 @@ namespace silt::swe {
 template <class T>
 SILT_HD SILT_FORCEINLINE T wave_speed_k(T h, T hu, T hv, T g, T dry) {
   if (!(h > T(0))) return T(0);
-  const T u = math::abs(velocity_k(h, hu, dry)), v = math::abs(velocity_k(h, hv, dry));
-  return math::max(u, v) + math::sqrt(g * h);
+  // max(|hu|, |hv|) / h: one division, and to the bit max(|hu / h|, |hv / h|) (a rounded division
+  // by the same h > 0 is monotone in the numerator, so it commutes with the max).
+  const T uv = h > dry ? math::max(math::abs(hu), math::abs(hv)) / h : T(0);
+  return uv + math::sqrt(g * h);
 }
 
 /// CFL time step (s) for the largest wave speed smax (m/s). speed_floor (m/s, > 0) stands in for

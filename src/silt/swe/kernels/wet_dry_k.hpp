@@ -42,6 +42,19 @@ SILT_HD SILT_FORCEINLINE NormalState<T> normal_state_k(const CellState<T>& s, Di
   return d == Dir::x ? NormalState<T>{s.h, u, v, c} : NormalState<T>{s.h, v, u, c};
 }
 
+/// The cell's primitive state in the x-edge frame (normal_state_k(s, Dir::x, dry)) with one
+/// division: (hu, hv, hc) times r = 1 / h. Round-off apart from normal_state_k(): r is within half
+/// an ulp of 1/h and the product adds another half, so each of u, v, c lies within eps (relative,
+/// plus eps^2 / 4) of the exact quotient, against eps / 2 for the division: at most two ulps from
+/// normal_state_k()'s value. Films (0 < h <= dry) divide, so r is only taken for h > dry, where
+/// it is finite (dry is a normal number of T). The tile kernel stages its cells with this.
+template <class T>
+SILT_HD SILT_FORCEINLINE NormalState<T> primitive_state_k(const CellState<T>& s, T dry) {
+  if (!(s.h > dry)) return NormalState<T>{s.h, T(0), T(0), concentration_k(s.h, s.hc)};
+  const T r = T(1) / s.h;
+  return NormalState<T>{s.h, s.hu * r, s.hv * r, s.hc * r};
+}
+
 /// Depth after an update that should be non-negative up to round-off. `scale` (m) is the sum of
 /// the magnitudes that entered the update (old depth plus every flux and source term), so
 /// |error| <= kRoundoff * eps * scale. Returns false when h is negative beyond round-off.
