@@ -63,6 +63,33 @@ SILT_HD SILT_FORCEINLINE T rcp(T x) {
   return div(T(1), x);
 }
 
+/// a / b within one ulp, without the IEEE fix-up branches on the device in double. float, and
+/// the host: a / b (the unit's own division: IEEE, or approximate under fast math). Device double:
+/// the MUFU.RCP64H estimate r of 1 / b (about 20 good bits: relative error e0 well below 2^-14),
+/// two Newton steps r <- r + r (1 - b r) without branches (error e0^2, then e0^4 < 2^-56, plus
+/// the steps' rounding: r = (1 / b)(1 + d), |d| < 2^-52), q = a r (within one ulp of a / b), and
+/// one correction q + r (a - b q). The FMA gives the remainder a - b q exactly (q is within one
+/// ulp), so before the last rounding the error is |d| |a / b - q| < 2^-52 ulp: the result is
+/// within (1/2 + 2^-52) ulp, correctly rounded but within 2^-52 ulp of a tie. Domain (device
+/// double): b normal and finite (b = 0, a subnormal or an infinite b give NaN or 0 where IEEE
+/// gives inf or a subnormal). The shallow-water fluxes divide by depths above the dry depth, by
+/// sums of their square roots and by positive wave speeds (bench/results/
+/// swe-sass-2026-12-01-cpu.md: the instructions it saves).
+SILT_HD SILT_FORCEINLINE float fdiv(float a, float b) {
+  return a / b;
+}
+SILT_HD SILT_FORCEINLINE double fdiv(double a, double b) {
+#if SILT_DEVICE_PASS
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(b));
+  r = ::fma(r, ::fma(-b, r, 1.0), r);
+  r = ::fma(r, ::fma(-b, r, 1.0), r);
+  const double q = a * r;
+  return ::fma(r, ::fma(-b, q, a), q);
+#else
+  return a / b;
+#endif
+}
 SILT_HD SILT_FORCEINLINE float log(float x) {
 #if SILT_DEVICE_PASS
   return __logf(x);

@@ -15,7 +15,7 @@ SILT_HD SILT_FORCEINLINE T wave_speed_k(T h, T hu, T hv, T g, T dry) {
   if (!(h > T(0))) return T(0);
   // max(|hu|, |hv|) / h: one division, and to the bit max(|hu / h|, |hv / h|) (a rounded division
   // by the same h > 0 is monotone in the numerator, so it commutes with the max).
-  const T uv = h > dry ? math::max(math::abs(hu), math::abs(hv)) / h : T(0);
+  const T uv = h > dry ? math::fdiv(math::max(math::abs(hu), math::abs(hv)), h) : T(0);
   return uv + math::sqrt(g * h);
 }
 

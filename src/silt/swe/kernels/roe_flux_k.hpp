@@ -69,7 +69,7 @@ SILT_HD SILT_FORCEINLINE RoeAverage<T> roe_average_k(const NormalState<T>& L,
                                                      const DepthRoots<T>& rl,
                                                      const DepthRoots<T>& rr, T g) {
   const T sl = rl.sqrt_h, sr = rr.sqrt_h;
-  const T w = T(1) / (sl + sr);
+  const T w = math::fdiv(T(1), sl + sr);
   return RoeAverage<T>{(sl * L.un + sr * R.un) * w, (sl * L.ut + sr * R.ut) * w,
                        math::sqrt(T(0.5) * g * (L.h + R.h))};
 }
@@ -95,7 +95,7 @@ SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R,
   const Flux<T> fl = physical_flux_k(L, g), fr = physical_flux_k(R, g);
   if (sl >= T(0)) return fl;
   if (sr <= T(0)) return fr;
-  const T w = T(1) / (sr - sl);
+  const T w = math::fdiv(T(1), sr - sl);
   const T k = sl * sr;
   return Flux<T>{(sr * fl.h - sl * fr.h + k * (R.h - L.h)) * w,
                  (sr * fl.un - sl * fr.un + k * (R.h * R.un - L.h * L.un)) * w,
@@ -116,7 +116,7 @@ SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T 
 template <class T>
 SILT_HD SILT_FORCEINLINE T harten_hyman_abs_k(T lam, T lam_l, T lam_r) {
   if (lam_l < T(0) && lam_r > T(0) && lam_l < lam && lam < lam_r) {
-    const T beta = (lam_r - lam) / (lam_r - lam_l);
+    const T beta = math::fdiv(lam_r - lam, lam_r - lam_l);
     return lam - T(2) * beta * lam_l;
   }
   return math::abs(lam);
@@ -133,7 +133,7 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const 
   const T dqn = R.h * R.un - L.h * L.un;
   const T dqt = R.h * R.ut - L.h * L.ut;
   const T l1 = a.u - a.c, l2 = a.u, l3 = a.u + a.c;
-  const T inv2c = T(0.5) / a.c;
+  const T inv2c = math::fdiv(T(0.5), a.c);
   // Wave strengths: dU = a1 r1 + a2 r2 + a3 r3 with r1 = (1, u~ - c~, v~), r2 = (0, 0, 1),
   // r3 = (1, u~ + c~, v~).
   const T a1 = (l3 * dh - dqn) * inv2c;
@@ -144,7 +144,7 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const 
   if (!(hm > T(0))) return false;
   T d1 = math::abs(l1), d3 = math::abs(l3);
   if (entropy_fix) {
-    const T um = (L.h * L.un + a1 * l1) / hm;
+    const T um = math::fdiv(L.h * L.un + a1 * l1, hm);
     const T cm = math::sqrt(g * hm);
     d1 = harten_hyman_abs_k(l1, L.un - rl.celerity, um - cm);
     d3 = harten_hyman_abs_k(l3, um + cm, R.un + rr.celerity);

@@ -30,7 +30,7 @@ enum class Dir { x, y };
 /// Velocity component hq / h, zero in dry cells (h <= dry).
 template <class T>
 SILT_HD SILT_FORCEINLINE T velocity_k(T h, T hq, T dry) {
-  return h > dry ? hq / h : T(0);
+  return h > dry ? math::fdiv(hq, h) : T(0);
 }
 
 /// The cell's primitive state in the frame of an x or y edge (the rotation that lets y edges use
@@ -51,7 +51,7 @@ SILT_HD SILT_FORCEINLINE NormalState<T> normal_state_k(const CellState<T>& s, Di
 template <class T>
 SILT_HD SILT_FORCEINLINE NormalState<T> primitive_state_k(const CellState<T>& s, T dry) {
   if (!(s.h > dry)) return NormalState<T>{s.h, T(0), T(0), concentration_k(s.h, s.hc)};
-  const T r = T(1) / s.h;
+  const T r = math::fdiv(T(1), s.h);
   return NormalState<T>{s.h, s.hu * r, s.hv * r, s.hc * r};
 }
 
