@@ -80,8 +80,8 @@ def cold_lines():
     for rel, pattern in COLD:
         lines = open(os.path.join(SRC, rel)).read().split("\n")
         starts = [k for k, text in enumerate(lines) if re.search(pattern, text)]
-        if not starts:
-            sys.exit(f"cold region {pattern!r} not found in {rel}")
+        if not starts:  # an older tree (counting a commit before the region existed)
+            print(f"note: cold region {pattern!r} not in {rel}", file=sys.stderr)
         for k in starts:
             depth, seen = 0, False
             for m in range(k, len(lines)):
