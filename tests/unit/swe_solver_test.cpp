@@ -173,8 +173,8 @@ TEST(SweSolver, VolumeBudgetWithBoundariesRainAndSources) {
 TEST(SweSolver, FusedKernelMatchesThePlainPath) {
   // On CUDA a scene steps with the tile kernel unless SolverOptions::plain_phases selects the
   // plain parallel_for phases, its oracle (on the CPU both are the plain path). Both call the same
-  // edge and cell functions; only the order of the inflow sum and floating-point contraction may
-  // differ.
+  // edge and cell functions; only the order of the inflow sum, floating-point contraction and the
+  // tile's staged velocities (primitive_state_k, within two ulps of normal_state_k) may differ.
   const Scene s = forced_basin(Precision::f64);
   SolverOptions plain_phases;
   plain_phases.plain_phases = true;
