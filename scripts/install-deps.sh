@@ -9,6 +9,8 @@ packages=(
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
   libopenvdb-dev libboost-iostreams-dev python3-openvdb  # mesh colliders (SDFs), VDB outputs, their reader
+  libopenvdb-tools  # vdb_print: the VDB outputs' tests read the point grids' names and counts
+  blender  # the VFX outputs' test imports a frame headless through tools/blender (~70 s to install)
   python3-venv libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
   python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
   libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)

@@ -10,6 +10,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/mpm_scene_parts.hpp"
+#include "silt/io/particles_vdb.hpp"
 #include "silt/io/splat_png.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/sampling/shape_region.hpp"
@@ -152,28 +153,76 @@ void read_run(Keys& root, mpm::Scene& s, MpmRunSettings& run) {
   r.finish();
 }
 
+// outputs.volume: null (none) or {"voxel_size": m, "density": "mass" | "fraction"}.
+void read_volume(Keys& o, MpmJob& job) {
+  MpmOutputSettings& out = job.outputs;
+  const mpm::Scene& s = job.scene;
+  if (!o.has("volume") || o.take("volume")->is_null()) {
+    o.resolved("volume") = nullptr;
+    return;
+  }
+  if (!vdb_available())
+    o.fail("volume", "needs a build of silt with OpenVDB (libopenvdb-dev); this one has none");
+  Keys v = o.object("volume");
+  out.volume = true;
+  out.volume_voxel = v.number("voxel_size", s.dx, Range::positive());
+  double widest = s.domain_max[0] - s.domain_min[0];  // the widest axis bounds the voxels
+  for (int a = 1; a < 3; ++a) widest = std::max(widest, s.domain_max[a] - s.domain_min[a]);
+  if (widest / out.volume_voxel > kMaxCellsPerAxis)
+    v.fail("voxel_size",
+           fmt::format("= {} m gives {:.4g} voxels across the domain, more than {:.0f}",
+                       out.volume_voxel, widest / out.volume_voxel, kMaxCellsPerAxis));
+  out.volume_density = v.choice("density", "mass", {"mass", "fraction"}) == "fraction"
+                           ? VolumeDensity::fraction
+                           : VolumeDensity::mass;
+  v.finish();
+  // The splat weighs a particle by its material's mass; sources of one material sampled at
+  // different densities give particles of different masses, which the files do not carry.
+  for (std::size_t m = 0; m < s.materials.size(); ++m) {
+    double ppc = 0;
+    for (const mpm::Source& src : s.sources)
+      if (std::size_t(src.material) == m) {
+        if (ppc > 0 && src.particles_per_cell != ppc)
+          job.warnings.push_back(fmt::format(
+              "outputs.volume: material '{}' is sampled at {} and {} particles per cell; the "
+              "density grid weighs all its particles as the first source's ({} per cell)",
+              s.materials[m].name, ppc, src.particles_per_cell, ppc));
+        if (ppc == 0) ppc = src.particles_per_cell;
+      }
+  }
+}
+
 void read_outputs(Keys& root, MpmJob& job) {
   Keys o = root.object("outputs");
   MpmOutputSettings& out = job.outputs;
   out.formats.clear();
   const Json* f = o.take("formats");
   std::vector<std::string> names;
+  const std::vector<std::string> known{"ply", "vtp", "vdb"};
   if (!f)
     names = {"ply"};
   else if (!f->is_array())
-    o.fail("formats", fmt::format("must be a list of \"ply\", \"vtp\", got {}", show(*f)));
+    o.fail("formats", fmt::format("must be a list of \"ply\", \"vtp\", \"vdb\", got {}", show(*f)));
   else
     for (std::size_t i = 0; i < f->size(); ++i) {
       const Json& e = (*f)[i];
-      if (!e.is_string() || (e.get<std::string>() != "ply" && e.get<std::string>() != "vtp"))
+      if (!e.is_string() ||
+          std::find(known.begin(), known.end(), e.get<std::string>()) == known.end())
         o.fail(fmt::format("formats[{}]", i),
-               fmt::format("must be \"ply\" or \"vtp\", got {}", show(e)));
+               fmt::format("must be \"ply\", \"vtp\" or \"vdb\", got {}", show(e)));
+      if (e.get<std::string>() == "vdb" && !vdb_available())
+        o.fail(fmt::format("formats[{}]", i),
+               "\"vdb\" needs a build of silt with OpenVDB (libopenvdb-dev); this one has none");
       if (std::find(names.begin(), names.end(), e.get<std::string>()) == names.end())
         names.push_back(e.get<std::string>());
     }
   for (const auto& n : names)
-    out.formats.push_back(n == "vtp" ? ParticleFormat::vtp : ParticleFormat::ply);
+    out.formats.push_back(n == "vtp"   ? ParticleFormat::vtp
+                          : n == "vdb" ? ParticleFormat::vdb
+                                       : ParticleFormat::ply);
   o.resolved("formats") = names;
+  out.up_axis = o.choice("up_axis", "y", {"y", "z"}) == "z" ? UpAxis::z : UpAxis::y;
+  read_volume(o, job);
   out.vtp_encoding = o.choice("vtp_encoding", "raw", {"raw", "base64"}) == "base64"
                          ? VtpEncoding::inline_base64
                          : VtpEncoding::appended_raw;

@@ -14,6 +14,8 @@
 
 #include "silt/io/particles_vtp.hpp"
 #include "silt/io/splat_render.hpp"
+#include "silt/io/up_axis.hpp"
+#include "silt/io/volume_vdb.hpp"
 #include "silt/mpm/scene.hpp"
 
 namespace silt::io {
@@ -26,13 +28,17 @@ struct MpmRunSettings {
   double rest_speed = 0;
 };
 
-enum class ParticleFormat { ply, vtp };
+enum class ParticleFormat { ply, vtp, vdb };
 
 struct MpmOutputSettings {
   std::vector<ParticleFormat> formats{ParticleFormat::ply};
   VtpEncoding vtp_encoding = VtpEncoding::appended_raw;
-  bool with_stress = false;  // stress and plastic state in the particle files
-  bool png = false;          // a splat preview per frame
+  bool with_stress = false;    // stress and plastic state in the particle files
+  UpAxis up_axis = UpAxis::y;  // of every particle and volume file (not the preview)
+  bool volume = false;         // density and velocity grids per frame (volume_NNNN.vdb)
+  double volume_voxel = 0;     // m, the grids' voxel size (default dx)
+  VolumeDensity volume_density = VolumeDensity::mass;
+  bool png = false;  // a splat preview per frame
   int png_width = 960, png_height = 540;
   bool custom_camera = false;  // false: default_camera(scene)
   SplatCamera camera;

@@ -79,12 +79,17 @@ std::string describe(const MpmJob& job) {
                      s.g2p2g ? ", fused G2P2G" : "");
   std::string formats;
   for (ParticleFormat f : job.outputs.formats)
-    formats += f == ParticleFormat::ply ? " ply" : " vtp";
-  out += fmt::format("  outputs   {}{}{}\n", formats.empty() ? " none" : formats,
-                     job.outputs.png
-                         ? fmt::format(" png {}x{}", job.outputs.png_width, job.outputs.png_height)
-                         : "",
-                     job.outputs.with_stress ? ", with stress" : "");
+    formats += f == ParticleFormat::ply ? " ply" : f == ParticleFormat::vtp ? " vtp" : " vdb";
+  const MpmOutputSettings& o = job.outputs;
+  if (o.volume)
+    formats += fmt::format(" volume ({} voxels of {} m)",
+                           o.volume_density == VolumeDensity::mass ? "mass density" : "fraction",
+                           o.volume_voxel);
+  out += fmt::format(
+      "  outputs   {}{}{}{}\n", formats.empty() ? " none" : formats,
+      job.outputs.png ? fmt::format(" png {}x{}", job.outputs.png_width, job.outputs.png_height)
+                      : "",
+      job.outputs.with_stress ? ", with stress" : "", o.up_axis == UpAxis::z ? ", z up" : "");
   for (const auto& w : job.warnings) out += "  warning    " + w + "\n";
   return out;
 }

@@ -8,6 +8,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/particles_ply.hpp"
+#include "silt/io/particles_vdb.hpp"
 #include "silt/io/particles_vtp.hpp"
 #include "silt/io/png_legend.hpp"
 #include "silt/io/splat_png.hpp"
@@ -23,6 +24,28 @@ std::string created(const std::string& dir) {
   SILT_REQUIRE(!ec, fmt::format("cannot create output folder '{}': {}", dir, ec.message()));
   return dir;
 }
+// The volume's voxels: centres on silt's grid nodes (voxel (0,0,0) at the domain's lower corner in
+// the files' axes); each material's particle mass and volume as the solver sets them
+// (mpm::Part::build_tables: density dx^3 / ppc of the material's first source).
+VolumeGrid volume_grid(const MpmJob& job) {
+  const mpm::Scene& s = job.scene;
+  VolumeGrid g;
+  g.voxel_size = job.outputs.volume_voxel > 0 ? job.outputs.volume_voxel : s.dx;
+  g.density = job.outputs.volume_density;
+  std::array<double, 3> lo = s.domain_min, hi = s.domain_max;
+  box_to_up_axis(lo, hi, job.outputs.up_axis);
+  g.origin = lo;
+  const double cell = s.dx * s.dx * s.dx;
+  for (std::size_t m = 0; m < s.materials.size(); ++m) {
+    double ppc = 0;
+    for (const mpm::Source& src : s.sources)
+      if (std::size_t(src.material) == m && ppc == 0) ppc = src.particles_per_cell;
+    if (ppc == 0) ppc = 1;  // a material no source uses has no particles
+    g.particle_volume.push_back(cell / ppc);
+    g.particle_mass.push_back(s.materials[m].density * cell / ppc);
+  }
+  return g;
+}
 }  // namespace
 
 MpmFrameWriter::MpmFrameWriter(const MpmJob& job, std::string out_dir, long first_frame)
@@ -37,6 +60,7 @@ MpmFrameWriter::MpmFrameWriter(const MpmJob& job, std::string out_dir, long firs
   splat_.height = o.png_height;
   splat_.palette = material_palette(job.scene);
   for (const auto& m : job.scene.materials) material_names_.push_back(m.name);
+  if (o.volume) volume_ = volume_grid(job);
 }
 
 std::string MpmFrameWriter::frame_path(const std::string& stem, long frame,
@@ -45,7 +69,7 @@ std::string MpmFrameWriter::frame_path(const std::string& stem, long frame,
 }
 
 bool wants_particles(const MpmOutputSettings& o) {
-  return !o.formats.empty() || o.png;
+  return !o.formats.empty() || o.png || o.volume;
 }
 
 void MpmFrameWriter::write_collection() const {
@@ -61,9 +85,17 @@ void MpmFrameWriter::write_collection() const {
   file.commit();
 }
 
-std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& p, long frame,
+std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_in, long frame,
                                                double time) {
   const MpmOutputSettings& o = job_->outputs;
+  // The files' axes: a rotated copy for z up (the preview keeps silt's axes).
+  mpm::ParticleFrame turned;
+  const bool turn = o.up_axis != UpAxis::y && (!o.formats.empty() || o.volume);
+  if (turn) {
+    turned = frame_in;
+    frame_to_up_axis(turned, o.up_axis);
+  }
+  const mpm::ParticleFrame& p = turn ? turned : frame_in;
   const ParticleFileInfo info{job_->scene.name, frame, time};
   const std::size_t vtp_before = vtp_frames_.size();
   std::vector<std::string> written;
@@ -73,6 +105,10 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& p, long
         const std::string path = frame_path("particles", frame, "ply");
         write_particles_ply(path, p, info);
         written.push_back(path);
+      } else if (f == ParticleFormat::vdb) {
+        const std::string path = frame_path("particles", frame, "vdb");
+        write_particles_vdb(path, p, info, job_->scene.dx);
+        written.push_back(path);
       } else {
         const std::string path = frame_path("particles", frame, "vtp");
         write_particles_vtp(path, p, info, o.vtp_encoding);
@@ -80,10 +116,15 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& p, long
         vtp_frames_.emplace_back(time, fs::path(path).filename().string());
       }
     }
+    if (o.volume) {
+      const std::string path = frame_path("volume", frame, "vdb");
+      write_volume_vdb(path, p, info, volume_);
+      written.push_back(path);
+    }
     if (o.png) {
       const std::string path = frame_path("preview", frame, "png");
       splat_.time = time;
-      SplatImage img = render_splats(p, job_->scene, camera_, splat_);
+      SplatImage img = render_splats(frame_in, job_->scene, camera_, splat_);
       annotate_preview(img, time, material_names_, splat_.palette);
       write_png(path, img);
       written.push_back(path);

@@ -1,5 +1,5 @@
-// The files of an MPM run, frame by frame: particles_NNNN.ply / .vtp (the formats the scene asks
-// for), preview_NNNN.png, particles.pvd, a ParaView collection that gives each .vtp its simulated
+// The files of an MPM run, frame by frame: particles_NNNN.ply / .vtp / .vdb (the formats the scene
+// asks for), volume_NNNN.vdb (density and velocity grids), preview_NNNN.png, particles.pvd, a ParaView collection that gives each .vtp its simulated
 // time, and frames.csv, the frames that are complete. Frame k holds the state at t = k frame_dt;
 // frame 0 is the initial state.
 #pragma once
@@ -13,7 +13,8 @@
 
 namespace silt::io {
 
-/// Whether frames read the particles (a particle format or the preview is asked for); when not,
+/// Whether frames read the particles (a particle format, the volume or the preview is asked for);
+/// when not,
 /// MpmFrameWriter::write() takes an empty frame and the particles need not leave the device.
 bool wants_particles(const MpmOutputSettings& outputs);
 
@@ -36,6 +37,7 @@ class MpmFrameWriter {
   std::string dir_;
   SplatCamera camera_;
   SplatSettings splat_;
+  VolumeGrid volume_;                                       // in the files' axes (outputs.up_axis)
   std::vector<std::string> material_names_;                 // for the preview's legend
   std::vector<std::pair<double, std::string>> vtp_frames_;  // (time, file name) for the .pvd
   FrameIndex index_;

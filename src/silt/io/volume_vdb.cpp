@@ -1,0 +1,147 @@
+#include "silt/io/volume_vdb.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "silt/core/error.hpp"
+
+#ifdef SILT_WITH_VDB
+#include <openvdb/openvdb.h>
+
+#include "silt/io/vdb_write.hpp"
+#endif
+
+namespace silt::io {
+
+#ifdef SILT_WITH_VDB
+
+namespace {
+
+// Quadratic B-spline weights of the three voxels from `base` along one axis, for a particle at
+// r (in voxels, voxel centres at integers); the solver's bspline_k.hpp in double.
+struct Axis {
+  int base;
+  float w[3];
+};
+
+Axis weights(double r) {
+  Axis a;
+  a.base = static_cast<int>(std::floor(r - 0.5));
+  const double fx = r - a.base;  // in [0.5, 1.5)
+  a.w[0] = float(0.5 * (1.5 - fx) * (1.5 - fx));
+  a.w[1] = float(0.75 - (fx - 1.0) * (fx - 1.0));
+  a.w[2] = float(0.5 * (fx - 0.5) * (fx - 0.5));
+  return a;
+}
+
+}  // namespace
+
+void write_volume_vdb(const std::string& path, const mpm::ParticleFrame& f,
+                      const ParticleFileInfo& info, const VolumeGrid& g) {
+  check_frame(f, path);
+  const double h = g.voxel_size;
+  SILT_REQUIRE(h > 0, fmt::format("'{}': voxel size must be > 0 m, got {}", path, h));
+  openvdb::initialize();
+  const std::size_t n = f.count();
+  const bool fraction = g.density == VolumeDensity::fraction;
+  openvdb::FloatGrid::Ptr mass = openvdb::FloatGrid::create(0.0f);
+  openvdb::FloatGrid::Ptr vol = openvdb::FloatGrid::create(0.0f);
+  openvdb::Vec3fGrid::Ptr mom = openvdb::Vec3fGrid::create(openvdb::Vec3f(0.0f));
+  {
+    auto ma = mass->getAccessor();
+    auto va = vol->getAccessor();
+    auto pa = mom->getAccessor();
+    for (std::size_t p = 0; p < n; ++p) {
+      const std::size_t k = static_cast<std::size_t>(f.material[p]);
+      SILT_REQUIRE(f.material[p] >= 0 && k < g.particle_mass.size(),
+                   fmt::format("'{}': particle {} has material {}, the scene has {}", path, p,
+                               f.material[p], g.particle_mass.size()));
+      const float m = float(g.particle_mass[k]), v0 = float(g.particle_volume[k]);
+      const openvdb::Vec3f mv(m * f.velocity[3 * p], m * f.velocity[3 * p + 1],
+                              m * f.velocity[3 * p + 2]);
+      const Axis ax = weights((f.position[3 * p] - g.origin[0]) / h);
+      const Axis ay = weights((f.position[3 * p + 1] - g.origin[1]) / h);
+      const Axis az = weights((f.position[3 * p + 2] - g.origin[2]) / h);
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          for (int c = 0; c < 3; ++c) {
+            const float w = ax.w[a] * ay.w[b] * az.w[c];
+            const openvdb::Coord ijk(ax.base + a, ay.base + b, az.base + c);
+            ma.modifyValue(ijk, [w, m](float& s) { s += w * m; });
+            pa.modifyValue(ijk, [w, &mv](openvdb::Vec3f& s) { s += w * mv; });
+            if (fraction) va.modifyValue(ijk, [w, v0](float& s) { s += w * v0; });
+          }
+    }
+  }
+  // Momentum over mass, then the sums per voxel volume.
+  {
+    auto ma = mass->getConstAccessor();
+    for (auto it = mom->beginValueOn(); it; ++it) {
+      const float m = ma.getValue(it.getCoord());
+      it.setValue(m > 0 ? *it / m : openvdb::Vec3f(0.0f));
+    }
+  }
+  openvdb::FloatGrid::Ptr density = fraction ? vol : mass;
+  const float per_volume = float(1.0 / (h * h * h));
+  for (auto it = density->beginValueOn(); it; ++it) it.setValue(*it * per_volume);
+
+  const openvdb::math::Transform::Ptr xf = openvdb::math::Transform::createLinearTransform(h);
+  xf->postTranslate(openvdb::Vec3d(g.origin[0], g.origin[1], g.origin[2]));
+  density->setTransform(xf);
+  mom->setTransform(xf);
+  density->setName("density");
+  density->setGridClass(openvdb::GRID_FOG_VOLUME);
+  density->insertMeta("silt_units", openvdb::StringMetadata(fraction ? "-" : "kg/m^3"));
+  mom->setName("velocity");
+  mom->setVectorType(openvdb::VEC_CONTRAVARIANT_RELATIVE);
+  mom->insertMeta("silt_units", openvdb::StringMetadata("m/s"));
+  for (openvdb::GridBase* grid :
+       {static_cast<openvdb::GridBase*>(density.get()), static_cast<openvdb::GridBase*>(mom.get())})
+    detail::insert_frame_meta(*grid, info);
+  detail::write_vdb_atomically(path, openvdb::GridCPtrVec{density, mom});
+}
+
+VolumeSamples read_volume_vdb(const std::string& path) {
+  openvdb::initialize();
+  VolumeSamples out;
+  try {
+    openvdb::io::File file(path);
+    file.open();
+    const auto density = openvdb::gridPtrCast<openvdb::FloatGrid>(file.readGrid("density"));
+    const auto velocity = openvdb::gridPtrCast<openvdb::Vec3fGrid>(file.readGrid("velocity"));
+    file.close();
+    SILT_REQUIRE(
+        density && velocity,
+        fmt::format("'{}': grids 'density' (float) and 'velocity' (Vec3f) expected", path));
+    const auto va = velocity->getConstAccessor();
+    for (auto it = density->cbeginValueOn(); it; ++it) {
+      const openvdb::Coord c = it.getCoord();
+      const openvdb::Vec3f v = va.getValue(c);
+      out.voxel.push_back({c.x(), c.y(), c.z()});
+      out.density.push_back(*it);
+      out.velocity.push_back({v.x(), v.y(), v.z()});
+    }
+  } catch (const openvdb::Exception& e) {
+    throw Error(fmt::format("cannot read '{}': {}", path, e.what()));
+  }
+  return out;
+}
+
+#else
+
+void write_volume_vdb(const std::string& path, const mpm::ParticleFrame&, const ParticleFileInfo&,
+                      const VolumeGrid&) {
+  throw Error(
+      fmt::format("cannot write '{}': this build of silt has no OpenVDB "
+                  "(install libopenvdb-dev and rebuild)",
+                  path));
+}
+
+VolumeSamples read_volume_vdb(const std::string& path) {
+  throw Error(fmt::format("cannot read '{}': this build of silt has no OpenVDB", path));
+}
+
+#endif
+
+}  // namespace silt::io
