@@ -53,8 +53,8 @@ silt::mpm::ParticleFrame block(int n, double dx, bool stress) {
         const float y = float((k + 0.5 + j(rng)) * dx / 2 + 0.1);
         const float z = float((l + 0.5 + j(rng)) * dx / 2 + 0.1);
         f.position.insert(f.position.end(), {x, y, z});
-        f.velocity.insert(f.velocity.end(), {0.3f * y + noise(rng), -1.0f - x + noise(rng),
-                                             0.1f * z + noise(rng)});
+        f.velocity.insert(f.velocity.end(),
+                          {0.3f * y + noise(rng), -1.0f - x + noise(rng), 0.1f * z + noise(rng)});
         f.material.push_back(i < n ? 0 : 1);
         f.id.push_back(id++);
         if (stress) {
@@ -113,7 +113,9 @@ int main(int argc, char** argv) {
   coarse.voxel_size = 2 * dx;
   std::vector<Case> cases{
       {"ply", "p.ply",
-       [&] { silt::io::write_particles_ply((dir / "p.ply").string(), frame, info); }},
+       [&] {
+         silt::io::write_particles_ply((dir / "p.ply").string(), frame, info);
+       }},
       {"vtp (raw)", "p.vtp",
        [&] {
          silt::io::write_particles_vtp((dir / "p.vtp").string(), frame, info,
@@ -136,8 +138,9 @@ int main(int argc, char** argv) {
                        silt::io::write_volume_vdb((dir / "v2.vdb").string(), frame, info, coarse);
                      }});
   }
-  fmt::print("| writer | file MB | roofline ms (bytes / STREAM) | wall ms median (min-max) | "
-             "process CPU ms median (min-max) | ns/particle (CPU) |\n|---|---|---|---|---|---|\n");
+  fmt::print(
+      "| writer | file MB | roofline ms (bytes / STREAM) | wall ms median (min-max) | "
+      "process CPU ms median (min-max) | ns/particle (CPU) |\n|---|---|---|---|---|---|\n");
   for (const Case& c : cases) {
     std::vector<double> wall, cpu;
     for (int r = 0; r < repeats; ++r) {
@@ -149,11 +152,12 @@ int main(int argc, char** argv) {
     }
     const double mb =
         c.file.empty() ? 0.0 : double(fs::file_size(dir / c.file)) / 1e6;  // decimal MB
-    const double bytes = c.file.empty() ? double(n) * 4 * 14 : mb * 1e6;    // rotate: r+w frame
+    const double bytes = c.file.empty() ? double(n) * 4 * 14 : mb * 1e6;   // rotate: r+w frame
     const Stats w = stats(wall), p = stats(cpu);
-    fmt::print("| {} | {:.1f} | {:.1f} | {:.0f} ({:.0f}-{:.0f}) | {:.0f} ({:.0f}-{:.0f}) | {:.0f} |\n",
-               c.name, mb, 1e3 * bytes / stream.bytes_per_s, 1e3 * w.median, 1e3 * w.min,
-               1e3 * w.max, 1e3 * p.median, 1e3 * p.min, 1e3 * p.max, 1e9 * p.median / double(n));
+    fmt::print(
+        "| {} | {:.1f} | {:.1f} | {:.0f} ({:.0f}-{:.0f}) | {:.0f} ({:.0f}-{:.0f}) | {:.0f} |\n",
+        c.name, mb, 1e3 * bytes / stream.bytes_per_s, 1e3 * w.median, 1e3 * w.min, 1e3 * w.max,
+        1e3 * p.median, 1e3 * p.min, 1e3 * p.max, 1e9 * p.median / double(n));
   }
   fs::remove_all(dir);
   return 0;
