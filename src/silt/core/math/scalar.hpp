@@ -175,6 +175,21 @@ SILT_HD SILT_FORCEINLINE T cbrt_pos(T x) {
   return exp(log(x) * (T(1) / T(3)));
 }
 
+/// Real cube root for x > 0 at the least cost per backend: cbrt_pos() on the host (the same
+/// results there) and for float (MUFU.LG2 + MUFU.EX2 on the device); CUDA's cbrt in double on the
+/// device, within one ulp and ~96 instructions per cell update fewer in the SWE tile kernel than
+/// cbrt_pos's double exp and log (bench/results/swe-sass-2026-12-01-cpu.md).
+SILT_HD SILT_FORCEINLINE float cbrt_fast(float x) {
+  return cbrt_pos(x);
+}
+SILT_HD SILT_FORCEINLINE double cbrt_fast(double x) {
+#if SILT_DEVICE_PASS
+  return ::cbrt(x);
+#else
+  return cbrt_pos(x);
+#endif
+}
+
 /// Smallest normal-range magnitude we treat as non-zero in divisions of the type's own size.
 template <class T>
 struct Tiny;

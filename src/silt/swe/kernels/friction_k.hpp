@@ -25,7 +25,7 @@ SILT_HD SILT_FORCEINLINE T manning_factor_k(T h, T hu, T hv, T n, T g, T dt) {
   if (!(n > T(0)) || !(h > T(0)) || !(dt > T(0))) return T(1);
   const T q = math::sqrt(hu * hu + hv * hv);  // m^2/s
   if (!(q > T(0))) return T(1);               // nothing to slow (and no 0 / 0 below)
-  const T k = g * n * n * (q / h) / (h * math::cbrt_pos(h));  // 1/s, +inf if h^(4/3) underflows
+  const T k = g * n * n * (q / h) / (h * math::cbrt_fast(h));  // 1/s, +inf if h^(4/3) underflows
   return T(1) / (T(1) + dt * k);
 }
 
