@@ -206,6 +206,13 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     view.swe_frame(long(next_frame), solver.time(), solver.steps(),
                    [&] { return solver.fields(); });
   }
+  // The hazard rasters of the whole run, after its last frame (collective: fields()).
+  if (!job.outputs.hazard.empty()) {
+    swe::Fields fields = solver.fields();
+    if (root)
+      queue->push(
+          [&w = *writer, f = std::move(fields), t = solver.time()] { w.write_hazard(f, t); });
+  }
   if (policy.enabled()) checkpoint();
   if (queue) queue->close();
   return 0;

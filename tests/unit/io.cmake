@@ -20,3 +20,11 @@ if(TARGET silt AND SILT_NETCDF)
   set_tests_properties(io_netcdf_cf_test PROPERTIES LABELS unit TIMEOUT 300
                        ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
+# Hazard outputs against Ritter's dam break, read with GDAL and xarray, checked by cfchecks.
+if(TARGET silt AND SILT_NETCDF)
+  add_test(NAME swe_hazard_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_hazard_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_hazard)
+  set_tests_properties(swe_hazard_test PROPERTIES LABELS verification TIMEOUT 300
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()

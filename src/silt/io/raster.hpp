@@ -16,8 +16,9 @@
 namespace silt::io {
 
 enum class RasterFormat { asc, tif, nc };
-/// How values are stored in written files: float32, or float64 (a float64 run's own precision).
-enum class ValueType { f32, f64 };
+/// How values are stored in written files: float32, float64 (a float64 run's own precision), or
+/// unsigned bytes (class rasters; nodata 255).
+enum class ValueType { f32, f64, u8 };
 
 struct Raster {
   Index nx = 0, ny = 0;
@@ -35,6 +36,8 @@ struct Raster {
   // variable name), cell_methods ("time: maximum"), and the time axis' reference,
   // "YYYY-MM-DD hh:mm:ss[ +hh:mm]" (units "seconds since <it>"; "" = 1970-01-01 00:00:00).
   std::string standard_name, long_name, cell_methods, time_reference;
+  // A class raster's CF flag_values (0, 1, ...) and blank-separated flag_meanings ("" = none).
+  std::string flag_meanings;
   ValueType type = ValueType::f32;  // how writers store the values (readers leave f32)
 
   Index cells() const { return nx * ny; }
@@ -78,9 +81,13 @@ std::string prj_path_of(const std::string& raster_path);
 /// (empty) time axis through GDAL (coordinates, CF grid mapping, chunks of one frame, DEFLATE);
 /// append_netcdf_frame() then writes frame k (netCDF-C: GDAL cannot grow an unlimited dimension),
 /// and closes the file, which is complete and readable after each frame.
+/// statics: variables without time (y, x), each with its own value type, written once by
+/// write_netcdf_statics() (the hazard rasters at the end of a run); a file with statics and no
+/// fields has no time axis.
 struct RasterSeries {
   Raster grid;
   std::vector<Raster> fields;
+  std::vector<Raster> statics;
 };
 /// True when this build writes NetCDF series (GDAL and the netCDF-C library).
 bool netcdf_series_available();
@@ -88,6 +95,9 @@ void create_netcdf_series(const std::string& path, const RasterSeries& s);
 /// values[v]: field v's nx * ny values (south row first, NaN = nodata); t in s since the reference.
 void append_netcdf_frame(const std::string& path, const RasterSeries& s, long k, double t,
                          const std::vector<std::vector<double>>& values);
+/// values[v]: static variable v's nx * ny values (south row first, NaN = nodata).
+void write_netcdf_statics(const std::string& path, const RasterSeries& s,
+                          const std::vector<std::vector<double>>& values);
 /// Frames the file at path holds (the size of its time axis); errors name the file.
 long netcdf_series_frames(const std::string& path);
 

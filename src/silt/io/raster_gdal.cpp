@@ -82,7 +82,7 @@ std::vector<T> north_first(const Raster& r) {
 }
 
 GDALDataType gdal_type(const Raster& r) {
-  return r.type == ValueType::f64 ? GDT_Float64 : GDT_Float32;
+  return r.type == ValueType::f64 ? GDT_Float64 : r.type == ValueType::u8 ? GDT_Byte : GDT_Float32;
 }
 
 void write_geotiff(const std::string& path, const Raster& r) {
@@ -90,7 +90,8 @@ void write_geotiff(const std::string& path, const Raster& r) {
   if (!drv) throw Error(fmt::format("cannot write '{}': GDAL has no GTiff driver", path));
   CPLStringList opts;
   opts.AddNameValue("COMPRESS", "DEFLATE");
-  opts.AddNameValue("PREDICTOR", "3");  // floating-point predictor: smaller files for smooth fields
+  // Floating-point predictor: smaller files for smooth fields (none for classes).
+  if (r.type != ValueType::u8) opts.AddNameValue("PREDICTOR", "3");
   opts.AddNameValue("BIGTIFF", "IF_SAFER");
   GDALDatasetUniquePtr ds(drv->Create(path.c_str(), r.nx, r.ny, 1, gdal_type(r), opts.List()));
   if (!ds)
@@ -104,7 +105,7 @@ void write_geotiff(const std::string& path, const Raster& r) {
   if (!r.units.empty()) band->SetUnitType(r.units.c_str());
   if (r.time >= 0) ds->SetMetadataItem("TIME_S", fmt::format("{}", r.time).c_str());
   bool ok;
-  if (r.type == ValueType::f64) {
+  if (r.type != ValueType::f32) {  // float64, or bytes converted from it by GDAL
     std::vector<double> buf = north_first<double>(r);
     ok = band->RasterIO(GF_Write, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float64, 0, 0,
                         nullptr) == CE_None;
@@ -132,7 +133,7 @@ struct NcFile {
 };
 
 NcFile create_nc(const std::string& path, const Raster& r, const std::vector<const Raster*>& fields,
-                 GUInt64 frames) {
+                 GUInt64 frames, const std::vector<const Raster*>& statics = {}) {
   GDALDriver* drv = GetGDALDriverManager()->GetDriverByName("netCDF");
   if (!drv) throw Error(fmt::format("cannot write '{}': GDAL has no netCDF driver", path));
   CPLStringList ds_opts;
@@ -149,12 +150,16 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
   };
   CPLStringList unlimited;
   if (frames == 0) unlimited.AddNameValue("UNLIMITED", "YES");
-  auto dim_t = root->CreateDimension("time", GDAL_DIM_TYPE_TEMPORAL, "", frames, unlimited.List());
+  // Statics alone (the hazard rasters of a run written a file per frame): no time axis.
+  const bool timed = !fields.empty() || statics.empty();
+  std::shared_ptr<GDALDimension> dim_t;
+  if (timed)
+    dim_t = root->CreateDimension("time", GDAL_DIM_TYPE_TEMPORAL, "", frames, unlimited.List());
   auto dim_y = root->CreateDimension("y", GDAL_DIM_TYPE_HORIZONTAL_Y, "", r.ny);
   auto dim_x = root->CreateDimension("x", GDAL_DIM_TYPE_HORIZONTAL_X, "", r.nx);
-  if (!dim_t || !dim_y || !dim_x)
+  if ((timed && !dim_t) || !dim_y || !dim_x)
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("dimensions")));
-  nc.time = root->CreateMDArray("time", {dim_t}, f64);
+  if (timed) nc.time = root->CreateMDArray("time", {dim_t}, f64);
   auto var_y = root->CreateMDArray("y", {dim_y}, f64);
   auto var_x = root->CreateMDArray("x", {dim_x}, f64);
   std::vector<double> xs(static_cast<size_t>(r.nx)), ys(static_cast<size_t>(r.ny));
@@ -162,16 +167,18 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
   for (Index j = 0; j < r.ny; ++j) ys[j] = r.y0 + (j + 0.5) * r.dx;
   const GUInt64 start[3] = {0, 0, 0};
   size_t count_y = static_cast<size_t>(r.ny), count_x = static_cast<size_t>(r.nx);
-  bool ok = nc.time && var_y && var_x;
+  bool ok = (nc.time || !timed) && var_y && var_x;
   ok = ok && var_y->Write(start, &count_y, nullptr, nullptr, f64, ys.data());
   ok = ok && var_x->Write(start, &count_x, nullptr, nullptr, f64, xs.data());
   if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, last_error("coordinates")));
   // CF 4.4: a time coordinate's units name its reference time.
-  text_attr(nc.time, "axis", "T");
-  text_attr(nc.time, "standard_name", "time");
-  text_attr(nc.time, "long_name", "simulated time");
-  text_attr(nc.time, "units", time_units(r));
-  text_attr(nc.time, "calendar", "standard");
+  if (timed) {
+    text_attr(nc.time, "axis", "T");
+    text_attr(nc.time, "standard_name", "time");
+    text_attr(nc.time, "long_name", "simulated time");
+    text_attr(nc.time, "units", time_units(r));
+    text_attr(nc.time, "calendar", "standard");
+  }
   for (auto [var, axis] : {std::pair{var_x, "X"}, std::pair{var_y, "Y"}}) {
     text_attr(var, "axis", axis);
     text_attr(var, "units", "m");
@@ -194,6 +201,31 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
     if (!f->cell_methods.empty()) text_attr(var, "cell_methods", f->cell_methods);
     set_crs(*nc.ds, var.get(), r.crs_wkt, path);
     nc.vars.push_back(var);
+  }
+  for (const Raster* f : statics) {
+    CPLStringList var_opts;
+    var_opts.AddNameValue("COMPRESS", "DEFLATE");
+    const auto type = GDALExtendedDataType::Create(gdal_type(*f));
+    auto var = root->CreateMDArray(f->variable, {dim_y, dim_x}, type, var_opts.List());
+    if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
+    var->SetNoDataValue(f->nodata);
+    if (!f->units.empty()) text_attr(var, "units", f->units);
+    if (!f->standard_name.empty()) text_attr(var, "standard_name", f->standard_name);
+    text_attr(var, "long_name", f->long_name.empty() ? f->variable : f->long_name);
+    if (!f->cell_methods.empty()) text_attr(var, "cell_methods", f->cell_methods);
+    if (!f->flag_meanings.empty()) {
+      // CF 3.5: flag_values of the variable's type, one per blank-separated meaning.
+      std::vector<GByte> values;
+      for (size_t at = 0; at != std::string::npos; at = f->flag_meanings.find(' ', at + 1))
+        values.push_back(GByte(values.size()));
+      const GUInt64 start0[1] = {0};
+      const size_t count0[1] = {values.size()};
+      auto at = var->CreateAttribute("flag_values", {GUInt64(values.size())}, type);
+      if (!at || !at->Write(start0, count0, nullptr, nullptr, type, values.data()))
+        throw Error(fmt::format("cannot write '{}': {}", path, last_error("flag_values")));
+      text_attr(var, "flag_meanings", f->flag_meanings);
+    }
+    set_crs(*nc.ds, var.get(), r.crs_wkt, path);
   }
   if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
   if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");
@@ -323,9 +355,10 @@ void create_netcdf_series(const std::string& path, const RasterSeries& s) {
   register_gdal();
   require_room(path, kHeaderBytes + std::uintmax_t(s.grid.nx + s.grid.ny) * sizeof(double));
   QuietErrors quiet;
-  std::vector<const Raster*> fields;
+  std::vector<const Raster*> fields, statics;
   for (const Raster& f : s.fields) fields.push_back(&f);
-  { create_nc(path, s.grid, fields, 0); }  // closed (written) here
+  for (const Raster& f : s.statics) statics.push_back(&f);
+  { create_nc(path, s.grid, fields, 0, statics); }  // closed (written) here
   if (CPLGetLastErrorType() == CE_Failure)
     throw Error(fmt::format("cannot write '{}': {}", path, last_error("GDAL error")));
 }

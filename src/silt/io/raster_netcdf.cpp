@@ -82,6 +82,34 @@ void append_netcdf_frame(const std::string& path, const RasterSeries& s, long k,
   check(nc_close(id), path, "close");
 }
 
+void write_netcdf_statics(const std::string& path, const RasterSeries& s,
+                          const std::vector<std::vector<double>>& values) {
+  const Raster& g = s.grid;
+  SILT_REQUIRE(
+      values.size() == s.statics.size(),
+      fmt::format("'{}': {} fields for {} variables", path, values.size(), s.statics.size()));
+  require_room(path, std::uintmax_t(g.cells()) * values.size() * 8);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  NcHandle nc;
+  check(nc_open(path.c_str(), NC_WRITE, &nc.id), path, "open");
+  std::vector<double> buf(static_cast<size_t>(g.cells()));
+  for (size_t v = 0; v < values.size(); ++v) {
+    const Raster& f = s.statics[v];
+    SILT_REQUIRE(values[v].size() == buf.size(),
+                 fmt::format("'{}': {} values of '{}' for {} cells", path, values[v].size(),
+                             f.variable, buf.size()));
+    int id;
+    check(nc_inq_varid(nc.id, f.variable.c_str(), &id), path,
+          fmt::format("variable '{}'", f.variable));
+    for (size_t c = 0; c < buf.size(); ++c)
+      buf[c] = std::isnan(values[v][c]) ? f.nodata : values[v][c];
+    check(nc_put_var_double(nc.id, id, buf.data()), path, fmt::format("'{}'", f.variable));
+  }
+  const int id = nc.id;
+  nc.id = -1;
+  check(nc_close(id), path, "close");
+}
+
 long netcdf_series_frames(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   NcHandle nc;
@@ -106,6 +134,14 @@ void append_netcdf_frame(const std::string& path, const RasterSeries&, long, dou
                          const std::vector<std::vector<double>>&) {
   throw Error(
       fmt::format("cannot write '{}': one NetCDF file per run needs GDAL and the netCDF-C "
+                  "library (libnetcdf-dev), which this build of silt does not have",
+                  path));
+}
+
+void write_netcdf_statics(const std::string& path, const RasterSeries&,
+                          const std::vector<std::vector<double>>&) {
+  throw Error(
+      fmt::format("cannot write '{}': NetCDF hazard rasters need GDAL and the netCDF-C "
                   "library (libnetcdf-dev), which this build of silt does not have",
                   path));
 }

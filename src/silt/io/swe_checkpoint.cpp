@@ -6,6 +6,19 @@
 
 namespace silt::io {
 
+namespace {
+template <class F>
+auto hazard_sections(F& f) {
+  using V = decltype(&f.max_speed);
+  return std::vector<std::pair<const char*, V>>{{"hazard.max_speed", &f.max_speed},
+                                                {"hazard.max_depth_speed", &f.max_depth_speed},
+                                                {"hazard.max_concentration", &f.max_concentration},
+                                                {"hazard.max_rating", &f.max_rating},
+                                                {"hazard.first_wet_time", &f.first_wet_time},
+                                                {"hazard.wet_duration", &f.wet_duration}};
+}
+}  // namespace
+
 std::uint64_t swe_scene_hash(const SweJob& job) {
   nlohmann::json j = job.resolved;
   j.erase("provenance");
@@ -30,6 +43,10 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   k.put_vector("field.hv", f.hv);
   k.put_vector("field.hc", f.hc);
   k.put_vector("field.max_depth", f.max_depth);
+  // Hazard outputs (the scene's outputs.hazard, which the scene hash covers): a restart continues
+  // the maxima, first wetting times and durations.
+  if (!f.max_speed.empty())
+    for (const auto& [name, v] : hazard_sections(c.state.fields)) k.put_vector(name, *v);
   k.put_value("clock.inflow", c.state.inflow);
   k.put_value("clock.last_dt", c.state.last_dt);
   k.put_value("clock.cfl_dt", c.state.cfl_dt);
@@ -65,6 +82,14 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   f.hv = field("field.hv");
   f.hc = field("field.hc");
   f.max_depth = field("field.max_depth");
+  if (job.scene.hazard.enabled)
+    for (const auto& [name, v] : hazard_sections(f)) {
+      if (!k.has(name))
+        throw CheckpointError(
+            CheckpointProblem::corrupt,
+            fmt::format("checkpoint '{}' has no section '{}' (hazard outputs)", path, name));
+      *v = field(name);
+    }
   c.state.time = k.header.time;
   c.state.steps = k.header.step;
   c.state.inflow = k.get_value<double>("clock.inflow");

@@ -67,8 +67,9 @@ bool run_file(const SweOutputSettings& o) {
          std::find(o.formats.begin(), o.formats.end(), RasterFormat::nc) != o.formats.end();
 }
 
-// Grid, CRS, precision and CF metadata shared by every raster of a run.
-Raster raster_of(const SweJob& job) {
+}  // namespace
+
+Raster output_grid(const SweJob& job) {
   const swe::Grid& g = job.scene.grid;
   Raster r;
   r.nx = g.nx;
@@ -83,6 +84,7 @@ Raster raster_of(const SweJob& job) {
   return r;
 }
 
+namespace {
 void name_field(Raster& r, SweField field) {
   r.variable = to_string(field);
   r.units = units_of(field);
@@ -97,11 +99,13 @@ SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir, long fi
   if (job.outputs.png != PngMap::none)
     shade_ = hillshade(job.scene.grid, job.scene.bed, job.scene.active);
   if (run_file(job.outputs)) {
-    series_.grid = raster_of(job);
+    series_.grid = output_grid(job);
     for (SweField field : job.outputs.fields) {
       series_.fields.push_back(series_.grid);
       name_field(series_.fields.back(), field);
     }
+    for (HazardField field : job.outputs.hazard)
+      series_.statics.push_back(hazard_raster(job, {}, field));
     series_path_ = (fs::path(dir_) / kNetcdfRunFile).string();
     // A restart writes its frames over those from first_frame on in the file it continues.
     std::error_code ec;
@@ -154,7 +158,7 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
         fmt::format("output frame {}: fields are {} x {} ({} depths) but the scene grid is "
                     "{} x {}",
                     k, f.nx, f.ny, f.h.size(), s.grid.nx, s.grid.ny));
-  Raster r = raster_of(*job_);
+  Raster r = output_grid(*job_);
   r.time = t;
   // ESRI ASCII keeps its CRS in a .prj of the same name, the same text for every file.
   const std::string prj = o.crs_wkt.empty() ? "" : crs_to_prj(o.crs_wkt);

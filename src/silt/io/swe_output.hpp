@@ -23,6 +23,15 @@ namespace silt::io {
 /// are undefined without water.
 std::vector<double> derived_field(const swe::Scene& scene, const swe::Fields& f, SweField which);
 
+/// Grid, CRS, precision, nodata and time reference shared by every raster of a run.
+Raster output_grid(const SweJob& job);
+/// Hazard raster `which` of f (swe_output_hazard.cpp) with its name, units and CF metadata;
+/// nodata on inactive cells and, for the first wetting time, where the cell was never wet. Empty
+/// f: the metadata alone.
+Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which);
+/// The NetCDF file of the hazard rasters when NetCDF is written a file per frame.
+inline constexpr const char* kNetcdfHazardFile = "hazard.nc";
+
 /// Whether frames read the fields (a raster or a map is asked for); when not,
 /// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
 bool wants_fields(const SweOutputSettings& outputs);
@@ -41,6 +50,11 @@ class SweOutputWriter {
   /// complete or absent: when one of its files fails, those already written are removed and
   /// frames.csv does not list it.
   std::vector<std::string> write_frame(const swe::Fields& f, double t, int k);
+
+  /// Writes the hazard rasters of f at the end of the run (time t, s; swe_output_hazard.cpp):
+  /// hazard_<field>.<asc|tif> (a .prj beside each .asc) and, in NetCDF, variables without time
+  /// in the run's fields.nc or in hazard.nc. Returns the paths written.
+  std::vector<std::string> write_hazard(const swe::Fields& f, double t);
 
   const std::string& dir() const { return dir_; }
   /// "<dir>/<stem>_<kkkk>.<ext>"

@@ -30,6 +30,23 @@ std::string long_name_of(SweField f);
 /// the text is not such a date and time.
 bool iso8601_to_utc(const std::string& text, std::string& utc);
 
+/// Hazard rasters written at the end of a run (outputs.hazard; swe/kernels/hazard_k.hpp): the
+/// maxima since the start (depth, speed, depth x speed, concentration, hazard rating HR), the time
+/// of first wetting and the time wet above outputs.hazard.wet_depth, and the HR classes.
+enum class HazardField {
+  max_depth,
+  max_speed,
+  max_depth_speed,
+  first_wet_time,
+  wet_duration,
+  max_concentration,
+  rating,
+  hazard_class
+};
+/// Scene-file spelling ("max_speed", ..., "rating", "class"); the files and NetCDF variables are
+/// "hazard_" + it ("hazard_max_speed.tif", "hazard_class.asc").
+std::string to_string(HazardField f);
+
 /// PNG map drawn for each output time: the field over a hillshade of the bed.
 enum class PngMap { none, depth, concentration };
 
@@ -64,6 +81,9 @@ struct SweOutputSettings {
   double nodata = -9999.0;  // nodata value of output rasters
   std::vector<Gauge> gauges;
   double gauge_interval = 0;  // s between gauge samples
+  // Hazard rasters at the end of the run, in `formats` (empty: none; the scene's hazard settings
+  // are in swe::Scene::hazard).
+  std::vector<HazardField> hazard;
 };
 
 struct SweJob {

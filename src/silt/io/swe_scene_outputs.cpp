@@ -10,6 +10,7 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
+#include "silt/swe/kernels/hazard_k.hpp"
 
 namespace silt::io {
 
@@ -31,6 +32,28 @@ std::string to_string(SweField f) {
       return "max_depth";
   }
   return "depth";
+}
+
+std::string to_string(HazardField f) {
+  switch (f) {
+    case HazardField::max_depth:
+      return "max_depth";
+    case HazardField::max_speed:
+      return "max_speed";
+    case HazardField::max_depth_speed:
+      return "max_depth_speed";
+    case HazardField::first_wet_time:
+      return "first_wet_time";
+    case HazardField::wet_duration:
+      return "wet_duration";
+    case HazardField::max_concentration:
+      return "max_concentration";
+    case HazardField::rating:
+      return "rating";
+    case HazardField::hazard_class:
+      return "class";
+  }
+  return "max_depth";
 }
 
 std::string units_of(SweField f) {
@@ -296,6 +319,43 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
   g.finish();
 }
 
+constexpr HazardField kHazardFields[] = {
+    HazardField::max_depth,      HazardField::max_speed,    HazardField::max_depth_speed,
+    HazardField::first_wet_time, HazardField::wet_duration, HazardField::max_concentration,
+    HazardField::rating,         HazardField::hazard_class};
+
+HazardField hazard_field_of(const std::string& s) {
+  for (HazardField f : kHazardFields)
+    if (to_string(f) == s) return f;
+  return HazardField::max_depth;
+}
+
+// "outputs.hazard": present, hazard fields are accumulated every step and written at the end.
+void read_hazard(Keys& o, SweJob& job) {
+  if (!o.has("hazard")) return;
+  Keys h = o.object("hazard");
+  std::vector<std::string> names;
+  for (HazardField f : kHazardFields) names.push_back(to_string(f));
+  job.outputs.hazard = read_list<HazardField>(h, "fields", names, names, hazard_field_of);
+  if (job.outputs.hazard.empty()) h.fail("fields", "is empty; leave out \"hazard\" for none");
+  swe::HazardSettings& hz = job.scene.hazard;
+  hz.enabled = true;
+  // 1 cm: three orders above the solver's dry depth, so rain films and the thin wet edge of a
+  // front (whose speeds are not reliable) are not counted as flooded, and far below the depths
+  // the hazard classes tell apart (the debris factor changes at 0.25 m).
+  hz.wet_depth = h.number("wet_depth", 0.01, Range::positive());
+  if (!(hz.wet_depth > job.scene.dry_depth))
+    h.fail("wet_depth", fmt::format("{} m is not above physics.dry_depth = {} m", hz.wet_depth,
+                                    job.scene.dry_depth));
+  const std::string debris =
+      h.choice("debris", "conservative", {"conservative", "pasture", "woodland", "urban"});
+  hz.debris = debris == "pasture"    ? swe::kDebrisPasture
+              : debris == "woodland" ? swe::kDebrisWoodland
+              : debris == "urban"    ? swe::kDebrisUrban
+                                     : swe::kDebrisConservative;
+  h.finish();
+}
+
 }  // namespace
 
 void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
@@ -365,6 +425,7 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
           ? ValueType::f64
           : ValueType::f32;
   read_gauges(o, job.scene, out, job.run.end_time);
+  read_hazard(o, job);
   o.finish();
 }
 

@@ -163,6 +163,7 @@ void Engine<T>::launch_step() {
   else
     update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
   finish_parts();
+  accumulate_hazard();
   since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
 }
@@ -253,6 +254,17 @@ void Engine<T>::finish_parts() {
       phase_cfl_step(p->exec, v);  // after a no-op step, *smax still holds the global speed
     }
     if (coupled()) phase_step_scalars(*p, 1 - cur_);
+  }
+}
+
+// Hazard maxima, first wetting and wet time of the state this step left, on each part's owned
+// cells (hazard.hpp); nothing when the scene asks for no hazard outputs.
+template <class T>
+void Engine<T>::accumulate_hazard() {
+  if (!scene_.hazard.enabled) return;
+  for (auto& p : parts_) {
+    activate(p->exec);
+    phase_hazard(p->exec, p->hazard_view(1 - cur_));
   }
 }
 

@@ -14,13 +14,15 @@ namespace {
 // Tag of the field gathers: one message per remote subdomain, in subdomain order, so a single tag
 // suffices (MPI keeps the order of messages between two ranks).
 constexpr int kGatherTag = 32000;
-constexpr int kGatheredFields = 5;  // h, hu, hv, hc, max depth
+constexpr int kStateFields = 5;   // h, hu, hv, hc, max depth
+constexpr int kHazardFields = 6;  // with hazard outputs: HazardBuffers' fields
 }  // namespace
 
 template <class T>
-std::vector<double> Engine<T>::owned(const Part<T>& p, const DeviceBuffer<T>& b) const {
-  const std::vector<T> all = b.download();
-  const Grid2<const T> g{all.data(), p.nx, p.ny, p.ring};
+template <class U>
+std::vector<double> Engine<T>::owned(const Part<T>& p, const DeviceBuffer<U>& b) const {
+  const std::vector<U> all = b.download();
+  const Grid2<const U> g{all.data(), p.nx, p.ny, p.ring};
   std::vector<double> out(size_t(p.nx) * size_t(p.ny));
   for (Index j = 0; j < p.ny; ++j)
     for (Index i = 0; i < p.nx; ++i) out[size_t(j) * size_t(p.nx) + size_t(i)] = double(g(i, j));
@@ -32,10 +34,14 @@ Fields Engine<T>::fields() const {
   Fields f;
   f.nx = scene_.grid.nx;
   f.ny = scene_.grid.ny;
-  std::vector<double>* dst[kGatheredFields] = {&f.h, &f.hu, &f.hv, &f.hc, &f.max_depth};
+  std::vector<std::vector<double>*> dst = {&f.h, &f.hu, &f.hv, &f.hc, &f.max_depth};
+  if (scene_.hazard.enabled)
+    dst.insert(dst.end(), {&f.max_speed, &f.max_depth_speed, &f.max_concentration, &f.max_rating,
+                           &f.first_wet_time, &f.wet_duration});
+  const int gathered = int(dst.size());
   const auto place = [&](const partition::Subdomain& d, const double* packed) {
     const size_t cells = size_t(d.nx()) * size_t(d.ny());
-    for (int k = 0; k < kGatheredFields; ++k)
+    for (int k = 0; k < gathered; ++k)
       for (Index j = 0; j < d.ny(); ++j)
         for (Index i = 0; i < d.nx(); ++i)
           (*dst[k])[size_t(j + d.cells.j0) * size_t(f.nx) + size_t(i + d.cells.i0)] =
@@ -45,12 +51,19 @@ Fields Engine<T>::fields() const {
   if (root)
     for (auto* v : dst) v->assign(size_t(f.nx) * size_t(f.ny), 0.0);
   for (const auto& p : parts_) {
-    const DeviceBuffer<T>* src[kGatheredFields] = {&p->h[cur_], &p->hu[cur_], &p->hv[cur_],
-                                                   &p->hc[cur_], &p->max_depth};
+    const DeviceBuffer<T>* src[kStateFields] = {&p->h[cur_], &p->hu[cur_], &p->hv[cur_],
+                                                &p->hc[cur_], &p->max_depth};
     std::vector<double> packed;
-    for (const auto* b : src) {
-      const std::vector<double> o = owned(*p, *b);
+    const auto pack = [&](const std::vector<double>& o) {
       packed.insert(packed.end(), o.begin(), o.end());
+    };
+    for (const auto* b : src) pack(owned(*p, *b));
+    if (scene_.hazard.enabled) {
+      const HazardBuffers<T>& z = p->hazard;
+      for (const auto* b : {&z.max_speed, &z.max_depth_speed, &z.max_conc, &z.max_rating})
+        pack(owned(*p, *b));
+      pack(owned(*p, z.first_wet));
+      pack(owned(*p, z.wet_time));
     }
     if (root)
       place(p->sub, packed.data());
@@ -61,7 +74,7 @@ Fields Engine<T>::fields() const {
     for (const partition::Subdomain& d : dec_.parts) {
       const int rank = d.id / per_rank_;
       if (rank == 0) continue;
-      std::vector<double> packed(size_t(kGatheredFields) * size_t(d.nx()) * size_t(d.ny()));
+      std::vector<double> packed(size_t(gathered) * size_t(d.nx()) * size_t(d.ny()));
       world_.recv(packed.data(), static_cast<long long>(packed.size()), rank, kGatherTag);
       place(d, packed.data());
     }
@@ -175,6 +188,8 @@ std::string Engine<T>::layout() const {
 
 template std::vector<double> Engine<float>::owned(const Part<float>&,
                                                   const DeviceBuffer<float>&) const;
+template std::vector<double> Engine<float>::owned(const Part<float>&,
+                                                  const DeviceBuffer<double>&) const;
 template std::vector<double> Engine<double>::owned(const Part<double>&,
                                                    const DeviceBuffer<double>&) const;
 template Fields Engine<float>::fields() const;

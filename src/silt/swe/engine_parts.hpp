@@ -59,6 +59,7 @@ class Engine final : public EngineBase {
   void update_overlapping_exchange(Index r);
   void update(Part<T>& p, Box2 box, const char* label);
   void finish_parts();
+  void accumulate_hazard();
   void update_speed();
   void set_target(double t);
   // Faults (engine_faults.cpp).
@@ -73,7 +74,8 @@ class Engine final : public EngineBase {
   Box2 grown(const Part<T>& p, Index r) const;
   void fence_all() const;
   /// p's owned cells of field b, as double, row-major.
-  std::vector<double> owned(const Part<T>& p, const DeviceBuffer<T>& b) const;
+  template <class U>
+  std::vector<double> owned(const Part<T>& p, const DeviceBuffer<U>& b) const;
 
   const Scene& scene_;
   Layout layout_;

@@ -15,16 +15,16 @@ namespace {
 
 /// b's cells that lie in the global grid (owned and halo) set from the global field g, the ring
 /// beyond the global edge kept as it was.
-template <class T>
-void place(DeviceBuffer<T>& b, const Part<T>& p, const std::vector<double>& g, Index gnx,
+template <class U, class T>
+void place(DeviceBuffer<U>& b, const Part<T>& p, const std::vector<double>& g, Index gnx,
            Index gny) {
-  std::vector<T> all = b.download();
-  const Grid2<T> v{all.data(), p.nx, p.ny, p.ring};
+  std::vector<U> all = b.download();
+  const Grid2<U> v{all.data(), p.nx, p.ny, p.ring};
   for (Index j = -p.ring; j < p.ny + p.ring; ++j)
     for (Index i = -p.ring; i < p.nx + p.ring; ++i) {
       const Index gi = i + p.sub.cells.i0, gj = j + p.sub.cells.j0;
       if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
-      v(i, j) = T(g[size_t(gj) * size_t(gnx) + size_t(gi)]);
+      v(i, j) = U(g[size_t(gj) * size_t(gnx) + size_t(gi)]);
     }
   b.upload(all);
 }
@@ -41,6 +41,15 @@ void Engine<T>::restore(const RestartState& s) {
     throw Error(fmt::format(
         "swe scene '{}': the state to restore holds a {} x {} grid, the scene {} x {} cells",
         scene_.name, f.nx, f.ny, nx, ny));
+  const std::vector<double>* hazard[] = {&f.max_speed,  &f.max_depth_speed, &f.max_concentration,
+                                         &f.max_rating, &f.first_wet_time,  &f.wet_duration};
+  if (scene_.hazard.enabled)
+    for (const auto* v : hazard)
+      if (v->size() != cells)
+        throw Error(fmt::format(
+            "swe scene '{}': the state to restore has no hazard fields (or not {} x {} of them); "
+            "the scene accumulates hazard outputs",
+            scene_.name, nx, ny));
   fence_all();
   for (auto& p : parts_) {
     activate(p->exec);
@@ -51,6 +60,15 @@ void Engine<T>::restore(const RestartState& s) {
       place(p->hc[b], *p, f.hc, nx, ny);
     }
     place(p->max_depth, *p, f.max_depth, nx, ny);
+    if (scene_.hazard.enabled) {
+      HazardBuffers<T>& z = p->hazard;
+      place(z.max_speed, *p, f.max_speed, nx, ny);
+      place(z.max_depth_speed, *p, f.max_depth_speed, nx, ny);
+      place(z.max_conc, *p, f.max_concentration, nx, ny);
+      place(z.max_rating, *p, f.max_rating, nx, ny);
+      place(z.first_wet, *p, f.first_wet_time, nx, ny);
+      place(z.wet_time, *p, f.wet_duration, nx, ny);
+    }
     std::vector<double> c(kClockSize, 0.0);
     c[kTime] = s.time;
     c[kSteps] = double(s.steps);

@@ -15,6 +15,14 @@ struct Fields {
   std::vector<double> hu, hv;     // unit discharges, m^2/s
   std::vector<double> hc;         // pollutant mass per area, kg/m^2
   std::vector<double> max_depth;  // maximum depth seen so far, m
+  // Hazard outputs (empty unless Scene::hazard.enabled; swe/kernels/hazard_k.hpp): since the
+  // start of the run, over the times the cell was wet above Scene::hazard.wet_depth.
+  std::vector<double> max_speed;          // m/s
+  std::vector<double> max_depth_speed;    // m^2/s
+  std::vector<double> max_concentration;  // kg/m^3
+  std::vector<double> max_rating;         // hazard rating HR, -
+  std::vector<double> first_wet_time;     // s (< 0: never wet)
+  std::vector<double> wet_duration;       // s
 };
 
 /// Values of one cell at the current time.

@@ -167,6 +167,7 @@ Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, i
   upload_state(*this, host_state<T>(s, l, sub, nx, ny, ring));
   upload_tables(*this, l);
   if (!exec.is_cuda()) rows.reserve(nx + 2 * ring, ny + 2 * ring, host_thread_count());
+  if (s.hazard.enabled) hazard.allocate(exec, h[0].size());
 }
 
 template <class T>
@@ -255,6 +256,7 @@ void Part<T>::copy_state(int cur, bool to_backup) {
   c.clock_out = const_cast<double*>(to_backup ? bk_clock.data() : clock.data());
   c.n = h[0].size();
   phase_copy(exec, c);
+  hazard.copy(exec, to_backup);
 }
 
 template <class T>

@@ -13,6 +13,7 @@
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
 #include "silt/partition/decompose.hpp"
+#include "silt/swe/hazard.hpp"
 #include "silt/swe/phases.hpp"
 #include "silt/swe/row_step.hpp"
 #include "silt/swe/scene.hpp"
@@ -31,7 +32,9 @@ struct Part {
   }
   EdgeView<T> edge_view(int read) const;
   SolverView<T> view(int read, int write) const;
-  /// Checkpoint (to_backup) or restore of state, max depth and clock (phase_copy).
+  /// The hazard accumulation over state `state` (hazard.cpp).
+  HazardView<T> hazard_view(int state) const;
+  /// Checkpoint (to_backup) or restore of state, max depth, clock (phase_copy) and hazard fields.
   void copy_state(int cur, bool to_backup);
   /// Storage of the exchanged fields h, hu, hv, hc of buffer `which` (HaloExchange order).
   std::vector<void*> exchanged(int which);
@@ -63,7 +66,8 @@ struct Part {
   DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
-  RowScratch<T> rows;  // the CPU row step's buffers (host parts only)
+  RowScratch<T> rows;       // the CPU row step's buffers (host parts only)
+  HazardBuffers<T> hazard;  // empty unless the scene asks for hazard outputs
 };
 
 /// The wet count and wave speed a step's global reduction starts from: zeroes the partial wet

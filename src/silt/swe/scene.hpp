@@ -57,6 +57,13 @@ struct Grid {
   Index cells() const { return nx * ny; }
 };
 
+/// Hazard outputs (swe/kernels/hazard_k.hpp): accumulated after every step when enabled.
+struct HazardSettings {
+  bool enabled = false;
+  double wet_depth = 0.01;  // m: a cell is flooded above this depth (first wetting, duration)
+  int debris = 0;           // HazardDebris: how the debris factor of the hazard rating is chosen
+};
+
 struct Scene {
   std::string name;
   Grid grid;
@@ -80,6 +87,7 @@ struct Scene {
   double max_dt = std::numeric_limits<double>::infinity();  // s
   double min_dt = 1e-9;  // s: a step below this is reported as a collapsing time step
   Precision precision = Precision::f32;
+  HazardSettings hazard;
 };
 
 }  // namespace silt::swe

@@ -1,0 +1,112 @@
+#include "silt/swe/hazard.hpp"
+
+#include "silt/core/parallel_for.hpp"
+#include "silt/swe/part.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+void HazardBuffers<T>::allocate(const Exec& exec, Index n) {
+  DeviceBuffer<T>* maxima[] = {&max_speed,    &max_depth_speed,    &max_conc,    &max_rating,
+                               &bk_max_speed, &bk_max_depth_speed, &bk_max_conc, &bk_max_rating};
+  const char* labels[] = {"swe.hazard.max_speed",
+                          "swe.hazard.max_depth_speed",
+                          "swe.hazard.max_concentration",
+                          "swe.hazard.max_rating",
+                          "swe.checkpoint.hazard.max_speed",
+                          "swe.checkpoint.hazard.max_depth_speed",
+                          "swe.checkpoint.hazard.max_concentration",
+                          "swe.checkpoint.hazard.max_rating"};
+  for (int k = 0; k < 8; ++k) {
+    *maxima[k] = DeviceBuffer<T>(exec, n, labels[k]);
+    parallel_fill(exec, "swe.hazard.zero", maxima[k]->data(), n, T(0));
+  }
+  first_wet = DeviceBuffer<double>(exec, n, "swe.hazard.first_wet");
+  wet_time = DeviceBuffer<double>(exec, n, "swe.hazard.wet_time");
+  bk_first_wet = DeviceBuffer<double>(exec, n, "swe.checkpoint.hazard.first_wet");
+  bk_wet_time = DeviceBuffer<double>(exec, n, "swe.checkpoint.hazard.wet_time");
+  parallel_fill(exec, "swe.hazard.never_wet", first_wet.data(), n, -1.0);
+  parallel_fill(exec, "swe.hazard.never_wet", bk_first_wet.data(), n, -1.0);
+  parallel_fill(exec, "swe.hazard.zero", wet_time.data(), n, 0.0);
+  parallel_fill(exec, "swe.hazard.zero", bk_wet_time.data(), n, 0.0);
+}
+
+template <class T>
+void HazardBuffers<T>::copy(const Exec& exec, bool to_backup) {
+  if (!enabled()) return;
+  T* live[] = {max_speed.data(), max_depth_speed.data(), max_conc.data(), max_rating.data()};
+  T* back[] = {bk_max_speed.data(), bk_max_depth_speed.data(), bk_max_conc.data(),
+               bk_max_rating.data()};
+  double* live_t[] = {first_wet.data(), wet_time.data()};
+  double* back_t[] = {bk_first_wet.data(), bk_wet_time.data()};
+  struct Ptrs {
+    const T* from[4];
+    T* to[4];
+    const double* from_t[2];
+    double* to_t[2];
+  } c;
+  for (int k = 0; k < 4; ++k) {
+    c.from[k] = to_backup ? live[k] : back[k];
+    c.to[k] = to_backup ? back[k] : live[k];
+  }
+  for (int k = 0; k < 2; ++k) {
+    c.from_t[k] = to_backup ? live_t[k] : back_t[k];
+    c.to_t[k] = to_backup ? back_t[k] : live_t[k];
+  }
+  parallel_for(
+      exec, "swe.hazard.copy", max_speed.size(), SILT_LAMBDA(Index k) {
+        for (int f = 0; f < 4; ++f) c.to[f][k] = c.from[f][k];
+        for (int f = 0; f < 2; ++f) c.to_t[f][k] = c.from_t[f][k];
+      });
+}
+
+template <class T>
+void phase_hazard(const Exec& exec, const HazardView<T>& v) {
+  parallel_for(
+      exec, "swe.hazard", Box2{0, v.nx, 0, v.ny}, SILT_LAMBDA(Index i, Index j) {
+        const double dt = v.clock[kDt];
+        // A no-op step changes nothing; a dry cell neither (nothing written).
+        if (!(dt > 0.0) || !v.active(i, j) || !(v.h(i, j) > v.params.wet_depth)) return;
+        const HazardCell<T> before{v.max_speed(i, j),  v.max_depth_speed(i, j), v.max_conc(i, j),
+                                   v.max_rating(i, j), v.first_wet(i, j),       v.wet_time(i, j)};
+        const HazardCell<T> a = accumulate_hazard_k(before, v.h(i, j), v.hu(i, j), v.hv(i, j),
+                                                    v.hc(i, j), v.clock[kTime], dt, v.params);
+        v.max_speed(i, j) = a.max_speed;
+        v.max_depth_speed(i, j) = a.max_depth_speed;
+        v.max_conc(i, j) = a.max_conc;
+        v.max_rating(i, j) = a.max_rating;
+        v.first_wet(i, j) = a.first_wet;
+        v.wet_time(i, j) = a.wet_time;
+      });
+}
+
+template <class T>
+HazardView<T> Part<T>::hazard_view(int state) const {
+  HazardView<T> v;
+  v.h = grid(h[state]);
+  v.hu = grid(hu[state]);
+  v.hv = grid(hv[state]);
+  v.hc = grid(hc[state]);
+  v.active = Grid2<const std::uint8_t>{active.data(), nx, ny, ring};
+  v.max_speed = grid(hazard.max_speed);
+  v.max_depth_speed = grid(hazard.max_depth_speed);
+  v.max_conc = grid(hazard.max_conc);
+  v.max_rating = grid(hazard.max_rating);
+  v.first_wet = Grid2<double>{const_cast<double*>(hazard.first_wet.data()), nx, ny, ring};
+  v.wet_time = Grid2<double>{const_cast<double*>(hazard.wet_time.data()), nx, ny, ring};
+  v.clock = clock.data();
+  v.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris};
+  v.nx = nx;
+  v.ny = ny;
+  return v;
+}
+
+template HazardView<float> Part<float>::hazard_view(int) const;
+template HazardView<double> Part<double>::hazard_view(int) const;
+template struct HazardBuffers<float>;
+template struct HazardBuffers<double>;
+template void phase_hazard<float>(const Exec&, const HazardView<float>&);
+template void phase_hazard<double>(const Exec&, const HazardView<double>&);
+
+}  // namespace silt::swe::detail
