@@ -6,6 +6,17 @@
 
 namespace silt::swe::detail {
 
+namespace {
+// What HazardBuffers::copy moves (a device lambda cannot capture a function-local type).
+template <class T>
+struct HazardCopy {
+  const T* from[4];
+  T* to[4];
+  const double* from_t[2];
+  double* to_t[2];
+};
+}  // namespace
+
 template <class T>
 void HazardBuffers<T>::allocate(const Exec& exec, Index n) {
   DeviceBuffer<T>* maxima[] = {&max_speed,    &max_depth_speed,    &max_conc,    &max_rating,
@@ -40,12 +51,7 @@ void HazardBuffers<T>::copy(const Exec& exec, bool to_backup) {
                bk_max_rating.data()};
   double* live_t[] = {first_wet.data(), wet_time.data()};
   double* back_t[] = {bk_first_wet.data(), bk_wet_time.data()};
-  struct Ptrs {
-    const T* from[4];
-    T* to[4];
-    const double* from_t[2];
-    double* to_t[2];
-  } c;
+  HazardCopy<T> c;
   for (int k = 0; k < 4; ++k) {
     c.from[k] = to_backup ? live[k] : back[k];
     c.to[k] = to_backup ? back[k] : live[k];
