@@ -14,3 +14,5 @@ silt_add_test(NAME mpm_walls_test LABEL verification CUDA
   SOURCES mpm_walls_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_cantilever_test LABEL verification CUDA
   SOURCES mpm_cantilever_test.cpp LIBS silt::mpm)
+silt_add_test(NAME mpm_mesh_collider_test LABEL verification CUDA
+  SOURCES mpm_mesh_collider_test.cpp LIBS silt::mpm)
