@@ -21,7 +21,7 @@ silt_add_test(NAME mpm_mesh_collider_test LABEL verification CUDA
 if(TARGET silt AND SILT_VDB)
   add_test(NAME silt_run_paddle_sand
            COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/mpm_paddle_sand.json --backend cpu
-                   --set run.end_time=0.0667
+                   --set run.end_time=0.0667 --overwrite
                    --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_paddle_sand)
   set_tests_properties(silt_run_paddle_sand PROPERTIES LABELS verification TIMEOUT 600
                        ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;OMP_NUM_THREADS=1")
