@@ -56,6 +56,8 @@ const char* collider_kind(mpm::ColliderKind k) {
       return "box";
     case mpm::ColliderKind::cylinder:
       return "cylinder";
+    case mpm::ColliderKind::mesh:
+      return "mesh";
   }
   return "?";
 }

@@ -235,7 +235,7 @@ TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
       EXPECT_LT(n, 30000) << name;
     }
   }
-  EXPECT_EQ(seen, 7);
+  EXPECT_EQ(seen, 8);
 }
 
 TEST(MpmScene, WallsTakeOneConditionOrOnePerFace) {

@@ -14,3 +14,15 @@ silt_add_test(NAME mpm_walls_test LABEL verification CUDA
   SOURCES mpm_walls_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_cantilever_test LABEL verification CUDA
   SOURCES mpm_cantilever_test.cpp LIBS silt::mpm)
+silt_add_test(NAME mpm_mesh_collider_test LABEL verification CUDA
+  SOURCES mpm_mesh_collider_test.cpp LIBS silt::mpm)
+# The paddle example scene (a keyframed mesh collider through sand) from the CLI at low resolution:
+# a smoke test that the scene, its mesh and the collider run end to end (needs OpenVDB).
+if(TARGET silt AND SILT_VDB)
+  add_test(NAME silt_run_paddle_sand
+           COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/mpm_paddle_sand.json --backend cpu
+                   --set run.end_time=0.0667 --overwrite
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_paddle_sand)
+  set_tests_properties(silt_run_paddle_sand PROPERTIES LABELS verification TIMEOUT 600
+                       ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;OMP_NUM_THREADS=1")
+endif()

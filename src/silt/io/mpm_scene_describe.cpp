@@ -65,7 +65,7 @@ std::string describe(const MpmJob& job) {
                        emissions > 1 ? fmt::format(", emitted {} times", emissions) : "");
   }
   for (const auto& c : s.colliders) {
-    static const char* kinds[] = {"plane", "sphere", "box", "cylinder"};
+    static const char* kinds[] = {"plane", "sphere", "box", "cylinder", "mesh"};
     out += fmt::format("  collider   {}: {} ({})\n", c.name, kinds[int(c.kind)], to_string(c.wall));
   }
   out += fmt::format("  particles  ~{:.0f} in all\n", total);

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -239,13 +241,112 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
   scene.sources.push_back(src);
 }
 
+// Most files a mesh sequence may list.
+constexpr int kMaxMeshFrames = 100000;
+
+std::string frame_file(const std::string& pattern, int n) {
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, pattern.c_str(), n);
+  return buf;
+}
+
+// "frames": {"pattern": "wheel_%03d.obj", "first": 0, "last": 23, "dt": s, "start": s}: one OBJ per
+// frame at start + (n - first) dt, every file present.
+void read_mesh_frames(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
+  Keys f = c.object("frames");
+  const std::string pattern = f.string("pattern", "");
+  const std::size_t pct = pattern.find('%');
+  if (pattern.empty() || pct == std::string::npos ||
+      pattern.find('%', pct + 1) != std::string::npos ||
+      pattern.find_first_of("di", pct) == std::string::npos)
+    f.fail("pattern", fmt::format("must be a file name with one printf integer field, e.g. "
+                                  "\"wheel_%04d.obj\" (got \"{}\")",
+                                  pattern));
+  int first = 0;
+  if (f.has("first")) {
+    first = f.integer("first", 0, kMaxMeshFrames);
+  } else {
+    f.take("first");
+    f.resolved("first") = 0;
+  }
+  const int last = f.integer("last", 0, kMaxMeshFrames);
+  if (last <= first)
+    f.fail("last", fmt::format("= {} must exceed first = {}: a sequence has two frames or more",
+                               last, first));
+  const double dt = f.number("dt", scene.frame_dt, Range::positive());
+  const double start = f.number("start", 0.0, Range::non_negative());
+  for (int n = first; n <= last; ++n) {
+    const std::string file = c.source().resolve_path(frame_file(pattern, n));
+    if (!std::filesystem::exists(file))
+      f.fail("pattern", fmt::format("names frame {} as {}, which does not exist (collider '{}': a "
+                                    "sequence needs every frame from {} to {})",
+                                    n, file, col.name, first, last));
+    col.mesh_files.push_back(file);
+    col.frame_times.push_back(start + (n - first) * dt);
+  }
+  f.finish();
+}
+
+void read_mesh_keys(Keys& c, mpm::Collider& col, int dims) {
+  std::vector<Keys> keys = c.objects("keys");
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    Keys& k = keys[i];
+    mpm::RigidKey key;
+    key.time = k.number("time", Range::non_negative());
+    if (!col.keys.empty() && !(key.time > col.keys.back().time))
+      k.fail("time", fmt::format("= {} s must exceed the previous key's {} s", key.time,
+                                 col.keys.back().time));
+    key.translation = read_vec3(k, "translation", key.translation, "m", dims);
+    key.axis = read_vec3(k, "axis", key.axis, "-", dims);
+    if (key.axis[0] == 0 && key.axis[1] == 0 && key.axis[2] == 0)
+      k.fail("axis", "must not be [0, 0, 0]");
+    key.angle = k.number("angle", 0.0);
+    k.finish();
+    col.keys.push_back(key);
+  }
+}
+
+void read_mesh_collider(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
+  if (scene.dimensions == 2)
+    c.fail("kind", "is \"mesh\", which a 2D scene has not: use \"box\" or \"sphere\"");
+  col.kind = mpm::Collider::Kind::mesh;
+  const bool file = c.has("file"), frames = c.has("frames");
+  if (file == frames)
+    c.fail(file ? "frames" : "file",
+           file ? "and 'file' are both given: a mesh collider is one OBJ ('file', moved by 'keys') "
+                  "or a sequence ('frames')"
+                : "is missing: give 'file' (one closed OBJ, moved by 'keys') or 'frames' (a "
+                  "sequence of OBJ files)");
+  if (file) {
+    const std::string path = c.string("file", "");
+    col.mesh_files.push_back(c.source().resolve_path(path));
+    c.resolved("file") = col.mesh_files[0];
+    if (!std::filesystem::exists(col.mesh_files[0]))
+      c.fail("file", fmt::format("names {}, which does not exist", col.mesh_files[0]));
+    read_mesh_keys(c, col, scene.dimensions);
+  } else {
+    read_mesh_frames(c, col, scene);
+    if (c.has("keys"))
+      c.fail("keys", "moves a single mesh ('file'); a sequence moves by its frames");
+  }
+  col.mesh_scale = c.number("scale", 1.0, Range::positive());
+  col.mesh_offset = read_vec3(c, "offset", col.mesh_offset, "m");
+  col.voxel = c.number("voxel", 0.5 * scene.dx, Range::positive());
+  col.grow = c.number("grow", scene.dx, Range::non_negative());
+  if ((!col.keys.empty() || frames) && c.has("velocity"))
+    c.fail("velocity",
+           "is for a mesh at rest or in steady translation; an animated mesh gets its "
+           "velocity from its keys or frames");
+}
+
 void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
   mpm::Collider col;
   col.name = c.name("name", fmt::format("collider{}", index), "it names the collider");
   if (!names.insert(col.name).second)
     c.fail("name", fmt::format("\"{}\" names two colliders; names must be unique", col.name));
   const int dims = scene.dimensions;
-  const std::string kind = c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder"});
+  const std::string kind =
+      c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder", "mesh"});
   const double friction = c.number("friction", 0.0, Range::non_negative());
   const mpm::Wall wall = read_wall(c, "wall", friction);
   col.wall = wall.kind;
@@ -274,6 +375,8 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
     col.radius = c.number("radius", Range::positive());
     col.axis = read_vec3(c, "axis", col.axis, "-");
     nonzero("axis", col.axis);
+  } else if (kind == "mesh") {
+    read_mesh_collider(c, col, scene);
   } else {
     col.kind = mpm::Collider::Kind::box;
     col.box_min = read_vec3(c, "min", "m", dims);

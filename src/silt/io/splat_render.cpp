@@ -83,6 +83,8 @@ std::vector<V> collider_points(const mpm::Collider& c, const mpm::Scene& sc, dou
   const double reach = std::sqrt(dot(half, half));  // domain half-diagonal, m
   const V mid{lo[0] + half[0], lo[1] + half[1], lo[2] + half[2]};
   switch (c.kind) {
+    case mpm::Collider::Kind::mesh:  // not drawn: the preview shows the analytic shapes only
+      break;
     case mpm::Collider::Kind::sphere: {
       const int nt = std::max(4, int(std::ceil(kPi * c.radius / s)));
       for (int i = 0; i <= nt; ++i) {

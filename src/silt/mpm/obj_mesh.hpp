@@ -37,6 +37,8 @@ class TriangleMesh {
   /// |sum of signed tetrahedra| / 6, m^3 (needs consistently oriented faces).
   double volume() const { return volume_; }
   std::size_t vertex_count() const { return vertices_.size(); }
+  const std::vector<Vec3d>& vertices() const { return vertices_; }
+  const std::vector<std::array<int, 3>>& triangles() const { return triangles_; }
   std::size_t triangle_count() const { return triangles_.size(); }
 
  private:

@@ -94,6 +94,17 @@ class Part {
  private:
   void build_tables();
   void refresh_args();
+  /// The device collider table of `colliders` (mesh colliders point into meshes_).
+  std::vector<ColliderParams<float>> collider_table(const std::vector<Collider>& colliders) const;
+
+  /// A mesh collider's distance field on this part's device (mesh_sdf_k.hpp).
+  struct MeshTables {
+    DeviceBuffer<SdfFrame> frames;
+    DeviceBuffer<int> bricks;
+    DeviceBuffer<float> voxels;
+    DeviceBuffer<RigidSegment> keys;
+    MeshColliderView view;
+  };
 
   Scene scene_;
   Exec exec_;
@@ -101,6 +112,7 @@ class Part {
   std::vector<ParticleClass> classes_host_;  // one per source
   DeviceBuffer<ParticleClass> classes_;
   DeviceBuffer<ColliderParams<float>> colliders_;
+  std::vector<MeshTables> meshes_;  // one per scene collider (empty for analytic ones)
   ParticleStore particles_;
   SparseGrid grid_;
   DeviceBuffer<StepControl> ctl_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
+#include "silt/mpm/mesh_sdf.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/scene_params.hpp"
 
@@ -104,8 +105,28 @@ void Part::build_tables() {
     classes_ = DeviceBuffer<ParticleClass>(exec_, Index(classes_host_.size()), "mpm materials");
     classes_.upload(classes_host_);
   }
-  std::vector<ColliderParams<float>> col;
-  for (const Collider& c : s.colliders) col.push_back(make_collider_params<float>(c));
+  meshes_.clear();
+  meshes_.resize(s.colliders.size());
+  for (std::size_t i = 0; i < s.colliders.size(); ++i) {
+    Collider& c = scene_.colliders[i];
+    if (c.kind != ColliderKind::mesh) continue;
+    if (!c.sdf) c.sdf = build_mesh_sdf(c, s);  // a part made without a solver (tests)
+    const MeshSdf& m = *c.sdf;
+    MeshTables& t = meshes_[i];
+    t.frames = DeviceBuffer<SdfFrame>(exec_, Index(m.frames.size()), "mpm mesh sdf frames");
+    t.frames.upload(m.frames);
+    t.bricks = DeviceBuffer<int>(exec_, Index(m.bricks.size()), "mpm mesh sdf bricks");
+    t.bricks.upload(m.bricks);
+    t.voxels = DeviceBuffer<float>(exec_, Index(m.voxels.size()), "mpm mesh sdf voxels");
+    t.voxels.upload(m.voxels);
+    if (!m.keys.empty()) {
+      t.keys = DeviceBuffer<RigidSegment>(exec_, Index(m.keys.size()), "mpm mesh keys");
+      t.keys.upload(m.keys);
+    }
+    t.view = mesh_view(m, t.frames.data(), t.bricks.data(), t.voxels.data(),
+                       m.keys.empty() ? nullptr : t.keys.data());
+  }
+  const std::vector<ColliderParams<float>> col = collider_table(s.colliders);
   if (!col.empty()) {
     colliders_ = DeviceBuffer<ColliderParams<float>>(exec_, Index(col.size()), "mpm colliders");
     colliders_.upload(col);
@@ -149,13 +170,22 @@ void Part::build_tables() {
   targs_.n_colliders = gargs_.n_colliders;
 }
 
+std::vector<ColliderParams<float>> Part::collider_table(
+    const std::vector<Collider>& colliders) const {
+  std::vector<ColliderParams<float>> col;
+  for (std::size_t i = 0; i < colliders.size(); ++i) {
+    col.push_back(make_collider_params<float>(colliders[i]));
+    if (colliders[i].kind == ColliderKind::mesh) col.back().mesh = meshes_[i].view;
+  }
+  return col;
+}
+
 void Part::set_colliders(const std::vector<Collider>& colliders) {
   if (colliders.size() != scene_.colliders.size())
     throw Error(fmt::format("MPM scene '{}': {} colliders for a table of {}", scene_.name,
                             colliders.size(), scene_.colliders.size()));
   scene_.colliders = colliders;
-  std::vector<ColliderParams<float>> col;
-  for (const Collider& c : colliders) col.push_back(make_collider_params<float>(c));
+  const std::vector<ColliderParams<float>> col = collider_table(colliders);
   if (col.empty()) return;
   colliders_.upload(col);
   fence(exec_);  // col is a temporary

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,19 @@ struct Wall {
   double friction = 0.0;  // Coulomb coefficient (slip / separate), -
 };
 
+/// A keyframe of a mesh collider's rigid motion: x = R x_mesh + translation at `time`, R the
+/// rotation by `angle` about `axis` (right-handed). Between keys the translation is linear and the
+/// rotation turns at a constant rate about one axis (slerp); before the first key and after the
+/// last the mesh holds its pose.
+struct RigidKey {
+  double time = 0;             // s
+  Vec3d translation{0, 0, 0};  // m
+  Vec3d axis{0, 1, 0};         // -
+  double angle = 0;            // degrees
+};
+
+struct MeshSdf;  // mesh_sdf.hpp: the distance field built from a mesh collider's files
+
 struct Collider {
   using Kind = ColliderKind;
   std::string name;
@@ -79,6 +93,18 @@ struct Collider {
   Vec3d axis{0, 1, 0};                       // cylinder (infinite)
   Vec3d box_min{0, 0, 0}, box_max{0, 0, 0};  // box (solid)
   Vec3d velocity{0, 0, 0};                   // m/s, prescribed rigid translation
+  // mesh: one closed OBJ moved by `keys`, or a sequence of OBJ files with one vertex count at
+  // `frame_times`; vertices scaled by mesh_scale, then mesh_offset added (m).
+  std::vector<std::string> mesh_files;
+  std::vector<double> frame_times;  // s, one per file of a sequence (increasing)
+  std::vector<RigidKey> keys;
+  double mesh_scale = 1.0;     // -
+  Vec3d mesh_offset{0, 0, 0};  // m
+  double voxel = 0.0;          // m, SDF voxel size (0: dx / 2)
+  double grow = -1.0;          // m, the mesh grown by this (< 0: one dx)
+  /// The distance field, built once from the files by build_mesh_sdf (solver setup) and shared by
+  /// every part and copy of the scene.
+  std::shared_ptr<const MeshSdf> sdf;
 };
 
 enum class Transfer { apic, asflip };

@@ -67,9 +67,11 @@ ColliderParams<T> make_collider_params(const Collider& in) {
   c.center = to_vec3<T>(in.center);
   c.radius = T(in.radius);
   c.axis = normalized(to_vec3<double>(in.axis)).template cast<T>();
+  if (in.kind == ColliderKind::mesh) c.normal = c.axis = Vec3<T>::unit(1);  // unused
   c.box_min = to_vec3<T>(in.box_min);
   c.box_max = to_vec3<T>(in.box_max);
   c.velocity = to_vec3<T>(in.velocity);
+  c.mesh = MeshColliderView{};  // a mesh's tables are the part's (Part::collider_table)
   return c;
 }
 

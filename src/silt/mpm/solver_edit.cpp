@@ -36,6 +36,11 @@ void Solver::move_collider(std::size_t index, const Vec3d& at, const Vec3d& velo
     if (!std::isfinite(at[std::size_t(a)]) || !std::isfinite(velocity[std::size_t(a)]))
       throw Error(fmt::format("{}: collider '{}': position and velocity must be finite", what,
                               m.scene.colliders[index].name));
+  if (m.scene.colliders[index].kind == ColliderKind::mesh)
+    throw Error(
+        fmt::format("{}: collider '{}' is a mesh, which moves by its keyframes or frames "
+                    "(colliders[{}].keys, .frames), not by move_collider",
+                    what, m.scene.colliders[index].name, index));
   const double t = m.parts.front()->read_control().time;
   Collider& c = m.scene.colliders[index];
   // The kernels place a collider at initial + velocity t: store the initial position that puts
@@ -50,6 +55,8 @@ void Solver::move_collider(std::size_t index, const Vec3d& at, const Vec3d& velo
     case ColliderKind::cylinder:
       c.center = initial;
       break;
+    case ColliderKind::mesh:
+      break;  // refused above
     case ColliderKind::box:
       for (std::size_t a = 0; a < 3; ++a) {
         c.box_max[a] += initial[a] - c.box_min[a];

@@ -6,6 +6,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/exchange_kernels.hpp"
+#include "silt/mpm/mesh_sdf.hpp"
 #include "silt/mpm/solver_impl.hpp"
 
 namespace silt::mpm {
@@ -37,6 +38,9 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
       emitter(scene),
       balancer(scene, nparts, global, w, o.balance_tolerance) {
   validate(scene);
+  // Mesh colliders' distance fields, built once here for every part (mesh_sdf.hpp).
+  for (const std::string& w : build_mesh_colliders(scene))
+    if (options.log) options.log(w);
   scene_colliders = scene.colliders;
   if (execs.empty()) throw Error("MPM: no device given");
   if (nparts > kMaxParts)

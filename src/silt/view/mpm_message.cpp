@@ -26,6 +26,8 @@ const char* collider_kind(mpm::ColliderKind k) {
       return "cylinder";
     case mpm::ColliderKind::box:
       return "box";
+    case mpm::ColliderKind::mesh:
+      return "mesh";
   }
   return "unknown";
 }

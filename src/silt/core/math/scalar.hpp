@@ -148,6 +148,30 @@ SILT_HD SILT_FORCEINLINE double sinh(double x) {
 #endif
 }
 
+SILT_HD SILT_FORCEINLINE float floor(float x) {
+#if SILT_DEVICE_PASS
+  return ::floorf(x);
+#else
+  return std::floor(x);
+#endif
+}
+/// sin and cos in float with the accurate library forms (the rotation of a mesh collider: an
+/// intrinsic's error grows with the angle).
+SILT_HD SILT_FORCEINLINE float sin(float x) {
+#if SILT_DEVICE_PASS
+  return ::sinf(x);
+#else
+  return std::sin(x);
+#endif
+}
+SILT_HD SILT_FORCEINLINE float cos(float x) {
+#if SILT_DEVICE_PASS
+  return ::cosf(x);
+#else
+  return std::cos(x);
+#endif
+}
+
 template <class T>
 SILT_HD SILT_FORCEINLINE T abs(T x) {
   return x < T(0) ? -x : x;

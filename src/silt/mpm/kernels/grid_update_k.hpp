@@ -1,7 +1,8 @@
 // Grid update for one node, boundaries included (paper 000, merging kernels: grid update and
 // boundary conditions in one kernel): momentum -> velocity, gravity, optional local damping, the
 // walls of the domain box on the nodes at and beyond each face, then analytic colliders moving
-// with a prescribed velocity on the nodes at and inside their surface. G2P keeps the particles
+// with a prescribed velocity and mesh colliders (mesh_sdf_k.hpp, a sampled distance field with the
+// animation's velocity) on the nodes at and inside their surface. G2P keeps the particles
 // inside the box and outside the colliders (transfer_body.hpp), so material stops at the wall.
 //
 // Wall conditions act on the velocity relative to the wall, v_rel = v - v_wall, with n the unit
@@ -22,23 +23,26 @@
 #include "silt/core/math/scalar.hpp"
 #include "silt/core/math/vec.hpp"
 #include "silt/mpm/kernels/kinds_k.hpp"
+#include "silt/mpm/kernels/mesh_sdf_k.hpp"
 
 namespace silt::mpm {
 
-/// Device form of a scene Collider (positions at time 0; it moves rigidly with `velocity`).
+/// Device form of a scene Collider (analytic shapes: positions at time 0, moving rigidly with
+/// `velocity`; meshes: their own motion, mesh_sdf_k.hpp).
 template <class T>
 struct ColliderParams {
   ColliderKind shape;
   WallKind wall;
-  T friction;        // Coulomb coefficient, -
-  Vec3<T> point;     // plane: a point on it, m
-  Vec3<T> normal;    // plane: unit normal pointing out of the solid, -
-  Vec3<T> center;    // sphere centre / cylinder axis point, m
-  T radius;          // sphere, cylinder, m
-  Vec3<T> axis;      // cylinder: unit axis direction, -
-  Vec3<T> box_min;   // box (solid), m
-  Vec3<T> box_max;   // m
-  Vec3<T> velocity;  // rigid translation, m/s
+  T friction;             // Coulomb coefficient, -
+  Vec3<T> point;          // plane: a point on it, m
+  Vec3<T> normal;         // plane: unit normal pointing out of the solid, -
+  Vec3<T> center;         // sphere centre / cylinder axis point, m
+  T radius;               // sphere, cylinder, m
+  Vec3<T> axis;           // cylinder: unit axis direction, -
+  Vec3<T> box_min;        // box (solid), m
+  Vec3<T> box_max;        // m
+  Vec3<T> velocity;       // rigid translation, m/s (analytic shapes)
+  MeshColliderView mesh;  // mesh: its distance field and motion (device tables)
 };
 
 /// One wall of the domain box: its condition and Coulomb coefficient.
@@ -109,6 +113,12 @@ SILT_HD inline T collider_distance(const ColliderParams<T>& c, const Vec3<T>& x,
       normal = normalized(radial);
       return norm(radial) - c.radius;
     }
+    case ColliderKind::mesh: {
+      Vec3f n, v;
+      const float d = mesh_contact(c.mesh, x.template cast<float>(), float(t), n, v);
+      normal = n.template cast<T>();
+      return T(d);
+    }
     case ColliderKind::box:
     default: {
       // max over the six face distances: inside (all <= 0) the nearest face, which also gives
@@ -125,6 +135,22 @@ SILT_HD inline T collider_distance(const ColliderParams<T>& c, const Vec3<T>& x,
       return best;
     }
   }
+}
+
+/// The collider's velocity (m/s) at x and time t: the prescribed translation of an analytic shape,
+/// the animation's velocity at the point for a mesh.
+template <class T>
+SILT_HD inline T collider_contact(const ColliderParams<T>& c, const Vec3<T>& x, T t,
+                                  Vec3<T>& normal, Vec3<T>& v_wall) {
+  if (c.shape == ColliderKind::mesh) {
+    Vec3f n, v;
+    const float d = mesh_contact(c.mesh, x.template cast<float>(), float(t), n, v);
+    normal = n.template cast<T>();
+    v_wall = v.template cast<T>();
+    return T(d);
+  }
+  v_wall = c.velocity;
+  return collider_distance(c, x, t, normal);
 }
 
 /// Local damping of the velocity change dv = v - v0 of one node (v0: its velocity before the
@@ -163,9 +189,10 @@ SILT_HD inline Vec3<T> grid_update_node(T mass, const Vec3<T>& momentum, const V
   }
   for (int i = 0; i < n_colliders; ++i) {
     const ColliderParams<T>& c = colliders[i];
-    Vec3<T> n;
-    if (collider_distance(c, x_node, g.time, n) <= g.face_tolerance)
-      v = apply_wall(v, n, c.velocity, c.wall, c.friction);
+    Vec3<T> n, vw;
+    if (collider_contact(c, x_node, g.time, n, vw) <= g.face_tolerance)
+      // No direction (a mesh's flat interior): the node moves with the collider.
+      v = norm2(n) > T(0) ? apply_wall(v, n, vw, c.wall, c.friction) : vw;
   }
   return v;
 }

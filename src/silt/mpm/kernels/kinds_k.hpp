@@ -18,7 +18,8 @@ enum class MaterialKind : std::int32_t {
 /// Boundary condition of a wall (grid_update_k.hpp: apply_wall).
 enum class WallKind : std::int32_t { sticky, slip, separate };
 
-/// Shape of an analytic collider (grid_update_k.hpp).
-enum class ColliderKind : std::int32_t { plane, sphere, box, cylinder };
+/// Shape of a collider: analytic (grid_update_k.hpp) or a triangle mesh's distance field
+/// (mesh_sdf_k.hpp).
+enum class ColliderKind : std::int32_t { plane, sphere, box, cylinder, mesh };
 
 }  // namespace silt::mpm

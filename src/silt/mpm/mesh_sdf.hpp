@@ -1,0 +1,46 @@
+// A mesh collider's distance field on the host: built from its OBJ file(s) with OpenVDB
+// (tools::meshToVolume: a narrow-band signed distance field and the closest triangle of every band
+// voxel), copied into silt's own bricks (mesh_sdf_k.hpp) that the parts upload. Only this file's
+// .cpp includes OpenVDB, and it is compiled by the host compiler: the device code never sees it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/mpm/kernels/mesh_sdf_k.hpp"
+#include "silt/mpm/scene.hpp"
+
+namespace silt::mpm {
+
+struct MeshSdf {
+  std::vector<SdfFrame> frames;    // one (rigid) or one per file of a sequence
+  std::vector<int> bricks;         // the frames' brick tables, one after another
+  std::vector<float> voxels;       // 4 per voxel: distance (m), velocity (m/s)
+  std::vector<RigidSegment> keys;  // rigid motion (empty for a sequence)
+  float voxel = 0;                 // m
+  float far_value = 0;             // m
+  float grow = 0;                  // m, the mesh grown by this
+  double min_thickness = 0;        // m, twice the deepest interior distance met (all frames)
+  std::vector<std::string> warnings;
+};
+
+/// Whether this build can make mesh colliders (OpenVDB was found).
+bool mesh_colliders_available();
+
+/// Builds the distance field of mesh collider c of scene s. Throws silt::Error naming the
+/// collider, file and frame for a mesh that cannot be read, is open or outside the domain, a sequence whose vertex count changes, or a part too thin for the voxels; warns (in
+/// MeshSdf::warnings) about a part thinner than a cell. Without OpenVDB it throws, naming the key.
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s);
+
+/// Builds the field of every mesh collider of s that has none yet; returns their warnings.
+std::vector<std::string> build_mesh_colliders(Scene& s);
+
+/// The rigid segments of a collider's keyframes (or of its constant velocity when it has none).
+std::vector<RigidSegment> rigid_segments(const Collider& c);
+
+/// The view of a field whose tables live at these addresses (host or device).
+MeshColliderView mesh_view(const MeshSdf& m, const SdfFrame* frames, const int* bricks,
+                           const float* voxels, const RigidSegment* keys);
+
+}  // namespace silt::mpm

@@ -1,0 +1,236 @@
+// build_mesh_sdf (mesh_sdf.hpp): OBJ -> OpenVDB narrow-band SDF -> silt's bricks. Compiled by the
+// host compiler only (src/silt/mpm/CMakeLists.txt), so OpenVDB's headers never meet nvcc.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "silt/core/error.hpp"
+#include "silt/mpm/mesh_sdf.hpp"
+#include "silt/mpm/obj_mesh.hpp"
+
+#if SILT_WITH_VDB
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/MeshToVolume.h>
+#endif
+
+namespace silt::mpm {
+
+namespace {
+/// The band reaches this many cells beyond the grown surface on both sides: the grid update
+/// needs the distance and its gradient for every node within a cell or so of the surface, and G2P
+/// for particles a step (at most cfl dx) inside it.
+constexpr double kBandCells = 2.0;
+std::string frame_name(const Collider& c, std::size_t f) {
+  if (c.mesh_files.size() == 1) return fmt::format("collider '{}' ({})", c.name, c.mesh_files[0]);
+  return fmt::format("collider '{}' (frame {}, {}, t = {} s)", c.name, f, c.mesh_files[f],
+                     c.frame_times[f]);
+}
+
+/// Corners of the mesh's box moved by key k (rigid) into the world.
+void world_bounds(const TriangleMesh& m, const RigidSegment& g, Vec3d& lo, Vec3d& hi) {
+  lo = {1e300, 1e300, 1e300}, hi = {-1e300, -1e300, -1e300};
+  for (int c = 0; c < 8; ++c) {
+    const double p[3] = {(c & 1) ? m.upper()[0] : m.lower()[0],
+                         (c & 2) ? m.upper()[1] : m.lower()[1],
+                         (c & 4) ? m.upper()[2] : m.lower()[2]};
+    for (int r = 0; r < 3; ++r) {
+      const double x = g.rotation[3 * r] * p[0] + g.rotation[3 * r + 1] * p[1] +
+                       g.rotation[3 * r + 2] * p[2] + g.translation[r];
+      lo[std::size_t(r)] = std::min(lo[std::size_t(r)], x);
+      hi[std::size_t(r)] = std::max(hi[std::size_t(r)], x);
+    }
+  }
+}
+
+void require_inside_domain(const Scene& s, const Vec3d& lo, const Vec3d& hi,
+                           const std::string& what) {
+  for (std::size_t a = 0; a < 3; ++a)
+    if (hi[a] < s.domain_min[a] || lo[a] > s.domain_max[a])
+      throw Error(fmt::format(
+          "MPM scene '{}': {} lies outside the domain: the mesh spans [{:.4g}, {:.4g}] m along {}, "
+          "the domain [{:.4g}, {:.4g}] m (check scale, offset and translation)",
+          s.name, what, lo[a], hi[a], "xyz"[a], s.domain_min[a], s.domain_max[a]));
+}
+}  // namespace
+
+#if SILT_WITH_VDB
+
+bool mesh_colliders_available() {
+  return true;
+}
+
+namespace {
+/// Appends one frame's bricks and voxels to m. vel: per-vertex velocities (sequences) or empty.
+double add_frame(MeshSdf& m, const TriangleMesh& mesh, const std::vector<Vec3d>& vel,
+                 double band_voxels, const std::string& what, const Scene& s) {
+  openvdb::initialize();
+  const double h = m.voxel;
+  std::vector<openvdb::Vec3s> points;
+  for (const Vec3d& p : mesh.vertices())
+    points.emplace_back(float(p[0] / h), float(p[1] / h), float(p[2] / h));
+  std::vector<openvdb::Vec3I> tris;
+  for (const auto& t : mesh.triangles())
+    tris.emplace_back(openvdb::Index32(t[0]), openvdb::Index32(t[1]), openvdb::Index32(t[2]));
+  const openvdb::tools::QuadAndTriangleDataAdapter<openvdb::Vec3s, openvdb::Vec3I> adapter(points,
+                                                                                           tris);
+  const openvdb::math::Transform::Ptr xf = openvdb::math::Transform::createLinearTransform(h);
+  openvdb::Int32Grid closest(0);
+  const openvdb::FloatGrid::Ptr grid = openvdb::tools::meshToVolume<openvdb::FloatGrid>(
+      adapter, *xf, float(band_voxels), float(band_voxels), 0, &closest);
+  if (grid->tree().leafCount() == 0)
+    throw Error(
+        fmt::format("MPM scene '{}': {}: the mesh gives an empty distance field", s.name, what));
+
+  openvdb::CoordBBox box;
+  grid->tree().evalLeafBoundingBox(box);
+  SdfFrame f{};
+  int lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    // One brick of margin: samples near the table's edge read explicit "outside" bricks.
+    lo[a] = (box.min()[a] >> kSdfBrickLog2) - 1;
+    hi[a] = (box.max()[a] >> kSdfBrickLog2) + 1;
+    f.brick_origin[a] = lo[a];
+    f.brick_dims[a] = hi[a] - lo[a] + 1;
+  }
+  f.table = int(m.bricks.size());
+  const auto acc = grid->getConstAccessor();
+  const auto cacc = closest.getConstAccessor();
+  const auto& verts = mesh.vertices();
+  const auto& tris_in = mesh.triangles();
+  double deepest = 0;
+  for (int bz = lo[2]; bz <= hi[2]; ++bz)
+    for (int by = lo[1]; by <= hi[1]; ++by)
+      for (int bx = lo[0]; bx <= hi[0]; ++bx) {
+        const openvdb::Coord o(bx << kSdfBrickLog2, by << kSdfBrickLog2, bz << kSdfBrickLog2);
+        const openvdb::FloatTree::LeafNodeType* leaf = grid->tree().probeConstLeaf(o);
+        if (!leaf) {
+          m.bricks.push_back(acc.getValue(o) < 0 ? kBrickInside : kBrickOutside);
+          continue;
+        }
+        const int brick = int(m.voxels.size() / (4 * kSdfBrickVoxels));
+        m.bricks.push_back(brick);
+        for (int k = 0; k < kSdfBrickEdge; ++k)
+          for (int j = 0; j < kSdfBrickEdge; ++j)
+            for (int i = 0; i < kSdfBrickEdge; ++i) {
+              const openvdb::Coord c = o.offsetBy(i, j, k);
+              const float phi = leaf->getValue(c);
+              deepest = std::max(deepest, -double(phi));
+              float v[3] = {0, 0, 0};
+              openvdb::Int32 tri;
+              if (!vel.empty() && cacc.probeValue(c, tri) && tri >= 0 &&
+                  std::size_t(tri) < tris_in.size()) {
+                // The velocity of the closest point of the closest triangle (barycentric).
+                const auto& t = tris_in[std::size_t(tri)];
+                const openvdb::Vec3d p(c.x() * h, c.y() * h, c.z() * h);
+                const openvdb::Vec3d a(verts[std::size_t(t[0])].data()),
+                    b(verts[std::size_t(t[1])].data()), d(verts[std::size_t(t[2])].data());
+                openvdb::Vec3d uvw;
+                const openvdb::Vec3d q =
+                    openvdb::math::closestPointOnTriangleToPoint(a, b, d, p, uvw);
+                // Barycentric weights of q from the areas (independent of uvw's ordering).
+                const openvdb::Vec3d n = (b - a).cross(d - a);
+                const double n2 = n.lengthSqr();
+                double w1 = 1.0 / 3, w2 = 1.0 / 3;
+                if (n2 > 0) {
+                  w1 = (q - a).cross(d - a).dot(n) / n2;
+                  w2 = (b - a).cross(q - a).dot(n) / n2;
+                }
+                const double w0 = 1.0 - w1 - w2;
+                for (std::size_t e = 0; e < 3; ++e)
+                  v[e] = float(w0 * vel[std::size_t(t[0])][e] + w1 * vel[std::size_t(t[1])][e] +
+                               w2 * vel[std::size_t(t[2])][e]);
+              }
+              m.voxels.push_back(phi);
+              m.voxels.push_back(v[0]);
+              m.voxels.push_back(v[1]);
+              m.voxels.push_back(v[2]);
+            }
+      }
+  m.far_value = grid->background();
+  m.frames.push_back(f);
+  return 2.0 * deepest;
+}
+}  // namespace
+
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s) {
+  auto m = std::make_shared<MeshSdf>();
+  m->voxel = float(c.voxel > 0 ? c.voxel : 0.5 * s.dx);
+  m->grow = float(c.grow >= 0 ? c.grow : s.dx);
+  const double band = std::ceil((m->grow + kBandCells * s.dx) / m->voxel) + 1.0;
+  const bool sequence = c.mesh_files.size() > 1;
+  if (!sequence) m->keys = rigid_segments(c);
+  std::vector<TriangleMesh> meshes;
+  for (std::size_t f = 0; f < c.mesh_files.size(); ++f) {
+    const std::string what = frame_name(c, f);
+    meshes.push_back(TriangleMesh::load_obj(c.mesh_files[f], c.mesh_scale, c.mesh_offset, what));
+    const TriangleMesh& me = meshes.back();
+    if (f > 0 && (me.vertex_count() != meshes[0].vertex_count() ||
+                  me.triangle_count() != meshes[0].triangle_count()))
+      throw Error(fmt::format(
+          "MPM scene '{}': {} has {} vertices and {} triangles, frame 0 ({}) {} and {}: the "
+          "frames of a mesh sequence share one vertex count and one triangle list",
+          s.name, what, me.vertex_count(), me.triangle_count(), c.mesh_files[0],
+          meshes[0].vertex_count(), meshes[0].triangle_count()));
+    if (sequence) require_inside_domain(s, me.lower(), me.upper(), what);
+  }
+  if (!sequence)
+    for (std::size_t k = 0; k < m->keys.size(); ++k) {
+      Vec3d lo, hi;
+      world_bounds(meshes[0], m->keys[k], lo, hi);
+      require_inside_domain(s, lo, hi,
+                            c.keys.empty() ? frame_name(c, 0)
+                                           : fmt::format("{} at key {} (t = {} s)",
+                                                         frame_name(c, 0), k, c.keys[k].time));
+    }
+  double thinnest = 1e300;
+  for (std::size_t f = 0; f < meshes.size(); ++f) {
+    std::vector<Vec3d> vel;
+    if (sequence) {
+      // Vertex velocities by central differences of the frames (one-sided at the ends).
+      const std::size_t a = f > 0 ? f - 1 : 0, b = std::min(f + 1, meshes.size() - 1);
+      const double span = c.frame_times[b] - c.frame_times[a];
+      const auto& va = meshes[a].vertices();
+      const auto& vb = meshes[b].vertices();
+      vel.resize(va.size());
+      for (std::size_t i = 0; i < va.size(); ++i)
+        for (std::size_t e = 0; e < 3; ++e) vel[i][e] = (vb[i][e] - va[i][e]) / span;
+    }
+    const double thick = add_frame(*m, meshes[f], vel, band, frame_name(c, f), s);
+    if (sequence) m->frames.back().time = float(c.frame_times[f]);
+    // A part the voxels cannot resolve (no voxel a voxel deep) is held only by the growth, which
+    // must reach past the sampling's chord over it (docs/NOTES.md, mesh colliders).
+    if (thick < 2.0 * m->voxel && m->grow < m->voxel)
+      throw Error(fmt::format(
+          "MPM scene '{}': {} is at most {:.3g} m thick, too thin for its voxels ({:.3g} m) with "
+          "grow {:.3g} m: material would pass through it. Set grow >= voxel (the default, one "
+          "dx, holds it) or a smaller voxel",
+          s.name, frame_name(c, f), thick, m->voxel, m->grow));
+    thinnest = std::min(thinnest, thick);
+    if (thick < s.dx)
+      m->warnings.push_back(fmt::format(
+          "MPM scene '{}': {} is at most {:.3g} m thick, thinner than a cell (dx = {:.3g} m): it "
+          "acts {:.3g} m thick (grown by grow = {:.3g} m on each side)",
+          s.name, frame_name(c, f), thick, s.dx, thick + 2.0 * m->grow, m->grow));
+  }
+  m->min_thickness = thinnest;
+  return m;
+}
+
+#else
+
+bool mesh_colliders_available() {
+  return false;
+}
+
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s) {
+  throw Error(fmt::format(
+      "MPM scene '{}': colliders '{}'.kind = \"mesh\" needs OpenVDB, which this build of silt "
+      "lacks (install libopenvdb-dev and configure again; SILT_VDB in the CMake summary)",
+      s.name, c.name));
+}
+
+#endif
+
+}  // namespace silt::mpm
