@@ -3,6 +3,7 @@
 import copy
 import os
 import pathlib
+import signal
 
 import pytest
 
@@ -55,3 +56,12 @@ def cli():
 
 def has_cuda():
     return silt.cuda_compiled() and silt.cuda_device_count() > 0
+
+
+@pytest.fixture
+def python_sigint():
+    """SIGINT raises KeyboardInterrupt, as in a notebook or a terminal, also when pytest was started
+    with SIGINT ignored (a background job of a non-interactive shell inherits it ignored)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

@@ -128,7 +128,7 @@ def test_fault_names_particle(sand_dict):
         sim.advance_frame()
 
 
-def test_ctrl_c_stops_between_frames(sand_scene):
+def test_ctrl_c_stops_between_frames(sand_scene, python_sigint):
     sim = silt.Simulation(sand_scene.copy().set("run.end_time", 100), backend="cpu")
     sim.advance_frame()  # the first frame's setup out of the way
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))

@@ -108,7 +108,7 @@ def test_parts_match_one_part(dam_scene):
     assert np.array_equal(one.field("hu"), three.field("hu"))  # bit for bit on the CPU
 
 
-def test_ctrl_c_between_batches(dam_scene):
+def test_ctrl_c_between_batches(dam_scene, python_sigint):
     sim = silt.Simulation(dam_scene.copy().set("run.end_time", 1e4), backend="cpu")
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
