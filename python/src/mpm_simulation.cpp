@@ -46,22 +46,6 @@ nb::dict stats_dict(const mpm::FrameStats& s, long frame) {
 /// (n, 3) float32 rows in host memory (the Python layer converts and checks the shape).
 using Rows = nb::ndarray<const float, nb::shape<-1, 3>, nb::c_contig, nb::device::cpu>;
 
-const char* collider_kind(mpm::ColliderKind k) {
-  switch (k) {
-    case mpm::ColliderKind::plane:
-      return "plane";
-    case mpm::ColliderKind::sphere:
-      return "sphere";
-    case mpm::ColliderKind::box:
-      return "box";
-    case mpm::ColliderKind::cylinder:
-      return "cylinder";
-    case mpm::ColliderKind::mesh:
-      return "mesh";
-  }
-  return "?";
-}
-
 class MpmSimulation {
  public:
   MpmSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
@@ -236,7 +220,7 @@ class MpmSimulation {
       for (std::size_t a = 0; a < 3; ++a) at[a] = ref[a] + c.velocity[a] * t;
       nb::dict d;
       d["name"] = c.name;
-      d["kind"] = collider_kind(c.kind);
+      d["kind"] = mpm::collider_kind_name(c.kind);
       d["at"] = at;
       d["velocity"] = c.velocity;
       out.append(d);

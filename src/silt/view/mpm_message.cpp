@@ -16,22 +16,6 @@ nlohmann::json vec(const mpm::Vec3d& v) {
   return {v[0], v[1], v[2]};
 }
 
-const char* collider_kind(mpm::ColliderKind k) {
-  switch (k) {
-    case mpm::ColliderKind::plane:
-      return "plane";
-    case mpm::ColliderKind::sphere:
-      return "sphere";
-    case mpm::ColliderKind::cylinder:
-      return "cylinder";
-    case mpm::ColliderKind::box:
-      return "box";
-    case mpm::ColliderKind::mesh:
-      return "mesh";
-  }
-  return "unknown";
-}
-
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -61,7 +45,7 @@ nlohmann::json describe_mpm(const mpm::Scene& scene) {
   nlohmann::json colliders = nlohmann::json::array();
   for (const auto& c : scene.colliders)
     colliders.push_back({{"name", c.name},
-                         {"kind", collider_kind(c.kind)},
+                         {"kind", mpm::collider_kind_name(c.kind)},
                          {"point", vec(c.point)},
                          {"normal", vec(c.normal)},
                          {"center", vec(c.center)},

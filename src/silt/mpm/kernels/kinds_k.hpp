@@ -22,4 +22,21 @@ enum class WallKind : std::int32_t { sticky, slip, separate };
 /// (mesh_sdf_k.hpp).
 enum class ColliderKind : std::int32_t { plane, sphere, box, cylinder, mesh };
 
+/// The scene file's name of a collider kind ("plane", ..., "mesh").
+inline const char* collider_kind_name(ColliderKind k) {
+  switch (k) {
+    case ColliderKind::plane:
+      return "plane";
+    case ColliderKind::sphere:
+      return "sphere";
+    case ColliderKind::box:
+      return "box";
+    case ColliderKind::cylinder:
+      return "cylinder";
+    case ColliderKind::mesh:
+      return "mesh";
+  }
+  return "unknown";
+}
+
 }  // namespace silt::mpm
