@@ -80,6 +80,21 @@ if(SILT_ENABLE_VIEW)
   endif()
 endif()
 
+# CGAL (libcgal-dev, header-only): the mesh checks find self-intersecting collider and source
+# meshes (Polygon_mesh_processing::self_intersections, exact predicates). Optional: without it a
+# mesh is checked for being closed only, and the run says that the self-intersection check was
+# not built.
+option(SILT_ENABLE_CGAL "Self-intersection checks of meshes through CGAL (when found)" ON)
+set(SILT_CGAL OFF)
+if(SILT_ENABLE_CGAL)
+  find_package(CGAL QUIET)
+  if(CGAL_FOUND)
+    set(SILT_CGAL ON)
+  else()
+    message(STATUS "CGAL not found: meshes are not checked for self-intersections (install libcgal-dev)")
+  endif()
+endif()
+
 # OpenVDB (libopenvdb-dev): mesh colliders become narrow-band signed distance fields
 # (tools::meshToLevelSet), and particles and material volumes are written as .vdb for VFX tools.
 # Optional: a build without it has no mesh colliders and no VDB outputs, and says so when a scene

@@ -9,6 +9,7 @@ packages=(
   libpng-dev zlib1g-dev libgdal-dev gdal-bin
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
   libopenvdb-dev libboost-iostreams-dev python3-openvdb  # mesh colliders (SDFs), VDB outputs, their reader
+  libcgal-dev  # mesh checks: self-intersecting collider and source meshes (header-only)
   libopenvdb-tools  # vdb_print: the VDB outputs' tests read the point grids' names and counts
   blender  # the VFX outputs' test imports a frame headless through tools/blender (~70 s to install)
   python3-venv libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)

@@ -1,7 +1,8 @@
 // Mesh colliders (mesh_sdf_k.hpp, mesh_sdf.cpp): the sampled distance field against a box's exact
 // one, the rigid keyframes' pose and velocity (v + w x r), a sequence's velocity from its vertex
 // motion, sand held by a plate ten times thinner than a cell (no particle below it), a floor that
-// carries sand along (its velocity reaches the material), and the bad input the builder refuses.
+// carries sand along (its velocity reaches the material), the bad input the builder refuses, and
+// the warning that names where a mesh passes through itself.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "mpm_scene_util.hpp"
 #include "silt/mpm/mesh_sdf.hpp"
+#include "silt/mpm/mesh_self_intersections.hpp"
 #include "silt/mpm/scene_params.hpp"
 #include "test_support.hpp"
 
@@ -277,6 +279,54 @@ TEST(MpmMeshCollider, BadInputIsNamed) {
   Collider t = mesh_collider(d + "/thin.obj");
   t.grow = 0;
   expect_error(t, s, "thin.obj", "too thin");
+}
+
+/// The builder's warnings about self-intersections (none when there are none).
+std::string self_intersection_warnings(const Collider& c, const Scene& s) {
+  std::string all;
+  const std::shared_ptr<const MeshSdf> sdf = silt::mpm::build_mesh_sdf(c, s);
+  for (const std::string& w : sdf->warnings)
+    if (w.find("intersect") != std::string::npos) all += w + "\n";
+  return all;
+}
+
+TEST(MpmMeshCollider, SelfIntersectionsAreNamedWithTheirPlace) {
+  if (!silt::mpm::mesh_colliders_available()) GTEST_SKIP() << "built without OpenVDB";
+  const std::string d = temp_dir();
+  const Scene s = unit_scene();
+  write_box(d + "/one.obj", {0.3, 0.3, 0.3}, {0.5, 0.5, 0.5});
+  // Two boxes apart in one file: closed, and no pair crosses.
+  write_box(d + "/apart.obj", {0.2, 0.3, 0.3}, {0.4, 0.5, 0.5}, false, true, {0.3, 0, 0});
+  // The second box overlaps the first by 0.1 m along x: its faces cross the first one's.
+  write_box(d + "/cross.obj", {0.2, 0.3, 0.3}, {0.4, 0.5, 0.5}, false, true, {0.1, 0.05, 0.05});
+  if (!silt::mpm::self_intersection_check_available()) {
+    const std::string w = self_intersection_warnings(mesh_collider(d + "/cross.obj"), s);
+    EXPECT_NE(w.find("not checked for self-intersections"), std::string::npos) << w;
+    GTEST_SKIP() << "built without CGAL";
+  }
+  EXPECT_EQ(self_intersection_warnings(mesh_collider(d + "/one.obj"), s), "");
+  EXPECT_EQ(self_intersection_warnings(mesh_collider(d + "/apart.obj"), s), "");
+  const std::string w = self_intersection_warnings(mesh_collider(d + "/cross.obj"), s);
+  EXPECT_NE(w.find("cross.obj"), std::string::npos) << w;
+  EXPECT_NE(w.find("intersects itself"), std::string::npos) << w;
+  // The first box's x = 0.4 face and y, z faces meet the second's: every pair found is one
+  // triangle of each box, and the place named lies in the overlap's neighbourhood.
+  const silt::mpm::TriangleMesh m =
+      silt::mpm::TriangleMesh::load_obj(d + "/cross.obj", 1.0, {0, 0, 0}, "test");
+  const silt::mpm::SelfIntersections x = silt::mpm::find_self_intersections(m);
+  EXPECT_GT(x.pairs, 0u);
+  EXPECT_NE(x.example[0] < 12, x.example[1] < 12);
+  EXPECT_GT(x.where[0], 0.2);
+  EXPECT_LT(x.where[0], 0.6);
+  // A sequence names the frame that intersects.
+  Collider q;
+  q.name = "seq";
+  q.kind = ColliderKind::mesh;
+  q.mesh_files = {d + "/apart.obj", d + "/cross.obj"};
+  q.frame_times = {0.0, 0.1};
+  const std::string wq = self_intersection_warnings(q, s);
+  EXPECT_NE(wq.find("frame 1, " + d + "/cross.obj"), std::string::npos) << wq;
+  EXPECT_EQ(wq.find("frame 0"), std::string::npos) << wq;
 }
 
 }  // namespace

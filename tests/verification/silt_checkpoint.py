@@ -17,6 +17,10 @@
   mpm_split     MPM fountain on 2 CPU partitions continued on 2 and on 1: particle count, mean
                 position and velocity within MPM_MOMENT_TOL of the uninterrupted 2-part run
                 (several parts are not bit for bit; see docs/checkpoints.md).
+  mpm_mesh      MPM with a keyframed mesh collider (the paddle through sand): on one part and
+                one thread, 3 frames continued to 6 byte for byte; on 2 CPU partitions continued
+                on 2 and on 1 within MPM_MOMENT_TOL (the collider's field is rebuilt from the
+                scene on a restart and its pose taken at the checkpoint's time).
   refuse        corrupt, truncated, other-version, other-scene, other-solver and non-checkpoint
                 files are refused: exit 1, one message naming the file and the problem.
   out_folder    a rerun into a non-empty folder is refused; --overwrite removes the earlier run's
@@ -245,6 +249,29 @@ def case_mpm_split(silt, source, work):
         close_moments(ref, b, 6)
 
 
+def paddle(source, out, frames, *extra):
+    return [os.path.join(source, "scenes", "mpm_paddle_sand.json"), "--backend", "cpu",
+            "--out", out, "--set", "domain.dx=0.0625", "--set", "run.end_time=null",
+            "--set", f"run.frames={frames}", "--set", "outputs.png=false",
+            "--set", 'outputs.formats=["ply"]', "-q"] + list(extra)
+
+
+def case_mpm_mesh(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, paddle(source, ref, 6), threads="1")
+    b = os.path.join(work, "restarted")
+    run(silt, paddle(source, b, 3, "--checkpoint-every", "1h"), threads="1")
+    run(silt, paddle(source, b, 6, "--restart", ckpt(b)), threads="1")
+    same_files(ref, b)
+    ref2 = os.path.join(work, "ref_2")
+    run(silt, paddle(source, ref2, 6, "--devices", "0,1"))
+    for parts in ("0,1", "0"):
+        b = os.path.join(work, f"restarted_on_{len(parts.split(','))}")
+        run(silt, paddle(source, b, 3, "--devices", "0,1", "--checkpoint-every", "1h"))
+        run(silt, paddle(source, b, 6, "--devices", parts, "--restart", ckpt(b)))
+        close_moments(ref2, b, 6)
+
+
 # --- refusals --------------------------------------------------------------------------------
 
 def case_refuse(silt, source, work):
@@ -450,7 +477,7 @@ def main():
     os.makedirs(work)
     cases = {"swe_extend": case_swe_extend, "swe_split": case_swe_split,
              "swe_signal": case_swe_signal, "mpm_extend": case_mpm_extend,
-             "mpm_split": case_mpm_split, "refuse": case_refuse,
+             "mpm_split": case_mpm_split, "mpm_mesh": case_mpm_mesh, "refuse": case_refuse,
              "out_folder": case_out_folder, "gpu": case_gpu}
     if case == "mpi_signal":
         case_mpi_signal(silt, source, work, extra[0])

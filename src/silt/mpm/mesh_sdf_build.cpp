@@ -8,6 +8,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/mesh_sdf.hpp"
+#include "silt/mpm/mesh_self_intersections.hpp"
 #include "silt/mpm/obj_mesh.hpp"
 
 #if SILT_WITH_VDB
@@ -53,6 +54,25 @@ void require_inside_domain(const Scene& s, const Vec3d& lo, const Vec3d& hi,
           "the domain [{:.4g}, {:.4g}] m (check scale, offset and translation)",
           s.name, what, lo[a], hi[a], "xyz"[a], s.domain_min[a], s.domain_max[a]));
 }
+
+#if SILT_WITH_VDB
+/// Where a mesh passes through itself the field's sign there is the flood fill's guess: a warning
+/// names the frame, the count and the first pair (OBJ vertex numbers, 1-based) and where it is.
+void warn_self_intersections(MeshSdf& m, const TriangleMesh& mesh, const std::string& what) {
+  const SelfIntersections x = find_self_intersections(mesh);
+  if (x.pairs == 0) return;
+  const auto& t = mesh.triangles();
+  const auto corners = [&](std::size_t i) {
+    return fmt::format("{}/{}/{}", t[i][0] + 1, t[i][1] + 1, t[i][2] + 1);
+  };
+  m.warnings.push_back(fmt::format(
+      "{} intersects itself: {} pair{} of triangles cross, e.g. the triangles of vertices {} and "
+      "{} near ({:.4g}, {:.4g}, {:.4g}) m; inside and outside are uncertain there (the field's "
+      "sign comes from a flood fill): repair the mesh (e.g. a boolean union of its parts)",
+      what, x.pairs, x.pairs == 1 ? "" : "s", corners(x.example[0]), corners(x.example[1]),
+      x.where[0], x.where[1], x.where[2]));
+}
+#endif
 }  // namespace
 
 #if SILT_WITH_VDB
@@ -174,7 +194,13 @@ std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s)
           s.name, what, me.vertex_count(), me.triangle_count(), c.mesh_files[0],
           meshes[0].vertex_count(), meshes[0].triangle_count()));
     if (sequence) require_inside_domain(s, me.lower(), me.upper(), what);
+    warn_self_intersections(*m, me, what);
   }
+  if (!self_intersection_check_available())
+    m->warnings.push_back(fmt::format(
+        "MPM scene '{}': collider '{}' was not checked for self-intersections: this build of silt "
+        "lacks CGAL (install libcgal-dev and configure again; SILT_CGAL in the CMake summary)",
+        s.name, c.name));
   if (!sequence)
     for (std::size_t k = 0; k < m->keys.size(); ++k) {
       Vec3d lo, hi;

@@ -40,7 +40,7 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
   validate(scene);
   // Mesh colliders' distance fields, built once here for every part (mesh_sdf.hpp).
   for (const std::string& w : build_mesh_colliders(scene))
-    if (options.log) options.log(w);
+    if (options.log) options.log("warning: " + w);
   scene_colliders = scene.colliders;
   if (execs.empty()) throw Error("MPM: no device given");
   if (nparts > kMaxParts)
