@@ -10,7 +10,7 @@ overhead after it = (wall - set-up - stepping) / stepping, what the frames cost 
 steps. Prints numbers, asserts nothing.
 
   bench/frame_rate.py [--silt build/apps/silt/silt] [--backend cpu|cuda] [--out DIR]
-                      [--cases fountain,snow,cube,dam_break] [--quick] [--csv FILE]
+                      [--cases fountain,snow,cube,dam_break,paddle] [--quick] [--csv FILE]
 
 Cases (the sizes of issue 19):
   fountain   scenes/mpm_fountain.json: an emitter, up to ~128K particles, 150 frames
@@ -18,6 +18,9 @@ Cases (the sizes of issue 19):
   cube       scenes/mpm_bench_cube.json: 370K particles, 60 frames
   dam_break  scenes/dam_break.json on 4096 x 4096 cells (16.8M), float64, a depth raster every
              simulated second (GeoTIFF with GDAL, ESRI ASCII without)
+  paddle     scenes/mpm_paddle_sand.json at dx = 1/128 (~1.55M particles), outputs off, with its
+             keyframed mesh collider and without it (`colliders=[]`): the collider's cost per step
+             is the difference of their mean ms/step, printed after the table
 --quick shrinks every case to a few frames at a coarse size (a CPU smoke run of the script).
 """
 import argparse
@@ -46,7 +49,9 @@ def cases(quick, raster):
                 "--set", 'outputs.fields=["depth"]', "--set", 'outputs.png="none"']
 
     dam_break = dam(4096, 7)
+    paddle = [scene("mpm_paddle_sand.json"), "--set", "domain.dx=0.0078125"]
     if quick:
+        paddle = [scene("mpm_paddle_sand.json"), "--set", "run.end_time=0.067"]
         fountain += ["--set", "domain.dx=0.02", "--set", "run.end_time=0.1"]
         snow = [scene("mpm_snow_obstacle.json"), "--set", "run.end_time=0.034"]
         cube += ["--set", "run.frames=2"]
@@ -58,6 +63,8 @@ def cases(quick, raster):
         "snow": [("off", snow + MPM_OFF), ("ply", snow + MPM_PLY)],
         "cube": [("off", cube + MPM_OFF), ("ply", cube + MPM_PLY)],
         "dam_break": [("off", dam_break + swe_off), (raster, dam_break + swe_on)],
+        "paddle": [("off", paddle + MPM_OFF),
+                   ("no collider", paddle + MPM_OFF + ["--set", "colliders=[]"])],
     }
 
 
@@ -67,9 +74,10 @@ HOST = re.compile(r"^host time beyond the steps: (.*)$", re.M)
 
 
 def stepping_seconds(log, mpm):
-    """Sum over frames of steps x ms/step. MPM lines give the frame's steps; shallow-water lines
-    give the run's total so far (the frame's steps are the difference)."""
-    total_ms, frames, before = 0.0, 0, 0
+    """Sum over frames of steps x ms/step, the frames and the steps. MPM lines give the frame's
+    steps; shallow-water lines give the run's total so far (the frame's steps are the
+    difference)."""
+    total_ms, frames, before, total_steps = 0.0, 0, 0, 0
     for line in log.splitlines():
         m = FRAME.match(line)
         if not m:
@@ -79,7 +87,8 @@ def stepping_seconds(log, mpm):
             steps, before = steps - before, steps
         total_ms += steps * ms
         frames += 1
-    return total_ms / 1000.0, frames
+        total_steps += steps
+    return total_ms / 1000.0, frames, total_steps
 
 
 def run(silt, backend, args, out):
@@ -101,7 +110,7 @@ def main():
     ap.add_argument("--silt", default=os.path.join(ROOT, "build", "apps", "silt", "silt"))
     ap.add_argument("--backend", default="cuda", choices=["cpu", "cuda"])
     ap.add_argument("--out", default="/tmp/silt-frame-rate")
-    ap.add_argument("--cases", default="fountain,snow,cube,dam_break")
+    ap.add_argument("--cases", default="fountain,snow,cube,dam_break,paddle")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
@@ -109,17 +118,19 @@ def main():
     raster = "tif" if "GeoTIFF" in info else "asc"
     table = cases(a.quick, raster)
     rows = []
+    ms_per_step = {}
     print(f"silt: {a.silt} ({info.splitlines()[0] if info else '?'}), backend {a.backend}")
     print("| case | outputs | frames | wall (s) | set-up (s) | stepping (s) | wall FPS | "
           "stepping FPS | overhead | overhead after set-up | written (MB) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in a.cases.split(","):
         for outputs, args in table[name]:
-            got = run(a.silt, a.backend, args, os.path.join(a.out, f"{name}-{outputs}"))
+            got = run(a.silt, a.backend, args, os.path.join(a.out, f"{name}-{outputs}".replace(" ", "_")))
             if got is None:
                 continue
             wall, log, disk = got
-            stepping, frames = stepping_seconds(log, name != "dam_break")
+            stepping, frames, steps = stepping_seconds(log, name != "dam_break")
+            ms_per_step[(name, outputs)] = 1e3 * stepping / steps if steps else float("nan")
             m = SETUP.search(log)
             setup = float(m.group(1)) if m else float("nan")
             nan = float("nan")
@@ -135,7 +146,11 @@ def main():
             h = HOST.search(log)  # MPM: where the time beyond the steps went
             if h:
                 print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)
-            shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}"), ignore_errors=True)
+            shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}".replace(" ", "_")), ignore_errors=True)
+    if ("paddle", "off") in ms_per_step and ("paddle", "no collider") in ms_per_step:
+        w, wo = ms_per_step[("paddle", "off")], ms_per_step[("paddle", "no collider")]
+        print(f"paddle: {w:.3f} ms/step with the mesh collider, {wo:.3f} without: the collider "
+              f"costs {w - wo:.3f} ms/step ({(w - wo) / wo:.0%})")
     if a.csv:
         with open(a.csv, "w") as f:
             f.write("case,outputs,frames,wall_s,setup_s,stepping_s,wall_fps,stepping_fps,"
