@@ -157,7 +157,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
       swe::Fields fields;
-      if (wants_fields) fields = solver.fields();
+      if (wants_fields) fields = solver.fields(io::field_arrays_of(job.outputs));
       const swe::Totals tot = solver.totals();
       if (root) {
         const int k = static_cast<int>(next_frame);
@@ -204,11 +204,11 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     progress.update(solver.time(), solver.steps());
     view.swe_frame(long(next_frame), solver.time(), solver.steps(),
-                   [&] { return solver.fields(); });
+                   [&] { return solver.fields(swe::arrays::depth | swe::arrays::pollutant); });
   }
   // The hazard rasters of the whole run, after its last frame (collective: fields()).
   if (!job.outputs.hazard.empty()) {
-    swe::Fields fields = solver.fields();
+    swe::Fields fields = solver.fields(io::kHazardArrays);
     if (root)
       queue->push(
           [&w = *writer, f = std::move(fields), t = solver.time()] { w.write_hazard(f, t); });

@@ -161,7 +161,7 @@ class SweSimulation {
     Output& o = output(dir);
     nb::gil_scoped_release unlocked;
     swe::Fields f;
-    if (io::wants_fields(job_->outputs)) f = solver_->fields();
+    if (io::wants_fields(job_->outputs)) f = solver_->fields(io::field_arrays_of(job_->outputs));
     return o.frames->write_frame(f, solver_->time(), o.next_frame++);
   }
 

@@ -123,6 +123,20 @@ bool wants_fields(const SweOutputSettings& o) {
   return files_per_frame(o) > 0;
 }
 
+unsigned field_arrays_of(const SweOutputSettings& o) {
+  if (!wants_fields(o)) return 0;
+  unsigned a = swe::arrays::depth;
+  const auto add = [&](SweField f) {
+    if (f == SweField::velocity || f == SweField::u || f == SweField::v)
+      a |= swe::arrays::discharge;
+    if (f == SweField::concentration) a |= swe::arrays::pollutant;
+    if (f == SweField::max_depth) a |= swe::arrays::max_depth;
+  };
+  for (SweField f : o.fields) add(f);
+  if (o.png == PngMap::concentration) add(SweField::concentration);
+  return a;
+}
+
 std::size_t files_per_frame(const SweOutputSettings& o) {
   const bool prj = !o.crs_wkt.empty() && std::find(o.formats.begin(), o.formats.end(),
                                                    RasterFormat::asc) != o.formats.end();
@@ -152,8 +166,13 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
   const swe::Scene& s = job_->scene;
   const SweOutputSettings& o = job_->outputs;
   const auto n = static_cast<size_t>(s.grid.cells());
-  if (f.nx != s.grid.nx || f.ny != s.grid.ny || f.h.size() != n || f.hu.size() != n ||
-      f.hv.size() != n)
+  const unsigned need = field_arrays_of(o);
+  const bool discharge =
+      (need & swe::arrays::discharge) == 0 || (f.hu.size() == n && f.hv.size() == n);
+  const bool pollutant = (need & swe::arrays::pollutant) == 0 || f.hc.size() == n;
+  const bool max_depth = (need & swe::arrays::max_depth) == 0 || f.max_depth.size() == n;
+  if (f.nx != s.grid.nx || f.ny != s.grid.ny || f.h.size() != n || !discharge || !pollutant ||
+      !max_depth)
     throw Error(
         fmt::format("output frame {}: fields are {} x {} ({} depths) but the scene grid is "
                     "{} x {}",

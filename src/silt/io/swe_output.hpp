@@ -35,6 +35,11 @@ inline constexpr const char* kNetcdfHazardFile = "hazard.nc";
 /// Whether frames read the fields (a raster or a map is asked for); when not,
 /// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
 bool wants_fields(const SweOutputSettings& outputs);
+/// The stored arrays a frame's files read (swe::arrays): depth for every field (wet or dry),
+/// discharge for velocities, pollutant for concentration, max_depth for it; none without files.
+unsigned field_arrays_of(const SweOutputSettings& outputs);
+/// Those the hazard rasters at the end of a run read.
+constexpr unsigned kHazardArrays = swe::arrays::max_depth | swe::arrays::hazard;
 /// The NetCDF file of a run (outputs.netcdf = "run"): every field, frames along time.
 inline constexpr const char* kNetcdfRunFile = "fields.nc";
 /// The files each frame writes (besides its row of frames.csv; the run's NetCDF file counts once).

@@ -12,9 +12,9 @@
 namespace silt::mpm {
 
 struct SelfIntersections {
-  std::size_t pairs = 0;                     // triangle pairs that intersect
-  std::array<std::size_t, 2> example{};      // the first pair, indices into m.triangles()
-  Vec3d where{};                             // the centroid of the first pair's two triangles (m)
+  std::size_t pairs = 0;                 // triangle pairs that intersect
+  std::array<std::size_t, 2> example{};  // the first pair, indices into m.triangles()
+  Vec3d where{};                         // the centroid of the first pair's two triangles (m)
 };
 
 /// False in a build without CGAL (SILT_CGAL in the CMake summary): then find_self_intersections

@@ -41,7 +41,7 @@ class EngineBase {
   virtual void step_many(long long count) = 0;
   /// The device clock (waits for the device).
   virtual Clock clock() const = 0;
-  virtual Fields fields() const = 0;
+  virtual Fields fields(unsigned arrays) const = 0;
   virtual std::vector<Probe> probe(const std::vector<Index>& cells) const = 0;
   virtual Totals totals() const = 0;
   /// The communication between parts timed on its own; nothing on one part.

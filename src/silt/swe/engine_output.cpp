@@ -2,7 +2,9 @@
 // every rank, the layout, and the communication between parts timed on its own for the benchmark.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/engine_parts.hpp"
@@ -14,8 +16,8 @@ namespace {
 // Tag of the field gathers: one message per remote subdomain, in subdomain order, so a single tag
 // suffices (MPI keeps the order of messages between two ranks).
 constexpr int kGatherTag = 32000;
-constexpr int kStateFields = 5;   // h, hu, hv, hc, max depth
-constexpr int kHazardFields = 6;  // with hazard outputs: HazardBuffers' fields
+// Converting a frame's copy to double: on the host's threads from this many cells of a part.
+constexpr size_t kParallelCells = size_t(1) << 16;
 }  // namespace
 
 template <class T>
@@ -30,53 +32,97 @@ std::vector<double> Engine<T>::owned(const Part<T>& p, const DeviceBuffer<U>& b)
 }
 
 template <class T>
-Fields Engine<T>::fields() const {
+template <class U>
+void Engine<T>::place_owned(const Part<T>& p, const DeviceBuffer<U>& b, double* dst,
+                            size_t pitch) const {
+  const size_t nx = size_t(p.nx), ny = size_t(p.ny);
+  const size_t bytes = nx * ny * sizeof(U);
+  if (frame_staging_.size() < bytes) {
+    bool pin = false;
+    for (const auto& q : parts_) pin = pin || q->exec.is_cuda();
+    frame_staging_ = PinnedBuffer(bytes, pin);
+  }
+  const Grid2<const U> g{b.data(), p.nx, p.ny, p.ring};
+  U* staged = reinterpret_cast<U*>(frame_staging_.data());
+  copy_rows_async(staged, nx * sizeof(U), Exec::host(), b.data() + g.offset(0, 0),
+                  size_t(g.stride()) * sizeof(U), p.exec, nx * sizeof(U), ny, p.exec);
+  fence(p.exec);
+  const auto rows = static_cast<std::int64_t>(ny);
+  const bool threads = nx * ny >= kParallelCells;
+#pragma omp parallel for schedule(static) if (threads)
+  for (std::int64_t j = 0; j < rows; ++j) {
+    const U* from = staged + size_t(j) * nx;
+    double* to = dst + size_t(j) * pitch;
+    for (size_t i = 0; i < nx; ++i) to[i] = double(from[i]);
+  }
+}
+
+template <class T>
+Fields Engine<T>::fields(unsigned arrays) const {
   Fields f;
   f.nx = scene_.grid.nx;
   f.ny = scene_.grid.ny;
-  std::vector<std::vector<double>*> dst = {&f.h, &f.hu, &f.hv, &f.hc, &f.max_depth};
-  if (scene_.hazard.enabled)
+  if (!scene_.hazard.enabled) arrays &= ~arrays::hazard;
+  // The arrays asked for, in a fixed order (the order of a remote part's packed message too).
+  std::vector<std::vector<double>*> dst;
+  if (arrays & arrays::depth) dst.push_back(&f.h);
+  if (arrays & arrays::discharge) dst.insert(dst.end(), {&f.hu, &f.hv});
+  if (arrays & arrays::pollutant) dst.push_back(&f.hc);
+  if (arrays & arrays::max_depth) dst.push_back(&f.max_depth);
+  if (arrays & arrays::hazard)
     dst.insert(dst.end(), {&f.max_speed, &f.max_depth_speed, &f.max_concentration, &f.max_rating,
                            &f.first_wet_time, &f.wet_duration});
   const int gathered = int(dst.size());
-  const auto place = [&](const partition::Subdomain& d, const double* packed) {
-    const size_t cells = size_t(d.nx()) * size_t(d.ny());
-    for (int k = 0; k < gathered; ++k)
-      for (Index j = 0; j < d.ny(); ++j)
-        for (Index i = 0; i < d.nx(); ++i)
-          (*dst[k])[size_t(j + d.cells.j0) * size_t(f.nx) + size_t(i + d.cells.i0)] =
-              packed[size_t(k) * cells + size_t(j) * size_t(d.nx()) + size_t(i)];
+  // Each asked-for array of part p into out(k) (row j at out(k) + j * pitch).
+  const auto copy_part = [&](const Part<T>& p, const auto& out, size_t pitch) {
+    int k = 0;
+    const auto put = [&](const auto& b) {
+      place_owned(p, b, out(k++), pitch);
+    };
+    if (arrays & arrays::depth) put(p.h[cur_]);
+    if (arrays & arrays::discharge) {
+      put(p.hu[cur_]);
+      put(p.hv[cur_]);
+    }
+    if (arrays & arrays::pollutant) put(p.hc[cur_]);
+    if (arrays & arrays::max_depth) put(p.max_depth);
+    if (arrays & arrays::hazard) {
+      const HazardBuffers<T>& z = p.hazard;
+      for (const auto* b : {&z.max_speed, &z.max_depth_speed, &z.max_conc, &z.max_rating}) put(*b);
+      put(z.first_wet);
+      put(z.wet_time);
+    }
   };
   const bool root = world_.is_root();
+  const size_t gx = size_t(f.nx);
+  const auto corner = [&](std::vector<double>* v, const partition::Subdomain& d) {
+    return v->data() + size_t(d.cells.j0) * gx + size_t(d.cells.i0);
+  };
   if (root)
-    for (auto* v : dst) v->assign(size_t(f.nx) * size_t(f.ny), 0.0);
+    for (auto* v : dst) v->resize(gx * size_t(f.ny));
   for (const auto& p : parts_) {
-    const DeviceBuffer<T>* src[kStateFields] = {&p->h[cur_], &p->hu[cur_], &p->hv[cur_],
-                                                &p->hc[cur_], &p->max_depth};
-    std::vector<double> packed;
-    const auto pack = [&](const std::vector<double>& o) {
-      packed.insert(packed.end(), o.begin(), o.end());
-    };
-    for (const auto* b : src) pack(owned(*p, *b));
-    if (scene_.hazard.enabled) {
-      const HazardBuffers<T>& z = p->hazard;
-      for (const auto* b : {&z.max_speed, &z.max_depth_speed, &z.max_conc, &z.max_rating})
-        pack(owned(*p, *b));
-      pack(owned(*p, z.first_wet));
-      pack(owned(*p, z.wet_time));
+    if (root) {
+      copy_part(
+          *p, [&](int k) { return corner(dst[size_t(k)], p->sub); }, gx);
+      continue;
     }
-    if (root)
-      place(p->sub, packed.data());
-    else
-      world_.send(packed.data(), static_cast<long long>(packed.size()), 0, kGatherTag);
+    const size_t cells = size_t(p->nx) * size_t(p->ny);
+    std::vector<double> packed(size_t(gathered) * cells);
+    copy_part(
+        *p, [&](int k) { return packed.data() + size_t(k) * cells; }, size_t(p->nx));
+    world_.send(packed.data(), static_cast<long long>(packed.size()), 0, kGatherTag);
   }
   if (root && world_.distributed())
     for (const partition::Subdomain& d : dec_.parts) {
       const int rank = d.id / per_rank_;
       if (rank == 0) continue;
-      std::vector<double> packed(size_t(gathered) * size_t(d.nx()) * size_t(d.ny()));
+      const size_t cells = size_t(d.nx()) * size_t(d.ny());
+      std::vector<double> packed(size_t(gathered) * cells);
       world_.recv(packed.data(), static_cast<long long>(packed.size()), rank, kGatherTag);
-      place(d, packed.data());
+      for (int k = 0; k < gathered; ++k)
+        for (Index j = 0; j < d.ny(); ++j)
+          std::copy_n(packed.data() + size_t(k) * cells + size_t(j) * size_t(d.nx()),
+                      size_t(d.nx()), corner(dst[size_t(k)], d) + size_t(j) * gx);
     }
   return f;
 }
@@ -192,8 +238,8 @@ template std::vector<double> Engine<float>::owned(const Part<float>&,
                                                   const DeviceBuffer<double>&) const;
 template std::vector<double> Engine<double>::owned(const Part<double>&,
                                                    const DeviceBuffer<double>&) const;
-template Fields Engine<float>::fields() const;
-template Fields Engine<double>::fields() const;
+template Fields Engine<float>::fields(unsigned) const;
+template Fields Engine<double>::fields(unsigned) const;
 template std::vector<Probe> Engine<float>::probe(const std::vector<Index>&) const;
 template std::vector<Probe> Engine<double>::probe(const std::vector<Index>&) const;
 template Totals Engine<float>::totals() const;

@@ -39,7 +39,7 @@ class Engine final : public EngineBase {
   void step() override;
   void step_many(long long count) override;
   Clock clock() const override;
-  Fields fields() const override;
+  Fields fields(unsigned arrays) const override;
   std::vector<Probe> probe(const std::vector<Index>& cells) const override;
   Totals totals() const override;
   CommTimes measure_communication(int repetitions) override;
@@ -76,6 +76,10 @@ class Engine final : public EngineBase {
   /// p's owned cells of field b, as double, row-major.
   template <class U>
   std::vector<double> owned(const Part<T>& p, const DeviceBuffer<U>& b) const;
+  /// p's owned cells of field b, as double, into dst (row j at dst + j * pitch): the rows copied
+  /// without the ring into pinned staging (one 2D copy), then converted on the host's threads.
+  template <class U>
+  void place_owned(const Part<T>& p, const DeviceBuffer<U>& b, double* dst, size_t pitch) const;
 
   const Scene& scene_;
   Layout layout_;
@@ -86,6 +90,8 @@ class Engine final : public EngineBase {
   std::vector<std::unique_ptr<Part<T>>> parts_;
   // Several parts only (null / empty with one: nothing to exchange or reduce).
   std::unique_ptr<partition::HaloExchange> halo_;
+  // fields(): the host side of a frame's copies, kept from frame to frame (pinned once).
+  mutable PinnedBuffer frame_staging_;
   partition::ScalarReduce reduce_;
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step

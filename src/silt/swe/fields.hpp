@@ -25,6 +25,17 @@ struct Fields {
   std::vector<double> wet_duration;       // s
 };
 
+/// The stored arrays that Solver::fields() brings to the host, as a mask: a frame's outputs name
+/// theirs (io::field_arrays_of), so that a depth raster does not download five arrays.
+namespace arrays {
+constexpr unsigned depth = 1u;      // h
+constexpr unsigned discharge = 2u;  // hu, hv
+constexpr unsigned pollutant = 4u;  // hc
+constexpr unsigned max_depth = 8u;
+constexpr unsigned hazard = 16u;  // the hazard fields (with Scene::hazard.enabled)
+constexpr unsigned all = 31u;
+}  // namespace arrays
+
 /// Values of one cell at the current time.
 struct Probe {
   double h = 0, u = 0, v = 0, c = 0;

@@ -73,8 +73,8 @@ const Scene& Solver::scene() const {
 const Exec& Solver::exec() const {
   return impl_->exec;
 }
-Fields Solver::fields() const {
-  return impl_->engine->fields();
+Fields Solver::fields(unsigned arrays) const {
+  return impl_->engine->fields(arrays);
 }
 std::vector<Probe> Solver::probe(const std::vector<Index>& cells) const {
   return impl_->engine->probe(cells);
@@ -93,7 +93,7 @@ RestartState Solver::state() const {
         impl_->scene.name, impl_->series_set_at));
   const detail::Clock c = impl_->engine->clock();
   RestartState s;
-  s.fields = impl_->engine->fields();
+  s.fields = impl_->engine->fields(arrays::all);
   s.time = c[detail::kTime];
   s.steps = static_cast<long long>(c[detail::kSteps]);
   s.inflow = impl_->engine->totals().inflow_volume;

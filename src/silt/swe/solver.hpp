@@ -113,7 +113,8 @@ class Solver {
   const Scene& scene() const;
   const Exec& exec() const;
 
-  Fields fields() const;
+  /// The arrays named by `arrays` (swe::arrays; all by default) of every cell; the others empty.
+  Fields fields(unsigned arrays = swe::arrays::all) const;
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
   Totals totals() const;
 
