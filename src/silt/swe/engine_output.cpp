@@ -16,8 +16,6 @@ namespace {
 // Tag of the field gathers: one message per remote subdomain, in subdomain order, so a single tag
 // suffices (MPI keeps the order of messages between two ranks).
 constexpr int kGatherTag = 32000;
-// Converting a frame's copy to double: on the host's threads from this many cells of a part.
-constexpr size_t kParallelCells = size_t(1) << 16;
 }  // namespace
 
 template <class T>
@@ -48,8 +46,7 @@ void Engine<T>::place_owned(const Part<T>& p, const DeviceBuffer<U>& b, double* 
                   size_t(g.stride()) * sizeof(U), p.exec, nx * sizeof(U), ny, p.exec);
   fence(p.exec);
   const auto rows = static_cast<std::int64_t>(ny);
-  const bool threads = nx * ny >= kParallelCells;
-#pragma omp parallel for schedule(static) if (threads)
+#pragma omp parallel for schedule(static)
   for (std::int64_t j = 0; j < rows; ++j) {
     const U* from = staged + size_t(j) * nx;
     double* to = dst + size_t(j) * pitch;
