@@ -41,8 +41,8 @@ struct HostSink {
   }
 };
 
-/// Runs body(i, sink) for the particles i in [0, n) when *gate != 0, each thread with its own
-/// sink, then sums the partial grids into accum (nodes: the active nodes, accum_stride floats
+/// Runs body(lo, hi, sink) for the particles [lo, hi) of each thread's share of [0, n), in particle
+/// order, when *gate != 0, each thread with its own sink, then sums the partial grids into accum (nodes: the active nodes, accum_stride floats
 /// each). One parallel region and one barrier (none on one thread).
 template <class Body>
 void host_scatter(const char* label, Index n, const int* gate, float* accum, int stride,
@@ -58,7 +58,7 @@ void host_scatter(const char* label, Index n, const int* gate, float* accum, int
                         stride};
     const Index lo = static_cast<Index>(static_cast<long long>(n) * t / nt);
     const Index hi = static_cast<Index>(static_cast<long long>(n) * (t + 1) / nt);
-    for (Index i = lo; i < hi; ++i) body(i, sink);
+    body(lo, hi, sink);
     if (nt > 1) {
 #pragma omp barrier
 #pragma omp for schedule(static)

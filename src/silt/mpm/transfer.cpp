@@ -3,6 +3,7 @@
 
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
+#include "silt/mpm/host_p2g.hpp"
 #include "silt/mpm/host_scatter.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/transfer_body.hpp"
@@ -32,12 +33,7 @@ template <int D>
 void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
             FaultView fault, const int* gate, bool advance_f, HostPartials parts) {
   if (!exec.is_cuda()) {
-    const float dt = ctl->dt, dt_prev = advance_f ? ctl->dt_prev : 0.0f;
-    detail::host_scatter("mpm.p2g", a.particles, gate, accum_of(g, ctl->accum_parity),
-                         g.accum_stride, host_blocks(g, ctl) * kBlockNodes, parts,
-                         [&](Index i, const detail::HostSink& sink) {
-                           detail::p2g_particle_body<D>(a, p, g, i, dt, dt_prev, fault, sink);
-                         });
+    detail::host_p2g(D, a, p, g, ctl, fault, gate, advance_f, host_blocks(g, ctl), parts);
     return;
   }
   transfer_for(
@@ -67,9 +63,10 @@ void g2p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView 
     const float t_end = float(ctl->time);
     detail::host_scatter("mpm.g2p2g", a.particles, &ctl->active, g.accum, g.accum_stride,
                          host_blocks(g, ctl) * kBlockNodes, parts,
-                         [&](Index i, const detail::HostSink& sink) {
-                           detail::g2p2g_particle_body<D>(a, p, g, i, dt, t_end, &ctl->zone_escape,
-                                                          &ctl->vmax, fault, sink);
+                         [&](Index lo, Index hi, const detail::HostSink& sink) {
+                           for (Index i = lo; i < hi; ++i)
+                             detail::g2p2g_particle_body<D>(
+                                 a, p, g, i, dt, t_end, &ctl->zone_escape, &ctl->vmax, fault, sink);
                          });
     return;
   }

@@ -162,18 +162,26 @@ SILT_HD SILT_FORCEINLINE void fold_wave_speed(const TransferArgs& a, const Mater
     fold_max_speed(a.wave_max, compressed_wave_speed(m, determinant(f)));
 }
 
-/// The per-particle start of P2G: F advanced with dt_prev (s), plasticity and stress (stored back).
-/// Returns the Kirchhoff stress tau (Pa) and the particle's state for the scatter.
+/// Particle i's F advanced with dt_prev (s): the F that P2G's material model takes.
+SILT_HD SILT_FORCEINLINE Mat3f p2g_deformation(const ParticleView& p, Index i, float dt_prev) {
+  return update_deformation(load9(p.f, i), load9(p.c, i), dt_prev);
+}
+
+/// The per-particle start of P2G: F advanced with dt_prev (s), plasticity and stress (stored back;
+/// svd_of as material_stress takes it). Returns the Kirchhoff stress tau (Pa) and the particle's
+/// state for the scatter.
+template <class SvdOf = ComputeSvd3>
 SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const ParticleView& p, Index i,
                                             float dt_prev, Vec3f& x, Vec3f& v, Mat3f& c,
-                                            const ParticleClass*& pc) {
+                                            const ParticleClass*& pc,
+                                            const SvdOf& svd_of = SvdOf{}) {
   x = load3(p.x, i);
   v = load3(p.v, i);
   c = load9(p.c, i);
   Mat3f f = update_deformation(load9(p.f, i), c, dt_prev);
   float plastic = p.plastic[i];
   pc = &a.classes[p.material[i]];
-  const Mat3f tau = material_stress(pc->material, f, plastic, c);
+  const Mat3f tau = material_stress(pc->material, f, plastic, c, svd_of);
   fold_wave_speed(a, pc->material, f);
   store9(p.f, i, f);
   p.plastic[i] = plastic;
@@ -185,15 +193,17 @@ SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const Particl
 /// is read anyway, so F is written once per step (dt_prev = 0 when F is already current, as after
 /// G2P2G). Then plasticity and stress (material_k), then the scatter.
 /// sink: where the shares go (global_sink(g): the grid's accumulators with atomics; the host
-/// backend passes a per-thread partial grid, host_scatter.hpp).
-template <int D, class Sink>
+/// backend passes a per-thread partial grid, host_scatter.hpp). svd_of: as material_stress takes
+/// it (the host backend's P2G passes SVDs computed for a pack of particles, host_p2g.cpp).
+template <int D, class Sink, class SvdOf = ComputeSvd3>
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,
-                                                const FaultView& fault, const Sink& sink) {
+                                                const FaultView& fault, const Sink& sink,
+                                                const SvdOf& svd_of = SvdOf{}) {
   Vec3f x, v;
   Mat3f c;
   const ParticleClass* pc;
-  const Mat3f tau = p2g_material(a, p, i, dt_prev, x, v, c, pc);
+  const Mat3f tau = p2g_material(a, p, i, dt_prev, x, v, c, pc, svd_of);
   if (p.block[i] < 0) return;  // binning failed on an overflow, already raised
   int hb[3];
   home_coords(p, g, i, hb);

@@ -188,6 +188,16 @@ template <class T>
 SILT_HD SILT_FORCEINLINE T clamp(T x, T lo, T hi) {
   return x < lo ? lo : (hi < x ? hi : x);
 }
+/// Lane-generic forms of a branch (float_pack.hpp has them for packs): whether the condition holds
+/// anywhere, and the value it picks. For a bool, inside `if (any(c))` the compiler knows c and
+/// select(c, a, b) folds to a: the scalar code keeps its branch.
+SILT_HD SILT_FORCEINLINE bool any(bool c) {
+  return c;
+}
+template <class T>
+SILT_HD SILT_FORCEINLINE T select(bool c, T a, T b) {
+  return c ? a : b;
+}
 /// +1 for x >= 0, -1 otherwise (never 0: used to pick a branch of a root).
 template <class T>
 SILT_HD SILT_FORCEINLINE T sign_nonzero(T x) {

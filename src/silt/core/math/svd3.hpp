@@ -11,6 +11,9 @@
 //   3. Givens QR of B (the same step as McAdams et al. 2011): U a product of plane rotations,
 //      diag(R) = sigma. Zero columns (rank-deficient F) give the identity rotation, never 0/0.
 // A fixed number of sweeps (no data-dependent loop) keeps GPU warps convergent.
+// T is float, double or a host FloatPack<W> (float_pack.hpp: W particles at once, each lane the
+// float result bit for bit): the branches are any()/select() pairs, which for a scalar fold back
+// to the plain branch.
 //
 // Convention (McAdams et al. 2011): U and V are proper rotations (det = +1),
 // sigma[0] >= sigma[1] >= |sigma[2]|, and sigma[2] < 0 exactly when det F < 0 (inverted
@@ -18,6 +21,7 @@
 #pragma once
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/float_pack.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/core/math/vec.hpp"
@@ -41,6 +45,10 @@ template <>
 struct Svd3Sweeps<float> {
   static constexpr int value = 4;
 };
+#if !SILT_HAS_CUDA
+template <int W, class Tag>
+struct Svd3Sweeps<FloatPack<W, Tag>> : Svd3Sweeps<float> {};
+#endif
 
 namespace detail {
 
@@ -50,7 +58,8 @@ SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v) {
   const T app = b(0, p) * b(0, p) + b(1, p) * b(1, p) + b(2, p) * b(2, p);
   const T aqq = b(0, q) * b(0, q) + b(1, q) * b(1, q) + b(2, q) * b(2, q);
   const T apq = b(0, p) * b(0, q) + b(1, p) * b(1, q) + b(2, p) * b(2, q);
-  if (!(math::abs(apq) > math::Tiny<T>::value)) return;  // already orthogonal (or zero column)
+  const auto rotate = math::abs(apq) > math::Tiny<T>::value;
+  if (!math::any(rotate)) return;  // already orthogonal (or zero column)
   const T tau = math::div(aqq - app, T(2) * apq);
   // |tau| -> inf gives t -> 0 (no rotation), so overflow of tau^2 is harmless.
   const T t = math::div(math::sign_nonzero(tau), math::abs(tau) + math::sqrt(T(1) + tau * tau));
@@ -58,29 +67,32 @@ SILT_HD SILT_FORCEINLINE void svd3_jacobi_rotate(Mat3<T>& b, Mat3<T>& v) {
   const T s = t * c;
   for (int i = 0; i < 3; ++i) {
     const T bp = b(i, p), bq = b(i, q);
-    b(i, p) = c * bp - s * bq;
-    b(i, q) = s * bp + c * bq;
+    b(i, p) = math::select(rotate, c * bp - s * bq, bp);
+    b(i, q) = math::select(rotate, s * bp + c * bq, bq);
     const T vp = v(i, p), vq = v(i, q);
-    v(i, p) = c * vp - s * vq;
-    v(i, q) = s * vp + c * vq;
+    v(i, p) = math::select(rotate, c * vp - s * vq, vp);
+    v(i, q) = math::select(rotate, s * vp + c * vq, vq);
   }
 }
 
-/// Swaps columns p and q of b and v, negating the new column q so det(v) is unchanged.
+/// Where np < nq: swaps columns p and q of b and v, negating the new column q so det(v) is
+/// unchanged, and swaps the norms.
 template <class T>
-SILT_HD SILT_FORCEINLINE void svd3_swap_columns(Mat3<T>& b, Mat3<T>& v, T& np, T& nq, int p,
+SILT_HD SILT_FORCEINLINE void svd3_sort_columns(Mat3<T>& b, Mat3<T>& v, T& np, T& nq, int p,
                                                 int q) {
+  const auto swap = np < nq;
+  if (!math::any(swap)) return;
   for (int i = 0; i < 3; ++i) {
-    const T bp = b(i, p);
-    b(i, p) = b(i, q);
-    b(i, q) = -bp;
-    const T vp = v(i, p);
-    v(i, p) = v(i, q);
-    v(i, q) = -vp;
+    const T bp = b(i, p), bq = b(i, q);
+    b(i, p) = math::select(swap, bq, bp);
+    b(i, q) = math::select(swap, -bp, bq);
+    const T vp = v(i, p), vq = v(i, q);
+    v(i, p) = math::select(swap, vq, vp);
+    v(i, q) = math::select(swap, -vp, vq);
   }
   const T n = np;
-  np = nq;
-  nq = n;
+  np = math::select(swap, nq, np);
+  nq = math::select(swap, n, nq);
 }
 
 /// Givens rotation in rows (p, q) that zeroes b(q, col); accumulated into u as u <- u G^T.
@@ -89,10 +101,11 @@ SILT_HD SILT_FORCEINLINE void svd3_givens_qr(Mat3<T>& b, Mat3<T>& u, int p, int 
   const T a = b(p, col), d = b(q, col);
   const T r2 = a * a + d * d;
   T c = T(1), s = T(0);
-  if (r2 > math::Tiny<T>::value) {
+  const auto nonzero = r2 > math::Tiny<T>::value;
+  if (math::any(nonzero)) {
     const T inv = math::rsqrt(r2);
-    c = a * inv;
-    s = d * inv;
+    c = math::select(nonzero, a * inv, c);
+    s = math::select(nonzero, d * inv, s);
   }
   for (int j = 0; j < 3; ++j) {
     const T bp = b(p, j), bq = b(q, j);
@@ -121,9 +134,9 @@ SILT_HD inline Svd3<T> svd3(const Mat3<T>& f) {
   T n0 = b(0, 0) * b(0, 0) + b(1, 0) * b(1, 0) + b(2, 0) * b(2, 0);
   T n1 = b(0, 1) * b(0, 1) + b(1, 1) * b(1, 1) + b(2, 1) * b(2, 1);
   T n2 = b(0, 2) * b(0, 2) + b(1, 2) * b(1, 2) + b(2, 2) * b(2, 2);
-  if (n0 < n1) detail::svd3_swap_columns(b, v, n0, n1, 0, 1);
-  if (n0 < n2) detail::svd3_swap_columns(b, v, n0, n2, 0, 2);
-  if (n1 < n2) detail::svd3_swap_columns(b, v, n1, n2, 1, 2);
+  detail::svd3_sort_columns(b, v, n0, n1, 0, 1);
+  detail::svd3_sort_columns(b, v, n0, n2, 0, 2);
+  detail::svd3_sort_columns(b, v, n1, n2, 1, 2);
 
   Mat3<T> u = Mat3<T>::identity();
   detail::svd3_givens_qr(b, u, 0, 1, 0);

@@ -101,12 +101,28 @@ SILT_HD SILT_FORCEINLINE T material_initial_plastic(const MaterialParams<T>& m) 
   return m.model == MaterialKind::nacc ? m.nacc_alpha0 : T(0);
 }
 
+/// Whether material_stress takes the SVD of F (every model but the fluid).
+template <class T>
+SILT_HD SILT_FORCEINLINE bool material_uses_svd(const MaterialParams<T>& m) {
+  return m.model != MaterialKind::fluid;
+}
+
+/// The SVD of F as material_stress takes it by default: computed there (svd3).
+struct ComputeSvd3 {
+  template <class T>
+  SILT_HD SILT_FORCEINLINE Svd3<T> operator()(const Mat3<T>& f) const {
+    return svd3(f);
+  }
+};
+
 /// Plasticity + stress for one particle. f: deformation gradient (in/out: plastic projection,
 /// fluid reset to J^{1/3} I); plastic: the state above (in/out); c: affine velocity C_p (1/s, for
-/// viscosity). Returns the Kirchhoff stress tau = P F^T (Pa).
-template <class T>
+/// viscosity). svd_of(f) gives the SVD of the incoming f where the model needs it (the host P2G
+/// passes one computed beforehand for a pack of particles, host_p2g.cpp). Returns the Kirchhoff
+/// stress tau = P F^T (Pa).
+template <class T, class SvdOf = ComputeSvd3>
 SILT_HD inline Mat3<T> material_stress(const MaterialParams<T>& m, Mat3<T>& f, T& plastic,
-                                       const Mat3<T>& c) {
+                                       const Mat3<T>& c, const SvdOf& svd_of = SvdOf{}) {
   switch (m.model) {
     case MaterialKind::fluid: {
       const T j = math::max(determinant(f), fluid_j_floor<T>());
@@ -114,14 +130,14 @@ SILT_HD inline Mat3<T> material_stress(const MaterialParams<T>& m, Mat3<T>& f, T
       return fluid_kirchhoff(j, m.bulk, m.gamma, m.viscosity, c);
     }
     case MaterialKind::drucker_prager:
-      return drucker_prager_update(f, plastic, m.mu, m.lambda, m.dp_alpha, m.cohesion,
+      return drucker_prager_update(svd_of(f), f, plastic, m.mu, m.lambda, m.dp_alpha, m.cohesion,
                                    m.volume_correction);
     case MaterialKind::nacc:
-      return nacc_update(f, plastic,
+      return nacc_update(svd_of(f), f, plastic,
                          NaccParams<T>{m.kappa, m.mu, m.nacc_m, m.nacc_beta, m.nacc_xi, true});
     case MaterialKind::fixed_corotated:
     default:
-      return fixed_corotated_kirchhoff(svd3(f), m.mu, m.lambda);
+      return fixed_corotated_kirchhoff(svd_of(f), m.mu, m.lambda);
   }
 }
 

@@ -82,12 +82,12 @@ SILT_HD SILT_FORCEINLINE bool dp_project_strain(Vec3<T>& eps, T& vc, T mu, T lam
   return true;
 }
 
-/// Plasticity + stress for one particle: F (in/out) is replaced by its elastic part U exp(eps) V^T
-/// when projected; returns the Kirchhoff stress (Pa).
+/// Plasticity + stress for one particle from d, the SVD of F: F (in/out) is replaced by its
+/// elastic part U exp(eps) V^T when projected; returns the Kirchhoff stress (Pa).
 template <class T>
-SILT_HD inline Mat3<T> drucker_prager_update(Mat3<T>& f, T& vc, T mu, T lambda, T alpha, T cohesion,
-                                             T volume_correction) {
-  const Svd3<T> d = svd3(f);
+SILT_HD SILT_FORCEINLINE Mat3<T> drucker_prager_update(const Svd3<T>& d, Mat3<T>& f, T& vc, T mu,
+                                                       T lambda, T alpha, T cohesion,
+                                                       T volume_correction) {
   const T floor = dp_sigma_floor<T>();
   Vec3<T> eps{math::log(math::max(math::abs(d.sigma[0]), floor)),
               math::log(math::max(math::abs(d.sigma[1]), floor)),
@@ -98,6 +98,13 @@ SILT_HD inline Mat3<T> drucker_prager_update(Mat3<T>& f, T& vc, T mu, T lambda, 
   if (projected || !(d.sigma[2] >= floor))
     f = u_diag_vt(d.u, Vec3<T>{math::exp(eps[0]), math::exp(eps[1]), math::exp(eps[2])}, d.v);
   return rotate_principal(d.u, hencky_principal_kirchhoff(eps, mu, lambda));
+}
+
+/// The same, computing the SVD of F.
+template <class T>
+SILT_HD inline Mat3<T> drucker_prager_update(Mat3<T>& f, T& vc, T mu, T lambda, T alpha, T cohesion,
+                                             T volume_correction) {
+  return drucker_prager_update(svd3(f), f, vc, mu, lambda, alpha, cohesion, volume_correction);
 }
 
 }  // namespace silt::mpm

@@ -140,16 +140,23 @@ SILT_HD SILT_FORCEINLINE Mat3<T> nacc_kirchhoff(const Mat3<T>& u, const Vec3<T>&
   return rotate_principal(u, t);
 }
 
-/// Plasticity + stress for one particle: F (in/out), alpha (in/out). Returns tau (Pa).
+/// Plasticity + stress for one particle from d, the SVD of F: F (in/out), alpha (in/out). Returns
+/// tau (Pa).
 template <class T>
-SILT_HD inline Mat3<T> nacc_update(Mat3<T>& f, T& alpha, const NaccParams<T>& q) {
-  const Svd3<T> d = svd3(f);
+SILT_HD SILT_FORCEINLINE Mat3<T> nacc_update(const Svd3<T>& d, Mat3<T>& f, T& alpha,
+                                             const NaccParams<T>& q) {
   const T floor = T(1e-4);  // as Drucker-Prager: inverted/crushed states stay finite
   Vec3<T> sigma{math::max(math::abs(d.sigma[0]), floor), math::max(math::abs(d.sigma[1]), floor),
                 math::max(math::abs(d.sigma[2]), floor)};
   const bool projected = nacc_project(sigma, alpha, q);
   if (projected || !(d.sigma[2] >= floor)) f = u_diag_vt(d.u, sigma, d.v);
   return nacc_kirchhoff(d.u, sigma, q.mu, q.kappa);
+}
+
+/// The same, computing the SVD of F.
+template <class T>
+SILT_HD inline Mat3<T> nacc_update(Mat3<T>& f, T& alpha, const NaccParams<T>& q) {
+  return nacc_update(svd3(f), f, alpha, q);
 }
 
 }  // namespace silt::mpm
