@@ -29,6 +29,7 @@ void write_png(const std::string& path, const SplatImage& img) {
   pi.width = static_cast<png_uint_32>(img.width);
   pi.height = static_cast<png_uint_32>(img.height);
   pi.format = PNG_FORMAT_RGB;
+  pi.flags = PNG_IMAGE_FLAG_FAST;  // speed over size, as the shallow-water maps (png_map.cpp)
   // First call sizes the buffer, the second fills it; no setjmp/longjmp through C++ frames.
   png_alloc_size_t bytes = 0;
   const bool sized = png_image_write_to_memory(&pi, nullptr, &bytes, 0, img.rgb.data(), 0, nullptr);
