@@ -273,6 +273,30 @@ TEST(SweBedSource, ReconstructionNeverDeepensAndSeesTheStep) {
   EXPECT_EQ(f.un_right, 0.0);
 }
 
+TEST(SweBedSource, AFilmAboveItsNeighboursSurfaceFeelsTheSlope) {
+  // A ~1 mm film on a cell 0.125 m above a neighbour holding 3 cm: the neighbour's surface lies
+  // 0.094 m below the film's bed (binary fractions: no round-off in the reconstruction). The
+  // hydrostatic reconstruction alone gives the film only its own pressure g h^2 / 2 toward the
+  // drop; Chen and Noelle's edge bed adds g h (z - eta_low), the slope force of the step, to the
+  // film's side only (the lower cell's flux is unchanged).
+  const double hf = 1.0 / 1024, hl = 0.03125, dz = 0.125;
+  const NormalState<double> film{hf, 0, 0, 0}, low{hl, 0, 0, 0};
+  const auto right = well_balanced_flux_k(low, 0.0, film, dz, kG, kDry);  // film on the right
+  const auto left = well_balanced_flux_k(film, dz, low, 0.0, kG, kDry);   // film on the left
+  const double push = kG * hf * (dz - hl);
+  // Without the push: the flux of the film against a dry state, less the film's own pressure.
+  const Flux<double> f = numerical_flux_k(NormalState<double>{0, 0, 0, 0}, film, kG, kDry);
+  EXPECT_NEAR(right.un_right, f.un - 0.5 * kG * hf * hf - push, 1e-15);
+  EXPECT_EQ(right.un_left, f.un);                    // the lower cell's reconstructed depth is 0
+  EXPECT_NEAR(left.un_left, right.un_right, 1e-15);  // mirror image (un is even, h odd)
+  EXPECT_EQ(left.h, -right.h);
+  // A surface at or above both beds (a lake at rest, a wet step) gets no push.
+  const NormalState<double> deep{0.25, 0, 0, 0}, shallow{0.125, 0, 0, 0};
+  const auto lake = well_balanced_flux_k(deep, 0.0, shallow, dz, kG, kDry);
+  EXPECT_EQ(lake.un_left, 0.0);
+  EXPECT_EQ(lake.un_right, 0.0);
+}
+
 TEST(SweWetDry, ThinFilmsCarryNoVelocity) {
   CellState<double> s{5e-7, 1e-3, -2e-3, 1e-7};
   EXPECT_EQ(normal_state_k(s, Dir::x, kDry).un, 0.0);
