@@ -63,9 +63,11 @@ SILT_HD EdgeFlux<T> well_balanced_flux_k(NormalState<T> L, T zL, NormalState<T> 
   const T hl = reconstructed_depth_k(L.h, dz), hr = reconstructed_depth_k(R.h, -dz);
   if (hl != L.h) rl = depth_roots_k(hl, g);
   if (hr != R.h) rr = depth_roots_k(hr, g);
-  // Chen and Noelle's push on the higher cell where the lower cell's surface lies below its bed
-  // (zero otherwise, and on a flat bed): g h (eta_low - z), with eta_low - z = h_low - |dz|.
-  const T pl = g * L.h * math::min(T(0), R.h + dz), pr = g * R.h * math::min(T(0), L.h - dz);
+  // Chen and Noelle's push on the higher cell where the lower cell's surface lies at or below its
+  // bed (the lower side's reconstructed depth is 0): g h (eta_low - z), eta_low - z = h_low - |dz|.
+  T pl = T(0), pr = T(0);
+  if (!(hl > T(0)) && dz > T(0)) pr = g * R.h * (L.h - dz);
+  if (!(hr > T(0)) && dz < T(0)) pl = g * L.h * (R.h + dz);
   L.h = hl;
   R.h = hr;
   const Flux<T> f = numerical_flux_k(L, R, rl, rr, g, dry);
