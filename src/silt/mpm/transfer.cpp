@@ -3,6 +3,7 @@
 
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
+#include "silt/mpm/host_g2p.hpp"
 #include "silt/mpm/host_p2g.hpp"
 #include "silt/mpm/host_scatter.hpp"
 #include "silt/mpm/pipeline.hpp"
@@ -48,6 +49,10 @@ void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
 template <int D>
 void g2p_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
             FaultView fault) {
+  if (!exec.is_cuda()) {
+    detail::host_g2p(D, a, p, g, ctl, fault);
+    return;
+  }
   transfer_for(
       exec, "mpm.g2p", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
         detail::g2p_particle_body<D>(a, p, g, i, ctl->dt, float(ctl->time), &ctl->zone_escape,

@@ -220,10 +220,33 @@ SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const Par
   p2g_particle_body<D>(a, p, g, i, dt, dt_prev, fault, global_sink(g));
 }
 
-/// The G2P gather for particle i: new velocity, position and C. The position is kept inside the
-/// domain box and moved out of the colliders at t_end (s), the time at the end of the step, so no
-/// particle ends a step past a wall. Returns false, with kFaultNaN raised for the particle's id,
-/// on a non-finite result.
+/// The rest of particle i's G2P once acc holds its stencil sums (x: its position, m): C, the new
+/// velocity and position, kept inside the domain box and moved out of the colliders at t_end (s),
+/// the time at the end of the step, so no particle ends a step past a wall. Returns false, with
+/// kFaultNaN raised for the particle's id, on a non-finite result.
+SILT_HD SILT_FORCEINLINE bool g2p_finish(const TransferArgs& a, const ParticleView& p, Index i,
+                                         float dt, float t_end, const Vec3f& x,
+                                         const G2PAccum<float>& acc, ParticleAdvance<float>& adv,
+                                         Mat3f& c, const FaultView& fault) {
+  c = g2p_affine(acc, mls_dinv(a.geo.dx));
+  if (a.asflip) {
+    // J of the stored F (one step behind in the split pipeline, current after G2P2G).
+    const float j = determinant(load9(p.f, i));
+    adv = advance_asflip(acc, x, load3(p.v, i), a.flip, asflip_advect_weight(j, a.advect), dt);
+  } else {
+    adv = advance_apic(acc, x, dt);
+  }
+  if (a.n_colliders > 0) adv.x = project_out_of_colliders(adv.x, t_end, a.colliders, a.n_colliders);
+  for (int d = 0; d < 3; ++d) adv.x[d] = math::clamp(adv.x[d], a.clamp_lo[d], a.clamp_hi[d]);
+  if (!finite3(adv.x) || !finite3(adv.v)) {
+    fault.raise(kFaultNaN, p.id[i], 0);
+    return false;
+  }
+  return true;
+}
+
+/// The G2P gather for particle i: new velocity, position and C (g2p_finish). Returns false when
+/// g2p_finish does, or when the stencil leaves the zone.
 template <int D>
 SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleView& p,
                                          const GridView& g, Index i, float dt, float t_end,
@@ -248,26 +271,27 @@ SILT_HD SILT_FORCEINLINE bool g2p_gather(const TransferArgs& a, const ParticleVi
     else
       g2p_add(acc, w, vn, s.dpos(ii, j, k, a.geo.dx));
   }
-  c = g2p_affine(acc, mls_dinv(a.geo.dx));
-  if (a.asflip) {
-    // J of the stored F (one step behind in the split pipeline, current after G2P2G).
-    const float j = determinant(load9(p.f, i));
-    adv = advance_asflip(acc, x, load3(p.v, i), a.flip, asflip_advect_weight(j, a.advect), dt);
-  } else {
-    adv = advance_apic(acc, x, dt);
-  }
-  if (a.n_colliders > 0) adv.x = project_out_of_colliders(adv.x, t_end, a.colliders, a.n_colliders);
-  for (int d = 0; d < 3; ++d) adv.x[d] = math::clamp(adv.x[d], a.clamp_lo[d], a.clamp_hi[d]);
-  if (!finite3(adv.x) || !finite3(adv.v)) {
-    fault.raise(kFaultNaN, p.id[i], 0);
-    return false;
-  }
-  return true;
+  return g2p_finish(a, p, i, dt, t_end, x, acc, adv, c, fault);
 }
 
-/// G2P for particle i with step size dt (s): new v, C and x; raises the free-zone flag when the
-/// new position's stencil leaves the home block's 3x3x3 zone, so that the next step rebuilds
-/// (paper 000 §4.2.1). The new speed goes into *vmax (m/s) for the next step's dt (speed_max.hpp).
+/// The end of particle i's G2P: raises the free-zone flag when the new position's stencil leaves
+/// the home block (hb) 3x3x3 zone, so that the next step rebuilds (paper 000 §4.2.1), stores x, v
+/// and C, and folds the new speed into *vmax (m/s) for the next step's dt (speed_max.hpp).
+template <int D>
+SILT_HD SILT_FORCEINLINE void g2p_store(const TransferArgs& a, const ParticleView& p, Index i,
+                                        const int hb[3], const ParticleAdvance<float>& adv,
+                                        const Mat3f& c, int* zone_escape, float* vmax) {
+  const BSplineQ<float> s_new = bspline_quadratic<D>(
+      adv.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
+  // Benign race: every writer stores 1.
+  if (!in_free_zone(s_new.base, hb, a.zone_margin)) *zone_escape = 1;
+  store3(p.x, i, adv.x);
+  store3(p.v, i, adv.v);
+  store9(p.c, i, c);
+  fold_max_speed(vmax, particle_speed(adv.v[0], adv.v[1], adv.v[2]));
+}
+
+/// G2P for particle i with step size dt (s): new v, C and x (g2p_gather, g2p_store).
 template <int D>
 SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float t_end,
@@ -278,14 +302,7 @@ SILT_HD SILT_FORCEINLINE void g2p_particle_body(const TransferArgs& a, const Par
   ParticleAdvance<float> adv;
   Mat3f c;
   if (!g2p_gather<D>(a, p, g, i, dt, t_end, hb, adv, c, fault)) return;
-  const BSplineQ<float> s_new = bspline_quadratic<D>(
-      adv.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]}, a.geo.inv_dx);
-  // Benign race: every writer stores 1.
-  if (!in_free_zone(s_new.base, hb, a.zone_margin)) *zone_escape = 1;
-  store3(p.x, i, adv.x);
-  store3(p.v, i, adv.v);
-  store9(p.c, i, c);
-  fold_max_speed(vmax, particle_speed(adv.v[0], adv.v[1], adv.v[2]));
+  g2p_store<D>(a, p, i, hb, adv, c, zone_escape, vmax);
 }
 
 /// G2P of this step and P2G of the next for particle i, in one pass over its state (Wang et al.
