@@ -104,15 +104,23 @@ template <class T>
 void upload_state(Part<T>& p, const HostState<T>& st) {
   const Index n = Index(st.h.size());
   p.active_area = double(st.owned_active) * p.scene->grid.dx * p.scene->grid.dx;
-  for (int b = 0; b < 2; ++b) {
-    p.h[b] = upload(p.exec, st.h, "swe.h");
-    p.hu[b] = upload(p.exec, st.hu, "swe.hu");
-    p.hv[b] = upload(p.exec, st.hv, "swe.hv");
-    p.hc[b] = upload(p.exec, st.hc, "swe.hc");
-  }
+  // Uploaded once; the second state buffer and the maximum depth copied on the device.
+  const auto twin = [&](const DeviceBuffer<T>& from, const char* label) {
+    DeviceBuffer<T> b(p.exec, from.size(), label);
+    silt::detail::copy_bytes(b.data(), p.exec, from.data(), p.exec, from.bytes());
+    return b;
+  };
+  p.h[0] = upload(p.exec, st.h, "swe.h");
+  p.hu[0] = upload(p.exec, st.hu, "swe.hu");
+  p.hv[0] = upload(p.exec, st.hv, "swe.hv");
+  p.hc[0] = upload(p.exec, st.hc, "swe.hc");
+  p.h[1] = twin(p.h[0], "swe.h");
+  p.hu[1] = twin(p.hu[0], "swe.hu");
+  p.hv[1] = twin(p.hv[0], "swe.hv");
+  p.hc[1] = twin(p.hc[0], "swe.hc");
   p.z = upload(p.exec, st.z, "swe.z");
   p.manning = upload(p.exec, st.manning, "swe.manning");
-  p.max_depth = upload(p.exec, st.h, "swe.max_depth");
+  p.max_depth = twin(p.h[0], "swe.max_depth");
   p.active = upload(p.exec, st.active, "swe.active");
   p.bk_h = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.h");
   p.bk_hu = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hu");
