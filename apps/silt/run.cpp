@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -109,6 +110,25 @@ std::string describe_execs(const std::vector<Exec>& execs, const partition::Worl
   return s;
 }
 
+// The water balance of a shallow-water run since `a` (this run's start): what the rain brought,
+// what infiltrated, what came in through boundaries and sources (negative: went out), the change
+// of the water stored, and what is left over (round-off of the sums, or a solver defect).
+std::string mass_balance_line(const swe::Totals& a, const swe::Totals& b, double t0, double t1) {
+  const double rain = b.rain_volume - a.rain_volume;
+  const double infiltrated = b.infiltrated_volume - a.infiltrated_volume;
+  const double boundaries = (b.inflow_volume - a.inflow_volume) - rain;
+  const double stored = b.volume - a.volume;
+  const double residual = stored - (rain + boundaries - infiltrated);
+  const double scale = std::max({std::abs(rain), std::abs(infiltrated), std::abs(boundaries),
+                                 std::abs(a.volume), std::abs(b.volume)});
+  return fmt::format(
+      "mass balance t = {:.6g} .. {:.6g} s: rain in {:.9g} m^3, infiltrated {:.9g} m^3, "
+      "boundaries and sources net in {:.9g} m^3, stored {:.9g} -> {:.9g} m^3 (change {:.9g}), "
+      "residual {:.3g} m^3 ({:.2g} of the largest term)",
+      t0, t1, rain, infiltrated, boundaries, a.volume, b.volume, stored, residual,
+      scale > 0 ? std::abs(residual) / scale : 0.0);
+}
+
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
 // ranks take the same path); rank 0 queues what it writes, the checkpoints after the frames they
 // follow. from: the checkpoint a restart continues (null: a fresh run). Returns 0, or the exit
@@ -117,6 +137,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
                    const std::string& out, Progress& progress, LiveView& view, const RunOptions& o,
                    const io::SweCheckpoint* from) {
   const bool root = world.is_root();
+  const swe::Totals at_start = solver.totals();
+  const double t_start = solver.time();
   std::unique_ptr<io::SweOutputWriter> writer;
   if (root) writer = std::make_unique<io::SweOutputWriter>(job, out, from ? from->next_frame : -1);
   std::unique_ptr<io::GaugeCsvWriter> gauges;
@@ -214,6 +236,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
           [&w = *writer, f = std::move(fields), t = solver.time()] { w.write_hazard(f, t); });
   }
   if (policy.enabled()) checkpoint();
+  const swe::Totals at_end = solver.totals();
+  if (root) progress.log(mass_balance_line(at_start, at_end, t_start, solver.time()));
   if (queue) queue->close();
   return 0;
 }

@@ -373,7 +373,8 @@ class SweSimulation(_Base):
         return self.totals()
 
     def totals(self) -> Dict[str, float]:
-        """time, steps, last_dt, volume (m^3), pollutant_mass (kg), inflow_volume (m^3)."""
+        """time, steps, last_dt, volume (m^3), pollutant_mass (kg), inflow_volume (m^3),
+        rain_volume (m^3, part of inflow_volume) and infiltrated_volume (m^3)."""
         return self._sim.totals()
 
     def field(self, name: str) -> np.ndarray:

@@ -94,6 +94,8 @@ class SweSimulation {
     d["volume"] = t.volume;
     d["pollutant_mass"] = t.pollutant_mass;
     d["inflow_volume"] = t.inflow_volume;
+    d["rain_volume"] = t.rain_volume;
+    d["infiltrated_volume"] = t.infiltrated_volume;
     return d;
   }
 

@@ -13,6 +13,7 @@
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/kernels/friction_k.hpp"
+#include "silt/swe/kernels/infiltration_k.hpp"
 #include "silt/swe/kernels/roe_flux_k.hpp"
 #include "silt/swe/kernels/series_k.hpp"
 #include "silt/swe/kernels/transport_k.hpp"
@@ -459,6 +460,52 @@ TEST(SweSeries, PiecewiseLinearHeldAtTheEnds) {
   EXPECT_EQ(series_value_k(t, v, 3, 99.0), -1.0);
   EXPECT_EQ(series_value_k(t, v, 0, 1.0), 0.0);
   EXPECT_EQ(series_value_k(t, v, 1, 7.0), 1.0);
+}
+
+TEST(InfiltrationKernel, GreenAmptStepSolvesTheMidpointRule) {
+  // F1 - F0 = Ks dt (1 + P / ((F0 + F1) / 2)); from F0 = 0 close to the curve's start
+  // sqrt(2 P Ks dt) for Ks dt << P.
+  const double ks = 2e-6, p = 0.05;
+  for (double f0 : {0.0, 1e-4, 0.02, 0.3})
+    for (double dt : {0.1, 10.0, 600.0}) {
+      const double d = green_ampt_increment_k(f0, ks, p, dt);
+      EXPECT_NEAR(d, ks * dt * (1.0 + p / (f0 + 0.5 * d)), 1e-14 * d) << f0 << " " << dt;
+    }
+  EXPECT_NEAR(green_ampt_increment_k(0.0, ks, p, 0.1), std::sqrt(2 * p * ks * 0.1), 2e-6);
+  EXPECT_EQ(green_ampt_increment_k(0.1, 0.0, p, 10.0), 0.0);
+}
+
+TEST(InfiltrationKernel, HortonStepFollowsTheClosedForm) {
+  const double fc = 1e-6, f0 = 2e-5, k = 1e-3;
+  for (double t : {0.0, 50.0, 3000.0}) {
+    const double f = horton_cumulative_k(t, fc, f0, k);
+    const double d = horton_increment_k(f, fc, f0, k, 30.0);
+    const double exact = horton_cumulative_k(t + 30.0, fc, f0, k) - f;
+    EXPECT_NEAR(d, exact, 1e-12 * exact) << t;
+  }
+  // fc = 0: the soil takes no more than f0 / k.
+  EXPECT_EQ(horton_increment_k(f0 / k, 0.0, f0, k, 10.0), 0.0);
+}
+
+TEST(InfiltrationKernel, TakesAtMostTheWaterOfTheCell) {
+  CellState<float> s{1e-3f, 2e-4f, -1e-4f, 5e-4f};
+  double F = 0.0;
+  const SoilCell<float> soil{1e-5f, 0.033f, 0.0f};
+  const double taken = infiltrate_k(s, F, kGreenAmpt, soil, 10.0, 1e-5f);
+  EXPECT_EQ(s.h, 0.0f);
+  EXPECT_EQ(s.hu, 0.0f);
+  EXPECT_EQ(s.hc, 0.0f);
+  EXPECT_EQ(taken, double(1e-3f));
+  EXPECT_EQ(F, double(1e-3f));
+  // Deep water: h loses exactly what F gains, velocity and concentration kept.
+  CellState<double> d{1.0, 0.5, 0.25, 0.1};
+  double G = 0.01;
+  const double t2 = infiltrate_k(d, G, kGreenAmpt, SoilCell<double>{1e-5, 0.033, 0.0}, 10.0, 1e-5);
+  EXPECT_GT(t2, 0.0);
+  EXPECT_DOUBLE_EQ(d.h + t2, 1.0);
+  EXPECT_DOUBLE_EQ(G, 0.01 + t2);
+  EXPECT_DOUBLE_EQ(d.hu / d.h, 0.5);
+  EXPECT_DOUBLE_EQ(d.hc / d.h, 0.1);
 }
 
 }  // namespace

@@ -21,3 +21,20 @@ if(TARGET silt)
   set_tests_properties(swe_swashes_test PROPERTIES LABELS verification TIMEOUT 300
                        ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
+# Rain rasters and infiltration: Green-Ampt and Horton against their analytic curves, rain volumes
+# to round-off, the one-pass paths, split runs and restarts against the plain phases and one part.
+silt_add_test(NAME swe_rain_infiltration_test SOURCES swe_rain_infiltration_test.cpp
+              LABEL verification LIBS silt::swe CUDA TIMEOUT 600)
+target_include_directories(swe_rain_infiltration_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+set_tests_properties(swe_rain_infiltration_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+# The rain-on-catchment example scene end to end: rain rasters resampled, Green-Ampt soil from a
+# raster, an open outlet; passes when `silt run` prints a mass balance that closes to 1e-7.
+if(TARGET silt)
+  add_test(NAME silt_run_rain_plane
+           COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/rain_plane.json --backend cpu --overwrite
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_rain_plane)
+  set_tests_properties(silt_run_rain_plane PROPERTIES LABELS verification TIMEOUT 300
+    ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;OMP_NUM_THREADS=1"
+    PASS_REGULAR_EXPRESSION
+    "mass balance t = 0 \\.\\. 5400 s: rain in [1-9][0-9.]* m\\^3, infiltrated [1-9][0-9.]* m\\^3, boundaries and sources net in -[1-9][0-9.]* m\\^3.*residual [-0-9.e]+ m\\^3 \\(([0-9.]+e-(0[7-9]|[1-9][0-9])|0) of the largest term\\)")
+endif()

@@ -55,10 +55,11 @@ class FieldReader {
 
   /// "cell (i, j) at x = .., y = .. m" for messages.
   std::string cell_text(Index k) const;
+  /// Requires r (read from path for key_path) to be on the scene's CRS, or sets it.
+  void check_crs(const Raster& r, const std::string& path, const std::string& key_path);
 
  private:
   void check_matches(const Raster& r, const std::string& path, const std::string& key_path) const;
-  void check_crs(const Raster& r, const std::string& path, const std::string& key_path);
   void paint_analytic(Keys& k, CellField& f, double fallback);
 
   const SceneSource* src_;

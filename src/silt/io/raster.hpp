@@ -101,6 +101,18 @@ void write_netcdf_statics(const std::string& path, const RasterSeries& s,
 /// Frames the file at path holds (the size of its time axis); errors name the file.
 long netcdf_series_frames(const std::string& path);
 
+/// Every band of a raster through GDAL: a NetCDF variable over (time, y, x) (variable "" = the
+/// file's only one) or a multi-band GeoTIFF. grid: the georeferencing, nodata and CRS (values
+/// empty); band_time: each band's coordinate along the extra dimension (NaN without one), in
+/// time_units as the file gives them ("seconds since 2026-06-01 00:00:00").
+struct RasterBands {
+  Raster grid;
+  std::vector<std::vector<double>> bands;  // south row first
+  std::vector<double> band_time;
+  std::string time_dimension, time_units;
+};
+RasterBands read_raster_bands(const std::string& path, const std::string& variable);
+
 Raster read_ascii_grid(const std::string& path);
 /// The same from the file's text; `path` names it in messages.
 Raster parse_ascii_grid(const std::string& text, const std::string& path);

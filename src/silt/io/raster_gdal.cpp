@@ -7,7 +7,9 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/raster.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #if SILT_WITH_GDAL
 #include <cpl_conv.h>
@@ -255,9 +257,11 @@ bool gdal_available() {
   return true;
 }
 
-Raster read_gdal_raster(const std::string& path) {
-  register_gdal();
-  QuietErrors quiet;
+namespace {
+
+// Opens path (a GDAL name: a file, or NETCDF:"file":variable) and reads its grid, nodata, units
+// and CRS into r (values empty); errors name `path`.
+GDALDatasetUniquePtr open_grid(const std::string& path, Raster& r) {
   GDALDatasetUniquePtr ds(
       GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
   if (!ds)
@@ -294,13 +298,11 @@ Raster read_gdal_raster(const std::string& path) {
   if (!fits_in_memory(cells, 2 * sizeof(double)))
     throw Error(fmt::format("raster '{}' of {} x {} = {:.0f} cells {}", path, ds->GetRasterXSize(),
                             ds->GetRasterYSize(), cells, memory_text(cells, 2 * sizeof(double))));
-  Raster r;
   r.nx = ds->GetRasterXSize();
   r.ny = ds->GetRasterYSize();
   r.dx = dx;
   r.x0 = gt[0];
-  const bool north_up = gt[5] < 0;
-  r.y0 = north_up ? gt[3] + gt[5] * r.ny : gt[3];
+  r.y0 = gt[5] < 0 ? gt[3] + gt[5] * r.ny : gt[3];
   GDALRasterBand* band = ds->GetRasterBand(1);
   int has_nodata = 0;
   const double nd = band->GetNoDataValue(&has_nodata);
@@ -312,18 +314,70 @@ Raster read_gdal_raster(const std::string& path) {
     if (srs->exportToWkt(&wkt) == OGRERR_NONE && wkt) r.crs_wkt = wkt;
     CPLFree(wkt);
   }
-  std::vector<double> buf(static_cast<size_t>(r.cells()));
-  if (band->RasterIO(GF_Read, 0, 0, r.nx, r.ny, buf.data(), r.nx, r.ny, GDT_Float64, 0, 0,
-                     nullptr) != CE_None)
-    throw Error(fmt::format("cannot read raster '{}': {}", path, last_error("read failed")));
-  r.values.resize(buf.size());
+  return ds;
+}
+
+// Band k (1-based) of ds, south row first.
+std::vector<double> read_band(GDALDataset& ds, int k, const Raster& r, const std::string& path) {
+  double gt[6];
+  ds.GetGeoTransform(gt);
+  const bool north_up = gt[5] < 0;
+  std::vector<double> buf(static_cast<size_t>(r.cells())), values(buf.size());
+  if (ds.GetRasterBand(k)->RasterIO(GF_Read, 0, 0, int(r.nx), int(r.ny), buf.data(), int(r.nx),
+                                    int(r.ny), GDT_Float64, 0, 0, nullptr) != CE_None)
+    throw Error(
+        fmt::format("cannot read raster '{}' (band {}): {}", path, k, last_error("read failed")));
   for (Index row = 0; row < r.ny; ++row) {
     const Index j = north_up ? r.ny - 1 - row : row;
     std::copy(buf.begin() + static_cast<size_t>(row) * r.nx,
               buf.begin() + static_cast<size_t>(row + 1) * r.nx,
-              r.values.begin() + static_cast<size_t>(j) * r.nx);
+              values.begin() + static_cast<size_t>(j) * r.nx);
   }
+  return values;
+}
+
+}  // namespace
+
+Raster read_gdal_raster(const std::string& path) {
+  register_gdal();
+  QuietErrors quiet;
+  Raster r;
+  GDALDatasetUniquePtr ds = open_grid(path, r);
+  r.values = read_band(*ds, 1, r, path);
   return r;
+}
+
+RasterBands read_raster_bands(const std::string& path, const std::string& variable) {
+  register_gdal();
+  QuietErrors quiet;
+  RasterBands out;
+  const std::string name =
+      variable.empty() ? path : fmt::format("NETCDF:\"{}\":{}", path, variable);
+  GDALDatasetUniquePtr ds = open_grid(name, out.grid);
+  // The netCDF driver names the extra (non-spatial) dimension in NETCDF_DIM_EXTRA, "{time}", and
+  // gives each band its coordinate as NETCDF_DIM_<dim> and the axis' units as <dim>#units.
+  const char* extra = ds->GetMetadataItem("NETCDF_DIM_EXTRA");
+  std::string dim = extra ? extra : "";
+  dim.erase(std::remove(dim.begin(), dim.end(), '{'), dim.end());
+  dim.erase(std::remove(dim.begin(), dim.end(), '}'), dim.end());
+  if (dim.find(',') != std::string::npos)
+    throw Error(
+        fmt::format("raster '{}' has several extra dimensions ({}); silt reads (time, y, "
+                    "x)",
+                    name, dim));
+  out.time_dimension = dim;
+  if (!dim.empty()) {
+    const char* units = ds->GetMetadataItem((dim + "#units").c_str());
+    out.time_units = units ? units : "";
+  }
+  for (int k = 1; k <= ds->GetRasterCount(); ++k) {
+    out.bands.push_back(read_band(*ds, k, out.grid, name));
+    const char* t = dim.empty()
+                        ? nullptr
+                        : ds->GetRasterBand(k)->GetMetadataItem(("NETCDF_DIM_" + dim).c_str());
+    out.band_time.push_back(t ? std::strtod(t, nullptr) : std::nan(""));
+  }
+  return out;
 }
 
 void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f) {
@@ -443,6 +497,11 @@ bool gdal_available() {
 }
 
 Raster read_gdal_raster(const std::string& path) {
+  throw Error(
+      fmt::format("cannot read '{}': this build of silt has no GDAL (ESRI ASCII .asc only)", path));
+}
+
+RasterBands read_raster_bands(const std::string& path, const std::string&) {
   throw Error(
       fmt::format("cannot read '{}': this build of silt has no GDAL (ESRI ASCII .asc only)", path));
 }

@@ -47,7 +47,10 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   // the maxima, first wetting times and durations.
   if (!f.max_speed.empty())
     for (const auto& [name, v] : hazard_sections(c.state.fields)) k.put_vector(name, *v);
+  // Infiltration (the scene's "infiltration", which the hash covers): the soil's state.
+  if (!f.infiltration.empty()) k.put_vector("field.infiltration", f.infiltration);
   k.put_value("clock.inflow", c.state.inflow);
+  k.put_value("clock.rain", c.state.rain);
   k.put_value("clock.last_dt", c.state.last_dt);
   k.put_value("clock.cfl_dt", c.state.cfl_dt);
   k.put_value("run.next_frame", std::int64_t(c.next_frame));
@@ -90,9 +93,17 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
             fmt::format("checkpoint '{}' has no section '{}' (hazard outputs)", path, name));
       *v = field(name);
     }
+  if (job.scene.infiltration.enabled()) {
+    if (!k.has("field.infiltration"))
+      throw CheckpointError(
+          CheckpointProblem::corrupt,
+          fmt::format("checkpoint '{}' has no section 'field.infiltration' (infiltration)", path));
+    f.infiltration = field("field.infiltration");
+  }
   c.state.time = k.header.time;
   c.state.steps = k.header.step;
   c.state.inflow = k.get_value<double>("clock.inflow");
+  c.state.rain = k.has("clock.rain") ? k.get_value<double>("clock.rain") : 0.0;
   c.state.last_dt = k.get_value<double>("clock.last_dt");
   c.state.cfl_dt = k.get_value<double>("clock.cfl_dt");
   c.next_frame = long(k.get_value<std::int64_t>("run.next_frame"));

@@ -225,6 +225,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
   read_physics(top, s);
   check_first_step(top, s);
   detail::read_swe_run_outputs(top, fields, job);
+  detail::read_swe_rain_soil(top, fields, job);
   top.finish();
   return job;
 }

@@ -29,6 +29,8 @@ std::string long_name_of(SweField f);
 /// "YYYY-MM-DDThh:mm[:ss][Z|+hh:mm]" (or a date alone) as UTC "YYYY-MM-DD hh:mm:ss"; false when
 /// the text is not such a date and time.
 bool iso8601_to_utc(const std::string& text, std::string& utc);
+/// The same as seconds since 1970-01-01 00:00:00 UTC; false when text is not such a date.
+bool iso8601_seconds(const std::string& text, double& seconds);
 
 /// Hazard rasters written at the end of a run (outputs.hazard; swe/kernels/hazard_k.hpp): the
 /// maxima since the start (depth, speed, depth x speed, concentration, hazard rating HR), the time

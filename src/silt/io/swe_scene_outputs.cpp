@@ -173,6 +173,16 @@ bool iso8601_to_utc(const std::string& text, std::string& utc) {
   return true;
 }
 
+bool iso8601_seconds(const std::string& text, double& seconds) {
+  std::string utc;
+  if (!iso8601_to_utc(text, utc)) return false;
+  int y, mo, d, h, mi, sec;
+  if (std::sscanf(utc.c_str(), "%d-%d-%d %d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6) return false;
+  seconds = double(days_from_civil(y, unsigned(mo), unsigned(d))) * 86400.0 + h * 3600.0 +
+            mi * 60.0 + sec;
+  return true;
+}
+
 namespace detail {
 
 namespace {

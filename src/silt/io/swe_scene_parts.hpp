@@ -12,6 +12,9 @@ namespace silt::io::detail {
 void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& scene);
 /// "run" and "outputs" into job.run and job.outputs.
 void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job);
+/// "rainfall" (rain rasters) and "infiltration" into job.scene (after "run": frame times may be
+/// dates, counted from run.start_datetime).
+void read_swe_rain_soil(Keys& root, FieldReader& fields, SweJob& job);
 /// Index of the cell containing (x, y), or -1 outside the grid.
 Index cell_at(const swe::Grid& g, double x, double y);
 

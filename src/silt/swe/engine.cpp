@@ -119,6 +119,8 @@ void Engine<T>::make_coupling() {
     local.halo_lane.push_back(halo_lane_[k].exec());
   }
   halo_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 4, sizeof(T), world_);
+  if (scene_.infiltration.enabled())
+    halo_F_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 1, sizeof(double), world_);
   reduce_ = partition::ScalarReduce(local.compute, 1 + int(layout_.seg_kind.size()), 1, world_);
 }
 
@@ -133,6 +135,13 @@ template <class T>
 std::vector<std::vector<void*>> Engine<T>::storage(int which) {
   std::vector<std::vector<void*>> s;
   for (auto& p : parts_) s.push_back(p->exchanged(which));
+  return s;
+}
+
+template <class T>
+std::vector<std::vector<void*>> Engine<T>::infiltration_storage(int which) {
+  std::vector<std::vector<void*>> s;
+  for (auto& p : parts_) s.push_back({p->forcing.F[which].data()});
   return s;
 }
 
@@ -153,7 +162,10 @@ void Engine<T>::fence_all() const {
 template <class T>
 void Engine<T>::launch_step() {
   const bool exchange = coupled() && since_exchange_ >= k_;
-  if (exchange) halo_->begin(storage(cur_));
+  if (exchange) {
+    halo_->begin(storage(cur_));
+    if (halo_F_) halo_F_->begin(infiltration_storage(cur_));
+  }
   agree_on_dt();
   advance_clocks();
   // Ghost cell expansion: r halo layers are still valid after this step.
@@ -212,6 +224,7 @@ void Engine<T>::update_overlapping_exchange(Index r) {
     update(*p, inner.back(), "swe.update.interior");
   }
   halo_->finish();
+  if (halo_F_) halo_F_->finish();
   for (size_t k = 0; k < parts_.size(); ++k) {
     Part<T>& p = *parts_[k];
     const Box2 b = grown(p, r), in = inner[k];
@@ -293,14 +306,42 @@ void Engine<T>::step() {
 template <class T>
 void Engine<T>::step_many(long long count) {
   set_target(std::numeric_limits<double>::infinity());
-  for (long long k = 0; k < count; ++k) launch_step();
+  for (long long k = 0; k < count; ++k) {
+    // Rain rasters: the bracket of each step's start (a wait for the device per step; steps
+    // queued this way are for tests and benchmarks, runs go through advance_to).
+    if (!scene_.rain.empty()) select_rain(clock()[kTime]);
+    launch_step();
+  }
 }
 
+template <class T>
+double Engine<T>::select_rain(double t) {
+  double end = std::numeric_limits<double>::infinity();
+  for (auto& p : parts_) {
+    activate(p->exec);
+    end = p->forcing.select(t);
+  }
+  return end;
+}
+
+// With rain rasters the run stops at every frame time on the way (as at an output time), so each
+// step lies within one bracket of frames and the device blends the two it holds.
 template <class T>
 bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop) {
   if (!std::isfinite(t_end))
     throw Error(
         fmt::format("swe scene '{}': advance_to({}) needs a finite time", scene_.name, t_end));
+  if (scene_.rain.empty()) return advance_within(t_end, stop);
+  for (;;) {
+    const double t = clock()[kTime];
+    const double until = std::min(t_end, select_rain(t));
+    if (!advance_within(until, stop)) return false;
+    if (!(until < t_end)) return true;
+  }
+}
+
+template <class T>
+bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop) {
   Clock c = clock();
   check_faults(c, false);  // a fault left by step() calls: no checkpoint to go back to
   if (!(t_end > c[kTime])) return true;

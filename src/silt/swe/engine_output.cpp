@@ -60,6 +60,7 @@ Fields Engine<T>::fields(unsigned arrays) const {
   f.nx = scene_.grid.nx;
   f.ny = scene_.grid.ny;
   if (!scene_.hazard.enabled) arrays &= ~arrays::hazard;
+  if (!scene_.infiltration.enabled()) arrays &= ~arrays::infiltration;
   // The arrays asked for, in a fixed order (the order of a remote part's packed message too).
   std::vector<std::vector<double>*> dst;
   if (arrays & arrays::depth) dst.push_back(&f.h);
@@ -69,6 +70,7 @@ Fields Engine<T>::fields(unsigned arrays) const {
   if (arrays & arrays::hazard)
     dst.insert(dst.end(), {&f.max_speed, &f.max_depth_speed, &f.max_concentration, &f.max_rating,
                            &f.first_wet_time, &f.wet_duration});
+  if (arrays & arrays::infiltration) dst.push_back(&f.infiltration);
   const int gathered = int(dst.size());
   // Each asked-for array of part p into out(k) (row j at out(k) + j * pitch).
   const auto copy_part = [&](const Part<T>& p, const auto& out, size_t pitch) {
@@ -89,6 +91,7 @@ Fields Engine<T>::fields(unsigned arrays) const {
       put(z.first_wet);
       put(z.wet_time);
     }
+    if (arrays & arrays::infiltration) put(p.forcing.F[cur_]);
   };
   const bool root = world_.is_root();
   const size_t gx = size_t(f.nx);
@@ -164,20 +167,25 @@ std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
 
 template <class T>
 Totals Engine<T>::totals() const {
-  double sums[3] = {0, 0, 0};  // depth, pollutant (per area), inflow volume
+  // Depth, pollutant (per area), inflow volume, rain volume, infiltrated depth.
+  double sums[5] = {0, 0, 0, 0, 0};
   for (const auto& p : parts_) {
     const EdgeView<T> e = p->edge_view(cur_);
     activate(p->exec);
     sums[0] += sum_depth(p->exec, e);
     sums[1] += sum_pollutant(p->exec, e);
     sums[2] += p->clock.get(kInflow);
+    sums[3] += p->clock.get(kRainIn);
+    sums[4] += p->forcing.infiltrated_depth(cur_);
   }
-  world_.allreduce_sum(sums, 3);
+  world_.allreduce_sum(sums, 5);
   const double area = scene_.grid.dx * scene_.grid.dx;
   Totals t;
   t.volume = sums[0] * area;
   t.pollutant_mass = sums[1] * area;
   t.inflow_volume = sums[2];
+  t.rain_volume = sums[3];
+  t.infiltrated_volume = sums[4] * area;
   return t;
 }
 

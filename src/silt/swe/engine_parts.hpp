@@ -62,6 +62,10 @@ class Engine final : public EngineBase {
   void accumulate_hazard();
   void update_speed();
   void set_target(double t);
+  /// Steps to t_end with the rain bracket as it is (advance_to cuts the run at frame times).
+  bool advance_within(double t_end, const std::function<bool()>& stop);
+  /// Every part's rain bracket for time t; returns the time it ends (+inf: never).
+  double select_rain(double t);
   // Faults (engine_faults.cpp).
   void check_faults(const Clock& c, bool restore);
   std::string fastest_cell(double& speed, long long& cell, int& part, int& device) const;
@@ -70,6 +74,7 @@ class Engine final : public EngineBase {
   bool coupled() const { return halo_ != nullptr; }
   std::vector<double*> scalar_ptrs();
   std::vector<std::vector<void*>> storage(int which);
+  std::vector<std::vector<void*>> infiltration_storage(int which);
   /// Owned cells of p grown by r layers into the halo on shared sides.
   Box2 grown(const Part<T>& p, Index r) const;
   void fence_all() const;
@@ -90,6 +95,9 @@ class Engine final : public EngineBase {
   std::vector<std::unique_ptr<Part<T>>> parts_;
   // Several parts only (null / empty with one: nothing to exchange or reduce).
   std::unique_ptr<partition::HaloExchange> halo_;
+  // The cumulative infiltration F (double, whatever T) has an exchange of its own; null when the
+  // scene does not infiltrate.
+  std::unique_ptr<partition::HaloExchange> halo_F_;
   // fields(): the host side of a frame's copies, kept from frame to frame (pinned once).
   mutable PinnedBuffer frame_staging_;
   partition::ScalarReduce reduce_;

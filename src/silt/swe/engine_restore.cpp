@@ -50,9 +50,16 @@ void Engine<T>::restore(const RestartState& s) {
             "swe scene '{}': the state to restore has no hazard fields (or not {} x {} of them); "
             "the scene accumulates hazard outputs",
             scene_.name, nx, ny));
+  if (scene_.infiltration.enabled() && f.infiltration.size() != cells)
+    throw Error(fmt::format(
+        "swe scene '{}': the state to restore has no infiltration field (or not {} x {} of it); "
+        "the scene infiltrates",
+        scene_.name, nx, ny));
   fence_all();
   for (auto& p : parts_) {
     activate(p->exec);
+    if (scene_.infiltration.enabled())
+      for (int b = 0; b < 2; ++b) place(p->forcing.F[b], *p, f.infiltration, nx, ny);
     for (int b = 0; b < 2; ++b) {
       place(p->h[b], *p, f.h, nx, ny);
       place(p->hu[b], *p, f.hu, nx, ny);
@@ -77,7 +84,9 @@ void Engine<T>::restore(const RestartState& s) {
     c[kCflDt] = s.cfl_dt;
     // The inflow is counted per part and summed over all of them (totals()): the first part
     // carries what came in before.
-    c[kInflow] = (world_.is_root() && p.get() == parts_.front().get()) ? s.inflow : 0.0;
+    const bool first = world_.is_root() && p.get() == parts_.front().get();
+    c[kInflow] = first ? s.inflow : 0.0;
+    c[kRainIn] = first ? s.rain : 0.0;
     p->clock.upload(c);
   }
   target_on_device_ = std::numeric_limits<double>::infinity();

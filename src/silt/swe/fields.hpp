@@ -23,6 +23,8 @@ struct Fields {
   std::vector<double> max_rating;         // hazard rating HR, -
   std::vector<double> first_wet_time;     // s (< 0: never wet)
   std::vector<double> wet_duration;       // s
+  // Cumulative infiltrated depth F since the start, m (empty unless the scene infiltrates).
+  std::vector<double> infiltration;
 };
 
 /// The stored arrays that Solver::fields() brings to the host, as a mask: a frame's outputs name
@@ -32,8 +34,9 @@ constexpr unsigned depth = 1u;      // h
 constexpr unsigned discharge = 2u;  // hu, hv
 constexpr unsigned pollutant = 4u;  // hc
 constexpr unsigned max_depth = 8u;
-constexpr unsigned hazard = 16u;  // the hazard fields (with Scene::hazard.enabled)
-constexpr unsigned all = 31u;
+constexpr unsigned hazard = 16u;        // the hazard fields (with Scene::hazard.enabled)
+constexpr unsigned infiltration = 32u;  // F (with Scene::infiltration)
+constexpr unsigned all = 63u;
 }  // namespace arrays
 
 /// Values of one cell at the current time.

@@ -127,10 +127,11 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
   CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
-    const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
+    const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt),
                                 e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
+    v.forcing.infiltrate(s, off, true, dt, e.dry);
     if (code != kFaultNone && owned)
       v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
     const Index gi = i + e.i0, gj = j + e.j0;
@@ -154,6 +155,8 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     }
     if (s.h > md) md = s.h;
     if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
+  } else {
+    v.forcing.infiltrate(s, off, false, dt, e.dry);
   }
   v.h_new.ptr[off] = s.h;
   v.hu_new.ptr[off] = s.hu;
@@ -217,6 +220,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
       v.hu_new.ptr[off] = e.hu.ptr[off];
       v.hv_new.ptr[off] = e.hv.ptr[off];
       v.hc_new.ptr[off] = e.hc.ptr[off];
+      if (v.forcing.model != kNoInfiltration) v.forcing.F_new[off] = v.forcing.F[off];
     }
     return;
   }

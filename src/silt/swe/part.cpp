@@ -176,6 +176,7 @@ Part<T>::Part(const Scene& s, const Layout& l, const partition::Subdomain& sd, i
   upload_tables(*this, l);
   if (!exec.is_cuda()) rows.reserve(nx + 2 * ring, ny + 2 * ring, host_thread_count());
   if (s.hazard.enabled) hazard.allocate(exec, h[0].size());
+  forcing.allocate(s, sub, nx, ny, ring, l.active, exec);
 }
 
 template <class T>
@@ -240,6 +241,7 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_discharge_cells = discharge_cells.size();
   v.sources = sources.data();
   v.n_sources = sources.size();
+  v.forcing = forcing.view(read, write);
   return v;
 }
 
@@ -265,6 +267,7 @@ void Part<T>::copy_state(int cur, bool to_backup) {
   c.n = h[0].size();
   phase_copy(exec, c);
   hazard.copy(exec, to_backup);
+  forcing.copy(cur, to_backup);
 }
 
 template <class T>

@@ -13,6 +13,7 @@
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
 #include "silt/partition/decompose.hpp"
+#include "silt/swe/forcing.hpp"
 #include "silt/swe/hazard.hpp"
 #include "silt/swe/phases.hpp"
 #include "silt/swe/row_step.hpp"
@@ -34,7 +35,8 @@ struct Part {
   SolverView<T> view(int read, int write) const;
   /// The hazard accumulation over state `state` (hazard.cpp).
   HazardView<T> hazard_view(int state) const;
-  /// Checkpoint (to_backup) or restore of state, max depth, clock (phase_copy) and hazard fields.
+  /// Checkpoint (to_backup) or restore of state, max depth, clock (phase_copy), hazard fields and
+  /// cumulative infiltration.
   void copy_state(int cur, bool to_backup);
   /// Storage of the exchanged fields h, hu, hv, hc of buffer `which` (HaloExchange order).
   std::vector<void*> exchanged(int which);
@@ -66,8 +68,9 @@ struct Part {
   DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
-  RowScratch<T> rows;       // the CPU row step's buffers (host parts only)
-  HazardBuffers<T> hazard;  // empty unless the scene asks for hazard outputs
+  RowScratch<T> rows;         // the CPU row step's buffers (host parts only)
+  HazardBuffers<T> hazard;    // empty unless the scene asks for hazard outputs
+  ForcingBuffers<T> forcing;  // rain rasters and infiltration (empty without them)
 };
 
 /// The wet count and wave speed a step's global reduction starts from: zeroes the partial wet

@@ -38,6 +38,7 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
           // A no-op step: the state is carried over unchanged (phase_update_box), so its wave
           // speed stays in *v.smax for the next real step.
           c[kRain] = 0.0;
+          c[kRainW] = 0.0;
           return;
         }
         *v.smax = T(0);  // identity for this step's max-reduction (speeds are >= 0)
@@ -49,7 +50,17 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
         c[kLastDt] = dt;
         const double rain = v.series(v.rain_series, tm);
         c[kRain] = rain;
-        c[kInflow] += rain * dt * v.active_area;
+        // Rain rasters: the bracket's frames blended at mid-step (exact for rates linear in time
+        // over a step, which never crosses a frame time: Engine::advance_to stops at them).
+        const ForcingView<T>& f = v.forcing;
+        double w = 0.0;
+        if (!f.step && f.t_b > f.t_a)
+          w = tm <= f.t_a ? 0.0 : tm >= f.t_b ? 1.0 : (tm - f.t_a) / (f.t_b - f.t_a);
+        c[kRainW] = w;
+        const double rain_volume =
+            rain * dt * v.active_area + ((1.0 - w) * f.volume_a + w * f.volume_b) * dt;
+        c[kInflow] += rain_volume;
+        c[kRainIn] += rain_volume;
         for (int s = 0; s < v.n_seg; ++s) {
           const double value = v.series(v.seg_series[s], tm);
           v.seg_value[s] = T(v.e.seg_kind[s] == kLevel ? value - v.z_ref : value);
@@ -90,8 +101,10 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
         const double dt = v.clock[kDt];
         // dt == 0: a no-op step past the target (or after a fault) only carries the state over
         // to the other buffer, without computing fluxes that would change nothing.
-        if (e.active(i, j) && dt > 0.0) {
-          const CellUpdateParams<T> p{T(dt / v.dx), T(dt), T(v.clock[kRain] * dt),
+        const Index off = e.h.offset(i, j);
+        const bool update = e.active(i, j) && dt > 0.0;
+        if (update) {
+          const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt),
                                       e.g,          e.dry, v.manning.ptr ? v.manning(i, j) : T(0)};
           const int code =
               update_cell_k(s, edge_flux(e, i, j, Dir::x), edge_flux(e, i + 1, j, Dir::x),
@@ -99,8 +112,9 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
           // A halo cell repeats its owner's update (ghost cell expansion): the owner reports.
           if (code != kFaultNone && e.owns(i, j))
             v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
-          if (s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
         }
+        v.forcing.infiltrate(s, off, update, dt, e.dry);
+        if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
         v.h_new(i, j) = s.h;
         v.hu_new(i, j) = s.hu;
         v.hv_new(i, j) = s.hv;

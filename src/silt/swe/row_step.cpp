@@ -146,6 +146,7 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
   const bool row_owned = j >= 0 && j < e.ny;
   const bool edge_row = j + e.j0 == 0 || j + e.j0 == e.gny - 1;
   const bool flows = v.n_flow_cells > 0 && row_owned;
+  const bool rain_raster = v.forcing.rain_a != nullptr;
   T speed = T(0);
   for (Index i = rp.i0; i < rp.i1; ++i) {
     const Index k = i - rp.i0;
@@ -153,8 +154,10 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
     if (r.active[k + 1]) {
       CellUpdateParams<T> p = rp.p;
       p.manning = manning ? manning[i] : T(0);
+      if (rain_raster) p.rain_depth = v.rain_depth(base + i, rp.dt);
       const EdgeFlux<T>&w = fx[k], &ea = fx[k + 1], &so = fs[k], &n = fn[k];
       const int code = update_cell_k(s, w, ea, so, n, p);
+      v.forcing.infiltrate(s, base + i, true, rp.dt, e.dry);
       const bool owned = row_owned && i >= 0 && i < e.nx;
       if (code != kFaultNone && owned) v.fault.raise(code, e.global_index(i, j), rp.step);
       if (flows && owned && (edge_row || i + e.i0 == 0 || i + e.i0 == e.gnx - 1)) {
@@ -163,6 +166,8 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
       }
       if (s.h > md[i]) md[i] = s.h;
       if (owned) speed = std::max(speed, wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry));
+    } else if (v.forcing.model != kNoInfiltration) {
+      v.forcing.infiltrate(s, base + i, false, rp.dt, e.dry);
     }
     h_new[i] = s.h;
     hu_new[i] = s.hu;
@@ -246,6 +251,10 @@ void carry_over(const SolverView<T>& v, Box2 box) {
     std::memcpy(&v.hu_new(box.i0, j), &v.e.hu(box.i0, j), n);
     std::memcpy(&v.hv_new(box.i0, j), &v.e.hv(box.i0, j), n);
     std::memcpy(&v.hc_new(box.i0, j), &v.e.hc(box.i0, j), n);
+    if (v.forcing.model != kNoInfiltration) {
+      const Index o = v.e.h.offset(box.i0, j);
+      std::memcpy(v.forcing.F_new + o, v.forcing.F + o, size_t(box.i1 - box.i0) * sizeof(double));
+    }
   }
 }
 

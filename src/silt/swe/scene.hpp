@@ -64,6 +64,27 @@ struct HazardSettings {
   int debris = 0;           // HazardDebris: how the debris factor of the hazard rating is chosen
 };
 
+/// Rainfall that varies in space and time: rates on the grid (already resampled) at frame times,
+/// linear in time between frames or, with `step`, each frame's rates held until the next; before
+/// the first frame and after the last the end frames hold, as for every series.
+struct RainRaster {
+  std::vector<double> t;                  // s, strictly increasing
+  std::vector<std::vector<double>> rate;  // m/s, nx * ny per frame (>= 0)
+  std::vector<std::string> source;        // where each frame came from (messages)
+  bool step = false;
+  bool empty() const { return t.empty(); }
+};
+
+enum class InfiltrationModel { none, green_ampt, horton };
+
+/// Infiltration (swe/kernels/infiltration_k.hpp), per cell: Green-Ampt a = Ks (m/s), b = psi
+/// dtheta (m); Horton a = fc, b = f0 (m/s), c = k (1/s). Empty vectors when model is none.
+struct Infiltration {
+  InfiltrationModel model = InfiltrationModel::none;
+  std::vector<double> a, b, c;
+  bool enabled() const { return model != InfiltrationModel::none; }
+};
+
 struct Scene {
   std::string name;
   Grid grid;
@@ -80,6 +101,8 @@ struct Scene {
   std::vector<Boundary> boundaries;
   std::vector<PointSource> sources;
   Series rainfall;  // uniform rainfall rate, m/s (empty: none)
+  RainRaster rain;  // rainfall rasters, added to `rainfall` (empty: none)
+  Infiltration infiltration;
 
   double gravity = 9.81;    // m/s^2
   double cfl = 0.45;        // Courant number of the 2D unsplit first-order scheme (stable <= 0.5)

@@ -188,6 +188,38 @@ void add_source(const Checker& check, const Scene& s, const PointSource& p, Layo
   l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration});
 }
 
+// Rain rasters: one grid of rates (m/s, >= 0) per frame, times increasing strictly; soil fields
+// on the grid, finite and >= 0 (Horton: f0 >= fc).
+void check_rain_and_soil(const Checker& check, const Scene& s) {
+  const RainRaster& r = s.rain;
+  if (r.rate.size() != r.t.size())
+    check.fail(fmt::format("rain rasters: {} times but {} frames", r.t.size(), r.rate.size()));
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const std::string what = fmt::format("rain frame {} (t = {} s)", k, r.t[k]);
+    if (!std::isfinite(r.t[k])) check.fail(what + ": time is not finite");
+    if (k > 0 && !(r.t[k] > r.t[k - 1]))
+      check.fail(what + fmt::format(": times must increase strictly (frame {} is at {} s)", k - 1,
+                                    r.t[k - 1]));
+    check.field(r.rate[k], what.c_str(), true, 0.0);
+  }
+  const Infiltration& f = s.infiltration;
+  if (!f.enabled()) return;
+  const bool horton = f.model == InfiltrationModel::horton;
+  check.field(f.a, horton ? "infiltration final rate fc" : "infiltration conductivity Ks", true,
+              0.0);
+  check.field(f.b, horton ? "infiltration initial rate f0" : "infiltration psi * dtheta", true,
+              0.0);
+  if (horton) {
+    check.field(f.c, "infiltration decay k", true, 0.0);
+    for (size_t k = 0; k < f.a.size(); ++k)
+      if (f.b[k] < f.a[k])
+        check.fail(
+            fmt::format("infiltration at cell ({}, {}): initial rate f0 = {} m/s is below "
+                        "the final rate fc = {} m/s",
+                        k % s.grid.nx, k / s.grid.nx, f.b[k], f.a[k]));
+  }
+}
+
 }  // namespace
 
 Layout prepare(const Scene& s) {
@@ -199,6 +231,7 @@ Layout prepare(const Scene& s) {
     check.series(s.rainfall, "rainfall", true);
     l.rain_series = add_series(l, s.rainfall);
   }
+  check_rain_and_soil(check, s);
   l.side_seg.assign(size_t(2 * s.grid.ny + 2 * s.grid.nx), -1);
   for (size_t b = 0; b < s.boundaries.size(); ++b) add_boundary(check, s, b, l);
   for (const PointSource& p : s.sources) add_source(check, s, p, l);

@@ -96,7 +96,9 @@ RestartState Solver::state() const {
   s.fields = impl_->engine->fields(arrays::all);
   s.time = c[detail::kTime];
   s.steps = static_cast<long long>(c[detail::kSteps]);
-  s.inflow = impl_->engine->totals().inflow_volume;
+  const Totals t = impl_->engine->totals();
+  s.inflow = t.inflow_volume;
+  s.rain = t.rain_volume;
   s.last_dt = c[detail::kLastDt];
   s.cfl_dt = c[detail::kCflDt];
   return s;

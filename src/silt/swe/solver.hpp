@@ -17,9 +17,11 @@
 namespace silt::swe {
 
 struct Totals {
-  double volume = 0;          // m^3 of water in the domain
-  double pollutant_mass = 0;  // kg
-  double inflow_volume = 0;   // m^3 that entered through boundaries, sources and rain so far
+  double volume = 0;              // m^3 of water in the domain
+  double pollutant_mass = 0;      // kg
+  double inflow_volume = 0;       // m^3 that entered through boundaries, sources and rain so far
+  double rain_volume = 0;         // m^3 of it that fell as rain
+  double infiltrated_volume = 0;  // m^3 that infiltrated into the soil so far
 };
 
 /// What a run continues from (a checkpoint, io/swe_checkpoint.hpp): the whole grid's fields and
@@ -29,6 +31,7 @@ struct RestartState {
   double time = 0;      // s
   long long steps = 0;  // steps taken
   double inflow = 0;    // m^3, Totals::inflow_volume so far
+  double rain = 0;      // m^3, Totals::rain_volume so far
   double last_dt = 0;   // s, last non-zero step
   double cfl_dt = 0;    // s, last step as the CFL condition chose it (batching only)
 };

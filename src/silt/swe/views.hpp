@@ -10,6 +10,7 @@
 #include "silt/core/config.hpp"
 #include "silt/core/fault.hpp"
 #include "silt/core/span.hpp"
+#include "silt/swe/kernels/infiltration_k.hpp"
 #include "silt/swe/kernels/series_k.hpp"
 #include "silt/swe/kernels/wet_dry_k.hpp"
 
@@ -27,6 +28,8 @@ enum ClockSlot : int {
   kLastDt,    // last non-zero step, s
   kCflDt,     // last non-zero step as the CFL (and max_dt) chose it, before any clip to a target, s
   kLaunched,  // steps launched, no-op steps included (the cost of a batch that overshoots)
+  kRainW,     // weight of the rain bracket's later frame during the current step (ForcingView)
+  kRainIn,    // volume of rain that fell on the owned active cells, m^3 (also in kInflow)
   kClockSize
 };
 
@@ -90,6 +93,41 @@ struct EdgeView {
   }
 };
 
+/// Spatial forcing of a step (forcing.hpp): rain rasters and infiltration, laid out as the state
+/// (same nx, ny and ring: the state's offset of a cell indexes them).
+template <class T>
+struct ForcingView {
+  // Rain rates of the bracket's frames at times t_a <= t_b, m/s (rain_a null: no rain rasters);
+  // the clock blends them with kRainW, linear in time (step: the earlier frame alone).
+  const T* rain_a = nullptr;
+  const T* rain_b = nullptr;
+  double t_a = 0, t_b = 0;            // s
+  bool step = false;                  // piecewise constant in time
+  double volume_a = 0, volume_b = 0;  // m^3/s of each frame over the owned active cells
+  int model = kNoInfiltration;        // InfiltrationCode
+  const T *soil_a = nullptr, *soil_b = nullptr, *soil_c = nullptr;  // SoilCell fields
+  const double* F = nullptr;  // cumulative infiltration at the step's start, m
+  double* F_new = nullptr;    // and at its end
+
+  /// Rain rate of the cell at offset off this step beyond the uniform rain, m/s.
+  SILT_HD double rain_rate(const double* clock, Index off) const {
+    if (rain_a == nullptr) return 0.0;
+    const double w = clock[kRainW];
+    return (1.0 - w) * double(rain_a[off]) + w * double(rain_b[off]);
+  }
+  /// Infiltration of the cell at offset off after its update (an inactive cell, or a no-op
+  /// step, carries F over), on state s.
+  SILT_HD void infiltrate(CellState<T>& s, Index off, bool active, double dt, T dry) const {
+    if (model == kNoInfiltration) return;
+    double f = F[off];
+    if (active) {
+      const SoilCell<T> soil{soil_a[off], soil_b[off], soil_c ? soil_c[off] : T(0)};
+      infiltrate_k(s, f, model, soil, dt, dry);
+    }
+    F_new[off] = f;
+  }
+};
+
 template <class T>
 struct SolverView {
   EdgeView<T> e;
@@ -118,6 +156,12 @@ struct SolverView {
   Index n_discharge_cells;
   const SourceCell* sources;
   Index n_sources;
+  ForcingView<T> forcing;
+
+  /// Rain falling on the cell at offset off during a step of dt s, m.
+  SILT_HD T rain_depth(Index off, double dt) const {
+    return T((clock[kRain] + forcing.rain_rate(clock, off)) * dt);
+  }
 
   /// Value of forcing series k at time t (0 for k < 0).
   SILT_HD double series(int k, double t) const {
