@@ -22,9 +22,10 @@ namespace silt::python {
 
 namespace {
 
-constexpr io::SweField kFields[] = {
-    io::SweField::depth, io::SweField::velocity,      io::SweField::u,        io::SweField::v,
-    io::SweField::level, io::SweField::concentration, io::SweField::max_depth};
+constexpr io::SweField kFields[] = {io::SweField::depth,     io::SweField::velocity,
+                                    io::SweField::u,         io::SweField::v,
+                                    io::SweField::level,     io::SweField::concentration,
+                                    io::SweField::max_depth, io::SweField::infiltration};
 
 std::string field_names() {
   std::string s;

@@ -10,7 +10,7 @@ if(SILT_FREETYPE)  # text on PNGs; the font (fonts-dejavu-core) missing fails th
   silt_add_test(NAME io_png_legend_test SOURCES io_png_legend_test.cpp LABEL unit LIBS silt::io)
 endif()
 silt_add_test(NAME io_crs_test SOURCES io_crs_test.cpp LABEL unit LIBS silt::io)
-silt_add_test(NAME io_rain_test SOURCES io_rain_test.cpp LABEL unit LIBS silt::io)
+silt_add_test(NAME io_rain_test SOURCES io_rain_test.cpp LABEL unit LIBS silt::io silt::swe)
 target_compile_definitions(io_crs_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 # One NetCDF file per run, checked by xarray, GDAL and the CF checker of the venv that
 # scripts/install-deps.sh makes (cfchecks from PyPI and the CF standard-name table).

@@ -11,6 +11,7 @@
 #include "io_test_util.hpp"
 #include "silt/io/raster.hpp"
 #include "silt/io/swe_scene.hpp"
+#include "silt/swe/solver.hpp"
 
 namespace silt::io {
 namespace {
@@ -55,6 +56,16 @@ SweJob parse(const std::string& text) {
   return parse_swe_job(text, "rain.json", scratch().string(), {});
 }
 
+// The rain volume of a run of the scene in a closed box (flat, walls all round) to t_end, float64.
+double rained(SweJob job, double t_end) {
+  job.scene.precision = swe::Precision::f64;
+  swe::Solver s(job.scene, Exec::host());
+  s.advance_to(t_end);
+  const swe::Totals t = s.totals();
+  EXPECT_NEAR(t.volume, t.rain_volume, 1e-12 * t.rain_volume) << "stored against rained";
+  return t.rain_volume;
+}
+
 double grid_volume(const std::vector<double>& rate) {
   double v = 0;
   for (double r : rate) v += r * kDx * kDx;
@@ -80,6 +91,9 @@ TEST(IoRain, FramesFromRastersWithTimesAndDates) {
   EXPECT_TRUE(r.step);
   EXPECT_NEAR(r.rate[0][size_t(3 + 2 * kNx)], 23.0 * kMmH, 1e-18);
   EXPECT_NEAR(r.rate[1][5], 36.0 * kMmH, 1e-18);
+  // Held rates: sum(i + 10 j) = 4914 mm/h for an hour, then 36 mm/h on 108 cells, 100 m^2 each.
+  const double expected = kMmH * 100.0 * (4914.0 * 3600.0 + 36.0 * 108.0 * 400.0);
+  EXPECT_NEAR(rained(job, 4000.0), expected, 1e-12 * expected);
 }
 
 TEST(IoRain, FramesFromANetcdfTimeAxis) {
@@ -106,6 +120,10 @@ TEST(IoRain, FramesFromANetcdfTimeAxis) {
   EXPECT_EQ(r.t[2], 1800.0);
   EXPECT_FALSE(r.step);
   EXPECT_NEAR(r.rate[2][size_t(4 + 5 * kNx)], 3.0 * 5.0 * kMmH, 1e-15);
+  // Linear in time: per cell (1 + i) (900 (1 + 2) / 2 + 900 (2 + 3) / 2 + 600 x 3) mm/h s, and
+  // sum(1 + i) = 78 per row, 9 rows.
+  const double expected = kMmH * 100.0 * 702.0 * 5400.0;
+  EXPECT_NEAR(rained(job, 2400.0), expected, 1e-12 * expected);
   // Bands named in errors: a negative rate in band 2.
   std::vector<double> bad(size_t(kNx * kNy), 1.0);
   bad[size_t(7 + 3 * kNx)] = -2.0;

@@ -2,7 +2,7 @@
 # what each case checks). The GPU case is in tests/gpu/silt_checkpoint.cmake.
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_FOUND AND TARGET silt)
-  set(cases swe_extend swe_split swe_signal mpm_extend mpm_split refuse out_folder)
+  set(cases swe_extend swe_split swe_rain swe_signal mpm_extend mpm_split refuse out_folder)
   if(SILT_VDB)
     list(APPEND cases mpm_mesh)  # mesh colliders need OpenVDB
   endif()

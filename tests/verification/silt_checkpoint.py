@@ -8,6 +8,9 @@
                 the uninterrupted run to 900 s byte for byte (frames, gauges.csv, frames.csv).
   swe_split     the same across part counts: 1 part continued on 3 CPU partitions, 2 continued
                 on 1; byte for byte.
+  swe_rain      rain rasters and Green-Ampt soil (rain_plane, float32): a run to 2700 s on one
+                part with checkpoints, continued to 5400 s on 3 CPU partitions, writes every file
+                of the uninterrupted run byte for byte (the infiltrated depth among them).
   swe_signal    dam break, SIGTERM after frame 2: exit 143, one line naming where it stopped and
                 the restart command; that command, run as printed, completes the outputs byte for
                 byte as the uninterrupted run.
@@ -124,6 +127,20 @@ def case_swe_split(silt, source, work):
         run(silt, river(source, b, 450, "--checkpoint-every", "10min", *first))
         run(silt, river(source, b, 900, "--restart", ckpt(b), *second))
         same_files(ref, b)
+
+
+def rain_plane(source, out, end, *extra):
+    return [os.path.join(source, "scenes", "rain_plane.json"), "--backend", "cpu", "--out", out,
+            "--set", f"run.end_time={end}", "--set", "outputs.png=\"none\"", "-q"] + list(extra)
+
+
+def case_swe_rain(silt, source, work):
+    ref = os.path.join(work, "ref")
+    run(silt, rain_plane(source, ref, 5400))
+    b = os.path.join(work, "restarted")
+    run(silt, rain_plane(source, b, 2700, "--checkpoint-every", "sim:900", "--devices", "0"))
+    run(silt, rain_plane(source, b, 5400, "--restart", ckpt(b), "--devices", "0,1,2"))
+    same_files(ref, b)
 
 
 def dam_break(source, out):
@@ -475,7 +492,7 @@ def main():
     extra = sys.argv[5:]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    cases = {"swe_extend": case_swe_extend, "swe_split": case_swe_split,
+    cases = {"swe_extend": case_swe_extend, "swe_split": case_swe_split, "swe_rain": case_swe_rain,
              "swe_signal": case_swe_signal, "mpm_extend": case_mpm_extend,
              "mpm_split": case_mpm_split, "mpm_mesh": case_mpm_mesh, "refuse": case_refuse,
              "out_folder": case_out_folder, "gpu": case_gpu}

@@ -21,7 +21,8 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
   const Index n = s.grid.cells();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> out(static_cast<size_t>(n), nan);
-  const bool needs_water = which != SweField::depth && which != SweField::max_depth;
+  const bool needs_water =
+      which != SweField::depth && which != SweField::max_depth && which != SweField::infiltration;
   for (Index k = 0; k < n; ++k) {
     if (!s.active.empty() && !s.active[k]) continue;
     const double h = f.h[k];
@@ -48,6 +49,9 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
         break;
       case SweField::concentration:
         out[k] = f.hc.empty() ? 0.0 : f.hc[k] / h;
+        break;
+      case SweField::infiltration:
+        out[k] = f.infiltration.empty() ? 0.0 : f.infiltration[k];
         break;
     }
   }

@@ -18,7 +18,7 @@ namespace silt::io {
 
 /// Output rasters. velocity is the speed sqrt(u^2 + v^2); level is h + z; level and
 /// concentration (C = hc / h) are nodata where the cell is dry.
-enum class SweField { depth, velocity, u, v, level, concentration, max_depth };
+enum class SweField { depth, velocity, u, v, level, concentration, max_depth, infiltration };
 /// File-name stem and scene-file spelling: "depth", "velocity", "u", "v", "level", ...
 std::string to_string(SweField f);
 std::string units_of(SweField f);

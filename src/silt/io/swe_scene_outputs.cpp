@@ -30,6 +30,8 @@ std::string to_string(SweField f) {
       return "concentration";
     case SweField::max_depth:
       return "max_depth";
+    case SweField::infiltration:
+      return "infiltration";
   }
   return "depth";
 }
@@ -83,7 +85,8 @@ std::string standard_name_of(SweField f) {
     case SweField::level:
       return "water_surface_height_above_reference_datum";  // the DEM's vertical datum
     case SweField::concentration:
-      return "";  // a generic pollutant: no CF name
+    case SweField::infiltration:
+      return "";  // a generic pollutant, an infiltrated depth: no CF names
   }
   return "";
 }
@@ -104,6 +107,8 @@ std::string long_name_of(SweField f) {
       return "depth-averaged pollutant concentration";
     case SweField::max_depth:
       return "maximum water depth since the start of the run";
+    case SweField::infiltration:
+      return "depth of water infiltrated into the soil since the start of the run";
   }
   return "";
 }
@@ -193,9 +198,9 @@ namespace {
 constexpr double kMaxOutputTimes = 1e6;
 constexpr double kMaxGaugeSamples = 1e7;
 
-constexpr SweField kAllFields[] = {SweField::depth,    SweField::velocity, SweField::u,
-                                   SweField::v,        SweField::level,    SweField::concentration,
-                                   SweField::max_depth};
+constexpr SweField kAllFields[] = {
+    SweField::depth, SweField::velocity,      SweField::u,         SweField::v,
+    SweField::level, SweField::concentration, SweField::max_depth, SweField::infiltration};
 
 void read_run(Keys& root, SweRunSettings& run) {
   Keys r = root.object("run", /*required=*/true);

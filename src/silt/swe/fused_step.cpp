@@ -109,6 +109,14 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
   return edge_flux(e, i, j, d);
 }
 
+// Infiltration of one cell (ForcingView::infiltrate), out of line: its double-precision Green-Ampt
+// and Horton steps would otherwise add registers to every scene's kernel, infiltrating or not.
+template <class T>
+__device__ __noinline__ void tile_infiltrate(const ForcingView<T>& f, CellState<T>& s, Index off,
+                                             bool active, double dt, T dry) {
+  f.infiltrate(s, off, active, dt, dry);
+}
+
 // Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
@@ -131,7 +139,7 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                 e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
-    v.forcing.infiltrate(s, off, true, dt, e.dry);
+    if (v.forcing.model != kNoInfiltration) tile_infiltrate(v.forcing, s, off, true, dt, e.dry);
     if (code != kFaultNone && owned)
       v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
     const Index gi = i + e.i0, gj = j + e.j0;
@@ -155,8 +163,8 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     }
     if (s.h > md) md = s.h;
     if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
-  } else {
-    v.forcing.infiltrate(s, off, false, dt, e.dry);
+  } else if (v.forcing.model != kNoInfiltration) {
+    v.forcing.F_new[off] = v.forcing.F[off];  // an inactive cell keeps its F
   }
   v.h_new.ptr[off] = s.h;
   v.hu_new.ptr[off] = s.hu;

@@ -198,13 +198,17 @@ void phase_cfl_step(const Exec& exec, const SolverView<T>& v) {
 
 template <class T>
 void phase_copy(const Exec& exec, const StateCopy<T>& c) {
+  // At least the clock's slots (a grid of a few cells holds fewer cells than the clock).
+  const Index n = c.n > Index(kClockSize) ? c.n : Index(kClockSize);
   parallel_for(
-      exec, "swe.copy_state", c.n, SILT_LAMBDA(Index k) {
-        c.h_out[k] = c.h[k];
-        c.hu_out[k] = c.hu[k];
-        c.hv_out[k] = c.hv[k];
-        c.hc_out[k] = c.hc[k];
-        c.max_depth_out[k] = c.max_depth[k];
+      exec, "swe.copy_state", n, SILT_LAMBDA(Index k) {
+        if (k < c.n) {
+          c.h_out[k] = c.h[k];
+          c.hu_out[k] = c.hu[k];
+          c.hv_out[k] = c.hv[k];
+          c.hc_out[k] = c.hc[k];
+          c.max_depth_out[k] = c.max_depth[k];
+        }
         if (k < kClockSize) c.clock_out[k] = c.clock[k];
       });
 }
