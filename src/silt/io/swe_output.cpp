@@ -135,6 +135,7 @@ unsigned field_arrays_of(const SweOutputSettings& o) {
       a |= swe::arrays::discharge;
     if (f == SweField::concentration) a |= swe::arrays::pollutant;
     if (f == SweField::max_depth) a |= swe::arrays::max_depth;
+    if (f == SweField::infiltration) a |= swe::arrays::infiltration;
   };
   for (SweField f : o.fields) add(f);
   if (o.png == PngMap::concentration) add(SweField::concentration);

@@ -36,7 +36,8 @@ inline constexpr const char* kNetcdfHazardFile = "hazard.nc";
 /// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
 bool wants_fields(const SweOutputSettings& outputs);
 /// The stored arrays a frame's files read (swe::arrays): depth for every field (wet or dry),
-/// discharge for velocities, pollutant for concentration, max_depth for it; none without files.
+/// discharge for velocities, pollutant for concentration, max_depth and infiltration for them;
+/// none without files.
 unsigned field_arrays_of(const SweOutputSettings& outputs);
 /// Those the hazard rasters at the end of a run read.
 constexpr unsigned kHazardArrays = swe::arrays::max_depth | swe::arrays::hazard;
