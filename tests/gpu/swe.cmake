@@ -1,6 +1,7 @@
 # CUDA against CPU on the same scene: registered for the CUDA backend only (label gpu).
 add_executable(swe_backends_test swe_backends_test.cpp)
-target_include_directories(swe_backends_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+target_include_directories(swe_backends_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit
+                           ${PROJECT_SOURCE_DIR}/tests/verification)
 target_link_libraries(swe_backends_test PRIVATE silt_test_support silt::swe)
 silt_backend_sources(swe_backends_test)
 if(SILT_CUDA)

@@ -1,6 +1,6 @@
-// The CUDA backend against the CPU backend on one scene with every kind of forcing (discharge,
-// level and open boundaries, rain, friction, a source and a sink): the same steps, and fields that
-// agree to round-off in float64 and within the error of fast float math in float32. Runs only with
+// The CUDA backend against the CPU backend on scenes with every kind of forcing (discharge,
+// level and open boundaries, rain, friction, a source and a sink; every flow boundary): the same
+// steps, and fields that agree to round-off in float64 and within the error of fast float math in float32. Runs only with
 // --backend=cuda (label gpu); the CPU alone has nothing to compare with.
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "silt/swe/solver.hpp"
+#include "swe_channel.hpp"
 #include "swe_scene_builder.hpp"
 #include "test_support.hpp"
 
@@ -19,8 +20,7 @@ struct Agreement {
   double max_abs_h, max_abs_hu, max_abs_hc, rel_volume;
 };
 
-Agreement compare(Precision p, double t_end) {
-  const Scene s = scenes::forced_basin(p);
+Agreement compare(const Scene& s, double t_end) {
   Solver cpu(s, Exec::host());
   Solver gpu(s, test::exec());
   cpu.advance_to(t_end);
@@ -37,15 +37,16 @@ Agreement compare(Precision p, double t_end) {
   return r;
 }
 
-void expect_agreement(Precision p) {
+void expect_agreement(const Scene& s) {
   if (!test::on_gpu())
     GTEST_SKIP() << "compares the CUDA backend with the CPU: run with --backend=cuda";
-  const Agreement r = compare(p, 6.0);
+  const Precision p = s.precision;
+  const Agreement r = compare(s, 6.0);
   std::printf(
-      "%s: steps cpu %lld gpu %lld; max |dh| %.3e m, max |dhu| %.3e m^2/s, max |dhc| %.3e "
+      "%s, %s: steps cpu %lld gpu %lld; max |dh| %.3e m, max |dhu| %.3e m^2/s, max |dhc| %.3e "
       "kg/m^2, volume rel %.3e\n",
-      p == Precision::f64 ? "float64" : "float32", r.cpu_steps, r.gpu_steps, r.max_abs_h,
-      r.max_abs_hu, r.max_abs_hc, r.rel_volume);
+      s.name.c_str(), p == Precision::f64 ? "float64" : "float32", r.cpu_steps, r.gpu_steps,
+      r.max_abs_h, r.max_abs_hu, r.max_abs_hc, r.rel_volume);
   // float64: both backends run the same functions; only contraction (FMA on the GPU, none on the
   // host) differs, ~1e-16 per operation over ~100 steps on 0.5 m of water.
   // float32: the tile kernel uses fast math (approximate division and square root, ~2 ulp); 1e-3 m
@@ -62,10 +63,18 @@ void expect_agreement(Precision p) {
 }
 
 void cuda_matches_cpu_f64() {
-  expect_agreement(Precision::f64);
+  expect_agreement(scenes::forced_basin(Precision::f64));
 }
 void cuda_matches_cpu_f32() {
-  expect_agreement(Precision::f32);
+  expect_agreement(scenes::forced_basin(Precision::f32));
+}
+// Every flow boundary (supercritical inflows, discharge, normal-depth, rating and critical
+// outflows) through the tile kernel against the CPU's row step.
+void flow_boundaries_f64() {
+  expect_agreement(channel::flow_boundaries_basin(Precision::f64));
+}
+void flow_boundaries_f32() {
+  expect_agreement(channel::flow_boundaries_basin(Precision::f32));
 }
 
 TEST(SweBackends, CudaMatchesCpuFloat64) {
@@ -73,6 +82,12 @@ TEST(SweBackends, CudaMatchesCpuFloat64) {
 }
 TEST(SweBackends, CudaMatchesCpuFloat32WithinFastMathError) {
   cuda_matches_cpu_f32();
+}
+TEST(SweBackends, FlowBoundariesCudaMatchesCpuFloat64) {
+  flow_boundaries_f64();
+}
+TEST(SweBackends, FlowBoundariesCudaMatchesCpuFloat32WithinFastMathError) {
+  flow_boundaries_f32();
 }
 
 }  // namespace

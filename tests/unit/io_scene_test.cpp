@@ -328,6 +328,75 @@ TEST(SweScene, BoundariesSourcesRain) {
   EXPECT_TRUE(throws_with([&] { parse(j); }, {"'sources[0].x'", "outside the grid"}));
 }
 
+TEST(SweScene, FlowBoundariesAndTheirErrors) {
+  write_file("rating.csv", "stage_m,discharge_m3s\n1.0,0\n2.0,4\n3.0,12\n");
+  Json j = base();
+  j["manning"] = 0.03;
+  j["boundaries"] = Json::parse(R"([
+    {"name": "steep", "side": "west", "range": [50, 56], "type": "supercritical",
+     "discharge": 3, "depth": [[0, 0.4], [10, 0.5]]},
+    {"name": "jet", "side": "west", "range": [58, 66], "type": "supercritical", "discharge": 2,
+     "velocity": 4, "concentration": 1},
+    {"name": "reach", "side": "east", "range": [50, 58], "type": "normal_depth", "slope": 0.002},
+    {"name": "gauge", "side": "east", "range": [60, 66], "type": "rating", "rating": "rating.csv"},
+    {"name": "fall", "side": "south", "type": "critical"},
+    {"name": "weir", "side": "north", "type": "rating", "rating": [[1, 0], [1.5, 2]]}])");
+  const auto job = parse(j);
+  const auto& b = job.scene.boundaries;
+  ASSERT_EQ(b.size(), 6u);
+  EXPECT_EQ(b[0].kind, swe::BoundaryKind::inflow_depth);
+  EXPECT_EQ(io::series_value(b[0].aux, 5.0), 0.45);
+  EXPECT_EQ(b[1].kind, swe::BoundaryKind::inflow_velocity);
+  EXPECT_EQ(b[1].aux.value, (std::vector<double>{4.0}));
+  EXPECT_EQ(b[2].kind, swe::BoundaryKind::normal_depth);
+  EXPECT_EQ(b[2].slope, 0.002);
+  EXPECT_EQ(b[3].kind, swe::BoundaryKind::rating);
+  EXPECT_EQ(b[3].rating.value, (std::vector<double>{0, 4, 12}));
+  EXPECT_EQ(b[4].kind, swe::BoundaryKind::critical);
+  EXPECT_EQ(b[5].rating.t, (std::vector<double>{1.0, 1.5}));
+
+  // Each error names the file, the key (and so the segment's index) and the segment's name.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"boundaries[0].type=\"weir\"", {"scene.json", "'boundaries[0].type' must be one of"}},
+      {"boundaries[0].depth=-1",
+       {"scene.json", "'boundaries[0].depth' must be > 0, got -1", "boundary 'steep'"}},
+      {"boundaries[0].depth=[[0, 0.4], [10, 0]]",
+       {"'boundaries[0].depth[1]' value must be > 0, got 0 (t = 10 s)", "boundary 'steep'"}},
+      {"boundaries[0].velocity=3",
+       {"'boundaries[0].velocity'", "boundary 'steep'", "only one of \"depth\""}},
+      {"boundaries[0].discharge=0", {"'boundaries[0].discharge' must be > 0", "'steep'"}},
+      {"boundaries[2].slope=-0.01", {"'boundaries[2].slope' must be > 0, got -0.01"}},
+      {"boundaries[2].slope=null", {"'boundaries[2].slope'"}},
+      {"boundaries[5].rating=[[1, 0], [0.5, 2]]",
+       {"scene.json", "'boundaries[5].rating'", "boundary 'weir'", "row 1 (stage 0.5 m",
+        "the stages must increase strictly"}},
+      {"boundaries[5].rating=[[1, 3], [1.5, 2]]",
+       {"'boundaries[5].rating'", "'weir'", "row 1", "must not decrease"}},
+      {"boundaries[5].rating=[[1, 0]]", {"'weir'", "at least 2 rows, has 1"}},
+      {"boundaries[5].rating=[[1, -1], [2, 0]]", {"'weir'", "row 0", "the discharge >= 0"}},
+      {"boundaries[4].slope=0.1", {"unknown key 'boundaries[4].slope'"}},
+      {"boundaries[4].concentration=1", {"unknown key 'boundaries[4].concentration'"}},
+  };
+  for (const auto& [o, parts] : cases) EXPECT_TRUE(throws_with([&] { parse(j, {o}); }, parts)) << o;
+  Json k = j;
+  k["boundaries"][0].erase("depth");
+  EXPECT_TRUE(throws_with([&] { parse(k); }, {"'boundaries[0].depth'", "boundary 'steep'",
+                                              "needs the discharge and one of"}));
+  k = j;
+  k["boundaries"][2].erase("slope");
+  EXPECT_TRUE(throws_with([&] { parse(k); }, {"'boundaries[2].slope' is missing", "'reach'"}));
+  k = j;
+  k["boundaries"][3].erase("rating");
+  EXPECT_TRUE(throws_with([&] { parse(k); }, {"'boundaries[3].rating' is missing", "'gauge'"}));
+  write_file("rating_bad.csv", "stage_m,discharge_m3s\n1.0,0\n2.0,4\n1.5,12\n");
+  k = j;
+  k["boundaries"][3]["rating"] = "rating_bad.csv";
+  EXPECT_TRUE(throws_with([&] { parse(k); }, {"rating_bad.csv", "'gauge'"}));
+  k = j;
+  k.erase("manning");  // normal depth needs a roughness
+  EXPECT_TRUE(throws_with([&] { parse(k); }, {"boundary 'reach'", "Manning n > 0"}));
+}
+
 TEST(SweScene, SeriesErrorsNameTheRow) {
   Json j = base();
   j["rainfall_mm_h"] = Json::parse("[[0, 1], [10, 2], [10, 3]]");

@@ -355,40 +355,101 @@ TEST(SweBoundary, GhostStates) {
   const NormalState<double> in{0.8, 1.2, -0.4, 0.3};
   // Wall: nothing crosses, the momentum flux is the reflection's pressure rise only.
   for (bool left : {true, false}) {
-    const auto w = boundary_edge_flux_k(kWall, in, 0.0, 0.0, 0.0, 0.0, kG, kDry, left);
+    const auto w = boundary_edge_flux_k(kWall, in, 0.0, 0.0, 0.0, kG, kDry, left);
     EXPECT_EQ(w.h, 0.0);
     EXPECT_EQ(w.c, 0.0);
     EXPECT_EQ(w.ut, 0.0);
   }
   // A wall at rest exerts exactly the cell's own pressure (which the update leaves out).
   const NormalState<double> rest{0.8, 0, 0.5, 0};
-  EXPECT_EQ(boundary_edge_flux_k(kWall, rest, 0.0, 0.0, 0.0, 0.0, kG, kDry, false).un_left, 0.0);
+  EXPECT_EQ(boundary_edge_flux_k(kWall, rest, 0.0, 0.0, 0.0, kG, kDry, false).un_left, 0.0);
   // Open: the interior's physical flux.
-  const auto o = boundary_edge_flux_k(kOpen, in, 0.0, 0.0, 0.0, 0.0, kG, kDry, false);
+  const auto o = boundary_edge_flux_k(kOpen, in, 0.0, 0.0, 0.0, kG, kDry, false);
   const auto p = physical_flux_k(in, kG);
   EXPECT_NEAR(o.h, p.h, kRoundoff);
   EXPECT_NEAR(o.un_left, p.un - 0.5 * kG * in.h * in.h, kRoundoff);
   // Discharge: exactly q enters, with the boundary's concentration, on either side.
   const double q = 0.6, conc = 2.0;
-  const auto dw = boundary_edge_flux_k(kDischarge, in, 0.0, 0.0, q, conc, kG, kDry, true);
-  const auto de = boundary_edge_flux_k(kDischarge, in, 0.0, 0.0, q, conc, kG, kDry, false);
+  const auto dw =
+      flow_boundary_flux_k(kDischarge, in, EdgeForcing<double>{q, 0, conc, 0}, kG, kDry, true);
+  const auto de =
+      flow_boundary_flux_k(kDischarge, in, EdgeForcing<double>{q, 0, conc, 0}, kG, kDry, false);
   EXPECT_EQ(dw.h, q);
   EXPECT_EQ(de.h, -q);
   EXPECT_EQ(dw.c, q * conc);
   EXPECT_EQ(de.c, -q * conc);
-  // Into a dry cell at most at the critical velocity.
+  // Into a dry cell at the critical depth: the momentum flux of (hc, q), pressure included.
   const NormalState<double> dry{0, 0, 0, 0};
-  const auto dd = boundary_edge_flux_k(kDischarge, dry, 0.0, 0.0, q, conc, kG, kDry, true);
+  const auto dd =
+      flow_boundary_flux_k(kDischarge, dry, EdgeForcing<double>{q, 0, conc, 0}, kG, kDry, true);
   const double hc = std::cbrt(q * q / kG);
-  EXPECT_NEAR(dd.un_right, q * q / hc, 1e-12);
+  EXPECT_NEAR(dd.un_right, q * q / hc + 0.5 * kG * hc * hc, 1e-12);
   // Level equal to the interior surface, water at rest: nothing flows.
-  const auto l = boundary_edge_flux_k(kLevel, rest, 0.2, 1.0, 0.0, conc, kG, kDry, true);
+  const auto l = boundary_edge_flux_k(kLevel, rest, 0.2, 1.0, conc, kG, kDry, true);
   EXPECT_NEAR(l.h, 0.0, kRoundoff);
   EXPECT_NEAR(l.un_right, 0.0, kRoundoff);
   // A higher level pushes water in.
-  const auto up = boundary_edge_flux_k(kLevel, rest, 0.2, 1.1, 0.0, conc, kG, kDry, true);
+  const auto up = boundary_edge_flux_k(kLevel, rest, 0.2, 1.1, conc, kG, kDry, true);
   EXPECT_GT(up.h, 0.0);
   EXPECT_NEAR(up.c, up.h * conc, kRoundoff);
+}
+
+// The characteristic boundary states (characteristic_k.hpp): each steady uniform flow is its own
+// boundary state, a lake at rest stays at rest beside every flow boundary, and the critical and
+// supercritical limits are where the theory puts them.
+TEST(SweBoundary, CharacteristicStates) {
+  constexpr double kNewton = 1e-12;  // relative: Newton stops at round-off
+  for (double fr : {0.0, 0.3, 0.9, 0.985}) {
+    const double h = 0.8, c = std::sqrt(kG * h), u = fr * c, q = std::max(h * u, 1e-3);
+    // Inflow: q / h_b - 2 sqrt(g h_b) = u - 2c has h_b = h when q = h u.
+    if (fr > 0) {
+      EXPECT_NEAR(inflow_depth_k(h, u, q, kG, kDry), h, kNewton * h) << fr;
+    }
+    // Outflow (subcritical): q / h_b + 2 sqrt(g h_b) = u + 2c likewise.
+    const OutflowState<double> o = outflow_state_k(h, u, h * u, kG, kDry);
+    EXPECT_NEAR(o.h, h, fr > 0.9 ? 1e-7 : kNewton) << fr;  // a near-double root near critical
+    EXPECT_EQ(o.q, h * u);
+  }
+  const double q = 0.6, hc = std::cbrt(q * q / kG);
+  EXPECT_NEAR(critical_depth_k(q, kG), hc, 1e-15);
+  // Dry or supercritical interior: the water enters at the critical depth.
+  EXPECT_EQ(inflow_depth_k(0.0, 0.0, q, kG, kDry), critical_depth_k(q, kG));
+  EXPECT_EQ(inflow_depth_k(0.1, 3.0, q, kG, kDry), critical_depth_k(q, kG));
+  // Critical outflow: c_b = (u + 2c) / 3, and a critical interior is its own edge state.
+  const OutflowState<double> cr = outflow_state_k(hc, std::sqrt(kG * hc), 1e30, kG, kDry);
+  EXPECT_NEAR(cr.h, hc, 1e-14);
+  EXPECT_NEAR(cr.q, q, 1e-14);
+  // A stage-discharge relation asking for more than the critical discharge is choked to it.
+  const OutflowState<double> ch = outflow_state_k(0.5, 0.0, 10.0, kG, kDry);
+  const double cb = 2 * std::sqrt(kG * 0.5) / 3;
+  EXPECT_NEAR(ch.q, cb * cb * cb / kG, 1e-14);
+  EXPECT_NEAR(ch.h, cb * cb / kG, 1e-14);
+
+  // Lake at rest on a bed falling away from the edge (dz > 0): outflows at rest pass nothing
+  // and exert exactly the pressure the hydrostatic reconstruction gives (zero net force).
+  const NormalState<double> rest{1.0, 0.0, 0.0, 0.0};
+  for (int code : {kNormalDepth, kRating, kDischarge})
+    for (bool left : {true, false}) {
+      const auto f =
+          flow_boundary_flux_k(code, rest, EdgeForcing<double>{0.0, 0, 0, 0.05}, kG, kDry, left);
+      EXPECT_EQ(f.h, 0.0) << code;
+      EXPECT_NEAR(f.un_left, 0.0, kRoundoff) << code;
+    }
+  // Supercritical inflow: exactly (q, q^2 / h + g h^2 / 2) less the cell's reconstructed pressure.
+  const NormalState<double> cell{0.5, 2.0, 0.1, 0.0};
+  const auto s = flow_boundary_flux_k(kInflowDepth, cell, EdgeForcing<double>{2.0, 0.4, 3.0, 0.02},
+                                      kG, kDry, true);
+  EXPECT_EQ(s.h, 2.0);
+  EXPECT_NEAR(s.un_right, 4.0 / 0.4 + 0.5 * kG * (0.16 - 0.48 * 0.48), kRoundoff);
+  EXPECT_EQ(s.ut, 0.0);
+  EXPECT_EQ(s.c, 6.0);
+  const auto v = flow_boundary_flux_k(kInflowVelocity, cell,
+                                      EdgeForcing<double>{2.0, 4.0, 3.0, 0.0}, kG, kDry, false);
+  EXPECT_EQ(v.h, -2.0);
+  EXPECT_NEAR(v.un_left, 2.0 * 4.0 + 0.5 * kG * (0.25 - 0.25), kRoundoff);
+  // The CFL bound covers the imposed states.
+  EXPECT_NEAR(inflow_speed_k(kInflowDepth, 2.0, 0.4, kG), 5.0 + std::sqrt(kG * 0.4), 1e-14);
+  EXPECT_NEAR(inflow_speed_k(kDischarge, q, 0.0, kG), 2 * std::sqrt(kG * hc), 1e-14);
 }
 
 TEST(SweCfl, WaveSpeedAndStep) {

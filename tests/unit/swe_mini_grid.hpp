@@ -63,7 +63,7 @@ struct MiniGrid {
       return well_balanced_flux_k(normal_state_k(u[at(il, jl)], d, dry), z[at(il, jl)],
                                   normal_state_k(u[at(i, j)], d, dry), z[at(i, j)], g, dry);
     const int c = has_r ? at(i, j) : at(il, jl);
-    return boundary_edge_flux_k(kWall, normal_state_k(u[c], d, dry), z[c], T(0), T(0), T(0), g, dry,
+    return boundary_edge_flux_k(kWall, normal_state_k(u[c], d, dry), z[c], T(0), T(0), g, dry,
                                 /*ghost_left=*/has_r);
   }
 

@@ -38,3 +38,7 @@ if(TARGET silt)
     PASS_REGULAR_EXPRESSION
     "mass balance t = 0 \\.\\. 5400 s: rain in [1-9][0-9.]* m\\^3, infiltrated [1-9][0-9.]* m\\^3, boundaries and sources net in -[1-9][0-9.]* m\\^3.*residual [-0-9.e]+ m\\^3 \\(([0-9.]+e-(0[7-9]|[1-9][0-9])|0) of the largest term\\)")
 endif()
+# Flow boundaries against steady analytic channel flows (swe_channel.hpp).
+silt_add_test(NAME swe_boundaries_test SOURCES swe_boundaries_test.cpp LABEL verification
+              LIBS silt::swe CUDA TIMEOUT 300)
+target_include_directories(swe_boundaries_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)

@@ -15,10 +15,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/fused_step.hpp"
 #include "silt/swe/solver.hpp"
+#include "swe_channel.hpp"
 #include "swe_multi_scene.hpp"
 #include "test_support.hpp"
 
@@ -123,6 +125,23 @@ void compare_runs(Precision precision, int parts, int halo, SplitShape shape,
     expect_same_fields(split, one,
                        what + " at t = " + ::testing::PrintToString(t) + " s: " + split.layout());
   }
+}
+
+// Every flow boundary (supercritical inflows, discharge, normal-depth, rating and critical
+// outflows) on segments that cross the cuts: the ghost bed is extrapolated from the next cell
+// inward, which a cut may put in the halo.
+TEST(SweMulti, FlowBoundariesAcrossCutsEqualOneDevice) {
+  for (Precision p : {Precision::f64, Precision::f32})
+    for (auto [parts, halo, shape] :
+         {std::tuple{2, 1, SplitShape::strips}, std::tuple{3, 3, SplitShape::strips},
+          std::tuple{4, 2, SplitShape::blocks}, std::tuple{6, 1, SplitShape::blocks}}) {
+      const Scene scene = channel::flow_boundaries_basin(p, 31, 23);
+      Solver one(scene, exec(), plain());
+      Solver split(scene, make_split(parts, halo, shape), plain());
+      one.advance_to(5.0);
+      split.advance_to(5.0);
+      expect_same_fields(split, one, "flow boundaries: " + split.layout());
+    }
 }
 
 TEST(SweMulti, OnePartitionEqualsOneDevice) {

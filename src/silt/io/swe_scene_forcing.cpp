@@ -26,14 +26,95 @@ swe::Side side_of(const std::string& s) {
   return swe::Side::north;
 }
 
+// A supercritical inflow: the discharge Q (> 0) with the depth or the velocity of the entering
+// water (one of them, > 0), both imposed.
+void read_supercritical(Keys& b, swe::Boundary& out) {
+  const bool depth = b.has("depth"), velocity = b.has("velocity");
+  if (depth == velocity)
+    b.fail(depth ? "velocity" : "depth",
+           fmt::format("boundary '{}' is a supercritical inflow: it needs the discharge and {} "
+                       "of \"depth\" (m) or \"velocity\" (m/s)",
+                       out.name, depth ? "only one" : "one"));
+  out.kind = depth ? swe::BoundaryKind::inflow_depth : swe::BoundaryKind::inflow_velocity;
+  try {
+    out.series = read_series(b, "discharge", 1.0, Range::positive());
+    out.aux = read_series(b, depth ? "depth" : "velocity", 1.0, Range::positive());
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} (boundary '{}', supercritical inflow)", e.what(), out.name));
+  }
+}
+
+// A stage-discharge table: [[stage m, discharge m^3/s], ...] inline or a CSV file of the two
+// columns; stages increasing strictly, discharges >= 0 and never decreasing.
+swe::Series read_rating(Keys& b, const std::string& name) {
+  const Json* v = b.take("rating");
+  if (!v)
+    b.fail("rating", fmt::format("is missing: boundary '{}' needs its stage-discharge table "
+                                 "[[stage m, discharge m^3/s], ...] or a CSV file",
+                                 name));
+  swe::Series r;
+  std::string where = b.key_path("rating");
+  if (v->is_string()) {
+    const std::string path = b.source().resolve_path(v->get<std::string>());
+    try {
+      r = read_series_csv(path);
+    } catch (const Error& e) {
+      b.fail("rating",
+             fmt::format("boundary '{}': {} (columns: stage m, discharge m^3/s)", name, e.what()));
+    }
+    b.resolved("rating") = path;
+    where = path;
+  } else if (v->is_array()) {
+    for (size_t k = 0; k < v->size(); ++k) {
+      const Json& row = (*v)[k];
+      if (!row.is_array() || row.size() != 2 || !row[0].is_number() || !row[1].is_number())
+        b.fail("rating",
+               fmt::format("boundary '{}': row {} must be [stage m, discharge m^3/s]", name, k));
+      r.t.push_back(row[0].get<double>());
+      r.value.push_back(row[1].get<double>());
+    }
+    b.resolved("rating") = *v;
+  } else {
+    b.fail("rating", fmt::format("boundary '{}': must be [[stage m, discharge m^3/s], ...] or a "
+                                 "CSV file path",
+                                 name));
+  }
+  if (r.t.size() < 2)
+    b.fail("rating", fmt::format("boundary '{}': the stage-discharge table needs at least 2 rows, "
+                                 "has {}",
+                                 name, r.t.size()));
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    auto bad = [&](const std::string& why) {
+      b.fail("rating", fmt::format("boundary '{}': row {} (stage {} m, discharge {} m^3/s) of {}: "
+                                   "{}",
+                                   name, k, r.t[k], r.value[k], where, why));
+    };
+    if (!std::isfinite(r.t[k]) || !std::isfinite(r.value[k]) || r.value[k] < 0)
+      bad("stage and discharge must be finite, the discharge >= 0");
+    if (k > 0 && !(r.t[k] > r.t[k - 1]))
+      bad(fmt::format("the stages must increase strictly (the row before has {} m)", r.t[k - 1]));
+    if (k > 0 && r.value[k] < r.value[k - 1])
+      bad(
+          fmt::format("the discharge must not decrease as the stage rises (the row below has {} "
+                      "m^3/s)",
+                      r.value[k - 1]));
+  }
+  return r;
+}
+
 swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
   swe::Boundary out;
   const std::string side = b.choice("side", "", {"west", "east", "south", "north"});
   if (!b.has("side")) b.fail("side", "is missing (\"west\", \"east\", \"south\" or \"north\")");
   out.side = side_of(side);
   out.name = b.string("name", fmt::format("{}_{}", side, index));
-  const std::string type = b.choice("type", "", {"wall", "open", "discharge", "level"});
-  if (!b.has("type")) b.fail("type", "is missing (\"wall\", \"open\", \"discharge\" or \"level\")");
+  const std::string type = b.choice("type", "",
+                                    {"wall", "open", "discharge", "supercritical", "level",
+                                     "critical", "normal_depth", "rating"});
+  if (!b.has("type"))
+    b.fail("type",
+           "is missing (\"wall\", \"open\", \"discharge\", \"supercritical\", \"level\", "
+           "\"critical\", \"normal_depth\" or \"rating\")");
   // Cells along the side: j for west/east (coordinate y), i for south/north (coordinate x).
   const bool along_y = out.side == swe::Side::west || out.side == swe::Side::east;
   const Index n = along_y ? g.ny : g.nx;
@@ -64,12 +145,45 @@ swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
   } else if (type == "discharge") {
     out.kind = swe::BoundaryKind::discharge;
     out.series = read_series(b, "discharge", 1.0, Range::any());
-  } else {
+  } else if (type == "supercritical") {
+    read_supercritical(b, out);
+  } else if (type == "level") {
     out.kind = swe::BoundaryKind::level;
     out.series = read_series(b, "level", 1.0, Range::any());
+  } else if (type == "critical") {
+    out.kind = swe::BoundaryKind::critical;
+  } else if (type == "normal_depth") {
+    out.kind = swe::BoundaryKind::normal_depth;
+    if (!b.has("slope"))
+      b.fail("slope", fmt::format("is missing: boundary '{}' (normal depth) needs the bed slope "
+                                  "(m/m, > 0) of the reach it continues",
+                                  out.name));
+    out.slope = b.number("slope", Range::positive());
+  } else {
+    out.kind = swe::BoundaryKind::rating;
+    out.rating = read_rating(b, out.name);
   }
-  if (type != "wall") out.concentration = b.number("concentration", 0.0, Range::non_negative());
+  // Water enters only through these: the concentration it carries.
+  if (type == "open" || type == "discharge" || type == "supercritical" || type == "level")
+    out.concentration = b.number("concentration", 0.0, Range::non_negative());
   return out;
+}
+
+// Manning's normal depth needs a roughness on every active cell of the segment.
+void check_roughness(Keys& b, const swe::Boundary& bd, const swe::Scene& s) {
+  const swe::Grid& g = s.grid;
+  const bool vertical = bd.side == swe::Side::west || bd.side == swe::Side::east;
+  for (Index p = bd.begin; p < bd.end; ++p) {
+    const Index i = vertical ? (bd.side == swe::Side::west ? 0 : g.nx - 1) : p;
+    const Index j = vertical ? p : (bd.side == swe::Side::south ? 0 : g.ny - 1);
+    const size_t c = size_t(j) * size_t(g.nx) + size_t(i);
+    if (!s.active.empty() && !s.active[c]) continue;
+    const double n = s.manning.empty() ? 0.0 : s.manning[c];
+    if (!(n > 0))
+      b.fail("type", fmt::format("normal_depth: boundary '{}' needs Manning n > 0 on its cells "
+                                 "('manning'), cell (i = {}, j = {}) has {}",
+                                 bd.name, i, j, n));
+  }
 }
 
 }  // namespace
@@ -86,6 +200,7 @@ void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& s) {
                                         o.name, o.begin, o.end - 1, b.begin, b.end - 1));
     for (const auto& o : s.boundaries)
       if (o.name == b.name) bs[k].fail("name", fmt::format("\"{}\" is used twice", b.name));
+    if (b.kind == swe::BoundaryKind::normal_depth) check_roughness(bs[k], b, s);
     bs[k].finish();
     s.boundaries.push_back(std::move(b));
   }

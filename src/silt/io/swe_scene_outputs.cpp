@@ -471,12 +471,11 @@ std::string describe(const SweJob& job) {
     h_max = std::max(h_max, h);
   }
   out += fmt::format("  water     {:.6g} m^3 initially, deepest {:.4g} m\n", volume, h_max);
-  static const char* kinds[] = {"wall", "open", "discharge", "level"};
   static const char* sides[] = {"west", "east", "south", "north"};
   for (const auto& b : s.boundaries)
     out += fmt::format(
-        "  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)], kinds[int(b.kind)],
-        b.begin, b.end - 1,
+        "  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)],
+        swe::boundary_kind_name(b.kind), b.begin, b.end - 1,
         b.series.empty() ? ""
                          : ", " + series_text(b.series, 1.0,
                                               b.kind == swe::BoundaryKind::level ? "m" : "m^3/s"));

@@ -140,7 +140,7 @@ swe::Series read_series(Keys& keys, const std::string& key, double scale, Range 
                             "increase strictly)",
                             t, s.t.back(), r));
     if (!range.contains(val))
-      key_error(src, rp, fmt::format("value must be {}, got {}", range.text(), val));
+      key_error(src, rp, fmt::format("value must be {}, got {} (t = {} s)", range.text(), val, t));
     s.t.push_back(t);
     s.value.push_back(val * scale);
   }

@@ -11,6 +11,38 @@
 
 namespace silt::swe::detail {
 
+/// What flow segment seg imposes at boundary cell (i, j) (interior depth h) this step; (ni, nj)
+/// is the next cell inward, whose bed the ghost's bed is extrapolated from.
+template <class T>
+SILT_HD EdgeForcing<T> edge_forcing(const EdgeView<T>& v, Index i, Index j, Index ni, Index nj,
+                                    int seg, int kind, T h) {
+  EdgeForcing<T> f{T(0), T(0), v.seg_conc[seg], T(0)};
+  // Ghost bed 2 z0 - z1: the bed continued across the edge (flat beside an inactive cell).
+  if (v.is_active(ni, nj)) f.dz = v.z(i, j) - v.z(ni, nj);
+  const T width = T(v.seg_cells[seg]) * v.dx;  // m, the segment's active cells
+  if (kind == kDischarge) {
+    // Q spread over the segment's wet cells (per unit width), or over all of its cells while
+    // none is wet, so that a discharge can wet a dry channel.
+    const int wet = v.seg_wet[seg];
+    const int n = wet > 0 ? wet : v.seg_cells[seg];
+    f.q = (wet > 0 && !(h > v.dry)) ? T(0) : v.seg_value[seg] / (T(n) * v.dx);
+  } else if (kind == kInflowDepth || kind == kInflowVelocity) {
+    f.q = v.seg_value[seg] / width;  // the boundary state is wet: every active cell takes its share
+    f.aux = v.seg_aux[seg];
+  } else if (kind == kNormalDepth && h > v.dry) {
+    // Manning's uniform flow at the cell's depth: q = h^(5/3) sqrt(S) / n.
+    const T c = math::cbrt_pos(h);
+    f.q = h * c * c * v.seg_slope[seg] / v.manning(i, j);
+  } else if (kind == kRating && h > v.dry) {
+    // The table's Q at the cell's stage, shared by the segment's active cells.
+    const int k = v.seg_table[seg], b = v.series_offset[k];
+    const double stage = double(h) + double(v.z(i, j));
+    f.q = T(series_value_k(v.series_t + b, v.series_v + b, v.series_offset[k + 1] - b, stage)) /
+          width;
+  }
+  return f;
+}
+
 /// Flux through a boundary edge of cell (i, j), whose ghost lies on the left (west/south) or right
 /// (east/north) of the edge. seg < 0 is a wall.
 template <class T>
@@ -18,18 +50,15 @@ SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
                                   bool ghost_left) {
   const NormalState<T> in = normal_state_k(v.cell(i, j), d, v.dry);
   const T z = v.z(i, j);
-  if (seg < 0) return boundary_edge_flux_k(kWall, in, z, T(0), T(0), T(0), v.g, v.dry, ghost_left);
+  if (seg < 0) return boundary_edge_flux_k(kWall, in, z, T(0), T(0), v.g, v.dry, ghost_left);
   const int kind = v.seg_kind[seg];
-  T eta = T(0), q = T(0);
-  if (kind == kLevel) eta = v.seg_value[seg];
-  if (kind == kDischarge) {
-    // Q spread over the segment's wet cells (per unit width), or over all of its cells while
-    // none is wet, so that a discharge can wet a dry channel.
-    const int wet = v.seg_wet[seg];
-    const int n = wet > 0 ? wet : v.seg_cells[seg];
-    q = (wet > 0 && !(in.h > v.dry)) ? T(0) : v.seg_value[seg] / (T(n) * v.dx);
-  }
-  return boundary_edge_flux_k(kind, in, z, eta, q, v.seg_conc[seg], v.g, v.dry, ghost_left);
+  if (kind == kWall || kind == kOpen || kind == kLevel)
+    return boundary_edge_flux_k(kind, in, z, kind == kLevel ? v.seg_value[seg] : T(0),
+                                v.seg_conc[seg], v.g, v.dry, ghost_left);
+  const Index step = ghost_left ? 1 : -1;  // toward the interior
+  const Index ni = d == Dir::x ? i + step : i, nj = d == Dir::x ? j : j + step;
+  return flow_boundary_flux_k(kind, in, edge_forcing(v, i, j, ni, nj, seg, kind, in.h), v.g, v.dry,
+                              ghost_left);
 }
 
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and

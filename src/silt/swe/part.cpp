@@ -149,6 +149,11 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.seg_conc = upload(p.exec, std::vector<T>(l.seg_conc.begin(), l.seg_conc.end()),
                       "swe.segment.concentration");
   p.seg_value = upload(p.exec, std::vector<T>(n_seg, T(0)), "swe.segment.value");
+  p.seg_aux_series = upload(p.exec, l.seg_aux_series, "swe.segment.aux_series");
+  p.seg_table = upload(p.exec, l.seg_table, "swe.segment.table");
+  p.seg_aux = upload(p.exec, std::vector<T>(n_seg, T(0)), "swe.segment.aux");
+  p.seg_slope =
+      upload(p.exec, std::vector<T>(l.seg_slope.begin(), l.seg_slope.end()), "swe.segment.slope");
   p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub, gnx, gny), "swe.boundary_cells");
   p.discharge_cells =
       upload(p.exec, owned_cells(l.discharge_cells, p.sub, gnx, gny), "swe.discharge_cells");
@@ -204,6 +209,13 @@ EdgeView<T> Part<T>::edge_view(int read) const {
   e.seg_conc = seg_conc.data();
   e.seg_wet = seg_wet.data();
   e.seg_cells = seg_cells.data();
+  e.seg_aux = seg_aux.data();
+  e.seg_slope = seg_slope.data();
+  e.seg_table = seg_table.data();
+  e.manning = manning.size() > 0 ? Grid2<const T>(grid(manning)) : Grid2<const T>{};
+  e.series_t = series_t.data();
+  e.series_v = series_v.data();
+  e.series_offset = series_offset.data();
   return e;
 }
 
@@ -234,6 +246,8 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_seg = int(layout->seg_kind.size());
   v.seg_series = seg_series.data();
   v.seg_value = const_cast<T*>(seg_value.data());
+  v.seg_aux_series = seg_aux_series.data();
+  v.seg_aux = const_cast<T*>(seg_aux.data());
   v.seg_wet = const_cast<int*>(seg_wet.data());
   v.flow_cells = flow_cells.data();
   v.n_flow_cells = flow_cells.size();

@@ -63,7 +63,8 @@ struct Part {
   DeviceBuffer<int> wet_partial;  // this subdomain's wet cells per segment
   FaultFlags fault;
   DeviceBuffer<int> side_seg, seg_kind, seg_series, seg_cells, seg_wet;
-  DeviceBuffer<T> seg_value, seg_conc;
+  DeviceBuffer<int> seg_aux_series, seg_table;
+  DeviceBuffer<T> seg_value, seg_conc, seg_aux, seg_slope;
   DeviceBuffer<BoundaryCell> flow_cells, discharge_cells;  // owned, positions local
   DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
   DeviceBuffer<double> series_t, series_v;

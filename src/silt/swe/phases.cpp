@@ -10,12 +10,28 @@
 
 namespace silt::swe::detail {
 
+namespace {
+/// The step's wave speed smax (m/s) raised to the speeds of the states inflow segments impose at
+/// time t (inflow_speed_k; a discharge spread over all of its segment's cells).
+template <class T>
+SILT_HD double inflow_speed_bound(const SolverView<T>& v, double smax, double t) {
+  for (int s = 0; s < v.n_seg; ++s) {
+    const int code = v.e.seg_kind[s];
+    if (code != kDischarge && code != kInflowDepth && code != kInflowVelocity) continue;
+    const double q = v.series(v.seg_series[s], t) / (double(v.e.seg_cells[s]) * v.dx);
+    const double aux = v.series(v.seg_aux_series[s], t);
+    smax = math::max(smax, inflow_speed_k(code, q, aux, double(v.e.g)));
+  }
+  return smax;
+}
+}  // namespace
+
 template <class T>
 void phase_clock(const Exec& exec, const SolverView<T>& v) {
   parallel_for(
       exec, "swe.clock", 1, SILT_LAMBDA(Index) {
         double* c = v.clock;
-        const double smax = double(*v.smax);
+        const double smax = inflow_speed_bound(v, double(*v.smax), c[kTime]);
         for (int s = 0; s < v.n_seg; ++s) v.seg_wet[s] = 0;
         const double t = c[kTime], target = c[kTarget];
         double dt = 0.0, dt_unclipped = 0.0;
@@ -64,6 +80,7 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
         for (int s = 0; s < v.n_seg; ++s) {
           const double value = v.series(v.seg_series[s], tm);
           v.seg_value[s] = T(v.e.seg_kind[s] == kLevel ? value - v.z_ref : value);
+          v.seg_aux[s] = T(v.series(v.seg_aux_series[s], tm));
         }
       });
 }

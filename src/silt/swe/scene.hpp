@@ -16,11 +16,38 @@ namespace silt::swe {
 enum class Precision { f32, f64 };
 enum class Side { west, east, south, north };
 enum class BoundaryKind {
-  wall,       // reflective: no flow through the edge
-  open,       // transmissive outflow: zero-gradient ghost state
-  discharge,  // imposed inflow discharge hydrograph (total m^3/s across the segment)
-  level       // imposed water-surface elevation time series (m)
+  wall,          // reflective: no flow through the edge
+  open,          // transmissive outflow: zero-gradient ghost state
+  discharge,     // imposed inflow discharge hydrograph (total m^3/s across the segment); the depth
+                 // from the outgoing characteristic (subcritical) or the critical depth
+  level,         // imposed water-surface elevation time series (m)
+  inflow_depth,  // supercritical inflow: discharge (m^3/s) and depth (m) both imposed
+  inflow_velocity,  // supercritical inflow: discharge (m^3/s) and velocity (m/s) both imposed
+  critical,         // critical outflow (free overfall): Froude 1 at the edge
+  normal_depth,     // outflow at Manning's normal depth for a bed slope (uniform flow)
+  rating            // outflow by a stage-discharge table
 };
+
+/// The kind's name in scenes and messages ("wall", ..., "normal_depth", "rating"); the two
+/// supercritical inflows are discharge boundaries with a depth or a velocity.
+inline const char* boundary_kind_name(BoundaryKind k) {
+  static const char* const names[] = {"wall",
+                                      "open",
+                                      "discharge",
+                                      "level",
+                                      "discharge with depth",
+                                      "discharge with velocity",
+                                      "critical",
+                                      "normal_depth",
+                                      "rating"};
+  return names[int(k)];
+}
+
+/// True for the kinds with a time series of their own (discharge or level).
+inline bool boundary_has_series(BoundaryKind k) {
+  return k == BoundaryKind::discharge || k == BoundaryKind::level ||
+         k == BoundaryKind::inflow_depth || k == BoundaryKind::inflow_velocity;
+}
 
 /// Piecewise-linear time series: value(t) interpolates between samples and holds the end values
 /// outside [t.front(), t.back()]. Times in s, strictly increasing.
@@ -40,6 +67,9 @@ struct Boundary {
   BoundaryKind kind = BoundaryKind::wall;
   Series series;               // discharge (m^3/s, into the domain) or level (m)
   double concentration = 0.0;  // pollutant concentration of water entering here, kg/m^3
+  Series aux = {};             // inflow_depth: depth (m); inflow_velocity: velocity (m/s)
+  double slope = 0.0;          // normal_depth: bed (energy) slope, m/m (> 0)
+  Series rating = {};  // rating: t = stage (m, the bed's datum), value = discharge (m^3/s, >= 0)
 };
 
 /// A point inflow (or outflow, if negative) into the cell containing (x, y).

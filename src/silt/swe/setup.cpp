@@ -61,6 +61,12 @@ class Checker {
   const Scene& s_;
 };
 
+[[noreturn]] void fail_rating_row(const Checker& check, const std::string& what, const Series& r,
+                                  size_t k, const char* why) {
+  check.fail(fmt::format("{}: rating row {} (stage {} m, discharge {} m^3/s): {}", what, k, r.t[k],
+                         r.value[k], why));
+}
+
 int add_series(Layout& l, const Series& s) {
   l.series_t.insert(l.series_t.end(), s.t.begin(), s.t.end());
   l.series_v.insert(l.series_v.end(), s.value.begin(), s.value.end());
@@ -117,6 +123,51 @@ void add_active_cells(const Checker& check, const Scene& s, Layout& l) {
   l.active_area = double(n_active) * s.grid.dx * s.grid.dx;
 }
 
+/// The data of the kinds after level: a supercritical inflow's depth or velocity (> 0), a normal
+/// depth's slope (> 0) over cells with Manning n > 0, a rating table with stages increasing
+/// strictly and discharges >= 0 that never decrease.
+void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& bd,
+                         const std::string& what) {
+  const Grid& g = s.grid;
+  if (bd.kind == BoundaryKind::inflow_depth || bd.kind == BoundaryKind::inflow_velocity) {
+    const char* name = bd.kind == BoundaryKind::inflow_depth ? "depth" : "velocity";
+    if (bd.aux.empty()) check.fail(fmt::format("{}: needs a {} series", what, name));
+    check.series(bd.aux, fmt::format("{} ({})", what, name), false);
+    for (size_t k = 0; k < bd.aux.value.size(); ++k)
+      if (!(bd.aux.value[k] > 0))
+        check.fail(fmt::format("{}: {} sample {} (t = {} s) is {} (must be > 0)", what, name, k,
+                               bd.aux.t[k], bd.aux.value[k]));
+  }
+  if (bd.kind == BoundaryKind::normal_depth) {
+    if (!(bd.slope > 0) || !std::isfinite(bd.slope))
+      check.fail(fmt::format("{}: slope {} (must be > 0)", what, bd.slope));
+    const bool vertical = bd.side == Side::west || bd.side == Side::east;
+    for (Index p = bd.begin; p < bd.end; ++p) {
+      const Index i = vertical ? (bd.side == Side::west ? 0 : g.nx - 1) : p;
+      const Index j = vertical ? p : (bd.side == Side::south ? 0 : g.ny - 1);
+      const size_t k = size_t(j) * size_t(g.nx) + size_t(i);
+      if (!s.active.empty() && !s.active[k]) continue;
+      if (s.manning.empty() || !(s.manning[k] > 0))
+        check.fail(fmt::format("{}: normal depth needs Manning n > 0, cell ({}, {}) has {}", what,
+                               i, j, s.manning.empty() ? 0.0 : s.manning[k]));
+    }
+  }
+  if (bd.kind == BoundaryKind::rating) {
+    const Series& r = bd.rating;
+    if (r.t.size() < 2 || r.t.size() != r.value.size())
+      check.fail(fmt::format("{}: the stage-discharge table needs at least 2 rows, has {}", what,
+                             r.t.size()));
+    for (size_t k = 0; k < r.t.size(); ++k) {
+      if (!std::isfinite(r.t[k]) || !std::isfinite(r.value[k]) || r.value[k] < 0)
+        fail_rating_row(check, what, r, k, "discharge must be finite and >= 0");
+      if (k > 0 && !(r.t[k] > r.t[k - 1]))
+        fail_rating_row(check, what, r, k, "stages must increase strictly");
+      if (k > 0 && r.value[k] < r.value[k - 1])
+        fail_rating_row(check, what, r, k, "discharge must not decrease as the stage rises");
+    }
+  }
+}
+
 /// Boundary segment b: its cells in side_seg (each edge cell belongs to at most one segment; the
 /// others are walls), its table entries, and its flow cells.
 void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
@@ -129,9 +180,10 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
   if (bd.begin < 0 || bd.end > len || bd.begin >= bd.end)
     check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
                            bd.end, len));
-  const bool needs_series = bd.kind == BoundaryKind::discharge || bd.kind == BoundaryKind::level;
+  const bool needs_series = boundary_has_series(bd.kind);
   if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
   check.series(bd.series, what, false);
+  check_flow_boundary(check, s, bd, what);
   if (!std::isfinite(bd.concentration) || bd.concentration < 0)
     check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
   const int side = int(bd.side);
@@ -152,10 +204,18 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
     cells += l.active[size_t(j) * g.nx + i];
   }
   for (Index p = bd.begin; p < bd.end; ++p) l.side_seg[size_t(base + p)] = seg;
-  if (bd.kind == BoundaryKind::discharge && cells == 0)
+  if (bd.kind != BoundaryKind::wall && bd.kind != BoundaryKind::open &&
+      bd.kind != BoundaryKind::level && cells == 0)
     check.fail(what + ": every cell of the segment is inactive");
   l.seg_kind.push_back(int(bd.kind));
-  l.seg_series.push_back(bd.series.empty() ? -1 : add_series(l, bd.series));
+  l.seg_series.push_back(bd.series.empty() || !needs_series ? -1 : add_series(l, bd.series));
+  const bool supercritical =
+      bd.kind == BoundaryKind::inflow_depth || bd.kind == BoundaryKind::inflow_velocity;
+  l.seg_aux_series.push_back(supercritical ? add_series(l, bd.aux) : -1);
+  Series table = bd.rating;  // stages on the solver's datum (the lowest active bed)
+  for (double& st : table.t) st -= l.z_ref;
+  l.seg_table.push_back(bd.kind == BoundaryKind::rating ? add_series(l, table) : -1);
+  l.seg_slope.push_back(bd.kind == BoundaryKind::normal_depth ? std::sqrt(bd.slope) : 0.0);
   l.seg_cells.push_back(cells);
   l.seg_conc.push_back(bd.concentration);
   if (bd.kind == BoundaryKind::wall) return;
@@ -166,7 +226,13 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
   }
 }
 static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&
-                  int(BoundaryKind::discharge) == kDischarge && int(BoundaryKind::level) == kLevel,
+                  int(BoundaryKind::discharge) == kDischarge &&
+                  int(BoundaryKind::level) == kLevel &&
+                  int(BoundaryKind::inflow_depth) == kInflowDepth &&
+                  int(BoundaryKind::inflow_velocity) == kInflowVelocity &&
+                  int(BoundaryKind::critical) == kCritical &&
+                  int(BoundaryKind::normal_depth) == kNormalDepth &&
+                  int(BoundaryKind::rating) == kRating,
               "BoundaryCode follows BoundaryKind");
 static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::south) == kSouth &&
                   int(Side::north) == kNorth,

@@ -13,7 +13,8 @@ namespace silt::swe::detail {
 struct Layout {
   std::vector<int> side_seg;  // EdgeView::side_seg layout, -1: wall
   std::vector<int> seg_kind, seg_series, seg_cells;
-  std::vector<double> seg_conc;
+  std::vector<int> seg_aux_series, seg_table;  // -1: none
+  std::vector<double> seg_conc, seg_slope;     // seg_slope: sqrt(bed slope), 0 unless normal depth
   std::vector<BoundaryCell> flow_cells, discharge_cells;
   std::vector<SourceCell> sources;
   // Every forcing series, concatenated; series k is [offset[k], offset[k + 1]).

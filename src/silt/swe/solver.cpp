@@ -120,11 +120,11 @@ void Solver::set_series(const std::string& name, const Series& series) {
   std::vector<Series*> targets;
   for (Boundary& b : sc.boundaries)
     if (b.name == name) {
-      if (b.kind != BoundaryKind::discharge && b.kind != BoundaryKind::level)
+      if (!boundary_has_series(b.kind))
         throw Error(
             fmt::format("swe scene '{}': set_series: boundary '{}' is a {} boundary, "
                         "which has no series (discharge and level boundaries have one)",
-                        sc.name, name, b.kind == BoundaryKind::wall ? "wall" : "open"));
+                        sc.name, name, boundary_kind_name(b.kind)));
       targets.push_back(&b.series);
     }
   for (PointSource& p : sc.sources)
@@ -132,8 +132,7 @@ void Solver::set_series(const std::string& name, const Series& series) {
   if (targets.size() != 1) {
     std::string names;
     for (const Boundary& b : sc.boundaries)
-      if (b.kind == BoundaryKind::discharge || b.kind == BoundaryKind::level)
-        names += (names.empty() ? "'" : ", '") + b.name + "'";
+      if (boundary_has_series(b.kind)) names += (names.empty() ? "'" : ", '") + b.name + "'";
     for (const PointSource& p : sc.sources) names += (names.empty() ? "'" : ", '") + p.name + "'";
     if (names.empty()) names = "none";
     if (targets.empty())

@@ -67,11 +67,19 @@ struct EdgeView {
   // out as west [0, gny), east [gny, 2 gny), south [2 gny, 2 gny + gnx), north [2 gny + gnx,
   // 2 gny + 2 gnx).
   const int* side_seg;
-  const int* seg_kind;   // BoundaryCode
-  const T* seg_value;    // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
-  const T* seg_conc;     // concentration of water entering, kg/m^3
-  const int* seg_wet;    // this step: wet cells of a discharge segment
-  const int* seg_cells;  // active cells of the segment
+  const int* seg_kind;     // BoundaryCode
+  const T* seg_value;      // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
+  const T* seg_conc;       // concentration of water entering, kg/m^3
+  const int* seg_wet;      // this step: wet cells of a discharge segment
+  const int* seg_cells;    // active cells of the segment
+  const T* seg_aux;        // this step: depth (m) or velocity (m/s) of a supercritical inflow
+  const T* seg_slope;      // sqrt of a normal-depth segment's bed slope, -
+  const int* seg_table;    // a rating segment's stage-discharge table (series index), else -1
+  Grid2<const T> manning;  // Manning n, s m^-1/3 (ptr null: frictionless), for normal depth
+  // Every series and table in one (SolverView::series): k is samples [offset[k], offset[k + 1]).
+  const double* series_t;
+  const double* series_v;
+  const int* series_offset;
 
   SILT_HD bool is_active(Index i, Index j) const {
     return i >= -ext && j >= -ext && i < nx + ext && j < ny + ext && active(i, j) != 0;
@@ -148,7 +156,9 @@ struct SolverView {
   int rain_series;  // -1: no rain
   int n_seg;
   const int* seg_series;
+  const int* seg_aux_series;  // -1: none
   T* seg_value;
+  T* seg_aux;
   int* seg_wet;
   const BoundaryCell* flow_cells;  // cells of open, level and discharge segments
   Index n_flow_cells;

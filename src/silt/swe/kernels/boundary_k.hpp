@@ -1,20 +1,33 @@
-// Physical boundaries as ghost states (or, for an imposed discharge, an imposed flux) built from
-// the interior cell next to the edge, in the edge's normal frame. `ghost_left` says on which side
-// of the edge the ghost lies: true on west and south boundaries (the interior cell is the right
-// cell of the edge), false on east and north ones. The ghost has the interior cell's bed, so the
-// hydrostatic reconstruction is the identity there and, as in bed_source_k.hpp, the flux returned
+// Physical boundaries as ghost states (wall, open, level) or boundary states at the edge (discharge,
+// supercritical inflow, critical, normal-depth and rating-curve outflow: characteristic_k.hpp)
+// built from the interior cell next to the edge, in the edge's normal frame. `ghost_left` says on
+// which side of the edge the ghost lies: true on west and south boundaries (the interior cell is
+// the right cell of the edge), false on east and north ones. A ghost state has the interior cell's
+// bed, so the hydrostatic reconstruction is the identity there; a boundary state sits on the bed
+// extrapolated across the edge (flow_boundary_flux_k). As in bed_source_k.hpp, the flux returned
 // for the interior cell excludes its own pressure g h^2 / 2.
 #pragma once
 
 #include "silt/core/config.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/swe/kernels/bed_source_k.hpp"
+#include "silt/swe/kernels/characteristic_k.hpp"
 #include "silt/swe/kernels/roe_flux_k.hpp"
 
 namespace silt::swe {
 
 /// Boundary codes, in the order of swe::BoundaryKind.
-enum BoundaryCode : int { kWall = 0, kOpen = 1, kDischarge = 2, kLevel = 3 };
+enum BoundaryCode : int {
+  kWall = 0,
+  kOpen = 1,
+  kDischarge = 2,
+  kLevel = 3,
+  kInflowDepth = 4,
+  kInflowVelocity = 5,
+  kCritical = 6,
+  kNormalDepth = 7,
+  kRating = 8
+};
 
 /// Reflective wall: mirror image with the normal velocity reversed.
 template <class T>
@@ -37,35 +50,95 @@ SILT_HD SILT_FORCEINLINE NormalState<T> level_ghost_k(const NormalState<T>& in, 
   return NormalState<T>{math::max(T(0), eta - z_in), in.un, in.ut, conc};
 }
 
-/// Imposed unit discharge q (m^2/s, positive into the domain) as a flux: mass exactly q, normal
-/// momentum q^2 / hb carried by water entering perpendicular to the edge, no tangential momentum.
-/// hb is the interior depth but at least the critical depth (q^2/g)^(1/3), so water entering a dry
-/// cell does so at most at the critical velocity (not with q^2 / h -> infinity). The boundary
-/// pressure equals the interior's, which the cell update leaves out. A negative q withdraws water
-/// (with the interior's concentration) from a wet cell; a dry cell gives nothing.
+/// Withdrawal of the unit discharge -q >= 0 (q <= 0, m^2/s, positive into the domain) from a wet
+/// cell, with the interior's concentration; a dry cell gives nothing. Normal momentum q^2 / h;
+/// the boundary pressure equals the interior's, which the cell update leaves out.
 template <class T>
-SILT_HD EdgeFlux<T> discharge_flux_k(const NormalState<T>& in, T q, T conc, T g, T dry,
-                                     bool ghost_left) {
-  T mom = T(0), c = conc;
-  if (q > T(0)) {
-    const T hb = math::max(in.h, math::cbrt_pos(q * q / g));
-    mom = q * q / hb;
-  } else if (q < T(0)) {
-    if (!(in.h > dry)) q = T(0);
-    mom = q * q / math::max(in.h, dry);
-    c = in.c;
-  }
+SILT_HD EdgeFlux<T> withdrawal_flux_k(const NormalState<T>& in, T q, T dry, bool ghost_left) {
+  if (!(in.h > dry)) q = T(0);
+  const T mom = q * q / math::max(in.h, dry);
   const T s = ghost_left ? T(1) : T(-1);  // into the domain is +normal on west/south edges
-  return EdgeFlux<T>{s * q, mom, mom, T(0), s * q * c};
+  return EdgeFlux<T>{s * q, mom, mom, T(0), s * q * in.c};
+}
+
+/// What a flow segment (kDischarge and the codes after kLevel) imposes at one edge cell.
+template <class T>
+struct EdgeForcing {
+  T q;     // m^2/s: unit discharge into the domain (kDischarge, kInflowDepth, kInflowVelocity),
+           // or what the stage-discharge relation passes out (kNormalDepth, kRating)
+  T aux;   // kInflowDepth: depth, m; kInflowVelocity: velocity into the domain, m/s (> 0)
+  T conc;  // concentration of water entering, kg/m^3
+  T dz;    // bed of the ghost cell minus the cell's, m (the bed extrapolated from the cell and
+           // the next one inward: z0 - z1)
+};
+
+/// Flux through a flow-segment edge from the boundary state (h_b, q) at the edge: mass exactly q,
+/// normal momentum q^2 / h_b + g h_b^2 / 2. The ghost cell's bed is the bed extrapolated across the
+/// edge, and the hydrostatic reconstruction of bed_source_k.hpp applies against it: the cell's
+/// depth at the edge is h* = h - max(dz, 0), its pressure g h*^2 / 2 is left out (as
+/// well_balanced_flux_k leaves out g h*^2 / 2), and the invariants are those of (h*, u). So a cell
+/// on a bed falling away from the edge gets the bed-slope force an interior cell gets from its
+/// upstream edge (without it the first cell of a uniform flow on a slope lacks that force, and a
+/// near-critical inflow amplifies the error by 1 / (1 - Fr^2)), and a lake at rest stays at rest.
+///   kDischarge, q > 0: h_b by inflow_depth_k (characteristic or critical); q <= 0: a withdrawal.
+///   kInflowDepth / kInflowVelocity: h_b given (or q / velocity): supercritical inflow.
+///   kCritical: outflow_state_k with no limit on q (Froude 1 at the edge).
+///   kNormalDepth, kRating: outflow_state_k with the relation's q.
+/// Outflow through a supercritical edge state takes the interior's physical flux (no condition).
+/// Entering water carries no tangential momentum and the segment's concentration; leaving water
+/// the interior's.
+template <class T>
+SILT_HD EdgeFlux<T> flow_boundary_flux_k(int code, const NormalState<T>& in,
+                                         const EdgeForcing<T>& f, T g, T dry, bool ghost_left) {
+  const T s = ghost_left ? T(1) : T(-1);  // into the domain is +normal on west/south edges
+  const T he = reconstructed_depth_k(in.h, f.dz);
+  const T w = s * in.un;                         // velocity into the domain
+  T hb = T(0), m = T(0), ut = T(0), c = f.conc;  // boundary depth, mass flux into the domain
+  if (code == kDischarge || code == kInflowDepth || code == kInflowVelocity) {
+    if (code == kDischarge && !(f.q > T(0))) return withdrawal_flux_k(in, f.q, dry, ghost_left);
+    hb = code == kDischarge     ? inflow_depth_k(he, w, f.q, g, dry)
+         : code == kInflowDepth ? f.aux
+                                : f.q / f.aux;
+    m = hb > T(0) && f.q > T(0) ? f.q : T(0);
+  } else {
+    ut = in.ut;
+    c = in.c;
+    const T ce = math::sqrt(g * he);
+    if (he > dry && !(-w < ce)) {
+      hb = he;  // supercritical outflow: every characteristic leaves
+      m = he * w;
+    } else {
+      const T want = code == kCritical ? T(3.0e38) : f.q;  // above any critical discharge
+      const OutflowState<T> o = outflow_state_k(he, -w, want, g, dry);
+      hb = o.h;
+      m = -o.q;
+    }
+  }
+  const T half_g = T(0.5) * g;
+  const T mom = (hb > T(0) ? m * m / hb + half_g * hb * hb : T(0)) - half_g * he * he;
+  const T fh = s * m;
+  return EdgeFlux<T>{fh, mom, mom, fh * ut, fh * c};
+}
+
+/// Fastest wave speed (m/s) of the state an inflow segment imposes with unit discharge q (m^2/s)
+/// and aux (EdgeForcing::aux): u_b + c_b, which the CFL time step must bound as it bounds the
+/// cells' (on a dry bed there is no other). A discharge enters at most at the critical velocity,
+/// with c_b at most the interior's; outflow states are bounded by their cells'.
+template <class T>
+SILT_HD T inflow_speed_k(int code, T q, T aux, T g) {
+  if (!(q > T(0))) return T(0);
+  if (code == kDischarge) return T(2) * math::cbrt_pos(g * q);
+  if (code == kInflowDepth) return q / aux + math::sqrt(g * aux);
+  if (code == kInflowVelocity) return aux + math::sqrt(g * q / aux);
+  return T(0);
 }
 
 /// Flux through a boundary edge of kind `code` for the interior state `in` (normal frame) with bed
-/// z_in. `eta` is the imposed level (kLevel), `q` the unit discharge into the domain (kDischarge),
-/// `conc` the concentration of water entering (kLevel, kDischarge).
+/// z_in, for the ghost-state codes kWall, kOpen and kLevel (the ghost has the interior's bed).
+/// `eta` is the imposed level (kLevel), `conc` the concentration of water entering (kLevel).
 template <class T>
-SILT_HD EdgeFlux<T> boundary_edge_flux_k(int code, const NormalState<T>& in, T z_in, T eta, T q,
-                                         T conc, T g, T dry, bool ghost_left) {
-  if (code == kDischarge) return discharge_flux_k(in, q, conc, g, dry, ghost_left);
+SILT_HD EdgeFlux<T> boundary_edge_flux_k(int code, const NormalState<T>& in, T z_in, T eta, T conc,
+                                         T g, T dry, bool ghost_left) {
   NormalState<T> ghost;
   if (code == kOpen)
     ghost = open_ghost_k(in);
