@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "silt/swe/solver.hpp"
@@ -245,6 +246,43 @@ TEST(SweBoundaries, RestartContinuesBitForBit) {
   // The inflow counter is summed by atomics on CUDA (in any order): round-off of the sum.
   EXPECT_NEAR(second.totals().inflow_volume, whole.totals().inflow_volume,
               1e-12 * std::abs(whole.totals().inflow_volume));
+}
+
+// The solver's own checks (a scene built in code, or a series replaced by set_series) name the
+// scene, the boundary and what is wrong.
+TEST(SweBoundaries, BadBoundariesNameTheSegment) {
+  auto fails = [](const Scene& s, std::vector<std::string> parts) {
+    parts.insert(parts.begin(), "swe scene 'bad'");
+    return test::throws_with([&] { Solver solver(s, Exec::host()); }, parts);
+  };
+  auto scene = [] {
+    return channel::make_channel("bad", 10, 10.0, 0.01, 0.03, Precision::f64, 0.3);
+  };
+  Scene s = scene();
+  Boundary in =
+      channel::side("steep", Side::west, BoundaryKind::inflow_depth, scenes::constant_series(1.0));
+  s.boundaries = {in};
+  EXPECT_TRUE(fails(s, {"boundary 'steep' (west side, cells 0..2)", "needs a depth series"}));
+  s.boundaries[0].aux = Series{{0, 5}, {0.3, 0.0}};
+  EXPECT_TRUE(fails(s, {"'steep'", "depth sample 1 (t = 5 s) is 0 (must be > 0)"}));
+  s.boundaries[0].aux = scenes::constant_series(0.3);
+  s.boundaries[0].series = Series{{0, 5}, {1.0, -1.0}};
+  EXPECT_TRUE(fails(s, {"'steep'", "discharge sample 1 (t = 5 s) is -1"}));
+  s = scene();
+  s.boundaries = {channel::side("reach", Side::east, BoundaryKind::normal_depth)};
+  EXPECT_TRUE(fails(s, {"boundary 'reach' (east side", "slope 0 (must be > 0)"}));
+  s.boundaries[0].slope = 0.01;
+  s.manning.clear();
+  EXPECT_TRUE(fails(s, {"'reach'", "normal depth needs Manning n > 0, cell (9, 0)"}));
+  s = scene();
+  s.boundaries = {channel::side("gauge", Side::east, BoundaryKind::rating)};
+  s.boundaries[0].rating = Series{{1.0, 0.5}, {0.0, 2.0}};
+  EXPECT_TRUE(fails(s, {"'gauge'", "rating row 1 (stage 0.5 m", "stages must increase strictly"}));
+  s.boundaries[0].rating = Series{{0.5, 1.0}, {2.0, 1.0}};
+  s.boundaries[0].rating.value = {2.0, 1.0};
+  EXPECT_TRUE(fails(s, {"'gauge'", "rating row 1", "must not decrease"}));
+  s.boundaries[0].rating = Series{{0.5}, {2.0}};
+  EXPECT_TRUE(fails(s, {"'gauge'", "at least 2 rows, has 1"}));
 }
 
 }  // namespace

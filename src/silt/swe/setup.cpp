@@ -137,6 +137,12 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
       if (!(bd.aux.value[k] > 0))
         check.fail(fmt::format("{}: {} sample {} (t = {} s) is {} (must be > 0)", what, name, k,
                                bd.aux.t[k], bd.aux.value[k]));
+    for (size_t k = 0; k < bd.series.value.size(); ++k)
+      if (!(bd.series.value[k] > 0))
+        check.fail(
+            fmt::format("{}: discharge sample {} (t = {} s) is {} (a supercritical inflow "
+                        "needs > 0)",
+                        what, k, bd.series.t[k], bd.series.value[k]));
   }
   if (bd.kind == BoundaryKind::normal_depth) {
     if (!(bd.slope > 0) || !std::isfinite(bd.slope))

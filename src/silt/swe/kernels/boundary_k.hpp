@@ -98,7 +98,8 @@ SILT_HD EdgeFlux<T> flow_boundary_flux_k(int code, const NormalState<T>& in,
     if (code == kDischarge && !(f.q > T(0))) return withdrawal_flux_k(in, f.q, dry, ghost_left);
     hb = code == kDischarge     ? inflow_depth_k(he, w, f.q, g, dry)
          : code == kInflowDepth ? f.aux
-                                : f.q / f.aux;
+         : f.aux > T(0)         ? f.q / f.aux
+                                : T(0);  // no velocity yet: nothing enters
     m = hb > T(0) && f.q > T(0) ? f.q : T(0);
   } else {
     ut = in.ut;
