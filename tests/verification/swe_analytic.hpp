@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "swe_scene_builder.hpp"
+
 namespace silt::swe::verify {
 
 /// Depth and velocity at one point.
@@ -84,6 +86,20 @@ struct Thacker {
   double u(double t) const { return -eta * omega() * std::sin(omega() * t); }
   double v(double t) const { return eta * omega() * std::cos(omega() * t); }
 };
+
+/// A square float64 basin of n x n cells over [0, side]^2 holding Thacker's solution at t = 0.
+inline Scene thacker_scene(const std::string& name, Index n, double side, const Thacker& th) {
+  Scene s = scenes::make_scene(name, n, n, side / double(n), Precision::f64);
+  s.velocity_x.assign(s.depth.size(), 0.0);
+  s.velocity_y.assign(s.depth.size(), 0.0);
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = th.bed(x, y);
+    s.depth[k] = th.depth(x, y, 0.0);
+    s.velocity_x[k] = th.u(0.0);
+    s.velocity_y[k] = th.v(0.0);
+  });
+  return s;
+}
 
 /// One row of a convergence table.
 struct Row {

@@ -19,15 +19,7 @@ constexpr double kSide = 4.0;  // m: the wet disk (radius 1 m) circles at 0.5 m 
 verify::Row run(Index n, double t_end) {
   const verify::Thacker th;
   const double dx = kSide / n;
-  Scene s = scenes::make_scene("Thacker", n, n, dx, Precision::f64);
-  s.velocity_x.assign(s.depth.size(), 0.0);
-  s.velocity_y.assign(s.depth.size(), 0.0);
-  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
-    s.bed[k] = th.bed(x, y);
-    s.depth[k] = th.depth(x, y, 0.0);
-    s.velocity_x[k] = th.u(0.0);
-    s.velocity_y[k] = th.v(0.0);
-  });
+  Scene s = verify::thacker_scene("Thacker", n, kSide, th);
   s.dry_depth = 1e-6;
   Solver solver(s, silt::test::exec());
   solver.advance_to(t_end);

@@ -41,16 +41,7 @@ struct Film {
 
 Film run(Index n) {
   const verify::Thacker th;
-  const double dx = kSide / n;
-  Scene s = scenes::make_scene("ThackerFilm", n, n, dx, Precision::f64);
-  s.velocity_x.assign(s.depth.size(), 0.0);
-  s.velocity_y.assign(s.depth.size(), 0.0);
-  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
-    s.bed[k] = th.bed(x, y);
-    s.depth[k] = th.depth(x, y, 0.0);
-    s.velocity_x[k] = th.u(0.0);
-    s.velocity_y[k] = th.v(0.0);
-  });
+  Scene s = verify::thacker_scene("ThackerFilm", n, kSide, th);
   s.dry_depth = kDry;
   Solver solver(s, silt::test::exec());
   Film film;
