@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "mpm_random_rotation.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/polar.hpp"
 #include "silt/core/math/svd3.hpp"
@@ -28,20 +29,6 @@ double max_abs_diff(const Mat3<T>& a, const Mat3<T>& b) {
 template <class T>
 double max_abs(const Mat3<T>& a) {
   return max_abs_diff(a, Mat3<T>::zero());
-}
-
-template <class T>
-Mat3<T> random_rotation(std::mt19937& rng) {
-  // Normalised quaternion -> rotation matrix.
-  std::normal_distribution<double> n(0, 1);
-  double q[4] = {n(rng), n(rng), n(rng), n(rng)};
-  const double l = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (double& x : q) x /= l;
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  return Mat3<double>{1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                      2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                      2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)}
-      .template cast<T>();
 }
 
 /// Checks every property of the SVD convention for one matrix; returns a failure naming it.

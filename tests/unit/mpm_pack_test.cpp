@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "mpm_random_rotation.hpp"
 #include "silt/core/math/float_pack.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/svd3.hpp"
@@ -30,16 +31,8 @@ std::vector<Mat3f> test_matrices() {
   std::mt19937 rng(4242);
   std::uniform_real_distribution<float> u(-2, 2);
   std::uniform_real_distribution<double> logs(-6, 1);
-  std::normal_distribution<double> n(0, 1);
-  const auto rotation = [&]() {
-    double q[4] = {n(rng), n(rng), n(rng), n(rng)};
-    const double l = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (double& x : q) x /= l;
-    const double w = q[0], x = q[1], y = q[2], z = q[3];
-    return Mat3<double>{1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                        2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                        2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)}
-        .cast<float>();
+  const auto rotation = [&] {
+    return random_rotation<float>(rng);
   };
   std::vector<Mat3f> fs;
   for (int i = 0; i < 3000; ++i) {
