@@ -71,7 +71,7 @@ def cases(quick, raster):
 
 
 FRAME = re.compile(r"^frame +(\d+) .*?steps +(\d+) .*?([0-9.]+) ms/step")
-SETUP = re.compile(r"^set up in ([0-9.]+) s", re.M)
+SETUP = re.compile(r"^set up in ([0-9.]+) s(?: \((.*)\))?", re.M)
 HOST = re.compile(r"^host time beyond the steps: (.*)$", re.M)
 
 
@@ -145,6 +145,8 @@ def main():
             rows.append(row)
             print("| {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.0%} | {:.0%} "
                   "| {:.1f} |".format(*row), flush=True)
+            if m and m.group(2):  # the set-up's phases (scene read, devices, grid or particles)
+                print(f"|   | {name} {outputs} set-up: {m.group(2)} |", flush=True)
             h = HOST.search(log)  # MPM: where the time beyond the steps went
             if h:
                 print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)

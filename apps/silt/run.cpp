@@ -90,12 +90,27 @@ int stopped(int sig, long last_frame, double t, const std::string& out, const st
 
 // The line that ends the set-up: the seconds from the command's start (the scene read, the devices
 // started, the particles sampled or the grid built, a checkpoint read) to the first step, which
-// bench/frame_rate.py separates from the cost per frame.
-std::string ready_line(std::chrono::steady_clock::time_point started) {
-  return fmt::format(
-      "set up in {:.2f} s",
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-}
+// bench/frame_rate.py separates from the cost per frame, and each phase's share of them.
+class SetupClock {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit SetupClock(Clock::time_point started) : started_(started), last_(started) {}
+  /// The phase that ends now.
+  void mark(const char* phase) {
+    const Clock::time_point now = Clock::now();
+    phases_ +=
+        fmt::format("{}{} {:.2f} s", phases_.empty() ? "" : ", ", phase, seconds(now - last_));
+    last_ = now;
+  }
+  std::string line() const {
+    return fmt::format("set up in {:.2f} s ({})", seconds(Clock::now() - started_), phases_);
+  }
+
+ private:
+  static double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+  Clock::time_point started_, last_;
+  std::string phases_;
+};
 
 std::string describe_execs(const std::vector<Exec>& execs, const partition::World& world) {
   if (execs.size() == 1 && !world.distributed()) return describe_exec(execs.front());
@@ -296,7 +311,10 @@ struct RunSetup {
 };
 
 int run_swe(const io::SweJob& job, const RunOptions& o) {
+  SetupClock setup(o.started);
+  setup.mark("scene read");
   RunSetup r(o, job.scene.name, job.run.end_time);
+  setup.mark("devices");
   // Every rank reads the checkpoint (the state is the global grid's, whatever the split).
   std::unique_ptr<io::SweCheckpoint> from;
   if (!o.restart.empty())
@@ -311,14 +329,16 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
     s.execs = r.execs;
     s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
     swe::Solver solver(job.scene, s);
+    setup.mark("grid built");
     if (r.split) r.progress.log("split: " + solver.layout());
     if (from) {
       solver.restore(from->state);
       r.progress.log(fmt::format("restart: t = {} s, step {}, frame {} next, from '{}' ({} parts)",
                                  from->state.time, from->state.steps, from->next_frame, o.restart,
                                  from->parts));
+      setup.mark("checkpoint restored");
     }
-    r.progress.log(ready_line(r.started));
+    r.progress.log(setup.line());
     LiveView view(o.view, job, r.world, r.progress);
     if (const int code =
             step_and_write(job, solver, r.world, r.out, r.progress, view, o, from.get()))
@@ -360,7 +380,10 @@ struct HostTimes {
 // part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
 // with those of one device; rank 0 writes.
 int run_mpm(const io::MpmJob& job, const RunOptions& o) {
+  SetupClock setup(o.started);
+  setup.mark("scene read");
   RunSetup r(o, job.scene.name, job.run.end_time, true);
+  setup.mark("devices");
   const bool stress = job.outputs.with_stress;
   // Every rank reads the checkpoint; each part takes its own particles.
   std::unique_ptr<mpm::RestartState> from;
@@ -390,15 +413,17 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       r.progress.log(m);
     };
     mpm::Solver solver(job.scene, r.execs, so, r.world);
+    setup.mark("particles and grid built");
     if (from) {
       solver.restore(*from);
       r.progress.log(fmt::format("restart: t = {} s after frame {}, from '{}' ({} parts)",
                                  solver.time(), from->frame, o.restart, from->parts.size()));
+      setup.mark("checkpoint restored");
     }
     r.progress.log(fmt::format("silt run: MPM '{}', {} particles, dx = {} m, on {}", job.scene.name,
                                solver.particle_count(), job.scene.dx, r.backend));
     if (r.split) r.progress.log("split: " + solver.layout());
-    r.progress.log(ready_line(r.started));
+    r.progress.log(setup.line());
     // The particles leave the devices only for a frame that writes them (collective: every rank
     // reads the same outputs); the sort into id order is the writer thread's.
     const bool wants = io::wants_particles(job.outputs);

@@ -75,14 +75,28 @@ void FieldReader::check_crs(const Raster& r, const std::string& path, const std:
 
 namespace {
 // v + gx (x - x0) + gy (y - y0) at every cell centre selected by `inside`.
+// Rows in parallel: a 4096 x 4096 scene paints 16.8M cells per field at set-up.
 template <class Inside>
 void paint(CellField& f, const swe::Grid& g, double v, double gx, double gy, Inside inside) {
+#pragma omp parallel for schedule(static)
   for (Index j = 0; j < g.ny; ++j)
     for (Index i = 0; i < g.nx; ++i) {
       const double x = g.x0 + (i + 0.5) * g.dx, y = g.y0 + (j + 0.5) * g.dx;
       if (inside(x, y))
         f.values[static_cast<size_t>(j) * g.nx + i] = v + gx * (x - g.x0) + gy * (y - g.y0);
     }
+}
+// The first cell (south row first) with data whose value is outside `range`, or -1. In parallel,
+// then the lowest index: the error names the same cell as a serial scan would.
+Index first_outside(const CellField& f, Range range) {
+  const Index n = static_cast<Index>(f.values.size());
+  Index first = n;
+#pragma omp parallel for schedule(static) reduction(min : first)
+  for (Index c = 0; c < n; ++c) {
+    if (!f.nodata.empty() && f.nodata[static_cast<size_t>(c)]) continue;
+    if (!range.contains(f.values[static_cast<size_t>(c)]) && c < first) first = c;
+  }
+  return first < n ? first : -1;
 }
 }  // namespace
 
@@ -166,15 +180,21 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
         f.nodata[static_cast<size_t>(c)] = 1;
       }
   }
-  for (Index c = 0; c < grid_.cells(); ++c) {
-    if (!f.nodata.empty() && f.nodata[static_cast<size_t>(c)]) continue;
-    const double x = f.values[static_cast<size_t>(c)];
-    if (!range.contains(x))
-      key_error(*src_, kp,
-                fmt::format("must be {}, got {} at {}{}", range.text(), x, cell_text(c),
-                            f.raster.empty() ? "" : fmt::format(" of raster '{}'", f.raster)));
-  }
+  if (const Index c = first_outside(f, range); c >= 0)
+    key_error(*src_, kp,
+              fmt::format("must be {}, got {} at {}{}", range.text(),
+                          f.values[static_cast<size_t>(c)], cell_text(c),
+                          f.raster.empty() ? "" : fmt::format(" of raster '{}'", f.raster)));
   return f;
+}
+
+CellField FieldReader::read_unless_zero(Keys& keys, const std::string& key, Range range) {
+  const Json* v = keys.take(key);
+  if (range.contains(0.0) && (!v || (v->is_number() && v->get<double>() == 0.0))) {
+    keys.resolved(key) = v ? *v : Json(0.0);
+    return {};
+  }
+  return read(keys, key, 0.0, range);
 }
 
 }  // namespace silt::io

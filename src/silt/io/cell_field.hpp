@@ -53,6 +53,11 @@ class FieldReader {
   CellField read(Keys& keys, const std::string& key, double fallback, Range range,
                  bool bed = false);
 
+  /// read() with fallback 0 for an optional field (range must admit 0), but a field that is
+  /// absent or the number 0 comes back with no values, unpainted: a large grid's set-up then
+  /// allocates and checks no array for it.
+  CellField read_unless_zero(Keys& keys, const std::string& key, Range range);
+
   /// "cell (i, j) at x = .., y = .. m" for messages.
   std::string cell_text(Index k) const;
   /// Requires r (read from path for key_path) to be on the scene's CRS, or sets it.

@@ -139,7 +139,7 @@ void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
   const SceneSource& src = root.source();
   const Index n = fields.grid().cells();
   CellField bed = fields.read(root, "bed", 0.0, Range::any(), /*bed=*/true);
-  s.bed = bed.values;
+  s.bed = std::move(bed.values);
   if (!bed.nodata.empty()) {
     const auto first = std::find(bed.nodata.begin(), bed.nodata.end(), 1) - bed.nodata.begin();
     if (bed.nodata_rule == "reject")
@@ -171,27 +171,31 @@ void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
     key_error(src, "initial", "gives both 'depth' and 'level'; give one of them");
   if (init.has("level")) {
     CellField level = fields.read(init, "level", 0.0, Range::any());
-    s.depth.assign(static_cast<size_t>(n), 0.0);
+    // The level's array becomes the depth, in place.
+    s.depth = std::move(level.values);
+#pragma omp parallel for schedule(static)
     for (Index c = 0; c < n; ++c)
-      if (is_active(c) && (level.nodata.empty() || !level.nodata[c]))
-        s.depth[c] = std::max(level.values[c] - s.bed[c], 0.0);
+      s.depth[c] = is_active(c) && (level.nodata.empty() || !level.nodata[c])
+                       ? std::max(s.depth[c] - s.bed[c], 0.0)
+                       : 0.0;
   } else {
     s.depth = zero_nodata(fields.read(init, "depth", 0.0, Range::non_negative()));
   }
-  s.velocity_x = empty_if_zero(zero_nodata(fields.read(init, "u", 0.0, Range::any())));
-  s.velocity_y = empty_if_zero(zero_nodata(fields.read(init, "v", 0.0, Range::any())));
-  s.concentration =
-      empty_if_zero(zero_nodata(fields.read(init, "concentration", 0.0, Range::non_negative())));
+  s.velocity_x = empty_if_zero(zero_nodata(fields.read_unless_zero(init, "u", Range::any())));
+  s.velocity_y = empty_if_zero(zero_nodata(fields.read_unless_zero(init, "v", Range::any())));
+  s.concentration = empty_if_zero(
+      zero_nodata(fields.read_unless_zero(init, "concentration", Range::non_negative())));
   init.finish();
-  for (Index c = 0; c < n; ++c)
-    if (!is_active(c)) {
-      s.depth[c] = 0.0;
-      if (!s.velocity_x.empty()) s.velocity_x[c] = 0.0;
-      if (!s.velocity_y.empty()) s.velocity_y[c] = 0.0;
-      if (!s.concentration.empty()) s.concentration[c] = 0.0;
-    }
+  if (!s.active.empty())
+    for (Index c = 0; c < n; ++c)
+      if (!is_active(c)) {
+        s.depth[c] = 0.0;
+        if (!s.velocity_x.empty()) s.velocity_x[c] = 0.0;
+        if (!s.velocity_y.empty()) s.velocity_y[c] = 0.0;
+        if (!s.concentration.empty()) s.concentration[c] = 0.0;
+      }
 
-  CellField n_field = fields.read(root, "manning", 0.0, Range::non_negative());
+  CellField n_field = fields.read_unless_zero(root, "manning", Range::non_negative());
   for (size_t c = 0; c < n_field.nodata.size(); ++c)
     if (n_field.nodata[c] && is_active(static_cast<Index>(c)))
       key_error(src, "manning",

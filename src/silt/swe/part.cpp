@@ -1,7 +1,9 @@
 #include "silt/swe/part.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "silt/core/parallel_for.hpp"
@@ -43,6 +45,40 @@ bool has_neighbours(const partition::Subdomain& sub) {
   return false;
 }
 
+/// n values on the host, zeroed on all threads: a 16.8M-cell grid's set-up spent most of its time
+/// faulting in and zeroing such arrays on one thread (std::vector zeroes before it can be filled
+/// in parallel).
+template <class T>
+struct HostArray {
+  std::unique_ptr<T[]> v;
+  size_t n = 0;
+  HostArray() = default;
+  explicit HostArray(size_t count) : v(count ? new T[count] : nullptr), n(count) {
+    const auto m = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < m; ++k) v[size_t(k)] = T(0);
+  }
+  T& operator[](size_t k) {
+    return v[k];
+  }
+  T* data() const {
+    return v.get();
+  }
+  size_t size() const {
+    return n;
+  }
+  bool empty() const {
+    return n == 0;
+  }
+};
+
+template <class T>
+DeviceBuffer<T> upload(const Exec& exec, const HostArray<T>& host, const char* label) {
+  DeviceBuffer<T> b(exec, Index(host.size()), label);
+  if (!host.empty()) b.upload(host.data(), Index(host.size()));
+  return b;
+}
+
 /// The initial state of a part on the host: owned cells and the ring, from the scene. The ring
 /// holds the neighbours' cells (their initial state, bed, mask and Manning n) and nothing beyond
 /// the global edge, as on one device.
@@ -50,8 +86,8 @@ template <class T>
 struct HostState {
   // Depth h (m), discharges hu, hv (m^2/s), h times concentration hc (m), bed z above z_ref (m),
   // Manning n (s/m^(1/3)).
-  std::vector<T> h, hu, hv, hc, z, manning;
-  std::vector<std::uint8_t> active;
+  HostArray<T> h, hu, hv, hc, z, manning;
+  HostArray<std::uint8_t> active;
   size_t owned_active = 0;  // active cells the part owns (not the ring's)
 };
 
@@ -61,18 +97,21 @@ HostState<T> host_state(const Scene& s, const Layout& l, const partition::Subdom
   const Index gnx = s.grid.nx, gny = s.grid.ny;
   const size_t n = size_t(Grid2<T>::alloc_size(nx, ny, ring));
   HostState<T> st;
-  st.h.assign(n, T(0));
-  st.hu = st.hv = st.hc = st.z = st.h;
-  st.active.assign(n, 0);
-  if (!s.manning.empty()) st.manning.assign(n, T(0));
+  for (HostArray<T>* a : {&st.h, &st.hu, &st.hv, &st.hc, &st.z}) *a = HostArray<T>(n);
+  st.active = HostArray<std::uint8_t>(n);
+  if (!s.manning.empty()) st.manning = HostArray<T>(n);
   const Grid2<T> g{st.h.data(), nx, ny, ring};
+  std::int64_t owned_active = 0;
+  // Rows in parallel: each cell is written once, from the scene's arrays (16.8M cells of a large
+  // grid were a second of serial set-up).
+#pragma omp parallel for schedule(static) reduction(+ : owned_active)
   for (Index j = -ring; j < ny + ring; ++j)
     for (Index i = -ring; i < nx + ring; ++i) {
       const Index gi = i + sub.cells.i0, gj = j + sub.cells.j0;
       if (gi < 0 || gj < 0 || gi >= gnx || gj >= gny) continue;
       const size_t k = size_t(gj) * size_t(gnx) + size_t(gi);
       if (!l.active[k]) continue;
-      if (i >= 0 && j >= 0 && i < nx && j < ny) ++st.owned_active;
+      if (i >= 0 && j >= 0 && i < nx && j < ny) ++owned_active;
       const size_t o = size_t(g.offset(i, j));
       st.active[o] = 1;
       st.z[o] = T(s.bed[k] - l.z_ref);
@@ -85,6 +124,7 @@ HostState<T> host_state(const Scene& s, const Layout& l, const partition::Subdom
       if (!s.concentration.empty()) st.hc[o] = T(d * s.concentration[k]);
       if (!st.manning.empty()) st.manning[o] = T(s.manning[k]);
     }
+  st.owned_active = size_t(owned_active);
   return st;
 }
 
