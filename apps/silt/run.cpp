@@ -193,12 +193,13 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
-      swe::Fields fields;
-      if (wants_fields) fields = solver.fields(io::field_arrays_of(job.outputs));
+      // Queued behind the steps; the writer thread waits for the copies and converts them.
+      auto fields = std::make_shared<swe::FieldsCopy>();
+      if (wants_fields) *fields = solver.fields_async(io::field_arrays_of(job.outputs));
       const swe::Totals tot = solver.totals();
       if (root) {
         const int k = static_cast<int>(next_frame);
-        queue->push([&w = *writer, f = std::move(fields), t, k] { w.write_frame(f, t, k); });
+        queue->push([&w = *writer, fields, t, k] { w.write_frame(fields->get(), t, k); });
         // ms/step: the wall time of the steps since the previous frame (stepping alone, what
         // bench/frame_rate.py compares the run's wall time with).
         const long long steps = solver.steps() - frame_steps;

@@ -144,6 +144,43 @@ TEST(SweMulti, FlowBoundariesAcrossCutsEqualOneDevice) {
     }
 }
 
+// A frame's copies (fields_async, what `silt run` hands its writer thread) hold the state of the
+// moment they were asked for, also after the steps queued behind them have run (on CUDA those wait
+// for the copies on the stream, not for the host); several may be in flight at once, and one
+// dropped unread gives its staging back. One part and three, on the tile kernel (the default) and
+// on the plain phases.
+TEST(SweMulti, AsyncFieldsAreTheStateWhenAsked) {
+  const Scene scene = split_basin(Precision::f32);
+  const std::vector<double> times = {0.5, 1.0, 1.5};
+  for (int parts : {1, 3})
+    for (bool phases : {false, true}) {
+      const SolverOptions o = phases ? plain() : SolverOptions{};
+      const std::string what = ::testing::PrintToString(parts) + " parts" +
+                               (phases ? ", plain phases" : ", default path");
+      Solver run(scene, make_split(parts, 1), o), ref(scene, make_split(parts, 1), o);
+      std::vector<FieldsCopy> copies;
+      for (double t : times) {
+        run.advance_to(t);
+        copies.push_back(run.fields_async(arrays::depth | arrays::discharge | arrays::max_depth));
+        FieldsCopy dropped = run.fields_async(arrays::pollutant);  // never read
+      }
+      run.advance_to(3.0);  // overwrites both state buffers many times
+      for (size_t k = 0; k < times.size(); ++k) {
+        ref.advance_to(times[k]);
+        const Fields got = copies[k].get(), want = ref.fields();
+        const std::string at = what + " at t = " + ::testing::PrintToString(times[k]);
+        expect_same(got.h, want.h, "h", at, kGpuSamePhases);
+        expect_same(got.hu, want.hu, "hu", at, kGpuSamePhases);
+        expect_same(got.hv, want.hv, "hv", at, kGpuSamePhases);
+        expect_same(got.max_depth, want.max_depth, "max_depth", at, kGpuSamePhases);
+        EXPECT_TRUE(got.hc.empty()) << at;
+      }
+      // The slots came back: more frames than were ever in flight reuse them.
+      for (int k = 0; k < 8; ++k)
+        EXPECT_EQ(run.fields_async(arrays::depth).get().h, run.fields(arrays::depth).h);
+    }
+}
+
 TEST(SweMulti, OnePartitionEqualsOneDevice) {
   compare_runs(Precision::f64, 1, 1, SplitShape::automatic, {1.0, 6.0});
 }

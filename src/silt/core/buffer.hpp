@@ -32,6 +32,7 @@ class DeviceBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "DeviceBuffer holds trivially copyable types");
 
  public:
+  using value_type = T;
   DeviceBuffer() = default;
   DeviceBuffer(const Exec& exec, Index n, std::string label)
       : exec_(exec), n_(n), label_(std::move(label)) {

@@ -97,6 +97,14 @@ void Event::wait(const Exec& by) const {
 #endif
 }
 
+void Event::synchronize() const {
+#if SILT_HAS_CUDA
+  if (!ev_) return;
+  SILT_CUDA_CHECK(cudaSetDevice(exec_.device));  // the calling thread's device (a writer's)
+  SILT_CUDA_CHECK(cudaEventSynchronize(ev_));
+#endif
+}
+
 int enable_peer_access(const std::vector<int>& devices) {
   int enabled = 0;
 #if SILT_HAS_CUDA

@@ -48,6 +48,8 @@ class Event {
   void record(const Exec& on);
   /// Work queued on `by` from now on (any device) waits for the last record.
   void wait(const Exec& by) const;
+  /// The calling host thread (any) waits until the work of the last record has run.
+  void synchronize() const;
 
  private:
   Exec exec_{};

@@ -42,6 +42,8 @@ class EngineBase {
   /// The device clock (waits for the device).
   virtual Clock clock() const = 0;
   virtual Fields fields(unsigned arrays) const = 0;
+  /// fields() with the copies queued behind the steps, not waited for (Solver::fields_async).
+  virtual FieldsCopy fields_async(unsigned arrays) const = 0;
   virtual std::vector<Probe> probe(const std::vector<Index>& cells) const = 0;
   virtual Totals totals() const = 0;
   /// The communication between parts timed on its own; nothing on one part.

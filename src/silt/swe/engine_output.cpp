@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/engine_parts.hpp"
@@ -54,14 +57,10 @@ void Engine<T>::place_owned(const Part<T>& p, const DeviceBuffer<U>& b, double* 
   }
 }
 
-template <class T>
-Fields Engine<T>::fields(unsigned arrays) const {
-  Fields f;
-  f.nx = scene_.grid.nx;
-  f.ny = scene_.grid.ny;
-  if (!scene_.hazard.enabled) arrays &= ~arrays::hazard;
-  if (!scene_.infiltration.enabled()) arrays &= ~arrays::infiltration;
-  // The arrays asked for, in a fixed order (the order of a remote part's packed message too).
+namespace {
+// The destinations of the asked-for arrays in f, in the fixed order of for_each_array (the order
+// of a remote part's packed message too).
+std::vector<std::vector<double>*> destinations(Fields& f, unsigned arrays) {
   std::vector<std::vector<double>*> dst;
   if (arrays & arrays::depth) dst.push_back(&f.h);
   if (arrays & arrays::discharge) dst.insert(dst.end(), {&f.hu, &f.hv});
@@ -71,27 +70,180 @@ Fields Engine<T>::fields(unsigned arrays) const {
     dst.insert(dst.end(), {&f.max_speed, &f.max_depth_speed, &f.max_concentration, &f.max_rating,
                            &f.first_wet_time, &f.wet_duration});
   if (arrays & arrays::infiltration) dst.push_back(&f.infiltration);
+  return dst;
+}
+}  // namespace
+
+// A frame's copies in flight (fields_async): one pinned buffer holding each part's asked-for
+// arrays (owned rows, in their stored type, piece after piece), the event after each part's
+// copies, and where each piece goes in the whole grid. Reused from frame to frame (pinned once):
+// busy from fields_async() until its get() has converted it.
+struct FrameSlot {
+  struct Piece {
+    size_t at;     // byte offset in staging
+    size_t bytes;  // of one value: sizeof(float) or sizeof(double)
+    int k;         // index into destinations()
+    int part;      // whose event covers it
+    Index i0, j0;  // the part's first owned cell in the global grid
+    Index nx, ny;  // its owned cells
+  };
+  PinnedBuffer staging;
+  std::vector<Event> done;  // one per part, recorded after its copies
+  std::vector<Piece> pieces;
+  Index gnx = 0, gny = 0;
+  unsigned arrays = 0;
+  std::atomic<bool> busy{false};
+};
+
+namespace {
+
+// Waits for a slot's copies, converts them into Fields on the calling thread's OpenMP team, and
+// frees the slot.
+class SlotCopy final : public FieldsCopy::Pending {
+ public:
+  explicit SlotCopy(std::shared_ptr<FrameSlot> slot) : slot_(std::move(slot)) {}
+  ~SlotCopy() override {
+    if (slot_) finish_waiting();
+  }
+  Fields get() override {
+    FrameSlot& s = *slot_;
+    Fields f;
+    f.nx = s.gnx;
+    f.ny = s.gny;
+    const std::vector<std::vector<double>*> dst = destinations(f, s.arrays);
+    for (auto* v : dst) v->resize(size_t(s.gnx) * size_t(s.gny));
+    for (const Event& e : s.done) e.synchronize();
+    for (const FrameSlot::Piece& pc : s.pieces) {
+      const char* from = s.staging.data() + pc.at;
+      double* to = dst[size_t(pc.k)]->data() + size_t(pc.j0) * size_t(s.gnx) + size_t(pc.i0);
+      const auto rows = static_cast<std::int64_t>(pc.ny);
+      const size_t nx = size_t(pc.nx), gx = size_t(s.gnx);
+#pragma omp parallel for schedule(static)
+      for (std::int64_t j = 0; j < rows; ++j) {
+        double* row = to + size_t(j) * gx;
+        if (pc.bytes == sizeof(float)) {
+          const float* src = reinterpret_cast<const float*>(from) + size_t(j) * nx;
+          for (size_t i = 0; i < nx; ++i) row[i] = double(src[i]);
+        } else {
+          std::memcpy(row, from + size_t(j) * nx * sizeof(double), nx * sizeof(double));
+        }
+      }
+    }
+    slot_->busy.store(false, std::memory_order_release);
+    slot_.reset();
+    return f;
+  }
+
+ private:
+  // Dropped unread (a run stopped before the writer took the frame): the copies still land in
+  // the slot, so it is freed only once they have.
+  void finish_waiting() noexcept {
+    try {
+      for (const Event& e : slot_->done) e.synchronize();
+    } catch (...) {
+    }
+    slot_->busy.store(false, std::memory_order_release);
+  }
+  std::shared_ptr<FrameSlot> slot_;
+};
+
+}  // namespace
+
+template <class T>
+unsigned Engine<T>::present(unsigned arrays) const {
+  if (!scene_.hazard.enabled) arrays &= ~arrays::hazard;
+  if (!scene_.infiltration.enabled()) arrays &= ~arrays::infiltration;
+  return arrays;
+}
+
+template <class T>
+template <class Put>
+void Engine<T>::for_each_array(const Part<T>& p, unsigned arrays, int cur, Put put) {
+  if (arrays & arrays::depth) put(p.h[cur]);
+  if (arrays & arrays::discharge) {
+    put(p.hu[cur]);
+    put(p.hv[cur]);
+  }
+  if (arrays & arrays::pollutant) put(p.hc[cur]);
+  if (arrays & arrays::max_depth) put(p.max_depth);
+  if (arrays & arrays::hazard) {
+    const HazardBuffers<T>& z = p.hazard;
+    for (const auto* b : {&z.max_speed, &z.max_depth_speed, &z.max_conc, &z.max_rating}) put(*b);
+    put(z.first_wet);
+    put(z.wet_time);
+  }
+  if (arrays & arrays::infiltration) put(p.forcing.F[cur]);
+}
+
+template <class T>
+FieldsCopy Engine<T>::fields_async(unsigned arrays) const {
+  // Under MPI the other ranks' parts come as messages (collective): the waiting path.
+  if (world_.distributed()) return FieldsCopy(fields(arrays));
+  arrays = present(arrays);
+  // Where each piece goes and how large the staging must be.
+  std::vector<FrameSlot::Piece> pieces;
+  size_t bytes = 0;
+  for (size_t q = 0; q < parts_.size(); ++q) {
+    const Part<T>& p = *parts_[q];
+    int k = 0;
+    for_each_array(p, arrays, cur_, [&](const auto& b) {
+      using U = typename std::decay_t<decltype(b)>::value_type;
+      pieces.push_back(FrameSlot::Piece{bytes, sizeof(U), k++, int(q), p.sub.cells.i0,
+                                        p.sub.cells.j0, p.nx, p.ny});
+      // Page-aligned pieces: each 2D copy starts on its own page.
+      bytes += (size_t(p.nx) * size_t(p.ny) * sizeof(U) + 4095) & ~size_t(4095);
+    });
+  }
+  // A free slot large enough, or a new one (frames in flight are bounded by the writer's queue).
+  std::shared_ptr<FrameSlot> slot;
+  for (const auto& s : frame_slots_)
+    if (!s->busy.load(std::memory_order_acquire) && s->staging.size() >= bytes) {
+      slot = s;
+      break;
+    }
+  if (!slot) {
+    bool pin = false;
+    for (const auto& p : parts_) pin = pin || p->exec.is_cuda();
+    slot = std::make_shared<FrameSlot>();
+    slot->staging = PinnedBuffer(bytes, pin);
+    for (const auto& p : parts_) slot->done.emplace_back(p->exec);
+    frame_slots_.push_back(slot);
+  }
+  slot->busy.store(true, std::memory_order_relaxed);
+  slot->pieces = std::move(pieces);
+  slot->gnx = scene_.grid.nx;
+  slot->gny = scene_.grid.ny;
+  slot->arrays = arrays;
+  // Each part's owned rows, one 2D copy an array, queued on the part's stream behind its steps.
+  size_t n = 0;
+  for (size_t q = 0; q < parts_.size(); ++q) {
+    const Part<T>& p = *parts_[q];
+    for_each_array(p, arrays, cur_, [&](const auto& b) {
+      using U = typename std::decay_t<decltype(b)>::value_type;
+      const FrameSlot::Piece& pc = slot->pieces[n++];
+      const Grid2<const U> g{b.data(), p.nx, p.ny, p.ring};
+      copy_rows_async(slot->staging.data() + pc.at, size_t(p.nx) * sizeof(U), Exec::host(),
+                      b.data() + g.offset(0, 0), size_t(g.stride()) * sizeof(U), p.exec,
+                      size_t(p.nx) * sizeof(U), size_t(p.ny), p.exec);
+    });
+    slot->done[q].record(p.exec);
+  }
+  return FieldsCopy(std::make_unique<SlotCopy>(std::move(slot)));
+}
+
+template <class T>
+Fields Engine<T>::fields(unsigned arrays) const {
+  if (!world_.distributed()) return fields_async(arrays).get();
+  Fields f;
+  f.nx = scene_.grid.nx;
+  f.ny = scene_.grid.ny;
+  arrays = present(arrays);
+  const std::vector<std::vector<double>*> dst = destinations(f, arrays);
   const int gathered = int(dst.size());
   // Each asked-for array of part p into out(k) (row j at out(k) + j * pitch).
   const auto copy_part = [&](const Part<T>& p, const auto& out, size_t pitch) {
     int k = 0;
-    const auto put = [&](const auto& b) {
-      place_owned(p, b, out(k++), pitch);
-    };
-    if (arrays & arrays::depth) put(p.h[cur_]);
-    if (arrays & arrays::discharge) {
-      put(p.hu[cur_]);
-      put(p.hv[cur_]);
-    }
-    if (arrays & arrays::pollutant) put(p.hc[cur_]);
-    if (arrays & arrays::max_depth) put(p.max_depth);
-    if (arrays & arrays::hazard) {
-      const HazardBuffers<T>& z = p.hazard;
-      for (const auto* b : {&z.max_speed, &z.max_depth_speed, &z.max_conc, &z.max_rating}) put(*b);
-      put(z.first_wet);
-      put(z.wet_time);
-    }
-    if (arrays & arrays::infiltration) put(p.forcing.F[cur_]);
+    for_each_array(p, arrays, cur_, [&](const auto& b) { place_owned(p, b, out(k++), pitch); });
   };
   const bool root = world_.is_root();
   const size_t gx = size_t(f.nx);
@@ -112,7 +264,7 @@ Fields Engine<T>::fields(unsigned arrays) const {
         *p, [&](int k) { return packed.data() + size_t(k) * cells; }, size_t(p->nx));
     world_.send(packed.data(), static_cast<long long>(packed.size()), 0, kGatherTag);
   }
-  if (root && world_.distributed())
+  if (root)
     for (const partition::Subdomain& d : dec_.parts) {
       const int rank = d.id / per_rank_;
       if (rank == 0) continue;
@@ -244,6 +396,8 @@ template std::vector<double> Engine<float>::owned(const Part<float>&,
 template std::vector<double> Engine<double>::owned(const Part<double>&,
                                                    const DeviceBuffer<double>&) const;
 template Fields Engine<float>::fields(unsigned) const;
+template FieldsCopy Engine<float>::fields_async(unsigned) const;
+template FieldsCopy Engine<double>::fields_async(unsigned) const;
 template Fields Engine<double>::fields(unsigned) const;
 template std::vector<Probe> Engine<float>::probe(const std::vector<Index>&) const;
 template std::vector<Probe> Engine<double>::probe(const std::vector<Index>&) const;

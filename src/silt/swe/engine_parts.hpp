@@ -30,6 +30,8 @@
 
 namespace silt::swe::detail {
 
+struct FrameSlot;  // engine_output.cpp
+
 template <class T>
 class Engine final : public EngineBase {
  public:
@@ -40,6 +42,7 @@ class Engine final : public EngineBase {
   void step_many(long long count) override;
   Clock clock() const override;
   Fields fields(unsigned arrays) const override;
+  FieldsCopy fields_async(unsigned arrays) const override;
   std::vector<Probe> probe(const std::vector<Index>& cells) const override;
   Totals totals() const override;
   CommTimes measure_communication(int repetitions) override;
@@ -98,8 +101,16 @@ class Engine final : public EngineBase {
   // The cumulative infiltration F (double, whatever T) has an exchange of its own; null when the
   // scene does not infiltrate.
   std::unique_ptr<partition::HaloExchange> halo_F_;
-  // fields(): the host side of a frame's copies, kept from frame to frame (pinned once).
+  /// The asked-for arrays of p in fields()' fixed order, each passed to put(buffer).
+  template <class Put>
+  static void for_each_array(const Part<T>& p, unsigned arrays, int cur, Put put);
+  /// arrays with those the scene does not have removed.
+  unsigned present(unsigned arrays) const;
+  // fields() under MPI: the host side of a frame's copies, kept from frame to frame (pinned once).
   mutable PinnedBuffer frame_staging_;
+  // fields_async(): pinned staging slots of frames in flight, reused once their get() is done
+  // (engine_output.cpp, FrameSlot).
+  mutable std::vector<std::shared_ptr<FrameSlot>> frame_slots_;
   partition::ScalarReduce reduce_;
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step

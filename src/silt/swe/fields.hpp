@@ -2,6 +2,8 @@
 // data so that io/ writes them (rasters, maps, gauges) without including the solver.
 #pragma once
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "silt/core/config.hpp"
@@ -38,6 +40,32 @@ constexpr unsigned hazard = 16u;        // the hazard fields (with Scene::hazard
 constexpr unsigned infiltration = 32u;  // F (with Scene::infiltration)
 constexpr unsigned all = 63u;
 }  // namespace arrays
+
+/// Fields on their way to the host (Solver::fields_async): the copies were queued on the devices'
+/// streams, behind the steps before and ahead of those after, when it was made; get() waits for
+/// them (an event per part, no device-wide wait) and converts them to double. Move-only; get()
+/// once, on any thread (a writer thread's).
+class FieldsCopy {
+ public:
+  /// The part a solver fills in: waits for its copies and converts.
+  struct Pending {
+    virtual ~Pending() = default;
+    virtual Fields get() = 0;
+  };
+  FieldsCopy() = default;
+  explicit FieldsCopy(Fields ready) : ready_(std::move(ready)) {}
+  explicit FieldsCopy(std::unique_ptr<Pending> pending) : pending_(std::move(pending)) {}
+  Fields get() {
+    if (!pending_) return std::move(ready_);
+    Fields f = pending_->get();
+    pending_.reset();
+    return f;
+  }
+
+ private:
+  Fields ready_;
+  std::unique_ptr<Pending> pending_;
+};
 
 /// Values of one cell at the current time.
 struct Probe {

@@ -76,6 +76,9 @@ const Exec& Solver::exec() const {
 Fields Solver::fields(unsigned arrays) const {
   return impl_->engine->fields(arrays);
 }
+FieldsCopy Solver::fields_async(unsigned arrays) const {
+  return impl_->engine->fields_async(arrays);
+}
 std::vector<Probe> Solver::probe(const std::vector<Index>& cells) const {
   return impl_->engine->probe(cells);
 }

@@ -118,6 +118,11 @@ class Solver {
 
   /// The arrays named by `arrays` (swe::arrays; all by default) of every cell; the others empty.
   Fields fields(unsigned arrays = swe::arrays::all) const;
+  /// fields() without waiting: the copies are queued on the devices' streams into pinned memory
+  /// (the steps queued next wait only for them, not for the host), and FieldsCopy::get() waits for
+  /// them and converts, e.g. on a writer thread while the next frame steps. Under MPI it is
+  /// fields() (collective), already done when it returns.
+  FieldsCopy fields_async(unsigned arrays = swe::arrays::all) const;
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
   Totals totals() const;
 
