@@ -368,6 +368,9 @@ void read_hazard(Keys& o, SweJob& job) {
               : debris == "woodland" ? swe::kDebrisWoodland
               : debris == "urban"    ? swe::kDebrisUrban
                                      : swe::kDebrisConservative;
+  // Off by default: the end rasters are what reports use, and every frame then downloads and
+  // writes eight more arrays.
+  job.outputs.hazard_every_frame = h.boolean("every_frame", false);
   h.finish();
 }
 
