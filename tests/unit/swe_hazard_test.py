@@ -245,4 +245,22 @@ check("since the start" in ds["hazard_max_speed_frames"].attrs.get("long_name", 
       "a frame's hazard long_name says since the start of the run")
 cfchecks(os.path.join(out, "fields.nc"), "fields.nc with hazard variables over time")
 
+# NetCDF a file per frame: hazard_<field>_<kkkk>.nc with a one-element time axis, the same values
+# (the same steps: only the files differ).
+doc["outputs"]["netcdf"] = "frames"
+doc["outputs"]["formats"] = ["nc"]
+scene = os.path.join(SCRATCH, "ritter_hazard_nc_frames.json")
+with open(scene, "w") as f:
+    json.dump(doc, f)
+out_nc = os.path.join(SCRATCH, "out_nc_frames")
+shutil.rmtree(out_nc, ignore_errors=True)
+subprocess.run([SILT, "run", scene, "--out", out_nc, "--quiet"], check=True,
+               stdout=subprocess.DEVNULL)
+for n in ["max_speed", "class"]:
+    path = os.path.join(out_nc, f"hazard_{n}_0003.nc")
+    v = xr.open_dataset(path, decode_times=False, mask_and_scale=False)["hazard_" + n]
+    check(v.dims == ("time", "y", "x") and np.array_equal(v.values[0, 0], hz[n][3]),
+          f"hazard_{n}_0003.nc holds frame 3's hazard_{n} over (time, y, x)")
+    cfchecks(path, f"hazard_{n}_0003.nc")
+
 sys.exit(1 if failures else 0)
