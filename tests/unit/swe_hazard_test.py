@@ -171,6 +171,9 @@ doc["run"]["output_interval"] = 2.0
 scene = os.path.join(SCRATCH, "ritter_hazard_frames.json")
 with open(scene, "w") as f:
     json.dump(doc, f)
+summary = subprocess.run([SILT, "validate", scene], capture_output=True, text=True).stdout
+check("rating, class (wet deeper than 0.01 m) at the end and with every frame" in summary,
+      "silt validate names the hazard rasters, with every frame")
 out = os.path.join(SCRATCH, "out_frames")
 shutil.rmtree(out, ignore_errors=True)
 subprocess.run([SILT, "run", scene, "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
