@@ -165,6 +165,39 @@ TEST(Crs, NoCrsWritesNoPrj) {
   EXPECT_EQ(write_one_frame(job, "crs_plain").size(), 1u);
 }
 
+// outputs.hazard.every_frame: frames download the hazard arrays only when it is set, and then write
+// each hazard raster with its .prj (the CRS of the DEM) beside the fields; a value that is not a
+// boolean is an error naming the key.
+TEST(Crs, HazardWithEveryFrameOnlyWhenAsked) {
+  utm_grid("crs_dem", 16);
+  const auto end_only =
+      utm_job("", R"({"formats": ["asc"], "fields": ["depth"], "png": "none", "hazard": {}})");
+  EXPECT_EQ(io::field_arrays_of(end_only.outputs) & io::kHazardArrays, 0u);
+  EXPECT_EQ(io::files_per_frame(end_only.outputs), 2u);  // depth .asc and .prj
+  EXPECT_EQ(write_one_frame(end_only, "crs_hazard_end").size(), 2u);
+  const auto every = utm_job("", R"({"formats": ["asc"], "fields": ["depth"], "png": "none",
+      "hazard": {"every_frame": true, "fields": ["max_speed", "class"]}})");
+  EXPECT_EQ(io::field_arrays_of(every.outputs) & io::kHazardArrays, io::kHazardArrays);
+  EXPECT_EQ(io::files_per_frame(every.outputs), 3u * 2u);
+  swe::Fields f = utm_fields();
+  f.max_depth = f.h;
+  f.max_speed = f.max_depth_speed = f.max_concentration = f.wet_duration = f.hu;
+  f.max_rating = std::vector<double>(6, 1.0);
+  f.first_wet_time = std::vector<double>(6, -1.0);
+  f.first_wet_time[2] = 0.5;
+  const std::string dir = (scratch() / "crs_hazard_every").string();
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  io::SweOutputWriter w(every, dir);
+  EXPECT_EQ(w.write_frame(f, 1.0, 0).size(), 6u);
+  for (const char* name : {"hazard_max_speed_0000", "hazard_class_0000"}) {
+    EXPECT_EQ(gdal_crs(dir + "/" + name + ".asc", "EPSG:32616"), "same") << name;
+    EXPECT_TRUE(fs::exists(fs::path(dir) / (std::string(name) + ".prj"))) << name;
+  }
+  EXPECT_TRUE(throws_with([] { utm_job("", R"({"png": "none", "hazard": {"every_frame": 1}})"); },
+                          {"utm.json", "outputs.hazard.every_frame", "true or false"}));
+}
+
 TEST(Precision, FollowsTheRunAndTheKey) {
   utm_grid("crs_dem", 16);
   const std::string all =

@@ -20,6 +20,7 @@
 namespace silt::swe {
 namespace {
 
+using channel::CompoundChannel;
 using channel::kG;
 
 constexpr double kQ = 2.0;         // m^2/s: the supercritical inflow ...
@@ -190,6 +191,47 @@ TEST(SweBoundaries, RatingCurveOutflowHoldsItsStage) {
   EXPECT_LT(p.linf_rel, kSettled);
 }
 
+// A rating-curve outflow across an uneven section (swe_channel.hpp's compound channel: a main
+// channel 0.5 m below a rougher floodplain): the table's Q must be shared by conveyance
+// K = h^(5/3) / n so that each strip passes its own uniform flow and the uniform state stays
+// steady up to the edge. Shared equally (the former treatment), the channel passes 41 % too little
+// and the floodplain 3.3 times too much: the channel backs up and water crosses to the floodplain.
+TEST(SweBoundaries, RatingCurveSharesItsDischargeByConveyance) {
+  const CompoundChannel c = channel::compound_channel(50, Precision::f64);
+  const Scene& s = c.scene;
+  Solver solver(s, test::exec());
+  solver.advance_to(600.0);
+  const Fields f = solver.fields();
+  const Index nx = s.grid.nx;
+  double dh_main = 0, dh_plain = 0, v_max = 0;
+  for (Index j = 0; j < 4; ++j)
+    for (Index i = 0; i < nx; ++i) {
+      const size_t k = size_t(j * nx + i);
+      const bool main = j < 2;
+      const double h = main ? c.h_main : c.h_plain;
+      double& dh = main ? dh_main : dh_plain;
+      dh = std::max(dh, std::abs(f.h[k] - h) / h);
+      v_max = std::max(v_max, std::abs(f.hv[k]));
+    }
+  const size_t last_main = size_t(nx - 1), last_plain = size_t(3 * nx + nx - 1);
+  std::printf(
+      "| rating by conveyance | channel h %.4f q %.4f, floodplain h %.4f q %.4f | last column h "
+      "%.5f, %.5f | max relative error of h: channel %.2e, floodplain %.2e | max |hv| %.2e "
+      "m^2/s |\n",
+      c.h_main, c.q_main, c.h_plain, c.q_plain, f.h[last_main], f.h[last_plain], dh_main, dh_plain,
+      v_max);
+  // First order: the discrete uniform depth differs by (3 / 10) (S dx / 2 h) relative (see the
+  // steep supercritical test), 5e-4 on the floodplain here; twice that, plus the table's linear
+  // interpolation (~4e-5 of Q between rows 1 cm apart).
+  const double bound = 2 * 0.3 * CompoundChannel::kSlope * s.grid.dx / (2 * c.h_plain) + 1e-4;
+  EXPECT_LT(dh_main, bound);
+  EXPECT_LT(dh_plain, bound);
+  // The strips' discrete levels differ by such first-order amounts (the bias depends on h), which
+  // drives a transverse flow of the order of bound x q_plain (measured 3.1e-4 m^2/s at the edge, 0.8 of it);
+  // a share that does not match the strips' flows drives water across the section.
+  EXPECT_LT(v_max, 2 * bound * c.q_plain);
+}
+
 // A critical outflow (free overfall) at the end of a mild channel: the flow leaves at Froude 1, so
 // the depth at the edge, from the last cell's outgoing invariant ((u + 2c) / 3)^2 / g, is the
 // critical depth of the discharge, and the water surface draws down toward it (an M2 profile).
@@ -283,6 +325,11 @@ TEST(SweBoundaries, BadBoundariesNameTheSegment) {
   EXPECT_TRUE(fails(s, {"'gauge'", "rating row 1", "must not decrease"}));
   s.boundaries[0].rating = Series{{0.5}, {2.0}};
   EXPECT_TRUE(fails(s, {"'gauge'", "at least 2 rows, has 1"}));
+  // Shared by conveyance h^(5/3) / n: friction in some of its cells and none in others is refused.
+  s.boundaries[0].rating = Series{{0.5, 1.0}, {0.0, 2.0}};
+  s.manning[size_t(2 * 10 + 9)] = 0.0;  // cell (9, 2): the third along the east side
+  EXPECT_TRUE(fails(s, {"'gauge'", "n must be > 0 in every cell of the segment or 0 in all",
+                        "cell 1 along the side has n > 0, cell 2 has 0"}));
 }
 
 }  // namespace

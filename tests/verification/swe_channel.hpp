@@ -57,6 +57,65 @@ inline Boundary side(const std::string& name, Side sd, BoundaryKind kind, Series
   return b;
 }
 
+/// A compound channel with a rating-curve outflow (swe_boundaries_test, swe_multi_test): nx x 4
+/// cells over 100 m, the bed falling at kSlope toward the east; rows 0-1 a main channel kStep below
+/// rows 2-3, a floodplain, Manning n 0.02 and 0.04. In uniform flow the water surface is level
+/// across: depth h_plain on the floodplain, h_plain + kStep in the channel, each strip at its own
+/// normal unit discharge q = h^(5/3) sqrt(S) / n, which a discharge segment per strip feeds on the
+/// west. The east side is one rating segment whose table is the exact Q(stage) of the last column
+/// (rows every 1 cm), so only a share by conveyance K = h^(5/3) / n holds the flow uniform up to
+/// the edge: an equal share takes ~40 % from the channel's outflow and gives it to the floodplain.
+struct CompoundChannel {
+  static constexpr double kLength = 100, kSlope = 1e-3, kStep = 0.5;
+  static constexpr double kNMain = 0.02, kNPlain = 0.04;
+  Scene scene;
+  double h_main = 0, h_plain = 0, q_main = 0, q_plain = 0;  // m, m^2/s
+};
+
+inline CompoundChannel compound_channel(Index nx, Precision p, double h_plain = 0.6) {
+  using C = CompoundChannel;
+  CompoundChannel c;
+  c.h_plain = h_plain;
+  c.h_main = h_plain + C::kStep;
+  const auto uniform_q = [](double h, double n) {
+    return std::pow(h, 5.0 / 3.0) * std::sqrt(C::kSlope) / n;
+  };
+  c.q_main = uniform_q(c.h_main, C::kNMain);
+  c.q_plain = uniform_q(c.h_plain, C::kNPlain);
+  Scene& s = c.scene;
+  s = scenes::make_scene("compound", nx, 4, C::kLength / double(nx), p);
+  s.velocity_x.assign(s.depth.size(), 0.0);
+  s.manning.assign(s.depth.size(), 0.0);
+  scenes::for_cells(s, [&](Index, Index j, double x, double, size_t k) {
+    const bool main = j < 2;
+    s.bed[k] = C::kSlope * (C::kLength - x) - (main ? C::kStep : 0.0);
+    s.manning[k] = main ? C::kNMain : C::kNPlain;
+    s.depth[k] = main ? c.h_main : c.h_plain;
+    s.velocity_x[k] = (main ? c.q_main : c.q_plain) / s.depth[k];
+  });
+  const double dx = s.grid.dx, z_plain = C::kSlope * dx / 2;  // the last column's floodplain bed
+  Series table;
+  for (int r = 0; r <= 150; ++r) {
+    const double stage = z_plain + 0.01 * r, hp = stage - z_plain, hm = hp + C::kStep;
+    table.t.push_back(stage);
+    table.value.push_back(2 * dx * (uniform_q(hm, C::kNMain) + uniform_q(hp, C::kNPlain)));
+  }
+  auto segment = [&](const char* name, Side sd, Index a, Index b, BoundaryKind k, Series q) {
+    Boundary bd = side(name, sd, k, std::move(q));
+    bd.begin = a;
+    bd.end = b;
+    return bd;
+  };
+  Boundary gauge = segment("gauge", Side::east, 0, 4, BoundaryKind::rating, {});
+  gauge.rating = table;
+  s.boundaries = {segment("main", Side::west, 0, 2, BoundaryKind::discharge,
+                          scenes::constant_series(2 * dx * c.q_main)),
+                  segment("plain", Side::west, 2, 4, BoundaryKind::discharge,
+                          scenes::constant_series(2 * dx * c.q_plain)),
+                  gauge};
+  return c;
+}
+
 /// A 40 m x 30 m basin (nx x ny cells) falling toward the east and north, partly wet, with every
 /// flow boundary: a supercritical inflow by depth and one by velocity, a discharge on the west; a
 /// normal-depth and a rating outflow on the east; a critical outflow on the north. For comparing

@@ -181,6 +181,23 @@ TEST(SweMulti, AsyncFieldsAreTheStateWhenAsked) {
     }
 }
 
+// A rating segment shares its Q by conveyance summed over all its cells each step (the slots of
+// the step's reduction, summed in slot order): cuts through the segment (strips are whole rows:
+// 2 strips part the channel from the floodplain, 4 give each row a part) give the same bits.
+TEST(SweMulti, RatingByConveyanceAcrossCutsEqualsOneDevice) {
+  for (Precision p : {Precision::f64, Precision::f32})
+    for (auto [parts, halo, shape] :
+         {std::tuple{2, 1, SplitShape::strips}, std::tuple{4, 1, SplitShape::strips},
+          std::tuple{8, 2, SplitShape::blocks}}) {
+      const Scene scene = channel::compound_channel(24, p).scene;
+      Solver one(scene, exec(), plain());
+      Solver split(scene, make_split(parts, halo, shape), plain());
+      one.advance_to(20.0);
+      split.advance_to(20.0);
+      expect_same_fields(split, one, "rating by conveyance: " + split.layout());
+    }
+}
+
 TEST(SweMulti, OnePartitionEqualsOneDevice) {
   compare_runs(Precision::f64, 1, 1, SplitShape::automatic, {1.0, 6.0});
 }

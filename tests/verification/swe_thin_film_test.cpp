@@ -35,8 +35,16 @@ struct Behind {
   double max_speed = 0;  // m/s, of cells deeper than dry
 };
 
+/// Wet cells thinner than the film depth inside the exact disk, on the side where the shoreline
+/// advances (wets) or recedes, over one period: sums of h dx^2 and h |u - u_exact| dx^2.
+struct Thin {
+  double volume = 0, momentum_error = 0;                                           // m^3, m^4/s
+  double speed_error() const { return volume > 0 ? momentum_error / volume : 0; }  // m/s
+};
+
 struct Film {
   Behind axes, diagonals;
+  Thin advancing, receding;
 };
 
 Film run(Index n) {
@@ -51,15 +59,26 @@ Film run(Index n) {
     const Fields f = solver.fields();
     const double w = th.omega();
     const double xc = th.xc + th.eta * std::cos(w * t), yc = th.yc + th.eta * std::sin(w * t);
+    const double da = s.grid.dx * s.grid.dx;
     scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
-      if (std::hypot(x - xc, y - yc) < th.a + kMargin) return;
+      const double r = std::hypot(x - xc, y - yc), h = f.h[k];
+      if (r < th.a) {
+        if (!(h > kDry && h < kFilm)) return;
+        // The exact velocity is uniform; the shoreline moves with it, outward where it points
+        // away from the disk's centre.
+        const double ue = th.u(t), ve = th.v(t);
+        Thin& thin = (x - xc) * ue + (y - yc) * ve > 0 ? film.advancing : film.receding;
+        thin.volume += h * da;
+        thin.momentum_error += std::hypot(f.hu[k] - h * ue, f.hv[k] - h * ve) * da;
+        return;
+      }
+      if (r < th.a + kMargin) return;
       // Direction from the disk's centre folded into [0, 90) degrees.
       const double deg = std::fmod(std::atan2(y - yc, x - xc) * 180 / M_PI + 360, 90.0);
       Behind* b = deg < 10 || deg > 80      ? &film.axes
                   : std::abs(deg - 45) < 10 ? &film.diagonals
                                             : nullptr;
       if (!b) return;
-      const double h = f.h[k];
       b->max_depth = std::max(b->max_depth, h);
       if (h > kDry) b->max_speed = std::max(b->max_speed, std::hypot(f.hu[k], f.hv[k]) / h);
     });
@@ -97,6 +116,25 @@ TEST(SweVerification, NoFilmBehindAMovingShoreline) {
   }
   EXPECT_LT(films.back().axes.max_depth, kFilm);
   EXPECT_LT(films.back().diagonals.max_depth, kFilm);
+  // Inside the disk the cells thinner than the film depth are the smeared shoreline itself (0.7 to
+  // 1.9 cells inside the exact one, holding 1/30 to 1/260 of the exact depth there): their speed
+  // error, depth-weighted, falls with every refinement on both sides, and so does the momentum
+  // error they carry. Measured: advancing 0.289, 0.260, 0.179 m/s (mostly along the shoreline,
+  // worst where it runs along a grid axis); receding 0.942, 0.535, 0.333 m/s (draining inward
+  // ahead of the exact shoreline).
+  std::printf("| cells | inside, h < film: advancing error (m/s) | receding error (m/s) |\n");
+  for (size_t k = 0; k < sizes.size(); ++k)
+    std::printf("| %d | %.3f (%.2e m^4/s) | %.3f (%.2e m^4/s) |\n", int(sizes[k]),
+                films[k].advancing.speed_error(), films[k].advancing.momentum_error / kSamples,
+                films[k].receding.speed_error(), films[k].receding.momentum_error / kSamples);
+  for (size_t k = 1; k < sizes.size(); ++k)
+    for (auto [name, prev, cur] :
+         {std::tuple{"advancing", films[k - 1].advancing, films[k].advancing},
+          std::tuple{"receding", films[k - 1].receding, films[k].receding}}) {
+      EXPECT_GT(cur.volume, 0) << name << " at " << sizes[k] << " cells";
+      EXPECT_LT(cur.speed_error(), prev.speed_error()) << name << " at " << sizes[k] << " cells";
+      EXPECT_LT(cur.momentum_error, prev.momentum_error) << name << " at " << sizes[k] << " cells";
+    }
 }
 
 }  // namespace

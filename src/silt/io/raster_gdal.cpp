@@ -145,7 +145,6 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
   if (!nc.ds) throw Error(fmt::format("cannot write '{}': {}", path, last_error("create failed")));
   auto root = nc.ds->GetRootGroup();
   const auto f64 = GDALExtendedDataType::Create(GDT_Float64);
-  const auto f32 = GDALExtendedDataType::Create(GDT_Float32);
   const auto str = GDALExtendedDataType::CreateString();
   auto text_attr = [&](const std::shared_ptr<GDALMDArray>& a, const char* k, const std::string& v) {
     if (auto at = a->CreateAttribute(k, {}, str)) at->Write(v.c_str());
@@ -187,47 +186,44 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
     text_attr(var, "standard_name",
               std::string("projection_") + (axis[0] == 'X' ? "x" : "y") + "_coordinate");
   }
-  const auto& vtype = r.type == ValueType::f64 ? f64 : f32;
-  for (const Raster* f : fields) {
-    CPLStringList var_opts;
+  // A variable of f's type over dims with f's nodata, units, names, cell methods, flags and CRS.
+  const auto add_variable = [&](const Raster& f,
+                                const std::vector<std::shared_ptr<GDALDimension>>& dims,
+                                CPLStringList& var_opts) {
     var_opts.AddNameValue("COMPRESS", "DEFLATE");
-    // One frame per chunk: a frame is written, and most often read, whole.
-    var_opts.AddNameValue("BLOCKSIZE", fmt::format("1,{},{}", r.ny, r.nx).c_str());
-    const std::string name = f->variable.empty() ? "Band1" : f->variable;
-    auto var = root->CreateMDArray(name, {dim_t, dim_y, dim_x}, vtype, var_opts.List());
+    const std::string name = f.variable.empty() ? "Band1" : f.variable;
+    const auto type = GDALExtendedDataType::Create(gdal_type(f));
+    auto var = root->CreateMDArray(name, dims, type, var_opts.List());
     if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
-    var->SetNoDataValue(r.nodata);
-    if (!f->units.empty()) text_attr(var, "units", f->units);
-    if (!f->standard_name.empty()) text_attr(var, "standard_name", f->standard_name);
-    text_attr(var, "long_name", f->long_name.empty() ? name : f->long_name);
-    if (!f->cell_methods.empty()) text_attr(var, "cell_methods", f->cell_methods);
-    set_crs(*nc.ds, var.get(), r.crs_wkt, path);
-    nc.vars.push_back(var);
-  }
-  for (const Raster* f : statics) {
-    CPLStringList var_opts;
-    var_opts.AddNameValue("COMPRESS", "DEFLATE");
-    const auto type = GDALExtendedDataType::Create(gdal_type(*f));
-    auto var = root->CreateMDArray(f->variable, {dim_y, dim_x}, type, var_opts.List());
-    if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
-    var->SetNoDataValue(f->nodata);
-    if (!f->units.empty()) text_attr(var, "units", f->units);
-    if (!f->standard_name.empty()) text_attr(var, "standard_name", f->standard_name);
-    text_attr(var, "long_name", f->long_name.empty() ? f->variable : f->long_name);
-    if (!f->cell_methods.empty()) text_attr(var, "cell_methods", f->cell_methods);
-    if (!f->flag_meanings.empty()) {
+    var->SetNoDataValue(f.nodata);
+    if (!f.units.empty()) text_attr(var, "units", f.units);
+    if (!f.standard_name.empty()) text_attr(var, "standard_name", f.standard_name);
+    text_attr(var, "long_name", f.long_name.empty() ? name : f.long_name);
+    if (!f.cell_methods.empty()) text_attr(var, "cell_methods", f.cell_methods);
+    if (!f.flag_meanings.empty()) {
       // CF 3.5: flag_values of the variable's type, one per blank-separated meaning.
       std::vector<GByte> values;
-      for (size_t at = 0; at != std::string::npos; at = f->flag_meanings.find(' ', at + 1))
+      for (size_t at = 0; at != std::string::npos; at = f.flag_meanings.find(' ', at + 1))
         values.push_back(GByte(values.size()));
       const GUInt64 start0[1] = {0};
       const size_t count0[1] = {values.size()};
       auto at = var->CreateAttribute("flag_values", {GUInt64(values.size())}, type);
       if (!at || !at->Write(start0, count0, nullptr, nullptr, type, values.data()))
         throw Error(fmt::format("cannot write '{}': {}", path, last_error("flag_values")));
-      text_attr(var, "flag_meanings", f->flag_meanings);
+      text_attr(var, "flag_meanings", f.flag_meanings);
     }
     set_crs(*nc.ds, var.get(), r.crs_wkt, path);
+    return var;
+  };
+  for (const Raster* f : fields) {
+    CPLStringList var_opts;
+    // One frame per chunk: a frame is written, and most often read, whole.
+    var_opts.AddNameValue("BLOCKSIZE", fmt::format("1,{},{}", r.ny, r.nx).c_str());
+    nc.vars.push_back(add_variable(*f, {dim_t, dim_y, dim_x}, var_opts));
+  }
+  for (const Raster* f : statics) {
+    CPLStringList var_opts;
+    add_variable(*f, {dim_y, dim_x}, var_opts);
   }
   if (auto g = root->CreateAttribute("Conventions", {}, str)) g->Write("CF-1.8");
   if (auto g = root->CreateAttribute("source", {}, str)) g->Write("silt shallow-water solver");

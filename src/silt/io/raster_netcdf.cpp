@@ -69,9 +69,10 @@ void append_netcdf_frame(const std::string& path, const RasterSeries& s, long k,
     int id;
     check(nc_inq_varid(nc.id, name.c_str(), &id), path, fmt::format("variable '{}'", name));
     // South row first, as y increases; nodata as the fill value (netCDF-C converts to the
-    // variable's float32 or float64).
+    // variable's type: float32, float64, or bytes for hazard classes).
+    const double nodata = s.fields[v].nodata;
     for (size_t c = 0; c < buf.size(); ++c)
-      buf[c] = std::isnan(values[v][c]) ? g.nodata : values[v][c];
+      buf[c] = std::isnan(values[v][c]) ? nodata : values[v][c];
     const size_t start[3] = {at, 0, 0};
     const size_t count[3] = {1, static_cast<size_t>(g.ny), static_cast<size_t>(g.nx)};
     check(nc_put_vara_double(nc.id, id, start, count, buf.data()), path,

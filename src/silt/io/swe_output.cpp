@@ -108,8 +108,12 @@ SweOutputWriter::SweOutputWriter(const SweJob& job, std::string out_dir, long fi
       series_.fields.push_back(series_.grid);
       name_field(series_.fields.back(), field);
     }
-    for (HazardField field : job.outputs.hazard)
+    for (HazardField field : job.outputs.hazard) {
       series_.statics.push_back(hazard_raster(job, {}, field));
+      if (!job.outputs.hazard_every_frame) continue;
+      series_.fields.push_back(hazard_raster(job, {}, field, /*at_frame=*/true));
+      series_.fields.back().variable += kHazardFramesSuffix;
+    }
     series_path_ = (fs::path(dir_) / kNetcdfRunFile).string();
     // A restart writes its frames over those from first_frame on in the file it continues.
     std::error_code ec;
@@ -139,13 +143,15 @@ unsigned field_arrays_of(const SweOutputSettings& o) {
   };
   for (SweField f : o.fields) add(f);
   if (o.png == PngMap::concentration) add(SweField::concentration);
+  if (o.hazard_every_frame && !o.hazard.empty()) a |= kHazardArrays;
   return a;
 }
 
 std::size_t files_per_frame(const SweOutputSettings& o) {
   const bool prj = !o.crs_wkt.empty() && std::find(o.formats.begin(), o.formats.end(),
                                                    RasterFormat::asc) != o.formats.end();
-  return o.fields.size() * (o.formats.size() + (prj ? 1 : 0)) + (o.png != PngMap::none ? 1 : 0);
+  const std::size_t rasters = o.fields.size() + (o.hazard_every_frame ? o.hazard.size() : 0);
+  return rasters * (o.formats.size() + (prj ? 1 : 0)) + (o.png != PngMap::none ? 1 : 0);
 }
 
 std::string SweOutputWriter::frame_path(const std::string& stem, int k,
@@ -187,9 +193,8 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
   // ESRI ASCII keeps its CRS in a .prj of the same name, the same text for every file.
   const std::string prj = o.crs_wkt.empty() ? "" : crs_to_prj(o.crs_wkt);
   std::vector<std::vector<double>> series_values;
-  for (SweField field : o.fields) {
-    r.values = derived_field(s, f, field);
-    name_field(r, field);
+  // r in every format but the run's NetCDF file (whose values are kept for it).
+  const auto write_each = [&](const Raster& r) {
     if (!series_path_.empty()) series_values.push_back(r.values);
     for (RasterFormat fmt_ : o.formats) {
       if (fmt_ == RasterFormat::nc && !series_path_.empty()) continue;
@@ -200,6 +205,19 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
         write_text_atomically(prj_path_of(path), prj);
         written.push_back(prj_path_of(path));
       }
+    }
+  };
+  for (SweField field : o.fields) {
+    r.values = derived_field(s, f, field);
+    name_field(r, field);
+    write_each(r);
+  }
+  // The maxima so far, in series_.fields' order (the fields, then the hazard rasters).
+  if (o.hazard_every_frame) {
+    for (HazardField field : o.hazard) {
+      Raster hz = hazard_raster(*job_, f, field, /*at_frame=*/true);
+      hz.time = t;
+      write_each(hz);
     }
   }
   if (o.png != PngMap::none) {

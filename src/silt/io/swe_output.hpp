@@ -27,23 +27,30 @@ std::vector<double> derived_field(const swe::Scene& scene, const swe::Fields& f,
 Raster output_grid(const SweJob& job);
 /// Hazard raster `which` of f (swe_output_hazard.cpp) with its name, units and CF metadata;
 /// nodata on inactive cells and, for the first wetting time, where the cell was never wet. Empty
-/// f: the metadata alone.
-Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which);
+/// f: the metadata alone. at_frame: the maxima so far of an output frame (outputs.hazard.every_frame),
+/// described as since the start of the run rather than over it.
+Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which,
+                     bool at_frame = false);
+/// The run's NetCDF variable of a hazard raster with every frame: "hazard_<field>_frames" over
+/// (time, y, x), beside the end of the run's "hazard_<field>" over (y, x).
+inline constexpr const char* kHazardFramesSuffix = "_frames";
 /// The NetCDF file of the hazard rasters when NetCDF is written a file per frame.
 inline constexpr const char* kNetcdfHazardFile = "hazard.nc";
 
 /// Whether frames read the fields (a raster or a map is asked for); when not,
 /// SweOutputWriter::write_frame() takes empty Fields and nothing need leave the device.
 bool wants_fields(const SweOutputSettings& outputs);
-/// The stored arrays a frame's files read (swe::arrays): depth for every field (wet or dry),
-/// discharge for velocities, pollutant for concentration, max_depth and infiltration for them;
-/// none without files.
-unsigned field_arrays_of(const SweOutputSettings& outputs);
-/// Those the hazard rasters at the end of a run read.
+/// Those the hazard rasters read (at the end of a run, and with every frame when asked).
 constexpr unsigned kHazardArrays = swe::arrays::max_depth | swe::arrays::hazard;
+/// The stored arrays a frame's files read (swe::arrays): depth for every field (wet or dry),
+/// discharge for velocities, pollutant for concentration, max_depth and infiltration for them,
+/// kHazardArrays only with outputs.hazard.every_frame; none without files.
+unsigned field_arrays_of(const SweOutputSettings& outputs);
 /// The NetCDF file of a run (outputs.netcdf = "run"): every field, frames along time.
 inline constexpr const char* kNetcdfRunFile = "fields.nc";
-/// The files each frame writes (besides its row of frames.csv; the run's NetCDF file counts once).
+/// The files each frame writes (besides its row of frames.csv): per field (and per hazard raster
+/// with outputs.hazard.every_frame) one per format, the run's NetCDF file included, and a .prj
+/// beside each .asc when the CRS is known; the PNG map.
 std::size_t files_per_frame(const SweOutputSettings& outputs);
 
 class SweOutputWriter {

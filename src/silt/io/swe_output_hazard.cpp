@@ -1,5 +1,6 @@
-// The hazard rasters of a run (outputs.hazard; swe/kernels/hazard_k.hpp), written once at its end
-// from the fields the solver accumulated every step.
+// The hazard rasters of a run (outputs.hazard; swe/kernels/hazard_k.hpp), written at its end from
+// the fields the solver accumulated every step (and, with every_frame, by write_files with each
+// frame).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,25 +19,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void describe_field(Raster& r, const SweJob& job, HazardField which) {
+void describe_field(Raster& r, const SweJob& job, HazardField which, bool at_frame) {
   const std::string wet = fmt::format("{} m", job.scene.hazard.wet_depth);
+  // The end of the run's maxima are over the run; a frame's are those up to its time.
+  const std::string over = at_frame ? "since the start of the run" : "over the run";
   r.variable = "hazard_" + to_string(which);
   r.cell_methods = "time: maximum";
   switch (which) {
     case HazardField::max_depth:
       r.units = "m";
       r.standard_name = "flood_water_thickness";
-      r.long_name = "maximum water depth over the run";
+      r.long_name = "maximum water depth " + over;
       break;
     case HazardField::max_speed:
       r.units = "m s-1";
       r.standard_name = "flood_water_speed";
       r.long_name =
-          "maximum flow speed over the run (depth-averaged, where deeper than " + wet + ")";
+          "maximum flow speed " + over + " (depth-averaged, where deeper than " + wet + ")";
       break;
     case HazardField::max_depth_speed:
       r.units = "m2 s-1";
-      r.long_name = "maximum of depth x speed over the run (where deeper than " + wet + ")";
+      r.long_name = "maximum of depth x speed " + over + " (where deeper than " + wet + ")";
       break;
     case HazardField::first_wet_time:
       r.units = "s";
@@ -47,17 +50,16 @@ void describe_field(Raster& r, const SweJob& job, HazardField which) {
     case HazardField::wet_duration:
       r.units = "s";
       r.cell_methods = "time: sum";
-      r.long_name = "total time wet deeper than " + wet;
+      r.long_name = "total time wet deeper than " + wet + (at_frame ? " " + over : "");
       break;
     case HazardField::max_concentration:
       r.units = "kg m-3";
-      r.long_name = "maximum pollutant concentration over the run (where deeper than " + wet + ")";
+      r.long_name = "maximum pollutant concentration " + over + " (where deeper than " + wet + ")";
       break;
     case HazardField::rating:
       r.units = "1";
-      r.long_name =
-          "maximum flood hazard rating HR = d (v + 0.5) + DF (Defra/EA FD2320, FD2321 and the 2008 "
-          "supplementary note)";
+      r.long_name = "maximum flood hazard rating HR = d (v + 0.5) + DF " + over +
+                    " (Defra/EA FD2320, FD2321 and the 2008 supplementary note)";
       break;
     case HazardField::hazard_class:
       r.units = "";
@@ -92,9 +94,9 @@ const std::vector<double>& accumulated(const swe::Fields& f, HazardField which) 
 
 }  // namespace
 
-Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which) {
+Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which, bool at_frame) {
   Raster r = output_grid(job);
-  describe_field(r, job, which);
+  describe_field(r, job, which, at_frame);
   if (f.nx == 0) return r;
   const swe::Scene& s = job.scene;
   const std::vector<double>& a = accumulated(f, which);

@@ -86,6 +86,9 @@ struct SweOutputSettings {
   // Hazard rasters at the end of the run, in `formats` (empty: none; the scene's hazard settings
   // are in swe::Scene::hazard).
   std::vector<HazardField> hazard;
+  // outputs.hazard.every_frame: also with every output frame (the maxima since the start), as
+  // hazard_<field>_<kkkk>.<ext> and, in the run's NetCDF file, hazard_<field>_frames over time.
+  bool hazard_every_frame = false;
 };
 
 struct SweJob {

@@ -368,6 +368,9 @@ void read_hazard(Keys& o, SweJob& job) {
               : debris == "woodland" ? swe::kDebrisWoodland
               : debris == "urban"    ? swe::kDebrisUrban
                                      : swe::kDebrisConservative;
+  // Off by default: the end rasters are what reports use, and every frame then downloads and
+  // writes eight more arrays.
+  job.outputs.hazard_every_frame = h.boolean("every_frame", false);
   h.finish();
 }
 
@@ -495,6 +498,13 @@ std::string describe(const SweJob& job) {
                      : job.outputs.png == PngMap::depth ? "depth"
                                                         : "concentration",
                      job.outputs.gauges.size());
+  if (!job.outputs.hazard.empty()) {
+    std::vector<std::string> hazard;
+    for (HazardField f : job.outputs.hazard) hazard.push_back(to_string(f));
+    out += fmt::format("  hazard    {} (wet deeper than {} m) at the end{}\n",
+                       fmt::join(hazard, ", "), s.hazard.wet_depth,
+                       job.outputs.hazard_every_frame ? " and with every frame" : "");
+  }
   for (const auto& w : job.warnings) out += "  warning   " + w + "\n";
   return out;
 }

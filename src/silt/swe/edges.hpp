@@ -34,11 +34,16 @@ SILT_HD EdgeForcing<T> edge_forcing(const EdgeView<T>& v, Index i, Index j, Inde
     const T c = math::cbrt_pos(h);
     f.q = h * c * c * v.seg_slope[seg] / v.manning(i, j);
   } else if (kind == kRating && h > v.dry) {
-    // The table's Q at the cell's stage, shared by the segment's active cells.
+    // The table's Q at the cell's stage, shared by conveyance as flood models share it: the
+    // cell's K = h^(5/3) / n over the segment's sum of K this step (seg_aux), so a deep, smooth
+    // channel passes more of Q than a shallow, rough floodplain beside it.
     const int k = v.seg_table[seg], b = v.series_offset[k];
     const double stage = double(h) + double(v.z(i, j));
-    f.q = T(series_value_k(v.series_t + b, v.series_v + b, v.series_offset[k + 1] - b, stage)) /
-          width;
+    const T q_total =
+        T(series_value_k(v.series_t + b, v.series_v + b, v.series_offset[k + 1] - b, stage));
+    const T k_sum = v.seg_aux[seg];
+    const T n = v.manning.ptr ? v.manning(i, j) : T(0);
+    f.q = k_sum > T(0) ? q_total * (conveyance_k(h, n, v.dry) / k_sum) / v.dx : T(0);
   }
   return f;
 }

@@ -70,6 +70,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       k_(split.halo),
       since_exchange_(split.halo),
       has_discharge_(!layout_.discharge_cells.empty()),
+      has_rating_(!layout_.rating_cells.empty()),
       path_(step_path<Path>(split, options)) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
@@ -121,7 +122,8 @@ void Engine<T>::make_coupling() {
   halo_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 4, sizeof(T), world_);
   if (scene_.infiltration.enabled())
     halo_F_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 1, sizeof(double), world_);
-  reduce_ = partition::ScalarReduce(local.compute, 1 + int(layout_.seg_kind.size()), 1, world_);
+  reduce_ = partition::ScalarReduce(
+      local.compute, 1 + int(layout_.seg_kind.size()) + layout_.seg_slot.back(), 1, world_);
 }
 
 template <class T>
@@ -186,7 +188,8 @@ void Engine<T>::agree_on_dt() {
   if (coupled()) reduce_.run(scalar_ptrs());
 }
 
-// This step's dt on every part; one part counts its discharge segments' wet cells itself.
+// This step's dt on every part; one part counts its discharge segments' wet cells and sums its
+// rating segments' conveyances itself.
 template <class T>
 void Engine<T>::advance_clocks() {
   for (auto& p : parts_) {
@@ -200,6 +203,7 @@ void Engine<T>::advance_clocks() {
       else
         phase_wet_count(p->exec, v);
     }
+    if (has_rating_) phase_rating_conveyance(*p, cur_, coupled());
   }
 }
 

@@ -115,6 +115,7 @@ class Engine final : public EngineBase {
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
   bool has_discharge_;
+  bool has_rating_;
   // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel
   // (fused_step.hpp) or the CPU row step (row_step.hpp). The last two do the whole step in one pass.
   enum class Path { plain, tile, rows };

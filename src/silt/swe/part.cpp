@@ -34,7 +34,8 @@ std::vector<BoundaryCell> owned_cells(const std::vector<BoundaryCell>& all,
     edge_cell(c, gnx, gny, i, j);
     if (!sub.contains(i, j)) continue;
     const bool vertical = c.side == kWest || c.side == kEast;
-    out.push_back(BoundaryCell{c.side, c.pos - (vertical ? sub.cells.j0 : sub.cells.i0), c.seg});
+    out.push_back(
+        BoundaryCell{c.side, c.pos - (vertical ? sub.cells.j0 : sub.cells.i0), c.seg, c.slot});
   }
   return out;
 }
@@ -179,7 +180,9 @@ template <class T>
 void upload_tables(Part<T>& p, const Layout& l) {
   const Index gnx = p.scene->grid.nx, gny = p.scene->grid.ny;
   const size_t n_seg = l.seg_kind.size();
-  p.scalars = upload(p.exec, std::vector<double>(1 + n_seg, 0.0), "swe.step_scalars");
+  const size_t n_slots = size_t(l.seg_slot.back());
+  p.scalars = upload(p.exec, std::vector<double>(1 + n_seg + n_slots, 0.0), "swe.step_scalars");
+  p.conveyance = upload(p.exec, std::vector<double>(n_slots, 0.0), "swe.segment.conveyance");
   p.wet_partial = upload(p.exec, std::vector<int>(n_seg, 0), "swe.segment.wet_partial");
   p.side_seg = upload(p.exec, l.side_seg, "swe.side_segment");
   p.seg_kind = upload(p.exec, l.seg_kind, "swe.segment.kind");
@@ -197,6 +200,8 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub, gnx, gny), "swe.boundary_cells");
   p.discharge_cells =
       upload(p.exec, owned_cells(l.discharge_cells, p.sub, gnx, gny), "swe.discharge_cells");
+  p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub, gnx, gny), "swe.rating_cells");
+  p.seg_slot = upload(p.exec, l.seg_slot, "swe.segment.slot");
   p.sources = upload(p.exec, local_sources(l, p.sub, p.nx, p.ny, p.ring), "swe.sources");
   p.series_t = upload(p.exec, l.series_t, "swe.series.t");
   p.series_v = upload(p.exec, l.series_v, "swe.series.value");
@@ -293,6 +298,9 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_flow_cells = flow_cells.size();
   v.discharge_cells = discharge_cells.data();
   v.n_discharge_cells = discharge_cells.size();
+  v.rating_cells = rating_cells.data();
+  v.n_rating_cells = rating_cells.size();
+  v.seg_slot = seg_slot.data();
   v.sources = sources.data();
   v.n_sources = sources.size();
   v.forcing = forcing.view(read, write);
@@ -339,6 +347,13 @@ void phase_step_scalars(const Part<T>& p, int read) {
     v.seg_wet = partial;
     if (v.n_discharge_cells > 0) phase_wet_count(p.exec, v);
   }
+  const int n_slots = p.layout->seg_slot.back();
+  if (n_slots > 0) {
+    // Every part sends every slot: zero, but for the rating cells it owns.
+    double* slots = const_cast<double*>(p.scalars.data()) + 1 + n_seg;
+    parallel_fill(p.exec, "swe.conveyance.zero", slots, n_slots, 0.0);
+    if (v.n_rating_cells > 0) phase_conveyance(p.exec, v, slots);
+  }
   const T* smax = v.smax;
   double* out = const_cast<double*>(p.scalars.data());
   parallel_for(
@@ -365,12 +380,22 @@ void phase_unpack_wet(const Part<T>& p) {
       p.exec, "swe.unpack_wet", n_seg, SILT_LAMBDA(Index s) { wet[s] = int(in[1 + s]); });
 }
 
+template <class T>
+void phase_rating_conveyance(const Part<T>& p, int read, bool coupled) {
+  const SolverView<T> v = p.view(read, read);
+  double* slots = coupled ? const_cast<double*>(p.scalars.data()) + 1 + v.n_seg
+                          : const_cast<double*>(p.conveyance.data());
+  if (!coupled && v.n_rating_cells > 0) phase_conveyance(p.exec, v, slots);
+  phase_conveyance_sum(p.exec, v, slots);
+}
+
 template struct Part<float>;
 template struct Part<double>;
 #define SILT_SWE_MULTI_PART(T)                              \
   template void phase_step_scalars<T>(const Part<T>&, int); \
   template void phase_unpack_speed<T>(const Part<T>&);      \
-  template void phase_unpack_wet<T>(const Part<T>&);
+  template void phase_unpack_wet<T>(const Part<T>&);        \
+  template void phase_rating_conveyance<T>(const Part<T>&, int, bool);
 SILT_SWE_MULTI_PART(float)
 SILT_SWE_MULTI_PART(double)
 #undef SILT_SWE_MULTI_PART

@@ -58,15 +58,21 @@ struct Part {
   DeviceBuffer<double> clock, bk_clock;
   DeviceBuffer<T> smax;
   // Per-step scalars of the global reduction: [0] largest wave speed, [1 + s] wet cells of
-  // segment s (discharge boundaries spread Q over the wet cells of the whole segment).
+  // segment s (discharge boundaries spread Q over the wet cells of the whole segment), then
+  // [1 + n_seg + slot] the conveyance of each rating segment's cell (Layout::seg_slot): only its
+  // owner adds a non-zero value, so the sum is exact whatever the order.
   DeviceBuffer<double> scalars;
+  // One part: the conveyance of each rating segment's cell, summed in slot order
+  // (phase_conveyance_sum) as the several parts sum the reduced scalars.
+  DeviceBuffer<double> conveyance;
   DeviceBuffer<int> wet_partial;  // this subdomain's wet cells per segment
   FaultFlags fault;
   DeviceBuffer<int> side_seg, seg_kind, seg_series, seg_cells, seg_wet;
   DeviceBuffer<int> seg_aux_series, seg_table;
   DeviceBuffer<T> seg_value, seg_conc, seg_aux, seg_slope;
-  DeviceBuffer<BoundaryCell> flow_cells, discharge_cells;  // owned, positions local
-  DeviceBuffer<SourceCell> sources;                        // owned and halo, cells local
+  DeviceBuffer<BoundaryCell> flow_cells, discharge_cells, rating_cells;  // owned, positions local
+  DeviceBuffer<int> seg_slot;
+  DeviceBuffer<SourceCell> sources;  // owned and halo, cells local
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
   RowScratch<T> rows;         // the CPU row step's buffers (host parts only)
@@ -84,5 +90,9 @@ void phase_unpack_speed(const Part<T>& p);
 /// After phase_clock (which zeroes seg_wet): the global wet counts into seg_wet.
 template <class T>
 void phase_unpack_wet(const Part<T>& p);
+/// After phase_clock: each rating segment's conveyance sum into seg_aux, from the reduced scalars
+/// (coupled) or from the cells of the one part.
+template <class T>
+void phase_rating_conveyance(const Part<T>& p, int read, bool coupled);
 
 }  // namespace silt::swe::detail

@@ -105,6 +105,29 @@ void phase_wet_count(const Exec& exec, const SolverView<T>& v) {
 }
 
 template <class T>
+void phase_conveyance(const Exec& exec, const SolverView<T>& v, double* slots) {
+  parallel_for(
+      exec, "swe.rating_conveyance", v.n_rating_cells, SILT_LAMBDA(Index k) {
+        const BoundaryCell b = v.rating_cells[k];
+        Index i, j;
+        boundary_cell_ij(v.e, b, i, j);
+        const T n = v.manning.ptr ? v.manning(i, j) : T(0);
+        slots[b.slot] = v.e.is_active(i, j) ? double(conveyance_k(v.e.h(i, j), n, v.e.dry)) : 0.0;
+      });
+}
+
+template <class T>
+void phase_conveyance_sum(const Exec& exec, const SolverView<T>& v, const double* slots) {
+  parallel_for(
+      exec, "swe.rating_conveyance_sum", v.n_seg, SILT_LAMBDA(Index s) {
+        if (v.e.seg_kind[s] != kRating) return;
+        double sum = 0.0;
+        for (int k = v.seg_slot[s]; k < v.seg_slot[s + 1]; ++k) sum += slots[k];
+        v.seg_aux[s] = T(sum);
+      });
+}
+
+template <class T>
 void phase_update(const Exec& exec, const SolverView<T>& v) {
   phase_update_box(exec, v, Box2{0, v.e.nx, 0, v.e.ny}, "swe.update");
 }
@@ -254,6 +277,8 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
 #define SILT_SWE_PHASES(T)                                                                 \
   template void phase_clock<T>(const Exec&, const SolverView<T>&);                         \
   template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                     \
+  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);           \
+  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*); \
   template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
   template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
   template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&);                 \

@@ -19,6 +19,15 @@ void phase_clock(const Exec& exec, const SolverView<T>& v);
 template <class T>
 void phase_wet_count(const Exec& exec, const SolverView<T>& v);
 
+/// The conveyance h^(5/3) / n of each owned rating-segment cell into slots[its slot] (0 when dry
+/// or inactive); a rating segment shares its table's discharge by it.
+template <class T>
+void phase_conveyance(const Exec& exec, const SolverView<T>& v, double* slots);
+/// After phase_clock: each rating segment's sum of its slots, in slot order (the same bits on one
+/// part and on any split), into seg_aux.
+template <class T>
+void phase_conveyance_sum(const Exec& exec, const SolverView<T>& v, const double* slots);
+
 /// Fluxes through the four edges of every cell, the cell update, rain, wet/dry and friction;
 /// reads the current state, writes the next one; tracks max depth; raises NaN / negative-depth
 /// faults.

@@ -171,6 +171,23 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
     }
   }
   if (bd.kind == BoundaryKind::rating) {
+    // The table's Q is shared by conveyance h^(5/3) / n: n > 0 in every active cell, or a
+    // frictionless segment (n = 0 in all, shared by h^(5/3)); a mix has no meaning.
+    const bool vertical = bd.side == Side::west || bd.side == Side::east;
+    Index rough = -1, smooth = -1;
+    for (Index p = bd.begin; p < bd.end; ++p) {
+      const Index i = vertical ? (bd.side == Side::west ? 0 : g.nx - 1) : p;
+      const Index j = vertical ? p : (bd.side == Side::south ? 0 : g.ny - 1);
+      const size_t k = size_t(j) * size_t(g.nx) + size_t(i);
+      if (!s.active.empty() && !s.active[k]) continue;
+      (!s.manning.empty() && s.manning[k] > 0 ? rough : smooth) = p;
+    }
+    if (rough >= 0 && smooth >= 0)
+      check.fail(
+          fmt::format("{}: the rating's discharge is shared by conveyance h^(5/3) / n, so Manning "
+                      "n must be > 0 in every cell of the segment or 0 in all; cell {} along the "
+                      "side has n > 0, cell {} has 0",
+                      what, rough, smooth));
     const Series& r = bd.rating;
     if (r.t.size() < 2 || r.t.size() != r.value.size())
       check.fail(fmt::format("{}: the stage-discharge table needs at least 2 rows, has {}", what,
@@ -236,11 +253,14 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
   l.seg_slope.push_back(bd.kind == BoundaryKind::normal_depth ? std::sqrt(bd.slope) : 0.0);
   l.seg_cells.push_back(cells);
   l.seg_conc.push_back(bd.concentration);
+  const bool rating = bd.kind == BoundaryKind::rating;
+  l.seg_slot.push_back(l.seg_slot.back() + (rating ? int(bd.end - bd.begin) : 0));
   if (bd.kind == BoundaryKind::wall) return;
   for (Index p = bd.begin; p < bd.end; ++p) {
-    const BoundaryCell c{side, p, seg};
+    const BoundaryCell c{side, p, seg, rating ? l.seg_slot[size_t(seg)] + int(p - bd.begin) : -1};
     l.flow_cells.push_back(c);
     if (bd.kind == BoundaryKind::discharge) l.discharge_cells.push_back(c);
+    if (rating) l.rating_cells.push_back(c);
   }
 }
 static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&

@@ -16,6 +16,10 @@ struct Layout {
   std::vector<int> seg_aux_series, seg_table;  // -1: none
   std::vector<double> seg_conc, seg_slope;     // seg_slope: sqrt(bed slope), 0 unless normal depth
   std::vector<BoundaryCell> flow_cells, discharge_cells;
+  // Cells of rating segments (with their slots), and each segment's slots: [seg_slot[s],
+  // seg_slot[s + 1]), one per cell along a rating segment, active or not.
+  std::vector<BoundaryCell> rating_cells;
+  std::vector<int> seg_slot{0};
   std::vector<SourceCell> sources;
   // Every forcing series, concatenated; series k is [offset[k], offset[k + 1]).
   std::vector<double> series_t, series_v;

@@ -38,9 +38,10 @@ enum SideCode : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
 
 /// A cell along the domain edge that belongs to a boundary segment.
 struct BoundaryCell {
-  int side;   // SideCode
-  Index pos;  // position along the side (j on west/east, i on south/north)
-  int seg;    // segment index
+  int side;       // SideCode
+  Index pos;      // position along the side (j on west/east, i on south/north)
+  int seg;        // segment index
+  int slot = -1;  // a rating segment's cell: its conveyance's place in the step's sums
 };
 
 /// A point source in cell (i, j).
@@ -67,15 +68,17 @@ struct EdgeView {
   // out as west [0, gny), east [gny, 2 gny), south [2 gny, 2 gny + gnx), north [2 gny + gnx,
   // 2 gny + 2 gnx).
   const int* side_seg;
-  const int* seg_kind;     // BoundaryCode
-  const T* seg_value;      // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
-  const T* seg_conc;       // concentration of water entering, kg/m^3
-  const int* seg_wet;      // this step: wet cells of a discharge segment
-  const int* seg_cells;    // active cells of the segment
-  const T* seg_aux;        // this step: depth (m) or velocity (m/s) of a supercritical inflow
+  const int* seg_kind;   // BoundaryCode
+  const T* seg_value;    // this step: imposed level (kLevel, on z's datum) or discharge Q, m^3/s
+  const T* seg_conc;     // concentration of water entering, kg/m^3
+  const int* seg_wet;    // this step: wet cells of a discharge segment
+  const int* seg_cells;  // active cells of the segment
+  // This step: depth (m) or velocity (m/s) of a supercritical inflow; for a rating segment the sum
+  // of its cells' conveyances h^(5/3) / n (phase_conveyance_sum, after the clock).
+  const T* seg_aux;
   const T* seg_slope;      // sqrt of a normal-depth segment's bed slope, -
   const int* seg_table;    // a rating segment's stage-discharge table (series index), else -1
-  Grid2<const T> manning;  // Manning n, s m^-1/3 (ptr null: frictionless), for normal depth
+  Grid2<const T> manning;  // Manning n, s m^-1/3 (ptr null: frictionless), normal depth, rating
   // Every series and table in one (SolverView::series): k is samples [offset[k], offset[k + 1]).
   const double* series_t;
   const double* series_v;
@@ -164,6 +167,11 @@ struct SolverView {
   Index n_flow_cells;
   const BoundaryCell* discharge_cells;
   Index n_discharge_cells;
+  // Owned cells of rating segments, and each segment's range of conveyance slots: segment s has
+  // slots [seg_slot[s], seg_slot[s + 1]), one per cell along it (none unless a rating segment).
+  const BoundaryCell* rating_cells;
+  Index n_rating_cells;
+  const int* seg_slot;
   const SourceCell* sources;
   Index n_sources;
   ForcingView<T> forcing;

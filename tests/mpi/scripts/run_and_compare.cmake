@@ -6,13 +6,15 @@
 set(silt_compare_scripts ${CMAKE_CURRENT_LIST_DIR})
 
 # silt_run_all(<run>...): runs ${cmd_<run>} for every run named, in order, and fails on the first
-# that exits non-zero, with its output.
+# that exits non-zero, with its output; the output of each (standard output, then standard error,
+# where the progress log goes) is left in out_<run>.
 function(silt_run_all)
   foreach(run IN LISTS ARGN)
     execute_process(COMMAND ${cmd_${run}} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "'${cmd_${run}}' failed (${rc}):\n${out}\n${err}")
     endif()
+    set(out_${run} "${out}${err}" PARENT_SCOPE)
   endforeach()
 endfunction()
 

@@ -121,6 +121,16 @@ SILT_HD EdgeFlux<T> flow_boundary_flux_k(int code, const NormalState<T>& in,
   return EdgeFlux<T>{fh, mom, mom, fh * ut, fh * c};
 }
 
+/// Conveyance of a wet cell per unit width, K = h^(5/3) / n (Manning's q = K sqrt(S) at a common
+/// energy slope S), by which a rating segment shares its table's discharge among its cells; h^(5/3)
+/// where n = 0 (a frictionless segment, whose cells all have n = 0: setup checks it); 0 when dry.
+template <class T>
+SILT_HD SILT_FORCEINLINE T conveyance_k(T h, T n, T dry) {
+  if (!(h > dry)) return T(0);
+  const T c = math::cbrt_pos(h);
+  return n > T(0) ? h * c * c / n : h * c * c;
+}
+
 /// Fastest wave speed (m/s) of the state an inflow segment imposes with unit discharge q (m^2/s)
 /// and aux (EdgeForcing::aux): u_b + c_b, which the CFL time step must bound as it bounds the
 /// cells' (on a dry bed there is no other). A discharge enters at most at the critical velocity,
