@@ -147,10 +147,11 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
   CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
-    // Without rasters the rain is the uniform rate alone, as the CPU row step applies it.
-    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRain] * dt);
-    const CellUpdateParams<T> p{T(dt / v.dx), T(dt), rain,
-                                e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+    // dt / dx and the uniform rain (without rasters, as the CPU row step applies it) from the
+    // clock: the same bits as computed here, without the division and the doubles' registers.
+    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRainDepth]);
+    const CellUpdateParams<T> p{
+        T(v.clock[kDtDx]), T(dt), rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
     if constexpr ((F & kTileForcing) != 0) {
