@@ -147,8 +147,9 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
   CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
-    // dt / dx and the uniform rain (without rasters, as the CPU row step applies it) from the
-    // clock: the same bits as computed here, without the division and the doubles' registers.
+    // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
+    // from the clock, which computes them once per step with the same double operations: no
+    // division and no double held per thread.
     const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRainDepth]);
     const CellUpdateParams<T> p{
         T(v.clock[kDtDx]), T(dt), rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
