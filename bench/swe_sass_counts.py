@@ -15,9 +15,14 @@ Two counts per kernel:
         threads updates 31 x 7 cells). Every warp stages the column east of the tile (its
         lane 31) but only one in eight the row north: the count takes both, a slight excess.
 
+The kernel is instantiated per set of TileFeature bits (fused_step.hpp: 1 rain rasters or
+infiltration, 2 flow-boundary inflow, 4 point sources); the table shows the set without features
+(F=0, what `silt bench swe` runs) and the one with all (F=7). A tree from before the feature
+sets has one kernel, shown as "F=all". --features 0,1,... picks others.
+
 Needs nvcc (NVCC, default /usr/local/cuda/bin/nvcc) and nvdisasm (NVDISASM, else PATH, else
 next to nvcc; pip's nvidia-cuda-nvdisasm ships one). Prints a markdown table.
-    python3 bench/swe_sass_counts.py [--keep DIR]
+    python3 bench/swe_sass_counts.py [--keep DIR] [--features 0,7]
 """
 import argparse
 import collections
@@ -43,7 +48,7 @@ COLD = [
     ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
     ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),
     ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),
-    ("silt/swe/fused_step.cpp", r"if \(v\.n_flow_cells > 0"),
+    ("silt/swe/fused_step.cpp", r"if \(v\.n_flow_cells > 0|if constexpr \(\(F & kTileFlowEdges\)"),
     ("silt/swe/fused_step.cpp", r"if \(code != kFaultNone"),
 ]
 COLD_FILES = ["silt/swe/edges.hpp", "silt/swe/kernels/boundary_k.hpp", "silt/swe/point_source.hpp",
@@ -180,9 +185,20 @@ def compile_unit(nvcc, nvdisasm, src, cubin):
     return sass, r.stderr
 
 
+def short(name):
+    """A callee's name without its kernel's prefix and the unit's internal namespaces."""
+    name = re.sub(r"^\$_Z\w*?fused_update_kernel\w*?Box2E\$", "", name)
+    m = re.search(r"(general_edge_flux|tile_infiltrate)I([fd])E", name)
+    if m:
+        return f"{m.group(1)}<{'float' if m.group(2) == 'f' else 'double'}>"
+    return name
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keep", help="write the cubin, SASS and ptxas report into this folder")
+    ap.add_argument("--features", default="0,7",
+                    help="TileFeature sets to count (comma-separated bits; default 0,7)")
     args = ap.parse_args()
     nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
     nvdisasm = find_nvdisasm(nvcc)
@@ -195,8 +211,16 @@ def main():
         open(os.path.join(out, "ptxas.txt"), "w").write(ptxas)
     funcs = parse(sass)
     cold = cold_lines()
-    kernels = [(("float32" if "kernelIf" in n else "float64"), n) for n in funcs
-               if n.startswith("_Z") and "fused_update_kernel" in n]
+    wanted = [int(f) for f in args.features.split(",")]
+    kernels = []
+    for n in funcs:
+        if not (n.startswith("_Z") and "fused_update_kernel" in n):
+            continue
+        prec = "float32" if "kernelIf" in n else "float64"
+        m = re.search(r"fused_update_kernelI[fd](?:Li\d+E){3}Lj(\d+)E", n)
+        if m and int(m.group(1)) not in wanted:
+            continue
+        kernels.append((f"{prec} F={m.group(1) if m else 'all'}", n))
     kernels.sort()
     cols, rows = [], collections.OrderedDict()
     for prec, name in kernels:
@@ -217,9 +241,11 @@ def main():
     print("| hot per cell update (hot / %.3f) | " % cells +
           " | ".join(f"{rows['total'][c] / cells:.0f}" if c.endswith("hot") else "" for c in cols) + " |")
     print()
-    others = [(n, len(v)) for n, v in funcs.items() if not n.startswith("_Z")]
+    # Callees (ptxas gives each kernel its own copy): those of the kernels shown.
+    others = [(n, len(v)) for n, v in funcs.items() if not n.startswith("_Z") and
+              (not n.startswith("$_Z") or any(n.startswith("$" + k + "$") for _, k in kernels))]
     if others:
-        print("Callees: " + ", ".join(f"{n} ({k})" for n, k in others))
+        print("Callees: " + ", ".join(f"{short(n)} ({k})" for n, k in others))
     for prec, name in kernels:
         m = re.search(r"Function properties for " + re.escape(name) + r"\n\s*(.*)\n.*?Used (\d+) registers",
                       ptxas)

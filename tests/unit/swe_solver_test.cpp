@@ -14,6 +14,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/swe/engine.hpp"
+#include "silt/swe/fused_step.hpp"
 #include "silt/swe/solver.hpp"
 #include "swe_scene_builder.hpp"
 #include "test_support.hpp"
@@ -340,6 +341,51 @@ TEST(SweSolver, ShortAdvancesQueueFewStepsPastTheTarget) {
   constexpr double kNoOpsPerCall = 2.0;
   EXPECT_LE(c[detail::kLaunched] - c[detail::kSteps], kNoOpsPerCall * kCalls);
   EXPECT_GT(c[detail::kCflDt], c[detail::kLastDt]) << "the last step was clipped to the target";
+}
+
+// The tile kernel is compiled per feature set and the launch picks the view's
+// (detail::tile_features): a feature the view uses must switch its code on, or the CUDA step
+// would silently skip it; one it does not use must leave it off (the plain wet step's speed).
+TEST(SweSolver, TileKernelFeatureSetFollowsTheView) {
+  detail::SolverView<float> v{};
+  EXPECT_EQ(detail::tile_features(v), 0u) << "no rain raster, soil, flow boundary or source";
+  const float frame[1] = {0.0f};
+  v.forcing.rain_a = v.forcing.rain_b = frame;
+  EXPECT_EQ(detail::tile_features(v), unsigned(detail::kTileForcing)) << "a rain raster";
+  v.forcing.rain_a = v.forcing.rain_b = nullptr;
+  for (int model : {kGreenAmpt, kHorton}) {
+    v.forcing.model = model;
+    EXPECT_EQ(detail::tile_features(v), unsigned(detail::kTileForcing)) << "infiltration " << model;
+  }
+  v.forcing.model = kNoInfiltration;
+  v.n_flow_cells = 3;
+  EXPECT_EQ(detail::tile_features(v), unsigned(detail::kTileFlowEdges));
+  v.n_flow_cells = 0;
+  v.n_sources = 1;
+  EXPECT_EQ(detail::tile_features(v), unsigned(detail::kTileSources));
+  v.n_flow_cells = 2;
+  v.forcing.model = kHorton;
+  EXPECT_EQ(detail::tile_features(v), detail::kTileFeatureSets - 1u) << "every kernel instance";
+}
+
+// The tile kernel takes dt / dx and the uniform rain depth of a step from the clock (kDtDx,
+// kRainDepth) instead of computing them per thread: they must be exactly what it computed.
+TEST(SweSolver, ClockHoldsTheStepsDtOverDxAndRainDepth) {
+  Scene s = make_scene("rain box", 20, 8, 0.3, Precision::f64);  // dt / 0.3 rounds
+  s.depth.assign(s.depth.size(), 0.5);
+  s.rainfall = scenes::constant_series(2.7e-5);
+  Split one_part;
+  one_part.execs = {exec()};
+  one_part.this_process_only = true;
+  const std::unique_ptr<detail::EngineBase> engine = detail::make_engine(s, one_part, {});
+  for (int k = 0; k < 3; ++k) {
+    engine->step();
+    const detail::Clock c = engine->clock();
+    ASSERT_GT(c[detail::kDt], 0.0);
+    EXPECT_EQ(c[detail::kDtDx], c[detail::kDt] / 0.3) << "step " << k;
+    EXPECT_EQ(c[detail::kRainDepth], c[detail::kRain] * c[detail::kDt]) << "step " << k;
+    EXPECT_GT(c[detail::kRainDepth], 0.0);
+  }
 }
 
 TEST(SweSolver, BatchSizeFromTheRemainingTimeAndTheCflStep) {

@@ -1,6 +1,8 @@
 #include "silt/swe/fused_step.hpp"
 
+#include <array>
 #include <atomic>
+#include <utility>
 
 #include "silt/core/error.hpp"
 #include "silt/swe/edges.hpp"
@@ -26,6 +28,15 @@ std::atomic<std::uint64_t> g_fused_launches{0};
 
 std::uint64_t fused_launch_count() {
   return g_fused_launches.load(std::memory_order_relaxed);
+}
+
+template <class T>
+unsigned tile_features(const SolverView<T>& v) {
+  unsigned f = 0;
+  if (v.forcing.rain_a != nullptr || v.forcing.model != kNoInfiltration) f |= kTileForcing;
+  if (v.n_flow_cells > 0) f |= kTileFlowEdges;
+  if (v.n_sources > 0) f |= kTileSources;
+  return f;
 }
 
 #if SILT_HAS_CUDA
@@ -121,8 +132,9 @@ __device__ __noinline__ void tile_infiltrate(const ForcingView<T>& f, CellState<
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
 // owner's (as phase_update_box, phase_boundary_flow, phase_sources and phase_cfl_step count
-// them). Returns the cell's wave speed for the CFL (0 when not owned or inactive).
-template <class T, int TX, int TY>
+// them). Returns the cell's wave speed for the CFL (0 when not owned or inactive). F: the
+// TileFeature bits compiled in; tile_features(v) guarantees that the others are unused.
+template <unsigned F, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                                const TileCells<T, TX, TY>& cells,
                                                const EdgeFlux<T> (&fx)[TY][TX],
@@ -135,36 +147,46 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
   CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
-    const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt),
-                                e.g,          e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+    // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
+    // from the clock, which computes them once per step with the same double operations: no
+    // division and no double held per thread.
+    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRainDepth]);
+    const CellUpdateParams<T> p{
+        T(v.clock[kDtDx]), T(dt), rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
-    if (v.forcing.model != kNoInfiltration) tile_infiltrate(v.forcing, s, off, true, dt, e.dry);
+    if constexpr ((F & kTileForcing) != 0) {
+      if (v.forcing.model != kNoInfiltration) tile_infiltrate(v.forcing, s, off, true, dt, e.dry);
+    }
     if (code != kFaultNone && owned)
       v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
-    const Index gi = i + e.i0, gj = j + e.j0;
-    if (v.n_flow_cells > 0 && owned && dt > 0.0 &&
-        (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
-      const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
-      if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+    if constexpr ((F & kTileFlowEdges) != 0) {
+      const Index gi = i + e.i0, gj = j + e.j0;
+      if (owned && dt > 0.0 && (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
+        const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
+        if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+      }
     }
     // Max depth as the plain path records it: after the edge update, and again after sources.
     T& md = v.max_depth.ptr[off];
     if (s.h > md) md = s.h;
-    for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
-      const SourceCell src = v.sources[k];
-      if (src.i != i || src.j != j) continue;
-      double dh, dhc;
-      const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
-      s.h += T(dh);
-      s.hc += T(dhc);
-      if (owned) atomic_add(v.clock + kInflow, volume);
-      if (!(s.h > e.dry)) s.hu = s.hv = T(0);
+    if constexpr ((F & kTileSources) != 0) {
+      for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
+        const SourceCell src = v.sources[k];
+        if (src.i != i || src.j != j) continue;
+        double dh, dhc;
+        const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
+        s.h += T(dh);
+        s.hc += T(dhc);
+        if (owned) atomic_add(v.clock + kInflow, volume);
+        if (!(s.h > e.dry)) s.hu = s.hv = T(0);
+      }
+      if (s.h > md) md = s.h;
     }
-    if (s.h > md) md = s.h;
     if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
-  } else if (v.forcing.model != kNoInfiltration) {
-    v.forcing.F_new[off] = v.forcing.F[off];  // an inactive cell keeps its F
+  } else if constexpr ((F & kTileForcing) != 0) {
+    if (v.forcing.model != kNoInfiltration)
+      v.forcing.F_new[off] = v.forcing.F[off];  // an inactive cell keeps its F
   }
   v.h_new.ptr[off] = s.h;
   v.hu_new.ptr[off] = s.hu;
@@ -198,7 +220,9 @@ __device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY /
 // (fused_step.hpp, phase_fused_update, says why these values).
 constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
 
-template <class T, int TX, int TY, int MinBlocks>
+// One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
+// compiled in only where F has them.
+template <class T, int TX, int TY, int MinBlocks, unsigned F>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
     fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
   __shared__ TileCells<T, TX, TY> cells;
@@ -228,7 +252,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
       v.hu_new.ptr[off] = e.hu.ptr[off];
       v.hv_new.ptr[off] = e.hv.ptr[off];
       v.hc_new.ptr[off] = e.hc.ptr[off];
-      if (v.forcing.model != kNoInfiltration) v.forcing.F_new[off] = v.forcing.F[off];
+      if constexpr ((F & kTileForcing) != 0) {
+        if (v.forcing.model != kNoInfiltration) v.forcing.F_new[off] = v.forcing.F[off];
+      }
     }
     return;
   }
@@ -252,8 +278,16 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
-  const T speed = in_box ? update_tile_cell(v, cells, fx, fy, ty, tx, i, j) : T(0);
+  const T speed = in_box ? update_tile_cell<F>(v, cells, fx, fy, ty, tx, i, j) : T(0);
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
+}
+
+// The tile kernel of each feature set, indexed by its TileFeature bits.
+template <class T, unsigned... F>
+constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
+  using Kernel = void (*)(SolverView<T>, Box2);
+  return std::array<Kernel, sizeof...(F)>{
+      &fused_update_kernel<T, kTileX, kTileY, kMinBlocksPerSm, F>...};
 }
 
 template <class T>
@@ -278,8 +312,9 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   const dim3 block(TX, TY);
   const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
                   static_cast<unsigned>((box.j1 - box.j0 + TY - 2) / (TY - 1)));
-  silt::launch_kernel(exec, label, grid, block, 0, fused_update_kernel<T, TX, TY, kMinBlocksPerSm>,
-                      v, box);
+  static constexpr auto kernels =
+      tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
+  silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box);
   g_fused_launches.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -297,6 +332,8 @@ void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, 
 }
 #endif
 
+template unsigned tile_features<float>(const SolverView<float>&);
+template unsigned tile_features<double>(const SolverView<double>&);
 template void phase_fused_update<float>(const Exec&, const SolverView<float>&, std::optional<Box2>,
                                         const char*);
 template void phase_fused_update<double>(const Exec&, const SolverView<double>&,

@@ -20,6 +20,21 @@ namespace silt::swe::detail {
 /// True when the fused tile kernel is available for this exec (CUDA backend compiled in).
 bool fused_step_available(const Exec& exec);
 
+/// Features of a step that the tile kernel compiles in only where a view uses them (bits): a scene
+/// without them runs an instantiation without their reads, calls and the registers these hold, so
+/// the plain wet step does not pay for them (docs/NOTES.md, "Features the tile kernel compiles
+/// in"). phase_fused_update launches the instantiation of tile_features(v).
+enum TileFeature : unsigned {
+  kTileForcing = 1u,    // rain rasters or infiltration (SolverView::forcing)
+  kTileFlowEdges = 2u,  // owned cells on flow segments (n_flow_cells > 0): boundary inflow counted
+  kTileSources = 4u,    // point sources among the view's cells (n_sources > 0)
+  kTileFeatureSets = 8u
+};
+
+/// The TileFeature bits of view v's step.
+template <class T>
+unsigned tile_features(const SolverView<T>& v);
+
 /// Flux + update + sources + max depth + faults + boundary inflow + CFL reduction in one launch.
 /// Replaces phase_update, phase_boundary_flow, phase_sources and phase_cfl of the plain path.
 /// box: the local cells to update (default: the whole local grid, i.e. one device's step). For a

@@ -49,11 +49,13 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
           }
         }
         c[kDt] = dt;
+        c[kDtDx] = dt / v.dx;
         c[kLaunched] += 1.0;
         if (!(dt > 0.0)) {
           // A no-op step: the state is carried over unchanged (phase_update_box), so its wave
           // speed stays in *v.smax for the next real step.
           c[kRain] = 0.0;
+          c[kRainDepth] = 0.0;
           c[kRainW] = 0.0;
           return;
         }
@@ -66,6 +68,7 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
         c[kLastDt] = dt;
         const double rain = v.series(v.rain_series, tm);
         c[kRain] = rain;
+        c[kRainDepth] = rain * dt;
         // Rain rasters: the bracket's frames blended at mid-step (exact for rates linear in time
         // over a step, which never crosses a frame time: Engine::advance_to stops at them).
         const ForcingView<T>& f = v.forcing;

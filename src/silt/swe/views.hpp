@@ -30,6 +30,10 @@ enum ClockSlot : int {
   kLaunched,  // steps launched, no-op steps included (the cost of a batch that overshoots)
   kRainW,     // weight of the rain bracket's later frame during the current step (ForcingView)
   kRainIn,    // volume of rain that fell on the owned active cells, m^3 (also in kInflow)
+  // Of the current step, once in the clock kernel rather than in every thread of the tile kernel
+  // (a float64 division and the double values would hold registers in its wet interior):
+  kDtDx,       // dt / dx, s/m
+  kRainDepth,  // uniform rain falling during the step, kRain * dt, m
   kClockSize
 };
 
