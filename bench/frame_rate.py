@@ -73,6 +73,7 @@ def cases(quick, raster):
 FRAME = re.compile(r"^frame +(\d+) .*?steps +(\d+) .*?([0-9.]+) ms/step")
 SETUP = re.compile(r"^set up in ([0-9.]+) s(?: \((.*)\))?", re.M)
 HOST = re.compile(r"^host time beyond the steps: (.*)$", re.M)
+WRITER = re.compile(r"^writer: (.*)$", re.M)
 
 
 def stepping_seconds(log, mpm):
@@ -150,6 +151,9 @@ def main():
             h = HOST.search(log)  # MPM: where the time beyond the steps went
             if h:
                 print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)
+            w = WRITER.search(log)  # the writer thread's time and its back-pressure
+            if w:
+                print(f"|   | {name} {outputs} writer: {w.group(1)} |", flush=True)
             shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}".replace(" ", "_")), ignore_errors=True)
     if ("paddle", "off") in ms_per_step and ("paddle", "no collider") in ms_per_step:
         w, wo = ms_per_step[("paddle", "off")], ms_per_step[("paddle", "no collider")]

@@ -144,6 +144,16 @@ std::string mass_balance_line(const swe::Totals& a, const swe::Totals& b, double
       scale > 0 ? std::abs(residual) / scale : 0.0);
 }
 
+// Where the frames' time went on the writer thread: what it spent writing, what the stepping thread
+// waited for room in its queue (the back-pressure a slow writer puts on the run), and how long it
+// took to finish after the last step.
+std::string writer_line(const io::FrameQueue& q, std::chrono::steady_clock::duration drain) {
+  return fmt::format(
+      "writer: {} jobs in {:.3f} s, the steps waited {:.3f} s for room in its queue, drained in "
+      "{:.3f} s",
+      q.done(), q.busy_seconds(), q.waited_seconds(), std::chrono::duration<double>(drain).count());
+}
+
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
 // ranks take the same path); rank 0 queues what it writes, the checkpoints after the frames they
 // follow. from: the checkpoint a restart continues (null: a fresh run). Returns 0, or the exit
@@ -254,7 +264,11 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   if (policy.enabled()) checkpoint();
   const swe::Totals at_end = solver.totals();
   if (root) progress.log(mass_balance_line(at_start, at_end, t_start, solver.time()));
-  if (queue) queue->close();
+  if (queue) {
+    const auto drain = std::chrono::steady_clock::now();
+    queue->close();
+    progress.log(writer_line(*queue, std::chrono::steady_clock::now() - drain));
+  }
   return 0;
 }
 
@@ -488,8 +502,10 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     if (policy.enabled()) checkpoint();
     const auto drain = std::chrono::steady_clock::now();
     if (queue) queue->close();
+    const auto drained = std::chrono::steady_clock::now() - drain;
     r.progress.done(solver.time(), steps);
-    r.progress.log(host.line(std::chrono::steady_clock::now() - drain));
+    r.progress.log(host.line(drained));
+    if (queue) r.progress.log(writer_line(*queue, drained));
     view.linger();
     return 0;
   });

@@ -33,6 +33,10 @@ class FrameQueue {
 
   /// Jobs run so far (that returned normally).
   std::size_t done() const;
+  /// Seconds the writer thread spent in jobs, and the producer in push() waiting for room (the
+  /// back-pressure a slow writer puts on the simulation): where a run's frames went.
+  double busy_seconds() const;
+  double waited_seconds() const;
 
  private:
   void work();
@@ -44,6 +48,7 @@ class FrameQueue {
   std::deque<std::function<void()>> jobs_;
   std::exception_ptr error_;
   std::size_t done_ = 0;
+  double busy_s_ = 0, waited_s_ = 0;
   bool closing_ = false;
   std::thread thread_;  // last: starts once the members above exist
 };

@@ -25,6 +25,8 @@ std::vector<float> hillshade(const swe::Grid& g, const std::vector<double>& bed,
   auto ok = [&](Index i, Index j) {
     return i >= 0 && j >= 0 && i < g.nx && j < g.ny && (active.empty() || active[j * g.nx + i]);
   };
+  // Rows on all threads: the writer computes it before the first frame of a large grid.
+#pragma omp parallel for schedule(static)
   for (Index j = 0; j < g.ny; ++j)
     for (Index i = 0; i < g.nx; ++i) {
       if (!ok(i, j)) continue;
@@ -89,8 +91,10 @@ PngImage render_map(const swe::Grid& g, const std::vector<float>& shade,
         for (int q = 0; q < 3; ++q) c[q] = (1 - kOpacity) * grey + kOpacity * f[q];
       }
       std::uint8_t rgba[4];
+      // Rounded to nearest as lround would (c is in [0, 255]; half-way cases away from zero),
+      // without its library call per channel.
       for (int q = 0; q < 3; ++q)
-        rgba[q] = static_cast<std::uint8_t>(std::clamp(std::lround(c[q]), 0L, 255L));
+        rgba[q] = static_cast<std::uint8_t>(std::clamp(c[q], 0.0, 255.0) + 0.5);
       rgba[3] = 255;
       for (int dy = 0; dy < scale; ++dy)
         for (int dx = 0; dx < scale; ++dx) {
