@@ -14,6 +14,10 @@
 
 namespace silt::swe::detail {
 
+namespace {
+constexpr size_t kStagedFields = 7;  // StagedRow's arrays of T
+}  // namespace
+
 template <class T>
 void RowScratch<T>::reserve(Index width, Index rows, int threads) {
   if (width <= width_ && rows <= rows_ && threads <= threads_) return;
@@ -21,7 +25,7 @@ void RowScratch<T>::reserve(Index width, Index rows, int threads) {
   rows_ = std::max(rows, rows_);
   threads_ = std::max(threads, threads_);
   const size_t w = size_t(width_ + 2), t = size_t(threads_);
-  values_.assign(t * 2 * 5 * w, T(0));
+  values_.assign(t * 2 * kStagedFields * w, T(0));
   active_.assign(t * 2 * w, 0);
   fluxes_.assign(t * 3 * w, EdgeFlux<T>{});
   band_inflow_.assign(size_t((rows_ + kRowBand - 1) / kRowBand), 0.0);
@@ -31,8 +35,9 @@ void RowScratch<T>::reserve(Index width, Index rows, int threads) {
 template <class T>
 StagedRow<T> RowScratch<T>::staged(int thread, int k) {
   const size_t w = size_t(width_ + 2), row = size_t(thread) * 2 + size_t(k);
-  T* b = values_.data() + row * 5 * w;
-  return StagedRow<T>{b, b + w, b + 2 * w, b + 3 * w, b + 4 * w, active_.data() + row * w};
+  T* b = values_.data() + row * kStagedFields * w;
+  return StagedRow<T>{b,         b + w,     b + 2 * w, b + 3 * w,
+                      b + 4 * w, b + 5 * w, b + 6 * w, active_.data() + row * w};
 }
 
 template <class T>
@@ -52,33 +57,48 @@ struct RowPass {
   int step;               // the step's number, for faults
 };
 
-// Stages row j's cells i in [i0 - 1, i1] as normal_state_k() and edge_flux() see them: a cell
-// outside the view's readable cells (owned cells and ext halo layers) is inactive.
+// Stages row j's cells i in [i0 - 1, i1] as normal_state_k() and edge_flux() see them, with the
+// roots of their depths: a cell outside the view's readable cells (owned cells and ext halo layers)
+// is inactive. Every readable cell is staged, active or not (an inactive cell's values are never
+// read), so the loop has no branch and vectorises: the divisions and square roots are IEEE lane by
+// lane (-fno-trapping-math lets g++ compute the quotient of a dry cell and discard it), the same
+// values as one cell at a time.
 template <class T>
 void stage_row(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& r) {
   const bool row_inside = j >= -e.ext && j < e.ny + e.ext;
   const Index lo = std::max(i0 - 1, -e.ext), hi = std::min(i1, e.nx + e.ext - 1);
   std::memset(r.active, 0, size_t(i1 - i0 + 2));
   if (!row_inside) return;
-  const Index base = e.h.offset(0, j);
-  const std::uint8_t* act = e.active.ptr + base;
-  const T *h = e.h.ptr + base, *hu = e.hu.ptr + base, *hv = e.hv.ptr + base, *hc = e.hc.ptr + base,
-          *z = e.z.ptr + base;
-  for (Index i = lo; i <= hi; ++i) {
-    const Index s = i - i0 + 1;
-    if (act[i] == 0) continue;
-    const T d = h[i];
-    r.active[s] = 1;
-    r.h[s] = d;
-    r.u[s] = velocity_k(d, hu[i], e.dry);
-    r.v[s] = velocity_k(d, hv[i], e.dry);
-    r.c[s] = concentration_k(d, hc[i]);
-    r.z[s] = z[i];
+  // The row's fields are copied first and converted in place: every element the second loop
+  // reads it also writes unconditionally, which is what lets g++ if-convert the quotients that
+  // only wet cells take (a load only some cells make could fault).
+  const Index base = e.h.offset(0, j), s0 = lo - i0 + 1, n = hi - lo + 1;
+  const size_t bytes = size_t(n) * sizeof(T);
+  std::memcpy(r.h + s0, e.h.ptr + base + lo, bytes);
+  std::memcpy(r.u + s0, e.hu.ptr + base + lo, bytes);
+  std::memcpy(r.v + s0, e.hv.ptr + base + lo, bytes);
+  std::memcpy(r.c + s0, e.hc.ptr + base + lo, bytes);
+  std::memcpy(r.z + s0, e.z.ptr + base + lo, bytes);
+  const std::uint8_t* act = e.active.ptr + base + lo;
+  T *h = r.h + s0, *u = r.u + s0, *v = r.v + s0, *c = r.c + s0, *sqrt_h = r.sqrt_h + s0,
+    *celerity = r.celerity + s0;
+  unsigned char* active = r.active + s0;
+  const T dry = e.dry, g = e.g;
+#pragma omp simd
+  for (Index k = 0; k < n; ++k) {
+    const T d = h[k];
+    active[k] = act[k] != 0;
+    u[k] = velocity_k(d, u[k], dry);
+    v[k] = velocity_k(d, v[k], dry);
+    c[k] = concentration_k(d, c[k]);
+    const DepthRoots<T> roots = depth_roots_k(d, g);
+    sqrt_h[k] = roots.sqrt_h;
+    celerity[k] = roots.celerity;
   }
 }
 
 // Flux between staged cells a (left) and b (right), both active; x_normal picks the rotation of
-// normal_state_k().
+// normal_state_k(). The staged roots give the bits of the flux without them (roe_flux_k.hpp).
 template <class T>
 SILT_FORCEINLINE EdgeFlux<T> staged_flux(const StagedRow<T>& ra, Index a, const StagedRow<T>& rb,
                                          Index b, bool x_normal, T g, T dry) {
@@ -86,29 +106,41 @@ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const StagedRow<T>& ra, Index a, const 
                                     : NormalState<T>{ra.h[a], ra.v[a], ra.u[a], ra.c[a]};
   const NormalState<T> R = x_normal ? NormalState<T>{rb.h[b], rb.u[b], rb.v[b], rb.c[b]}
                                     : NormalState<T>{rb.h[b], rb.v[b], rb.u[b], rb.c[b]};
-  return well_balanced_flux_k(L, ra.z[a], R, rb.z[b], g, dry);
+  return well_balanced_flux_k(L, ra.z[a], R, rb.z[b], DepthRoots<T>{ra.sqrt_h[a], ra.celerity[a]},
+                              DepthRoots<T>{rb.sqrt_h[b], rb.celerity[b]}, g, dry);
 }
 
-// x edge fluxes of row j: f[k] is the west edge of cell i0 + k, k in [0, i1 - i0].
+// The general edge flux (an inactive side, or a segment of the domain edge), out of line as in the
+// tile kernel: few edges take it, and inlined it doubles the size of the row loops.
 template <class T>
-void x_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& r,
-              EdgeFlux<T>* f) {
+__attribute__((noinline)) EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Index i, Index j,
+                                                        Dir d) {
+  return edge_flux(e, i, j, d);
+}
+
+// x edge fluxes of row j: f[k] is the west edge of cell i0 + k, k in [0, i1 - i0]. The flux
+// functions are inlined into the row loops (flatten): called, each edge's flux came back through
+// the stack and its arguments went out through it.
+template <class T>
+__attribute__((noinline, flatten)) void x_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1,
+                                                 const StagedRow<T>& r, EdgeFlux<T>* f) {
   for (Index i = i0; i <= i1; ++i) {
     const Index s = i - i0 + 1;
     f[i - i0] = r.active[s - 1] && r.active[s] ? staged_flux(r, s - 1, r, s, true, e.g, e.dry)
-                                               : edge_flux(e, i, j, Dir::x);
+                                               : general_edge_flux(e, i, j, Dir::x);
   }
 }
 
 // y edge fluxes between rows j - 1 (below) and j (above): f[k] for the edge south of cell i0 + k.
 template <class T>
-void y_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& below,
-              const StagedRow<T>& above, EdgeFlux<T>* f) {
+__attribute__((noinline, flatten)) void y_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1,
+                                                 const StagedRow<T>& below,
+                                                 const StagedRow<T>& above, EdgeFlux<T>* f) {
   for (Index i = i0; i < i1; ++i) {
     const Index s = i - i0 + 1;
     f[i - i0] = below.active[s] && above.active[s]
                     ? staged_flux(below, s, above, s, false, e.g, e.dry)
-                    : edge_flux(e, i, j, Dir::y);
+                    : general_edge_flux(e, i, j, Dir::y);
   }
 }
 
@@ -131,11 +163,10 @@ double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>
 }
 
 // Updates row j from its edge fluxes (fx: west edges, fs: south, fn: north) as phase_update_box
-// does; adds the boundary inflow of its owned cells to *inflow. Returns the largest wave speed of
-// its owned active cells.
+// does; adds the boundary inflow of its owned cells to *inflow.
 template <class T>
-T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlux<T>* fx,
-             const EdgeFlux<T>* fs, const EdgeFlux<T>* fn, double& inflow) {
+void update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlux<T>* fx,
+                const EdgeFlux<T>* fs, const EdgeFlux<T>* fn, double& inflow) {
   const SolverView<T>& v = rp.v;
   const EdgeView<T>& e = v.e;
   const Index base = e.h.offset(0, j);
@@ -147,7 +178,6 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
   const bool edge_row = j + e.j0 == 0 || j + e.j0 == e.gny - 1;
   const bool flows = v.n_flow_cells > 0 && row_owned;
   const bool rain_raster = v.forcing.rain_a != nullptr;
-  T speed = T(0);
   for (Index i = rp.i0; i < rp.i1; ++i) {
     const Index k = i - rp.i0;
     CellState<T> s{h[i], hu[i], hv[i], hc[i]};
@@ -165,7 +195,6 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
         if (q != 0.0) inflow += q * rp.dt * v.dx;
       }
       if (s.h > md[i]) md[i] = s.h;
-      if (owned) speed = std::max(speed, wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry));
     } else if (v.forcing.model != kNoInfiltration) {
       v.forcing.infiltrate(s, base + i, false, rp.dt, e.dry);
     }
@@ -174,7 +203,6 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlu
     hv_new[i] = s.hv;
     hc_new[i] = s.hc;
   }
-  return speed;
 }
 
 // The point sources of row j's updated active cells, applied to the new state as phase_sources
@@ -204,16 +232,39 @@ bool row_sources(const RowPass<T>& rp, Index j, const StagedRow<T>& r, double& i
   return any;
 }
 
-// The CFL speed of row j's owned active cells in the new state.
+// The CFL speed of row j's owned active cells in the new state, in chunks of kSpeedChunk cells
+// copied to the stack: wave_speed_k reads a cell's discharges only where it is wet, and g++
+// if-converts (and vectorises) such reads only from arrays it can see are in bounds. Speeds are
+// positive or +0, so their maximum does not depend on the order in which they are taken.
+constexpr Index kSpeedChunk = 64;
 template <class T>
 T row_speed(const RowPass<T>& rp, Index j, const StagedRow<T>& r) {
   const SolverView<T>& v = rp.v;
   if (j < 0 || j >= v.e.ny) return T(0);
+  const Index base = v.h_new.offset(0, j), lo = std::max<Index>(rp.i0, 0),
+              hi = std::min(rp.i1, v.e.nx);
+  const T g = v.e.g, dry = v.e.dry;
   T speed = T(0);
-  for (Index i = std::max<Index>(rp.i0, 0); i < std::min(rp.i1, v.e.nx); ++i)
-    if (r.active[i - rp.i0 + 1])
-      speed = std::max(speed,
-                       wave_speed_k(v.h_new(i, j), v.hu_new(i, j), v.hv_new(i, j), v.e.g, v.e.dry));
+  for (Index c0 = lo; c0 < hi; c0 += kSpeedChunk) {
+    const Index n = std::min(kSpeedChunk, hi - c0);
+    T h[kSpeedChunk], hu[kSpeedChunk], hv[kSpeedChunk];
+    unsigned char active[kSpeedChunk];
+    std::memcpy(h, v.h_new.ptr + base + c0, size_t(n) * sizeof(T));
+    std::memcpy(hu, v.hu_new.ptr + base + c0, size_t(n) * sizeof(T));
+    std::memcpy(hv, v.hv_new.ptr + base + c0, size_t(n) * sizeof(T));
+    std::memcpy(active, r.active + (c0 - rp.i0 + 1), size_t(n));
+    for (Index k = n; k < kSpeedChunk; ++k) {
+      h[k] = hu[k] = hv[k] = T(0);
+      active[k] = 0;
+    }
+    T m = T(0);
+#pragma omp simd reduction(max : m)
+    for (Index k = 0; k < kSpeedChunk; ++k) {
+      const T s = active[k] ? wave_speed_k(h[k], hu[k], hv[k], g, dry) : T(0);
+      m = std::max(m, s);
+    }
+    speed = std::max(speed, m);
+  }
   return speed;
 }
 
@@ -233,9 +284,9 @@ T step_band(const RowPass<T>& rp, Index jb, Index je, RowScratch<T>& scratch, in
     stage_row(e, j + 1, rp.i0, rp.i1, above);
     y_fluxes(e, j + 1, rp.i0, rp.i1, cur, above, fn);
     x_fluxes(e, j, rp.i0, rp.i1, cur, fx);
-    T s = update_row(rp, j, cur, fx, fs, fn, inflow);
-    if (rp.v.n_sources > 0 && row_sources(rp, j, cur, inflow)) s = row_speed(rp, j, cur);
-    speed = std::max(speed, s);
+    update_row(rp, j, cur, fx, fs, fn, inflow);
+    if (rp.v.n_sources > 0) row_sources(rp, j, cur, inflow);
+    speed = std::max(speed, row_speed(rp, j, cur));
     std::swap(fs, fn);
     std::swap(cur, above);
   }

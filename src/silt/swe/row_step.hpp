@@ -1,13 +1,15 @@
 // The CPU step built the way the tile kernel (fused_step.hpp) is, by rows. The box's rows are cut
 // into bands of kRowBand rows, taken by the OpenMP threads one at a time. Along a band each row's
 // cells are staged once (depth, velocities and concentration as normal_state_k() derives them, bed,
-// mask), every x edge flux of the row and every y edge flux between two rows is computed once (the
-// north fluxes of a row are the south fluxes of the next; only a band's first south row is computed
-// twice, by it and by the band below), then each cell of the row is updated from its four edge
-// fluxes with update_cell_k(), point sources are applied, the boundary inflow is counted and the
-// CFL speed of the new state is taken. A step is then one parallel region (small boxes: none, they
-// run on the calling thread). It calls exactly the functions of the plain parallel_for path
-// (edges.hpp, cell_update_k.hpp, cfl_k.hpp, point_source.hpp), which stays its test oracle
+// mask, and the roots of the depth that the edge fluxes take, as the tile kernel stages them; a
+// branch-free loop that g++ vectorises), every x edge flux of the row and every y edge flux between
+// two rows is computed once (the north fluxes of a row are the south fluxes of the next; only a
+// band's first south row is computed twice, by it and by the band below), then each cell of the row
+// is updated from its four edge fluxes with update_cell_k(), point sources are applied, the
+// boundary inflow is counted and the CFL speed of the new state is taken (vectorised, over the row
+// once it is updated). A step is then one parallel region (small boxes: none, they run on the
+// calling thread). It calls exactly the functions of the plain parallel_for path (edges.hpp,
+// cell_update_k.hpp, cfl_k.hpp, point_source.hpp), which stays its test oracle
 // (SolverOptions::plain_phases) and which it matches bit for bit (only the inflow volume is summed
 // in another order).
 #pragma once
@@ -30,15 +32,16 @@ constexpr Index kRowBand = 16;
 /// bench/results/swe-cpu-2026-12-01-cpu.md).
 constexpr Index kRowSerialCells = 32768;
 
-/// The staged cells of one row, i in [i0 - 1, i1 + 1), structure of arrays.
+/// The staged cells of one row, i in [i0 - 1, i1 + 1), structure of arrays: the primitive state,
+/// the bed and the depth's roots (depth_roots_k: once per cell, not once per edge side).
 template <class T>
 struct StagedRow {
-  T *h, *u, *v, *c, *z;
+  T *h, *u, *v, *c, *z, *sqrt_h, *celerity;
   unsigned char* active;
 };
 
 /// Buffers of the row step, sized once for the largest box of a part (never inside a step): per
-/// thread three staged rows and three rows of edge fluxes; per band its inflow volume.
+/// thread two staged rows and three rows of edge fluxes; per band its inflow volume.
 template <class T>
 class RowScratch {
  public:
@@ -54,8 +57,8 @@ class RowScratch {
  private:
   Index width_ = 0, rows_ = 0;
   int threads_ = 0;
-  std::vector<T> values_;              // per thread: 3 staged rows of 5 fields
-  std::vector<unsigned char> active_;  // per thread: 3 staged masks
+  std::vector<T> values_;              // per thread: 2 staged rows of kStagedFields fields
+  std::vector<unsigned char> active_;  // per thread: 2 staged masks
   std::vector<EdgeFlux<T>> fluxes_;    // per thread: west/east (x), south and north (y) rows
   std::vector<double> band_inflow_;
   std::vector<T> thread_speed_;
