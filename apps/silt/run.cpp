@@ -399,7 +399,6 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
   setup.mark("scene read");
   RunSetup r(o, job.scene.name, job.run.end_time, true);
   setup.mark("devices");
-  const bool stress = job.outputs.with_stress;
   // Every rank reads the checkpoint; each part takes its own particles.
   std::unique_ptr<mpm::RestartState> from;
   if (!o.restart.empty())
@@ -439,16 +438,14 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                                solver.particle_count(), job.scene.dx, r.backend));
     if (r.split) r.progress.log("split: " + solver.layout());
     r.progress.log(setup.line());
-    // The particles leave the devices only for a frame that writes them (collective: every rank
-    // reads the same outputs); the sort into id order is the writer thread's.
-    const bool wants = io::wants_particles(job.outputs);
+    // The particles leave the devices only for a frame that writes them, and only the attributes
+    // its files read (collective: every rank reads the same outputs). The copies are queued
+    // behind the steps; the writer thread waits for them and sorts into id order.
+    const unsigned attributes = io::particle_attributes_of(job.outputs);
     const auto emit = [&](long f, double t) {
-      mpm::ParticleFrame p;
-      if (wants) p = solver.particles_unordered(stress);
-      if (queue)
-        queue->push([&w = *writer, p = std::move(p), f, t, wants] {
-          w.write(wants ? mpm::sort_by_id(p) : p, f, t);
-        });
+      auto p = std::make_shared<mpm::ParticlesCopy>();
+      if (attributes) *p = solver.particles_async(attributes);
+      if (queue) queue->push([&w = *writer, p, f, t] { w.write(p->get(), f, t); });
     };
     // Checkpoints between frames, written after the frames before them (collective: rank 0
     // gathers every part's state).

@@ -221,6 +221,36 @@ TEST(MpmParticlesIo, FrameWriterWritesEachFormatAndACollection) {
             fmt::format("frame,time_s\n0,0\n1,{}\n", job.scene.frame_dt));
 }
 
+// A frame brings to the host only what its files read (io::particle_attributes_of, what `silt
+// run` passes to Solver::particles_async): the preview positions, the volume velocities too, the
+// particle files stress and plastic state too when asked; and a preview-only frame without
+// velocities is written.
+TEST(MpmParticlesIo, FramesAskOnlyForTheAttributesTheirFilesRead) {
+  namespace a = silt::mpm::attributes;
+  silt::io::MpmOutputSettings o;
+  o.formats.clear();
+  EXPECT_EQ(silt::io::particle_attributes_of(o), 0u);
+  o.png = true;
+  o.with_stress = true;
+  EXPECT_EQ(silt::io::particle_attributes_of(o), a::position);
+  o.volume = true;
+  EXPECT_EQ(silt::io::particle_attributes_of(o), a::position | a::velocity);
+  o.formats = {silt::io::ParticleFormat::vtp};
+  o.volume = false;
+  EXPECT_EQ(silt::io::particle_attributes_of(o), a::all);
+  o.with_stress = false;
+  EXPECT_EQ(silt::io::particle_attributes_of(o), a::motion);
+  if (!silt::io::png_previews_available()) GTEST_SKIP() << "no libpng in this build";
+  const silt::io::MpmJob job =
+      writer_job(R"({ "formats": [], "png": true, "png_size": [64, 48] })");
+  ParticleFrame f = make_frame(20, false);
+  f.velocity.clear();
+  const auto dir = silt::test::scratch() / "preview_only";
+  silt::io::MpmFrameWriter w(job, dir.string());
+  EXPECT_EQ(w.write(f, 0, 0.0).size(), 1u);
+  EXPECT_TRUE(fs::exists(dir / "preview_0000.png"));
+}
+
 TEST(MpmParticlesIo, AFrameThatFailsPartWayIsRemovedWhole) {
   const silt::io::MpmJob job = writer_job(R"({ "formats": ["ply", "vtp"], "png": false })");
   const auto dir = silt::test::scratch() / "partial";

@@ -224,13 +224,13 @@ TEST(MpmSolver, SortsParticlesByBlockAndCell) {
   const StepControl c = part.end_frame();
   part.throw_on_fault(c, 0);
   ASSERT_EQ(c.sorts, 1);
-  const ParticleFrame f = part.download(false);
+  const HostParticles f = part.download_all();
   const float inv_dx = float(1.0 / s.dx);
   std::vector<long long> block(f.count());
   std::vector<int> cell(f.count());
   for (size_t i = 0; i < f.count(); ++i) {
     const BSplineQ<float> q = bspline_quadratic(
-        Vec3f{f.position[3 * i], f.position[3 * i + 1], f.position[3 * i + 2]},
+        Vec3f{f.x[3 * i], f.x[3 * i + 1], f.x[3 * i + 2]},
         Vec3f{float(s.domain_min[0]), float(s.domain_min[1]), float(s.domain_min[2])}, inv_dx);
     int hb[3], near[3];
     home_block(q.base, hb);

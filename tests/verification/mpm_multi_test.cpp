@@ -118,30 +118,100 @@ TEST(MpmMulti, ThinSlabSharingNearlyEveryBlockMatches) {
 }
 
 // Solver::part_particles (the Python package's zero-copy views): every part's storage holds its
-// particles, together exactly those of particles(), attribute for attribute. Host memory on the
-// CPU backend; the CUDA path is tested through DLPack (tests/python/test_dlpack_gpu.py).
+// particles, together exactly those of particles(), attribute for attribute, and in
+// particles_unordered() part after part as stored. Host memory on the CPU backend; the CUDA path
+// is tested through DLPack (tests/python/test_dlpack_gpu.py).
 TEST(MpmMulti, PartParticlesAreTheStorageOfEveryPart) {
   if (on_gpu()) GTEST_SKIP() << "device pointers: tests/python/test_dlpack_gpu.py";
   Solver solver(multi_sand_column_2d(), std::vector<Exec>(3, Exec::host()));
   solver.advance_frame();
   const silt::mpm::ParticleFrame all = solver.particles();
+  const silt::mpm::ParticleFrame stored = solver.particles_unordered();
+  ASSERT_EQ(stored.count(), all.count());
   std::int64_t seen = 0;
   for (int k = 0; k < solver.parts(); ++k) {
     const silt::mpm::PartParticles p = solver.part_particles(k);
     EXPECT_FALSE(p.exec.is_cuda());
     for (std::int64_t i = 0; i < p.count; ++i) {
-      const std::size_t id = std::size_t(p.id[i]);
+      const std::size_t id = std::size_t(p.id[i]), row = std::size_t(seen + i);
       ASSERT_LT(id, all.count());
       EXPECT_EQ(p.material[i], all.material[id]);
+      EXPECT_EQ(p.id[i], stored.id[row]) << "row " << row;
       for (int a = 0; a < 3; ++a) {
         EXPECT_EQ(p.position[3 * i + a], all.position[3 * id + a]) << "particle " << id;
         EXPECT_EQ(p.velocity[3 * i + a], all.velocity[3 * id + a]) << "particle " << id;
+        EXPECT_EQ(p.position[3 * i + a], stored.position[3 * row + a]) << "row " << row;
+        EXPECT_EQ(p.velocity[3 * i + a], stored.velocity[3 * row + a]) << "row " << row;
       }
     }
     seen += p.count;
   }
   EXPECT_EQ(seen, solver.particle_count());
   EXPECT_THROW(solver.part_particles(3), silt::Error);
+}
+
+// "" when a and b hold the same arrays value for value, else the first difference.
+std::string frame_difference(const silt::mpm::ParticleFrame& a, const silt::mpm::ParticleFrame& b) {
+  std::string d;
+  const auto compare = [&d](const char* name, const auto& x, const auto& y) {
+    if (!d.empty()) return;
+    if (x.size() != y.size()) {
+      d = std::string(name) + ": " + std::to_string(x.size()) + " vs " + std::to_string(y.size()) +
+          " values";
+      return;
+    }
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (x[i] != y[i]) {
+        d = std::string(name) + "[" + std::to_string(i) + "]: " + std::to_string(x[i]) + " vs " +
+            std::to_string(y[i]);
+        return;
+      }
+  };
+  compare("position", a.position, b.position);
+  compare("velocity", a.velocity, b.velocity);
+  compare("material", a.material, b.material);
+  compare("id", a.id, b.id);
+  compare("plastic", a.plastic, b.plastic);
+  compare("stress", a.stress, b.stress);
+  return d;
+}
+
+// Frames copied behind the steps (Solver::particles_async, what `silt run` hands its writer
+// thread) are the particles as they were when taken: each equals the synchronous frame taken at
+// that moment, holds only the attributes asked for, and is read after later frames have stepped,
+// three in flight at once (read out of order) and one dropped unread each frame, while a fountain
+// changes the count from frame to frame, on one part and on two. On the CPU the copies are made
+// at once, so this checks the parts' places in the frame and that a slot in flight is never
+// reused; on CUDA the copies run on a copy stream beside the next frames' steps.
+TEST(MpmMulti, FramesCopiedBehindTheStepsAreTheFramesTaken) {
+  namespace attr = silt::mpm::attributes;
+  const Scene s = multi_fountain();
+  for (int n : {1, 2})
+    for (const Layout& l : layouts(n)) {
+      Solver run(s, l.execs, l.options);
+      std::vector<silt::mpm::ParticlesCopy> copies;
+      std::vector<silt::mpm::ParticleFrame> taken;
+      const unsigned asked[] = {attr::all, attr::motion, attr::position};
+      for (int f = 0; f < 3; ++f) {
+        run.advance_frame();
+        const bool id_order = f != 1;
+        copies.push_back(run.particles_async(asked[f], id_order));
+        silt::mpm::ParticlesCopy dropped = run.particles_async(attr::all);  // never read
+        silt::mpm::ParticleFrame now =
+            id_order ? run.particles(f == 0) : run.particles_unordered(f == 0);
+        if (asked[f] == attr::position) now.velocity.clear();
+        taken.push_back(std::move(now));
+      }
+      run.advance_frame();
+      for (int f : {2, 0, 1})
+        EXPECT_EQ(frame_difference(copies[std::size_t(f)].get(), taken[std::size_t(f)]), "")
+            << "frame " << f + 1 << ", " << n << " part(s) on " << l.name;
+      EXPECT_NE(taken[0].count(), taken[2].count()) << "the fountain emits every frame";
+      EXPECT_EQ(taken[0].stress.size(), 9 * taken[0].count());
+      EXPECT_TRUE(taken[1].stress.empty());
+      EXPECT_EQ(frame_difference(run.particles_async(attr::all).get(), run.particles(true)), "")
+          << n << " part(s) on " << l.name;
+    }
 }
 
 // A water column spreading over the floor outgrows a part's grid within the first frame: the

@@ -72,6 +72,14 @@ bool wants_particles(const MpmOutputSettings& o) {
   return !o.formats.empty() || o.png || o.volume;
 }
 
+unsigned particle_attributes_of(const MpmOutputSettings& o) {
+  if (!wants_particles(o)) return 0;
+  unsigned a = mpm::attributes::position;
+  if (!o.formats.empty() || o.volume) a |= mpm::attributes::velocity;
+  if (!o.formats.empty() && o.with_stress) a |= mpm::attributes::stress | mpm::attributes::plastic;
+  return a;
+}
+
 void MpmFrameWriter::write_collection() const {
   // The collection lists every frame so far; rewritten whole (atomically) each frame.
   std::string pvd =

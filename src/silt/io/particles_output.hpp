@@ -14,9 +14,13 @@
 namespace silt::io {
 
 /// Whether frames read the particles (a particle format, the volume or the preview is asked for);
-/// when not,
-/// MpmFrameWriter::write() takes an empty frame and the particles need not leave the device.
+/// when not, MpmFrameWriter::write() takes an empty frame and the particles need not leave the
+/// device.
 bool wants_particles(const MpmOutputSettings& outputs);
+/// The attributes (mpm::attributes) that a frame's files read: none without wants_particles; the
+/// preview reads positions (and materials), the volume velocities too, the particle files stress
+/// and plastic state as well when outputs.with_stress.
+unsigned particle_attributes_of(const MpmOutputSettings& outputs);
 
 class MpmFrameWriter {
  public:

@@ -1,7 +1,11 @@
 #include "silt/mpm/frame_gather.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <vector>
+
+#include "silt/mpm/solver.hpp"
 
 namespace silt::mpm {
 
@@ -10,43 +14,18 @@ namespace {
 constexpr int kTagGather = 7303;
 
 template <class T>
-void append(std::vector<T>& to, const std::vector<T>& from) {
-  to.insert(to.end(), from.begin(), from.end());
+std::vector<T> vector_of(const T* p, std::size_t count) {
+  return p ? std::vector<T>(p, p + count) : std::vector<T>();
 }
 
-}  // namespace
-
-ParticleFrame gather_frame(std::vector<std::unique_ptr<Part>>& parts, const partition::World& world,
-                           bool with_stress, bool id_order) {
-  ParticleFrame all;
-  for (auto& p : parts) {
-    activate(p->exec());
-    const ParticleFrame f = p->download(with_stress);
-    append(all.position, f.position);
-    append(all.velocity, f.velocity);
-    append(all.material, f.material);
-    append(all.stress, f.stress);
-    append(all.plastic, f.plastic);
-    append(all.id, f.id);
-  }
-  if (world.distributed()) {
-    all.position = world.gather_to_root(all.position, kTagGather);
-    all.velocity = world.gather_to_root(all.velocity, kTagGather);
-    all.material = world.gather_to_root(all.material, kTagGather);
-    all.stress = world.gather_to_root(all.stress, kTagGather);
-    all.plastic = world.gather_to_root(all.plastic, kTagGather);
-    all.id = world.gather_to_root(all.id, kTagGather);
-  }
-  if (!id_order) return all;
-  return sort_by_id(all);
-}
-
-ParticleFrame sort_by_id(const ParticleFrame& f) {
-  const std::size_t n = f.count();
-  // Ids are unique and at most the number ever emitted: placed by id in one pass over a table of
-  // slots (linear time), unless they are sparse (many particles removed), then sorted.
+// The rows of f in stable id order. Ids are unique and at most the number ever emitted: placed
+// by id in one pass over a table of slots (linear time), unless they are sparse (many particles
+// removed), then sorted.
+std::vector<std::size_t> id_order(const FrameArrays& f) {
+  const std::size_t n = f.n;
   std::int32_t min_id = 0, max_id = -1;
-  for (std::int32_t id : f.id) min_id = std::min(min_id, id), max_id = std::max(max_id, id);
+  for (std::size_t i = 0; i < n; ++i)
+    min_id = std::min(min_id, f.id[i]), max_id = std::max(max_id, f.id[i]);
   std::vector<std::size_t> order;
   if (min_id >= 0 && max_id >= 0 && std::size_t(max_id) < 4 * n + 1024) {
     constexpr std::size_t kNone = ~std::size_t(0);
@@ -62,29 +41,75 @@ ParticleFrame sort_by_id(const ParticleFrame& f) {
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return f.id[a] < f.id[b]; });
   }
+  return order;
+}
+
+}  // namespace
+
+FrameArrays arrays_of(const ParticleFrame& f) {
+  const auto held = [](const auto& v) {
+    return v.empty() ? nullptr : v.data();
+  };
+  FrameArrays a;
+  a.n = f.count();
+  a.position = held(f.position);
+  a.velocity = held(f.velocity);
+  a.material = held(f.material);
+  a.id = held(f.id);
+  a.plastic = held(f.plastic);
+  a.stress = held(f.stress);
+  return a;
+}
+
+ParticleFrame copied(const FrameArrays& f) {
   ParticleFrame o;
-  o.position.resize(3 * n);
-  o.velocity.resize(3 * n);
+  o.position = vector_of(f.position, 3 * f.n);
+  o.velocity = vector_of(f.velocity, 3 * f.n);
+  o.material = vector_of(f.material, f.n);
+  o.id = vector_of(f.id, f.n);
+  o.plastic = vector_of(f.plastic, f.n);
+  o.stress = vector_of(f.stress, 9 * f.n);
+  return o;
+}
+
+ParticleFrame ordered_by_id(const FrameArrays& f) {
+  const std::vector<std::size_t> order = id_order(f);
+  const std::size_t n = f.n;
+  ParticleFrame o;
+  if (f.position) o.position.resize(3 * n);
+  if (f.velocity) o.velocity.resize(3 * n);
   o.material.resize(n);
   o.id.resize(n);
-  if (!f.plastic.empty()) o.plastic.resize(n);
-  if (!f.stress.empty()) o.stress.resize(9 * n);
-  const auto rows = static_cast<std::int64_t>(order.size());
+  if (f.plastic) o.plastic.resize(n);
+  if (f.stress) o.stress.resize(9 * n);
+  const auto rows = static_cast<std::int64_t>(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t r = 0; r < rows; ++r) {
     const auto k = std::size_t(r);
     const std::size_t i = order[k];
-    for (int a = 0; a < 3; ++a) {
-      o.position[3 * k + a] = f.position[3 * i + a];
-      o.velocity[3 * k + a] = f.velocity[3 * i + a];
-    }
+    if (f.position) std::memcpy(&o.position[3 * k], f.position + 3 * i, 3 * sizeof(float));
+    if (f.velocity) std::memcpy(&o.velocity[3 * k], f.velocity + 3 * i, 3 * sizeof(float));
     o.material[k] = f.material[i];
     o.id[k] = f.id[i];
-    if (!f.plastic.empty()) o.plastic[k] = f.plastic[i];
-    if (!f.stress.empty())
-      for (int c = 0; c < 9; ++c) o.stress[9 * k + c] = f.stress[9 * i + c];
+    if (f.plastic) o.plastic[k] = f.plastic[i];
+    if (f.stress) std::memcpy(&o.stress[9 * k], f.stress + 9 * i, 9 * sizeof(float));
   }
   return o;
+}
+
+ParticleFrame sort_by_id(const ParticleFrame& f) {
+  return ordered_by_id(arrays_of(f));
+}
+
+ParticleFrame gather_to_root(const ParticleFrame& local, const partition::World& world) {
+  ParticleFrame all;
+  all.position = world.gather_to_root(local.position, kTagGather);
+  all.velocity = world.gather_to_root(local.velocity, kTagGather);
+  all.material = world.gather_to_root(local.material, kTagGather);
+  all.stress = world.gather_to_root(local.stress, kTagGather);
+  all.plastic = world.gather_to_root(local.plastic, kTagGather);
+  all.id = world.gather_to_root(local.id, kTagGather);
+  return all;
 }
 
 }  // namespace silt::mpm

@@ -21,6 +21,17 @@
 
 namespace silt::mpm {
 
+/// Where Part::pack puts a frame's attributes, in memory the part's exec writes (its device's, or
+/// the host's for a CPU part); nullptr: not asked for. Material and id are always written.
+struct ParticlePack {
+  float* position = nullptr;         // [3n] m
+  float* velocity = nullptr;         // [3n] m/s
+  std::int32_t* material = nullptr;  // [n] index into scene.materials
+  std::int32_t* id = nullptr;        // [n] stable id
+  float* plastic = nullptr;          // [n] -
+  float* stress = nullptr;           // [9n] Cauchy stress, row-major, Pa
+};
+
 class Part {
  public:
   /// exec: the device and stream the part runs on (CUDA: a stream other than the legacy one, so
@@ -66,12 +77,15 @@ class Part {
   /// split_force the stress force in channels of its own (an adaptive dt is agreed after P2G).
   void configure_lagged(bool on, bool split_force);
 
+  /// Between frames: the particles' asked-for attributes into `to`, in storage order, queued on
+  /// the part's stream (no wait); a frame's snapshot, which later steps do not touch.
+  void pack(const ParticlePack& to);
+
   // Reading back (each waits for the device).
   StepControl read_control() const;
   /// Throws silt::Error naming the particle id or the counts, the scene, frame and step.
   void throw_on_fault(const StepControl& c, long long frame) const;
   bool faulted() const { return bool(faults_.read()); }
-  ParticleFrame download(bool with_stress);
   /// The part's kinetic energy and mass (a reduction over its particles).
   Motion motion();
   HostParticles download_all() const;

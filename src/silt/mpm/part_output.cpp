@@ -1,4 +1,5 @@
-// Particles back to the host for output (between frames: the copies wait for the device).
+// A part's particles for a frame: kinetic energy and mass (reductions), and the attributes packed
+// for the copy to the host (frame_copy.cpp, queued on the part's stream).
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/transfer_body.hpp"
@@ -41,27 +42,27 @@ Motion Part::motion() {
   return m;
 }
 
-ParticleFrame Part::download(bool with_stress) {
-  fence(exec_);
-  ParticleFrame out;
-  out.position = particles_.download_x();
-  out.velocity = particles_.download_v();
-  out.id = particles_.download_id();
-  const std::vector<int> cls = particles_.download_material();
-  out.material.resize(cls.size());
-  for (std::size_t i = 0; i < cls.size(); ++i)
-    out.material[i] = classes_host_[std::size_t(cls[i])].scene_material;
-  if (with_stress) {
-    out.plastic = particles_.download_plastic();
-    const Index n = particles_.size();
-    DeviceBuffer<float> stress(exec_, 9 * n, "mpm output stress");
-    if (n > 0) {
-      cauchy_stress(exec_, particles_.view(), classes_.data(), n, control(), scene_.g2p2g,
-                    stress.data());
-      out.stress = stress.download();
-    }
-  }
-  return out;
+void Part::pack(const ParticlePack& to) {
+  const Index n = particles_.size();
+  if (n == 0) return;
+  const ParticleView p = particles_.view();
+  const ParticleClass* classes = classes_.data();
+  float* x = to.position;
+  float* v = to.velocity;
+  std::int32_t* material = to.material;
+  std::int32_t* id = to.id;
+  float* plastic = to.plastic;
+  parallel_for(
+      exec_, "mpm.output.pack", n, SILT_LAMBDA(Index i) {
+        for (int a = 0; a < 3; ++a) {
+          if (x) x[3 * i + a] = p.x[3 * i + a];
+          if (v) v[3 * i + a] = p.v[3 * i + a];
+        }
+        material[i] = classes[p.material[i]].scene_material;
+        id[i] = p.id[i];
+        if (plastic) plastic[i] = p.plastic[i];
+      });
+  if (to.stress) cauchy_stress(exec_, p, classes, n, control(), scene_.g2p2g, to.stress);
 }
 
 }  // namespace silt::mpm

@@ -203,11 +203,18 @@ double Solver::time() const {
 std::int64_t Solver::particle_count() const {
   return impl_->total_particles;
 }
+ParticlesCopy Solver::particles_async(unsigned attributes, bool id_order) const {
+  Impl& m = *impl_;
+  if (!m.world.distributed()) return m.frames.copy(m.parts, attributes, id_order);
+  // The other ranks' particles come as messages (collective): the waiting path.
+  const ParticleFrame local = m.frames.copy(m.parts, attributes, false).get();
+  return ParticlesCopy(gather_to_root(local, m.world), id_order);
+}
 ParticleFrame Solver::particles(bool with_stress) const {
-  return gather_frame(impl_->parts, impl_->world, with_stress);
+  return particles_async(with_stress ? attributes::all : attributes::motion).get();
 }
 ParticleFrame Solver::particles_unordered(bool with_stress) const {
-  return gather_frame(impl_->parts, impl_->world, with_stress, false);
+  return particles_async(with_stress ? attributes::all : attributes::motion, false).get();
 }
 const Scene& Solver::scene() const {
   return impl_->scene;

@@ -14,6 +14,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/mpm/particle_frame.hpp"
+#include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/restart_state.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"
@@ -126,12 +127,19 @@ class Solver {
   double time() const;
   /// All particles of all parts.
   std::int64_t particle_count() const;
-  /// Every particle of every part in stable id order. Under MPI rank 0 gets them all and the
-  /// others an empty frame.
+  /// Every particle of every part in stable id order, with stress and plastic state when
+  /// with_stress. Under MPI rank 0 gets them all and the others an empty frame.
   ParticleFrame particles(bool with_stress = false) const;
   /// The same in storage order, part after part: sort_by_id(particles_unordered()) equals
-  /// particles(). For a caller that sorts on another thread (`silt run`'s frame writer).
+  /// particles().
   ParticleFrame particles_unordered(bool with_stress = false) const;
+  /// The particles' asked-for attributes (mpm::attributes; material and id always) as they are
+  /// now, copied behind the steps: the next frames may step before ParticlesCopy::get(), on any
+  /// thread (`silt run`'s writer), waits for the copies and orders by id (id_order) or not.
+  /// particles() is particles_async(...).get(). Under MPI the copy is gathered to rank 0 here
+  /// (collective) and the handle holds it.
+  ParticlesCopy particles_async(unsigned attributes = attributes::motion,
+                                bool id_order = true) const;
   const Scene& scene() const;
   /// True when frames run as CUDA graphs.
   bool uses_graph() const;

@@ -13,6 +13,7 @@
 #include "silt/mpm/balance.hpp"
 #include "silt/mpm/emitter.hpp"
 #include "silt/mpm/exchange.hpp"
+#include "silt/mpm/frame_copy.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/solver.hpp"
 
@@ -49,6 +50,8 @@ struct Solver::Impl {
   /// or the last restore): a checkpoint would restart with the scene's.
   std::vector<Collider> scene_colliders;
   double collider_moved_at = -1;
+  // Frames on their way to the host (particles_async): staging kept from frame to frame.
+  FrameCopier frames;
 
   /// f(part, k) for each of this process's parts, with its device current.
   template <class F>

@@ -1,0 +1,218 @@
+#include "silt/mpm/frame_copy.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "silt/mpm/frame_gather.hpp"
+#include "silt/mpm/solver.hpp"
+
+namespace silt::mpm {
+
+namespace {
+
+// A frame's arrays in a fixed order: position, velocity, material, id, plastic, stress; each of
+// kWidth 4-byte values per particle. Material and id are always held.
+constexpr std::size_t kArrays = 6;
+constexpr std::size_t kWidth[kArrays] = {3, 3, 1, 1, 1, 9};
+constexpr std::size_t kNotHeld = ~std::size_t(0);
+using Offsets = std::array<std::size_t, kArrays>;  // in 4-byte values
+
+bool held(unsigned attrs, std::size_t a) {
+  switch (a) {
+    case 0:
+      return (attrs & attributes::position) != 0;
+    case 1:
+      return (attrs & attributes::velocity) != 0;
+    case 4:
+      return (attrs & attributes::plastic) != 0;
+    case 5:
+      return (attrs & attributes::stress) != 0;
+    default:
+      return true;
+  }
+}
+
+// Where the held arrays of n particles start when laid one after the other; *values: in all.
+Offsets layout(unsigned attrs, std::size_t n, std::size_t* values) {
+  Offsets at{};
+  std::size_t end = 0;
+  for (std::size_t a = 0; a < kArrays; ++a) {
+    at[a] = held(attrs, a) ? end : kNotHeld;
+    if (held(attrs, a)) end += kWidth[a] * n;
+  }
+  *values = end;
+  return at;
+}
+
+// Pointers to particle `first` of each held array laid out at `at` from base.
+template <class Word>
+std::array<Word*, kArrays> arrays_at(Word* base, const Offsets& at, std::size_t first) {
+  std::array<Word*, kArrays> p{};
+  for (std::size_t a = 0; a < kArrays; ++a)
+    if (at[a] != kNotHeld && base) p[a] = base + at[a] + kWidth[a] * first;
+  return p;
+}
+
+ParticlePack pack_at(float* base, const Offsets& at, std::size_t first) {
+  const std::array<float*, kArrays> p = arrays_at(base, at, first);
+  ParticlePack k;
+  k.position = p[0];
+  k.velocity = p[1];
+  k.material = reinterpret_cast<std::int32_t*>(p[2]);
+  k.id = reinterpret_cast<std::int32_t*>(p[3]);
+  k.plastic = p[4];
+  k.stress = p[5];
+  return k;
+}
+
+}  // namespace
+
+// A frame's copies in flight: the held arrays of all parts' particles, array after array (each
+// holding part after part, so that an array reads as one), the event after each part's copies,
+// and whether the slot is taken: from copy() until get() has read it out, or a dropped copy's
+// events have passed.
+struct FrameSlot {
+  PinnedBuffer staging;
+  Offsets at{};
+  std::size_t n = 0;
+  std::vector<Event> done;  // one per part, after its copies (CUDA)
+  std::atomic<bool> busy{false};
+
+  FrameArrays arrays() {
+    const auto* base = reinterpret_cast<const float*>(staging.data());
+    const std::array<const float*, kArrays> p = arrays_at(base, at, 0);
+    FrameArrays f;
+    f.n = n;
+    f.position = p[0];
+    f.velocity = p[1];
+    f.material = reinterpret_cast<const std::int32_t*>(p[2]);
+    f.id = reinterpret_cast<const std::int32_t*>(p[3]);
+    f.plastic = p[4];
+    f.stress = p[5];
+    return f;
+  }
+};
+
+namespace {
+
+class SlotCopy final : public ParticlesCopy::Pending {
+ public:
+  explicit SlotCopy(std::shared_ptr<FrameSlot> slot) : slot_(std::move(slot)) {}
+  ~SlotCopy() override {
+    if (!slot_) return;
+    // Dropped unread (a run stopped before the writer took the frame): the copies still land in
+    // the slot, so it is freed only once they have.
+    try {
+      for (const Event& e : slot_->done) e.synchronize();
+    } catch (...) {
+    }
+    slot_->busy.store(false, std::memory_order_release);
+  }
+  ParticleFrame get(bool id_order) override {
+    const std::shared_ptr<FrameSlot> slot = std::move(slot_);
+    struct Free {
+      FrameSlot& s;
+      ~Free() { s.busy.store(false, std::memory_order_release); }
+    } free{*slot};
+    for (const Event& e : slot->done) e.synchronize();
+    return id_order ? ordered_by_id(slot->arrays()) : copied(slot->arrays());
+  }
+
+ private:
+  std::shared_ptr<FrameSlot> slot_;
+};
+
+}  // namespace
+
+ParticleFrame ParticlesCopy::get() {
+  if (pending_) {
+    const std::unique_ptr<Pending> p = std::move(pending_);
+    return p->get(id_order_);
+  }
+  return id_order_ ? sort_by_id(ready_) : std::move(ready_);
+}
+
+FrameCopier::FrameCopier() = default;
+FrameCopier::~FrameCopier() = default;
+
+const Exec& FrameCopier::copy_stream(const Exec& part) {
+  for (const Stream& s : copy_streams_)
+    if (s.exec().device == part.device) return s.exec();
+  copy_streams_.emplace_back(part);
+  return copy_streams_.back().exec();
+}
+
+std::shared_ptr<FrameSlot> FrameCopier::free_slot(std::size_t bytes, const Parts& parts) {
+  // A free slot large enough, else a free one grown, else a new one (frames in flight are
+  // bounded by the writer's queue).
+  std::shared_ptr<FrameSlot> slot;
+  for (const auto& s : slots_) {
+    if (s->busy.load(std::memory_order_acquire)) continue;
+    if (!slot || s->staging.size() >= bytes) slot = s;
+    if (slot->staging.size() >= bytes) break;
+  }
+  if (!slot) {
+    slot = std::make_shared<FrameSlot>();
+    for (const auto& p : parts) slot->done.emplace_back(p->exec());
+    slots_.push_back(slot);
+  }
+  // Headroom for emitters: a growing count pins a new buffer now and then, not every frame.
+  if (slot->staging.size() < bytes)
+    slot->staging = PinnedBuffer(bytes + bytes / 2, parts.front()->exec().is_cuda());
+  slot->busy.store(true, std::memory_order_relaxed);
+  return slot;
+}
+
+ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id_order) {
+  const bool cuda = parts.front()->exec().is_cuda();
+  std::size_t n = 0;
+  for (const auto& p : parts) n += std::size_t(p->particle_count());
+  std::size_t values = 0;
+  const Offsets at = layout(attributes, n, &values);
+  const std::shared_ptr<FrameSlot> slot = free_slot(values * sizeof(float), parts);
+  slot->at = at;
+  slot->n = n;
+  float* host = reinterpret_cast<float*>(slot->staging.data());
+  if (cuda && staging_.empty())
+    for (const auto& p : parts) staging_.push_back({{}, Event(p->exec()), Event(p->exec())});
+  std::size_t first = 0;  // the part's first particle in the frame
+  for (std::size_t q = 0; q < parts.size(); ++q) {
+    Part& p = *parts[q];
+    const std::size_t np = std::size_t(p.particle_count());
+    activate(p.exec());
+    if (!cuda) {
+      p.pack(pack_at(host, at, first));
+      first += np;
+      continue;
+    }
+    PartStaging& s = staging_[q];
+    std::size_t part_values = 0;
+    const Offsets pat = layout(attributes, np, &part_values);
+    if (std::size_t(s.packed.size()) < part_values) {
+      s.copied.synchronize();  // the last copies out of the old buffer
+      s.packed =
+          DeviceBuffer<float>(p.exec(), Index(part_values + part_values / 2), "mpm frame staging");
+    }
+    // The pack overwrites what the previous frame's copies read; the next steps wait only for
+    // the pack, the copies run beside them on the copy stream.
+    s.copied.wait(p.exec());
+    p.pack(pack_at(s.packed.data(), pat, 0));
+    s.packed_ready.record(p.exec());
+    const Exec& c = copy_stream(p.exec());
+    s.packed_ready.wait(c);
+    const std::array<float*, kArrays> from = arrays_at(s.packed.data(), pat, 0);
+    const std::array<float*, kArrays> to = arrays_at(host, at, first);
+    for (std::size_t a = 0; a < kArrays; ++a) {
+      if (!to[a]) continue;
+      const std::size_t bytes = kWidth[a] * np * sizeof(float);
+      copy_rows_async(to[a], bytes, Exec::host(), from[a], bytes, p.exec(), bytes, 1, c);
+    }
+    slot->done[q].record(c);
+    s.copied.record(c);
+    first += np;
+  }
+  return ParticlesCopy(std::make_unique<SlotCopy>(slot), id_order);
+}
+
+}  // namespace silt::mpm
