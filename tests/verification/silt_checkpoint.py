@@ -342,6 +342,14 @@ def case_out_folder(silt, source, work):
         fail("--overwrite left a frame of the earlier run")
     if not os.path.exists(os.path.join(out, "notes.txt")):
         fail("--overwrite removed a file silt did not write")
+    # What rank 0 of the same run may be writing while the other ranks look (the writability
+    # probe, a hidden part file) does not make a folder "not empty": seeing the probe, one rank of
+    # `mpirun -np 2` refused alone and rank 0 waited for it in the gather.
+    busy = os.path.join(work, "busy")
+    os.makedirs(busy)
+    open(os.path.join(busy, ".silt-write-test-12345"), "w").close()
+    open(os.path.join(busy, ".resolved_scene.json.part12345"), "w").close()
+    run(silt, river(source, busy, 300))
 
 
 # --- MPI -------------------------------------------------------------------------------------
