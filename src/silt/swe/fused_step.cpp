@@ -74,15 +74,16 @@ struct TileCells {
   unsigned char active[TY + 1][TX + 1];                // 0: inactive or outside the grid
 };
 
+// Returns whether the cell is active.
 template <class T, int TX, int TY>
-__device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
+__device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
   // The cells a view can read: owned cells and its halo of ext layers (ext = 0 on one device).
   const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
   const Index off = inside ? e.h.offset(i, j) : 0;
   const bool act = inside && e.active.ptr[off] != 0;
   t.active[ty][tx] = act;
-  if (!act) return;
+  if (!act) return false;
   const T h = e.h.ptr[off];
   const NormalState<T> p =
       primitive_state_k(CellState<T>{h, e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]}, e.dry);
@@ -94,6 +95,7 @@ __device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int
   const DepthRoots<T> r = depth_roots_k(h, e.g);
   t.sqrt_h[ty][tx] = r.sqrt_h;
   t.celerity[ty][tx] = r.celerity;
+  return true;
 }
 
 // Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
@@ -118,6 +120,30 @@ template <class T>
 __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Index i, Index j,
                                                       Dir d) {
   return edge_flux(e, i, j, d);
+}
+
+// Phase 1 of the tile kernel for one thread: the flux through the east edge of its cell (not in
+// the ghost row, which needs only north edges) and through its north edge (not in the ghost
+// column). kGeneral: some staged cell of the tile is inactive, so an edge may take the general
+// path; a tile whose staged cells are all active (the wet interior of a scene) is compiled
+// without that call and the registers its ABI holds.
+template <bool kGeneral, class T, int TX, int TY>
+__device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
+                                             EdgeFlux<T> (&fx)[TY][TX], EdgeFlux<T> (&fy)[TY][TX],
+                                             const EdgeView<T>& e, int ty, int tx, Index i,
+                                             Index j, bool in_box) {
+  if (ty > 0 && in_box) {
+    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty][tx + 1]))
+      fx[ty][tx] = staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry);
+    else if constexpr (kGeneral)
+      fx[ty][tx] = general_edge_flux(e, i + 1, j, Dir::x);
+  }
+  if (tx > 0 && in_box) {
+    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty + 1][tx]))
+      fy[ty][tx] = staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry);
+    else if constexpr (kGeneral)
+      fy[ty][tx] = general_edge_flux(e, i, j + 1, Dir::y);
+  }
 }
 
 // Infiltration of one cell (ForcingView::infiltrate), out of line: its double-precision Green-Ampt
@@ -259,22 +285,26 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
     return;
   }
 
-  // Phase 0: stage the tile's cells, plus the column east and the row north of it.
-  stage_cell(cells, ty, tx, e, i, j);
-  if (tx == TX - 1) stage_cell(cells, ty, TX, e, i + 1, j);
-  if (ty == TY - 1) stage_cell(cells, TY, tx, e, i, j + 1);
-  __syncthreads();
+  // Phase 0: stage the tile's cells: each thread its own, then the first TX + TY threads the row
+  // north of the tile and the column east of it, so that two warps in TY take a second cell
+  // (rather than every warp's last lane and the last warp).
+  static_assert(TX == 32 && TY <= TX, "the north row is one warp, the east column in the next");
+  const int tid = ty * TX + tx;
+  bool act = stage_cell(cells, ty, tx, e, i, j);
+  if (tid < TX + TY) {
+    const bool north = tid < TX;
+    const int sy = north ? TY : tid - TX, sx = north ? tid : TX;
+    act = stage_cell(cells, sy, sx, e, i - tx + sx, j - ty + sy) && act;
+  }
+  // The same for every thread of the block: whether an edge of the tile may take the general path.
+  const bool all_active = __syncthreads_and(act);
 
-  // Phase 1: each edge of the tile once. The ghost row needs only north edges, the ghost column
-  // only east edges. Edges with an inactive side or on the domain edge take the general path.
-  if (ty > 0 && j < box.j1 && i < box.i1)
-    fx[ty][tx] = cells.active[ty][tx] && cells.active[ty][tx + 1]
-                     ? staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry)
-                     : general_edge_flux(e, i + 1, j, Dir::x);
-  if (tx > 0 && i < box.i1 && j < box.j1)
-    fy[ty][tx] = cells.active[ty][tx] && cells.active[ty + 1][tx]
-                     ? staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry)
-                     : general_edge_flux(e, i, j + 1, Dir::y);
+  // Phase 1: each edge of the tile once.
+  const bool edges_in_box = j < box.j1 && i < box.i1;
+  if (all_active)
+    tile_fluxes<false>(cells, fx, fy, e, ty, tx, i, j, edges_in_box);
+  else
+    tile_fluxes<true>(cells, fx, fy, e, ty, tx, i, j, edges_in_box);
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
