@@ -154,6 +154,15 @@ __device__ __noinline__ void tile_infiltrate(const ForcingView<T>& f, CellState<
   f.infiltrate(s, off, active, dt, dry);
 }
 
+// The step's scalars in T, read from the clock and converted once per block rather than per
+// thread (in float32 each is a float64 load and conversion).
+template <class T>
+struct StepScalars {
+  T dtdx;        // dt / dx, s/m
+  T dt;          // s
+  T rain_depth;  // uniform rain falling during the step, m
+};
+
 // Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
@@ -164,7 +173,8 @@ template <unsigned F, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                                const TileCells<T, TX, TY>& cells,
                                                const EdgeFlux<T> (&fx)[TY][TX],
-                                               const EdgeFlux<T> (&fy)[TY][TX], int ty, int tx,
+                                               const EdgeFlux<T> (&fy)[TY][TX],
+                                               const StepScalars<T>& step, int ty, int tx,
                                                Index i, Index j) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
@@ -176,9 +186,9 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
     // from the clock, which computes them once per step with the same double operations: no
     // division and no double held per thread.
-    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRainDepth]);
+    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
     const CellUpdateParams<T> p{
-        T(v.clock[kDtDx]), T(dt), rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+        step.dtdx, step.dt, rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
     if constexpr ((F & kTileForcing) != 0) {
@@ -277,6 +287,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   __shared__ EdgeFlux<T> fx[TY][TX];
   __shared__ EdgeFlux<T> fy[TY][TX];
   __shared__ T warp_speed[TX * TY / 32];
+  __shared__ StepScalars<T> step;
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -311,6 +322,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // (rather than every warp's last lane and the last warp).
   static_assert(TX == 32 && TY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
+  if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
   bool act = stage_cell(cells, ty, tx, e, i, j);
   if (tid < TX + TY) {
     const bool north = tid < TX;
@@ -329,7 +341,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
-  const T speed = in_box ? update_tile_cell<F>(v, cells, fx, fy, ty, tx, i, j) : T(0);
+  const T speed = in_box ? update_tile_cell<F>(v, cells, fx, fy, step, ty, tx, i, j) : T(0);
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
 }
 
