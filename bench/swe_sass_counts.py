@@ -54,21 +54,27 @@ COLD = [
     # with the general path; the wet interior's tiles are all active.
     ("silt/swe/fused_step.cpp", r"tile_fluxes<true>\("),
 ]
-# (file under src/, regex of the first line of a block, fraction of a block's warps that issue it):
-# code that only some warps of a 32 x 8 tile reach. "issued" weights each hot instruction by it
-# (the lowest fraction on its inlining chain), so issued / 0.848 is what the tile's warps issue
-# per cell update. Patterns of the older kernels are kept so that their trees count alike.
+# (file under src/, regex of the first line of a block, fraction of a block's warp-passes that
+# issue it, as a function of R, the tile rows per thread): code that only some warps of a tile
+# reach. "issued" weights each hot instruction by it (the lowest fraction on its inlining chain),
+# so issued / cells is what the tile's warps issue per cell update. Patterns of the older kernels
+# are kept so that their trees count alike.
 PARTIAL = [
     # Older kernels: the row north of the tile staged by the last warp, the east column by every
     # warp's last lane (all warps: weight 1).
-    ("silt/swe/fused_step.cpp", r"if \(ty == TY - 1\) stage_cell", 1 / 8),
-    # The second staging pass: the first TX + TY = 40 threads, two warps in eight.
-    ("silt/swe/fused_step.cpp", r"act = stage_cell\(cells, sy, sx", 2 / 8),
-    # East-edge fluxes and the cell update: not the ghost row (warp 0).
-    ("silt/swe/fused_step.cpp", r"if \(ty > 0 && j < box\.j1 && i < box\.i1\)|if \(ty > 0 && in_box\) \{", 7 / 8),
-    ("silt/swe/fused_step.cpp", r"const T speed = in_box \? update_tile_cell", 7 / 8),
+    ("silt/swe/fused_step.cpp", r"if \(ty == TY - 1\) stage_cell", lambda R: 1 / 8),
+    # The second staging pass: the first 32 + 8 R threads, two warps in eight.
+    ("silt/swe/fused_step.cpp", r"act = stage_cell\(cells, sy, sx", lambda R: 2 / 8),
+    # East-edge fluxes and the cell update: not in the ghost row (warp 0's first row).
+    ("silt/swe/fused_step.cpp",
+     r"if \(ty > 0 && j < box\.j1 && i < box\.i1\)|if \(ty > 0 && in_box\) \{",
+     lambda R: (8 * R - 1) / (8 * R)),
+    ("silt/swe/fused_step.cpp", r"const T speed = in_box \? update_tile_cell|const T s = update_tile_cell",
+     lambda R: (8 * R - 1) / (8 * R)),
     # The block's CFL maximum over the warps' maxima: warp 0.
-    ("silt/swe/fused_step.cpp", r"if \(warp == 0\) \{", 1 / 8),
+    ("silt/swe/fused_step.cpp", r"if \(warp == 0\) \{", lambda R: 1 / 8),
+    # The step's scalars converted by thread 0.
+    ("silt/swe/fused_step.cpp", r"if \(tid == 0\) step =", lambda R: 1 / 8),
 ]
 COLD_FILES = ["silt/swe/edges.hpp", "silt/swe/kernels/boundary_k.hpp", "silt/swe/point_source.hpp",
               "silt/core/error.hpp"]
@@ -120,9 +126,10 @@ def cold_lines():
     return cold
 
 
-def partial_lines():
+def partial_lines(R):
     weight = collections.defaultdict(dict)
-    for rel, pattern, w in PARTIAL:
+    for rel, pattern, f in PARTIAL:
+        w = f(R)
         lines = open(os.path.join(SRC, rel)).read().split("\n")
         for k, text in enumerate(lines):
             if not re.search(pattern, text):
@@ -256,28 +263,31 @@ def main():
         open(os.path.join(out, "ptxas.txt"), "w").write(ptxas)
     funcs = parse(sass)
     cold = cold_lines()
-    weight = partial_lines()
     wanted = [int(f) for f in args.features.split(",")]
     kernels = []
     for n in funcs:
         if not (n.startswith("_Z") and "fused_update_kernel" in n):
             continue
         prec = "float32" if "kernelIf" in n else "float64"
-        m = re.search(r"fused_update_kernelI[fd](?:Li\d+E){3}Lj(\d+)E", n)
-        if m and int(m.group(1)) not in wanted:
+        m = re.search(r"fused_update_kernelI[fd]((?:Li\d+E){3,4})Lj(\d+)E", n)
+        if m and int(m.group(2)) not in wanted:
             continue
-        kernels.append((f"{prec} F={m.group(1) if m else 'all'}", n))
+        ints = [int(x) for x in re.findall(r"Li(\d+)E", m.group(1))] if m else []
+        nrows = ints[2] if len(ints) == 4 else 1  # tile rows per thread (1 before kTileRows)
+        kernels.append((f"{prec} F={m.group(2) if m else 'all'}", n, nrows))
     kernels.sort()
     cols, rows, issued = [], collections.OrderedDict(), {}
-    for prec, name in kernels:
+    cells = {}
+    for prec, name, R in kernels:
         insns = funcs[name]
+        cells[f"{prec} hot"] = 31 * (8 * R - 1) / 256  # cell updates per thread of a 32 x 8 block
+        weight = partial_lines(R)
         hot = [x for x in insns if not is_cold(x[1], cold)]
         issued[f"{prec} hot"] = sum(issue_weight(f, weight) for _, f in hot)
         for label, part in (("all", insns), ("hot", hot)):
             cols.append(f"{prec} {label}")
             for k, v in counts(part).items():
                 rows.setdefault(k, {})[cols[-1]] = v
-    cells = 31 * 7 / 256
     print("| SASS instructions, sm_90 | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
     order = ["total"] + [n for n, _ in CLASSES] + ["other", "CALL (div/sqrt slow paths, callees)"]
@@ -285,17 +295,19 @@ def main():
     for k in order:
         if k in rows:
             print(f"| {k} | " + " | ".join(str(rows[k].get(c, 0)) for c in cols) + " |")
-    print("| hot per cell update (hot / %.3f) | " % cells +
-          " | ".join(f"{rows['total'][c] / cells:.0f}" if c.endswith("hot") else "" for c in cols) + " |")
-    print("| issued per cell update (warp-weighted hot / %.3f) | " % cells +
-          " | ".join(f"{issued[c] / cells:.0f}" if c in issued else "" for c in cols) + " |")
+    print("| cell updates per thread (31 x (8 R - 1) / 256) | " +
+          " | ".join(f"{cells[c]:.3f}" if c in cells else "" for c in cols) + " |")
+    print("| hot per cell update | " +
+          " | ".join(f"{rows['total'][c] / cells[c]:.0f}" if c in cells else "" for c in cols) + " |")
+    print("| issued per cell update (warp-weighted hot) | " +
+          " | ".join(f"{issued[c] / cells[c]:.0f}" if c in cells else "" for c in cols) + " |")
     print()
     # Callees (ptxas gives each kernel its own copy): those of the kernels shown.
     others = [(n, len(v)) for n, v in funcs.items() if not n.startswith("_Z") and
-              (not n.startswith("$_Z") or any(n.startswith("$" + k + "$") for _, k in kernels))]
+              (not n.startswith("$_Z") or any(n.startswith("$" + k + "$") for _, k, _ in kernels))]
     if others:
         print("Callees: " + ", ".join(f"{short(n)} ({k})" for n, k in others))
-    for prec, name in kernels:
+    for prec, name, _ in kernels:
         m = re.search(r"Function properties for " + re.escape(name) + r"\n\s*(.*)\n.*?Used (\d+) registers",
                       ptxas)
         if m:

@@ -274,38 +274,48 @@ __device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY /
 }
 
 // The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm blocks fit on an SM
-// (fused_step.hpp, phase_fused_update, says why these values).
+// (fused_step.hpp, phase_fused_update, says why these values). Each thread owns kTileRows<T> rows
+// of the tile, kTileY apart: two in float32, where the tile of 32 x 17 staged cells still leaves
+// six blocks' shared memory in an SM (6 x 37.8 KB of 228 KB), so that the ghost row, the staging
+// of the north row and east column and the block's CFL reduction are shared by 31 x 15 cells
+// instead of 31 x 7; one in float64, whose cells take twice the bytes.
 constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
+template <class T>
+constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
 
 // One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
-// compiled in only where F has them.
-template <class T, int TX, int TY, int MinBlocks, unsigned F>
+// compiled in only where F has them. R: rows per thread.
+template <class T, int TX, int TY, int R, int MinBlocks, unsigned F>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
     fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
-  __shared__ TileCells<T, TX, TY> cells;
-  // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
-  __shared__ EdgeFlux<T> fx[TY][TX];
-  __shared__ EdgeFlux<T> fy[TY][TX];
+  constexpr int NY = TY * R;  // rows of the tile, its ghost row included
+  __shared__ TileCells<T, TX, NY> cells;
+  // fx[y][x]: flux through the east edge of the tile's cell (x, y); fy: through its north edge.
+  __shared__ EdgeFlux<T> fx[NY][TX];
+  __shared__ EdgeFlux<T> fy[NY][TX];
   __shared__ T warp_speed[TX * TY / 32];
   __shared__ StepScalars<T> step;
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
   // Tiles overlap by the ghost column and row: block (bx, by) updates the box's cells
-  // box.i0 + [bx (TX - 1), (bx + 1)(TX - 1)) x box.j0 + [by (TY - 1), (by + 1)(TY - 1)). The box
+  // box.i0 + [bx (TX - 1), (bx + 1)(TX - 1)) x box.j0 + [by (NY - 1), (by + 1)(NY - 1)). The box
   // may reach into a subdomain's halo (ghost cell expansion), never beyond it less one layer, so
-  // the ghost column, row and the east/north staged cells stay inside the halo.
+  // the ghost column, row and the east/north staged cells stay inside the halo. Row y of the tile
+  // is j = j0 + y; thread (tx, ty) owns the tile's column tx and its rows ty + r TY, r < R.
   const Index i = box.i0 + static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
-  const Index j = box.j0 + static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
-  // Cells this thread updates (the ghost column and row only stage and compute fluxes).
-  const bool in_box = tx > 0 && ty > 0 && i < box.i1 && j < box.j1;
+  const Index j0 = box.j0 + static_cast<Index>(blockIdx.y) * (NY - 1) - 1;
+  // Cells this thread updates in row y (the ghost column and row only stage and compute fluxes).
+  const auto in_box = [&](int y) { return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1; };
 
   // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
   // other buffer; phase_clock left *v.smax as it was. The same for every thread of the grid, so
   // the early return skips every __syncthreads of the block alike.
   if (!(v.clock[kDt] > 0.0)) {
-    if (in_box) {
-      const Index off = e.h.offset(i, j);
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      if (!in_box(y)) continue;
+      const Index off = e.h.offset(i, j0 + y);
       v.h_new.ptr[off] = e.h.ptr[off];
       v.hu_new.ptr[off] = e.hu.ptr[off];
       v.hv_new.ptr[off] = e.hv.ptr[off];
@@ -317,31 +327,50 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
     return;
   }
 
-  // Phase 0: stage the tile's cells: each thread its own, then the first TX + TY threads the row
+  // Phase 0: stage the tile's cells: each thread its own, then the first TX + NY threads the row
   // north of the tile and the column east of it, so that two warps in TY take a second cell
   // (rather than every warp's last lane and the last warp).
-  static_assert(TX == 32 && TY <= TX, "the north row is one warp, the east column in the next");
+  static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
   if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
-  bool act = stage_cell(cells, ty, tx, e, i, j);
-  if (tid < TX + TY) {
+  bool act = true;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    act = stage_cell(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+  if (tid < TX + NY) {
     const bool north = tid < TX;
-    const int sy = north ? TY : tid - TX, sx = north ? tid : TX;
-    act = stage_cell(cells, sy, sx, e, i - tx + sx, j - ty + sy) && act;
+    const int sy = north ? NY : tid - TX, sx = north ? tid : TX;
+    act = stage_cell(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
   }
   // The same for every thread of the block: whether an edge of the tile may take the general path.
   const bool all_active = __syncthreads_and(act);
 
   // Phase 1: each edge of the tile once.
-  const bool edges_in_box = j < box.j1 && i < box.i1;
-  if (all_active)
-    tile_fluxes<false>(cells, fx, fy, e, ty, tx, i, j, edges_in_box);
-  else
-    tile_fluxes<true>(cells, fx, fy, e, ty, tx, i, j, edges_in_box);
+  const bool edges_in_cols = i < box.i1;
+  if (all_active) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      tile_fluxes<false>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      tile_fluxes<true>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+    }
+  }
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
-  const T speed = in_box ? update_tile_cell<F>(v, cells, fx, fy, step, ty, tx, i, j) : T(0);
+  T speed = T(0);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int y = ty + r * TY;
+    if (!in_box(y)) continue;
+    const T s = update_tile_cell<F>(v, cells, fx, fy, step, y, tx, i, j0 + y);
+    speed = s > speed ? s : speed;
+  }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
 }
 
@@ -350,12 +379,12 @@ template <class T, unsigned... F>
 constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
   using Kernel = void (*)(SolverView<T>, Box2);
   return std::array<Kernel, sizeof...(F)>{
-      &fused_update_kernel<T, kTileX, kTileY, kMinBlocksPerSm, F>...};
+      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm, F>...};
 }
 
 template <class T>
 void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
-  constexpr int TX = kTileX, TY = kTileY;
+  constexpr int TX = kTileX, NY = kTileY * kTileRows<T>;
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
                    v.max_depth.stride() == v.e.h.stride() &&
@@ -372,9 +401,9 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
                "swe fused kernel: box reaches beyond the halo");
   if (box.count() == 0) return;
-  const dim3 block(TX, TY);
+  const dim3 block(TX, kTileY);
   const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
-                  static_cast<unsigned>((box.j1 - box.j0 + TY - 2) / (TY - 1)));
+                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
   silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box);
