@@ -291,8 +291,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   constexpr int NY = TY * R;  // rows of the tile, its ghost row included
   __shared__ TileCells<T, TX, NY> cells;
   // fx[y][x]: flux through the east edge of the tile's cell (x, y); fy: through its north edge.
-  __shared__ EdgeFlux<T> fx[NY][TX];
-  __shared__ EdgeFlux<T> fy[NY][TX];
+  // One object, so that a thread addresses its four edges from one base.
+  __shared__ struct {
+    EdgeFlux<T> x[NY][TX], y[NY][TX];
+  } flux;
+  auto& fx = flux.x;
+  auto& fy = flux.y;
   __shared__ T warp_speed[TX * TY / 32];
   __shared__ StepScalars<T> step;
 
