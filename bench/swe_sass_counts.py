@@ -4,16 +4,19 @@ precision, without a GPU: compiles the unit for sm_90 with the flags the build g
 (--use_fast_math, -fno-math-errno) plus -lineinfo, disassembles it with nvdisasm and counts the
 instructions of each fused_update_kernel instance by class.
 
-Two counts per kernel:
-  all   every instruction of the kernel's body (its non-inlined callees are listed apart);
-  hot   the path of a thread of a wet interior tile: the instructions whose source line (or a
-        line of its inlining chain) lies outside the cold regions below (HLLE, the transonic
-        branch of the entropy fix, a reconstructed depth that differs from the cell's, a film
-        cell, the dt == 0 copy, boundary inflow, point sources, fault reports). A
-        kernel without loops executes each of its hot instructions at most once per thread, so
-        hot / (31 * 7 / 256) estimates the instructions per cell update (the tile of 32 x 8
-        threads updates 31 x 7 cells). Every warp stages the column east of the tile (its
-        lane 31) but only one in eight the row north: the count takes both, a slight excess.
+Counts per kernel:
+  all     every instruction of the kernel's body (its non-inlined callees are listed apart);
+  hot     the path of a thread of a wet interior tile: the instructions whose source line (or a
+          line of its inlining chain) lies outside the cold regions below (HLLE, the transonic
+          branch of the entropy fix, a reconstructed depth that differs from the cell's, a film
+          cell, a tile with an inactive staged cell, the dt == 0 copy, boundary inflow, point
+          sources, fault reports). The kernel has no loops at run time (its rows per thread are
+          unrolled), so each hot instruction runs at most once per thread; per cell update it is
+          divided by the cell updates per thread, 31 (8 R - 1) / 256 for a block of 32 x 8
+          threads whose threads own R rows each (the tile updates 31 x (8 R - 1) cells).
+  issued  hot with each instruction weighted by the share of a block's warps that reach it
+          (PARTIAL below: the staging of the north row and east column, the ghost row's missing
+          east edges and updates, warp 0's part of the CFL maximum): what the warps issue.
 
 The kernel is instantiated per set of TileFeature bits (fused_step.hpp: 1 rain rasters or
 infiltration, 2 flow-boundary inflow, 4 point sources); the table shows the set without features
