@@ -130,8 +130,8 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
 template <bool kGeneral, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
                                              EdgeFlux<T> (&fx)[TY][TX], EdgeFlux<T> (&fy)[TY][TX],
-                                             const EdgeView<T>& e, int ty, int tx, Index i,
-                                             Index j, bool in_box) {
+                                             const EdgeView<T>& e, int ty, int tx, Index i, Index j,
+                                             bool in_box) {
   if (ty > 0 && in_box) {
     if (!kGeneral || (cells.active[ty][tx] && cells.active[ty][tx + 1]))
       fx[ty][tx] = staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry);
@@ -170,12 +170,9 @@ struct StepScalars {
 // them). Returns the cell's wave speed for the CFL (0 when not owned or inactive). F: the
 // TileFeature bits compiled in; tile_features(v) guarantees that the others are unused.
 template <unsigned F, class T, int TX, int TY>
-__device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
-                                               const TileCells<T, TX, TY>& cells,
-                                               const EdgeFlux<T> (&fx)[TY][TX],
-                                               const EdgeFlux<T> (&fy)[TY][TX],
-                                               const StepScalars<T>& step, int ty, int tx,
-                                               Index i, Index j) {
+__device__ SILT_FORCEINLINE T update_tile_cell(
+    const SolverView<T>& v, const TileCells<T, TX, TY>& cells, const EdgeFlux<T> (&fx)[TY][TX],
+    const EdgeFlux<T> (&fy)[TY][TX], const StepScalars<T>& step, int ty, int tx, Index i, Index j) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
@@ -187,8 +184,8 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     // from the clock, which computes them once per step with the same double operations: no
     // division and no double held per thread.
     const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
-    const CellUpdateParams<T> p{
-        step.dtdx, step.dt, rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+    const T manning = v.manning.ptr ? v.manning.ptr[off] : T(0);
+    const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, manning};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
     if constexpr ((F & kTileForcing) != 0) {
@@ -292,9 +289,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   __shared__ TileCells<T, TX, NY> cells;
   // fx[y][x]: flux through the east edge of the tile's cell (x, y); fy: through its north edge.
   // One object, so that a thread addresses its four edges from one base.
-  __shared__ struct {
-    EdgeFlux<T> x[NY][TX], y[NY][TX];
-  } flux;
+  __shared__ struct { EdgeFlux<T> x[NY][TX], y[NY][TX]; } flux;
   auto& fx = flux.x;
   auto& fy = flux.y;
   __shared__ T warp_speed[TX * TY / 32];
@@ -310,7 +305,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   const Index i = box.i0 + static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
   const Index j0 = box.j0 + static_cast<Index>(blockIdx.y) * (NY - 1) - 1;
   // Cells this thread updates in row y (the ghost column and row only stage and compute fluxes).
-  const auto in_box = [&](int y) { return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1; };
+  const auto in_box = [&](int y) {
+    return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1;
+  };
 
   // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
   // other buffer; phase_clock left *v.smax as it was. The same for every thread of the grid, so
