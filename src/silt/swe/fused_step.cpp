@@ -329,7 +329,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   }
 
   // Phase 0: stage the tile's cells: each thread its own, then the first TX + NY threads the row
-  // north of the tile and the column east of it, so that two warps in TY take a second cell
+  // north of the tile and the column east of it, so that two warps of eight take a second cell
   // (rather than every warp's last lane and the last warp).
   static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
