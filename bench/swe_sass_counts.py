@@ -56,6 +56,7 @@ COLD = [
     # A tile with an inactive staged cell (shorelines, masks, the domain edge) takes the fluxes
     # with the general path; the wet interior's tiles are all active.
     ("silt/swe/fused_step.cpp", r"tile_fluxes<true>\("),
+    ("silt/swe/fused_step.cpp", r"act = stage_cell<true>\("),
 ]
 # (file under src/, regex of the first line of a block, fraction of a block's warp-passes that
 # issue it, as a function of R, the tile rows per thread): code that only some warps of a tile

@@ -75,11 +75,12 @@ struct TileCells {
 };
 
 // Returns whether the cell is active.
-template <class T, int TX, int TY>
+template <bool kChecked = true, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
   // The cells a view can read: owned cells and its halo of ext layers (ext = 0 on one device).
-  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
+  const bool inside =
+      !kChecked || (i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext);
   const Index off = inside ? e.h.offset(i, j) : 0;
   const bool act = inside && e.active.ptr[off] != 0;
   t.active[ty][tx] = act;
@@ -334,10 +335,19 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
   if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
+  const Index i_first = i - tx;  // the ghost column
+  const bool tile_inside = i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext &&
+                           j0 + NY < e.ny + e.ext;
   bool act = true;
+  if (tile_inside) {
 #pragma unroll
-  for (int r = 0; r < R; ++r)
-    act = stage_cell(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+    for (int r = 0; r < R; ++r)
+      act = stage_cell<false>(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+      act = stage_cell<true>(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+  }
   if (tid < TX + NY) {
     const bool north = tid < TX;
     const int sy = north ? NY : tid - TX, sx = north ? tid : TX;
