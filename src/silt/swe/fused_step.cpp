@@ -74,7 +74,8 @@ struct TileCells {
   unsigned char active[TY + 1][TX + 1];                // 0: inactive or outside the grid
 };
 
-// Returns whether the cell is active.
+// Returns whether the cell is active. kChecked: test that (i, j) lies in the view (false: the
+// caller knows that it does).
 template <bool kChecked = true, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
@@ -335,9 +336,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
   if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
+  // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
+  // those at the edge of the view) stages its rows without the bounds test of each cell.
   const Index i_first = i - tx;  // the ghost column
-  const bool tile_inside = i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext &&
-                           j0 + NY < e.ny + e.ext;
+  const bool tile_inside =
+      i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
   bool act = true;
   if (tile_inside) {
 #pragma unroll
