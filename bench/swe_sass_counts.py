@@ -68,7 +68,7 @@ PARTIAL = [
     # warp's last lane (all warps: weight 1).
     ("silt/swe/fused_step.cpp", r"if \(ty == TY - 1\) stage_cell", lambda R: 1 / 8),
     # The second staging pass: the first 32 + 8 R threads, two warps in eight.
-    ("silt/swe/fused_step.cpp", r"act = stage_cell\(cells, sy, sx", lambda R: 2 / 8),
+    ("silt/swe/fused_step.cpp", r"act = stage_cell(<false>)?\(cells, sy, sx", lambda R: 2 / 8),
     # East-edge fluxes and the cell update: not in the ghost row (warp 0's first row).
     ("silt/swe/fused_step.cpp",
      r"if \(ty > 0 && j < box\.j1 && i < box\.i1\)|if \(ty > 0 && in_box\) \{",

@@ -354,7 +354,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   if (tid < TX + NY) {
     const bool north = tid < TX;
     const int sy = north ? NY : tid - TX, sx = north ? tid : TX;
-    act = stage_cell(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
+    if (tile_inside)
+      act = stage_cell<false>(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
+    else
+      act = stage_cell<true>(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
   }
   // The same for every thread of the block: whether an edge of the tile may take the general path.
   const bool all_active = __syncthreads_and(act);
