@@ -4,16 +4,19 @@ precision, without a GPU: compiles the unit for sm_90 with the flags the build g
 (--use_fast_math, -fno-math-errno) plus -lineinfo, disassembles it with nvdisasm and counts the
 instructions of each fused_update_kernel instance by class.
 
-Two counts per kernel:
-  all   every instruction of the kernel's body (its non-inlined callees are listed apart);
-  hot   the path of a thread of a wet interior tile: the instructions whose source line (or a
-        line of its inlining chain) lies outside the cold regions below (HLLE, the transonic
-        branch of the entropy fix, a reconstructed depth that differs from the cell's, a film
-        cell, the dt == 0 copy, boundary inflow, point sources, fault reports). A
-        kernel without loops executes each of its hot instructions at most once per thread, so
-        hot / (31 * 7 / 256) estimates the instructions per cell update (the tile of 32 x 8
-        threads updates 31 x 7 cells). Every warp stages the column east of the tile (its
-        lane 31) but only one in eight the row north: the count takes both, a slight excess.
+Counts per kernel:
+  all     every instruction of the kernel's body (its non-inlined callees are listed apart);
+  hot     the path of a thread of a wet interior tile: the instructions whose source line (or a
+          line of its inlining chain) lies outside the cold regions below (HLLE, the transonic
+          branch of the entropy fix, a reconstructed depth that differs from the cell's, a film
+          cell, a tile with an inactive staged cell, the dt == 0 copy, boundary inflow, point
+          sources, fault reports). The kernel has no loops at run time (its rows per thread are
+          unrolled), so each hot instruction runs at most once per thread; per cell update it is
+          divided by the cell updates per thread, 31 (8 R - 1) / 256 for a block of 32 x 8
+          threads whose threads own R rows each (the tile updates 31 x (8 R - 1) cells).
+  issued  hot with each instruction weighted by the share of a block's warps that reach it
+          (PARTIAL below: the staging of the north row and east column, the ghost row's missing
+          east edges and updates, warp 0's part of the CFL maximum): what the warps issue.
 
 The kernel is instantiated per set of TileFeature bits (fused_step.hpp: 1 rain rasters or
 infiltration, 2 flow-boundary inflow, 4 point sources); the table shows the set without features
@@ -50,6 +53,32 @@ COLD = [
     ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),
     ("silt/swe/fused_step.cpp", r"if \(v\.n_flow_cells > 0|if constexpr \(\(F & kTileFlowEdges\)"),
     ("silt/swe/fused_step.cpp", r"if \(code != kFaultNone"),
+    # A tile with an inactive staged cell (shorelines, masks, the domain edge) takes the fluxes
+    # with the general path; the wet interior's tiles are all active.
+    ("silt/swe/fused_step.cpp", r"tile_fluxes<true>\("),
+    ("silt/swe/fused_step.cpp", r"act = stage_cell<true>\("),
+]
+# (file under src/, regex of the first line of a block, fraction of a block's warp-passes that
+# issue it, as a function of R, the tile rows per thread): code that only some warps of a tile
+# reach. "issued" weights each hot instruction by it (the lowest fraction on its inlining chain),
+# so issued / cells is what the tile's warps issue per cell update. Patterns of the older kernels
+# are kept so that their trees count alike.
+PARTIAL = [
+    # Older kernels: the row north of the tile staged by the last warp, the east column by every
+    # warp's last lane (all warps: weight 1).
+    ("silt/swe/fused_step.cpp", r"if \(ty == TY - 1\) stage_cell", lambda R: 1 / 8),
+    # The second staging pass: the first 32 + 8 R threads, two warps in eight.
+    ("silt/swe/fused_step.cpp", r"act = stage_cell(<false>)?\(cells, sy, sx", lambda R: 2 / 8),
+    # East-edge fluxes and the cell update: not in the ghost row (warp 0's first row).
+    ("silt/swe/fused_step.cpp",
+     r"if \(ty > 0 && j < box\.j1 && i < box\.i1\)|if \(ty > 0 && in_box\) \{",
+     lambda R: (8 * R - 1) / (8 * R)),
+    ("silt/swe/fused_step.cpp", r"const T speed = in_box \? update_tile_cell|const T s = update_tile_cell",
+     lambda R: (8 * R - 1) / (8 * R)),
+    # The block's CFL maximum over the warps' maxima: warp 0.
+    ("silt/swe/fused_step.cpp", r"if \(warp == 0\) \{", lambda R: 1 / 8),
+    # The step's scalars converted by thread 0.
+    ("silt/swe/fused_step.cpp", r"if \(tid == 0\) step =", lambda R: 1 / 8),
 ]
 COLD_FILES = ["silt/swe/edges.hpp", "silt/swe/kernels/boundary_k.hpp", "silt/swe/point_source.hpp",
               "silt/core/error.hpp"]
@@ -99,6 +128,33 @@ def cold_lines():
                 if not seen and lines[m].rstrip().endswith(";"):
                     break  # a one-line statement without braces
     return cold
+
+
+def partial_lines(R):
+    weight = collections.defaultdict(dict)
+    for rel, pattern, f in PARTIAL:
+        w = f(R)
+        lines = open(os.path.join(SRC, rel)).read().split("\n")
+        for k, text in enumerate(lines):
+            if not re.search(pattern, text):
+                continue
+            depth, seen = 0, False
+            for m in range(k, len(lines)):
+                weight[rel][m + 1] = min(w, weight[rel].get(m + 1, 1.0))
+                depth += lines[m].count("{") - lines[m].count("}")
+                seen = seen or "{" in lines[m]
+                if seen and depth <= 0:
+                    break
+                if not seen and lines[m].rstrip().endswith(";"):
+                    break
+    return weight
+
+
+def issue_weight(frames, weight):
+    w = 1.0
+    for path, line in frames:
+        w = min(w, weight.get(rel_of(path), {}).get(line, 1.0))
+    return w
 
 
 def rel_of(path):
@@ -217,20 +273,25 @@ def main():
         if not (n.startswith("_Z") and "fused_update_kernel" in n):
             continue
         prec = "float32" if "kernelIf" in n else "float64"
-        m = re.search(r"fused_update_kernelI[fd](?:Li\d+E){3}Lj(\d+)E", n)
-        if m and int(m.group(1)) not in wanted:
+        m = re.search(r"fused_update_kernelI[fd]((?:Li\d+E){3,4})Lj(\d+)E", n)
+        if m and int(m.group(2)) not in wanted:
             continue
-        kernels.append((f"{prec} F={m.group(1) if m else 'all'}", n))
+        ints = [int(x) for x in re.findall(r"Li(\d+)E", m.group(1))] if m else []
+        nrows = ints[2] if len(ints) == 4 else 1  # tile rows per thread (1 before kTileRows)
+        kernels.append((f"{prec} F={m.group(2) if m else 'all'}", n, nrows))
     kernels.sort()
-    cols, rows = [], collections.OrderedDict()
-    for prec, name in kernels:
+    cols, rows, issued = [], collections.OrderedDict(), {}
+    cells = {}
+    for prec, name, R in kernels:
         insns = funcs[name]
+        cells[f"{prec} hot"] = 31 * (8 * R - 1) / 256  # cell updates per thread of a 32 x 8 block
+        weight = partial_lines(R)
         hot = [x for x in insns if not is_cold(x[1], cold)]
+        issued[f"{prec} hot"] = sum(issue_weight(f, weight) for _, f in hot)
         for label, part in (("all", insns), ("hot", hot)):
             cols.append(f"{prec} {label}")
             for k, v in counts(part).items():
                 rows.setdefault(k, {})[cols[-1]] = v
-    cells = 31 * 7 / 256
     print("| SASS instructions, sm_90 | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
     order = ["total"] + [n for n, _ in CLASSES] + ["other", "CALL (div/sqrt slow paths, callees)"]
@@ -238,15 +299,19 @@ def main():
     for k in order:
         if k in rows:
             print(f"| {k} | " + " | ".join(str(rows[k].get(c, 0)) for c in cols) + " |")
-    print("| hot per cell update (hot / %.3f) | " % cells +
-          " | ".join(f"{rows['total'][c] / cells:.0f}" if c.endswith("hot") else "" for c in cols) + " |")
+    print("| cell updates per thread (31 x (8 R - 1) / 256) | " +
+          " | ".join(f"{cells[c]:.3f}" if c in cells else "" for c in cols) + " |")
+    print("| hot per cell update | " +
+          " | ".join(f"{rows['total'][c] / cells[c]:.0f}" if c in cells else "" for c in cols) + " |")
+    print("| issued per cell update (warp-weighted hot) | " +
+          " | ".join(f"{issued[c] / cells[c]:.0f}" if c in cells else "" for c in cols) + " |")
     print()
     # Callees (ptxas gives each kernel its own copy): those of the kernels shown.
     others = [(n, len(v)) for n, v in funcs.items() if not n.startswith("_Z") and
-              (not n.startswith("$_Z") or any(n.startswith("$" + k + "$") for _, k in kernels))]
+              (not n.startswith("$_Z") or any(n.startswith("$" + k + "$") for _, k, _ in kernels))]
     if others:
         print("Callees: " + ", ".join(f"{short(n)} ({k})" for n, k in others))
-    for prec, name in kernels:
+    for prec, name, _ in kernels:
         m = re.search(r"Function properties for " + re.escape(name) + r"\n\s*(.*)\n.*?Used (\d+) registers",
                       ptxas)
         if m:

@@ -94,6 +94,25 @@ void every_feature_f64() {
 void every_feature_f32() {
   expect_agreement(basin_on_soil(Precision::f32));
 }
+// A finer forced basin (120 x 80 cells) with an inactive block inside: the tile kernel's tiles
+// away from the domain edge are all active (its flux copy without the general edge flux) and those
+// around the block are not, and in float32 each thread owns two rows of a tile (fused_step.cpp);
+// the 30 x 20 basin's tiles all touch the domain edge.
+Scene fine_basin_with_island(Precision p) {
+  Scene s = scenes::forced_basin(p, 120, 80);
+  s.name = "fine budget with an island";
+  s.active.assign(s.bed.size(), 1);
+  scenes::for_cells(s, [&](Index i, Index j, double, double, size_t k) {
+    if (i >= 70 && i < 76 && j >= 40 && j < 47) s.active[k] = 0;
+  });
+  return s;
+}
+void interior_tiles_f64() {
+  expect_agreement(fine_basin_with_island(Precision::f64));
+}
+void interior_tiles_f32() {
+  expect_agreement(fine_basin_with_island(Precision::f32));
+}
 
 TEST(SweBackends, CudaMatchesCpuFloat64) {
   cuda_matches_cpu_f64();
@@ -112,6 +131,12 @@ TEST(SweBackends, EveryFeatureCudaMatchesCpuFloat64) {
 }
 TEST(SweBackends, EveryFeatureCudaMatchesCpuFloat32WithinFastMathError) {
   every_feature_f32();
+}
+TEST(SweBackends, InteriorTilesCudaMatchesCpuFloat64) {
+  interior_tiles_f64();
+}
+TEST(SweBackends, InteriorTilesCudaMatchesCpuFloat32WithinFastMathError) {
+  interior_tiles_f32();
 }
 
 }  // namespace

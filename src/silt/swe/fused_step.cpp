@@ -74,15 +74,18 @@ struct TileCells {
   unsigned char active[TY + 1][TX + 1];                // 0: inactive or outside the grid
 };
 
-template <class T, int TX, int TY>
-__device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
+// Returns whether the cell is active. kChecked: test that (i, j) lies in the view (false: the
+// caller knows that it does).
+template <bool kChecked = true, class T, int TX, int TY>
+__device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
   // The cells a view can read: owned cells and its halo of ext layers (ext = 0 on one device).
-  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
+  const bool inside =
+      !kChecked || (i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext);
   const Index off = inside ? e.h.offset(i, j) : 0;
   const bool act = inside && e.active.ptr[off] != 0;
   t.active[ty][tx] = act;
-  if (!act) return;
+  if (!act) return false;
   const T h = e.h.ptr[off];
   const NormalState<T> p =
       primitive_state_k(CellState<T>{h, e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]}, e.dry);
@@ -94,6 +97,7 @@ __device__ SILT_FORCEINLINE void stage_cell(TileCells<T, TX, TY>& t, int ty, int
   const DepthRoots<T> r = depth_roots_k(h, e.g);
   t.sqrt_h[ty][tx] = r.sqrt_h;
   t.celerity[ty][tx] = r.celerity;
+  return true;
 }
 
 // Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
@@ -120,6 +124,30 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
   return edge_flux(e, i, j, d);
 }
 
+// Phase 1 of the tile kernel for one thread: the flux through the east edge of its cell (not in
+// the ghost row, which needs only north edges) and through its north edge (not in the ghost
+// column). kGeneral: some staged cell of the tile is inactive, so an edge may take the general
+// path; a tile whose staged cells are all active (the wet interior of a scene) is compiled
+// without that call and the registers its ABI holds.
+template <bool kGeneral, class T, int TX, int TY>
+__device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
+                                             EdgeFlux<T> (&fx)[TY][TX], EdgeFlux<T> (&fy)[TY][TX],
+                                             const EdgeView<T>& e, int ty, int tx, Index i, Index j,
+                                             bool in_box) {
+  if (ty > 0 && in_box) {
+    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty][tx + 1]))
+      fx[ty][tx] = staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry);
+    else if constexpr (kGeneral)
+      fx[ty][tx] = general_edge_flux(e, i + 1, j, Dir::x);
+  }
+  if (tx > 0 && in_box) {
+    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty + 1][tx]))
+      fy[ty][tx] = staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry);
+    else if constexpr (kGeneral)
+      fy[ty][tx] = general_edge_flux(e, i, j + 1, Dir::y);
+  }
+}
+
 // Infiltration of one cell (ForcingView::infiltrate), out of line: its double-precision Green-Ampt
 // and Horton steps would otherwise add registers to every scene's kernel, infiltrating or not.
 template <class T>
@@ -128,6 +156,15 @@ __device__ __noinline__ void tile_infiltrate(const ForcingView<T>& f, CellState<
   f.infiltrate(s, off, active, dt, dry);
 }
 
+// The step's scalars in T, read from the clock and converted once per block rather than per
+// thread (in float32 each is a float64 load and conversion).
+template <class T>
+struct StepScalars {
+  T dtdx;        // dt / dx, s/m
+  T dt;          // s
+  T rain_depth;  // uniform rain falling during the step, m
+};
+
 // Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
@@ -135,11 +172,9 @@ __device__ __noinline__ void tile_infiltrate(const ForcingView<T>& f, CellState<
 // them). Returns the cell's wave speed for the CFL (0 when not owned or inactive). F: the
 // TileFeature bits compiled in; tile_features(v) guarantees that the others are unused.
 template <unsigned F, class T, int TX, int TY>
-__device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
-                                               const TileCells<T, TX, TY>& cells,
-                                               const EdgeFlux<T> (&fx)[TY][TX],
-                                               const EdgeFlux<T> (&fy)[TY][TX], int ty, int tx,
-                                               Index i, Index j) {
+__device__ SILT_FORCEINLINE T update_tile_cell(
+    const SolverView<T>& v, const TileCells<T, TX, TY>& cells, const EdgeFlux<T> (&fx)[TY][TX],
+    const EdgeFlux<T> (&fy)[TY][TX], const StepScalars<T>& step, int ty, int tx, Index i, Index j) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
@@ -150,9 +185,9 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
     // from the clock, which computes them once per step with the same double operations: no
     // division and no double held per thread.
-    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : T(v.clock[kRainDepth]);
-    const CellUpdateParams<T> p{
-        T(v.clock[kDtDx]), T(dt), rain, e.g, e.dry, v.manning.ptr ? v.manning.ptr[off] : T(0)};
+    const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
+    const T manning = v.manning.ptr ? v.manning.ptr[off] : T(0);
+    const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, manning};
     const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
     const int code = update_cell_k(s, w, ea, so, n, p);
     if constexpr ((F & kTileForcing) != 0) {
@@ -195,59 +230,95 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
   return speed;
 }
 
-// CFL: the block's maximum of speed into *smax, one atomic per block (every thread calls it).
+// The largest of a warp's speeds (m/s, >= +0 and not NaN), in every lane. On sm_80+ one integer
+// max instruction per 32-bit word: the bit patterns of non-negative floats order like unsigned
+// integers, and a double's like its (high word, low word) pair, so the low words are compared only
+// among the lanes holding the largest high word. The same maximum as the shuffles, to the bit.
+template <class T>
+__device__ SILT_FORCEINLINE T warp_max_speed(T speed) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (sizeof(T) == 4) {
+    return __uint_as_float(__reduce_max_sync(0xffffffffu, __float_as_uint(speed)));
+  } else {
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(speed));
+    const unsigned hi = unsigned(bits >> 32), lo = unsigned(bits);
+    const unsigned hi_max = __reduce_max_sync(0xffffffffu, hi);
+    const unsigned lo_max = __reduce_max_sync(0xffffffffu, hi == hi_max ? lo : 0u);
+    return __longlong_as_double(
+        static_cast<long long>((static_cast<unsigned long long>(hi_max) << 32) | lo_max));
+  }
+#else
+  for (int o = 16; o > 0; o >>= 1) {
+    const T other = __shfl_xor_sync(0xffffffffu, speed, o);
+    speed = other > speed ? other : speed;
+  }
+  return speed;
+#endif
+}
+
+// CFL: the block's maximum of speed into *smax, one atomic per block (every thread calls it). A
+// NaN speed (none arises: a cell whose update is not finite keeps its state and reports a fault)
+// counts as 0, as does -0, so that the bit patterns order.
 template <class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY / 32], T* smax) {
   const int lane = (threadIdx.y * TX + threadIdx.x) & 31,
             warp = (threadIdx.y * TX + threadIdx.x) >> 5;
-  for (int o = 16; o > 0; o >>= 1) {
-    const T other = __shfl_down_sync(0xffffffffu, speed, o);
-    speed = other > speed ? other : speed;
-  }
+  speed = warp_max_speed(speed > T(0) ? speed : T(0));
   if (lane == 0) warp_speed[warp] = speed;
   __syncthreads();
   if (warp == 0) {
-    speed = lane < TX * TY / 32 ? warp_speed[lane] : T(0);
-    for (int o = 16; o > 0; o >>= 1) {
-      const T other = __shfl_down_sync(0xffffffffu, speed, o);
-      speed = other > speed ? other : speed;
-    }
+    speed = warp_max_speed(lane < TX * TY / 32 ? warp_speed[lane] : T(0));
     if (lane == 0 && speed > T(0)) atomic_max(smax, speed);
   }
 }
 
 // The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm blocks fit on an SM
-// (fused_step.hpp, phase_fused_update, says why these values).
+// (fused_step.hpp, phase_fused_update, says why these values). Each thread owns kTileRows<T> rows
+// of the tile, kTileY apart: two in float32, where the tile of 32 x 17 staged cells still leaves
+// six blocks' shared memory in an SM (6 x 37.8 KB of 228 KB), so that the ghost row, the staging
+// of the north row and east column and the block's CFL reduction are shared by 31 x 15 cells
+// instead of 31 x 7; one in float64, whose cells take twice the bytes.
 constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
+template <class T>
+constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
 
 // One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
-// compiled in only where F has them.
-template <class T, int TX, int TY, int MinBlocks, unsigned F>
+// compiled in only where F has them. R: rows per thread.
+template <class T, int TX, int TY, int R, int MinBlocks, unsigned F>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
     fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
-  __shared__ TileCells<T, TX, TY> cells;
-  // fx[ty][tx]: flux through the east edge of the thread's cell; fy: through its north edge.
-  __shared__ EdgeFlux<T> fx[TY][TX];
-  __shared__ EdgeFlux<T> fy[TY][TX];
+  constexpr int NY = TY * R;  // rows of the tile, its ghost row included
+  __shared__ TileCells<T, TX, NY> cells;
+  // fx[y][x]: flux through the east edge of the tile's cell (x, y); fy: through its north edge.
+  // One object, so that a thread addresses its four edges from one base.
+  __shared__ struct { EdgeFlux<T> x[NY][TX], y[NY][TX]; } flux;
+  auto& fx = flux.x;
+  auto& fy = flux.y;
   __shared__ T warp_speed[TX * TY / 32];
+  __shared__ StepScalars<T> step;
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
   // Tiles overlap by the ghost column and row: block (bx, by) updates the box's cells
-  // box.i0 + [bx (TX - 1), (bx + 1)(TX - 1)) x box.j0 + [by (TY - 1), (by + 1)(TY - 1)). The box
+  // box.i0 + [bx (TX - 1), (bx + 1)(TX - 1)) x box.j0 + [by (NY - 1), (by + 1)(NY - 1)). The box
   // may reach into a subdomain's halo (ghost cell expansion), never beyond it less one layer, so
-  // the ghost column, row and the east/north staged cells stay inside the halo.
+  // the ghost column, row and the east/north staged cells stay inside the halo. Row y of the tile
+  // is j = j0 + y; thread (tx, ty) owns the tile's column tx and its rows ty + r TY, r < R.
   const Index i = box.i0 + static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
-  const Index j = box.j0 + static_cast<Index>(blockIdx.y) * (TY - 1) + ty - 1;
-  // Cells this thread updates (the ghost column and row only stage and compute fluxes).
-  const bool in_box = tx > 0 && ty > 0 && i < box.i1 && j < box.j1;
+  const Index j0 = box.j0 + static_cast<Index>(blockIdx.y) * (NY - 1) - 1;
+  // Cells this thread updates in row y (the ghost column and row only stage and compute fluxes).
+  const auto in_box = [&](int y) {
+    return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1;
+  };
 
   // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
   // other buffer; phase_clock left *v.smax as it was. The same for every thread of the grid, so
   // the early return skips every __syncthreads of the block alike.
   if (!(v.clock[kDt] > 0.0)) {
-    if (in_box) {
-      const Index off = e.h.offset(i, j);
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      if (!in_box(y)) continue;
+      const Index off = e.h.offset(i, j0 + y);
       v.h_new.ptr[off] = e.h.ptr[off];
       v.hu_new.ptr[off] = e.hu.ptr[off];
       v.hv_new.ptr[off] = e.hv.ptr[off];
@@ -259,26 +330,64 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
     return;
   }
 
-  // Phase 0: stage the tile's cells, plus the column east and the row north of it.
-  stage_cell(cells, ty, tx, e, i, j);
-  if (tx == TX - 1) stage_cell(cells, ty, TX, e, i + 1, j);
-  if (ty == TY - 1) stage_cell(cells, TY, tx, e, i, j + 1);
-  __syncthreads();
+  // Phase 0: stage the tile's cells: each thread its own, then the first TX + NY threads the row
+  // north of the tile and the column east of it, so that two warps of eight take a second cell
+  // (rather than every warp's last lane and the last warp).
+  static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
+  const int tid = ty * TX + tx;
+  if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
+  // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
+  // those at the edge of the view) stages its rows without the bounds test of each cell.
+  const Index i_first = i - tx;  // the ghost column
+  const bool tile_inside =
+      i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
+  bool act = true;
+  if (tile_inside) {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+      act = stage_cell<false>(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+      act = stage_cell<true>(cells, ty + r * TY, tx, e, i, j0 + ty + r * TY) && act;
+  }
+  if (tid < TX + NY) {
+    const bool north = tid < TX;
+    const int sy = north ? NY : tid - TX, sx = north ? tid : TX;
+    if (tile_inside)
+      act = stage_cell<false>(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
+    else
+      act = stage_cell<true>(cells, sy, sx, e, i - tx + sx, j0 + sy) && act;
+  }
+  // The same for every thread of the block: whether an edge of the tile may take the general path.
+  const bool all_active = __syncthreads_and(act);
 
-  // Phase 1: each edge of the tile once. The ghost row needs only north edges, the ghost column
-  // only east edges. Edges with an inactive side or on the domain edge take the general path.
-  if (ty > 0 && j < box.j1 && i < box.i1)
-    fx[ty][tx] = cells.active[ty][tx] && cells.active[ty][tx + 1]
-                     ? staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry)
-                     : general_edge_flux(e, i + 1, j, Dir::x);
-  if (tx > 0 && i < box.i1 && j < box.j1)
-    fy[ty][tx] = cells.active[ty][tx] && cells.active[ty + 1][tx]
-                     ? staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry)
-                     : general_edge_flux(e, i, j + 1, Dir::y);
+  // Phase 1: each edge of the tile once.
+  const bool edges_in_cols = i < box.i1;
+  if (all_active) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      tile_fluxes<false>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int y = ty + r * TY;
+      tile_fluxes<true>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+    }
+  }
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
-  const T speed = in_box ? update_tile_cell<F>(v, cells, fx, fy, ty, tx, i, j) : T(0);
+  T speed = T(0);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int y = ty + r * TY;
+    if (!in_box(y)) continue;
+    const T s = update_tile_cell<F>(v, cells, fx, fy, step, y, tx, i, j0 + y);
+    speed = s > speed ? s : speed;
+  }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
 }
 
@@ -287,12 +396,12 @@ template <class T, unsigned... F>
 constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
   using Kernel = void (*)(SolverView<T>, Box2);
   return std::array<Kernel, sizeof...(F)>{
-      &fused_update_kernel<T, kTileX, kTileY, kMinBlocksPerSm, F>...};
+      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm, F>...};
 }
 
 template <class T>
 void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
-  constexpr int TX = kTileX, TY = kTileY;
+  constexpr int TX = kTileX, NY = kTileY * kTileRows<T>;
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
                    v.max_depth.stride() == v.e.h.stride() &&
@@ -309,9 +418,9 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
                "swe fused kernel: box reaches beyond the halo");
   if (box.count() == 0) return;
-  const dim3 block(TX, TY);
+  const dim3 block(TX, kTileY);
   const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
-                  static_cast<unsigned>((box.j1 - box.j0 + TY - 2) / (TY - 1)));
+                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
   silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box);

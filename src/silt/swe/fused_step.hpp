@@ -45,7 +45,8 @@ unsigned tile_features(const SolverView<T>& v);
 /// Tiles of 32 x 8 threads with registers capped for 6 resident blocks per SM: the fastest shape
 /// measured on the H200 in float32 and float64 (24 G / 7.4 G cell-updates/s at 64M cells against
 /// 18-21 G / 6.0 G uncapped and 18.0 G with 32 x 16 tiles; docs/NOTES.md, bench/results/
-/// swe-2026-11-29-h200-variants.txt).
+/// swe-2026-11-29-h200-variants.txt). In float32 each thread owns two rows of a 32 x 16 tile
+/// (docs/NOTES.md, "The tile kernel's own instructions").
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v,
                         std::optional<Box2> box = std::nullopt,
