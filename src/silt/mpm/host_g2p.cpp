@@ -15,17 +15,16 @@ namespace {
 using Pack = FloatPack<kG2pLanes>;
 
 /// Node velocities of the pack's particles at stencil node (ii, j, k) of each (channels 0-2 of
-/// kVelChannels per node).
+/// kVelChannels = 4 per node: one 16-byte load per particle, load_columns3).
 SILT_FORCEINLINE Vec3<Pack> gather_node3(const float* vel, const StencilMap (&m)[kG2pLanes],
                                          const int* const (&nb)[kG2pLanes], int ii, int j, int k) {
-  Vec3<Pack> v;
-  for (int l = 0; l < kG2pLanes; ++l) {
-    const float* q = vel + kVelChannels * stencil_node(m[l], nb[l], ii, j, k);
-    v[0].set(l, q[0]);
-    v[1].set(l, q[1]);
-    v[2].set(l, q[2]);
-  }
-  return v;
+  static_assert(kG2pLanes == 4 && kVelChannels == 4, "load_columns3 takes 4 rows of 4 floats");
+  const float* row[kG2pLanes];
+  for (int l = 0; l < kG2pLanes; ++l)
+    row[l] = vel + kVelChannels * stencil_node(m[l], nb[l], ii, j, k);
+  Pack c[3];
+  load_columns3(row, c);
+  return Vec3<Pack>{c[0], c[1], c[2]};
 }
 
 /// G2P for the full pack of particles [i0, i0 + kG2pLanes) (g2p_particle_body's work: the gather
