@@ -7,6 +7,7 @@
 
 #include "silt/core/math/float_pack.hpp"
 #include "silt/mpm/host_scatter.hpp"
+#include "silt/mpm/host_stencil.hpp"
 #include "silt/mpm/host_svd.hpp"
 #include "silt/mpm/transfer_body.hpp"
 
@@ -132,8 +133,7 @@ void scatter_pack(const TransferArgs& a, const ParticleView& p, const GridView& 
     const int* nb = g.neighbours + 27 * p.block[i0 + l];
     const StencilMap m = stencil_map(in[l].s.base, in[l].hb);
     int node[kStencilNodes<D>];
-    SILT_MPM_UNROLL for (int k = 0; k < kStencilNodes<D>; ++k) node[k] =
-        stencil_node(m, nb, k % 3, (k / 3) % 3, k / 9);
+    stencil_nodes<D>(m, nb, node);
     if (split) {
       SILT_MPM_UNROLL for (int k = 0; k < kStencilNodes<D>; ++k) {
         sink.add4(node[k], shares[l].q[k]);
