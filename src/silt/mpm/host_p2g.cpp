@@ -1,5 +1,7 @@
-// The host P2G with its SVDs on batches of particles (host_p2g.hpp, host_svd.hpp). Compiled by
-// the host compiler in every build (FloatPack is a GCC vector type that nvcc never sees), with
+// The host P2G with its SVDs on batches of particles (host_p2g.hpp, host_svd.hpp) and its
+// scatter arithmetic on packs of particles, added particle by particle so that every node sums
+// in the per-particle order (docs/NOTES.md, "The P2G scatter on packs"). Compiled by the host
+// compiler in every build (FloatPack is a GCC vector type that nvcc never sees), with
 // -fno-math-errno so the packs' square roots are vector instructions (src/silt/mpm/CMakeLists.txt).
 #include "silt/mpm/host_p2g.hpp"
 
