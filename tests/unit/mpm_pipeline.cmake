@@ -9,3 +9,6 @@ target_include_directories(mpm_solver_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/v
 silt_add_test(NAME mpm_solver_edit_test LABEL unit CUDA
   SOURCES mpm_solver_edit_test.cpp LIBS silt::mpm)
 target_include_directories(mpm_solver_edit_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/verification)
+# The host P2G and G2P on packs of particles against the per-particle bodies, bit for bit (CPU).
+silt_add_test(NAME mpm_host_transfer_test LABEL unit
+  SOURCES mpm_host_transfer_test.cpp LIBS silt::mpm)

@@ -6,6 +6,7 @@
 
 #include "silt/core/gated_for.hpp"
 #include "silt/core/math/float_pack.hpp"
+#include "silt/mpm/host_stencil.hpp"
 #include "silt/mpm/transfer_body.hpp"
 
 namespace silt::mpm::detail {
@@ -14,18 +15,17 @@ namespace {
 
 using Pack = FloatPack<kG2pLanes>;
 
-/// Node velocities of the pack's particles at stencil node (ii, j, k) of each (channels 0-2 of
-/// kVelChannels per node).
-SILT_FORCEINLINE Vec3<Pack> gather_node3(const float* vel, const StencilMap (&m)[kG2pLanes],
-                                         const int* const (&nb)[kG2pLanes], int ii, int j, int k) {
-  Vec3<Pack> v;
-  for (int l = 0; l < kG2pLanes; ++l) {
-    const float* q = vel + kVelChannels * stencil_node(m[l], nb[l], ii, j, k);
-    v[0].set(l, q[0]);
-    v[1].set(l, q[1]);
-    v[2].set(l, q[2]);
-  }
-  return v;
+/// Node velocities of the pack's particles at their stencil node n (node[l][n]: stencil_nodes;
+/// channels 0-2 of kVelChannels = 4 per node: one 16-byte load per particle, load_columns3).
+template <int D>
+SILT_FORCEINLINE Vec3<Pack> gather_node3(const float* vel,
+                                         const int (&node)[kG2pLanes][kStencilNodes<D>], int n) {
+  static_assert(kG2pLanes == 4 && kVelChannels == 4, "load_columns3 takes 4 rows of 4 floats");
+  const float* row[kG2pLanes];
+  for (int l = 0; l < kG2pLanes; ++l) row[l] = vel + kVelChannels * node[l][n];
+  Pack c[3];
+  load_columns3(row, c);
+  return Vec3<Pack>{c[0], c[1], c[2]};
 }
 
 /// G2P for the full pack of particles [i0, i0 + kG2pLanes) (g2p_particle_body's work: the gather
@@ -51,12 +51,10 @@ void g2p_pack(const TransferArgs& a, const ParticleView& p, const GridView& g, I
       g2p_particle_body<D>(a, p, g, i0 + l, dt, t_end, zone_escape, vmax, fault);
     return;
   }
-  StencilMap m[L];
-  const int* nb[L];
+  int node[L][kStencilNodes<D>];
   Pack w[3][3], fx[3];
   for (int l = 0; l < L; ++l) {
-    m[l] = stencil_map(s[l].base, hb[l]);
-    nb[l] = g.neighbours + 27 * p.block[i0 + l];
+    stencil_nodes<D>(stencil_map(s[l].base, hb[l]), g.neighbours + 27 * p.block[i0 + l], node[l]);
     for (int d = 0; d < 3; ++d) {
       fx[d].set(l, s[l].fx[d]);
       for (int q = 0; q < 3; ++q) w[d][q].set(l, s[l].w[d][q]);
@@ -70,9 +68,9 @@ void g2p_pack(const TransferArgs& a, const ParticleView& p, const GridView& g, I
     const Pack wn = w[0][ii] * w[1][j] * w[2][k];
     const Vec3<Pack> dpos{(Pack(float(ii)) - fx[0]) * dx, (Pack(float(j)) - fx[1]) * dx,
                           (Pack(float(k)) - fx[2]) * dx};
-    const Vec3<Pack> vn = gather_node3(g.vel, m, nb, ii, j, k);
+    const Vec3<Pack> vn = gather_node3<D>(g.vel, node, n);
     if (a.asflip)
-      g2p_add_asflip(acc, wn, vn, gather_node3(g.vel_old, m, nb, ii, j, k), dpos);
+      g2p_add_asflip(acc, wn, vn, gather_node3<D>(g.vel_old, node, n), dpos);
     else
       g2p_add(acc, wn, vn, dpos);
   }

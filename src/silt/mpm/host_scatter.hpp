@@ -39,6 +39,16 @@ struct HostSink {
     q[2] += f[2];
     q[3] += 0.0f;
   }
+  /// add and add_force with the node index and the 4 channels given (host_p2g.cpp's packs). All
+  /// loads before the stores: g++ makes the four adds one vector add (the same IEEE sums).
+  SILT_FORCEINLINE void add4(int node, const float* s) const { add4_at(accum + stride * node, s); }
+  SILT_FORCEINLINE void add4_force(int node, const float* s) const {
+    add4_at(accum + stride * node + 4, s);
+  }
+  static SILT_FORCEINLINE void add4_at(float* q, const float* s) {
+    const float q0 = q[0] + s[0], q1 = q[1] + s[1], q2 = q[2] + s[2], q3 = q[3] + s[3];
+    q[0] = q0, q[1] = q1, q[2] = q2, q[3] = q3;
+  }
 };
 
 /// Runs body(lo, hi, sink) for the particles [lo, hi) of each thread's share of [0, n), in particle
