@@ -1,6 +1,7 @@
 // The shallow-water edge flux on FloatPack lanes (float_pack.hpp) must give, in every lane, the bits
-// of the scalar flux of that lane's edge, in float and double, for 2, 4 and 8 lanes: the row step
-// computes its edges in packs (row_fluxes.hpp) and matches the plain phases bit for bit only so.
+// of the scalar flux of that lane's edge, in float and double, for 2, 4 and 8 lanes, and so must the
+// row step's pack loops (row_fluxes.hpp, SSE2 and AVX2): the row step matches the plain phases bit
+// for bit only so.
 // The edges mix, within every pack, the cases whose branches the kernels take per lane: wet Roe
 // edges with and without a transonic rarefaction, Roe's intermediate depth not positive (HLLE),
 // films and dry sides (HLLE), both sides dry (no flux), bed steps that cut a side's depth (its own
@@ -16,6 +17,7 @@
 
 #include "silt/core/math/float_pack.hpp"
 #include "silt/swe/kernels/bed_source_k.hpp"
+#include "silt/swe/row_fluxes.hpp"
 
 namespace silt::swe {
 namespace {
@@ -154,6 +156,73 @@ TEST(SwePackFlux, DoubleTwoLanesGiveTheScalarBits) {
 }
 TEST(SwePackFlux, DoubleFourLanesGiveTheScalarBits) {
   check_lanes<double, 4>();
+}
+
+/// The row step's pack loops (row_fluxes.hpp), SSE2 and (where the CPU has it) AVX2, over a run
+/// of these edges with some sides inactive: every edge with both sides active gets the scalar bits,
+/// a pack without an active pair is left alone, and the count returned is the whole packs.
+template <class T>
+void check_packed_rows() {
+  const std::vector<Edge<T>> es = test_edges<T>();
+  const Index n = Index(es.size());
+  const T g = T(kG), dry = T(kDry);
+  struct Side {
+    std::vector<T> h, un, ut, c, z, sqrt_h, celerity;
+    std::vector<unsigned char> active;
+    detail::EdgeSide<T> view() const {
+      return {h.data(), un.data(),     ut.data(),       c.data(),
+              z.data(), sqrt_h.data(), celerity.data(), active.data()};
+    }
+  } a, b;
+  for (Side* s : {&a, &b}) {
+    for (auto* v : {&s->h, &s->un, &s->ut, &s->c, &s->z, &s->sqrt_h, &s->celerity}) v->resize(n);
+    s->active.resize(n);
+  }
+  for (Index k = 0; k < n; ++k) {
+    const Edge<T>& e = es[k];
+    const DepthRoots<T> rl = depth_roots_k(e.l.h, g), rr = depth_roots_k(e.r.h, g);
+    a.h[k] = e.l.h, a.un[k] = e.l.un, a.ut[k] = e.l.ut, a.c[k] = e.l.c, a.z[k] = e.zl;
+    a.sqrt_h[k] = rl.sqrt_h, a.celerity[k] = rl.celerity;
+    b.h[k] = e.r.h, b.un[k] = e.r.un, b.ut[k] = e.r.ut, b.c[k] = e.r.c, b.z[k] = e.zr;
+    b.sqrt_h[k] = rr.sqrt_h, b.celerity[k] = rr.celerity;
+    // Inactive sides now and then, and one whole pack of 8 without an active pair.
+    a.active[k] = !(k % 13 == 5 || (k >= 64 && k < 72));
+    b.active[k] = !(k % 17 == 3);
+  }
+  const T marker = T(-12345);
+  for (const bool avx2 : {false, true}) {
+    if (avx2 && !__builtin_cpu_supports("avx2")) continue;
+    std::vector<T> out[5];
+    for (auto& o : out) o.assign(size_t(n), marker);
+    const detail::FluxRow<T> f{out[0].data(), out[1].data(), out[2].data(), out[3].data(),
+                               out[4].data()};
+    const Index m = avx2 ? detail::packed_edge_fluxes_avx2(a.view(), b.view(), n, g, dry, f)
+                         : detail::packed_edge_fluxes_sse(a.view(), b.view(), n, g, dry, f);
+    const Index w = avx2 ? Index(32 / sizeof(T)) : Index(16 / sizeof(T));
+    ASSERT_EQ(m, n - n % w);
+    for (Index k = 0; k < m; ++k) {
+      if (k >= 64 && k < 72 && w <= 8) {
+        ASSERT_EQ(out[0][k], marker)
+            << "edge " << k << ": a pack without an active pair was computed";
+        continue;
+      }
+      if (!(a.active[k] && b.active[k])) continue;
+      const Edge<T>& e = es[k];
+      const EdgeFlux<T> s = well_balanced_flux_k(e.l, e.zl, e.r, e.zr, g, dry);
+      const T want[5] = {s.h, s.un_left, s.un_right, s.ut, s.c};
+      for (int q = 0; q < 5; ++q)
+        ASSERT_EQ(bits(out[q][k]), bits(want[q]))
+            << (avx2 ? "AVX2" : "SSE2") << " edge " << k << ", field " << q << ": pack "
+            << out[q][k] << ", scalar " << want[q];
+    }
+  }
+}
+
+TEST(SwePackFlux, RowPacksGiveTheScalarBitsFloat) {
+  check_packed_rows<float>();
+}
+TEST(SwePackFlux, RowPacksGiveTheScalarBitsDouble) {
+  check_packed_rows<double>();
 }
 
 /// The cases the test means to mix do occur: each branch is taken by some edge and not by others.
