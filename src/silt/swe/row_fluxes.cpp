@@ -2,6 +2,9 @@
 // row_fluxes_avx.cpp where the CPU has it), the rest edge by edge with the same functions.
 #include "silt/swe/row_fluxes.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 #include "silt/swe/edges.hpp"
 #include "silt/swe/row_fluxes_packed.hpp"
 
@@ -72,7 +75,17 @@ __attribute__((noinline, flatten)) void edge_fluxes(const EdgeView<T>& e, Index 
                                                     const EdgeSide<T>& a, const EdgeSide<T>& b,
                                                     Index n, const FluxRow<T>& f) {
   const Index m = packed_edge_fluxes(a, b, n, e.g, e.dry, f);
-  for (Index k = 0; k < n; ++k) {
+  // Runs of 8 packed edges whose sides are all active (staged masks hold 0 or 1) are done.
+  Index k = 0;
+  for (; k + 8 <= m; k += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.active + k, 8);
+    std::memcpy(&y, b.active + k, 8);
+    if ((x & y) == 0x0101010101010101ull) continue;
+    for (Index l = k; l < k + 8; ++l)
+      if (!(a.active[l] && b.active[l])) f.set(l, general_edge_flux(e, i0 + l, j, d));
+  }
+  for (; k < n; ++k) {
     if (!(a.active[k] && b.active[k]))
       f.set(k, general_edge_flux(e, i0 + k, j, d));
     else if (k >= m)
