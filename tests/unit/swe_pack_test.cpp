@@ -1,11 +1,11 @@
-// The shallow-water edge flux on FloatPack lanes (float_pack.hpp) must give, in every lane, the bits
-// of the scalar flux of that lane's edge, in float and double, for 2, 4 and 8 lanes, and so must the
-// row step's pack loops (row_fluxes.hpp, SSE2 and AVX2): the row step matches the plain phases bit
-// for bit only so.
-// The edges mix, within every pack, the cases whose branches the kernels take per lane: wet Roe
-// edges with and without a transonic rarefaction, Roe's intermediate depth not positive (HLLE),
-// films and dry sides (HLLE), both sides dry (no flux), bed steps that cut a side's depth (its own
-// roots) and the Chen-Noelle push of a dry-stepped side, NaN and signed zeros.
+// The shallow-water edge flux on FloatPack lanes (float_pack.hpp) must give, in every lane, the
+// bits of the scalar flux of that lane's edge, in float and double, for 2, 4 and 8 lanes, and so
+// must the row step's pack loops (row_fluxes.hpp, SSE2 and AVX2): the row step matches the plain
+// phases bit for bit only so. The edges mix, within every pack, the cases whose branches the
+// kernels take per lane: wet Roe edges with and without a transonic rarefaction, Roe's
+// intermediate depth not positive (HLLE), films and dry sides (HLLE), both sides dry (no flux), bed
+// steps that cut a side's depth (its own roots) and the Chen-Noelle push of a dry-stepped side, NaN
+// and signed zeros.
 #include <gtest/gtest.h>
 
 #include <cmath>

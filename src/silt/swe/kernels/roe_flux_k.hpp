@@ -204,7 +204,7 @@ SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& 
   const Flux<T> zero{T(0), T(0), T(0), T(0)};
   const math::MaskOf<T> no_water = !(L.h > T(0)) && !(R.h > T(0));
   if (math::all(no_water)) return zero;
-  // For a pack && evaluates roe_flux_k on every lane; the lanes not wet on both sides are discarded.
+  // For a pack, && evaluates roe_flux_k on every lane; lanes not wet on both sides are discarded.
   Flux<T> f = zero;
   const math::MaskOf<T> roe = L.h > dry && R.h > dry && roe_flux_k(L, R, rl, rr, g, &f);
   if (!math::all(roe)) f = select_flux_k(roe, f, hlle_flux_k(L, R, rl, rr, g));
