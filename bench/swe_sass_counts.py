@@ -44,9 +44,13 @@ UNIT = os.path.join(SRC, "silt/swe/fused_step.cpp")
 # matching closing brace.
 COLD = [
     ("silt/swe/kernels/roe_flux_k.hpp", r"SILT_HD Flux<T> hlle_flux_k\("),
-    ("silt/swe/kernels/roe_flux_k.hpp", r"if \(lam_l < T\(0\) && lam_r > T\(0\)"),
-    ("silt/swe/kernels/bed_source_k.hpp", r"if \(h[lr] != [LR]\.h\) r[lr] = depth_roots_k"),
-    ("silt/swe/kernels/bed_source_k.hpp", r"if \(!\(h[lr] > T\(0\)\) && dz [<>] T\(0\)\)"),
+    # Each pair: the form before and after the kernels took packs (`if (math::any(c))`).
+    ("silt/swe/kernels/roe_flux_k.hpp",
+     r"if \(lam_l < T\(0\) && lam_r > T\(0\)|if \(math::any\(transonic\)\)"),
+    ("silt/swe/kernels/bed_source_k.hpp",
+     r"if \(h[lr] != [LR]\.h\) r[lr] = depth_roots_k|if \(math::any\(cut_[lr]\)\) r[lr] ="),
+    ("silt/swe/kernels/bed_source_k.hpp",
+     r"if \(!\(h[lr] > T\(0\)\) && dz [<>] T\(0\)\)|if \(math::any\(push_[lr]\)\) p[lr] ="),
     ("silt/swe/kernels/wet_dry_k.hpp", r"if \(!\(s\.h > dry\)\) return NormalState"),
     ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
     ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),

@@ -11,11 +11,13 @@
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/point_source.hpp"
+#include "silt/swe/row_fluxes.hpp"
 
 namespace silt::swe::detail {
 
 namespace {
 constexpr size_t kStagedFields = 7;  // StagedRow's arrays of T
+constexpr size_t kFluxFields = 5;    // FluxRow's arrays of T
 }  // namespace
 
 template <class T>
@@ -27,7 +29,7 @@ void RowScratch<T>::reserve(Index width, Index rows, int threads) {
   const size_t w = size_t(width_ + 2), t = size_t(threads_);
   values_.assign(t * 2 * kStagedFields * w, T(0));
   active_.assign(t * 2 * w, 0);
-  fluxes_.assign(t * 3 * w, EdgeFlux<T>{});
+  fluxes_.assign(t * 3 * kFluxFields * w, T(0));
   band_inflow_.assign(size_t((rows_ + kRowBand - 1) / kRowBand), 0.0);
   thread_speed_.assign(t, T(0));
 }
@@ -41,8 +43,10 @@ StagedRow<T> RowScratch<T>::staged(int thread, int k) {
 }
 
 template <class T>
-EdgeFlux<T>* RowScratch<T>::fluxes(int thread, int k) {
-  return fluxes_.data() + (size_t(thread) * 3 + size_t(k)) * size_t(width_ + 2);
+FluxRow<T> RowScratch<T>::fluxes(int thread, int k) {
+  const size_t w = size_t(width_ + 2), row = size_t(thread) * 3 + size_t(k);
+  T* b = fluxes_.data() + row * kFluxFields * w;
+  return FluxRow<T>{b, b + w, b + 2 * w, b + 3 * w, b + 4 * w};
 }
 
 namespace {
@@ -97,53 +101,6 @@ void stage_row(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRo
   }
 }
 
-// Flux between staged cells a (left) and b (right), both active; x_normal picks the rotation of
-// normal_state_k(). The staged roots give the bits of the flux without them (roe_flux_k.hpp).
-template <class T>
-SILT_FORCEINLINE EdgeFlux<T> staged_flux(const StagedRow<T>& ra, Index a, const StagedRow<T>& rb,
-                                         Index b, bool x_normal, T g, T dry) {
-  const NormalState<T> L = x_normal ? NormalState<T>{ra.h[a], ra.u[a], ra.v[a], ra.c[a]}
-                                    : NormalState<T>{ra.h[a], ra.v[a], ra.u[a], ra.c[a]};
-  const NormalState<T> R = x_normal ? NormalState<T>{rb.h[b], rb.u[b], rb.v[b], rb.c[b]}
-                                    : NormalState<T>{rb.h[b], rb.v[b], rb.u[b], rb.c[b]};
-  return well_balanced_flux_k(L, ra.z[a], R, rb.z[b], DepthRoots<T>{ra.sqrt_h[a], ra.celerity[a]},
-                              DepthRoots<T>{rb.sqrt_h[b], rb.celerity[b]}, g, dry);
-}
-
-// The general edge flux (an inactive side, or a segment of the domain edge), out of line as in the
-// tile kernel: few edges take it, and inlined it doubles the size of the row loops.
-template <class T>
-__attribute__((noinline)) EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Index i, Index j,
-                                                        Dir d) {
-  return edge_flux(e, i, j, d);
-}
-
-// x edge fluxes of row j: f[k] is the west edge of cell i0 + k, k in [0, i1 - i0]. The flux
-// functions are inlined into the row loops (flatten): called, each edge's flux came back through
-// the stack and its arguments went out through it.
-template <class T>
-__attribute__((noinline, flatten)) void x_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1,
-                                                 const StagedRow<T>& r, EdgeFlux<T>* f) {
-  for (Index i = i0; i <= i1; ++i) {
-    const Index s = i - i0 + 1;
-    f[i - i0] = r.active[s - 1] && r.active[s] ? staged_flux(r, s - 1, r, s, true, e.g, e.dry)
-                                               : general_edge_flux(e, i, j, Dir::x);
-  }
-}
-
-// y edge fluxes between rows j - 1 (below) and j (above): f[k] for the edge south of cell i0 + k.
-template <class T>
-__attribute__((noinline, flatten)) void y_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1,
-                                                 const StagedRow<T>& below,
-                                                 const StagedRow<T>& above, EdgeFlux<T>* f) {
-  for (Index i = i0; i < i1; ++i) {
-    const Index s = i - i0 + 1;
-    f[i - i0] = below.active[s] && above.active[s]
-                    ? staged_flux(below, s, above, s, false, e.g, e.dry)
-                    : general_edge_flux(e, i, j, Dir::y);
-  }
-}
-
 // Volume (m^3 / (dt dx)) that crossed the global domain edge of owned cell (i, j) through flow
 // segments this step, positive into the domain (what phase_boundary_flow counts).
 template <class T>
@@ -165,8 +122,8 @@ double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>
 // Updates row j from its edge fluxes (fx: west edges, fs: south, fn: north) as phase_update_box
 // does; adds the boundary inflow of its owned cells to *inflow.
 template <class T>
-void update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const EdgeFlux<T>* fx,
-                const EdgeFlux<T>* fs, const EdgeFlux<T>* fn, double& inflow) {
+void update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const FluxRow<T>& fx,
+                const FluxRow<T>& fs, const FluxRow<T>& fn, double& inflow) {
   const SolverView<T>& v = rp.v;
   const EdgeView<T>& e = v.e;
   const Index base = e.h.offset(0, j);
@@ -185,7 +142,7 @@ void update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const Edge
       CellUpdateParams<T> p = rp.p;
       p.manning = manning ? manning[i] : T(0);
       if (rain_raster) p.rain_depth = v.rain_depth(base + i, rp.dt);
-      const EdgeFlux<T>&w = fx[k], &ea = fx[k + 1], &so = fs[k], &n = fn[k];
+      const EdgeFlux<T> w = fx[k], ea = fx[k + 1], so = fs[k], n = fn[k];
       const int code = update_cell_k(s, w, ea, so, n, p);
       v.forcing.infiltrate(s, base + i, true, rp.dt, e.dry);
       const bool owned = row_owned && i >= 0 && i < e.nx;
@@ -274,16 +231,16 @@ T step_band(const RowPass<T>& rp, Index jb, Index je, RowScratch<T>& scratch, in
             double& inflow) {
   const EdgeView<T>& e = rp.v.e;
   StagedRow<T> cur = scratch.staged(t, 0), above = scratch.staged(t, 1);
-  EdgeFlux<T>*fx = scratch.fluxes(t, 0), *fs = scratch.fluxes(t, 1), *fn = scratch.fluxes(t, 2);
+  FluxRow<T> fx = scratch.fluxes(t, 0), fs = scratch.fluxes(t, 1), fn = scratch.fluxes(t, 2);
   stage_row(e, jb - 1, rp.i0, rp.i1, cur);
   stage_row(e, jb, rp.i0, rp.i1, above);
-  y_fluxes(e, jb, rp.i0, rp.i1, cur, above, fs);
+  row_y_fluxes(e, jb, rp.i0, rp.i1, cur, above, fs);
   std::swap(cur, above);
   T speed = T(0);
   for (Index j = jb; j < je; ++j) {
     stage_row(e, j + 1, rp.i0, rp.i1, above);
-    y_fluxes(e, j + 1, rp.i0, rp.i1, cur, above, fn);
-    x_fluxes(e, j, rp.i0, rp.i1, cur, fx);
+    row_y_fluxes(e, j + 1, rp.i0, rp.i1, cur, above, fn);
+    row_x_fluxes(e, j, rp.i0, rp.i1, cur, fx);
     update_row(rp, j, cur, fx, fs, fn, inflow);
     if (rp.v.n_sources > 0) row_sources(rp, j, cur, inflow);
     speed = std::max(speed, row_speed(rp, j, cur));

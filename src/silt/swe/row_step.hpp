@@ -40,6 +40,24 @@ struct StagedRow {
   unsigned char* active;
 };
 
+/// One row of edge fluxes, structure of arrays (EdgeFlux's fields), so that a pack of edges
+/// (row_fluxes.hpp) stores each field with one instruction.
+template <class T>
+struct FluxRow {
+  T *h, *un_left, *un_right, *ut, *c;
+
+  EdgeFlux<T> operator[](Index k) const {
+    return EdgeFlux<T>{h[k], un_left[k], un_right[k], ut[k], c[k]};
+  }
+  void set(Index k, const EdgeFlux<T>& f) const {
+    h[k] = f.h;
+    un_left[k] = f.un_left;
+    un_right[k] = f.un_right;
+    ut[k] = f.ut;
+    c[k] = f.c;
+  }
+};
+
 /// Buffers of the row step, sized once for the largest box of a part (never inside a step): per
 /// thread two staged rows and three rows of edge fluxes; per band its inflow volume.
 template <class T>
@@ -50,7 +68,7 @@ class RowScratch {
   void reserve(Index width, Index rows, int threads);
   int threads() const { return threads_; }
   StagedRow<T> staged(int thread, int k);
-  EdgeFlux<T>* fluxes(int thread, int k);
+  FluxRow<T> fluxes(int thread, int k);
   double* band_inflow() { return band_inflow_.data(); }
   T* thread_speed() { return thread_speed_.data(); }
 
@@ -59,7 +77,7 @@ class RowScratch {
   int threads_ = 0;
   std::vector<T> values_;              // per thread: 2 staged rows of kStagedFields fields
   std::vector<unsigned char> active_;  // per thread: 2 staged masks
-  std::vector<EdgeFlux<T>> fluxes_;    // per thread: west/east (x), south and north (y) rows
+  std::vector<T> fluxes_;  // per thread: west/east (x), south and north (y) rows of 5 fields
   std::vector<double> band_inflow_;
   std::vector<T> thread_speed_;
 };

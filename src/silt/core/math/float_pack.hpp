@@ -1,11 +1,14 @@
-// FloatPack<W>: W floats, one per particle, for SIMD across particles on the host (GCC vector
-// extensions: SSE2's 4 lanes on baseline x86-64, wider where the caller's target has them). Every
+// FloatPack<W, Tag, S>: W floating-point values of type S (float by default, or double), one per
+// particle or edge, for SIMD across particles or edges on the host (GCC vector extensions: SSE2's 4
+// float or 2 double lanes on baseline x86-64, wider where the caller's target has them). Every
 // operation is the scalar IEEE operation lane by lane (add, multiply, divide, square root, sign
-// flips and selections of whole values), so a function templated on the scalar type computes in
-// each lane exactly what it computes for that lane's float: svd3<FloatPack<W>> gives the bits of
-// svd3<float> (tests/unit/mpm_pack_test.cpp). No fused multiply-add, no approximate reciprocals.
-// Branches of the scalar code become select() on a PackMask; any() keeps the scalar early exits
-// where no lane takes them (scalar.hpp has both for bool, so the scalar code is unchanged).
+// flips, comparisons and selections of whole values), so a function templated on the scalar type
+// computes in each lane exactly what it computes for that lane's value: svd3<FloatPack<W>> gives
+// the bits of svd3<float> (tests/unit/mpm_pack_test.cpp), the shallow-water edge flux on
+// FloatPack<W, Tag, double> those of its double form (tests/unit/swe_pack_test.cpp). No fused
+// multiply-add, no approximate reciprocals. Branches of the scalar code become select() on a
+// PackMask; any() and all() keep the scalar early exits where no lane, or every lane, takes them
+// (scalar.hpp has both for bool, so the scalar code is unchanged).
 //
 // Host only (g++ translation units): nvcc never sees it, the device code stays scalar. sqrt is
 // written lane by lane; with -fno-math-errno (the host P2G's translation unit) g++ turns it into
@@ -22,44 +25,67 @@
 namespace silt {
 
 namespace detail {
-/// The vector types (g++ ignores vector_size with a size that depends on a template parameter).
-template <int W>
+/// The vector types (g++ ignores vector_size with a size that depends on a template parameter):
+/// W lanes of S, and the integer lanes of the same width that comparisons give.
+template <class S, int W>
 struct PackTypes;
 template <>
-struct PackTypes<4> {
+struct PackTypes<float, 4> {
   typedef float F __attribute__((vector_size(16)));
   typedef int I __attribute__((vector_size(16)));
 };
 template <>
-struct PackTypes<8> {
+struct PackTypes<float, 8> {
   typedef float F __attribute__((vector_size(32)));
   typedef int I __attribute__((vector_size(32)));
 };
 template <>
-struct PackTypes<16> {
+struct PackTypes<float, 16> {
   typedef float F __attribute__((vector_size(64)));
   typedef int I __attribute__((vector_size(64)));
 };
+template <>
+struct PackTypes<double, 2> {
+  typedef double F __attribute__((vector_size(16)));
+  typedef long long I __attribute__((vector_size(16)));
+};
+template <>
+struct PackTypes<double, 4> {
+  typedef double F __attribute__((vector_size(32)));
+  typedef long long I __attribute__((vector_size(32)));
+};
+template <>
+struct PackTypes<double, 8> {
+  typedef double F __attribute__((vector_size(64)));
+  typedef long long I __attribute__((vector_size(64)));
+};
 }  // namespace detail
 
-/// Per-lane truth values of a FloatPack comparison (all bits set or clear per lane). Tag: see
-/// FloatPack.
-template <int W, class Tag = void>
+/// Per-lane truth values of a FloatPack comparison (all bits set or clear per lane), combined
+/// lane by lane with !, && and || so that the scalar code's conditions read the same for bools and
+/// masks. For masks both operands are always evaluated (no short circuit): the scalar code only
+/// combines comparisons and calls without side effects this way. Tag: see FloatPack.
+template <int W, class Tag = void, class S = float>
 struct PackMask {
-  typename detail::PackTypes<W>::I v;
+  typename detail::PackTypes<S, W>::I v;
+
+  friend PackMask operator!(const PackMask& a) { return PackMask{~a.v}; }
+  friend PackMask operator&&(const PackMask& a, const PackMask& b) { return PackMask{a.v & b.v}; }
+  friend PackMask operator||(const PackMask& a, const PackMask& b) { return PackMask{a.v | b.v}; }
 };
 
 /// Tag: a type of the translation unit's own (in an anonymous namespace) gives every function
 /// instantiated for the pack internal linkage: a unit built for another instruction set
 /// (host_svd_avx.cpp) then shares no inline code with the others.
-template <int W, class Tag = void>
+template <int W, class Tag = void, class S = float>
 struct FloatPack {
-  using V = typename detail::PackTypes<W>::F;
+  using V = typename detail::PackTypes<S, W>::F;
+  using Mask = PackMask<W, Tag, S>;
   V v;
 
   FloatPack() = default;
   /// Broadcast (exact, -0 and NaN included).
-  FloatPack(float s) {  // NOLINT: implicit, so that T(2) * x reads as in the scalar code
+  FloatPack(S s) {  // NOLINT: implicit, so that T(2) * x reads as in the scalar code
     for (int l = 0; l < W; ++l) v[l] = s;
   }
   static FloatPack of(const V& x) {
@@ -67,8 +93,15 @@ struct FloatPack {
     p.v = x;
     return p;
   }
-  float operator[](int l) const { return v[l]; }
-  void set(int l, float x) { v[l] = x; }
+  /// W values from p[0..W) (no alignment needed), and back.
+  static FloatPack load(const S* p) {
+    FloatPack r;
+    __builtin_memcpy(&r.v, p, sizeof(V));
+    return r;
+  }
+  void store(S* p) const { __builtin_memcpy(p, &v, sizeof(V)); }
+  S operator[](int l) const { return v[l]; }
+  void set(int l, S x) { v[l] = x; }
 
   friend FloatPack operator+(const FloatPack& a, const FloatPack& b) { return of(a.v + b.v); }
   friend FloatPack operator-(const FloatPack& a, const FloatPack& b) { return of(a.v - b.v); }
@@ -78,18 +111,12 @@ struct FloatPack {
   FloatPack& operator+=(const FloatPack& b) { return v += b.v, *this; }
   FloatPack& operator-=(const FloatPack& b) { return v -= b.v, *this; }
   FloatPack& operator*=(const FloatPack& b) { return v *= b.v, *this; }
-  friend PackMask<W, Tag> operator<(const FloatPack& a, const FloatPack& b) {
-    return PackMask<W, Tag>{a.v < b.v};
-  }
-  friend PackMask<W, Tag> operator>(const FloatPack& a, const FloatPack& b) {
-    return PackMask<W, Tag>{a.v > b.v};
-  }
-  friend PackMask<W, Tag> operator<=(const FloatPack& a, const FloatPack& b) {
-    return PackMask<W, Tag>{a.v <= b.v};
-  }
-  friend PackMask<W, Tag> operator>=(const FloatPack& a, const FloatPack& b) {
-    return PackMask<W, Tag>{a.v >= b.v};
-  }
+  friend Mask operator<(const FloatPack& a, const FloatPack& b) { return Mask{a.v < b.v}; }
+  friend Mask operator>(const FloatPack& a, const FloatPack& b) { return Mask{a.v > b.v}; }
+  friend Mask operator<=(const FloatPack& a, const FloatPack& b) { return Mask{a.v <= b.v}; }
+  friend Mask operator>=(const FloatPack& a, const FloatPack& b) { return Mask{a.v >= b.v}; }
+  friend Mask operator==(const FloatPack& a, const FloatPack& b) { return Mask{a.v == b.v}; }
+  friend Mask operator!=(const FloatPack& a, const FloatPack& b) { return Mask{a.v != b.v}; }
 };
 
 /// Four lanes from four 16-byte rows: out[c] holds element c of row l in lane l (c < 3; the
@@ -118,48 +145,74 @@ SILT_FORCEINLINE void load_columns3(const float* const (&row)[4], FloatPack<4, T
 
 namespace math {
 
-template <int W, class Tag>
-SILT_FORCEINLINE bool any(const PackMask<W, Tag>& m) {
-  int r = 0;
-  for (int l = 0; l < W; ++l) r |= m.v[l];
+template <int W, class Tag, class S>
+SILT_FORCEINLINE bool any(const PackMask<W, Tag, S>& m) {
+  auto r = m.v[0];
+  for (int l = 1; l < W; ++l) r |= m.v[l];
   return r != 0;
 }
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> select(const PackMask<W, Tag>& m, const FloatPack<W, Tag>& a,
-                                          const FloatPack<W, Tag>& b) {
-  return FloatPack<W, Tag>::of(m.v ? a.v : b.v);
+template <int W, class Tag, class S>
+SILT_FORCEINLINE bool all(const PackMask<W, Tag, S>& m) {
+  auto r = m.v[0];
+  for (int l = 1; l < W; ++l) r &= m.v[l];
+  return r != 0;
+}
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> select(const PackMask<W, Tag, S>& m,
+                                             const FloatPack<W, Tag, S>& a,
+                                             const FloatPack<W, Tag, S>& b) {
+  return FloatPack<W, Tag, S>::of(m.v ? a.v : b.v);
 }
 
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> sqrt(const FloatPack<W, Tag>& x) {
-  float t[W];
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> sqrt(const FloatPack<W, Tag, S>& x) {
+  S t[W];
   for (int l = 0; l < W; ++l) t[l] = x.v[l];
   for (int l = 0; l < W; ++l) t[l] = std::sqrt(t[l]);
-  FloatPack<W, Tag> r;
+  FloatPack<W, Tag, S> r;
   for (int l = 0; l < W; ++l) r.v[l] = t[l];
   return r;
 }
 /// As rsqrt(float) on the host: 1 / sqrt(x), both IEEE.
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> rsqrt(const FloatPack<W, Tag>& x) {
-  return FloatPack<W, Tag>(1.0f) / sqrt(x);
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> rsqrt(const FloatPack<W, Tag, S>& x) {
+  return FloatPack<W, Tag, S>(S(1)) / sqrt(x);
 }
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> div(const FloatPack<W, Tag>& a, const FloatPack<W, Tag>& b) {
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> div(const FloatPack<W, Tag, S>& a,
+                                          const FloatPack<W, Tag, S>& b) {
+  return a / b;
+}
+/// As fdiv on the host: the IEEE quotient.
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> fdiv(const FloatPack<W, Tag, S>& a,
+                                           const FloatPack<W, Tag, S>& b) {
   return a / b;
 }
 /// As abs<T>: x < 0 ? -x : x (so -0 and NaN keep their sign bit, as in the scalar code).
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> abs(const FloatPack<W, Tag>& x) {
-  return select(x < FloatPack<W, Tag>(0.0f), -x, x);
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> abs(const FloatPack<W, Tag, S>& x) {
+  return select(x < FloatPack<W, Tag, S>(S(0)), -x, x);
 }
-template <int W, class Tag>
-SILT_FORCEINLINE FloatPack<W, Tag> sign_nonzero(const FloatPack<W, Tag>& x) {
-  return select(x < FloatPack<W, Tag>(0.0f), FloatPack<W, Tag>(-1.0f), FloatPack<W, Tag>(1.0f));
+/// As min<T> and max<T> (b < a ? b : a, a < b ? b : a): the same operand wins ties and NaNs.
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> min(const FloatPack<W, Tag, S>& a,
+                                          const FloatPack<W, Tag, S>& b) {
+  return select(b < a, b, a);
+}
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> max(const FloatPack<W, Tag, S>& a,
+                                          const FloatPack<W, Tag, S>& b) {
+  return select(a < b, b, a);
+}
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> sign_nonzero(const FloatPack<W, Tag, S>& x) {
+  using P = FloatPack<W, Tag, S>;
+  return select(x < P(S(0)), P(S(-1)), P(S(1)));
 }
 
-template <int W, class Tag>
-struct Tiny<FloatPack<W, Tag>> : Tiny<float> {};
+template <int W, class Tag, class S>
+struct Tiny<FloatPack<W, Tag, S>> : Tiny<S> {};
 
 }  // namespace math
 }  // namespace silt

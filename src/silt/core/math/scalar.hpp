@@ -189,11 +189,17 @@ SILT_HD SILT_FORCEINLINE T clamp(T x, T lo, T hi) {
   return x < lo ? lo : (hi < x ? hi : x);
 }
 /// Lane-generic forms of a branch (float_pack.hpp has them for packs): whether the condition holds
-/// anywhere, and the value it picks. For a bool, inside `if (any(c))` the compiler knows c and
-/// select(c, a, b) folds to a: the scalar code keeps its branch.
+/// anywhere, or everywhere, and the value it picks. For a bool, inside `if (any(c))` the compiler
+/// knows c and select(c, a, b) folds to a: the scalar code keeps its branch.
 SILT_HD SILT_FORCEINLINE bool any(bool c) {
   return c;
 }
+SILT_HD SILT_FORCEINLINE bool all(bool c) {
+  return c;
+}
+/// The type of a comparison of two T: bool for a scalar, a lane mask for a pack.
+template <class T>
+using MaskOf = decltype(T() < T());
 template <class T>
 SILT_HD SILT_FORCEINLINE T select(bool c, T a, T b) {
   return c ? a : b;

@@ -25,9 +25,12 @@
 // g (h + h*) / 2 (z_e - z) = g h (eta_low - z) < 0, pushes it toward the drop. That is the one
 // term added here. Elsewhere (z_e = max(zL, zR): both surfaces above both beds, or a dry higher
 // cell) it is zero, so lakes at rest, islands and flat beds are unchanged to the bit.
+//
+// T is a scalar or a host pack of edges, as in roe_flux_k.hpp.
 #pragma once
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/float_pack.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/swe/kernels/roe_flux_k.hpp"
 
@@ -61,13 +64,15 @@ SILT_HD EdgeFlux<T> well_balanced_flux_k(NormalState<T> L, T zL, NormalState<T> 
                                          DepthRoots<T> rl, DepthRoots<T> rr, T g, T dry) {
   const T dz = zR - zL;
   const T hl = reconstructed_depth_k(L.h, dz), hr = reconstructed_depth_k(R.h, -dz);
-  if (hl != L.h) rl = depth_roots_k(hl, g);
-  if (hr != R.h) rr = depth_roots_k(hr, g);
+  const math::MaskOf<T> cut_l = hl != L.h, cut_r = hr != R.h;
+  if (math::any(cut_l)) rl = select_roots_k(cut_l, depth_roots_k(hl, g), rl);
+  if (math::any(cut_r)) rr = select_roots_k(cut_r, depth_roots_k(hr, g), rr);
   // Chen and Noelle's push on the higher cell where the lower cell's surface lies at or below its
   // bed (the lower side's reconstructed depth is 0): g h (eta_low - z), eta_low - z = h_low - |dz|.
   T pl = T(0), pr = T(0);
-  if (!(hl > T(0)) && dz > T(0)) pr = g * R.h * (L.h - dz);
-  if (!(hr > T(0)) && dz < T(0)) pl = g * L.h * (R.h + dz);
+  const math::MaskOf<T> push_r = !(hl > T(0)) && (dz > T(0)), push_l = !(hr > T(0)) && (dz < T(0));
+  if (math::any(push_r)) pr = math::select(push_r, g * R.h * (L.h - dz), pr);
+  if (math::any(push_l)) pl = math::select(push_l, g * L.h * (R.h + dz), pl);
   L.h = hl;
   R.h = hr;
   const Flux<T> f = numerical_flux_k(L, R, rl, rr, g, dry);

@@ -12,9 +12,15 @@
 //   Where the Roe intermediate depth is not positive, or either side is a thin film, the flux
 //   falls back to HLLE (Einfeldt 1988), which keeps depths non-negative under the CFL condition
 //   with the wave-speed estimates below (they never exceed the cells' |u| + c).
+//
+// T is float or double (host and device) or, on the host, a pack of several edges' values
+// (core/math/float_pack.hpp): the branches are written as `if (!any(c)) ...; x = select(c, a, b)`,
+// which for a scalar is the plain branch and for a pack computes each lane's own branch, so every
+// lane gives the bits of the scalar flux of its edge (tests/unit/swe_pack_test.cpp).
 #pragma once
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/float_pack.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/swe/kernels/transport_k.hpp"
 
@@ -49,6 +55,20 @@ struct DepthRoots {
 template <class T>
 SILT_HD SILT_FORCEINLINE DepthRoots<T> depth_roots_k(T h, T g) {
   return DepthRoots<T>{math::sqrt(h), math::sqrt(g * h)};
+}
+/// Lane by lane c ? a : b (a scalar c picks the whole struct).
+template <class M, class T>
+SILT_HD SILT_FORCEINLINE DepthRoots<T> select_roots_k(const M& c, const DepthRoots<T>& a,
+                                                      const DepthRoots<T>& b) {
+  return DepthRoots<T>{math::select(c, a.sqrt_h, b.sqrt_h),
+                       math::select(c, a.celerity, b.celerity)};
+}
+
+/// Lane by lane c ? a : b (a scalar c picks the whole struct).
+template <class M, class T>
+SILT_HD SILT_FORCEINLINE Flux<T> select_flux_k(const M& c, const Flux<T>& a, const Flux<T>& b) {
+  return Flux<T>{math::select(c, a.h, b.h), math::select(c, a.un, b.un),
+                 math::select(c, a.ut, b.ut), math::select(c, a.c, b.c)};
 }
 
 /// Physical flux F(U) of one state.
@@ -87,19 +107,24 @@ SILT_HD SILT_FORCEINLINE RoeAverage<T> roe_average_k(const NormalState<T>& L,
 template <class T>
 SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R,
                             const DepthRoots<T>& rl, const DepthRoots<T>& rr, T g) {
-  if (!(L.h > T(0)) && !(R.h > T(0))) return Flux<T>{T(0), T(0), T(0), T(0)};
+  const Flux<T> zero{T(0), T(0), T(0), T(0)};
+  const math::MaskOf<T> dry = !(L.h > T(0)) && !(R.h > T(0));
+  if (math::all(dry)) return zero;
   const RoeAverage<T> a = roe_average_k(L, R, rl, rr, g);
   const T cl = rl.celerity, cr = rr.celerity;
   const T sl = math::min(L.un - cl, a.u - a.c);
   const T sr = math::max(R.un + cr, a.u + a.c);
   const Flux<T> fl = physical_flux_k(L, g), fr = physical_flux_k(R, g);
-  if (sl >= T(0)) return fl;
-  if (sr <= T(0)) return fr;
+  const math::MaskOf<T> left = sl >= T(0),
+                        right = sr <= T(0);  // every wave to the right / to the left
+  if (math::all(left)) return select_flux_k(dry, zero, fl);
+  if (math::all(right)) return select_flux_k(dry, zero, select_flux_k(left, fl, fr));
   const T w = math::fdiv(T(1), sr - sl);
   const T k = sl * sr;
-  return Flux<T>{(sr * fl.h - sl * fr.h + k * (R.h - L.h)) * w,
-                 (sr * fl.un - sl * fr.un + k * (R.h * R.un - L.h * L.un)) * w,
-                 (sr * fl.ut - sl * fr.ut + k * (R.h * R.ut - L.h * L.ut)) * w, T(0)};
+  const Flux<T> m{(sr * fl.h - sl * fr.h + k * (R.h - L.h)) * w,
+                  (sr * fl.un - sl * fr.un + k * (R.h * R.un - L.h * L.un)) * w,
+                  (sr * fl.ut - sl * fr.ut + k * (R.h * R.ut - L.h * L.ut)) * w, T(0)};
+  return select_flux_k(dry, zero, select_flux_k(left, fl, select_flux_k(right, fr, m)));
 }
 template <class T>
 SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g) {
@@ -115,19 +140,23 @@ SILT_HD Flux<T> hlle_flux_k(const NormalState<T>& L, const NormalState<T>& R, T 
 /// already points the wave away from the edge and needs no fix.
 template <class T>
 SILT_HD SILT_FORCEINLINE T harten_hyman_abs_k(T lam, T lam_l, T lam_r) {
-  if (lam_l < T(0) && lam_r > T(0) && lam_l < lam && lam < lam_r) {
+  const math::MaskOf<T> transonic =
+      (lam_l < T(0)) && (lam_r > T(0)) && (lam_l < lam) && (lam < lam_r);
+  if (math::any(transonic)) {
     const T beta = math::fdiv(lam_r - lam, lam_r - lam_l);
-    return lam - T(2) * beta * lam_l;
+    return math::select(transonic, lam - T(2) * beta * lam_l, math::abs(lam));
   }
   return math::abs(lam);
 }
 
 /// Roe flux for h, h un, h ut. Returns false (and leaves *out untouched) when the linearised
 /// intermediate depth is not positive: the caller then uses HLLE. Both depths must be > 0. rl, rr:
-/// the roots of L.h and R.h (depth_roots_k).
+/// the roots of L.h and R.h (depth_roots_k). For a pack: the lanes where it is positive; *out is
+/// written when any lane is (the others' values are to be discarded).
 template <class T>
-SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const DepthRoots<T>& rl,
-                        const DepthRoots<T>& rr, T g, Flux<T>* out, bool entropy_fix = true) {
+SILT_HD math::MaskOf<T> roe_flux_k(const NormalState<T>& L, const NormalState<T>& R,
+                                   const DepthRoots<T>& rl, const DepthRoots<T>& rr, T g,
+                                   Flux<T>* out, bool entropy_fix = true) {
   const RoeAverage<T> a = roe_average_k(L, R, rl, rr, g);
   const T dh = R.h - L.h;
   const T dqn = R.h * R.un - L.h * L.un;
@@ -141,7 +170,8 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const 
   const T a2 = dqt - a.v * dh;
   // Intermediate state between the two acoustic waves (the shear wave leaves h and h un alone).
   const T hm = L.h + a1;
-  if (!(hm > T(0))) return false;
+  const math::MaskOf<T> positive = hm > T(0);
+  if (!math::any(positive)) return positive;
   T d1 = math::abs(l1), d3 = math::abs(l3);
   if (entropy_fix) {
     const T um = math::fdiv(L.h * L.un + a1 * l1, hm);
@@ -156,11 +186,11 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, const 
   out->un = T(0.5) * (fl.un + fr.un) - T(0.5) * (w1 * l1 + w3 * l3);
   out->ut = T(0.5) * (fl.ut + fr.ut) - T(0.5) * ((w1 + w3) * a.v + d2 * a2);
   out->c = T(0);
-  return true;
+  return positive;
 }
 template <class T>
-SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, Flux<T>* out,
-                        bool entropy_fix = true) {
+SILT_HD math::MaskOf<T> roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g,
+                                   Flux<T>* out, bool entropy_fix = true) {
   return roe_flux_k(L, R, depth_roots_k(L.h, g), depth_roots_k(R.h, g), g, out, entropy_fix);
 }
 
@@ -171,12 +201,15 @@ SILT_HD bool roe_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, F
 template <class T>
 SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& R,
                                  const DepthRoots<T>& rl, const DepthRoots<T>& rr, T g, T dry) {
-  if (!(L.h > T(0)) && !(R.h > T(0))) return Flux<T>{T(0), T(0), T(0), T(0)};
-  Flux<T> f;
-  if (!(L.h > dry && R.h > dry && roe_flux_k(L, R, rl, rr, g, &f)))
-    f = hlle_flux_k(L, R, rl, rr, g);
+  const Flux<T> zero{T(0), T(0), T(0), T(0)};
+  const math::MaskOf<T> no_water = !(L.h > T(0)) && !(R.h > T(0));
+  if (math::all(no_water)) return zero;
+  // For a pack, && evaluates roe_flux_k on every lane; lanes not wet on both sides are discarded.
+  Flux<T> f = zero;
+  const math::MaskOf<T> roe = L.h > dry && R.h > dry && roe_flux_k(L, R, rl, rr, g, &f);
+  if (!math::all(roe)) f = select_flux_k(roe, f, hlle_flux_k(L, R, rl, rr, g));
   f.c = upwind_pollutant_flux_k(f.h, L.c, R.c);
-  return f;
+  return select_flux_k(no_water, zero, f);
 }
 template <class T>
 SILT_HD Flux<T> numerical_flux_k(const NormalState<T>& L, const NormalState<T>& R, T g, T dry) {

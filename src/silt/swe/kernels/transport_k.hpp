@@ -9,6 +9,8 @@
 #pragma once
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/float_pack.hpp"
+#include "silt/core/math/scalar.hpp"
 
 namespace silt::swe {
 
@@ -16,7 +18,7 @@ namespace silt::swe {
 /// concentrations (kg/m^3).
 template <class T>
 SILT_HD SILT_FORCEINLINE T upwind_pollutant_flux_k(T mass_flux, T c_left, T c_right) {
-  return mass_flux * (mass_flux > T(0) ? c_left : c_right);
+  return mass_flux * math::select(mass_flux > T(0), c_left, c_right);
 }
 
 /// Concentration C = hC / h, kg/m^3. Kept for thin films too (any h > 0) so that pollutant in a

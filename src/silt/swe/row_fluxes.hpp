@@ -1,0 +1,49 @@
+// The row step's edge fluxes (row_step.hpp), several edges at a time: the staged cells' values of
+// W edges side by side in FloatPack lanes (core/math/float_pack.hpp), one well_balanced_flux_k for
+// all of them. Each lane computes exactly the scalar flux of its edge (the kernels' branches are
+// any()/select() on lanes), so the row step's results are those of the plain phases to the bit
+// (SweSolver.RowStepMatchesThePlainPathBitForBit, tests/unit/swe_pack_test.cpp). Host only: the
+// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp and row_fluxes_avx.cpp are
+// built by the host compiler in every build; the AVX2 one (8 float or 4 double lanes against
+// SSE2's 4 or 2) is picked at run time where the CPU has it.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/swe/kernels/bed_source_k.hpp"
+#include "silt/swe/row_step.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// x edge fluxes of row j: f[k] is the west edge of cell i0 + k, k in [0, i1 - i0].
+template <class T>
+void row_x_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& r,
+                  const FluxRow<T>& f);
+
+/// y edge fluxes between rows j - 1 (below) and j (above): f[k] for the edge south of cell i0 + k,
+/// k in [0, i1 - i0).
+template <class T>
+void row_y_fluxes(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRow<T>& below,
+                  const StagedRow<T>& above, const FluxRow<T>& f);
+
+/// One side of a run of edges, in the edges' normal frame: un is the staged u for x edges and v
+/// for y edges (the rotation of normal_state_k). Element k belongs to edge k.
+template <class T>
+struct EdgeSide {
+  const T *h, *un, *ut, *c, *z, *sqrt_h, *celerity;
+  const unsigned char* active;
+};
+
+/// The fluxes of edges [0, m) between sides a (left) and b (right), m the largest multiple of the
+/// pack width <= n, into f[0, m); returns m. A pack's lanes whose sides are not both active hold
+/// values to be replaced (edge_flux's general case); a pack with no such pair is skipped.
+Index packed_edge_fluxes_sse(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
+                             float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes_sse(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
+                             double g, double dry, const FluxRow<double>& f);
+Index packed_edge_fluxes_avx2(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
+                              float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes_avx2(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
+                              double g, double dry, const FluxRow<double>& f);
+
+}  // namespace silt::swe::detail

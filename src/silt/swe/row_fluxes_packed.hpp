@@ -1,0 +1,51 @@
+// The body of packed_edge_fluxes_* (row_fluxes.hpp) for one pack type; included by the host-only
+// units row_fluxes.cpp (SSE2) and row_fluxes_avx.cpp (AVX2) only, each with a tag type of its own
+// anonymous namespace, so that every function instantiated on its packs has internal linkage (an
+// AVX2 copy of a shared inline function can never replace the baseline one at link time). Nothing
+// here is instantiated on a scalar type.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "silt/core/math/float_pack.hpp"
+#include "silt/swe/row_fluxes.hpp"
+
+namespace silt::swe::detail {
+
+/// Whether any of the W edges from k has both sides active.
+template <int W>
+SILT_FORCEINLINE bool any_pair_active(const unsigned char* a, const unsigned char* b) {
+  unsigned char x[W], y[W];
+  std::memcpy(x, a, W);
+  std::memcpy(y, b, W);
+  unsigned char r = 0;
+  for (int l = 0; l < W; ++l) r |= x[l] & y[l];
+  return r != 0;
+}
+
+template <class P, int W, class T>
+SILT_FORCEINLINE Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T>& b, Index n, T g,
+                                          T dry, const FluxRow<T>& f) {
+  const P gp(g), dryp(dry);
+  const Index m = n - n % W;
+  for (Index k = 0; k < m; k += W) {
+    if (!any_pair_active<W>(a.active + k, b.active + k)) continue;
+    const NormalState<P> L{P::load(a.h + k), P::load(a.un + k), P::load(a.ut + k),
+                           P::load(a.c + k)};
+    const NormalState<P> R{P::load(b.h + k), P::load(b.un + k), P::load(b.ut + k),
+                           P::load(b.c + k)};
+    const EdgeFlux<P> w = well_balanced_flux_k(
+        L, P::load(a.z + k), R, P::load(b.z + k),
+        DepthRoots<P>{P::load(a.sqrt_h + k), P::load(a.celerity + k)},
+        DepthRoots<P>{P::load(b.sqrt_h + k), P::load(b.celerity + k)}, gp, dryp);
+    w.h.store(f.h + k);
+    w.un_left.store(f.un_left + k);
+    w.un_right.store(f.un_right + k);
+    w.ut.store(f.ut + k);
+    w.c.store(f.c + k);
+  }
+  return m;
+}
+
+}  // namespace silt::swe::detail
