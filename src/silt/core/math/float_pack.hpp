@@ -130,7 +130,7 @@ struct FloatPack {
 template <class Tag>
 SILT_FORCEINLINE void load_columns3(const float* const (&row)[4], FloatPack<4, Tag> (&out)[3]) {
   using V = typename FloatPack<4, Tag>::V;
-  using I [[maybe_unused]] = typename detail::PackTypes<4>::I;  // g++'s shuffle masks
+  using I [[maybe_unused]] = typename detail::PackTypes<float, 4>::I;  // g++'s shuffle masks
   V r[4];
   for (int l = 0; l < 4; ++l) __builtin_memcpy(&r[l], row[l], sizeof(V));
   const V t0 = SILT_PACK_SHUFFLE4(r[0], r[1], 0, 4, 1, 5);  // x0 x1 y0 y1
