@@ -167,7 +167,9 @@ io::FrameQueue::Encode frame_job(Encode encode, Commit commit, Discard discard) 
   return [encode = std::move(encode), commit = std::move(commit), discard = std::move(discard)] {
     auto e = std::make_shared<decltype(encode())>(encode());
     return io::FrameQueue::Encoded{[commit, e] { commit(std::move(*e)); },
-                                   [discard, e] { discard(*e); }};
+                                   [discard, e] {
+                                     discard(*e);
+                                   }};
   };
 }
 
@@ -189,7 +191,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     gauges = std::make_unique<io::GaugeCsvWriter>(job, out, from ? from->gauge_rows : -1);
   // Declared after the writers: destroyed first, it drains into them.
   std::unique_ptr<io::FrameQueue> queue;
-  if (root) queue = std::make_unique<io::FrameQueue>(kQueuedFrames, io::FrameQueue::default_threads());
+  if (root)
+    queue = std::make_unique<io::FrameQueue>(kQueuedFrames, io::FrameQueue::default_threads());
   const bool wants_fields = io::wants_fields(job.outputs);
   // Every time at which something is written: output frames and gauge samples.
   const auto& frames = job.run.output_times;
@@ -201,7 +204,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   const double t_end = job.run.end_time;
   CheckpointPolicy policy(o.checkpoint_every);
   policy.start_at(solver.time());
-  // The state on the stepping thread; the file on the writer thread, after the frames before it.
+  // The state on the stepping thread; the file on the writer's commit thread, after the frames
+  // before it.
   const auto checkpoint = [&] {
     io::SweCheckpoint c;
     c.state = solver.state();
@@ -231,9 +235,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
             [&w = *writer, t, k](io::SweOutputWriter::EncodedFrame&& e) {
               w.commit_frame(std::move(e), t, k);
             },
-            [](const io::SweOutputWriter::EncodedFrame& e) {
-              io::SweOutputWriter::discard(e);
-            }));
+            [](const io::SweOutputWriter::EncodedFrame& e) { io::SweOutputWriter::discard(e); }));
         // ms/step: the wall time of the steps since the previous frame (stepping alone, what
         // bench/frame_rate.py compares the run's wall time with).
         const long long steps = solver.steps() - frame_steps;

@@ -289,14 +289,16 @@ TEST_P(FilesOfFrames, AFailedFrameLeavesTheFramesBeforeItAndNoFileAfter) {
         }
         index.add(k, 0.5 * k);
       };
-      e.discard = [path] { io::remove_files({path}); };
+      e.discard = [path] {
+        io::remove_files({path});
+      };
       return e;
     });
   ASSERT_TRUE(eventually([&] { return encoded_after.load() == 2; }))
       << "frames 3 and 4 were not encoded before frame 2 finished";
   g.gates[0].set_value();
-  EXPECT_TRUE(throws_with([&] { q.close(); },
-                          {in_commit ? "frames.csv" : "f_2.txt", "No space left"}));
+  EXPECT_TRUE(
+      throws_with([&] { q.close(); }, {in_commit ? "frames.csv" : "f_2.txt", "No space left"}));
   EXPECT_EQ(q.done(), 2u);
   EXPECT_EQ(committed_after.load(), 0) << "a frame after the failed one was committed";
   EXPECT_EQ(read_file(index.path()), "frame,time_s\n0,0\n1,0.5\n");

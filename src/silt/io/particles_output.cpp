@@ -155,8 +155,8 @@ void MpmFrameWriter::commit(const std::vector<std::string>& written, long frame,
   const std::size_t vtp_before = vtp_frames_.size();
   try {
     if (std::find(o.formats.begin(), o.formats.end(), ParticleFormat::vtp) != o.formats.end()) {
-      vtp_frames_.emplace_back(
-          time, fs::path(frame_path("particles", frame, "vtp")).filename().string());
+      vtp_frames_.emplace_back(time,
+                               fs::path(frame_path("particles", frame, "vtp")).filename().string());
       write_collection();
     }
     index_.add(frame, time);  // last: frames.csv lists the frame once all its files are there

@@ -23,7 +23,8 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
   std::vector<double> out(static_cast<size_t>(n), nan);
   const bool needs_water =
       which != SweField::depth && which != SweField::max_depth && which != SweField::infiltration;
-  // On the writer thread's OpenMP team: a 16.8M-cell frame took ~0.1 s on one thread.
+  // On the calling thread's OpenMP team (a writer pool thread's share): a 16.8M-cell frame took
+  // ~0.1 s on one thread.
 #pragma omp parallel for schedule(static)
   for (Index k = 0; k < n; ++k) {
     if (!s.active.empty() && !s.active[k]) continue;
