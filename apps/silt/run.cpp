@@ -253,7 +253,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     if (next_gauge <= t) {
       std::vector<swe::Probe> probes = solver.probe(gauge_cells);
       view.gauge(t, probes);
-      if (gauges) queue->push([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
+      if (gauges) queue->push_row([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
       ++gauge_rows;
       continue;

@@ -238,6 +238,42 @@ TEST(FramePool, FramesEncodedButNotCommittedCountAgainstTheBound) {
   EXPECT_LE(most.load(), 2) << "more frames encoded at once than the pool has threads";
 }
 
+TEST(FramePool, RowsSampledWhileAFrameIsWrittenDoNotHoldTheSteps) {
+  // A shallow-water run samples its gauges ten times a frame or more: while one frame is written,
+  // its rows wait for their turn on the commit thread without filling the frames' bound. Frames
+  // still wait for room.
+  Log log;
+  io::FrameQueue q(1, 1);
+  Gates g(1);
+  q.push_frame([&log, open = g.open[0]] {
+    open.wait();
+    return io::FrameQueue::Encoded{[&log] { log.add("c0"); }, {}};
+  });
+  std::atomic<int> rows{0};
+  std::atomic<bool> frame_pushed{false};
+  std::thread producer([&] {
+    for (int r = 0; r < 50; ++r) {
+      q.push_row([&log, r] { log.add("r" + std::to_string(r)); });
+      ++rows;
+    }
+    q.push_frame([&log] { return io::FrameQueue::Encoded{[&log] { log.add("c1"); }, {}}; });
+    q.push_frame([&log] { return io::FrameQueue::Encoded{[&log] { log.add("c2"); }, {}}; });
+    frame_pushed = true;
+  });
+  EXPECT_TRUE(eventually([&] { return rows.load() == 50; }))
+      << "rows waited for the frame being written";
+  std::this_thread::sleep_for(kSettle);
+  EXPECT_FALSE(frame_pushed) << "a frame was pushed beyond the bound (1 + 1 frames)";
+  g.gates[0].set_value();
+  producer.join();
+  q.close();
+  std::vector<std::string> expected{"c0"};
+  for (int r = 0; r < 50; ++r) expected.push_back("r" + std::to_string(r));
+  expected.push_back("c1");
+  expected.push_back("c2");
+  EXPECT_EQ(log.events, expected);
+}
+
 // Frames whose encode writes a file "f_<k>.txt" and whose commit lists the frame in frames.csv:
 // the shape of `silt run`'s frames, in a folder of their own.
 class FilesOfFrames : public ::testing::TestWithParam<bool> {

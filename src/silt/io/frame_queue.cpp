@@ -113,8 +113,7 @@ void FrameQueue::commit_loop() {
     if (error_ || e.state == State::failed) {
       // After the first failure: frames encoded meanwhile are removed, the rest never starts.
       if (!error_) error_ = e.error;
-      entries_.pop_front();
-      if (next_ > 0) --next_;
+      pop_front();
       changed_.notify_all();
       if (!e.encoded.discard) continue;
       lock.unlock();
@@ -140,8 +139,7 @@ void FrameQueue::commit_loop() {
     e = Entry{};
     lock.lock();
     job_ended(t0);
-    entries_.pop_front();
-    if (next_ > 0) --next_;
+    pop_front();
     if (failed)
       error_ = failed;
     else
@@ -150,13 +148,22 @@ void FrameQueue::commit_loop() {
   }
 }
 
+void FrameQueue::pop_front() {
+  --(entries_.front().row ? rows_ : frames_);
+  entries_.pop_front();
+  if (next_ > 0) --next_;
+}
+
 void FrameQueue::push_entry(Entry e) {
   std::unique_lock<std::mutex> lock(mutex_);
   SILT_REQUIRE(!closing_, "FrameQueue::push after close()");
   const Clock::time_point t0 = Clock::now();
-  changed_.wait(lock, [&] { return entries_.size() < capacity_ + encoders_.size() || error_; });
+  changed_.wait(lock, [&] {
+    return (e.row ? rows_ < kRowsInFlight : frames_ < capacity_ + encoders_.size()) || error_;
+  });
   waited_s_ += seconds_since(t0);
   if (error_) std::rethrow_exception(error_);
+  ++(e.row ? rows_ : frames_);
   entries_.push_back(std::move(e));
   lock.unlock();
   changed_.notify_all();
@@ -172,6 +179,14 @@ void FrameQueue::push(Job job) {
   Entry e;
   e.encoded.commit = std::move(job);
   e.state = State::encoded;
+  push_entry(std::move(e));
+}
+
+void FrameQueue::push_row(Job job) {
+  Entry e;
+  e.encoded.commit = std::move(job);
+  e.state = State::encoded;
+  e.row = true;
   push_entry(std::move(e));
 }
 

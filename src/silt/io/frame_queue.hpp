@@ -4,7 +4,7 @@
 // frames share, a gauge row, a checkpoint. So frames.csv lists exactly the complete frames, in
 // order, however the pool's frames finish. The queue is bounded: a push waits while `capacity`
 // jobs wait beyond those the threads hold, so a slow disk slows the simulation and no frame asked
-// for is dropped. The first job that throws (in push order) stops the writing: no job after it
+// for is dropped (gauge rows are bounded apart). The first job that throws (in push order) stops the writing: no job after it
 // is committed, the frames already encoded after it are discarded (their files removed), and its
 // error (naming the file) is rethrown on the producer's thread at the next push() or close().
 #pragma once
@@ -38,8 +38,9 @@ class FrameQueue {
   /// most 4, at least 1.
   static std::size_t default_threads();
 
-  /// capacity: jobs waiting at most (>= 1) beyond the `threads` (>= 1) that the pool may hold,
-  /// so at most capacity + threads jobs are pushed and not yet committed. Each pool thread runs
+  /// capacity: frames waiting at most (>= 1) beyond the `threads` (>= 1) that the pool may hold,
+  /// so at most capacity + threads frames (and jobs pushed whole) are pushed and not yet
+  /// committed. Each pool thread runs
   /// OpenMP regions on its share of the OpenMP threads.
   FrameQueue(std::size_t capacity, std::size_t threads);
   /// Runs what is still queued (every file complete) and joins; an error is not rethrown here
@@ -52,8 +53,14 @@ class FrameQueue {
   /// what it returns is committed in order. Waits while the queue is full; rethrows the error of
   /// a job that failed.
   void push_frame(Encode encode);
-  /// Queues a job that runs whole on the commit thread, in order (a gauge row, a checkpoint).
+  /// Queues a job that runs whole on the commit thread, in order (a checkpoint); it counts
+  /// against the bound as a frame does.
   void push(Job job);
+  /// Queues a small job that runs whole on the commit thread, in order (a gauge row). Rows are
+  /// bounded apart from the frames (kRowsInFlight), so that the rows sampled while a frame is
+  /// written do not fill the queue and hold the steps.
+  void push_row(Job job);
+  static constexpr std::size_t kRowsInFlight = 4096;
   /// Waits until every queued job has run and joins the threads; rethrows the error of a job that
   /// failed. push() after close() is an error.
   void close();
@@ -75,11 +82,13 @@ class FrameQueue {
     Encode encode;  // empty for a job pushed whole, and once it has run
     Encoded encoded;
     State state = State::waiting;
+    bool row = false;
     std::exception_ptr error;
   };
   using Clock = std::chrono::steady_clock;
 
   void push_entry(Entry e);
+  void pop_front();
   void encode_loop();
   void commit_loop();
   bool next_to_encode();
@@ -95,6 +104,7 @@ class FrameQueue {
   std::exception_ptr error_;   // the first failure in push order: the rest is discarded
   bool halted_ = false;        // an encode failed: the pool starts nothing more
   bool closing_ = false;
+  std::size_t frames_ = 0, rows_ = 0;  // entries_ that are rows, and the others
   std::size_t done_ = 0, running_ = 0;
   Clock::time_point active_since_;
   double busy_s_ = 0, active_s_ = 0, waited_s_ = 0;
