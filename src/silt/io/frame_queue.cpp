@@ -21,16 +21,9 @@ std::size_t FrameQueue::default_threads() {
 }
 
 FrameQueue::FrameQueue(std::size_t capacity, std::size_t threads)
-    : capacity_(std::max<std::size_t>(capacity, 1)) {
+    : capacity_(std::max<std::size_t>(capacity, 1)), omp_threads_(omp_get_max_threads()) {
   const std::size_t n = std::max<std::size_t>(threads, 1);
-  // Shares of the OpenMP threads, so that n frames encoding at once (an ESRI ASCII raster's rows,
-  // a map's pixels) do not each start a team of every core.
-  const int omp_share = std::max(1, omp_get_max_threads() / int(n));
-  for (std::size_t k = 0; k < n; ++k)
-    encoders_.emplace_back([this, n, omp_share] {
-      if (n > 1) omp_set_num_threads(omp_share);
-      encode_loop();
-    });
+  for (std::size_t k = 0; k < n; ++k) encoders_.emplace_back([this] { encode_loop(); });
   committer_ = std::thread([this] { commit_loop(); });
 }
 
@@ -76,7 +69,12 @@ void FrameQueue::encode_loop() {
     e.state = State::encoding;
     Encode encode = std::move(e.encode);
     job_started();
+    // A share of the OpenMP threads (an ESRI ASCII raster's rows, a map's pixels): all of them
+    // for a frame encoding alone (the last one, which the run waits for), a part when several
+    // encode at once, so that they do not each start a team of every core.
+    const int omp_share = std::max(1, omp_threads_ / int(++encoding_));
     lock.unlock();
+    omp_set_num_threads(omp_share);
     const Clock::time_point t0 = Clock::now();
     Encoded done;
     std::exception_ptr failed;
@@ -88,6 +86,7 @@ void FrameQueue::encode_loop() {
     encode = nullptr;  // free the frame's data before taking the next
     lock.lock();
     job_ended(t0);
+    --encoding_;
     if (failed) {
       e.error = failed;
       e.state = State::failed;

@@ -40,8 +40,8 @@ class FrameQueue {
 
   /// capacity: frames waiting at most (>= 1) beyond the `threads` (>= 1) that the pool may hold,
   /// so at most capacity + threads frames (and jobs pushed whole) are pushed and not yet
-  /// committed. Each pool thread runs
-  /// OpenMP regions on its share of the OpenMP threads.
+  /// committed. A frame's OpenMP regions run on a share of the OpenMP threads: all of them when
+  /// it encodes alone, a part when several frames encode at once.
   FrameQueue(std::size_t capacity, std::size_t threads);
   /// Runs what is still queued (every file complete) and joins; an error is not rethrown here
   /// (call close() to see it).
@@ -104,7 +104,9 @@ class FrameQueue {
   std::exception_ptr error_;   // the first failure in push order: the rest is discarded
   bool halted_ = false;        // an encode failed: the pool starts nothing more
   bool closing_ = false;
+  const int omp_threads_;              // OpenMP threads of the thread that made the queue
   std::size_t frames_ = 0, rows_ = 0;  // entries_ that are rows, and the others
+  std::size_t encoding_ = 0;           // frames being encoded
   std::size_t done_ = 0, running_ = 0;
   Clock::time_point active_since_;
   double busy_s_ = 0, active_s_ = 0, waited_s_ = 0;
