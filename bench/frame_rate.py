@@ -11,13 +11,14 @@ steps. Prints numbers, asserts nothing.
 
   bench/frame_rate.py [--silt build/apps/silt/silt] [--backend cpu|cuda] [--out DIR]
                       [--cases fountain,snow,cube,dam_break,paddle] [--quick] [--csv FILE]
+                      [--raster auto|asc|tif]
 
 Cases (the sizes of issue 19):
   fountain   scenes/mpm_fountain.json: an emitter, up to ~128K particles, 150 frames
   snow       scenes/mpm_snow_obstacle.json at dx = 0.00293: 1.33M particles, 45 frames
   cube       scenes/mpm_bench_cube.json: 370K particles, 60 frames
   dam_break  scenes/dam_break.json on 4096 x 4096 cells (16.8M), float64, a depth raster every
-             simulated second (GeoTIFF with GDAL, ESRI ASCII without), and a PNG depth map
+             simulated second (--raster: GeoTIFF with GDAL, ESRI ASCII without), and a PNG depth map
              instead (what a frame costs the stepping thread when its file is cheap to encode)
   paddle     scenes/mpm_paddle_sand.json at dx = 1/128 (~1.55M particles), outputs off, with its
              keyframed mesh collider and without it (`colliders=[]`): the collider's cost per step
@@ -116,9 +117,11 @@ def main():
     ap.add_argument("--cases", default="fountain,snow,cube,dam_break,paddle")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--csv", default="")
+    ap.add_argument("--raster", default="auto", choices=["auto", "asc", "tif"],
+                    help="the dam break's raster format (auto: GeoTIFF when built with GDAL)")
     a = ap.parse_args()
     info = subprocess.run([a.silt, "info"], stdout=subprocess.PIPE, text=True).stdout
-    raster = "tif" if "GeoTIFF" in info else "asc"
+    raster = a.raster if a.raster != "auto" else ("tif" if "GeoTIFF" in info else "asc")
     table = cases(a.quick, raster)
     rows = []
     ms_per_step = {}
@@ -151,7 +154,7 @@ def main():
             h = HOST.search(log)  # MPM: where the time beyond the steps went
             if h:
                 print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)
-            w = WRITER.search(log)  # the writer thread's time and its back-pressure
+            w = WRITER.search(log)  # the writer pool's time and its back-pressure
             if w:
                 print(f"|   | {name} {outputs} writer: {w.group(1)} |", flush=True)
             shutil.rmtree(os.path.join(a.out, f"{name}-{outputs}".replace(" ", "_")), ignore_errors=True)

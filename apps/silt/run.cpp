@@ -1,7 +1,8 @@
 // `silt run` and `silt validate`: load a scene (file or the embedded default), pick the backend,
-// step the solver frame by frame, and stream the frames asked for to a writer thread
-// (io/frame_queue.hpp) that encodes and writes them while the next frames step; nothing leaves the
-// devices unless an output asks for it. An error mid-run stops the run with a message naming the
+// step the solver frame by frame, and stream the frames asked for to a small writer pool
+// (io/frame_queue.hpp) that encodes and writes them while the next frames step, and commits them
+// (frames.csv, appends to shared files, checkpoints) in order; nothing leaves the devices unless
+// an output asks for it. An error mid-run stops the run with a message naming the
 // cell, particle or file and step; SIGINT / SIGTERM stop it between frames (stop_signal.hpp). Either
 // way the frames queued before are written completely and frames.csv lists exactly them.
 #include <fmt/format.h>
@@ -56,8 +57,10 @@ std::string default_out_dir(const std::string& scene_name) {
   return (fs::path("silt-out") / (scene_name.empty() ? "scene" : scene_name)).string();
 }
 
-// Frames waiting for the writer thread at most (one more is being written): enough to ride out a
-// slow write, few enough to bound the memory (a 1.33M-particle PLY frame is ~43 MB).
+// Frames waiting for the writer pool at most, beyond one a pool thread: enough to ride out a slow
+// write, few enough to bound the memory (a 1.33M-particle PLY frame is ~43 MB, a 16.8M-cell depth
+// raster 134 MB in float64). The pinned copy slots (swe/engine_output.cpp, mpm/frame_copy.cpp)
+// follow: one per frame in flight, kQueuedFrames + the pool's threads, and one being filled.
 constexpr std::size_t kQueuedFrames = 2;
 
 // The signal a stop was asked with (0: none), agreed over the ranks so that all stop at the same
@@ -144,14 +147,30 @@ std::string mass_balance_line(const swe::Totals& a, const swe::Totals& b, double
       scale > 0 ? std::abs(residual) / scale : 0.0);
 }
 
-// Where the frames' time went on the writer thread: what it spent writing, what the stepping thread
-// waited for room in its queue (the back-pressure a slow writer puts on the run), and how long it
-// took to finish after the last step.
+// Where the frames' time went in the writer pool: the seconds of its jobs summed over its threads
+// (encodes and commits) and the wall seconds in which any of them was busy, what the stepping
+// thread waited for room in its queue (the back-pressure a slow writer puts on the run), and how
+// long it took to finish after the last step.
 std::string writer_line(const io::FrameQueue& q, std::chrono::steady_clock::duration drain) {
   return fmt::format(
-      "writer: {} jobs in {:.3f} s, the steps waited {:.3f} s for room in its queue, drained in "
-      "{:.3f} s",
-      q.done(), q.busy_seconds(), q.waited_seconds(), std::chrono::duration<double>(drain).count());
+      "writer: {} jobs in {:.3f} s summed over {} threads and a commit thread ({:.3f} s of wall "
+      "time busy), the steps waited {:.3f} s for room in its queue, drained in {:.3f} s",
+      q.done(), q.busy_seconds(), q.threads(), q.active_seconds(), q.waited_seconds(),
+      std::chrono::duration<double>(drain).count());
+}
+
+// A frame for the writer pool: `encode` writes its own files on a pool thread and returns what
+// it leaves to commit; `commit` finishes it in frame order (frames.csv last), and `discard`
+// removes its files when an earlier frame failed.
+template <class Encode, class Commit, class Discard>
+io::FrameQueue::Encode frame_job(Encode encode, Commit commit, Discard discard) {
+  return [encode = std::move(encode), commit = std::move(commit), discard = std::move(discard)] {
+    auto e = std::make_shared<decltype(encode())>(encode());
+    return io::FrameQueue::Encoded{[commit, e] { commit(std::move(*e)); },
+                                   [discard, e] {
+                                     discard(*e);
+                                   }};
+  };
 }
 
 // The time loop: outputs at their times. Every call on the solver is collective under MPI (all
@@ -172,7 +191,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     gauges = std::make_unique<io::GaugeCsvWriter>(job, out, from ? from->gauge_rows : -1);
   // Declared after the writers: destroyed first, it drains into them.
   std::unique_ptr<io::FrameQueue> queue;
-  if (root) queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
+  if (root)
+    queue = std::make_unique<io::FrameQueue>(kQueuedFrames, io::FrameQueue::default_threads());
   const bool wants_fields = io::wants_fields(job.outputs);
   // Every time at which something is written: output frames and gauge samples.
   const auto& frames = job.run.output_times;
@@ -184,7 +204,8 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   const double t_end = job.run.end_time;
   CheckpointPolicy policy(o.checkpoint_every);
   policy.start_at(solver.time());
-  // The state on the stepping thread; the file on the writer thread, after the frames before it.
+  // The state on the stepping thread; the file on the writer's commit thread, after the frames
+  // before it.
   const auto checkpoint = [&] {
     io::SweCheckpoint c;
     c.state = solver.state();
@@ -203,13 +224,18 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   for (;;) {
     const double t = solver.time();
     if (next_frame < frames.size() && frames[next_frame] <= t) {
-      // Queued behind the steps; the writer thread waits for the copies and converts them.
+      // Queued behind the steps; a pool thread waits for the copies and converts them.
       auto fields = std::make_shared<swe::FieldsCopy>();
       if (wants_fields) *fields = solver.fields_async(io::field_arrays_of(job.outputs));
       const swe::Totals tot = solver.totals();
       if (root) {
         const int k = static_cast<int>(next_frame);
-        queue->push([&w = *writer, fields, t, k] { w.write_frame(fields->get(), t, k); });
+        queue->push_frame(frame_job(
+            [&w = *writer, fields, t, k] { return w.encode_frame(fields->get(), t, k); },
+            [&w = *writer, t, k](io::SweOutputWriter::EncodedFrame&& e) {
+              w.commit_frame(std::move(e), t, k);
+            },
+            [](const io::SweOutputWriter::EncodedFrame& e) { io::SweOutputWriter::discard(e); }));
         // ms/step: the wall time of the steps since the previous frame (stepping alone, what
         // bench/frame_rate.py compares the run's wall time with).
         const long long steps = solver.steps() - frame_steps;
@@ -227,7 +253,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     if (next_gauge <= t) {
       std::vector<swe::Probe> probes = solver.probe(gauge_cells);
       view.gauge(t, probes);
-      if (gauges) queue->push([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
+      if (gauges) queue->push_row([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
       ++gauge_rows;
       continue;
@@ -418,7 +444,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       io::write_text_atomically((fs::path(r.out) / "resolved_scene.json").string(),
                                 doc.dump(2) + "\n");
       writer = std::make_unique<io::MpmFrameWriter>(job, r.out, from ? first : -1);
-      queue = std::make_unique<io::FrameQueue>(kQueuedFrames);
+      queue = std::make_unique<io::FrameQueue>(kQueuedFrames, io::FrameQueue::default_threads());
     }
     // A split run's warnings (a fixed dt above the CFL limit, a paused frame) and its rebalancing
     // lines arrive through the log, once (rank 0 prints).
@@ -440,12 +466,16 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     r.progress.log(setup.line());
     // The particles leave the devices only for a frame that writes them, and only the attributes
     // its files read (collective: every rank reads the same outputs). The copies are queued
-    // behind the steps; the writer thread waits for them and sorts into id order.
+    // behind the steps; a pool thread waits for them and sorts into id order.
     const unsigned attributes = io::particle_attributes_of(job.outputs);
     const auto emit = [&](long f, double t) {
       auto p = std::make_shared<mpm::ParticlesCopy>();
       if (attributes) *p = solver.particles_async(attributes);
-      if (queue) queue->push([&w = *writer, p, f, t] { w.write(p->get(), f, t); });
+      if (queue)
+        queue->push_frame(frame_job(
+            [&w = *writer, p, f, t] { return w.encode(p->get(), f, t); },
+            [&w = *writer, f, t](std::vector<std::string>&& written) { w.commit(written, f, t); },
+            [](const std::vector<std::string>& written) { io::remove_files(written); }));
     };
     // Checkpoints between frames, written after the frames before them (collective: rank 0
     // gathers every part's state).

@@ -95,6 +95,13 @@ void MpmFrameWriter::write_collection() const {
 
 std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_in, long frame,
                                                double time) {
+  std::vector<std::string> written = encode(frame_in, frame, time);
+  commit(written, frame, time);
+  return written;
+}
+
+std::vector<std::string> MpmFrameWriter::encode(const mpm::ParticleFrame& frame_in, long frame,
+                                                double time) const {
   const MpmOutputSettings& o = job_->outputs;
   // The files' axes: a rotated copy for z up (the preview keeps silt's axes).
   mpm::ParticleFrame turned;
@@ -105,7 +112,6 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_i
   }
   const mpm::ParticleFrame& p = turn ? turned : frame_in;
   const ParticleFileInfo info{job_->scene.name, frame, time};
-  const std::size_t vtp_before = vtp_frames_.size();
   std::vector<std::string> written;
   try {
     for (ParticleFormat f : o.formats) {
@@ -121,7 +127,6 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_i
         const std::string path = frame_path("particles", frame, "vtp");
         write_particles_vtp(path, p, info, o.vtp_encoding);
         written.push_back(path);
-        vtp_frames_.emplace_back(time, fs::path(path).filename().string());
       }
     }
     if (o.volume) {
@@ -131,13 +136,29 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_i
     }
     if (o.png) {
       const std::string path = frame_path("preview", frame, "png");
-      splat_.time = time;
-      SplatImage img = render_splats(frame_in, job_->scene, camera_, splat_);
-      annotate_preview(img, time, material_names_, splat_.palette);
+      SplatSettings splat = splat_;
+      splat.time = time;
+      SplatImage img = render_splats(frame_in, job_->scene, camera_, splat);
+      annotate_preview(img, time, material_names_, splat.palette);
       write_png(path, img);
       written.push_back(path);
     }
-    if (vtp_frames_.size() > vtp_before) write_collection();
+  } catch (...) {
+    remove_files(written);
+    throw;
+  }
+  return written;
+}
+
+void MpmFrameWriter::commit(const std::vector<std::string>& written, long frame, double time) {
+  const MpmOutputSettings& o = job_->outputs;
+  const std::size_t vtp_before = vtp_frames_.size();
+  try {
+    if (std::find(o.formats.begin(), o.formats.end(), ParticleFormat::vtp) != o.formats.end()) {
+      vtp_frames_.emplace_back(time,
+                               fs::path(frame_path("particles", frame, "vtp")).filename().string());
+      write_collection();
+    }
     index_.add(frame, time);  // last: frames.csv lists the frame once all its files are there
   } catch (...) {
     remove_files(written);
@@ -150,7 +171,6 @@ std::vector<std::string> MpmFrameWriter::write(const mpm::ParticleFrame& frame_i
     }
     throw;
   }
-  return written;
 }
 
 }  // namespace silt::io

@@ -33,6 +33,15 @@ class MpmFrameWriter {
   /// of its files fails, those already written are removed and frames.csv does not list it.
   std::vector<std::string> write(const mpm::ParticleFrame& particles, long frame, double time);
 
+  /// Writes frame `frame`'s own files (particles, volume, preview) and returns their paths; safe
+  /// on several threads at once for different frames. When one fails, those already written are
+  /// removed.
+  std::vector<std::string> encode(const mpm::ParticleFrame& particles, long frame,
+                                  double time) const;
+  /// Finishes a frame whose files `written` are, in frame order: particles.pvd, then frames.csv.
+  /// When that fails, the frame's files are removed. write() is encode() then commit().
+  void commit(const std::vector<std::string>& written, long frame, double time);
+
   /// "<out_dir>/particles_0012.ply" and the like.
   std::string frame_path(const std::string& stem, long frame, const std::string& ext) const;
 

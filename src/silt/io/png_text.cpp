@@ -16,7 +16,7 @@ namespace silt::io {
 namespace {
 
 // One face for the process, loaded on first use; FreeType faces are not thread-safe, so every
-// use holds the lock (the writer thread draws, nothing else).
+// use holds the lock (the writer pool's threads draw, nothing else).
 struct Font {
   FT_Library lib = nullptr;
   FT_Face face = nullptr;

@@ -8,6 +8,7 @@
 // Error that says so.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,10 @@ struct RasterSeries {
   std::vector<Raster> fields;
   std::vector<Raster> statics;
 };
+/// Held around every NetCDF write and series read: netCDF-C and HDF5 are not thread-safe, and the
+/// writer pool (io/frame_queue.hpp) writes several frames at once. Also keeps HDF5 from printing
+/// its error stack on the calling thread.
+std::unique_lock<std::mutex> lock_netcdf();
 /// True when this build writes NetCDF series (GDAL and the netCDF-C library).
 bool netcdf_series_available();
 void create_netcdf_series(const std::string& path, const RasterSeries& s);

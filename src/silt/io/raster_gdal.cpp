@@ -382,6 +382,8 @@ void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f)
   // the coordinates and the headers first.
   require_room(path, std::uintmax_t(r.cells()) * (r.type == ValueType::f64 ? 8 : 4) +
                          std::uintmax_t(r.nx + r.ny) * sizeof(double) + kHeaderBytes);
+  std::unique_lock<std::mutex> nc_lock;
+  if (f == RasterFormat::nc) nc_lock = lock_netcdf();
   QuietErrors quiet;
   try {
     if (f == RasterFormat::nc)
@@ -404,6 +406,7 @@ void write_gdal_raster(const std::string& path, const Raster& r, RasterFormat f)
 void create_netcdf_series(const std::string& path, const RasterSeries& s) {
   register_gdal();
   require_room(path, kHeaderBytes + std::uintmax_t(s.grid.nx + s.grid.ny) * sizeof(double));
+  const std::unique_lock<std::mutex> lock = lock_netcdf();
   QuietErrors quiet;
   std::vector<const Raster*> fields, statics;
   for (const Raster& f : s.fields) fields.push_back(&f);

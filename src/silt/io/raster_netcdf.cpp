@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <mutex>
 
 #include "silt/core/error.hpp"
 #include "silt/io/disk_space.hpp"
@@ -17,6 +18,17 @@
 #endif
 
 namespace silt::io {
+
+std::unique_lock<std::mutex> lock_netcdf() {
+  static std::mutex m;
+  std::unique_lock<std::mutex> lock(m);
+#if SILT_WITH_NETCDF && SILT_WITH_GDAL
+  // HDF5's error stack printing is per thread (netCDF-C switches it off on the thread that first
+  // opens a file); failures are reported through the netCDF status instead.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+#endif
+  return lock;
+}
 
 #if SILT_WITH_NETCDF && SILT_WITH_GDAL
 
@@ -51,9 +63,7 @@ void append_netcdf_frame(const std::string& path, const RasterSeries& s, long k,
                                                              path, values.size(), s.fields.size()));
   require_room(path,
                std::uintmax_t(g.cells()) * values.size() * (g.type == ValueType::f64 ? 8 : 4));
-  // HDF5's error stack printing is per thread (netCDF-C switches it off on the thread that first
-  // opens a file); failures are reported through the netCDF status instead.
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::unique_lock<std::mutex> lock = lock_netcdf();
   NcHandle nc;
   check(nc_open(path.c_str(), NC_WRITE, &nc.id), path, "open");
   int time_id;
@@ -90,7 +100,7 @@ void write_netcdf_statics(const std::string& path, const RasterSeries& s,
       values.size() == s.statics.size(),
       fmt::format("'{}': {} fields for {} variables", path, values.size(), s.statics.size()));
   require_room(path, std::uintmax_t(g.cells()) * values.size() * 8);
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::unique_lock<std::mutex> lock = lock_netcdf();
   NcHandle nc;
   check(nc_open(path.c_str(), NC_WRITE, &nc.id), path, "open");
   std::vector<double> buf(static_cast<size_t>(g.cells()));
@@ -112,7 +122,7 @@ void write_netcdf_statics(const std::string& path, const RasterSeries& s,
 }
 
 long netcdf_series_frames(const std::string& path) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::unique_lock<std::mutex> lock = lock_netcdf();
   NcHandle nc;
   if (nc_open(path.c_str(), NC_NOWRITE, &nc.id) != NC_NOERR) {
     nc.id = -1;

@@ -23,7 +23,8 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
   std::vector<double> out(static_cast<size_t>(n), nan);
   const bool needs_water =
       which != SweField::depth && which != SweField::max_depth && which != SweField::infiltration;
-  // On the writer thread's OpenMP team: a 16.8M-cell frame took ~0.1 s on one thread.
+  // On the calling thread's OpenMP team (a writer pool thread's share): a 16.8M-cell frame took
+  // ~0.1 s on one thread.
 #pragma omp parallel for schedule(static)
   for (Index k = 0; k < n; ++k) {
     if (!s.active.empty() && !s.active[k]) continue;
@@ -162,20 +163,40 @@ std::string SweOutputWriter::frame_path(const std::string& stem, int k,
 }
 
 std::vector<std::string> SweOutputWriter::write_frame(const swe::Fields& f, double t, int k) {
-  std::vector<std::string> written;
-  try {
-    if (wants_fields(job_->outputs)) write_files(f, t, k, written);
-    index_.add(k, t);  // last: frames.csv lists the frame once all its files are there
-  } catch (...) {
-    remove_files(written);
-    throw;
-  }
-  if (!series_path_.empty()) written.push_back(series_path_);
-  return written;
+  return commit_frame(encode_frame(f, t, k), t, k);
 }
 
-void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
-                                  std::vector<std::string>& written) const {
+SweOutputWriter::EncodedFrame SweOutputWriter::encode_frame(const swe::Fields& f, double t,
+                                                            int k) const {
+  EncodedFrame e;
+  try {
+    if (wants_fields(job_->outputs)) write_files(f, t, k, e);
+  } catch (...) {
+    remove_files(e.written);
+    throw;
+  }
+  return e;
+}
+
+std::vector<std::string> SweOutputWriter::commit_frame(EncodedFrame e, double t, int k) {
+  try {
+    // The run's file is not removed when the frame fails (it holds the frames before), and a
+    // frame k written to it but not listed in frames.csv is written again by a restart.
+    if (!series_path_.empty()) append_netcdf_frame(series_path_, series_, k, t, e.series_values);
+    index_.add(k, t);  // last: frames.csv lists the frame once all its files are there
+  } catch (...) {
+    remove_files(e.written);
+    throw;
+  }
+  if (!series_path_.empty()) e.written.push_back(series_path_);
+  return std::move(e.written);
+}
+
+void SweOutputWriter::discard(const EncodedFrame& e) {
+  remove_files(e.written);
+}
+
+void SweOutputWriter::write_files(const swe::Fields& f, double t, int k, EncodedFrame& e) const {
   const swe::Scene& s = job_->scene;
   const SweOutputSettings& o = job_->outputs;
   const auto n = static_cast<size_t>(s.grid.cells());
@@ -194,7 +215,8 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
   r.time = t;
   // ESRI ASCII keeps its CRS in a .prj of the same name, the same text for every file.
   const std::string prj = o.crs_wkt.empty() ? "" : crs_to_prj(o.crs_wkt);
-  std::vector<std::vector<double>> series_values;
+  std::vector<std::vector<double>>& series_values = e.series_values;
+  std::vector<std::string>& written = e.written;
   // r in every format but the run's NetCDF file (whose values are kept for it).
   const auto write_each = [&](const Raster& r) {
     if (!series_path_.empty()) series_values.push_back(r.values);
@@ -237,9 +259,6 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k,
     write_atomically(path, [&](const std::string& tmp) { write_png(tmp, img); });
     written.push_back(path);
   }
-  // Last: the run's file is not removed when the frame fails (it holds the frames before), and a
-  // frame k written to it but not listed in frames.csv is written again by a restart.
-  if (!series_path_.empty()) append_netcdf_frame(series_path_, series_, k, t, series_values);
 }
 
 std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,

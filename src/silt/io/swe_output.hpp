@@ -61,8 +61,22 @@ class SweOutputWriter {
 
   /// Writes frame k (simulated time t, s) from f; returns the paths written. The frame is
   /// complete or absent: when one of its files fails, those already written are removed and
-  /// frames.csv does not list it.
+  /// frames.csv does not list it. encode_frame() then commit_frame().
   std::vector<std::string> write_frame(const swe::Fields& f, double t, int k);
+
+  /// A frame's own files, written, and what its commit appends to the run's NetCDF file.
+  struct EncodedFrame {
+    std::vector<std::string> written;
+    std::vector<std::vector<double>> series_values;
+  };
+  /// Writes frame k's own files (rasters, .prj, the map); safe on several threads at once for
+  /// different frames. When one fails, those already written are removed.
+  EncodedFrame encode_frame(const swe::Fields& f, double t, int k) const;
+  /// Finishes frame k, in frame order: appends it to the run's NetCDF file, then lists it in
+  /// frames.csv; returns the paths written. When that fails, the frame's files are removed.
+  std::vector<std::string> commit_frame(EncodedFrame e, double t, int k);
+  /// Removes the files of a frame that will not be committed.
+  static void discard(const EncodedFrame& e);
 
   /// Writes the hazard rasters of f at the end of the run (time t, s; swe_output_hazard.cpp):
   /// hazard_<field>.<asc|tif> (a .prj beside each .asc) and, in NetCDF, variables without time
@@ -81,7 +95,7 @@ class SweOutputWriter {
   std::vector<float> shade_;  // hillshade of the bed, computed once
   FrameIndex index_;
 
-  void write_files(const swe::Fields& f, double t, int k, std::vector<std::string>& written) const;
+  void write_files(const swe::Fields& f, double t, int k, EncodedFrame& e) const;
 };
 
 /// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per
