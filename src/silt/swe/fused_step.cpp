@@ -364,7 +364,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 
   // Phase 1: each edge of the tile once.
   const bool edges_in_cols = i < box.i1;
-  if (all_active) {
+  // float64 keeps one copy of the flux code: the second copy cost it 4-8% on the H200
+  // (bench/results/swe-tile-2026-12-02b-cpu.md), where float32 gained.
+  if (sizeof(T) == 4 && all_active) {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
