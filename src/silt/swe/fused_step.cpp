@@ -337,10 +337,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   const int tid = ty * TX + tx;
   if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
   // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
-  // those at the edge of the view) stages its rows without the bounds test of each cell.
+  // those at the edge of the view) stages its rows without the bounds test of each cell. float64
+  // keeps one copy of the staging, as of the fluxes below (9.63 / 9.54 G at 16M / 64M against
+  // 9.57 / 9.50 G with two, one H200).
   const Index i_first = i - tx;  // the ghost column
   const bool tile_inside =
-      i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
+      sizeof(T) == 4 && i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
   bool act = true;
   if (tile_inside) {
 #pragma unroll
