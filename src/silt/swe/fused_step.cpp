@@ -341,8 +341,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // keeps one copy of the staging, as of the fluxes below (9.63 / 9.54 G at 16M / 64M against
   // 9.57 / 9.50 G with two, one H200).
   const Index i_first = i - tx;  // the ghost column
-  const bool tile_inside =
-      sizeof(T) == 4 && i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
+  const bool tile_inside = sizeof(T) == 4 && i_first >= -e.ext && j0 >= -e.ext &&
+                           i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
   bool act = true;
   if (tile_inside) {
 #pragma unroll
