@@ -272,15 +272,20 @@ __device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY /
   }
 }
 
-// The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm blocks fit on an SM
-// (fused_step.hpp, phase_fused_update, says why these values). Each thread owns kTileRows<T> rows
-// of the tile, kTileY apart: two in float32, where the tile of 32 x 17 staged cells still leaves
-// six blocks' shared memory in an SM (6 x 37.8 KB of 228 KB), so that the ghost row, the staging
-// of the north row and east column and the block's CFL reduction are shared by 31 x 15 cells
-// instead of 31 x 7; one in float64, whose cells take twice the bytes.
-constexpr int kTileX = 32, kTileY = 8, kMinBlocksPerSm = 6;
+// The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm<T> blocks fit on an
+// SM (fused_step.hpp, phase_fused_update, says why these values). Each thread owns kTileRows<T>
+// rows of the tile, kTileY apart: two in float32, where the tile of 32 x 17 staged cells still
+// leaves six blocks' shared memory in an SM (6 x 37.8 KB of 228 KB), so that the ghost row, the
+// staging of the north row and east column and the block's CFL reduction are shared by 31 x 15
+// cells instead of 31 x 7; one in float64, whose cells take twice the bytes. float64 is capped for
+// four blocks (64 registers): at six (40 registers) its flux spilled and was called out of line,
+// 9.5 G cell-updates/s at 64M cells on the H200 against 15.2 G at four, 14.9 G at five and 12.4 G
+// at three (bench/results/swe-f64-blocks-2026-12-02-h200.md).
+constexpr int kTileX = 32, kTileY = 8;
 template <class T>
 constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
+template <class T>
+constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 6 : 4;
 
 // One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
 // compiled in only where F has them. R: rows per thread.
@@ -337,12 +342,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   const int tid = ty * TX + tx;
   if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
   // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
-  // those at the edge of the view) stages its rows without the bounds test of each cell. float64
-  // keeps one copy of the staging, as of the fluxes below (9.63 / 9.54 G at 16M / 64M against
-  // 9.57 / 9.50 G with two, one H200).
+  // those at the edge of the view) stages its rows without the bounds test of each cell.
   const Index i_first = i - tx;  // the ghost column
-  const bool tile_inside = sizeof(T) == 4 && i_first >= -e.ext && j0 >= -e.ext &&
-                           i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
+  const bool tile_inside =
+      i_first >= -e.ext && j0 >= -e.ext && i_first + TX < e.nx + e.ext && j0 + NY < e.ny + e.ext;
   bool act = true;
   if (tile_inside) {
 #pragma unroll
@@ -366,9 +369,9 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 
   // Phase 1: each edge of the tile once.
   const bool edges_in_cols = i < box.i1;
-  // float64 keeps one copy of the flux code: the second copy cost it 4-8% on the H200
-  // (bench/results/swe-tile-2026-12-02b-cpu.md), where float32 gained.
-  if (sizeof(T) == 4 && all_active) {
+  // A tile with every staged cell active (the wet interior) computes its fluxes in a copy without
+  // the general edge flux's call.
+  if (all_active) {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
@@ -400,7 +403,7 @@ template <class T, unsigned... F>
 constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
   using Kernel = void (*)(SolverView<T>, Box2);
   return std::array<Kernel, sizeof...(F)>{
-      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm, F>...};
+      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm<T>, F>...};
 }
 
 template <class T>

@@ -42,11 +42,10 @@ unsigned tile_features(const SolverView<T>& v);
 /// edge strips of an overlapped exchange, as phase_update_box); halo cells are updated but only
 /// owned cells raise faults (global index), count boundary and source inflow (global edge
 /// positions) and enter the CFL maximum, so several launches over disjoint boxes add up to one.
-/// Tiles of 32 x 8 threads with registers capped for 6 resident blocks per SM: the fastest shape
-/// measured on the H200 in float32 and float64 (24 G / 7.4 G cell-updates/s at 64M cells against
-/// 18-21 G / 6.0 G uncapped and 18.0 G with 32 x 16 tiles; docs/NOTES.md, bench/results/
-/// swe-2026-11-29-h200-variants.txt). In float32 each thread owns two rows of a 32 x 16 tile
-/// (docs/NOTES.md, "The tile kernel's own instructions").
+/// Tiles of 32 x 8 threads with registers capped for 6 resident blocks per SM in float32 and 4 in
+/// float64: the fastest shapes measured on the H200 (docs/NOTES.md, bench/results/
+/// swe-2026-11-29-h200-variants.txt and swe-f64-blocks-2026-12-02-h200.md). In float32 each
+/// thread owns two rows of a 32 x 16 tile (docs/NOTES.md, "The tile kernel's own instructions").
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v,
                         std::optional<Box2> box = std::nullopt,
