@@ -96,17 +96,30 @@ def stepping_seconds(log, mpm):
 
 
 def run(silt, backend, args, out):
+    """Runs silt once; returns wall, its log, bytes written and when (s after the start) the
+    set-up line, the first and the last frame lines arrived (its log is stderr: unbuffered)."""
     shutil.rmtree(out, ignore_errors=True)
     cmd = [silt, "run"] + args + ["--backend", backend, "--out", out]
     t0 = time.monotonic()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, marks = [], {}
+    for line in p.stdout:
+        now = time.monotonic() - t0
+        lines.append(line)
+        if "setup" not in marks and SETUP.match(line):
+            marks["setup"] = now
+        if FRAME.match(line):
+            marks.setdefault("first_frame", now)
+            marks["last_frame"] = now
+    p.wait()
     wall = time.monotonic() - t0
+    log = "".join(lines)
     if p.returncode != 0:
-        print(p.stdout[-3000:])
+        print(log[-3000:])
         print(f"  FAILED (exit {p.returncode}): {' '.join(cmd)}")
         return None
     disk = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
-    return wall, p.stdout, disk
+    return wall, log, disk, marks
 
 
 def main():
@@ -134,7 +147,7 @@ def main():
             got = run(a.silt, a.backend, args, os.path.join(a.out, f"{name}-{outputs}".replace(" ", "_")))
             if got is None:
                 continue
-            wall, log, disk = got
+            wall, log, disk, marks = got
             stepping, frames, steps = stepping_seconds(log, name != "dam_break")
             ms_per_step[(name, outputs)] = 1e3 * stepping / steps if steps else float("nan")
             m = SETUP.search(log)
@@ -154,6 +167,16 @@ def main():
             h = HOST.search(log)  # MPM: where the time beyond the steps went
             if h:
                 print(f"|   | {name} {outputs}: {h.group(1)} |", flush=True)
+            if m and "setup" in marks and "last_frame" in marks:
+                # Where the wall time beyond set-up and steps lies: before silt's clock starts
+                # (exec, libraries, static init), between the set-up line and the last frame's
+                # line beyond the steps, and after it (the drain, the end lines, the exit).
+                before = marks["setup"] - setup
+                between = marks["last_frame"] - marks["setup"] - stepping
+                after = wall - marks["last_frame"]
+                print(f"|   | {name} {outputs} timeline: {before:.3f} s before silt's clock, "
+                      f"{between:.3f} s beyond the steps between the set-up line and the last "
+                      f"frame's, {after:.3f} s after it to the exit |", flush=True)
             w = WRITER.search(log)  # the writer pool's time and its back-pressure
             if w:
                 print(f"|   | {name} {outputs} writer: {w.group(1)} |", flush=True)

@@ -160,6 +160,49 @@ TEST(MpmSolver, EmittersAddParticlesBetweenFrames) {
   EXPECT_EQ(solver.particles().count(), 3000u);
 }
 
+// A repeating source's emissions are copies of its sample made on the part's device
+// (Part::add_emissions): the store holds the same particles, in the same order with the same ids
+// and bits, as the host particles of Emitter::take_due handed to Part::add. A one-time source due
+// with them keeps its place between the copies; two emissions in one call of a repeating source
+// and one of another repeating source interleave in emission order.
+TEST(MpmSolver, EmissionCopiesOnTheDeviceAreTheHostParticles) {
+  Scene s = cube_scene();
+  s.sources[0].emit_interval = 0.01;
+  s.sources[0].emit_start = 0.0;
+  s.sources[0].emit_end = 0.05;
+  s.sources[0].velocity = {0.5, -1, 0.25};
+  Source once = test::mpm::box_source({0.04, 0.04, 0.04}, {0.1, 0.1, 0.1});
+  once.name = "once";
+  once.velocity = {1, 2, 3};
+  s.sources.push_back(once);
+  Source jet = test::mpm::box_source({0.34, 0.04, 0.04}, {0.4, 0.1, 0.1});
+  jet.name = "jet";
+  jet.emit_interval = 0.02;
+  jet.emit_start = 0.01;
+  jet.emit_end = 0.05;
+  jet.velocity = {0, 0, -2};
+  s.sources.push_back(jet);
+  Part device(s, exec(), "copies");
+  Part host(s, exec(), "host particles");
+  Emitter by_copy(s), by_host(s);
+  for (double t : {0.0, 0.025, 0.03, 0.06}) {
+    const std::vector<Emission> e = by_copy.take_due_emissions(t);
+    device.add_emissions(e, by_copy);
+    host.add(by_host.take_due(t));
+  }
+  const HostParticles a = device.download_all(), b = host.download_all();
+  ASSERT_EQ(a.count(), b.count());
+  EXPECT_EQ(a.count(), 6u * 1000 + 216u + 3u * 216) << "6 cubes, 'once' once, 3 jets";
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.v, b.v);
+  EXPECT_EQ(a.c, b.c);
+  EXPECT_EQ(a.f, b.f);
+  EXPECT_EQ(a.plastic, b.plastic);
+  EXPECT_EQ(a.material, b.material);
+  EXPECT_EQ(a.id, b.id);
+  for (std::size_t i = 0; i < a.id.size(); ++i) ASSERT_EQ(a.id[i], int(i)) << "particle " << i;
+}
+
 // The dt of every step follows the fastest particle although the speed reduction is folded into
 // G2P: at the first frame (a separate reduction over the sampled particles), after an emission of
 // faster particles (another one), and in later frames (G2P's fold alone). A soft jelly moving

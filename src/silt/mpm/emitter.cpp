@@ -22,30 +22,82 @@ Emitter::Emitter(const Scene& scene) : scene_(&scene) {
   samples_.resize(scene.sources.size());
 }
 
-NewParticles Emitter::take_due(double t) {
-  NewParticles add;
+SourceSample Emitter::sample_of(std::size_t s) const {
+  const Source& src = scene_->sources[s];
+  SourceSample out;
+  const std::vector<Vec3d> points = sample_source(src, scene_->dx, scene_->dimensions);
+  out.x.reserve(3 * points.size());
+  for (const Vec3d& p : points)
+    for (int a = 0; a < 3; ++a)
+      out.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
+  for (int a = 0; a < 3; ++a) out.v[a] = float(src.velocity[a]);
+  out.plastic = initial_plastic_[s];
+  out.material = int(s);
+  return out;
+}
+
+std::vector<Emission> Emitter::take_due_emissions(double t) {
+  std::vector<Emission> out;
+  const auto append = [&](const SourceSample& from) {
+    if (out.empty() || out.back().copies_of >= 0) out.emplace_back();
+    NewParticles& add = out.back().given;
+    add.x.insert(add.x.end(), from.x.begin(), from.x.end());
+    for (std::size_t i = 0; i < from.count(); ++i) {
+      add.v.insert(add.v.end(), from.v, from.v + 3);
+      add.plastic.push_back(from.plastic);
+      add.material.push_back(from.material);
+      add.id.push_back(next_id_++);
+    }
+  };
   for (std::size_t s = 0; s < scene_->sources.size(); ++s) {
-    const Source& src = scene_->sources[s];
     // 1e-9 s absorbs the round-off between frame times and emission times.
     while (next_[s] < times_[s].size() && times_[s][next_[s]] <= t + 1e-9) {
       ++next_[s];
-      std::vector<Vec3d> once;
-      const bool repeats = times_[s].size() > 1;
-      if (repeats && samples_[s].empty())
-        samples_[s] = sample_source(src, scene_->dx, scene_->dimensions);
-      if (!repeats) once = sample_source(src, scene_->dx, scene_->dimensions);
-      for (const Vec3d& p : repeats ? samples_[s] : once) {
-        for (int a = 0; a < 3; ++a) {
-          add.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
-          add.v.push_back(float(src.velocity[a]));
-        }
-        add.plastic.push_back(initial_plastic_[s]);
-        add.material.push_back(int(s));
-        add.id.push_back(next_id_++);
+      if (times_[s].size() == 1) {
+        append(sample_of(s));
+        continue;
       }
+      if (samples_[s].x.empty()) samples_[s] = sample_of(s);
+      Emission copy;
+      copy.copies_of = int(s);
+      copy.first_id = next_id_;
+      next_id_ += int(samples_[s].count());
+      out.push_back(std::move(copy));
+    }
+  }
+  return out;
+}
+
+NewParticles Emitter::expand(std::vector<Emission> e) const {
+  NewParticles add;
+  for (Emission& piece : e) {
+    if (piece.copies_of < 0) {
+      if (add.count() == 0) {
+        add = std::move(piece.given);
+        continue;
+      }
+      const NewParticles& g = piece.given;
+      add.x.insert(add.x.end(), g.x.begin(), g.x.end());
+      add.v.insert(add.v.end(), g.v.begin(), g.v.end());
+      add.plastic.insert(add.plastic.end(), g.plastic.begin(), g.plastic.end());
+      add.material.insert(add.material.end(), g.material.begin(), g.material.end());
+      add.id.insert(add.id.end(), g.id.begin(), g.id.end());
+      continue;
+    }
+    const SourceSample& from = sample(piece.copies_of);
+    add.x.insert(add.x.end(), from.x.begin(), from.x.end());
+    for (std::size_t i = 0; i < from.count(); ++i) {
+      add.v.insert(add.v.end(), from.v, from.v + 3);
+      add.plastic.push_back(from.plastic);
+      add.material.push_back(from.material);
+      add.id.push_back(piece.first_id + int(i));
     }
   }
   return add;
+}
+
+NewParticles Emitter::take_due(double t) {
+  return expand(take_due_emissions(t));
 }
 
 NewParticles Emitter::take_given(int s, const std::vector<float>& x, const std::vector<float>& v) {

@@ -11,6 +11,7 @@
 #include "silt/core/buffer.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/mpm/emitter.hpp"
 #include "silt/mpm/particles.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/rebuild.hpp"
@@ -59,6 +60,9 @@ class Part {
   // Between frames, or while a frame is paused: everything that may allocate.
   /// Appends particles (room in the grid first); a rebuild and a speed reduction follow.
   void add(const NewParticles& p);
+  /// The same for what an emitter hands out, in its order: a repeating source's sample is put
+  /// on the device at its first emission and copied there at every one (one launch, no upload).
+  void add_emissions(const std::vector<Emission>& e, const Emitter& emitter);
   /// Replaces every particle (moving particles between parts).
   void replace(const HostParticles& p);
   /// Grows the grid to the blocks of the last frame, refreshes the kernel arguments and, after
@@ -136,6 +140,12 @@ class Part {
   GridArgs gargs_;
   RebuildArgs rargs_;
   int last_num_blocks_ = 0;
+  /// Per repeating source: its sample on this part's device and the blocks it touches.
+  struct DeviceSample {
+    DeviceBuffer<float> x;
+    Index blocks = 0;
+  };
+  std::vector<DeviceSample> samples_;
   /// Particles were added since the last G2P folded their speeds into StepControl::vmax.
   bool speed_stale_ = true;
 };

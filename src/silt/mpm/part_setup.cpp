@@ -211,6 +211,53 @@ void Part::add(const NewParticles& p) {
   speed_stale_ = true;
 }
 
+void Part::add_emissions(const std::vector<Emission>& e, const Emitter& emitter) {
+  if (e.empty()) return;
+  const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
+  samples_.resize(scene_.sources.size());
+  for (const Emission& piece : e) {
+    if (piece.copies_of < 0) continue;
+    DeviceSample& d = samples_[std::size_t(piece.copies_of)];
+    const SourceSample& from = emitter.sample(piece.copies_of);
+    if (d.x.size() == 0 && !from.x.empty()) {
+      d.x = DeviceBuffer<float>(exec_, Index(from.x.size()), "emitter sample x");
+      d.x.upload(from.x);
+      d.blocks = SparseGrid::count_blocks(from.x, origin, scene_.dx, scene_.dimensions);
+    }
+  }
+  // Room for the blocks of everything added, counted once where pieces overlap (as one add of
+  // all of them counts): a sample's own count when copies of it are all there is.
+  const int first = e.front().copies_of;
+  const bool one_sample = std::all_of(e.begin(), e.end(), [first](const Emission& p) {
+    return first >= 0 && p.copies_of == first;
+  });
+  Index blocks = one_sample ? samples_[std::size_t(first)].blocks : 0;
+  if (!one_sample) {
+    std::vector<float> x;
+    std::vector<bool> seen(scene_.sources.size(), false);
+    for (const Emission& piece : e) {
+      const std::vector<float>& px =
+          piece.copies_of < 0 ? piece.given.x : emitter.sample(piece.copies_of).x;
+      if (piece.copies_of >= 0 && seen[std::size_t(piece.copies_of)]) continue;
+      if (piece.copies_of >= 0) seen[std::size_t(piece.copies_of)] = true;
+      x.insert(x.end(), px.begin(), px.end());
+    }
+    blocks = SparseGrid::count_blocks(x, origin, scene_.dx, scene_.dimensions);
+  }
+  grid_.ensure(last_num_blocks_ + blocks);
+  for (const Emission& piece : e) {
+    if (piece.copies_of < 0) {
+      particles_.append(piece.given);
+      continue;
+    }
+    const SourceSample& from = emitter.sample(piece.copies_of);
+    particles_.append_copies(samples_[std::size_t(piece.copies_of)].x.data(), Index(from.count()),
+                             from.v, from.plastic, from.material, piece.first_id);
+  }
+  request_rebuild();  // new particles have no block yet
+  speed_stale_ = true;
+}
+
 void Part::replace(const HostParticles& p) {
   const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
   grid_.ensure(SparseGrid::count_blocks(p.x, origin, scene_.dx, scene_.dimensions));

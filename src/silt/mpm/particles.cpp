@@ -149,6 +149,44 @@ bool ParticleStore::append(const NewParticles& p) {
   return moved;
 }
 
+bool ParticleStore::append_copies(const float* from, Index add, const float v[3], float plastic,
+                                  int material, int first_id) {
+  if (add == 0) return false;
+  SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
+               fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
+                           "range of one device",
+                           n_, add));
+  const Index n0 = n_;
+  const bool moved = ensure(n0 + add);
+  float* x = x_.data() + 3 * n0;
+  float* vel = v_.data() + 3 * n0;
+  float* c = c_.data() + 9 * n0;
+  float* f = f_.data() + 9 * n0;
+  float* pl = plastic_.data() + n0;
+  int* mat = material_.data() + n0;
+  int* id = id_.data() + n0;
+  int* block = block_.data() + n0;
+  const float v0 = v[0], v1 = v[1], v2 = v[2];
+  parallel_for(
+      exec_, "mpm.particles.copy", add, SILT_LAMBDA(Index i) {
+        for (int a = 0; a < 3; ++a) x[3 * i + a] = from[3 * i + a];
+        vel[3 * i] = v0;
+        vel[3 * i + 1] = v1;
+        vel[3 * i + 2] = v2;
+        for (int k = 0; k < 9; ++k) {
+          c[9 * i + k] = 0.0f;
+          f[9 * i + k] = (k % 4 == 0) ? 1.0f : 0.0f;
+        }
+        pl[i] = plastic;
+        mat[i] = material;
+        id[i] = first_id + i;
+        block[i] = -1;
+      });
+  n_ = n0 + add;
+  next_id_ += add;
+  return moved;
+}
+
 std::vector<float> ParticleStore::download_x() const {
   return download_first(x_, 3, n_);
 }

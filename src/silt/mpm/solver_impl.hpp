@@ -76,6 +76,8 @@ struct Solver::Impl {
   /// Hands new particles to the parts of their pieces (one part: all); `how` ("emitted",
   /// "added") words the capacity error.
   void distribute(NewParticles all, double t, const char* how);
+  /// silt::Error when n more particles would pass scene.max_particles.
+  void check_capacity(std::size_t n, double t, const char* how) const;
   void prepare(bool emit_new, bool for_frame);
   void agree_rebuild();
   /// Records the graphs again when what they baked in changed; true when it did.

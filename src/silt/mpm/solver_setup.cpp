@@ -98,18 +98,35 @@ void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
 }
 
 void Solver::Impl::emit(double t) {
-  distribute(emitter.take_due(t), t, "emitted");
+  std::vector<Emission> due = emitter.take_due_emissions(t);
+  if (nparts > 1) {
+    // Each particle goes to the part of its piece: on the host.
+    distribute(emitter.expand(std::move(due)), t, "emitted");
+    return;
+  }
+  // One part: a repeating source's copies are made on its device.
+  std::size_t n = 0;
+  for (const Emission& piece : due)
+    n += piece.copies_of < 0 ? piece.given.count() : emitter.sample(piece.copies_of).count();
+  if (n == 0) return;
+  check_capacity(n, t, "emitted");
+  total_particles += (long long)n;
+  each([&](Part& p, int) { p.add_emissions(due, emitter); });
 }
 
-void Solver::Impl::distribute(NewParticles all, double t, const char* how) {
-  const std::size_t n = all.count();
-  if (n == 0) return;
+void Solver::Impl::check_capacity(std::size_t n, double t, const char* how) const {
   if (scene.max_particles > 0 && total_particles + (long long)n > scene.max_particles)
     throw Error(
         fmt::format("MPM scene '{}': particle capacity overflow at t = {} s: {} particles "
                     "needed ({} present + {} {}), max_particles is {}",
                     scene.name, t, total_particles + (long long)n, total_particles, n, how,
                     scene.max_particles));
+}
+
+void Solver::Impl::distribute(NewParticles all, double t, const char* how) {
+  const std::size_t n = all.count();
+  if (n == 0) return;
+  check_capacity(n, t, how);
   total_particles += (long long)n;
   std::vector<NewParticles> piece_of(parts.size());
   if (nparts == 1) {
