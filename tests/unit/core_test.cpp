@@ -7,8 +7,10 @@
 #include <random>
 
 #include "silt/core/buffer.hpp"
+#include "silt/core/device_set.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/core/loop_graph.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "test_support.hpp"
 
@@ -199,6 +201,37 @@ void Exec_BackendNamesAreCheckedWithAClearMessage() {
 }
 TEST(Exec, BackendNamesAreCheckedWithAClearMessage) {
   Exec_BackendNamesAreCheckedWithAClearMessage();
+}
+
+// A recording that fails part-way (a phase throws, as a launch that synchronises does during
+// capture under SILT_SYNC_LAUNCHES=1) gives silt::Error and leaves the stream to plain launches.
+// Ending the abandoned capture handed back the conditional node's body, which was destroyed there
+// and again with the loop's graph: a crash in cudaGraphDestroy (`silt run` of the fountain with
+// SILT_SYNC_LAUNCHES=1 ended by SIGSEGV).
+TEST(LoopGraph, AFailedRecordingThrowsAndLeavesTheStreamUsable) {
+  if (!exec().is_cuda() || !LoopGraph::supported()) GTEST_SKIP() << "CUDA graphs only";
+  Stream stream(exec());
+  const Exec e = stream.exec();
+  const LoopGraph::Pre none = [](const LoopHandles&) {
+  };
+  const LoopGraph::Pre fails = [](const LoopHandles&) {
+    throw Error("a phase failed");
+  };
+  const LoopGraph::Phase nothing = [] {
+  };
+  const LoopGraph::Phase branch_fails = [] {
+    throw Error("a branch failed");
+  };
+  EXPECT_THROW(LoopGraph(e, fails, nothing, none, 2), Error);      // the loop body's capture
+  EXPECT_THROW(LoopGraph(e, none, nothing, fails, 2), Error);      // after the IF node
+  EXPECT_THROW(LoopGraph(e, none, branch_fails, none, 2), Error);  // an IF node's body
+  DeviceBuffer<int> a(e, 64, "after a failed recording");
+  int* p = a.data();
+  parallel_for(
+      e, "after", 64, SILT_LAMBDA(Index i) { p[i] = int(i) * 3; });
+  fence(e);
+  const std::vector<int> h = a.download();
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(h[std::size_t(i)], 3 * i);
 }
 
 }  // namespace
