@@ -2,8 +2,8 @@
 // per-particle bodies they stand for (transfer_body.hpp: p2g_particle_body into a HostSink,
 // g2p_particle_body), on one thread: the same grid sums, F, plastic state, x, v and C, bit for
 // bit, for sand, jelly and water particles mixed within packs, fused and split force, APIC and
-// ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has AVX2, the 8-lane unit
-// (host_packs.hpp). Why bit for bit: the CPU suite's split tests and the scenes' files of one
+// ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has them, the AVX2 unit's 8 lanes
+// and the AVX-512 unit's 16 (host_packs.hpp). Why bit for bit: the CPU suite's split tests and the scenes' files of one
 // thread compare exactly (docs/NOTES.md, "SIMD across particles").
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@
 namespace silt::mpm {
 namespace {
 
-/// Not a multiple of the batch (8) or the packs (4, 8): the last batch and pack are partial.
+/// Not a multiple of the batches or packs (4, 8, 16): the last batch and pack are partial.
 constexpr int kParticles = 1003;
 
 /// Index of the first element where a and b differ bitwise, or -1.
@@ -60,7 +60,7 @@ std::vector<ParticleClass> classes() {
 /// Caps the host packs for one scope (host_packs.hpp), then lifts the cap.
 struct PacksCap {
   explicit PacksCap(detail::HostPacks widest) { detail::limit_host_packs(widest); }
-  ~PacksCap() { detail::limit_host_packs(detail::HostPacks::avx2); }
+  ~PacksCap() { detail::limit_host_packs(detail::HostPacks::avx512); }
   PacksCap(const PacksCap&) = delete;
   PacksCap& operator=(const PacksCap&) = delete;
 };
@@ -168,18 +168,16 @@ void run_packs(bool split_force, bool asflip) {
   EXPECT_SAME_BITS(&ctl.vmax, &vmax_ref, 1, "largest speed");
 }
 
-/// run_packs on SSE2's packs of 4, then on the CPU's widest (the same path again without AVX2).
+/// run_packs on every width up to the CPU's widest (host_packs.hpp).
 template <int D>
 void run_case(bool split_force, bool asflip) {
-  {
-    SCOPED_TRACE("SSE2 packs of 4");
-    const PacksCap cap(detail::HostPacks::sse2);
-    ASSERT_EQ(detail::host_packs(), detail::HostPacks::sse2);
+  for (const detail::HostPacks w :
+       {detail::HostPacks::sse2, detail::HostPacks::avx2, detail::HostPacks::avx512}) {
+    const PacksCap cap(w);
+    if (detail::host_packs() != w) continue;  // the CPU has no such packs
+    SCOPED_TRACE(::testing::Message() << detail::host_pack_lanes(w) << "-lane packs");
     run_packs<D>(split_force, asflip);
   }
-  SCOPED_TRACE(detail::host_packs() == detail::HostPacks::avx2 ? "AVX2 packs of 8"
-                                                               : "SSE2 packs of 4 (no AVX2)");
-  run_packs<D>(split_force, asflip);
 }
 
 TEST(HostTransfer, PacksMatchThePerParticleBodies) {

@@ -197,6 +197,9 @@ TEST(FloatPackTranspose, FourLanesMoveValuesUnchanged) {
 TEST(FloatPackTranspose, EightLanesMoveValuesUnchanged) {
   expect_transposes_move_values<8>();
 }
+TEST(FloatPackTranspose, SixteenLanesMoveValuesUnchanged) {
+  expect_transposes_move_values<16>();
+}
 
 }  // namespace
 }  // namespace silt

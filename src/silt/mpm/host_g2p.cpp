@@ -1,5 +1,5 @@
 // The host G2P (host_g2p.hpp): the packed body (host_g2p_packed.hpp) on SSE2's 4 lanes, or the
-// AVX2 unit's 8 (host_transfer_avx2.cpp) where the CPU has AVX2 (host_packs.hpp). Compiled by the
+// AVX2 unit's 8 or the AVX-512 unit's 16 where the CPU has them (host_packs.hpp). Compiled by the
 // host compiler in every build (FloatPack is a GCC vector type that nvcc never sees).
 #include "silt/mpm/host_g2p.hpp"
 
@@ -21,11 +21,13 @@ void g2p(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl, Fa
   const float dt = ctl->dt, t_end = float(ctl->time);
   int* zone_escape = &ctl->zone_escape;
   float* vmax = &ctl->vmax;
-  const bool avx2 = host_packs() == HostPacks::avx2;
-  const int lanes = avx2 ? 8 : kLanes;
+  const HostPacks width = host_packs();
+  const int lanes = host_pack_lanes(width);
   const Index n = a.particles, packs = n / lanes;
   const auto body = [&](Index b) {
-    if (b < packs && avx2) {
+    if (b < packs && width == HostPacks::avx512) {
+      host_g2p_pack_avx512(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
+    } else if (b < packs && width == HostPacks::avx2) {
       host_g2p_pack_avx2(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
     } else if (b < packs) {
       packed::g2p_pack<Pack, kLanes, D>(a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);

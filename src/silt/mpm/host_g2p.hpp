@@ -1,4 +1,4 @@
-// The host backend's G2P: particles in packs of 4 (SSE2) or 8 (AVX2, host_packs.hpp), their 27-node
+// The host backend's G2P: particles in packs of 4 (SSE2), 8 (AVX2) or 16 (AVX-512; host_packs.hpp), their 27-node
 // gathers summed on FloatPack lanes (SIMD across particles: the weights, offsets and sums of a
 // pack in one instruction each, the node velocities transposed from 16-byte rows), then each
 // particle's C, advance,

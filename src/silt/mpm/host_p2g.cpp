@@ -1,5 +1,5 @@
 // The host P2G (host_p2g.hpp): the packed body (host_p2g_packed.hpp) on SSE2's 4 lanes, or the
-// AVX2 unit's 8 (host_transfer_avx2.cpp) where the CPU has AVX2 (host_packs.hpp). Compiled by the
+// AVX2 unit's 8 or the AVX-512 unit's 16 where the CPU has them (host_packs.hpp). Compiled by the
 // host compiler in every build (FloatPack is a GCC vector type that nvcc never sees), with
 // -fno-math-errno so the packs' square roots are vector instructions (src/silt/mpm/CMakeLists.txt).
 #include "silt/mpm/host_p2g.hpp"
@@ -28,10 +28,12 @@ void p2g(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl, Fa
          const int* gate, bool advance_f, Index blocks, HostPartials parts) {
   const float dt = ctl->dt, dt_prev = advance_f ? ctl->dt_prev : 0.0f;
   static const bool avx = host_svd_has_avx();
-  const bool avx2 = host_packs() == HostPacks::avx2;
+  const HostPacks packs = host_packs();
   host_scatter("mpm.p2g", a.particles, gate, accum_of(g, ctl->accum_parity), g.accum_stride,
                blocks * kBlockNodes, parts, [&](Index lo, Index hi, const HostSink& sink) {
-                 if (avx2)
+                 if (packs == HostPacks::avx512)
+                   host_p2g_range_avx512(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
+                 else if (packs == HostPacks::avx2)
                    host_p2g_range_avx2(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
                  else
                    packed::p2g_range<Pack, kLanes, kHostSvdLanes, D>(

@@ -3,9 +3,9 @@
 // of particles, added particle by particle so that every node sums in the per-particle order
 // (docs/NOTES.md, "The P2G scatter on packs"). Included only by the host-compiled units that
 // instantiate it, each with a pack tagged by a type of its own anonymous namespace, so that every
-// function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes) and
-// host_transfer_avx2.cpp (AVX2, 8 lanes; an AVX2 copy of a shared inline function can never
-// replace the baseline one at link time).
+// function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes),
+// host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16 lanes): a
+// wider unit's copy of a shared inline function can never replace the baseline one at link time.
 #pragma once
 
 #include <algorithm>

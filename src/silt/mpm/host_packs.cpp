@@ -8,11 +8,12 @@ namespace silt::mpm::detail {
 namespace {
 
 HostPacks detected() {
+  if (__builtin_cpu_supports("avx512f")) return HostPacks::avx512;
   return __builtin_cpu_supports("avx2") ? HostPacks::avx2 : HostPacks::sse2;
 }
 
 std::atomic<HostPacks>& limit() {
-  static std::atomic<HostPacks> widest{HostPacks::avx2};
+  static std::atomic<HostPacks> widest{HostPacks::avx512};
   return widest;
 }
 

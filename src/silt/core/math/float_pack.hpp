@@ -204,6 +204,54 @@ SILT_FORCEINLINE void store_rows4(const FloatPack<8, Tag> (&in)[4], float* const
   }
 }
 #undef SILT_PACK_SHUFFLE8
+
+/// Sixteen lanes (AVX-512 packs): rows l, l + 4, l + 8 and l + 12 share a 64-byte register, then
+/// the same transpose within each 16-byte quarter, as for eight lanes.
+#define SILT_PACK_SHUFFLE16(a, b, i, j, k, l)                                                \
+  __builtin_shufflevector(a, b, i, j, k, l, i + 4, j + 4, k + 4, l + 4, i + 8, j + 8, k + 8, \
+                          l + 8, i + 12, j + 12, k + 12, l + 12)
+template <class Tag>
+SILT_FORCEINLINE void load_columns3(const float* const (&row)[16], FloatPack<16, Tag> (&out)[3]) {
+  using V = typename FloatPack<16, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  using Q = typename detail::PackTypes<float, 8>::F;
+  V r[4];
+  for (int l = 0; l < 4; ++l) {
+    H h[4];
+    for (int q = 0; q < 4; ++q) __builtin_memcpy(&h[q], row[l + 4 * q], sizeof(H));
+    const Q lo = __builtin_shufflevector(h[0], h[1], 0, 1, 2, 3, 4, 5, 6, 7);
+    const Q hi = __builtin_shufflevector(h[2], h[3], 0, 1, 2, 3, 4, 5, 6, 7);
+    r[l] = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  const V t0 = SILT_PACK_SHUFFLE16(r[0], r[1], 0, 16, 1, 17);
+  const V t1 = SILT_PACK_SHUFFLE16(r[2], r[3], 0, 16, 1, 17);
+  const V t2 = SILT_PACK_SHUFFLE16(r[0], r[1], 2, 18, 3, 19);
+  const V t3 = SILT_PACK_SHUFFLE16(r[2], r[3], 2, 18, 3, 19);
+  out[0] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t0, t1, 0, 1, 16, 17));
+  out[1] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t0, t1, 2, 3, 18, 19));
+  out[2] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t2, t3, 0, 1, 16, 17));
+}
+template <class Tag>
+SILT_FORCEINLINE void store_rows4(const FloatPack<16, Tag> (&in)[4], float* const (&row)[16]) {
+  using V = typename FloatPack<16, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  const V t0 = SILT_PACK_SHUFFLE16(in[0].v, in[1].v, 0, 16, 1, 17);
+  const V t1 = SILT_PACK_SHUFFLE16(in[2].v, in[3].v, 0, 16, 1, 17);
+  const V t2 = SILT_PACK_SHUFFLE16(in[0].v, in[1].v, 2, 18, 3, 19);
+  const V t3 = SILT_PACK_SHUFFLE16(in[2].v, in[3].v, 2, 18, 3, 19);
+  const V r[4] = {
+      SILT_PACK_SHUFFLE16(t0, t1, 0, 1, 16, 17), SILT_PACK_SHUFFLE16(t0, t1, 2, 3, 18, 19),
+      SILT_PACK_SHUFFLE16(t2, t3, 0, 1, 16, 17), SILT_PACK_SHUFFLE16(t2, t3, 2, 3, 18, 19)};
+  // Quarter q of r[l] holds row l + 4 q.
+  for (int l = 0; l < 4; ++l) {
+    const H h[4] = {__builtin_shufflevector(r[l], r[l], 0, 1, 2, 3),
+                    __builtin_shufflevector(r[l], r[l], 4, 5, 6, 7),
+                    __builtin_shufflevector(r[l], r[l], 8, 9, 10, 11),
+                    __builtin_shufflevector(r[l], r[l], 12, 13, 14, 15)};
+    for (int q = 0; q < 4; ++q) __builtin_memcpy(row[l + 4 * q], &h[q], sizeof(H));
+  }
+}
+#undef SILT_PACK_SHUFFLE16
 #undef SILT_PACK_SHUFFLE4
 
 namespace math {
