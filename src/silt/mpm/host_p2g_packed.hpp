@@ -18,11 +18,15 @@
 
 namespace silt::mpm::detail {
 
-/// The AVX2 unit's P2G of particles [lo, hi) into sink (host_transfer_avx2.cpp; call only where
-/// host_packs() is HostPacks::avx2). dims 2 or 3; dt_prev as p2g_range takes it.
+/// The AVX2 and AVX-512 units' P2G of particles [lo, hi) into sink (host_transfer_avx2.cpp,
+/// host_transfer_avx512.cpp; call only where host_packs() allows them). dims 2 or 3; dt_prev as
+/// p2g_range takes it.
 void host_p2g_range_avx2(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
                          Index lo, Index hi, float dt, float dt_prev, const FaultView& fault,
                          const HostSink& sink);
+void host_p2g_range_avx512(int dims, const TransferArgs& a, const ParticleView& p,
+                           const GridView& g, Index lo, Index hi, float dt, float dt_prev,
+                           const FaultView& fault, const HostSink& sink);
 
 namespace packed {
 

@@ -1,9 +1,10 @@
-// The host P2G and G2P on 16-lane packs for CPUs with AVX-512F (host_packs.hpp picks them). This unit
-// alone is built with -mavx512f (no FMA: every lane keeps the scalar code's separate roundings, so
-// the same bits as the SSE2 path and the per-particle bodies). Its pack type is tagged with a type
-// of this file's anonymous namespace and the entry points are flattened, so no AVX-512 copy of an
-// inline function shared with the baseline units is left for the linker to pick (nm shows no
-// weak symbols here).
+// The host P2G and G2P on 16-lane packs for CPUs with AVX-512F (host_packs.hpp picks them). This
+// unit alone is built with -mavx512f and -ffp-contract=off: AVX-512F has FMA instructions of its
+// own, and no operation may be fused, so that every lane keeps the scalar code's separate
+// roundings (the same bits as the SSE2 path and the per-particle bodies). Its pack type is tagged
+// with a type of this file's anonymous namespace and the entry points are flattened, so no
+// AVX-512 copy of an inline function shared with the baseline units is left for the linker to
+// pick (nm shows no weak symbols here).
 #include "silt/mpm/host_g2p_packed.hpp"
 #include "silt/mpm/host_p2g_packed.hpp"
 
