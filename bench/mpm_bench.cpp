@@ -34,6 +34,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/host_stream.hpp"
+#include "silt/mpm/host_packs.hpp"
 #include "silt/mpm/solver.hpp"
 
 namespace {
@@ -457,7 +458,17 @@ int main(int argc, char** argv) {
                "[d]: only one device against the default (graphs, one synchronisation a step)");
   app.add_option("--transfer", c.transfer, "apic or asflip")
       ->check(CLI::IsMember({"apic", "asflip"}));
+  std::string host_packs = "widest";
+  app.add_option("--host-packs", host_packs,
+                 "cpu backend: the widest packs of the host P2G and G2P (sse2, avx2, avx512; "
+                 "default the CPU's widest; every width gives the same results)")
+      ->check(CLI::IsMember({"widest", "sse2", "avx2", "avx512"}));
   CLI11_PARSE(app, argc, argv);
+  if (host_packs != "widest")
+    silt::mpm::detail::limit_host_packs(host_packs == "sse2" ? silt::mpm::detail::HostPacks::sse2
+                                        : host_packs == "avx2"
+                                            ? silt::mpm::detail::HostPacks::avx2
+                                            : silt::mpm::detail::HostPacks::avx512);
   try {
     const bool cuda = silt::backend_from_string(c.backend) == silt::Backend::cuda;
     const silt::Exec exec =
@@ -476,7 +487,8 @@ int main(int argc, char** argv) {
         "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, transfer {}, warm-up {} "
         "steps\n",
         gpu ? silt::cuda_device_name(exec.device)
-            : fmt::format("cpu ({} threads)", silt::host_thread_count()),
+            : fmt::format("cpu ({} threads, {}-lane packs)", silt::host_thread_count(),
+                          silt::mpm::detail::host_pack_lanes(silt::mpm::detail::host_packs())),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.transfer,
         c.warmup_steps);
     if (!gpu)

@@ -2,8 +2,9 @@
 // per-particle bodies they stand for (transfer_body.hpp: p2g_particle_body into a HostSink,
 // g2p_particle_body), on one thread: the same grid sums, F, plastic state, x, v and C, bit for
 // bit, for sand, jelly and water particles mixed within packs, fused and split force, APIC and
-// ASFLIP, in 3D and 2D. Why bit for bit: the CPU suite's split tests and the scenes' files of
-// one thread compare exactly (docs/NOTES.md, "SIMD across particles").
+// ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has them, the AVX2 unit's 8 lanes
+// and the AVX-512 unit's 16 (host_packs.hpp). Why bit for bit: the CPU suite's split tests and the scenes' files of one
+// thread compare exactly (docs/NOTES.md, "SIMD across particles").
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "silt/core/fault.hpp"
+#include "silt/mpm/host_packs.hpp"
 #include "silt/mpm/host_scatter.hpp"
 #include "silt/mpm/particles.hpp"
 #include "silt/mpm/pipeline.hpp"
@@ -22,7 +24,7 @@
 namespace silt::mpm {
 namespace {
 
-/// Not a multiple of the batch (8) or the pack (4): the last batch is partial.
+/// Not a multiple of the batches or packs (4, 8, 16): the last batch and pack are partial.
 constexpr int kParticles = 1003;
 
 /// Index of the first element where a and b differ bitwise, or -1.
@@ -55,9 +57,17 @@ std::vector<ParticleClass> classes() {
   return out;
 }
 
+/// Caps the host packs for one scope (host_packs.hpp), then lifts the cap.
+struct PacksCap {
+  explicit PacksCap(detail::HostPacks widest) { detail::limit_host_packs(widest); }
+  ~PacksCap() { detail::limit_host_packs(detail::HostPacks::avx512); }
+  PacksCap(const PacksCap&) = delete;
+  PacksCap& operator=(const PacksCap&) = delete;
+};
+
 /// D dimensions; split_force and asflip: ASFLIP's transfer, its stress force in its own channels.
 template <int D>
-void run_case(bool split_force, bool asflip) {
+void run_packs(bool split_force, bool asflip) {
   const Exec host = Exec::host();
   std::mt19937 rng(7 + D + 2 * split_force + 4 * asflip);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(4.6f, 11.4f);
@@ -156,6 +166,18 @@ void run_case(bool split_force, bool asflip) {
   EXPECT_SAME_BITS(p.v, v_ref.data(), 3 * n, "v");
   EXPECT_SAME_BITS(p.c, c_ref.data(), 9 * n, "C");
   EXPECT_SAME_BITS(&ctl.vmax, &vmax_ref, 1, "largest speed");
+}
+
+/// run_packs on every width up to the CPU's widest (host_packs.hpp).
+template <int D>
+void run_case(bool split_force, bool asflip) {
+  for (const detail::HostPacks w :
+       {detail::HostPacks::sse2, detail::HostPacks::avx2, detail::HostPacks::avx512}) {
+    const PacksCap cap(w);
+    if (detail::host_packs() != w) continue;  // the CPU has no such packs
+    SCOPED_TRACE(::testing::Message() << detail::host_pack_lanes(w) << "-lane packs");
+    run_packs<D>(split_force, asflip);
+  }
 }
 
 TEST(HostTransfer, PacksMatchThePerParticleBodies) {

@@ -159,5 +159,47 @@ TEST(FloatPackSvd3, NanLaneStaysInItsLane) {
     }
 }
 
+/// The host transfers' transposes (float_pack.hpp): load_columns3 puts element c of row l in lane
+/// l of column c, store_rows4 writes lane l of the four packs to row l; both move the values
+/// unchanged (NaN payloads and -0 included) and leave the rows' other floats alone.
+template <int W>
+void expect_transposes_move_values() {
+  std::mt19937 rng(99 + W);
+  std::uniform_real_distribution<float> u(-3, 3);
+  std::vector<float> rows(8 * W);  // row l at 8 l (16 bytes, then 16 bytes that must stay)
+  for (float& x : rows) x = u(rng);
+  rows[1] = -0.0f, rows[8 * (W - 1) + 2] = std::nanf("7");
+  const std::vector<float> before = rows;
+  const float* in[W];
+  float* out[W];
+  for (int l = 0; l < W; ++l) in[l] = out[l] = &rows[std::size_t(8 * l)];
+  FloatPack<W> col[3];
+  load_columns3(in, col);
+  for (int l = 0; l < W; ++l)
+    for (int c = 0; c < 3; ++c)
+      EXPECT_EQ(bits(col[c][l]), bits(before[std::size_t(8 * l + c)]))
+          << "lane " << l << " c " << c;
+  FloatPack<W> four[4];
+  for (int c = 0; c < 4; ++c)
+    for (int l = 0; l < W; ++l) four[c].set(l, float(100 * c + l) + 0.5f);
+  four[3].set(W - 1, -0.0f);
+  store_rows4(four, out);
+  for (int l = 0; l < W; ++l)
+    for (int k = 0; k < 8; ++k) {
+      const float want = k < 4 ? four[k][l] : before[std::size_t(8 * l + k)];
+      EXPECT_EQ(bits(rows[std::size_t(8 * l + k)]), bits(want)) << "row " << l << " float " << k;
+    }
+}
+
+TEST(FloatPackTranspose, FourLanesMoveValuesUnchanged) {
+  expect_transposes_move_values<4>();
+}
+TEST(FloatPackTranspose, EightLanesMoveValuesUnchanged) {
+  expect_transposes_move_values<8>();
+}
+TEST(FloatPackTranspose, SixteenLanesMoveValuesUnchanged) {
+  expect_transposes_move_values<16>();
+}
+
 }  // namespace
 }  // namespace silt

@@ -1,7 +1,7 @@
-// The host backend's P2G: particles in batches of 8, their SVDs computed together on FloatPack
-// lanes (SIMD across particles, host_svd.hpp), then each particle's material model and scatter in
-// particle order as before, so the grids and particle states are bit for bit those of the scalar
-// path (docs/NOTES.md, "MPM on the CPU").
+// The host backend's P2G: particles in batches, their SVDs together on FloatPack lanes, each
+// material model in particle order, then the scatter's arithmetic on packs of 4, 8 or 16 (SSE2,
+// AVX2, AVX-512; host_packs.hpp) added particle by particle: the grids and particle states are bit
+// for bit those of the scalar path at every width (docs/NOTES.md, "MPM on the CPU", "Wider packs").
 #pragma once
 
 #include "silt/core/fault.hpp"

@@ -141,6 +141,117 @@ SILT_FORCEINLINE void load_columns3(const float* const (&row)[4], FloatPack<4, T
   out[1] = FloatPack<4, Tag>::of(SILT_PACK_SHUFFLE4(t0, t1, 2, 3, 6, 7));
   out[2] = FloatPack<4, Tag>::of(SILT_PACK_SHUFFLE4(t2, t3, 0, 1, 4, 5));
 }
+
+/// Eight lanes from eight 16-byte rows (load_columns3 for AVX packs): rows l and l + 4 share a
+/// 32-byte register (one 16-byte load and one insert), then the same transpose within each
+/// 16-byte half, so lane l of out[c] is element c of row l. The values move unchanged. Written
+/// with __builtin_shufflevector (g++ 12 and later, clang), which joins and splits vectors of two
+/// widths: element by element g++ 12 left the rows in scalar loads and inserts.
+#define SILT_PACK_SHUFFLE8(a, b, i, j, k, l) \
+  __builtin_shufflevector(a, b, i, j, k, l, i + 4, j + 4, k + 4, l + 4)
+template <class Tag>
+SILT_FORCEINLINE void load_columns3(const float* const (&row)[8], FloatPack<8, Tag> (&out)[3]) {
+  using V = typename FloatPack<8, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  V r[4];
+  for (int l = 0; l < 4; ++l) {
+    H lo, hi;
+    __builtin_memcpy(&lo, row[l], sizeof(H));
+    __builtin_memcpy(&hi, row[l + 4], sizeof(H));
+    r[l] = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+  }
+  // In each half (lanes 0-3 from rows 0-3, lanes 4-7 from rows 4-7), as load_columns3 above.
+  const V t0 = SILT_PACK_SHUFFLE8(r[0], r[1], 0, 8, 1, 9);
+  const V t1 = SILT_PACK_SHUFFLE8(r[2], r[3], 0, 8, 1, 9);
+  const V t2 = SILT_PACK_SHUFFLE8(r[0], r[1], 2, 10, 3, 11);
+  const V t3 = SILT_PACK_SHUFFLE8(r[2], r[3], 2, 10, 3, 11);
+  out[0] = FloatPack<8, Tag>::of(SILT_PACK_SHUFFLE8(t0, t1, 0, 1, 8, 9));
+  out[1] = FloatPack<8, Tag>::of(SILT_PACK_SHUFFLE8(t0, t1, 2, 3, 10, 11));
+  out[2] = FloatPack<8, Tag>::of(SILT_PACK_SHUFFLE8(t2, t3, 0, 1, 8, 9));
+}
+
+/// The reverse for four channels: row[l] receives lane l of in[0..4) (16 bytes, no alignment
+/// needed). A 4x4 transpose per 16-byte half and one 16-byte store per row; the values move
+/// unchanged.
+template <class Tag>
+SILT_FORCEINLINE void store_rows4(const FloatPack<4, Tag> (&in)[4], float* const (&row)[4]) {
+  using V = typename FloatPack<4, Tag>::V;
+  using I [[maybe_unused]] = typename detail::PackTypes<float, 4>::I;  // g++'s shuffle masks
+  const V t0 = SILT_PACK_SHUFFLE4(in[0].v, in[1].v, 0, 4, 1, 5);       // a0 b0 a1 b1
+  const V t1 = SILT_PACK_SHUFFLE4(in[2].v, in[3].v, 0, 4, 1, 5);       // c0 d0 c1 d1
+  const V t2 = SILT_PACK_SHUFFLE4(in[0].v, in[1].v, 2, 6, 3, 7);       // a2 b2 a3 b3
+  const V t3 = SILT_PACK_SHUFFLE4(in[2].v, in[3].v, 2, 6, 3, 7);       // c2 d2 c3 d3
+  const V r[4] = {SILT_PACK_SHUFFLE4(t0, t1, 0, 1, 4, 5), SILT_PACK_SHUFFLE4(t0, t1, 2, 3, 6, 7),
+                  SILT_PACK_SHUFFLE4(t2, t3, 0, 1, 4, 5), SILT_PACK_SHUFFLE4(t2, t3, 2, 3, 6, 7)};
+  for (int l = 0; l < 4; ++l) __builtin_memcpy(row[l], &r[l], sizeof(V));
+}
+template <class Tag>
+SILT_FORCEINLINE void store_rows4(const FloatPack<8, Tag> (&in)[4], float* const (&row)[8]) {
+  using V = typename FloatPack<8, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  const V t0 = SILT_PACK_SHUFFLE8(in[0].v, in[1].v, 0, 8, 1, 9);
+  const V t1 = SILT_PACK_SHUFFLE8(in[2].v, in[3].v, 0, 8, 1, 9);
+  const V t2 = SILT_PACK_SHUFFLE8(in[0].v, in[1].v, 2, 10, 3, 11);
+  const V t3 = SILT_PACK_SHUFFLE8(in[2].v, in[3].v, 2, 10, 3, 11);
+  const V r[4] = {SILT_PACK_SHUFFLE8(t0, t1, 0, 1, 8, 9), SILT_PACK_SHUFFLE8(t0, t1, 2, 3, 10, 11),
+                  SILT_PACK_SHUFFLE8(t2, t3, 0, 1, 8, 9), SILT_PACK_SHUFFLE8(t2, t3, 2, 3, 10, 11)};
+  // r[l] holds row l in its low half and row l + 4 in its high half.
+  for (int l = 0; l < 4; ++l) {
+    const H lo = __builtin_shufflevector(r[l], r[l], 0, 1, 2, 3);
+    const H hi = __builtin_shufflevector(r[l], r[l], 4, 5, 6, 7);
+    __builtin_memcpy(row[l], &lo, sizeof(H));
+    __builtin_memcpy(row[l + 4], &hi, sizeof(H));
+  }
+}
+#undef SILT_PACK_SHUFFLE8
+
+/// Sixteen lanes (AVX-512 packs): rows l, l + 4, l + 8 and l + 12 share a 64-byte register, then
+/// the same transpose within each 16-byte quarter, as for eight lanes.
+#define SILT_PACK_SHUFFLE16(a, b, i, j, k, l)                                                \
+  __builtin_shufflevector(a, b, i, j, k, l, i + 4, j + 4, k + 4, l + 4, i + 8, j + 8, k + 8, \
+                          l + 8, i + 12, j + 12, k + 12, l + 12)
+template <class Tag>
+SILT_FORCEINLINE void load_columns3(const float* const (&row)[16], FloatPack<16, Tag> (&out)[3]) {
+  using V = typename FloatPack<16, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  using Q = typename detail::PackTypes<float, 8>::F;
+  V r[4];
+  for (int l = 0; l < 4; ++l) {
+    H h[4];
+    for (int q = 0; q < 4; ++q) __builtin_memcpy(&h[q], row[l + 4 * q], sizeof(H));
+    const Q lo = __builtin_shufflevector(h[0], h[1], 0, 1, 2, 3, 4, 5, 6, 7);
+    const Q hi = __builtin_shufflevector(h[2], h[3], 0, 1, 2, 3, 4, 5, 6, 7);
+    r[l] = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  const V t0 = SILT_PACK_SHUFFLE16(r[0], r[1], 0, 16, 1, 17);
+  const V t1 = SILT_PACK_SHUFFLE16(r[2], r[3], 0, 16, 1, 17);
+  const V t2 = SILT_PACK_SHUFFLE16(r[0], r[1], 2, 18, 3, 19);
+  const V t3 = SILT_PACK_SHUFFLE16(r[2], r[3], 2, 18, 3, 19);
+  out[0] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t0, t1, 0, 1, 16, 17));
+  out[1] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t0, t1, 2, 3, 18, 19));
+  out[2] = FloatPack<16, Tag>::of(SILT_PACK_SHUFFLE16(t2, t3, 0, 1, 16, 17));
+}
+template <class Tag>
+SILT_FORCEINLINE void store_rows4(const FloatPack<16, Tag> (&in)[4], float* const (&row)[16]) {
+  using V = typename FloatPack<16, Tag>::V;
+  using H = typename detail::PackTypes<float, 4>::F;
+  const V t0 = SILT_PACK_SHUFFLE16(in[0].v, in[1].v, 0, 16, 1, 17);
+  const V t1 = SILT_PACK_SHUFFLE16(in[2].v, in[3].v, 0, 16, 1, 17);
+  const V t2 = SILT_PACK_SHUFFLE16(in[0].v, in[1].v, 2, 18, 3, 19);
+  const V t3 = SILT_PACK_SHUFFLE16(in[2].v, in[3].v, 2, 18, 3, 19);
+  const V r[4] = {
+      SILT_PACK_SHUFFLE16(t0, t1, 0, 1, 16, 17), SILT_PACK_SHUFFLE16(t0, t1, 2, 3, 18, 19),
+      SILT_PACK_SHUFFLE16(t2, t3, 0, 1, 16, 17), SILT_PACK_SHUFFLE16(t2, t3, 2, 3, 18, 19)};
+  // Quarter q of r[l] holds row l + 4 q.
+  for (int l = 0; l < 4; ++l) {
+    const H h[4] = {__builtin_shufflevector(r[l], r[l], 0, 1, 2, 3),
+                    __builtin_shufflevector(r[l], r[l], 4, 5, 6, 7),
+                    __builtin_shufflevector(r[l], r[l], 8, 9, 10, 11),
+                    __builtin_shufflevector(r[l], r[l], 12, 13, 14, 15)};
+    for (int q = 0; q < 4; ++q) __builtin_memcpy(row[l + 4 * q], &h[q], sizeof(H));
+  }
+}
+#undef SILT_PACK_SHUFFLE16
 #undef SILT_PACK_SHUFFLE4
 
 namespace math {

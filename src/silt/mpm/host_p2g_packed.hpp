@@ -1,0 +1,197 @@
+// The body of the host P2G for one pack type (host_p2g.hpp): particles in batches, their SVDs on
+// lanes, each particle's material model in particle order, then the scatter's arithmetic on packs
+// of particles, added particle by particle so that every node sums in the per-particle order
+// (docs/NOTES.md, "The P2G scatter on packs"). Included only by the host-compiled units that
+// instantiate it, each with a pack tagged by a type of its own anonymous namespace, so that every
+// function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes),
+// host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16 lanes): a
+// wider unit's copy of a shared inline function can never replace the baseline one at link time.
+#pragma once
+
+#include <algorithm>
+
+#include "silt/core/math/float_pack.hpp"
+#include "silt/mpm/host_scatter.hpp"
+#include "silt/mpm/host_stencil.hpp"
+#include "silt/mpm/host_svd.hpp"
+#include "silt/mpm/transfer_body.hpp"
+
+namespace silt::mpm::detail {
+
+/// The AVX2 and AVX-512 units' P2G of particles [lo, hi) into sink (host_transfer_avx2.cpp,
+/// host_transfer_avx512.cpp; call only where host_packs() allows them). dims 2 or 3; dt_prev as
+/// p2g_range takes it.
+void host_p2g_range_avx2(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
+                         Index lo, Index hi, float dt, float dt_prev, const FaultView& fault,
+                         const HostSink& sink);
+void host_p2g_range_avx512(int dims, const TransferArgs& a, const ParticleView& p,
+                           const GridView& g, Index lo, Index hi, float dt, float dt_prev,
+                           const FaultView& fault, const HostSink& sink);
+
+namespace packed {
+
+/// material_stress's SVD of a particle, taken from its batch's (the same F, the same bits). P:
+/// the unit's pack, only so that every instantiation is the unit's own.
+template <class P>
+struct BatchSvd3 {
+  const Svd3<float>* d;
+  Svd3<float> operator()(const Mat3f&) const { return *d; }
+};
+
+/// The SVDs of the F that P2G's material models take, for particles [i0, i0 + n), n <= B (none
+/// when no particle needs one; lanes without a particle that needs one decompose the identity
+/// and are not read). svd(f, out) decomposes the B matrices f.
+template <int B, class Svd>
+void batch_svd(const TransferArgs& a, const ParticleView& p, Index i0, int n, float dt_prev,
+               const Svd& svd, Svd3<float> (&out)[B]) {
+  Mat3f f[B];
+  bool needed = false;
+  for (int l = 0; l < B; ++l) {
+    f[l] = Mat3f::identity();
+    if (l >= n || !material_uses_svd(a.classes[p.material[i0 + l]].material)) continue;
+    needed = true;
+    f[l] = p2g_deformation(p, i0 + l, dt_prev);
+  }
+  if (needed) svd(f, out);
+}
+
+/// What P2G's scatter takes of particle i once its material model has run (p2g_material).
+struct ScatterInput {
+  Vec3f x, v;    // m, m/s
+  Mat3f c, tau;  // 1/s, Pa
+  const ParticleClass* pc;
+  int hb[3];             // home block coordinates
+  BSplineQ<float> s;     // weights at x
+  bool scatter = false;  // binned (block >= 0) and inside its free zone
+  bool escaped = false;  // binned, but the stencil left the zone (kFaultZoneEscape)
+};
+
+/// The stencil shares of one particle, in stencil order: mass and momentum (kg, kg m/s), and with
+/// split force the force (N, the fourth channel 0), 16 bytes each, as HostSink::add4 adds them.
+struct alignas(16) ParticleShares {
+  float q[27][4];
+  float f[27][4];
+};
+
+/// scatter_particle's arithmetic for a pack of W particles on lanes (the B-spline weights,
+/// p2g_particle and p2g_node_momentum of every node: the same operations in each lane as in the
+/// scalar path), into out; the adds stay per particle in particle order (scatter_pack), so that
+/// every node sums its shares in the scalar order.
+template <class P, int W, int D>
+SILT_FORCEINLINE void pack_shares(const TransferArgs& a, const ScatterInput (&in)[W], float dt,
+                                  ParticleShares (&out)[W]) {
+  P w[3][3], fx[3], mass, volume0;
+  Vec3<P> v;
+  Mat3<P> c, tau;
+  for (int l = 0; l < W; ++l) {
+    // Lanes without a scatter compute on zeros; their shares are not read.
+    const bool on = in[l].scatter;
+    for (int d = 0; d < 3; ++d) {
+      fx[d].set(l, on ? in[l].s.fx[d] : 0.0f);
+      for (int k = 0; k < 3; ++k) w[d][k].set(l, on ? in[l].s.w[d][k] : 0.0f);
+      v[d].set(l, on ? in[l].v[d] : 0.0f);
+      for (int e = 0; e < 3; ++e) {
+        c.m[d][e].set(l, on ? in[l].c.m[d][e] : 0.0f);
+        tau.m[d][e].set(l, on ? in[l].tau.m[d][e] : 0.0f);
+      }
+    }
+    mass.set(l, on ? in[l].pc->mass : 0.0f);
+    volume0.set(l, on ? in[l].pc->volume0 : 0.0f);
+  }
+  const P dx(a.geo.dx), dinv(mls_dinv(a.geo.dx));
+  const P2GParticle<P> q =
+      p2g_particle(mass, v, c, volume0, tau, P(a.split_force ? 0.0f : dt), dinv);
+  const P2GParticle<P> qf =
+      p2g_particle(P(0.0f), Vec3<P>::zero(), Mat3<P>::zero(), volume0, tau, P(1.0f), dinv);
+  SILT_MPM_UNROLL for (int n = 0; n < kStencilNodes<D>; ++n) {
+    const int ii = n % 3, j = (n / 3) % 3, k = n / 9;
+    // BSplineQ::weight and ::dpos, lane by lane.
+    const P wn = w[0][ii] * w[1][j] * w[2][k];
+    const Vec3<P> dpos{(P(float(ii)) - fx[0]) * dx, (P(float(j)) - fx[1]) * dx,
+                       (P(float(k)) - fx[2]) * dx};
+    const Vec3<P> mv = p2g_node_momentum(q, wn, dpos);
+    float* row[W];
+    for (int l = 0; l < W; ++l) row[l] = out[l].q[n];
+    const P share[4] = {wn * mass, mv[0], mv[1], mv[2]};
+    store_rows4(share, row);
+    if (a.split_force) {
+      const Vec3<P> f = p2g_node_momentum(qf, wn, dpos);
+      for (int l = 0; l < W; ++l) row[l] = out[l].f[n];
+      const P force[4] = {f[0], f[1], f[2], P(0.0f)};
+      store_rows4(force, row);
+    }
+  }
+}
+
+/// scatter_particle for the particles in[0, n) of a pack (n <= W), in particle order: their
+/// shares computed on lanes (pack_shares), then added particle by particle, node by node.
+template <class P, int W, int D>
+SILT_FORCEINLINE void scatter_pack(const TransferArgs& a, const ParticleView& p, const GridView& g,
+                                   Index i0, int n, const ScatterInput (&in)[W], float dt,
+                                   const FaultView& fault, const HostSink& sink) {
+  bool any_scatter = false;
+  for (int l = 0; l < n; ++l) any_scatter = any_scatter || in[l].scatter;
+  alignas(32) ParticleShares shares[W];
+  if (any_scatter) pack_shares<P, W, D>(a, in, dt, shares);
+  const bool split = a.split_force;
+  for (int l = 0; l < n; ++l) {
+    if (in[l].escaped) fault.raise(kFaultZoneEscape, p.id[i0 + l], 0);
+    if (!in[l].scatter) continue;
+    const int* nb = g.neighbours + 27 * p.block[i0 + l];
+    const StencilMap m = stencil_map(in[l].s.base, in[l].hb);
+    int node[kStencilNodes<D>];
+    stencil_nodes<D>(m, nb, node);
+    if (split) {
+      SILT_MPM_UNROLL for (int k = 0; k < kStencilNodes<D>; ++k) {
+        sink.add4(node[k], shares[l].q[k]);
+        sink.add4_force(node[k], shares[l].f[k]);
+      }
+    } else {
+      SILT_MPM_UNROLL for (int k = 0; k < kStencilNodes<D>; ++k) sink.add4(node[k], shares[l].q[k]);
+    }
+  }
+}
+
+/// p2g_particle_body for the particles [i0, i0 + n) of a batch (n <= B): their SVDs on lanes
+/// (svd: batch_svd's), their material models with those SVDs, particle by particle (F,
+/// plasticity and stress stored as there), then their scatters in packs of W (scatter_pack).
+template <class P, int W, int B, int D, class Svd>
+SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, const GridView& g,
+                                Index i0, int n, float dt, float dt_prev, const Svd& svd,
+                                const FaultView& fault, const HostSink& sink) {
+  static_assert(B % W == 0, "a batch is whole packs");
+  Svd3<float> d[B];
+  batch_svd<B>(a, p, i0, n, dt_prev, svd, d);
+  for (int l0 = 0; l0 < n; l0 += W) {
+    const int np = std::min(W, n - l0);
+    ScatterInput in[W];
+    for (int l = 0; l < np; ++l) {
+      const Index i = i0 + l0 + l;
+      ScatterInput& r = in[l];
+      r.tau = p2g_material(a, p, i, dt_prev, r.x, r.v, r.c, r.pc, BatchSvd3<P>{&d[l0 + l]});
+      if (p.block[i] < 0) continue;  // binning failed on an overflow, already raised
+      home_coords(p, g, i, r.hb);
+      r.s = bspline_quadratic<D>(r.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]},
+                                 a.geo.inv_dx);
+      // As in p2g_particle_body: the G2P guard forces a rebuild before a particle can leave its
+      // zone; reaching this means a particle moved more than 3 cells in one step.
+      r.scatter = in_free_zone(r.s.base, r.hb);
+      r.escaped = !r.scatter;
+    }
+    scatter_pack<P, W, D>(a, p, g, i0 + l0, np, in, dt, fault, sink);
+  }
+}
+
+/// P2G of the particles [lo, hi) into sink: batches of B particles (svd decomposes B matrices),
+/// scattered in packs of W (P: FloatPack<W, the unit's tag>).
+template <class P, int W, int B, int D, class Svd>
+void p2g_range(const TransferArgs& a, const ParticleView& p, const GridView& g, Index lo, Index hi,
+               float dt, float dt_prev, const Svd& svd, const FaultView& fault,
+               const HostSink& sink) {
+  for (Index i0 = lo; i0 < hi; i0 += B)
+    p2g_batch<P, W, B, D>(a, p, g, i0, int(std::min<Index>(B, hi - i0)), dt, dt_prev, svd, fault,
+                          sink);
+}
+
+}  // namespace packed
+}  // namespace silt::mpm::detail

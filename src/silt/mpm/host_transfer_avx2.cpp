@@ -1,0 +1,47 @@
+// The host P2G and G2P on 8-lane packs for CPUs with AVX2 (host_packs.hpp picks them). This unit
+// alone is built with -mavx2 (no FMA: every lane keeps the scalar code's separate roundings, so
+// the same bits as the SSE2 path and the per-particle bodies). Its pack type is tagged with a type
+// of this file's anonymous namespace and the entry points are flattened, so no AVX2 copy of an
+// inline function shared with the baseline units is left for the linker to pick (nm shows no
+// weak symbols here).
+#include "silt/mpm/host_g2p_packed.hpp"
+#include "silt/mpm/host_p2g_packed.hpp"
+
+namespace silt::mpm::detail {
+
+namespace {
+
+struct Avx2Unit {};
+constexpr int kLanes = 8;
+using Pack = FloatPack<kLanes, Avx2Unit>;
+
+/// The batch's SVDs: one 8-lane pack (svd3_lanes, built here for AVX2).
+struct SvdBatch {
+  void operator()(const Mat3f* f, Svd3<float>* out) const { svd3_lanes<kLanes, Avx2Unit>(f, out); }
+};
+
+}  // namespace
+
+__attribute__((flatten)) void host_p2g_range_avx2(int dims, const TransferArgs& a,
+                                                  const ParticleView& p, const GridView& g,
+                                                  Index lo, Index hi, float dt, float dt_prev,
+                                                  const FaultView& fault, const HostSink& sink) {
+  if (dims == 2)
+    packed::p2g_range<Pack, kLanes, kLanes, 2>(a, p, g, lo, hi, dt, dt_prev, SvdBatch{}, fault,
+                                               sink);
+  else
+    packed::p2g_range<Pack, kLanes, kLanes, 3>(a, p, g, lo, hi, dt, dt_prev, SvdBatch{}, fault,
+                                               sink);
+}
+
+__attribute__((flatten)) void host_g2p_pack_avx2(int dims, const TransferArgs& a,
+                                                 const ParticleView& p, const GridView& g, Index i0,
+                                                 float dt, float t_end, int* zone_escape,
+                                                 float* vmax, const FaultView& fault) {
+  if (dims == 2)
+    packed::g2p_pack<Pack, kLanes, 2>(a, p, g, i0, dt, t_end, zone_escape, vmax, fault);
+  else
+    packed::g2p_pack<Pack, kLanes, 3>(a, p, g, i0, dt, t_end, zone_escape, vmax, fault);
+}
+
+}  // namespace silt::mpm::detail
