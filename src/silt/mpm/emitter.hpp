@@ -13,11 +13,12 @@
 namespace silt::mpm {
 
 /// One piece of what is due, in emission order: particles made on the host, or a copy of a
-/// repeating source's sample (Emitter::sample) with ids counted on from first_id.
+/// repeating source's sample (Emitter::sample), row r with id first_id + r.
 struct Emission {
-  NewParticles given;  // copies_of < 0: these particles
-  int copies_of = -1;  // >= 0: a copy of this source's sample
-  int first_id = 0;    // the copy's first id
+  NewParticles given;     // copies_of < 0: these particles
+  int copies_of = -1;     // >= 0: a copy of this source's sample
+  int first_id = 0;       // the copy's first id
+  std::vector<int> rows;  // a split run's part: the rows it takes, ascending (empty: all)
 };
 
 /// A repeating source's sample, as every one of its emissions adds it.

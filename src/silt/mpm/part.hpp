@@ -140,10 +140,14 @@ class Part {
   GridArgs gargs_;
   RebuildArgs rargs_;
   int last_num_blocks_ = 0;
-  /// Per repeating source: its sample on this part's device and the blocks it touches.
+  /// Per repeating source: its sample on this part's device and the blocks it touches; in a
+  /// split run, also the rows this part takes (as last handed) and the blocks they touch.
   struct DeviceSample {
     DeviceBuffer<float> x;
     Index blocks = 0;
+    std::vector<int> rows_host;
+    DeviceBuffer<int> rows;
+    Index rows_blocks = 0;
   };
   std::vector<DeviceSample> samples_;
   /// Particles were added since the last G2P folded their speeds into StepControl::vmax.

@@ -214,6 +214,16 @@ void Part::add(const NewParticles& p) {
 void Part::add_emissions(const std::vector<Emission>& e, const Emitter& emitter) {
   if (e.empty()) return;
   const double origin[3] = {scene_.domain_min[0], scene_.domain_min[1], scene_.domain_min[2]};
+  // The rows of a sample a piece takes, on the host (all of it when rows is empty).
+  const auto positions = [&](const Emission& piece) {
+    const std::vector<float>& x = emitter.sample(piece.copies_of).x;
+    if (piece.rows.empty()) return x;
+    std::vector<float> some;
+    some.reserve(3 * piece.rows.size());
+    for (int r : piece.rows)
+      some.insert(some.end(), &x[3 * std::size_t(r)], &x[3 * std::size_t(r) + 3]);
+    return some;
+  };
   samples_.resize(scene_.sources.size());
   for (const Emission& piece : e) {
     if (piece.copies_of < 0) continue;
@@ -224,22 +234,35 @@ void Part::add_emissions(const std::vector<Emission>& e, const Emitter& emitter)
       d.x.upload(from.x);
       d.blocks = SparseGrid::count_blocks(from.x, origin, scene_.dx, scene_.dimensions);
     }
+    if (!piece.rows.empty() && piece.rows != d.rows_host) {
+      d.rows_host = piece.rows;
+      d.rows = DeviceBuffer<int>(exec_, Index(piece.rows.size()), "emitter sample rows");
+      d.rows.upload(piece.rows);
+      d.rows_blocks =
+          SparseGrid::count_blocks(positions(piece), origin, scene_.dx, scene_.dimensions);
+    }
   }
   // Room for the blocks of everything added, counted once where pieces overlap (as one add of
   // all of them counts): a sample's own count when copies of it are all there is.
-  const int first = e.front().copies_of;
-  const bool one_sample = std::all_of(e.begin(), e.end(), [first](const Emission& p) {
-    return first >= 0 && p.copies_of == first;
+  const Emission& first = e.front();
+  const bool one_sample = std::all_of(e.begin(), e.end(), [&first](const Emission& p) {
+    return first.copies_of >= 0 && p.copies_of == first.copies_of;
   });
-  Index blocks = one_sample ? samples_[std::size_t(first)].blocks : 0;
-  if (!one_sample) {
+  Index blocks = 0;
+  if (one_sample) {
+    const DeviceSample& d = samples_[std::size_t(first.copies_of)];
+    blocks = first.rows.empty() ? d.blocks : d.rows_blocks;
+  } else {
     std::vector<float> x;
     std::vector<bool> seen(scene_.sources.size(), false);
     for (const Emission& piece : e) {
-      const std::vector<float>& px =
-          piece.copies_of < 0 ? piece.given.x : emitter.sample(piece.copies_of).x;
-      if (piece.copies_of >= 0 && seen[std::size_t(piece.copies_of)]) continue;
-      if (piece.copies_of >= 0) seen[std::size_t(piece.copies_of)] = true;
+      if (piece.copies_of < 0) {
+        x.insert(x.end(), piece.given.x.begin(), piece.given.x.end());
+        continue;
+      }
+      if (seen[std::size_t(piece.copies_of)]) continue;  // the same rows again
+      seen[std::size_t(piece.copies_of)] = true;
+      const std::vector<float> px = positions(piece);
       x.insert(x.end(), px.begin(), px.end());
     }
     blocks = SparseGrid::count_blocks(x, origin, scene_.dx, scene_.dimensions);
@@ -251,8 +274,11 @@ void Part::add_emissions(const std::vector<Emission>& e, const Emitter& emitter)
       continue;
     }
     const SourceSample& from = emitter.sample(piece.copies_of);
-    particles_.append_copies(samples_[std::size_t(piece.copies_of)].x.data(), Index(from.count()),
-                             from.v, from.plastic, from.material, piece.first_id);
+    const DeviceSample& d = samples_[std::size_t(piece.copies_of)];
+    const bool some = !piece.rows.empty();
+    particles_.append_copies(d.x.data(), some ? d.rows.data() : nullptr,
+                             Index(some ? piece.rows.size() : from.count()), from.v, from.plastic,
+                             from.material, piece.first_id);
   }
   request_rebuild();  // new particles have no block yet
   speed_stale_ = true;

@@ -149,8 +149,8 @@ bool ParticleStore::append(const NewParticles& p) {
   return moved;
 }
 
-bool ParticleStore::append_copies(const float* from, Index add, const float v[3], float plastic,
-                                  int material, int first_id) {
+bool ParticleStore::append_copies(const float* from, const int* rows, Index add, const float v[3],
+                                  float plastic, int material, int first_id) {
   if (add == 0) return false;
   SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
                fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
@@ -169,7 +169,8 @@ bool ParticleStore::append_copies(const float* from, Index add, const float v[3]
   const float v0 = v[0], v1 = v[1], v2 = v[2];
   parallel_for(
       exec_, "mpm.particles.copy", add, SILT_LAMBDA(Index i) {
-        for (int a = 0; a < 3; ++a) x[3 * i + a] = from[3 * i + a];
+        const Index row = rows ? rows[i] : i;
+        for (int a = 0; a < 3; ++a) x[3 * i + a] = from[3 * row + a];
         vel[3 * i] = v0;
         vel[3 * i + 1] = v1;
         vel[3 * i + 2] = v2;
@@ -179,7 +180,7 @@ bool ParticleStore::append_copies(const float* from, Index add, const float v[3]
         }
         pl[i] = plastic;
         mat[i] = material;
-        id[i] = first_id + i;
+        id[i] = first_id + row;
         block[i] = -1;
       });
   n_ = n0 + add;

@@ -72,12 +72,12 @@ class ParticleStore {
   /// Appends particles (F = I, C = 0, fresh ids); grows the storage first when needed. Between
   /// frames only: it copies from the host and waits. Returns true when storage moved.
   bool append(const NewParticles& p);
-  /// Appends n copies of the positions x (3 per particle, in this store's memory) with velocity
-  /// v, plastic state, material index and ids first_id, first_id + 1, ... (F = I, C = 0): one
-  /// launch on the store's stream, no copy from the host and no wait. Returns true when storage
-  /// moved.
-  bool append_copies(const float* x, Index n, const float v[3], float plastic, int material,
-                     int first_id);
+  /// Appends copies of n rows of the positions x (3 per row, in this store's memory): rows[i]
+  /// (rows: nullptr for rows 0 .. n - 1), with velocity v, plastic state, material index and id
+  /// first_id + row (F = I, C = 0). One launch on the store's stream, no copy from the host and
+  /// no wait. Returns true when storage moved.
+  bool append_copies(const float* x, const int* rows, Index n, const float v[3], float plastic,
+                     int material, int first_id);
 
   /// Host copies of single attributes (waits for the device).
   std::vector<float> download_x() const;

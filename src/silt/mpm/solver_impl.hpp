@@ -78,6 +78,15 @@ struct Solver::Impl {
   void distribute(NewParticles all, double t, const char* how);
   /// silt::Error when n more particles would pass scene.max_particles.
   void check_capacity(std::size_t n, double t, const char* how) const;
+  /// A split run: per local part, the rows of repeating source s's sample in its piece (kept
+  /// while the balancer's axis and cuts stay).
+  const std::vector<std::vector<int>>& rows_of_sample(int s);
+  struct SampleRows {
+    int axis = -1;
+    std::vector<double> cuts;
+    std::vector<std::vector<int>> rows;
+  };
+  std::vector<SampleRows> sample_rows;
   void prepare(bool emit_new, bool for_frame);
   void agree_rebuild();
   /// Records the graphs again when what they baked in changed; true when it did.

@@ -99,19 +99,68 @@ void Solver::Impl::make_parts(const std::vector<Exec>& execs) {
 
 void Solver::Impl::emit(double t) {
   std::vector<Emission> due = emitter.take_due_emissions(t);
-  if (nparts > 1) {
-    // Each particle goes to the part of its piece: on the host.
-    distribute(emitter.expand(std::move(due)), t, "emitted");
-    return;
-  }
-  // One part: a repeating source's copies are made on its device.
   std::size_t n = 0;
   for (const Emission& piece : due)
     n += piece.copies_of < 0 ? piece.given.count() : emitter.sample(piece.copies_of).count();
   if (n == 0) return;
+  if (nparts > 1 && balancer.axis() < 0) {
+    // The first particles of a split run choose its axis and cuts: on the host.
+    distribute(emitter.expand(std::move(due)), t, "emitted");
+    return;
+  }
   check_capacity(n, t, "emitted");
   total_particles += (long long)n;
-  each([&](Part& p, int) { p.add_emissions(due, emitter); });
+  // A repeating source's copies are made on the devices: with several parts, each part copies
+  // the rows of the sample that lie in its piece; host particles go to the parts of their pieces.
+  std::vector<std::vector<Emission>> mine(parts.size());
+  for (Emission& piece : due) {
+    if (nparts == 1) {
+      mine[0].push_back(std::move(piece));
+      continue;
+    }
+    if (piece.copies_of >= 0) {
+      const std::vector<std::vector<int>>& rows = rows_of_sample(piece.copies_of);
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        if (!rows[k].empty())
+          mine[k].push_back(Emission{{}, piece.copies_of, piece.first_id, rows[k]});
+      continue;
+    }
+    const NewParticles& g = piece.given;
+    const std::vector<int> at = balancer.pieces(g);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      Emission e;
+      for (std::size_t i = 0; i < g.count(); ++i) {
+        if (at[i] != global[k]) continue;
+        for (int a = 0; a < 3; ++a) {
+          e.given.x.push_back(g.x[3 * i + std::size_t(a)]);
+          e.given.v.push_back(g.v[3 * i + std::size_t(a)]);
+        }
+        e.given.plastic.push_back(g.plastic[i]);
+        e.given.material.push_back(g.material[i]);
+        e.given.id.push_back(g.id[i]);
+      }
+      if (e.given.count() > 0) mine[k].push_back(std::move(e));
+    }
+  }
+  each([&](Part& p, int k) { p.add_emissions(mine[std::size_t(k)], emitter); });
+}
+
+const std::vector<std::vector<int>>& Solver::Impl::rows_of_sample(int s) {
+  if (sample_rows.size() < scene.sources.size()) sample_rows.resize(scene.sources.size());
+  SampleRows& c = sample_rows[std::size_t(s)];
+  if (c.axis == balancer.axis() && c.cuts == balancer.cuts() && !c.rows.empty()) return c.rows;
+  const SourceSample& from = emitter.sample(s);
+  NewParticles probe;
+  probe.x = from.x;
+  probe.material.assign(from.count(), 0);
+  const std::vector<int> at = balancer.pieces(probe);
+  c.rows.assign(parts.size(), {});
+  for (std::size_t i = 0; i < at.size(); ++i)
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      if (at[i] == global[k]) c.rows[k].push_back(int(i));
+  c.axis = balancer.axis();
+  c.cuts = balancer.cuts();
+  return c.rows;
 }
 
 void Solver::Impl::check_capacity(std::size_t n, double t, const char* how) const {
