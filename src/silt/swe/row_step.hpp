@@ -69,6 +69,8 @@ class RowScratch {
   int threads() const { return threads_; }
   StagedRow<T> staged(int thread, int k);
   FluxRow<T> fluxes(int thread, int k);
+  /// The update pass's flags of one row's cells (row_update.hpp).
+  unsigned char* left(int thread);
   double* band_inflow() { return band_inflow_.data(); }
   T* thread_speed() { return thread_speed_.data(); }
 
@@ -77,6 +79,7 @@ class RowScratch {
   int threads_ = 0;
   std::vector<T> values_;              // per thread: 2 staged rows of kStagedFields fields
   std::vector<unsigned char> active_;  // per thread: 2 staged masks
+  std::vector<unsigned char> left_;    // per thread: the cells the update pass left to do
   std::vector<T> fluxes_;  // per thread: west/east (x), south and north (y) rows of 5 fields
   std::vector<double> band_inflow_;
   std::vector<T> thread_speed_;
