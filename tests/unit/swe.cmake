@@ -7,3 +7,6 @@ silt_add_test(NAME swe_set_series_test SOURCES swe_set_series_test.cpp LABEL uni
               CUDA)
 # The edge flux on host packs of edges (float_pack.hpp): every lane the scalar bits (plain g++).
 silt_add_test(NAME swe_pack_test SOURCES swe_pack_test.cpp LABEL unit LIBS silt::swe TIMEOUT 120)
+# The cell update on host packs of cells and the row step's update pass: every lane the scalar bits.
+silt_add_test(NAME swe_pack_update_test SOURCES swe_pack_update_test.cpp LABEL unit LIBS silt::swe
+              TIMEOUT 120)

@@ -12,6 +12,7 @@
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/point_source.hpp"
 #include "silt/swe/row_fluxes.hpp"
+#include "silt/swe/row_update.hpp"
 
 namespace silt::swe::detail {
 
@@ -29,6 +30,7 @@ void RowScratch<T>::reserve(Index width, Index rows, int threads) {
   const size_t w = size_t(width_ + 2), t = size_t(threads_);
   values_.assign(t * 2 * kStagedFields * w, T(0));
   active_.assign(t * 2 * w, 0);
+  left_.assign(t * w, 0);
   fluxes_.assign(t * 3 * kFluxFields * w, T(0));
   band_inflow_.assign(size_t((rows_ + kRowBand - 1) / kRowBand), 0.0);
   thread_speed_.assign(t, T(0));
@@ -43,6 +45,11 @@ StagedRow<T> RowScratch<T>::staged(int thread, int k) {
 }
 
 template <class T>
+unsigned char* RowScratch<T>::left(int thread) {
+  return left_.data() + size_t(thread) * size_t(width_ + 2);
+}
+
+template <class T>
 FluxRow<T> RowScratch<T>::fluxes(int thread, int k) {
   const size_t w = size_t(width_ + 2), row = size_t(thread) * 3 + size_t(k);
   T* b = fluxes_.data() + row * kFluxFields * w;
@@ -50,16 +57,6 @@ FluxRow<T> RowScratch<T>::fluxes(int thread, int k) {
 }
 
 namespace {
-
-// What one row step needs besides the views: the box's columns and the step's constants.
-template <class T>
-struct RowPass {
-  const SolverView<T>& v;
-  Index i0, i1;           // the box's columns; staged index s = i - i0 + 1
-  CellUpdateParams<T> p;  // manning filled in per cell
-  double dt;              // s
-  int step;               // the step's number, for faults
-};
 
 // Stages row j's cells i in [i0 - 1, i1] as normal_state_k() and edge_flux() see them, with the
 // roots of their depths: a cell outside the view's readable cells (owned cells and ext halo layers)
@@ -101,67 +98,6 @@ void stage_row(const EdgeView<T>& e, Index j, Index i0, Index i1, const StagedRo
   }
 }
 
-// Volume (m^3 / (dt dx)) that crossed the global domain edge of owned cell (i, j) through flow
-// segments this step, positive into the domain (what phase_boundary_flow counts).
-template <class T>
-double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>& w,
-                       const EdgeFlux<T>& ea, const EdgeFlux<T>& s, const EdgeFlux<T>& n) {
-  const Index gi = i + e.i0, gj = j + e.j0;
-  auto flows = [&](int side, Index pos) {
-    const int seg = e.segment(side, pos);
-    return seg >= 0 && e.seg_kind[seg] != kWall;
-  };
-  double q = 0.0;
-  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
-  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
-  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
-  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
-  return q;
-}
-
-// Updates row j from its edge fluxes (fx: west edges, fs: south, fn: north) as phase_update_box
-// does; adds the boundary inflow of its owned cells to *inflow.
-template <class T>
-void update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const FluxRow<T>& fx,
-                const FluxRow<T>& fs, const FluxRow<T>& fn, double& inflow) {
-  const SolverView<T>& v = rp.v;
-  const EdgeView<T>& e = v.e;
-  const Index base = e.h.offset(0, j);
-  const T *h = e.h.ptr + base, *hu = e.hu.ptr + base, *hv = e.hv.ptr + base, *hc = e.hc.ptr + base;
-  T *h_new = v.h_new.ptr + base, *hu_new = v.hu_new.ptr + base, *hv_new = v.hv_new.ptr + base,
-    *hc_new = v.hc_new.ptr + base, *md = v.max_depth.ptr + base;
-  const T* manning = v.manning.ptr ? v.manning.ptr + base : nullptr;
-  const bool row_owned = j >= 0 && j < e.ny;
-  const bool edge_row = j + e.j0 == 0 || j + e.j0 == e.gny - 1;
-  const bool flows = v.n_flow_cells > 0 && row_owned;
-  const bool rain_raster = v.forcing.rain_a != nullptr;
-  for (Index i = rp.i0; i < rp.i1; ++i) {
-    const Index k = i - rp.i0;
-    CellState<T> s{h[i], hu[i], hv[i], hc[i]};
-    if (r.active[k + 1]) {
-      CellUpdateParams<T> p = rp.p;
-      p.manning = manning ? manning[i] : T(0);
-      if (rain_raster) p.rain_depth = v.rain_depth(base + i, rp.dt);
-      const EdgeFlux<T> w = fx[k], ea = fx[k + 1], so = fs[k], n = fn[k];
-      const int code = update_cell_k(s, w, ea, so, n, p);
-      v.forcing.infiltrate(s, base + i, true, rp.dt, e.dry);
-      const bool owned = row_owned && i >= 0 && i < e.nx;
-      if (code != kFaultNone && owned) v.fault.raise(code, e.global_index(i, j), rp.step);
-      if (flows && owned && (edge_row || i + e.i0 == 0 || i + e.i0 == e.gnx - 1)) {
-        const double q = boundary_inflow(e, i, j, w, ea, so, n);
-        if (q != 0.0) inflow += q * rp.dt * v.dx;
-      }
-      if (s.h > md[i]) md[i] = s.h;
-    } else if (v.forcing.model != kNoInfiltration) {
-      v.forcing.infiltrate(s, base + i, false, rp.dt, e.dry);
-    }
-    h_new[i] = s.h;
-    hu_new[i] = s.hu;
-    hv_new[i] = s.hv;
-    hc_new[i] = s.hc;
-  }
-}
-
 // The point sources of row j's updated active cells, applied to the new state as phase_sources
 // does. Returns whether there was one (the row's CFL speed must then be taken again).
 template <class T>
@@ -189,7 +125,8 @@ bool row_sources(const RowPass<T>& rp, Index j, const StagedRow<T>& r, double& i
   return any;
 }
 
-// The CFL speed of row j's owned active cells in the new state, in chunks of kSpeedChunk cells
+// The CFL speed of row j's owned active cells in the new state once point sources have changed it
+// (update_row gives it for the other rows), in chunks of kSpeedChunk cells
 // copied to the stack: wave_speed_k reads a cell's discharges only where it is wet, and g++
 // if-converts (and vectorises) such reads only from arrays it can see are in bounds. Speeds are
 // positive or +0, so their maximum does not depend on the order in which they are taken.
@@ -241,9 +178,9 @@ T step_band(const RowPass<T>& rp, Index jb, Index je, RowScratch<T>& scratch, in
     stage_row(e, j + 1, rp.i0, rp.i1, above);
     row_y_fluxes(e, j + 1, rp.i0, rp.i1, cur, above, fn);
     row_x_fluxes(e, j, rp.i0, rp.i1, cur, fx);
-    update_row(rp, j, cur, fx, fs, fn, inflow);
-    if (rp.v.n_sources > 0) row_sources(rp, j, cur, inflow);
-    speed = std::max(speed, row_speed(rp, j, cur));
+    T row = update_row(rp, j, cur, fx, fs, fn, scratch.left(t), inflow);
+    if (rp.v.n_sources > 0 && row_sources(rp, j, cur, inflow)) row = row_speed(rp, j, cur);
+    speed = std::max(speed, row);
     std::swap(fs, fn);
     std::swap(cur, above);
   }

@@ -4,11 +4,12 @@
 // mask, and the roots of the depth that the edge fluxes take, as the tile kernel stages them; a
 // branch-free loop that g++ vectorises), every x edge flux of the row and every y edge flux between
 // two rows is computed once (the north fluxes of a row are the south fluxes of the next; only a
-// band's first south row is computed twice, by it and by the band below), then each cell of the row
-// is updated from its four edge fluxes with update_cell_k(), point sources are applied, the
-// boundary inflow is counted and the CFL speed of the new state is taken (vectorised, over the row
-// once it is updated). A step is then one parallel region (small boxes: none, they run on the
-// calling thread). It calls exactly the functions of the plain parallel_for path (edges.hpp,
+// band's first south row is computed twice, by it and by the band below; in packs of edges,
+// row_fluxes.hpp), then each cell of the row is updated from its four edge fluxes with
+// update_cell_k() and the CFL speed of the new state taken in the same pass (in packs of cells,
+// row_update.hpp), the boundary inflow is counted and point sources are applied (a row with one
+// takes its CFL speed again). A step is then one parallel region (small boxes: none, they run on
+// the calling thread). It calls exactly the functions of the plain parallel_for path (edges.hpp,
 // cell_update_k.hpp, cfl_k.hpp, point_source.hpp), which stays its test oracle
 // (SolverOptions::plain_phases) and which it matches bit for bit (only the inflow volume is summed
 // in another order).
@@ -69,6 +70,8 @@ class RowScratch {
   int threads() const { return threads_; }
   StagedRow<T> staged(int thread, int k);
   FluxRow<T> fluxes(int thread, int k);
+  /// The update pass's flags of one row's cells (row_update.hpp).
+  unsigned char* left(int thread);
   double* band_inflow() { return band_inflow_.data(); }
   T* thread_speed() { return thread_speed_.data(); }
 
@@ -77,6 +80,7 @@ class RowScratch {
   int threads_ = 0;
   std::vector<T> values_;              // per thread: 2 staged rows of kStagedFields fields
   std::vector<unsigned char> active_;  // per thread: 2 staged masks
+  std::vector<unsigned char> left_;    // per thread: the cells the update pass left to do
   std::vector<T> fluxes_;  // per thread: west/east (x), south and north (y) rows of 5 fields
   std::vector<double> band_inflow_;
   std::vector<T> thread_speed_;

@@ -325,6 +325,31 @@ SILT_FORCEINLINE FloatPack<W, Tag, S> sign_nonzero(const FloatPack<W, Tag, S>& x
 template <int W, class Tag, class S>
 struct Tiny<FloatPack<W, Tag, S>> : Tiny<S> {};
 
+/// exp and log lane by lane through the C library (std::exp, std::log of S): each lane the bits
+/// of the scalar call, at the scalar call's cost (a vector form would round differently).
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> exp(const FloatPack<W, Tag, S>& x) {
+  S t[W];
+  for (int l = 0; l < W; ++l) t[l] = std::exp(x.v[l]);
+  FloatPack<W, Tag, S> r;
+  for (int l = 0; l < W; ++l) r.v[l] = t[l];
+  return r;
+}
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> log(const FloatPack<W, Tag, S>& x) {
+  S t[W];
+  for (int l = 0; l < W; ++l) t[l] = std::log(x.v[l]);
+  FloatPack<W, Tag, S> r;
+  for (int l = 0; l < W; ++l) r.v[l] = t[l];
+  return r;
+}
+/// As cbrt_fast on the host (cbrt_pos): exp(log(x) * (1 / 3)), the same operations lane by lane.
+template <int W, class Tag, class S>
+SILT_FORCEINLINE FloatPack<W, Tag, S> cbrt_fast(const FloatPack<W, Tag, S>& x) {
+  using P = FloatPack<W, Tag, S>;
+  return exp(log(x) * (P(S(1)) / P(S(3))));
+}
+
 }  // namespace math
 }  // namespace silt
 

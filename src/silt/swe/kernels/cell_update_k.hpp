@@ -27,7 +27,10 @@ struct CellUpdateParams {
 
 /// Updates `s` in place from the fluxes through its west, east, south and north edges (x edges:
 /// normal = x, tangential = y; y edges: normal = y, tangential = x). The cell is the right cell of
-/// its west and south edges and the left cell of its east and north edges. Returns a FaultCode.
+/// its west and south edges and the left cell of its east and north edges. Returns a FaultCode and
+/// leaves `s` unchanged on a fault. T is float, double or a host pack of cells (float_pack.hpp),
+/// each lane its cell's scalar update; a pack reports a fault when any lane has one (the row step
+/// then updates its cells one by one, row_update.cpp).
 template <class T>
 SILT_HD int update_cell_k(CellState<T>& s, const EdgeFlux<T>& w, const EdgeFlux<T>& e,
                           const EdgeFlux<T>& so, const EdgeFlux<T>& n,
@@ -37,12 +40,12 @@ SILT_HD int update_cell_k(CellState<T>& s, const EdgeFlux<T>& w, const EdgeFlux<
   T hu = s.hu - k * ((e.un_left - w.un_right) + (n.ut - so.ut));
   T hv = s.hv - k * ((n.un_left - so.un_right) + (e.ut - w.ut));
   T hc = s.hc - k * ((e.c - w.c) + (n.c - so.c));
-  if (!(h == h && hu == hu && hv == hv && hc == hc)) return kFaultNaN;
+  if (math::any(!(h == h && hu == hu && hv == hv && hc == hc))) return kFaultNaN;
   const T scale =
       s.h + p.rain_depth + k * (math::abs(e.h) + math::abs(w.h) + math::abs(n.h) + math::abs(so.h));
   if (!clamp_depth_k(h, scale)) return kFaultNegativeDepth;
   // The pollutant follows the water: round-off below zero, or an emptied cell, holds none.
-  if (hc < T(0) || h == T(0)) hc = T(0);
+  hc = math::select(hc < T(0) || h == T(0), T(0), hc);
   s = CellState<T>{h, hu, hv, hc};
   dry_out_k(s, p.dry);
   const T f = manning_factor_k(s.h, s.hu, s.hv, p.manning, p.g, p.dt);

@@ -10,13 +10,15 @@
 namespace silt::swe {
 
 /// Fastest signal speed of one cell, m/s: max(|u|, |v|) + sqrt(g h) (velocities zero when dry).
+/// T is float, double or a host pack of cells (float_pack.hpp).
 template <class T>
 SILT_HD SILT_FORCEINLINE T wave_speed_k(T h, T hu, T hv, T g, T dry) {
-  if (!(h > T(0))) return T(0);
+  const auto wet = h > T(0);
+  if (!math::any(wet)) return T(0);
   // max(|hu|, |hv|) / h: one division, and to the bit max(|hu / h|, |hv / h|) (a rounded division
   // by the same h > 0 is monotone in the numerator, so it commutes with the max).
-  const T uv = h > dry ? math::fdiv(math::max(math::abs(hu), math::abs(hv)), h) : T(0);
-  return uv + math::sqrt(g * h);
+  const T uv = math::select(h > dry, math::fdiv(math::max(math::abs(hu), math::abs(hv)), h), T(0));
+  return math::select(wet, uv + math::sqrt(g * h), T(0));
 }
 
 /// CFL time step (s) for the largest wave speed smax (m/s). speed_floor (m/s, > 0) stands in for

@@ -20,13 +20,18 @@ namespace silt::swe {
 
 /// Factor (dimensionless, in [0, 1], finite for every h >= 0) applied to hu and hv over a step
 /// dt (s) for depth h (m), discharges hu, hv (m^2/s), Manning n (s m^-1/3) and gravity g (m/s^2).
+/// T is float, double or a host pack of cells (float_pack.hpp): lanes without friction take the
+/// cube root of 1 (libm's quickest case; a pack's exp and log go lane by lane) and give 1.
 template <class T>
 SILT_HD SILT_FORCEINLINE T manning_factor_k(T h, T hu, T hv, T n, T g, T dt) {
-  if (!(n > T(0)) || !(h > T(0)) || !(dt > T(0))) return T(1);
+  const auto rough = n > T(0) && h > T(0) && dt > T(0);
+  if (!math::any(rough)) return T(1);
   const T q = math::sqrt(hu * hu + hv * hv);  // m^2/s
-  if (!(q > T(0))) return T(1);               // nothing to slow (and no 0 / 0 below)
-  const T k = g * n * n * (q / h) / (h * math::cbrt_fast(h));  // 1/s, +inf if h^(4/3) underflows
-  return T(1) / (T(1) + dt * k);
+  const auto slowed = rough && q > T(0);      // else nothing to slow (and no 0 / 0 below)
+  if (!math::any(slowed)) return T(1);
+  const T d = math::select(slowed, h, T(1));
+  const T k = g * n * n * (q / d) / (d * math::cbrt_fast(d));  // 1/s, +inf if h^(4/3) underflows
+  return math::select(slowed, T(1) / (T(1) + dt * k), T(1));
 }
 
 }  // namespace silt::swe

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <limits>
+#include <type_traits>
 
 #include "silt/core/config.hpp"
 #include "silt/core/math/scalar.hpp"
@@ -55,28 +56,34 @@ SILT_HD SILT_FORCEINLINE NormalState<T> primitive_state_k(const CellState<T>& s,
   return NormalState<T>{s.h, s.hu * r, s.hv * r, s.hc * r};
 }
 
+/// The type of one value of T: T for float and double, the lanes' type for a host pack (whose
+/// math::Tiny is its lanes', float_pack.hpp).
+template <class T>
+using ScalarOf = std::remove_const_t<decltype(math::Tiny<T>::value)>;
+
 /// Depth after an update that should be non-negative up to round-off. `scale` (m) is the sum of
 /// the magnitudes that entered the update (old depth plus every flux and source term), so
-/// |error| <= kRoundoff * eps * scale. Returns false when h is negative beyond round-off.
+/// |error| <= kRoundoff * eps * scale. Returns false when h is negative beyond round-off (for a
+/// pack: in any lane; h is then unchanged).
 template <class T>
 SILT_HD SILT_FORCEINLINE bool clamp_depth_k(T& h, T scale) {
   // 64 ulps of the largest term: a cell update sums at most ~8 terms.
-  constexpr T kRoundoff = T(64) * std::numeric_limits<T>::epsilon();
-  if (h >= T(0)) return true;
-  if (h >= -kRoundoff * scale) {
-    h = T(0);
-    return true;
-  }
-  return false;
+  using S = ScalarOf<T>;
+  constexpr S kRoundoff = S(64) * std::numeric_limits<S>::epsilon();
+  const auto negative = !(h >= T(0));
+  if (!math::any(negative)) return true;
+  if (math::any(negative && !(h >= T(-kRoundoff) * scale))) return false;
+  h = math::select(negative, T(0), h);
+  return true;
 }
 
 /// Dry cells carry no momentum.
 template <class T>
 SILT_HD SILT_FORCEINLINE void dry_out_k(CellState<T>& s, T dry) {
-  if (!(s.h > dry)) {
-    s.hu = T(0);
-    s.hv = T(0);
-  }
+  const auto dry_cell = !(s.h > dry);
+  if (!math::any(dry_cell)) return;
+  s.hu = math::select(dry_cell, T(0), s.hu);
+  s.hv = math::select(dry_cell, T(0), s.hv);
 }
 
 }  // namespace silt::swe

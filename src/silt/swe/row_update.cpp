@@ -1,0 +1,148 @@
+// The row step's update pass (row_update.hpp): full packs of cells through packed_cell_updates
+// (SSE2 here, AVX2 in row_update_avx.cpp where the CPU has it), the rest cell by cell with the
+// same functions.
+#include "silt/swe/row_update.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "silt/swe/kernels/boundary_k.hpp"
+#include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/row_update_packed.hpp"
+
+namespace silt::swe::detail {
+
+namespace {
+struct Sse2Tag {};
+}  // namespace
+
+__attribute__((flatten)) float packed_cell_updates_sse(
+    const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
+    const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p, unsigned char* left) {
+  return packed_cell_updates<FloatPack<4, Sse2Tag, float>, 4>(c, x, s, n, count, p, left);
+}
+__attribute__((flatten)) double packed_cell_updates_sse(
+    const CellRow<double>& c, const FluxRow<double>& x, const FluxRow<double>& s,
+    const FluxRow<double>& n, Index count, const CellUpdateParams<double>& p, unsigned char* left) {
+  return packed_cell_updates<FloatPack<2, Sse2Tag, double>, 2>(c, x, s, n, count, p, left);
+}
+
+namespace {
+
+template <class T>
+T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x, const FluxRow<T>& s,
+                      const FluxRow<T>& n, Index count, const CellUpdateParams<T>& p,
+                      unsigned char* left) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2 ? packed_cell_updates_avx2(c, x, s, n, count, p, left)
+              : packed_cell_updates_sse(c, x, s, n, count, p, left);
+}
+
+// Row f from element d on.
+template <class T>
+FluxRow<T> from(const FluxRow<T>& f, Index d) {
+  return FluxRow<T>{f.h + d, f.un_left + d, f.un_right + d, f.ut + d, f.c + d};
+}
+
+// Volume (m^3 / (dt dx)) that crossed the global domain edge of owned cell (i, j) through flow
+// segments this step, positive into the domain (what phase_boundary_flow counts).
+template <class T>
+double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>& w,
+                       const EdgeFlux<T>& ea, const EdgeFlux<T>& s, const EdgeFlux<T>& n) {
+  const Index gi = i + e.i0, gj = j + e.j0;
+  auto flows = [&](int side, Index pos) {
+    const int seg = e.segment(side, pos);
+    return seg >= 0 && e.seg_kind[seg] != kWall;
+  };
+  double q = 0.0;
+  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
+  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
+  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
+  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
+  return q;
+}
+
+}  // namespace
+
+template <class T>
+T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const FluxRow<T>& fx,
+             const FluxRow<T>& fs, const FluxRow<T>& fn, unsigned char* left, double& inflow) {
+  const SolverView<T>& v = rp.v;
+  const EdgeView<T>& e = v.e;
+  const Index base = e.h.offset(0, j), width = rp.i1 - rp.i0;
+  const T *h = e.h.ptr + base, *hu = e.hu.ptr + base, *hv = e.hv.ptr + base, *hc = e.hc.ptr + base;
+  T *h_new = v.h_new.ptr + base, *hu_new = v.hu_new.ptr + base, *hv_new = v.hv_new.ptr + base,
+    *hc_new = v.hc_new.ptr + base, *md = v.max_depth.ptr + base;
+  const T* manning = v.manning.ptr ? v.manning.ptr + base : nullptr;
+  const bool row_owned = j >= 0 && j < e.ny;
+  const bool rain_raster = v.forcing.rain_a != nullptr;
+  std::memset(left, 1, size_t(width));
+  T speed = T(0);
+  // Packs: owned cells (only they report faults and enter the CFL maximum) without rasters of
+  // rain or infiltration.
+  const Index lo = std::max<Index>(rp.i0, 0), hi = std::min(rp.i1, e.nx);
+  if (row_owned && !rain_raster && v.forcing.model == kNoInfiltration && hi > lo) {
+    const Index d = lo - rp.i0;
+    const CellRow<T> c{
+        h + lo,          hu + lo,     hv + lo,     hc + lo, h_new + lo,
+        hu_new + lo,     hv_new + lo, hc_new + lo, md + lo, manning ? manning + lo : nullptr,
+        r.active + d + 1};
+    speed = packed_cell_updates(c, from(fx, d), from(fs, d), from(fn, d), hi - lo, rp.p, left + d);
+  }
+  // The rest cell by cell: halo cells, packs with an inactive cell or a fault, the row's tail.
+  for (Index k = 0; k < width; ++k) {
+    if (k + 8 <= width) {
+      std::uint64_t run;
+      std::memcpy(&run, left + k, 8);
+      if (run == 0) {
+        k += 7;
+        continue;
+      }
+    }
+    if (!left[k]) continue;
+    const Index i = rp.i0 + k;
+    CellState<T> s{h[i], hu[i], hv[i], hc[i]};
+    if (r.active[k + 1]) {
+      CellUpdateParams<T> p = rp.p;
+      p.manning = manning ? manning[i] : T(0);
+      if (rain_raster) p.rain_depth = v.rain_depth(base + i, rp.dt);
+      const int code = update_cell_k(s, fx[k], fx[k + 1], fs[k], fn[k], p);
+      v.forcing.infiltrate(s, base + i, true, rp.dt, e.dry);
+      const bool owned = row_owned && i >= 0 && i < e.nx;
+      if (code != kFaultNone && owned) v.fault.raise(code, e.global_index(i, j), rp.step);
+      if (s.h > md[i]) md[i] = s.h;
+      if (owned) speed = std::max(speed, wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry));
+    } else if (v.forcing.model != kNoInfiltration) {
+      v.forcing.infiltrate(s, base + i, false, rp.dt, e.dry);
+    }
+    h_new[i] = s.h;
+    hu_new[i] = s.hu;
+    hv_new[i] = s.hv;
+    hc_new[i] = s.hc;
+  }
+  // The inflow through flow segments of the global edge, cell by cell in order.
+  if (v.n_flow_cells == 0 || !row_owned) return speed;
+  auto add_inflow = [&](Index i) {
+    const Index k = i - rp.i0;
+    if (i < lo || i >= hi || !r.active[k + 1]) return;
+    const double q = boundary_inflow(e, i, j, fx[k], fx[k + 1], fs[k], fn[k]);
+    if (q != 0.0) inflow += q * rp.dt * v.dx;
+  };
+  if (j + e.j0 == 0 || j + e.j0 == e.gny - 1) {
+    for (Index i = lo; i < hi; ++i) add_inflow(i);
+  } else {  // the global west and east columns' cells only
+    add_inflow(-e.i0);
+    if (e.gnx > 1) add_inflow(e.gnx - 1 - e.i0);
+  }
+  return speed;
+}
+
+template float update_row<float>(const RowPass<float>&, Index, const StagedRow<float>&,
+                                 const FluxRow<float>&, const FluxRow<float>&,
+                                 const FluxRow<float>&, unsigned char*, double&);
+template double update_row<double>(const RowPass<double>&, Index, const StagedRow<double>&,
+                                   const FluxRow<double>&, const FluxRow<double>&,
+                                   const FluxRow<double>&, unsigned char*, double&);
+
+}  // namespace silt::swe::detail
