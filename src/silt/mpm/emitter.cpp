@@ -34,15 +34,30 @@ NewParticles Emitter::take_due(double t) {
       if (repeats && samples_[s].empty())
         samples_[s] = sample_source(src, scene_->dx, scene_->dimensions);
       if (!repeats) once = sample_source(src, scene_->dx, scene_->dimensions);
-      for (const Vec3d& p : repeats ? samples_[s] : once) {
+      // Appended in parallel (1.33M particles for the snowball at dx 0.00293): same values, in
+      // order, ids counted on.
+      const std::vector<Vec3d>& pts = repeats ? samples_[s] : once;
+      const std::size_t n0 = add.count(), n = pts.size();
+      add.x.resize(3 * (n0 + n));
+      add.v.resize(3 * (n0 + n));
+      add.plastic.resize(n0 + n, initial_plastic_[s]);
+      add.material.resize(n0 + n, int(s));
+      add.id.resize(n0 + n);
+      const int id0 = next_id_;
+      float* x = add.x.data() + 3 * n0;
+      float* v = add.v.data() + 3 * n0;
+      int* id = add.id.data() + n0;
+      const float vel[3] = {float(src.velocity[0]), float(src.velocity[1]),
+                            float(src.velocity[2])};
+#pragma omp parallel for schedule(static)
+      for (long long i = 0; i < static_cast<long long>(n); ++i) {
         for (int a = 0; a < 3; ++a) {
-          add.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
-          add.v.push_back(float(src.velocity[a]));
+          x[3 * i + a] = std::clamp(float(pts[std::size_t(i)][a]), clamp_lo_[a], clamp_hi_[a]);
+          v[3 * i + a] = vel[a];
         }
-        add.plastic.push_back(initial_plastic_[s]);
-        add.material.push_back(int(s));
-        add.id.push_back(next_id_++);
+        id[i] = id0 + int(i);
       }
+      next_id_ += int(n);
     }
   }
   return add;
