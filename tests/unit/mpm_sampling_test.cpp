@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +16,8 @@
 #include "silt/mpm/obj_mesh.hpp"
 #include "silt/mpm/sampling/poisson_tile.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/sampling/tile_cache.hpp"
+#include "silt/mpm/splitmix.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -208,11 +212,13 @@ TEST(MpmSampling, PoissonIsTheSameForAnyThreadCount) {
   s.sampling = Sampling::poisson;
   s.seed = 11;
   const int threads = omp_get_max_threads();
+  ::setenv("SILT_TILE_CACHE", "off", 1);  // throw the tile both times
   omp_set_num_threads(1);
   const auto one = silt::mpm::sample_source(s, 0.004);
   omp_set_num_threads(3);
   const auto three = silt::mpm::sample_source(s, 0.004);
   omp_set_num_threads(threads);
+  ::unsetenv("SILT_TILE_CACHE");
   ASSERT_EQ(one.size(), three.size());
   for (std::size_t i = 0; i < one.size(); ++i)
     for (int d = 0; d < 3; ++d) ASSERT_EQ(one[i][d], three[i][d]) << "point " << i;
@@ -298,6 +304,66 @@ TEST(MpmSampling, PoissonTileIsTheSameForAnyThreadCount) {
   omp_set_num_threads(threads);
   ASSERT_EQ(one, four);
   EXPECT_NE(one, silt::mpm::periodic_poisson_tile(L, 1.0, 10));
+}
+
+// The tile cache: what it returns is the thrown tile, from the file when one is there (a file with
+// a point changed and its hash made good is believed: so it is read), and thrown again when the
+// file is damaged, truncated or another key's; nothing is written when it is off.
+TEST(MpmSampling, TileCacheReadsItsFileAndIgnoresABadOne) {
+  namespace fs = std::filesystem;
+  const std::string root = temp_path("cache");
+  fs::remove_all(root);
+  const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  ::setenv("XDG_CACHE_HOME", root.c_str(), 1);
+  ::unsetenv("SILT_TILE_CACHE");
+  const double L[3] = {8, 8, 8};
+  const auto thrown = silt::mpm::periodic_poisson_tile(L, 1.0, 21);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // thrown and written
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(silt::mpm::tile_cache_dir())) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  const std::string file = files[0].string();
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // read back
+  // Another seed is another file.
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 22), silt::mpm::periodic_poisson_tile(L, 1.0, 22));
+  // The header: magic, version, seed, r, L (8 bytes each, 7 of them), count, hash; then xyz.
+  constexpr std::streamoff kCountAt = 56, kHashAt = 64, kPointsAt = 72;
+  auto edited = thrown;
+  edited[3][1] += 0.25;
+  {
+    std::uint64_t h = silt::mpm::mix64(edited.size());
+    for (const Vec3d& p : edited)
+      for (double v : p) {
+        std::uint64_t b;
+        std::memcpy(&b, &v, sizeof b);
+        h = silt::mpm::mix64(h ^ b);
+      }
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(kHashAt);
+    f.write(reinterpret_cast<const char*>(&h), sizeof h);
+    f.seekp(kPointsAt + std::streamoff(3 * sizeof(Vec3d) + sizeof(double)));
+    f.write(reinterpret_cast<const char*>(&edited[3][1]), sizeof(double));
+  }
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), edited) << "the file is read";
+  {  // A point changed without its hash: damaged, thrown again (and written again).
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(kPointsAt + 8);
+    f.put('x');
+  }
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  fs::resize_file(file, kCountAt + 4);  // truncated
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  ::setenv("SILT_TILE_CACHE", "off", 1);
+  fs::remove_all(root);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  EXPECT_FALSE(fs::exists(root)) << "off writes nothing";
+  ::unsetenv("SILT_TILE_CACHE");
+  if (old_xdg)
+    ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
 }
 
 TEST(MpmSampling, PoissonCoversDisconnectedMeshParts) {

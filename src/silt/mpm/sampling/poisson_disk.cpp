@@ -8,6 +8,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/sampling/poisson_tile.hpp"
+#include "silt/mpm/sampling/tile_cache.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/splitmix.hpp"
 
@@ -140,7 +141,7 @@ std::vector<Vec3d> poisson_disk(const ShapeRegion& region, std::uint64_t seed, d
                       kMinTileRadii * r);
     if (target == 0) break;
     const std::uint64_t s = mix64(stream + std::uint64_t(attempt));
-    pts = fill_with_copies(region, periodic_poisson_tile(L, r, s), L, mix64(s), target);
+    pts = fill_with_copies(region, cached_poisson_tile(L, r, s), L, mix64(s), target);
     if (pts.size() >= target) break;
   }
   return pts;
