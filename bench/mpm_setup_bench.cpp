@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
       for (const auto& s : job.scene.sources) {
         const auto t1 = std::chrono::steady_clock::now();
         const auto pts = silt::mpm::sample_source(s, job.scene.dx, job.scene.dimensions);
-        fmt::print("source '{}': {} particles sampled in {:.3f} s\n", s.name, pts.size(), since(t1));
+        fmt::print("source '{}': {} particles sampled in {:.3f} s\n", s.name, pts.size(),
+                   since(t1));
       }
     const auto t2 = std::chrono::steady_clock::now();
     silt::mpm::Solver solver(job.scene, exec);

@@ -321,12 +321,14 @@ TEST(MpmSampling, TileCacheReadsItsFileAndIgnoresABadOne) {
   const auto thrown = silt::mpm::periodic_poisson_tile(L, 1.0, 21);
   EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // thrown and written
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(silt::mpm::tile_cache_dir())) files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(silt::mpm::tile_cache_dir()))
+    files.push_back(e.path());
   ASSERT_EQ(files.size(), 1u);
   const std::string file = files[0].string();
   EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // read back
   // Another seed is another file.
-  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 22), silt::mpm::periodic_poisson_tile(L, 1.0, 22));
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 22),
+            silt::mpm::periodic_poisson_tile(L, 1.0, 22));
   // The header: magic, version, seed, r, L (8 bytes each, 7 of them), count, hash; then xyz.
   constexpr std::streamoff kCountAt = 56, kHashAt = 64, kPointsAt = 72;
   auto edited = thrown;

@@ -47,8 +47,7 @@ NewParticles Emitter::take_due(double t) {
       float* x = add.x.data() + 3 * n0;
       float* v = add.v.data() + 3 * n0;
       int* id = add.id.data() + n0;
-      const float vel[3] = {float(src.velocity[0]), float(src.velocity[1]),
-                            float(src.velocity[2])};
+      const float vel[3] = {float(src.velocity[0]), float(src.velocity[1]), float(src.velocity[2])};
 #pragma omp parallel for schedule(static)
       for (long long i = 0; i < static_cast<long long>(n); ++i) {
         for (int a = 0; a < 3; ++a) {

@@ -120,8 +120,9 @@ Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[
   // parallel, and the blocks next to a mark counted in parallel (1.33M particles: was a serial
   // hash set, ~0.1 s).
   int lo0 = INT_MAX, lo1 = INT_MAX, lo2 = INT_MAX, hi0 = INT_MIN, hi1 = INT_MIN, hi2 = INT_MIN;
-#pragma omp parallel for schedule(static) reduction(min : lo0, lo1, lo2) \
-    reduction(max : hi0, hi1, hi2)
+#pragma omp parallel for schedule(static) reduction(min                            \
+                                                    : lo0, lo1, lo2) reduction(max \
+                                                                               : hi0, hi1, hi2)
   for (long long i = 0; i < n; ++i) {
     const int b0 = block(i, 0), b1 = block(i, 1), b2 = block(i, 2);
     lo0 = std::min(lo0, b0), lo1 = std::min(lo1, b1), lo2 = std::min(lo2, b2);
@@ -132,7 +133,8 @@ Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[
   if (double(e0) * double(e1) * double(e2) > 8.0 * double(n) + 1e6) {
     // Particles spread thin over a large box: a set of the blocks instead of a map of the box.
     std::unordered_set<BlockKey> occupied, all;
-    for (long long i = 0; i < n; ++i) occupied.insert(pack_block(block(i, 0), block(i, 1), block(i, 2)));
+    for (long long i = 0; i < n; ++i)
+      occupied.insert(pack_block(block(i, 0), block(i, 1), block(i, 2)));
     for (BlockKey k : occupied) {
       int bx, by, bz;
       unpack_block(k, bx, by, bz);

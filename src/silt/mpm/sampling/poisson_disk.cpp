@@ -8,8 +8,8 @@
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/sampling/poisson_tile.hpp"
-#include "silt/mpm/sampling/tile_cache.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/sampling/tile_cache.hpp"
 #include "silt/mpm/splitmix.hpp"
 
 namespace silt::mpm {
@@ -45,7 +45,8 @@ std::uint64_t thinning_threshold(std::uint64_t seed, std::size_t n, std::size_t 
   {
     std::vector<std::size_t> mine(hist.size(), 0);
 #pragma omp for schedule(static)
-    for (long long i = 0; i < count; ++i) ++mine[thinning_key(seed, std::size_t(i)) >> (64 - kBits)];
+    for (long long i = 0; i < count; ++i)
+      ++mine[thinning_key(seed, std::size_t(i)) >> (64 - kBits)];
 #pragma omp critical
     for (std::size_t b = 0; b < hist.size(); ++b) hist[b] += mine[b];
   }

@@ -65,8 +65,8 @@ class TileSampler {
     sort_darts();
     for (int pass = 0; pass < kPasses; ++pass) {
       const std::int32_t* begin = darts_.data() + first_[std::size_t(pass)];
-      const auto n = static_cast<long long>(first_[std::size_t(pass) + 1] -
-                                            first_[std::size_t(pass)]);
+      const auto n =
+          static_cast<long long>(first_[std::size_t(pass) + 1] - first_[std::size_t(pass)]);
       const int j = pass / kPassesPerDart;
       // 1. Each dart of the pass into an empty cell, clear of every point: a proposal.
 #pragma omp parallel for schedule(static, 1024)
@@ -212,8 +212,12 @@ class TileSampler {
           grid[std::size_t(index(x[0] + i * m_[0], x[1] + j * m_[1], x[2] + k * m_[2]))] = w;
         }
   }
-  static Vec3d& position(Vec3d& v) { return v; }
-  static Vec3d& position(Proposal& v) { return v.p; }
+  static Vec3d& position(Vec3d& v) {
+    return v;
+  }
+  static Vec3d& position(Proposal& v) {
+    return v.p;
+  }
 
   double r2_, L_[3], s_[3];
   std::uint64_t seed_;

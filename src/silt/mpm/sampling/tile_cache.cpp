@@ -96,7 +96,8 @@ void write_tile(const std::string& dir, const std::string& path, Header h,
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(&h), sizeof h);
-    out.write(reinterpret_cast<const char*>(pts.data()), std::streamsize(pts.size() * sizeof(Vec3d)));
+    out.write(reinterpret_cast<const char*>(pts.data()),
+              std::streamsize(pts.size() * sizeof(Vec3d)));
     out.close();
     if (!out) {
       fs::remove(tmp, ec);
