@@ -116,20 +116,26 @@ Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[
     const double node = std::floor((x[std::size_t(3 * i + a)] - origin[a]) / dx - 0.5) + 1.0;
     return block_of_node(static_cast<int>(node));
   };
-  // The occupied blocks' bounds, then a map of the box one block larger on each side: marked in
-  // parallel, and the blocks next to a mark counted in parallel (1.33M particles: was a serial
-  // hash set, ~0.1 s).
-  int lo0 = INT_MAX, lo1 = INT_MAX, lo2 = INT_MAX, hi0 = INT_MIN, hi1 = INT_MIN, hi2 = INT_MIN;
+  // The occupied blocks' bounds (block() grows with x: the blocks of the positions' bounds), then
+  // a map of the box one block larger on each side: marked in parallel, and the blocks next to a
+  // mark counted in parallel (1.33M particles: was a serial hash set, ~0.1 s).
+  float lo0 = x[0], lo1 = x[1], lo2 = x[2], hi0 = x[0], hi1 = x[1], hi2 = x[2];
 #pragma omp parallel for schedule(static) reduction(min                            \
                                                     : lo0, lo1, lo2) reduction(max \
                                                                                : hi0, hi1, hi2)
   for (long long i = 0; i < n; ++i) {
-    const int b0 = block(i, 0), b1 = block(i, 1), b2 = block(i, 2);
-    lo0 = std::min(lo0, b0), lo1 = std::min(lo1, b1), lo2 = std::min(lo2, b2);
-    hi0 = std::max(hi0, b0), hi1 = std::max(hi1, b1), hi2 = std::max(hi2, b2);
+    const float* p = &x[std::size_t(3 * i)];
+    lo0 = std::min(lo0, p[0]), lo1 = std::min(lo1, p[1]), lo2 = std::min(lo2, p[2]);
+    hi0 = std::max(hi0, p[0]), hi1 = std::max(hi1, p[1]), hi2 = std::max(hi2, p[2]);
   }
+  const auto block_at = [&](float v, int a) {
+    return block_of_node(static_cast<int>(std::floor((v - origin[a]) / dx - 0.5) + 1.0));
+  };
+  const long long b_lo0 = block_at(lo0, 0), b_lo1 = block_at(lo1, 1), b_lo2 = block_at(lo2, 2);
+  const long long b_hi0 = block_at(hi0, 0), b_hi1 = block_at(hi1, 1), b_hi2 = block_at(hi2, 2);
   const int reach_z = dims == 3 ? 1 : 0;  // as the rebuild: no z neighbours in 2D
-  const long long e0 = hi0 - lo0 + 3, e1 = hi1 - lo1 + 3, e2 = hi2 - lo2 + 1 + 2 * reach_z;
+  const long long e0 = b_hi0 - b_lo0 + 3, e1 = b_hi1 - b_lo1 + 3,
+                  e2 = b_hi2 - b_lo2 + 1 + 2 * reach_z;
   if (double(e0) * double(e1) * double(e2) > 8.0 * double(n) + 1e6) {
     // Particles spread thin over a large box: a set of the blocks instead of a map of the box.
     std::unordered_set<BlockKey> occupied, all;
@@ -146,7 +152,7 @@ Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[
   }
   std::vector<unsigned char> mark(std::size_t(e0 * e1 * e2), 0);
   const auto at = [&](long long b0, long long b1, long long b2) {
-    return std::size_t(((b2 - lo2 + reach_z) * e1 + b1 - lo1 + 1) * e0 + b0 - lo0 + 1);
+    return std::size_t(((b2 - b_lo2 + reach_z) * e1 + b1 - b_lo1 + 1) * e0 + b0 - b_lo0 + 1);
   };
 #pragma omp parallel for schedule(static)
   for (long long i = 0; i < n; ++i) {
