@@ -13,10 +13,12 @@ namespace silt::mpm {
 namespace {
 
 // Darts per cell, and passes: cell c's dart j falls in a random pass of the j-th quarter of them
-// (one dart of a cell per pass). Four darts per cell reach 0.58 n r^3, Bridson's (k = 30) 0.575
-// (bench/results/snow-setup-2026-12-02-cpu.md).
+// (one dart of a cell per pass). Darts of one pass that meet are settled by their priorities, so
+// the passes set only how many darts such meetings waste: 16 passes reach 0.574 n r^3 (64: 0.576,
+// 8: 0.568), Bridson's (k = 30) was 0.575. Each pass is three parallel loops with a barrier after
+// each, which a loaded machine pays for (bench/results/snow-setup-2026-12-02-cpu.md).
 constexpr int kDarts = 4;
-constexpr int kPasses = 64;
+constexpr int kPasses = 16;
 constexpr int kPassesPerDart = kPasses / kDarts;
 // Cells per chunk when the darts are sorted into passes (a fixed size, so the order of the darts
 // in a pass does not depend on the thread count).

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // Bump whenever periodic_poisson_tile's points change for the same (seed, r, L): older files then
 // never match.
-constexpr std::uint64_t kTileAlgorithm = 1;
+constexpr std::uint64_t kTileAlgorithm = 2;
 constexpr char kMagic[8] = {'S', 'I', 'L', 'T', 'T', 'I', 'L', 'E'};
 
 // The file's fixed part: everything the points depend on, and their count and hash.
