@@ -212,13 +212,12 @@ TEST(MpmSampling, PoissonIsTheSameForAnyThreadCount) {
   s.sampling = Sampling::poisson;
   s.seed = 11;
   const int threads = omp_get_max_threads();
-  ::setenv("SILT_TILE_CACHE", "off", 1);  // throw the tile both times
+  ::setenv("SILT_TILE_CACHE", "off", 1);  // throw the tile both times (ctest sets it off too)
   omp_set_num_threads(1);
   const auto one = silt::mpm::sample_source(s, 0.004);
   omp_set_num_threads(3);
   const auto three = silt::mpm::sample_source(s, 0.004);
   omp_set_num_threads(threads);
-  ::unsetenv("SILT_TILE_CACHE");
   ASSERT_EQ(one.size(), three.size());
   for (std::size_t i = 0; i < one.size(); ++i)
     for (int d = 0; d < 3; ++d) ASSERT_EQ(one[i][d], three[i][d]) << "point " << i;
@@ -315,6 +314,8 @@ TEST(MpmSampling, TileCacheReadsItsFileAndIgnoresABadOne) {
   fs::remove_all(root);
   const char* old_xdg = std::getenv("XDG_CACHE_HOME");
   const std::string saved_xdg = old_xdg ? old_xdg : "";
+  const char* old_switch = std::getenv("SILT_TILE_CACHE");
+  const std::string saved_switch = old_switch ? old_switch : "";
   ::setenv("XDG_CACHE_HOME", root.c_str(), 1);
   ::unsetenv("SILT_TILE_CACHE");
   const double L[3] = {8, 8, 8};
@@ -361,7 +362,10 @@ TEST(MpmSampling, TileCacheReadsItsFileAndIgnoresABadOne) {
   fs::remove_all(root);
   EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
   EXPECT_FALSE(fs::exists(root)) << "off writes nothing";
-  ::unsetenv("SILT_TILE_CACHE");
+  if (old_switch)
+    ::setenv("SILT_TILE_CACHE", saved_switch.c_str(), 1);
+  else
+    ::unsetenv("SILT_TILE_CACHE");
   if (old_xdg)
     ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
   else
