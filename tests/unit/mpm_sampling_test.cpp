@@ -6,13 +6,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/obj_mesh.hpp"
+#include "silt/mpm/sampling/poisson_tile.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
+#include "silt/mpm/sampling/tile_cache.hpp"
+#include "silt/mpm/splitmix.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -207,6 +212,7 @@ TEST(MpmSampling, PoissonIsTheSameForAnyThreadCount) {
   s.sampling = Sampling::poisson;
   s.seed = 11;
   const int threads = omp_get_max_threads();
+  ::setenv("SILT_TILE_CACHE", "off", 1);  // throw the tile both times (ctest sets it off too)
   omp_set_num_threads(1);
   const auto one = silt::mpm::sample_source(s, 0.004);
   omp_set_num_threads(3);
@@ -241,6 +247,129 @@ TEST(MpmSampling, PoissonHasNoSeamsBetweenCopies) {
   for (std::size_t i = 0; i < near.size(); ++i)
     for (std::size_t j = i + 1; j < near.size(); ++j)
       ASSERT_GE(std::sqrt(dot(sub(near[i], near[j]), sub(near[i], near[j]))), r);
+}
+
+// The periodic tile itself: the minimum distance across its faces (the distance to the nearest
+// copy), its density, and no lattice printed by the cells the darts are thrown in.
+TEST(MpmSampling, PoissonTileKeepsDistanceAcrossFacesAndIsEven) {
+  const double r = 1, L[3] = {32, 32, 24};
+  const auto p = silt::mpm::periodic_poisson_tile(L, r, 5);
+  // Density: the constant the radius is computed from. Over 14,000 points a Poisson-disk set's
+  // count varies by well under 1%; 3% catches a changed dart count or pass schedule.
+  constexpr double kDensityTolerance = 0.03;
+  EXPECT_NEAR(double(p.size()) / (L[0] * L[1] * L[2]), silt::mpm::kPoissonTileDensity,
+              kDensityTolerance * silt::mpm::kPoissonTileDensity);
+  // Brute force over pairs, each at its nearest copy across the faces.
+  double min2 = 1e300;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (int d = 0; d < 3; ++d) ASSERT_TRUE(p[i][d] >= 0 && p[i][d] < L[d]) << "point " << i;
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        double e = std::abs(p[i][d] - p[j][d]);
+        e = std::min(e, L[d] - e);
+        d2 += e * e;
+      }
+      min2 = std::min(min2, d2);
+    }
+  }
+  EXPECT_GE(std::sqrt(min2), r);
+  // The darts' cells are L / ceil(L sqrt(3) / r) wide (0.571 r along x here). Points by their
+  // place within a cell, in thirds along each axis (27 classes): an order of the darts tied to
+  // the cells (phase groups of cells filled in turn) made these differ by +-60%; random ones
+  // differ by the count's noise, 4.4% for ~530 points a class (0.2 is 4.5 sigma).
+  constexpr double kClassTolerance = 0.2;
+  std::vector<double> in_class(27, 0.0);
+  for (const Vec3d& q : p) {
+    int c = 0;
+    for (int d = 2; d >= 0; --d) {
+      const double cell = L[d] / std::ceil(L[d] * std::sqrt(3.0) / r);
+      const double f = q[d] / cell - std::floor(q[d] / cell);
+      c = 3 * c + std::min(2, int(3 * f));
+    }
+    in_class[std::size_t(c)] += 1;
+  }
+  for (std::size_t c = 0; c < in_class.size(); ++c)
+    EXPECT_NEAR(in_class[c] / (double(p.size()) / 27), 1.0, kClassTolerance) << "class " << c;
+}
+
+TEST(MpmSampling, PoissonTileIsTheSameForAnyThreadCount) {
+  const double L[3] = {12, 12, 12};
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = silt::mpm::periodic_poisson_tile(L, 1.0, 9);
+  omp_set_num_threads(4);
+  const auto four = silt::mpm::periodic_poisson_tile(L, 1.0, 9);
+  omp_set_num_threads(threads);
+  ASSERT_EQ(one, four);
+  EXPECT_NE(one, silt::mpm::periodic_poisson_tile(L, 1.0, 10));
+}
+
+// The tile cache: what it returns is the thrown tile, from the file when one is there (a file with
+// a point changed and its hash made good is believed: so it is read), and thrown again when the
+// file is damaged, truncated or another key's; nothing is written when it is off.
+TEST(MpmSampling, TileCacheReadsItsFileAndIgnoresABadOne) {
+  namespace fs = std::filesystem;
+  const std::string root = temp_path("cache");
+  fs::remove_all(root);
+  const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  const char* old_switch = std::getenv("SILT_TILE_CACHE");
+  const std::string saved_switch = old_switch ? old_switch : "";
+  ::setenv("XDG_CACHE_HOME", root.c_str(), 1);
+  ::unsetenv("SILT_TILE_CACHE");
+  const double L[3] = {8, 8, 8};
+  const auto thrown = silt::mpm::periodic_poisson_tile(L, 1.0, 21);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // thrown and written
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(silt::mpm::tile_cache_dir()))
+    files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  const std::string file = files[0].string();
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);  // read back
+  // Another seed is another file.
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 22),
+            silt::mpm::periodic_poisson_tile(L, 1.0, 22));
+  // The header: magic, version, seed, r, L (8 bytes each, 7 of them), count, hash; then xyz.
+  constexpr std::streamoff kCountAt = 56, kHashAt = 64, kPointsAt = 72;
+  auto edited = thrown;
+  edited[3][1] += 0.25;
+  {
+    std::uint64_t h = silt::mpm::mix64(edited.size());
+    for (const Vec3d& p : edited)
+      for (double v : p) {
+        std::uint64_t b;
+        std::memcpy(&b, &v, sizeof b);
+        h = silt::mpm::mix64(h ^ b);
+      }
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(kHashAt);
+    f.write(reinterpret_cast<const char*>(&h), sizeof h);
+    f.seekp(kPointsAt + std::streamoff(3 * sizeof(Vec3d) + sizeof(double)));
+    f.write(reinterpret_cast<const char*>(&edited[3][1]), sizeof(double));
+  }
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), edited) << "the file is read";
+  {  // A point changed without its hash: damaged, thrown again (and written again).
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(kPointsAt + 8);
+    f.put('x');
+  }
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  fs::resize_file(file, kCountAt + 4);  // truncated
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  ::setenv("SILT_TILE_CACHE", "off", 1);
+  fs::remove_all(root);
+  EXPECT_EQ(silt::mpm::cached_poisson_tile(L, 1.0, 21), thrown);
+  EXPECT_FALSE(fs::exists(root)) << "off writes nothing";
+  if (old_switch)
+    ::setenv("SILT_TILE_CACHE", saved_switch.c_str(), 1);
+  else
+    ::unsetenv("SILT_TILE_CACHE");
+  if (old_xdg)
+    ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
 }
 
 TEST(MpmSampling, PoissonCoversDisconnectedMeshParts) {

@@ -178,6 +178,25 @@ TEST(Rebuild, PlaneStrainMarksNoNeighboursAlongZ) {
   }
 }
 
+// count_blocks maps the blocks' box when the particles fill it and keeps a set of blocks when
+// they are spread thin over a large box: both give the rebuild's count (the box map of two clouds
+// 4,000 blocks apart on each axis would be ~6e10 bytes).
+TEST(Rebuild, CountBlocksOfCloudsFarApart) {
+  std::vector<float> x = random_particles(500, -9.0f, 7.0f, 4);
+  const std::size_t near_count = x.size();
+  const double origin[3] = {0, 0, 0};
+  const Index one = SparseGrid::count_blocks(x, origin, 1.0);
+  const std::vector<float> far = random_particles(500, 16000.0f, 16016.0f, 5);
+  x.insert(x.end(), far.begin(), far.end());
+  std::vector<float> shifted(x.begin() + std::ptrdiff_t(near_count), x.end());
+  for (float& v : shifted) v -= 16000.0f;  // the far cloud moved to the origin's block grid
+  const Index other = SparseGrid::count_blocks(shifted, origin, 1.0);
+  EXPECT_EQ(SparseGrid::count_blocks(x, origin, 1.0), one + other);
+  const RebuildResult r = rebuild(x, one + other);
+  ASSERT_FALSE(r.fault) << "fault " << r.fault.code;
+  EXPECT_EQ(r.num_blocks, one + other);
+}
+
 TEST(Rebuild, BinsSortsAndLinksBlocks) {
   // Two clouds with a gap, partly at negative coordinates.
   std::vector<float> x = random_particles(3000, -9.0f, 7.0f, 1);

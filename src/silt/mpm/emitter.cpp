@@ -26,10 +26,13 @@ SourceSample Emitter::sample_of(std::size_t s) const {
   const Source& src = scene_->sources[s];
   SourceSample out;
   const std::vector<Vec3d> points = sample_source(src, scene_->dx, scene_->dimensions);
-  out.x.reserve(3 * points.size());
-  for (const Vec3d& p : points)
+  // In parallel (1.33M particles for the snowball at dx 0.00293).
+  out.x.resize(3 * points.size());
+  float* x = out.x.data();
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(points.size()); ++i)
     for (int a = 0; a < 3; ++a)
-      out.x.push_back(std::clamp(float(p[a]), clamp_lo_[a], clamp_hi_[a]));
+      x[3 * i + a] = std::clamp(float(points[std::size_t(i)][a]), clamp_lo_[a], clamp_hi_[a]);
   for (int a = 0; a < 3; ++a) out.v[a] = float(src.velocity[a]);
   out.plastic = initial_plastic_[s];
   out.material = int(s);
@@ -41,13 +44,21 @@ std::vector<Emission> Emitter::take_due_emissions(double t) {
   const auto append = [&](const SourceSample& from) {
     if (out.empty() || out.back().copies_of >= 0) out.emplace_back();
     NewParticles& add = out.back().given;
+    const std::size_t n0 = add.count(), n = from.count();
     add.x.insert(add.x.end(), from.x.begin(), from.x.end());
-    for (std::size_t i = 0; i < from.count(); ++i) {
-      add.v.insert(add.v.end(), from.v, from.v + 3);
-      add.plastic.push_back(from.plastic);
-      add.material.push_back(from.material);
-      add.id.push_back(next_id_++);
+    add.v.resize(3 * (n0 + n));
+    add.plastic.resize(n0 + n, from.plastic);
+    add.material.resize(n0 + n, from.material);
+    add.id.resize(n0 + n);
+    float* v = add.v.data() + 3 * n0;
+    int* id = add.id.data() + n0;
+    const int id0 = next_id_;
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < static_cast<long long>(n); ++i) {
+      for (int a = 0; a < 3; ++a) v[3 * i + a] = from.v[a];
+      id[i] = id0 + int(i);
     }
+    next_id_ += int(n);
   };
   for (std::size_t s = 0; s < scene_->sources.size(); ++s) {
     // 1e-9 s absorbs the round-off between frame times and emission times.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <unordered_set>
 
@@ -106,27 +108,70 @@ GridView SparseGrid::view() {
 
 Index SparseGrid::count_blocks(const std::vector<float>& x, const double origin[3], double dx,
                                int dims) {
-  std::unordered_set<BlockKey> occupied, all;
-  const std::size_t n = x.size() / 3;
-  for (std::size_t i = 0; i < n; ++i) {
-    int b[3];
-    for (int a = 0; a < 3; ++a) {
-      // The particle's nearest node, as the device computes it: base + 1 with
-      // base = floor((x - origin) / dx - 0.5).
-      const double node = std::floor((x[3 * i + a] - origin[a]) / dx - 0.5) + 1.0;
-      b[a] = block_of_node(static_cast<int>(node));
+  const auto n = static_cast<long long>(x.size() / 3);
+  if (n == 0) return 0;
+  // The particle's nearest node, as the device computes it: base + 1 with
+  // base = floor((x - origin) / dx - 0.5); its block.
+  const auto block = [&](long long i, int a) {
+    const double node = std::floor((x[std::size_t(3 * i + a)] - origin[a]) / dx - 0.5) + 1.0;
+    return block_of_node(static_cast<int>(node));
+  };
+  // The occupied blocks' bounds (block() grows with x: the blocks of the positions' bounds), then
+  // a map of the box one block larger on each side: marked in parallel, and the blocks next to a
+  // mark counted in parallel (1.33M particles: was a serial hash set, ~0.1 s).
+  float lo0 = x[0], lo1 = x[1], lo2 = x[2], hi0 = x[0], hi1 = x[1], hi2 = x[2];
+#pragma omp parallel for schedule(static) reduction(min                            \
+                                                    : lo0, lo1, lo2) reduction(max \
+                                                                               : hi0, hi1, hi2)
+  for (long long i = 0; i < n; ++i) {
+    const float* p = &x[std::size_t(3 * i)];
+    lo0 = std::min(lo0, p[0]), lo1 = std::min(lo1, p[1]), lo2 = std::min(lo2, p[2]);
+    hi0 = std::max(hi0, p[0]), hi1 = std::max(hi1, p[1]), hi2 = std::max(hi2, p[2]);
+  }
+  const auto block_at = [&](float v, int a) {
+    return block_of_node(static_cast<int>(std::floor((v - origin[a]) / dx - 0.5) + 1.0));
+  };
+  const long long b_lo0 = block_at(lo0, 0), b_lo1 = block_at(lo1, 1), b_lo2 = block_at(lo2, 2);
+  const long long b_hi0 = block_at(hi0, 0), b_hi1 = block_at(hi1, 1), b_hi2 = block_at(hi2, 2);
+  const int reach_z = dims == 3 ? 1 : 0;  // as the rebuild: no z neighbours in 2D
+  const long long e0 = b_hi0 - b_lo0 + 3, e1 = b_hi1 - b_lo1 + 3,
+                  e2 = b_hi2 - b_lo2 + 1 + 2 * reach_z;
+  if (double(e0) * double(e1) * double(e2) > 8.0 * double(n) + 1e6) {
+    // Particles spread thin over a large box: a set of the blocks instead of a map of the box.
+    std::unordered_set<BlockKey> occupied, all;
+    for (long long i = 0; i < n; ++i)
+      occupied.insert(pack_block(block(i, 0), block(i, 1), block(i, 2)));
+    for (BlockKey k : occupied) {
+      int bx, by, bz;
+      unpack_block(k, bx, by, bz);
+      for (int dz = -reach_z; dz <= reach_z; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx_ = -1; dx_ <= 1; ++dx_) all.insert(pack_block(bx + dx_, by + dy, bz + dz));
     }
-    occupied.insert(pack_block(b[0], b[1], b[2]));
+    return static_cast<Index>(all.size());
   }
-  for (BlockKey k : occupied) {
-    int bx, by, bz;
-    unpack_block(k, bx, by, bz);
-    const int reach_z = dims == 3 ? 1 : 0;  // as the rebuild: no z neighbours in 2D
-    for (int dz = -reach_z; dz <= reach_z; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx_ = -1; dx_ <= 1; ++dx_) all.insert(pack_block(bx + dx_, by + dy, bz + dz));
+  std::vector<unsigned char> mark(std::size_t(e0 * e1 * e2), 0);
+  const auto at = [&](long long b0, long long b1, long long b2) {
+    return std::size_t(((b2 - b_lo2 + reach_z) * e1 + b1 - b_lo1 + 1) * e0 + b0 - b_lo0 + 1);
+  };
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < n; ++i) {
+    unsigned char& m = mark[at(block(i, 0), block(i, 1), block(i, 2))];
+#pragma omp atomic write
+    m = 1;
   }
-  return static_cast<Index>(all.size());
+  long long count = 0;
+#pragma omp parallel for schedule(static) reduction(+ : count)
+  for (long long c = 0; c < e0 * e1 * e2; ++c) {
+    const long long c0 = c % e0, c1 = (c / e0) % e1, c2 = c / (e0 * e1);
+    bool near = false;
+    for (long long d2 = std::max(0LL, c2 - reach_z); d2 <= std::min(e2 - 1, c2 + reach_z); ++d2)
+      for (long long d1 = std::max(0LL, c1 - 1); d1 <= std::min(e1 - 1, c1 + 1); ++d1)
+        for (long long d0 = std::max(0LL, c0 - 1); d0 <= std::min(e0 - 1, c0 + 1); ++d0)
+          near = near || mark[std::size_t((d2 * e1 + d1) * e0 + d0)];
+    count += near;
+  }
+  return static_cast<Index>(count);
 }
 
 }  // namespace silt::mpm

@@ -40,47 +40,78 @@ void lattice_range(double lo, double hi, double h, long long& i0, long long& i1)
   i1 = static_cast<long long>(std::floor(hi / h)) + 1;
 }
 
-std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double dx, int dims) {
-  const double h = lattice_spacing(s.particles_per_cell, dx, dims);
-  const double jit = s.jitter;
+// The jittered lattice over a region: spacing h, index ranges [i0, i1) per axis.
+struct Lattice {
+  double h;
   long long i0[3] = {0, 0, 0}, i1[3] = {1, 1, 1};  // 2D: the one layer k = 0, at z = 0
+  long long slabs() const { return i1[2] - i0[2]; }
+};
+
+Lattice lattice_of(const ShapeRegion& region, const Source& s, double dx, int dims) {
+  Lattice l;
+  l.h = lattice_spacing(s.particles_per_cell, dx, dims);
   double cells = 1;
   for (int d = 0; d < dims; ++d) {
-    lattice_range(region.lower()[d], region.upper()[d], h, i0[d], i1[d]);
-    cells *= double(i1[d] - i0[d]);
+    lattice_range(region.lower()[d], region.upper()[d], l.h, l.i0[d], l.i1[d]);
+    cells *= double(l.i1[d] - l.i0[d]);
   }
   SILT_REQUIRE(
       cells < kMaxParticles,
       fmt::format("source '{}': {:.3g} lattice points at dx = {} and {} particles per cell "
                   "exceed the limit of {:.3g}",
                   s.name, cells, dx, s.particles_per_cell, kMaxParticles));
-  const long long nk = i1[2] - i0[2];
-  // One vector per z slab, filled in parallel and joined in order: the result does not depend on
-  // the thread count. Each lattice point's jitter comes from a hash of (seed, i, j, k).
-  std::vector<std::vector<Vec3d>> slabs(static_cast<std::size_t>(nk));
+  return l;
+}
+
+// The lattice's points inside the region: visit(kk, p) for each, slab by slab (the lattice's z
+// layers, kk from 0) in parallel, each slab's points on one thread and in order. Each lattice
+// point's jitter comes from a hash of (seed, i, j, k).
+template <class Visit>
+void each_jittered_point(const Lattice& l, const ShapeRegion& region, const Source& s, int dims,
+                         Visit&& visit) {
+  const double h = l.h, jit = s.jitter;
+  const long long nk = l.slabs();
 #pragma omp parallel for schedule(dynamic, 1)
   for (long long kk = 0; kk < nk; ++kk) {
-    const long long k = i0[2] + kk;
-    auto& out = slabs[static_cast<std::size_t>(kk)];
+    const long long k = l.i0[2] + kk;
     const std::uint64_t hk = mix64(mix64(s.seed) ^ static_cast<std::uint64_t>(k));
-    for (long long j = i0[1]; j < i1[1]; ++j) {
+    for (long long j = l.i0[1]; j < l.i1[1]; ++j) {
       const std::uint64_t hj = mix64(hk ^ static_cast<std::uint64_t>(j));
-      for (long long i = i0[0]; i < i1[0]; ++i) {
+      for (long long i = l.i0[0]; i < l.i1[0]; ++i) {
         const std::uint64_t hi = mix64(hj ^ static_cast<std::uint64_t>(i));
         const Vec3d p{
             (double(i) + 0.5 + jit * (unit_from(mix64(hi + 1)) - 0.5)) * h,
             (double(j) + 0.5 + jit * (unit_from(mix64(hi + 2)) - 0.5)) * h,
             dims == 2 ? 0.0 : (double(k) + 0.5 + jit * (unit_from(mix64(hi + 3)) - 0.5)) * h};
-        if (region.contains(p)) out.push_back(p);
+        if (region.contains(p)) visit(kk, p);
       }
     }
   }
+}
+
+// One vector per slab, joined in order: the result does not depend on the thread count.
+std::vector<Vec3d> jittered(const ShapeRegion& region, const Source& s, double dx, int dims) {
+  const Lattice l = lattice_of(region, s, dx, dims);
+  std::vector<std::vector<Vec3d>> slabs(static_cast<std::size_t>(l.slabs()));
+  each_jittered_point(l, region, s, dims,
+                      [&](long long kk, const Vec3d& p) { slabs[std::size_t(kk)].push_back(p); });
   std::size_t total = 0;
   for (const auto& v : slabs) total += v.size();
   std::vector<Vec3d> pts;
   pts.reserve(total);
   for (const auto& v : slabs) pts.insert(pts.end(), v.begin(), v.end());
   return pts;
+}
+
+// How many points jittered() gives, without keeping them (the Poisson-disk count).
+std::size_t jittered_count(const ShapeRegion& region, const Source& s, double dx, int dims) {
+  const Lattice l = lattice_of(region, s, dx, dims);
+  std::vector<std::size_t> per_slab(static_cast<std::size_t>(l.slabs()), 0);
+  each_jittered_point(l, region, s, dims,
+                      [&](long long kk, const Vec3d&) { ++per_slab[std::size_t(kk)]; });
+  std::size_t total = 0;
+  for (std::size_t c : per_slab) total += c;
+  return total;
 }
 
 }  // namespace
@@ -95,11 +126,12 @@ std::vector<Vec3d> sample_source(const Source& source, double dx, int dims) {
                            "in 2D",
                            source.name));
   const ShapeRegion region = source_region(source, dims, dx);
-  std::vector<Vec3d> pts = jittered(region, source, dx, dims);
   // Poisson-disk keeps the jittered count (expected value ppc * volume / dx^3 for any shape).
-  if (source.sampling == Sampling::poisson)
-    pts = poisson_disk(region, source.seed, poisson_radius(source.particles_per_cell, dx),
-                       pts.size());
+  const std::vector<Vec3d> pts =
+      source.sampling == Sampling::poisson
+          ? poisson_disk(region, source.seed, poisson_radius(source.particles_per_cell, dx),
+                         jittered_count(region, source, dx, dims))
+          : jittered(region, source, dx, dims);
   SILT_REQUIRE(!pts.empty(),
                fmt::format("source '{}' holds no particle at dx = {} and {} particles per cell "
                            "(volume {:.3g} m^3): make it larger or raise particles_per_cell",

@@ -14,7 +14,7 @@ namespace silt::mpm {
 ///  - jittered: a world-aligned lattice of spacing h = dx / ppc^(1/3), each point moved uniformly
 ///    within its lattice cell (stratified sampling), kept when inside the shape. The expected count
 ///    is exactly ppc * volume / dx^3; a box aligned with the lattice gets exactly that many.
-///  - poisson: Bridson's (2007) dart throwing with minimum distance poisson_radius(ppc, dx), then
+///  - poisson: parallel dart throwing with minimum distance poisson_radius(ppc, dx) (poisson_disk), then
 ///    thinned at random to the jittered count for the same seed (so the same expected count).
 /// The same seed gives the same positions bit for bit, whatever the thread count: the random
 /// numbers are splitmix64 hashes of the seed and lattice index (only std::cbrt, for a ppc that is
