@@ -203,11 +203,8 @@ TEST(Exec, BackendNamesAreCheckedWithAClearMessage) {
   Exec_BackendNamesAreCheckedWithAClearMessage();
 }
 
-// A recording that fails part-way (a phase throws, as a launch that synchronises does during
-// capture under SILT_SYNC_LAUNCHES=1) gives silt::Error and leaves the stream to plain launches.
-// Ending the abandoned capture handed back the conditional node's body, which was destroyed there
-// and again with the loop's graph: a crash in cudaGraphDestroy (`silt run` of the fountain with
-// SILT_SYNC_LAUNCHES=1 ended by SIGSEGV).
+// A recording that fails part-way (a phase throws) gives silt::Error and leaves the stream to
+// plain launches.
 void LoopGraph_AFailedRecordingThrowsAndLeavesTheStreamUsable() {
   Stream stream(exec());
   const Exec e = stream.exec();

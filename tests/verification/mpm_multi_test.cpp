@@ -87,12 +87,13 @@ MultiResult run_multi(const Scene& s, int frames, const Layout& l) {
   return r;
 }
 
-void expect_match(const Scene& s, int frames, std::vector<int> counts) {
+void expect_match(const Scene& s, int frames, std::vector<int> counts, const Tolerance& tol = {}) {
   const Integrals one = run_one(s, frames);
   for (int n : counts)
     for (const Layout& l : layouts(n)) {
       const MultiResult r = run_multi(s, frames, l);
-      EXPECT_EQ(compare_integrals(r.in, one), "") << s.name << " on " << l.name << ": " << r.layout;
+      EXPECT_EQ(compare_integrals(r.in, one, tol), "")
+          << s.name << " on " << l.name << ": " << r.layout;
       std::printf("%s, %d parts (%s): %s\n", s.name.c_str(), n, l.name.c_str(),
                   differences(r.in, one).c_str());
       if (n > 1) {
@@ -105,8 +106,15 @@ TEST(MpmMulti, SandColumnMatchesOnePartition) {
   expect_match(multi_sand_column(), 6, {1, 2, 3, 4});
 }
 
+// On one H200 the one-part run of this 2D column is itself not repeatable to 1e-3 in kinetic
+// energy: in 3 of 10 repetitions the 2- and 3-part runs agreed with each other to ~1e-5 and both
+// missed the one-part reference by 1.04-1.12e-3 (float atomics in another order, amplified by the
+// sand's yield over 6 frames; bench/results/final-2026-12-02e-h200.md). The GPU bound on the
+// kinetic energy is 3e-3 there, still 20x under what skipping the shared-block sum gives (7e-2).
 TEST(MpmMulti, SandColumn2DMatchesOnePartition) {
-  expect_match(multi_sand_column_2d(), 6, {2, 3});
+  Tolerance tol;
+  if (on_gpu()) tol.kinetic = 3e-3;
+  expect_match(multi_sand_column_2d(), 6, {1, 2, 3}, tol);
 }
 
 TEST(MpmMulti, ElasticCubeMatchesOnePartition) {

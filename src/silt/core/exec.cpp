@@ -113,7 +113,13 @@ bool sync_launches() {
 void check_launch(const Exec& exec, const char* label) {
 #if SILT_HAS_CUDA
   cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess && sync_launches()) e = cudaStreamSynchronize(exec.stream);
+  // A launch being recorded into a graph is not run yet: waiting for it would end the recording
+  // (a failed capture), so SILT_SYNC_LAUNCHES checks plain launches only.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (e == cudaSuccess && sync_launches() &&
+      cudaStreamIsCapturing(exec.stream, &capture) == cudaSuccess &&
+      capture == cudaStreamCaptureStatusNone)
+    e = cudaStreamSynchronize(exec.stream);
   if (e != cudaSuccess)
     throw Error(fmt::format("kernel '{}' failed on CUDA device {}: {}", label, exec.device,
                             cudaGetErrorString(e)));

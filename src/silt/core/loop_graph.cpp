@@ -15,15 +15,13 @@ namespace silt {
 #if SILT_HAS_CUDA && CUDART_VERSION >= 12040
 
 namespace {
-/// Ends a capture left open by an exception, so the stream can launch plainly again. The
-/// captures here record into bodies of conditional nodes, which the loop's graph owns: the graph
-/// that ending the capture hands back is such a body and is destroyed with the loop's graph, not
-/// here (destroying it here too crashed in cudaGraphDestroy of the loop's graph).
+/// Ends a capture left open by an exception, so the stream can launch plainly again.
 void abandon_capture(cudaStream_t s) noexcept {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
     cudaGraph_t g = nullptr;
     cudaStreamEndCapture(s, &g);
+    if (g) cudaGraphDestroy(g);
   }
   (void)cudaGetLastError();
 }
