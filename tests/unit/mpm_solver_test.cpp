@@ -203,6 +203,38 @@ TEST(MpmSolver, EmissionCopiesOnTheDeviceAreTheHostParticles) {
   for (std::size_t i = 0; i < a.id.size(); ++i) ASSERT_EQ(a.id[i], int(i)) << "particle " << i;
 }
 
+// One part with an emitter: its frames leave the device in id order (Part::pack by id, rows at
+// ids 0 .. n - 1), attribute for attribute the storage-order frame put in id order here, after
+// rebuilds sorted the store by block.
+TEST(MpmSolver, FramesComeInIdOrderFromTheDevice) {
+  Scene s = cube_scene();
+  s.sources[0].emit_interval = 0.02;
+  s.sources[0].emit_start = 0.0;
+  s.sources[0].emit_end = 0.04;
+  s.sources[0].velocity = {0.3, -0.2, 0.1};
+  Solver solver(s, exec());
+  for (int f = 0; f < 5; ++f) solver.advance_frame();
+  const ParticleFrame a = solver.particles(true);
+  const ParticleFrame u = solver.particles_unordered(true);
+  ASSERT_EQ(a.count(), 3000u);
+  ASSERT_EQ(u.count(), a.count());
+  std::size_t moved = 0;
+  for (std::size_t r = 0; r < u.count(); ++r) {
+    const std::size_t k = std::size_t(u.id[r]);  // the row of id k in the id-ordered frame
+    ASSERT_LT(k, a.count());
+    moved += k != r;
+    ASSERT_EQ(a.id[k], int(k));
+    EXPECT_EQ(a.material[k], u.material[r]);
+    EXPECT_EQ(a.plastic[k], u.plastic[r]);
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(a.position[3 * k + c], u.position[3 * r + c]) << "id " << k;
+      EXPECT_EQ(a.velocity[3 * k + c], u.velocity[3 * r + c]) << "id " << k;
+    }
+    for (int c = 0; c < 9; ++c) EXPECT_EQ(a.stress[9 * k + c], u.stress[9 * r + c]) << "id " << k;
+  }
+  EXPECT_GT(moved, 0u) << "the store is in block order, not id order";
+}
+
 // The dt of every step follows the fastest particle although the speed reduction is folded into
 // G2P: at the first frame (a separate reduction over the sampled particles), after an emission of
 // faster particles (another one), and in later frames (G2P's fold alone). A soft jelly moving

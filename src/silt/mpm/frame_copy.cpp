@@ -1,9 +1,12 @@
 #include "silt/mpm/frame_copy.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <atomic>
 #include <cstdint>
 
+#include "silt/core/error.hpp"
 #include "silt/mpm/frame_gather.hpp"
 #include "silt/mpm/solver.hpp"
 
@@ -78,6 +81,7 @@ struct FrameSlot {
   std::size_t n = 0;
   std::vector<Event> done;  // one per part, after its copies (CUDA)
   std::atomic<bool> busy{false};
+  bool in_id_order = false;  // packed by id on the device
 
   FrameArrays arrays() {
     const auto* base = reinterpret_cast<const float*>(staging.data());
@@ -116,7 +120,16 @@ class SlotCopy final : public ParticlesCopy::Pending {
       ~Free() { s.busy.store(false, std::memory_order_release); }
     } free{*slot};
     for (const Event& e : slot->done) e.synchronize();
-    return id_order ? ordered_by_id(slot->arrays()) : copied(slot->arrays());
+    if (!id_order || !slot->in_id_order)
+      return id_order ? ordered_by_id(slot->arrays()) : copied(slot->arrays());
+    ParticleFrame f = copied(slot->arrays());
+    for (std::size_t k = 0; k < f.id.size(); ++k)
+      if (f.id[k] != std::int32_t(k))
+        throw Error(
+            fmt::format("MPM frame: row {} holds particle id {}: the part's ids are not "
+                        "0 .. {} as a frame packed by id needs",
+                        k, f.id[k], f.id.size() - 1));
+    return f;
   }
 
  private:
@@ -164,8 +177,12 @@ std::shared_ptr<FrameSlot> FrameCopier::free_slot(std::size_t bytes, const Parts
   return slot;
 }
 
-ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id_order) {
+ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id_order,
+                                bool dense_ids) {
   const bool cuda = parts.front()->exec().is_cuda();
+  // One part with ids 0 .. n - 1: each particle's row is its id, so the frame leaves the device
+  // in id order and the writer only copies it out.
+  const bool by_id = id_order && dense_ids && parts.size() == 1;
   std::size_t n = 0;
   for (const auto& p : parts) n += std::size_t(p->particle_count());
   std::size_t values = 0;
@@ -173,6 +190,7 @@ ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id
   const std::shared_ptr<FrameSlot> slot = free_slot(values * sizeof(float), parts);
   slot->at = at;
   slot->n = n;
+  slot->in_id_order = by_id;
   float* host = reinterpret_cast<float*>(slot->staging.data());
   if (cuda && staging_.empty())
     for (const auto& p : parts) staging_.push_back({{}, Event(p->exec()), Event(p->exec())});
@@ -182,7 +200,9 @@ ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id
     const std::size_t np = std::size_t(p.particle_count());
     activate(p.exec());
     if (!cuda) {
-      p.pack(pack_at(host, at, first));
+      ParticlePack to = pack_at(host, at, first);
+      to.by_id = by_id;
+      p.pack(to);
       first += np;
       continue;
     }
@@ -197,7 +217,9 @@ ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id
     // The pack overwrites what the previous frame's copies read; the next steps wait only for
     // the pack, the copies run beside them on the copy stream.
     s.copied.wait(p.exec());
-    p.pack(pack_at(s.packed.data(), pat, 0));
+    ParticlePack packed = pack_at(s.packed.data(), pat, 0);
+    packed.by_id = by_id;
+    p.pack(packed);
     s.packed_ready.record(p.exec());
     const Exec& c = copy_stream(p.exec());
     s.packed_ready.wait(c);

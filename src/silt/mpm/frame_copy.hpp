@@ -26,8 +26,10 @@ class FrameCopier {
   FrameCopier& operator=(const FrameCopier&) = delete;
 
   /// The parts' particles' asked-for attributes (mpm::attributes), part after part; between
-  /// frames, queued behind the steps. Not collective.
-  ParticlesCopy copy(const Parts& parts, unsigned attributes, bool id_order);
+  /// frames, queued behind the steps. Not collective. dense_ids: one part whose ids are exactly
+  /// 0 .. n - 1, so that an id-ordered frame is packed in id order on the device.
+  ParticlesCopy copy(const Parts& parts, unsigned attributes, bool id_order,
+                     bool dense_ids = false);
 
  private:
   // A CUDA part's packed snapshot and the events around it.

@@ -31,6 +31,9 @@ struct ParticlePack {
   std::int32_t* id = nullptr;        // [n] stable id
   float* plastic = nullptr;          // [n] -
   float* stress = nullptr;           // [9n] Cauchy stress, row-major, Pa
+  /// Each particle's row is its id (the part's ids are exactly 0 .. n - 1): the frame comes in id
+  /// order from the device. Otherwise rows are in storage order.
+  bool by_id = false;
 };
 
 class Part {

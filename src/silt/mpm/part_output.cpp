@@ -12,15 +12,16 @@ namespace {
 /// is advanced here first; the material's projection runs on a copy and leaves the particle
 /// untouched.
 void cauchy_stress(const Exec& exec, ParticleView p, const ParticleClass* classes, Index n,
-                   const StepControl* ctl, bool f_current, float* out) {
+                   const StepControl* ctl, bool f_current, bool by_id, float* out) {
   parallel_for(
       exec, "mpm.output.stress", n, SILT_LAMBDA(Index i) {
+        const Index row = by_id ? Index(p.id[i]) : i;
         const Mat3f c = detail::load9(p.c, i);
         Mat3f f = update_deformation(detail::load9(p.f, i), c, f_current ? 0.0f : ctl->dt);
         float plastic = p.plastic[i];
         const Mat3f tau = material_stress(classes[p.material[i]].material, f, plastic, c);
         const float j = determinant(f);
-        detail::store9(out, i, tau * (j != 0.0f ? 1.0f / j : 0.0f));
+        detail::store9(out, row, tau * (j != 0.0f ? 1.0f / j : 0.0f));
       });
 }
 }  // namespace
@@ -52,17 +53,19 @@ void Part::pack(const ParticlePack& to) {
   std::int32_t* material = to.material;
   std::int32_t* id = to.id;
   float* plastic = to.plastic;
+  const bool by_id = to.by_id;
   parallel_for(
       exec_, "mpm.output.pack", n, SILT_LAMBDA(Index i) {
+        const Index row = by_id ? Index(p.id[i]) : i;
         for (int a = 0; a < 3; ++a) {
-          if (x) x[3 * i + a] = p.x[3 * i + a];
-          if (v) v[3 * i + a] = p.v[3 * i + a];
+          if (x) x[3 * row + a] = p.x[3 * i + a];
+          if (v) v[3 * row + a] = p.v[3 * i + a];
         }
-        material[i] = classes[p.material[i]].scene_material;
-        id[i] = p.id[i];
-        if (plastic) plastic[i] = p.plastic[i];
+        material[row] = classes[p.material[i]].scene_material;
+        id[row] = p.id[i];
+        if (plastic) plastic[row] = p.plastic[i];
       });
-  if (to.stress) cauchy_stress(exec_, p, classes, n, control(), scene_.g2p2g, to.stress);
+  if (to.stress) cauchy_stress(exec_, p, classes, n, control(), scene_.g2p2g, by_id, to.stress);
 }
 
 }  // namespace silt::mpm

@@ -205,7 +205,9 @@ std::int64_t Solver::particle_count() const {
 }
 ParticlesCopy Solver::particles_async(unsigned attributes, bool id_order) const {
   Impl& m = *impl_;
-  if (!m.world.distributed()) return m.frames.copy(m.parts, attributes, id_order);
+  // Particles are never removed: one part holding every id the emitter gave holds 0 .. n - 1.
+  const bool dense = m.nparts == 1 && m.emitter.progress().next_id == m.total_particles;
+  if (!m.world.distributed()) return m.frames.copy(m.parts, attributes, id_order, dense);
   // The other ranks' particles come as messages (collective): the waiting path.
   const ParticleFrame local = m.frames.copy(m.parts, attributes, false).get();
   return ParticlesCopy(gather_to_root(local, m.world), id_order);
