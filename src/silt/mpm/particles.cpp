@@ -108,18 +108,22 @@ bool ParticleStore::ensure(Index needed) {
   return moved;
 }
 
+bool ParticleStore::make_room(Index add) {
+  SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
+               fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
+                           "range of one device",
+                           n_, add));
+  return ensure(n_ + add);
+}
+
 bool ParticleStore::append(const NewParticles& p) {
   const Index add = static_cast<Index>(p.count());
   if (add == 0) return false;
   SILT_REQUIRE(
       p.x.size() == 3 * p.count() && p.v.size() == 3 * p.count() && p.plastic.size() == p.count(),
       fmt::format("ParticleStore::append: inconsistent arrays for {} particles", add));
-  SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
-               fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
-                           "range of one device",
-                           n_, add));
   const Index n0 = n_;
-  const bool moved = ensure(n0 + add);
+  const bool moved = make_room(add);
   x_.buffer().upload(p.x.data(), 3 * add, 3 * n0);
   v_.buffer().upload(p.v.data(), 3 * add, 3 * n0);
   plastic_.buffer().upload(p.plastic.data(), add, n0);
@@ -152,12 +156,8 @@ bool ParticleStore::append(const NewParticles& p) {
 bool ParticleStore::append_copies(const float* from, const int* rows, Index add, const float v[3],
                                   float plastic, int material, int first_id) {
   if (add == 0) return false;
-  SILT_REQUIRE(static_cast<long long>(n_) + add < 0x3fffffffLL,
-               fmt::format("particle count overflow: {} + {} particles exceed the 32-bit index "
-                           "range of one device",
-                           n_, add));
   const Index n0 = n_;
-  const bool moved = ensure(n0 + add);
+  const bool moved = make_room(add);
   float* x = x_.data() + 3 * n0;
   float* vel = v_.data() + 3 * n0;
   float* c = c_.data() + 9 * n0;

@@ -100,6 +100,9 @@ class ParticleStore {
                               GrowBuffer<int>& material, GrowBuffer<int>& id,
                               GrowBuffer<int>& block, GrowBuffer<int>& rank);
   bool ensure(Index needed);
+  /// Room for add more particles (silt::Error past one device's 32-bit index range); true when
+  /// storage moved.
+  bool make_room(Index add);
 
   Exec exec_{};
   Index n_ = 0;
