@@ -74,6 +74,27 @@ struct TileCells {
   unsigned char active[TY + 1][TX + 1];                // 0: inactive or outside the grid
 };
 
+// The tile's edge fluxes, [0][y][x] through the east edge of its cell (x, y) and [1][y][x] through
+// the north edge, as a structure of arrays with TileCells' pitch TX + 1: a thread's staged cells
+// and its four edges then lie at fixed offsets from one index, and every shared access takes that
+// one register plus a constant (an array of EdgeFlux structs had its own index, which the compiler
+// recomputed at each use under the register cap).
+template <class T, int TX, int TY>
+struct TileFluxes {
+  T h[2][TY][TX + 1], un_left[2][TY][TX + 1], un_right[2][TY][TX + 1], ut[2][TY][TX + 1],
+      c[2][TY][TX + 1];
+  __device__ SILT_FORCEINLINE EdgeFlux<T> at(int d, int y, int x) const {
+    return EdgeFlux<T>{h[d][y][x], un_left[d][y][x], un_right[d][y][x], ut[d][y][x], c[d][y][x]};
+  }
+  __device__ SILT_FORCEINLINE void set(int d, int y, int x, const EdgeFlux<T>& f) {
+    h[d][y][x] = f.h;
+    un_left[d][y][x] = f.un_left;
+    un_right[d][y][x] = f.un_right;
+    ut[d][y][x] = f.ut;
+    c[d][y][x] = f.c;
+  }
+};
+
 // Returns whether the cell is active. kChecked: test that (i, j) lies in the view (false: the
 // caller knows that it does).
 template <bool kChecked = true, class T, int TX, int TY>
@@ -131,20 +152,19 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
 // without that call and the registers its ABI holds.
 template <bool kGeneral, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
-                                             EdgeFlux<T> (&fx)[TY][TX], EdgeFlux<T> (&fy)[TY][TX],
-                                             const EdgeView<T>& e, int ty, int tx, Index i, Index j,
-                                             bool in_box) {
+                                             TileFluxes<T, TX, TY>& flux, const EdgeView<T>& e,
+                                             int ty, int tx, Index i, Index j, bool in_box) {
   if (ty > 0 && in_box) {
     if (!kGeneral || (cells.active[ty][tx] && cells.active[ty][tx + 1]))
-      fx[ty][tx] = staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry);
+      flux.set(0, ty, tx, staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry));
     else if constexpr (kGeneral)
-      fx[ty][tx] = general_edge_flux(e, i + 1, j, Dir::x);
+      flux.set(0, ty, tx, general_edge_flux(e, i + 1, j, Dir::x));
   }
   if (tx > 0 && in_box) {
     if (!kGeneral || (cells.active[ty][tx] && cells.active[ty + 1][tx]))
-      fy[ty][tx] = staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry);
+      flux.set(1, ty, tx, staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry));
     else if constexpr (kGeneral)
-      fy[ty][tx] = general_edge_flux(e, i, j + 1, Dir::y);
+      flux.set(1, ty, tx, general_edge_flux(e, i, j + 1, Dir::y));
   }
 }
 
@@ -172,9 +192,11 @@ struct StepScalars {
 // them). Returns the cell's wave speed for the CFL (0 when not owned or inactive). F: the
 // TileFeature bits compiled in; tile_features(v) guarantees that the others are unused.
 template <unsigned F, class T, int TX, int TY>
-__device__ SILT_FORCEINLINE T update_tile_cell(
-    const SolverView<T>& v, const TileCells<T, TX, TY>& cells, const EdgeFlux<T> (&fx)[TY][TX],
-    const EdgeFlux<T> (&fy)[TY][TX], const StepScalars<T>& step, int ty, int tx, Index i, Index j) {
+__device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
+                                               const TileCells<T, TX, TY>& cells,
+                                               const TileFluxes<T, TX, TY>& flux,
+                                               const StepScalars<T>& step, int ty, int tx, Index i,
+                                               Index j) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
@@ -188,7 +210,8 @@ __device__ SILT_FORCEINLINE T update_tile_cell(
     const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
     const T manning = v.manning.ptr ? v.manning.ptr[off] : T(0);
     const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, manning};
-    const EdgeFlux<T>&w = fx[ty][tx - 1], &ea = fx[ty][tx], &so = fy[ty - 1][tx], &n = fy[ty][tx];
+    const EdgeFlux<T> w = flux.at(0, ty, tx - 1), ea = flux.at(0, ty, tx),
+                      so = flux.at(1, ty - 1, tx), n = flux.at(1, ty, tx);
     const int code = update_cell_k(s, w, ea, so, n, p);
     if constexpr ((F & kTileForcing) != 0) {
       if (v.forcing.model != kNoInfiltration) tile_infiltrate(v.forcing, s, off, true, dt, e.dry);
@@ -293,12 +316,14 @@ template <class T, int TX, int TY, int R, int MinBlocks, unsigned F>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
     fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
   constexpr int NY = TY * R;  // rows of the tile, its ghost row included
-  __shared__ TileCells<T, TX, NY> cells;
-  // fx[y][x]: flux through the east edge of the tile's cell (x, y); fy: through its north edge.
-  // One object, so that a thread addresses its four edges from one base.
-  __shared__ struct { EdgeFlux<T> x[NY][TX], y[NY][TX]; } flux;
-  auto& fx = flux.x;
-  auto& fy = flux.y;
+  // One shared object, so that the compiler addresses the staged cells and the edge fluxes of a
+  // thread from one base.
+  __shared__ struct {
+    TileCells<T, TX, NY> cells;
+    TileFluxes<T, TX, NY> flux;
+  } tile;
+  auto& cells = tile.cells;
+  auto& flux = tile.flux;
   __shared__ T warp_speed[TX * TY / 32];
   __shared__ StepScalars<T> step;
 
@@ -375,13 +400,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
-      tile_fluxes<false>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+      tile_fluxes<false>(cells, flux, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
     }
   } else {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
-      tile_fluxes<true>(cells, fx, fy, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+      tile_fluxes<true>(cells, flux, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
     }
   }
   __syncthreads();
@@ -392,7 +417,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   for (int r = 0; r < R; ++r) {
     const int y = ty + r * TY;
     if (!in_box(y)) continue;
-    const T s = update_tile_cell<F>(v, cells, fx, fy, step, y, tx, i, j0 + y);
+    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y);
     speed = s > speed ? s : speed;
   }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);

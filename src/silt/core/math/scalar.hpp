@@ -11,12 +11,15 @@
 
 namespace silt::math {
 
-/// sqrt; on the device x * rsqrt(x) (MUFU.RSQ + one multiply, ~3 ulp) instead of the IEEE
-/// sequence. 0 maps to 0 and negative inputs to NaN as with sqrtf (+inf gives NaN: already a
-/// fault).
+/// sqrt; on the device PTX's sqrt.approx (one MUFU.SQRT on sm_75 and later; x * rsqrt(x) took a
+/// zero test, MUFU.RSQ, a multiply and a select) instead of the IEEE sequence. 0 maps to 0 and
+/// negative inputs to NaN as with sqrtf; subnormals flush to zero as in the rest of the device
+/// code (fast math).
 SILT_HD SILT_FORCEINLINE float sqrt(float x) {
 #if SILT_DEVICE_PASS
-  return x == 0.0f ? 0.0f : x * ::rsqrtf(x);
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
 #else
   return std::sqrt(x);
 #endif
@@ -172,9 +175,28 @@ SILT_HD SILT_FORCEINLINE float cos(float x) {
 #endif
 }
 
+/// |x| as x < 0 ? -x : x, so that -0 and NaN keep their sign bit (float_pack.hpp's packs do the
+/// same, and the host's scalar and pack paths give the same bits). On the device the float and
+/// double overloads take fabs: the instruction's operand modifier, free where the value feeds an
+/// arithmetic instruction, instead of a compare and a negation; it differs only in the sign of a
+/// zero or NaN, which no comparison sees.
 template <class T>
 SILT_HD SILT_FORCEINLINE T abs(T x) {
   return x < T(0) ? -x : x;
+}
+SILT_HD SILT_FORCEINLINE float abs(float x) {
+#if SILT_DEVICE_PASS
+  return ::fabsf(x);
+#else
+  return x < 0.0f ? -x : x;
+#endif
+}
+SILT_HD SILT_FORCEINLINE double abs(double x) {
+#if SILT_DEVICE_PASS
+  return ::fabs(x);
+#else
+  return x < 0.0 ? -x : x;
+#endif
 }
 template <class T>
 SILT_HD SILT_FORCEINLINE T min(T a, T b) {
