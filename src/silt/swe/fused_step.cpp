@@ -96,7 +96,10 @@ struct TileFluxes {
 };
 
 // Returns whether the cell is active. kChecked: test that (i, j) lies in the view (false: the
-// caller knows that it does).
+// caller knows that it does). Every read is issued before the active test, through the read-only
+// path: a cell's loads wait on one round trip to L2 rather than two (its active flag, then its
+// state), and the compiler may move them ahead of the tile's stores. A cell outside the view reads
+// offset 0 (in the allocation); an inactive cell's staged values are never read.
 template <bool kChecked = true, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int tx,
                                             const EdgeView<T>& e, Index i, Index j) {
@@ -104,21 +107,21 @@ __device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int
   const bool inside =
       !kChecked || (i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext);
   const Index off = inside ? e.h.offset(i, j) : 0;
-  const bool act = inside && e.active.ptr[off] != 0;
+  const bool act = inside && __ldg(e.active.ptr + off) != 0;
+  const T h = __ldg(e.h.ptr + off);
+  const CellState<T> s{h, __ldg(e.hu.ptr + off), __ldg(e.hv.ptr + off), __ldg(e.hc.ptr + off)};
+  const T z = __ldg(e.z.ptr + off);
   t.active[ty][tx] = act;
-  if (!act) return false;
-  const T h = e.h.ptr[off];
-  const NormalState<T> p =
-      primitive_state_k(CellState<T>{h, e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]}, e.dry);
+  const NormalState<T> p = primitive_state_k(s, e.dry);
   t.h[ty][tx] = h;
   t.u[ty][tx] = p.un;
   t.v[ty][tx] = p.ut;
   t.c[ty][tx] = p.c;
-  t.z[ty][tx] = e.z.ptr[off];
+  t.z[ty][tx] = z;
   const DepthRoots<T> r = depth_roots_k(h, e.g);
   t.sqrt_h[ty][tx] = r.sqrt_h;
   t.celerity[ty][tx] = r.celerity;
-  return true;
+  return act;
 }
 
 // Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
@@ -185,7 +188,16 @@ struct StepScalars {
   T rain_depth;  // uniform rain falling during the step, m
 };
 
-// Phase 2 of the tile kernel for one cell of the box: the edge update from the staged fluxes, the
+// The state of cell (i, j) at the start of the step, for phase 2, through the read-only path.
+template <class T>
+__device__ SILT_FORCEINLINE CellState<T> read_state(const EdgeView<T>& e, Index i, Index j) {
+  const Index off = e.h.offset(i, j);
+  return CellState<T>{__ldg(e.h.ptr + off), __ldg(e.hu.ptr + off), __ldg(e.hv.ptr + off),
+                      __ldg(e.hc.ptr + off)};
+}
+
+// Phase 2 of the tile kernel for one cell of the box (s: its state at the start of the step,
+// read_state): the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
 // owner's (as phase_update_box, phase_boundary_flow, phase_sources and phase_cfl_step count
@@ -196,19 +208,18 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                                const TileCells<T, TX, TY>& cells,
                                                const TileFluxes<T, TX, TY>& flux,
                                                const StepScalars<T>& step, int ty, int tx, Index i,
-                                               Index j) {
+                                               Index j, CellState<T> s) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
   const Index off = e.h.offset(i, j);
-  CellState<T> s{e.h.ptr[off], e.hu.ptr[off], e.hv.ptr[off], e.hc.ptr[off]};
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
     // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
     // from the clock, which computes them once per step with the same double operations: no
     // division and no double held per thread.
     const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
-    const T manning = v.manning.ptr ? v.manning.ptr[off] : T(0);
+    const T manning = v.manning.ptr ? __ldg(v.manning.ptr + off) : T(0);
     const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, manning};
     const EdgeFlux<T> w = flux.at(0, ty, tx - 1), ea = flux.at(0, ty, tx),
                       so = flux.at(1, ty - 1, tx), n = flux.at(1, ty, tx);
@@ -409,6 +420,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
       tile_fluxes<true>(cells, flux, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
     }
   }
+  // Phase 2's reads of its cells' state, issued before the barrier: their trip to L2 overlaps
+  // the wait for the tile's other fluxes.
+  CellState<T> state[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (in_box(ty + r * TY)) state[r] = read_state(e, i, j0 + ty + r * TY);
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
@@ -417,7 +434,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   for (int r = 0; r < R; ++r) {
     const int y = ty + r * TY;
     if (!in_box(y)) continue;
-    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y);
+    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y, state[r]);
     speed = s > speed ? s : speed;
   }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
