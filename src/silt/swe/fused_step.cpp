@@ -188,16 +188,25 @@ struct StepScalars {
   T rain_depth;  // uniform rain falling during the step, m
 };
 
-// The state of cell (i, j) at the start of the step, for phase 2, through the read-only path.
+// What phase 2 reads of cell (i, j): its state at the start of the step and Manning n through the
+// read-only path, and its maximum depth so far. Read for both of a thread's rows before either is
+// updated, so that their trips to L2 overlap.
 template <class T>
-__device__ SILT_FORCEINLINE CellState<T> read_state(const EdgeView<T>& e, Index i, Index j) {
+struct CellReads {
+  CellState<T> s;
+  T manning;    // s m^-1/3 (0: frictionless)
+  T max_depth;  // m
+};
+template <class T>
+__device__ SILT_FORCEINLINE CellReads<T> read_cell(const SolverView<T>& v, Index i, Index j) {
+  const EdgeView<T>& e = v.e;
   const Index off = e.h.offset(i, j);
-  return CellState<T>{__ldg(e.h.ptr + off), __ldg(e.hu.ptr + off), __ldg(e.hv.ptr + off),
-                      __ldg(e.hc.ptr + off)};
+  return CellReads<T>{CellState<T>{__ldg(e.h.ptr + off), __ldg(e.hu.ptr + off),
+                                   __ldg(e.hv.ptr + off), __ldg(e.hc.ptr + off)},
+                      v.manning.ptr ? __ldg(v.manning.ptr + off) : T(0), v.max_depth.ptr[off]};
 }
 
-// Phase 2 of the tile kernel for one cell of the box (s: its state at the start of the step,
-// read_state): the edge update from the staged fluxes, the
+// Phase 2 of the tile kernel for one cell of the box (in: what read_cell read): the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
 // owner's (as phase_update_box, phase_boundary_flow, phase_sources and phase_cfl_step count
@@ -208,19 +217,19 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                                const TileCells<T, TX, TY>& cells,
                                                const TileFluxes<T, TX, TY>& flux,
                                                const StepScalars<T>& step, int ty, int tx, Index i,
-                                               Index j, CellState<T> s) {
+                                               Index j, const CellReads<T>& in) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
   const Index off = e.h.offset(i, j);
+  CellState<T> s = in.s;
   const double dt = v.clock[kDt];
   if (cells.active[ty][tx]) {
     // dt / dx and, without rain rasters, the uniform rain depth (as the CPU row step applies it)
     // from the clock, which computes them once per step with the same double operations: no
     // division and no double held per thread.
     const T rain = (F & kTileForcing) ? v.rain_depth(off, dt) : step.rain_depth;
-    const T manning = v.manning.ptr ? __ldg(v.manning.ptr + off) : T(0);
-    const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, manning};
+    const CellUpdateParams<T> p{step.dtdx, step.dt, rain, e.g, e.dry, in.manning};
     const EdgeFlux<T> w = flux.at(0, ty, tx - 1), ea = flux.at(0, ty, tx),
                       so = flux.at(1, ty - 1, tx), n = flux.at(1, ty, tx);
     const int code = update_cell_k(s, w, ea, so, n, p);
@@ -237,7 +246,7 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
       }
     }
     // Max depth as the plain path records it: after the edge update, and again after sources.
-    T& md = v.max_depth.ptr[off];
+    T md = in.max_depth;
     if (s.h > md) md = s.h;
     if constexpr ((F & kTileSources) != 0) {
       for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
@@ -252,6 +261,7 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
       }
       if (s.h > md) md = s.h;
     }
+    if (md != in.max_depth) v.max_depth.ptr[off] = md;
     if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
   } else if constexpr ((F & kTileForcing) != 0) {
     if (v.forcing.model != kNoInfiltration)
@@ -422,10 +432,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   }
   // Phase 2's reads of its cells' state, issued before the barrier: their trip to L2 overlaps
   // the wait for the tile's other fluxes.
-  CellState<T> state[R];
+  CellReads<T> reads[R];
 #pragma unroll
   for (int r = 0; r < R; ++r)
-    if (in_box(ty + r * TY)) state[r] = read_state(e, i, j0 + ty + r * TY);
+    if (in_box(ty + r * TY)) reads[r] = read_cell(v, i, j0 + ty + r * TY);
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
@@ -434,7 +444,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   for (int r = 0; r < R; ++r) {
     const int y = ty + r * TY;
     if (!in_box(y)) continue;
-    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y, state[r]);
+    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y, reads[r]);
     speed = s > speed ? s : speed;
   }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
