@@ -1,7 +1,8 @@
 // silt's modules (core/module_loader.hpp) are loaded on first use only: a process that reads and
 // writes ESRI ASCII grids never maps GDAL or OpenVDB; the first GeoTIFF read loads the GDAL module
-// and GDAL. A module that cannot be loaded is an Error naming its path and dlerror()'s reason
-// (io.cmake runs that case again with SILT_MODULE_DIR at a folder without modules).
+// and GDAL; the first .vdb frame the VDB module and OpenVDB. A module that cannot be loaded is an
+// Error naming its path and dlerror()'s reason (io.cmake runs that case again with
+// SILT_MODULE_DIR at a folder without modules).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +68,20 @@ TEST(IoModules, AsciiLeavesGdalUnloadedTifLoadsIt) {
   EXPECT_EQ(io::read_raster(tif).values, small().values);
   EXPECT_TRUE(mapped("libgdal.so")) << "a .tif read loads GDAL";
   EXPECT_FALSE(mapped("libopenvdb.so"));
+}
+
+TEST(IoModules, VdbFrameLoadsOpenVdb) {
+  if (!io::vdb_available()) GTEST_SKIP() << "built without OpenVDB";
+  if (modules_redirected()) GTEST_SKIP() << "SILT_MODULE_DIR is set (the missing-module case)";
+  EXPECT_FALSE(mapped("libopenvdb.so"));
+  mpm::ParticleFrame frame;
+  frame.position = {0.1f, 0.2f, 0.3f};
+  frame.velocity = {1.0f, 0.0f, 0.0f};
+  frame.material = {0};
+  const auto path = scratch() / "p.vdb";
+  io::write_particles_vdb(path.string(), frame, io::ParticleFileInfo{}, 0.1);
+  EXPECT_TRUE(std::filesystem::file_size(path) > 0);
+  EXPECT_TRUE(mapped("libopenvdb.so")) << "a .vdb frame loads OpenVDB";
 }
 
 TEST(IoModules, MissingModuleIsAnError) {
