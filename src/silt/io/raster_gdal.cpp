@@ -92,10 +92,6 @@ std::string gdal_problem() {
   return "this build of silt has no GDAL";
 }
 
-bool gdal_available() {
-  return false;
-}
-
 Raster read_gdal_raster(const std::string& path) {
   throw Error(
       fmt::format("cannot read '{}': this build of silt has no GDAL (ESRI ASCII .asc only)", path));
