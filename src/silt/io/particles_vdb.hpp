@@ -9,8 +9,11 @@
 
 namespace silt::io {
 
-/// Whether this build can write .vdb files (it was built with OpenVDB).
+/// Whether this build can write .vdb files (it was built with OpenVDB): its VDB module was built.
+/// The module (libsilt_vdb.so) is loaded by the first .vdb frame or mesh collider.
 bool vdb_available();
+/// "" when the VDB module loads (it is loaded by this call), else why not (`silt info`).
+std::string vdb_problem();
 
 /// Writes one particle frame atomically as a point grid named "points" whose voxels are
 /// `voxel_size` (m) wide (points are bucketed per voxel; dx gives ~ppc points per voxel).

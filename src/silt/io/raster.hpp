@@ -51,8 +51,11 @@ std::string extension_of(RasterFormat f);  // "asc", "tif", "nc"
 /// "asc", "tif" or "nc" to a format; false when unknown.
 bool raster_format_from_name(const std::string& name, RasterFormat& out);
 
-/// True when this build has GDAL (GeoTIFF, NetCDF).
+/// True when this build has GDAL (GeoTIFF, NetCDF): its GDAL module was built. The module
+/// (libsilt_gdal.so) is loaded the first time a GDAL function below is called.
 bool gdal_available();
+/// "" when the GDAL module loads (it is loaded by this call), else why not (`silt info`).
+std::string gdal_problem();
 
 /// Reads a raster; .asc with our reader, anything else through GDAL. Errors name the file and
 /// what is wrong (missing, truncated, not a number at row/column, non-square cells, rotated).

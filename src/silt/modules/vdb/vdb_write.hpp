@@ -1,5 +1,5 @@
-// Shared by the .vdb writers (builds with OpenVDB only): grids written to one file atomically,
-// OpenVDB's errors turned into silt::Error naming the file.
+// Shared by the VDB module's .vdb writers: grids written to the frame's temporary file (the core
+// renames it onto path), OpenVDB's errors turned into silt::Error naming the file.
 #pragma once
 
 #include <fmt/format.h>
@@ -8,7 +8,6 @@
 #include <string>
 
 #include "silt/core/error.hpp"
-#include "silt/io/atomic_file.hpp"
 #include "silt/io/particles_file.hpp"
 
 namespace silt::io::detail {
@@ -20,16 +19,15 @@ inline void insert_frame_meta(openvdb::GridBase& grid, const ParticleFileInfo& i
   grid.insertMeta("silt_time", openvdb::DoubleMetadata(info.time));
 }
 
-inline void write_vdb_atomically(const std::string& path, const openvdb::GridCPtrVec& grids) {
-  write_atomically(path, [&](const std::string& tmp) {
-    try {
-      openvdb::io::File file(tmp);
-      file.write(grids);  // OpenVDB's default compression (Blosc when built with it, else zip)
-      file.close();
-    } catch (const openvdb::Exception& e) {
-      throw Error(fmt::format("cannot write '{}': {}", path, e.what()));
-    }
-  });
+inline void write_vdb_file(const std::string& tmp, const std::string& path,
+                           const openvdb::GridCPtrVec& grids) {
+  try {
+    openvdb::io::File file(tmp);
+    file.write(grids);  // OpenVDB's default compression (Blosc when built with it, else zip)
+    file.close();
+  } catch (const openvdb::Exception& e) {
+    throw Error(fmt::format("cannot write '{}': {}", path, e.what()));
+  }
 }
 
 }  // namespace silt::io::detail
