@@ -3,9 +3,9 @@
 // all of them. Each lane computes exactly the scalar flux of its edge (the kernels' branches are
 // any()/select() on lanes), so the row step's results are those of the plain phases to the bit
 // (SweSolver.RowStepMatchesThePlainPathBitForBit, tests/unit/swe_pack_test.cpp). Host only: the
-// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp and row_fluxes_avx.cpp are
-// built by the host compiler in every build; the widest the CPU has is picked at run time: AVX-512F
-// (16 float or 8 double lanes, row_fluxes_avx512.cpp), AVX2 (8 or 4) or SSE2 (4 or 2).
+// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp, row_fluxes_avx.cpp and
+// row_fluxes_avx512.cpp are built by the host compiler in every build; the widest the CPU has is
+// picked at run time: AVX-512F (16 float or 8 double lanes), AVX2 (8 or 4) or SSE2 (4 or 2).
 #pragma once
 
 #include "silt/core/config.hpp"

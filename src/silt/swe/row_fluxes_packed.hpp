@@ -1,9 +1,8 @@
 // The body of packed_edge_fluxes_* (row_fluxes.hpp) for one pack type; included by the host-only
 // units row_fluxes.cpp (SSE2), row_fluxes_avx.cpp (AVX2) and row_fluxes_avx512.cpp (AVX-512F)
-// only, each with a tag type of its own
-// anonymous namespace, so that every function instantiated on its packs has internal linkage (an
-// AVX2 copy of a shared inline function can never replace the baseline one at link time). Nothing
-// here is instantiated on a scalar type.
+// only, each with a tag type of its own anonymous namespace, so that every function instantiated
+// on its packs has internal linkage (an AVX2 or AVX-512 copy of a shared inline function can never
+// replace the baseline one at link time). Nothing here is instantiated on a scalar type.
 #pragma once
 
 #include <cstdint>

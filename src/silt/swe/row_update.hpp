@@ -1,8 +1,9 @@
 // The row step's update pass (row_step.hpp): each cell of a row updated from its four edge fluxes
 // (update_cell_k: fluxes summed, rain, wet/dry thresholds, Manning friction), its maximum depth,
 // faults, the boundary inflow and the CFL speed of the new state. Full packs of cells go through
-// packed_cell_updates (the widest the CPU has: SSE2, AVX2 or AVX-512F), the rest cell by cell with the same
-// functions; each lane computes exactly its cell's scalar update, so the row step still matches
+// packed_cell_updates (the widest the CPU has: SSE2, AVX2 or AVX-512F), the rest cell by cell
+// with the same functions; each lane computes exactly its cell's scalar update, so the row step
+// still matches
 // the plain phases bit for bit (SweSolver.RowStepMatchesThePlainPathBitForBit,
 // tests/unit/swe_pack_update_test.cpp). Host only: row_update.cpp, row_update_avx.cpp and
 // row_update_avx512.cpp are built by the host compiler in every build (nvcc never parses the

@@ -1,7 +1,7 @@
 // The body of packed_cell_updates_* (row_update.hpp) for one pack type; included by the host-only
 // units row_update.cpp (SSE2), row_update_avx.cpp (AVX2) and row_update_avx512.cpp (AVX-512F)
-// only, each with a tag type of its own anonymous namespace, so that every function instantiated on its packs has internal linkage.
-// Nothing here is instantiated on a scalar type.
+// only, each with a tag type of its own anonymous namespace, so that every function instantiated
+// on its packs has internal linkage. Nothing here is instantiated on a scalar type.
 #pragma once
 
 #include <algorithm>
