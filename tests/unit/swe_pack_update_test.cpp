@@ -1,7 +1,8 @@
 // The shallow-water cell update on FloatPack lanes (float_pack.hpp) must give, in every lane, the
 // bits of the scalar update of that lane's cell (update_cell_k with Manning friction, the wet/dry
-// thresholds, the CFL speed), in float and double, for 2, 4 and 8 lanes, and so must the row
-// step's pack loop (row_update.hpp, SSE2 and AVX2): the row step matches the plain phases bit for
+// thresholds, the CFL speed), in float and double, for 2 to 16 lanes, and so must the row step's
+// pack loop (row_update.hpp: SSE2, AVX2 and AVX-512F, each where the CPU has it): the row step
+// matches the plain phases bit for
 // bit only so. The cells mix, within every pack, the cases whose branches the kernels take per
 // lane: flowing water with and without friction, still water, dry cells and films, a depth
 // clamped from round-off below zero, pollutant clamped to zero, signed zeros and friction that
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "silt/core/math/float_pack.hpp"
@@ -192,17 +195,34 @@ TEST(SwePackUpdate, FloatFourLanesGiveTheScalarBits) {
 TEST(SwePackUpdate, FloatEightLanesGiveTheScalarBits) {
   check_lanes<float, 8>();
 }
+TEST(SwePackUpdate, FloatSixteenLanesGiveTheScalarBits) {
+  check_lanes<float, 16>();
+}
 TEST(SwePackUpdate, DoubleTwoLanesGiveTheScalarBits) {
   check_lanes<double, 2>();
 }
 TEST(SwePackUpdate, DoubleFourLanesGiveTheScalarBits) {
   check_lanes<double, 4>();
 }
+TEST(SwePackUpdate, DoubleEightLanesGiveTheScalarBits) {
+  check_lanes<double, 8>();
+}
 
-/// The row step's pack loop (row_update.hpp), SSE2 and (where the CPU has it) AVX2, over a row of
-/// these cells with some inactive: every cell of a pack whose cells are all active and none faults
-/// gets the scalar bits, its maximum depth and a cleared flag; every other cell is left alone; the
-/// speed returned is the largest of the updated cells'.
+/// The packs a row loop takes over `count` cells: packs of w from 0, and for AVX-512F one more of
+/// w / 2 where that many cells remain.
+std::vector<std::pair<Index, Index>> row_packs(Index count, Index w, bool half) {
+  std::vector<std::pair<Index, Index>> packs;
+  Index k = 0;
+  for (; k + w <= count; k += w) packs.push_back({k, w});
+  if (half && k + w / 2 <= count) packs.push_back({k, w / 2});
+  return packs;
+}
+
+/// The row step's pack loop (row_update.hpp), each width the CPU has, over a row of these cells
+/// with some inactive: every cell of a pack whose cells are all active and none faults gets the
+/// scalar bits, its maximum depth and a cleared flag; every other cell is left alone; the speed
+/// returned is the largest of the updated cells'. Two row lengths, so that the AVX-512F half pack
+/// runs in float (3003 = 187 x 16 + 11) and in double (2999 = 374 x 8 + 7).
 template <class T>
 void check_packed_row(bool with_manning) {
   const std::vector<Cell<T>> cs = test_cells<T>();
@@ -227,57 +247,66 @@ void check_packed_row(bool with_manning) {
     put(no, k, c.n);
     active[k] = !(k % 37 == 5 || (k >= 64 && k < 72));
   }
+  ASSERT_EQ(n, 3003);
   const T marker = T(-12345);
-  for (const bool avx2 : {false, true}) {
-    if (avx2 && !__builtin_cpu_supports("avx2")) continue;
-    std::vector<T> out[4], max_depth(md);
-    for (auto& o : out) o.assign(size_t(n), marker);
-    std::vector<unsigned char> left(size_t(n), 1);
-    const detail::CellRow<T> c{h.data(),         hu.data(),
-                               hv.data(),        hc.data(),
-                               out[0].data(),    out[1].data(),
-                               out[2].data(),    out[3].data(),
-                               max_depth.data(), with_manning ? manning.data() : nullptr,
-                               active.data()};
-    const auto row = [](std::vector<T>* f) {
-      return detail::FluxRow<T>{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data()};
-    };
-    const CellUpdateParams<T> p = params(T(0));
-    const T speed =
-        avx2 ? detail::packed_cell_updates_avx2(c, row(x), row(s), row(no), n, p, left.data())
-             : detail::packed_cell_updates_sse(c, row(x), row(s), row(no), n, p, left.data());
-    const Index w = avx2 ? Index(32 / sizeof(T)) : Index(16 / sizeof(T));
-    T want_speed = T(0);
-    int updated = 0;
-    for (Index k0 = 0; k0 < n; k0 += w) {
-      bool fits = k0 + w <= n;
-      CellState<T> want[8];
-      T speeds[8];
-      for (Index k = k0; k < std::min(n, k0 + w); ++k) {
-        fits = fits && active[k];
-        fits = fits && scalar_update(ref[k], want[k - k0], speeds[k - k0]) == kFaultNone;
+  for (const char* unit : {"SSE2", "AVX2", "AVX-512F"}) {
+    const std::string u = unit;
+    if (u == "AVX2" && !__builtin_cpu_supports("avx2")) continue;
+    if (u == "AVX-512F" && !__builtin_cpu_supports("avx512f")) continue;
+    for (const Index count : {n, n - 4}) {
+      std::vector<T> out[4], max_depth(md);
+      for (auto& o : out) o.assign(size_t(n), marker);
+      std::vector<unsigned char> left(size_t(n), 1);
+      const detail::CellRow<T> c{h.data(),         hu.data(),
+                                 hv.data(),        hc.data(),
+                                 out[0].data(),    out[1].data(),
+                                 out[2].data(),    out[3].data(),
+                                 max_depth.data(), with_manning ? manning.data() : nullptr,
+                                 active.data()};
+      const auto row = [](std::vector<T>* f) {
+        return detail::FluxRow<T>{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data()};
+      };
+      const CellUpdateParams<T> p = params(T(0));
+      const detail::FluxRow<T> xr = row(x), sr = row(s), nr = row(no);
+      const T speed =
+          u == "AVX-512F" ? detail::packed_cell_updates_avx512(c, xr, sr, nr, count, p, left.data())
+          : u == "AVX2"   ? detail::packed_cell_updates_avx2(c, xr, sr, nr, count, p, left.data())
+                          : detail::packed_cell_updates_sse(c, xr, sr, nr, count, p, left.data());
+      const Index w = u == "SSE2" ? Index(16 / sizeof(T)) : Index(32 / sizeof(T));
+      const auto packs =
+          u == "AVX-512F" ? row_packs(count, 2 * w, true) : row_packs(count, w, false);
+      std::vector<char> done(size_t(n), 0);  // cells the loop must have updated
+      T want_speed = T(0);
+      int updated = 0;
+      std::vector<CellState<T>> want(static_cast<size_t>(n));
+      std::vector<T> speeds(static_cast<size_t>(n));
+      for (const auto& [k0, pw] : packs) {
+        bool fits = true;
+        for (Index k = k0; k < k0 + pw; ++k)
+          fits = fits && active[k] && scalar_update(ref[k], want[k], speeds[k]) == kFaultNone;
+        for (Index k = k0; k < k0 + pw && fits; ++k) done[k] = 1;
       }
-      for (Index k = k0; k < std::min(n, k0 + w); ++k) {
-        const char* simd = avx2 ? "AVX2" : "SSE2";
-        ASSERT_EQ(left[k], fits ? 0 : 1) << simd << " cell " << k;
-        if (!fits) {
-          ASSERT_EQ(out[0][k], marker) << simd << " cell " << k << " was updated";
-          ASSERT_EQ(bits(max_depth[k]), bits(md[k])) << simd << " cell " << k;
+      for (Index k = 0; k < n; ++k) {
+        ASSERT_EQ(left[k], done[k] ? 0 : 1) << unit << " cell " << k << " of " << count;
+        if (!done[k]) {
+          ASSERT_EQ(out[0][k], marker)
+              << unit << " cell " << k << " of " << count << " was updated";
+          ASSERT_EQ(bits(max_depth[k]), bits(md[k])) << unit << " cell " << k;
           continue;
         }
-        const CellState<T>& u = want[k - k0];
+        const CellState<T>& ws = want[k];
         const T got[5] = {out[0][k], out[1][k], out[2][k], out[3][k], max_depth[k]};
-        const T wanted[5] = {u.h, u.hu, u.hv, u.hc, u.h > md[k] ? u.h : md[k]};
+        const T wanted[5] = {ws.h, ws.hu, ws.hv, ws.hc, ws.h > md[k] ? ws.h : md[k]};
         for (int q = 0; q < 5; ++q)
           ASSERT_EQ(bits(got[q]), bits(wanted[q]))
-              << simd << " cell " << k << " (kind " << k % 11 << "), field " << q << ": pack "
-              << got[q] << ", scalar " << wanted[q];
-        want_speed = std::max(want_speed, speeds[k - k0]);
+              << unit << " cell " << k << " of " << count << " (kind " << k % 11 << "), field " << q
+              << ": pack " << got[q] << ", scalar " << wanted[q];
+        want_speed = std::max(want_speed, speeds[k]);
         ++updated;
       }
+      EXPECT_EQ(bits(speed), bits(want_speed)) << unit << ", " << count << " cells";
+      EXPECT_GE(updated, int(n) / 3);  // 16-lane packs: a fault or an inactive cell skips 16
     }
-    EXPECT_EQ(bits(speed), bits(want_speed)) << (avx2 ? "AVX2" : "SSE2");
-    EXPECT_GE(updated, int(n) / 2);
   }
 }
 

@@ -1,5 +1,6 @@
-// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (SSE2 here, AVX2 in
-// row_fluxes_avx.cpp where the CPU has it), the rest edge by edge with the same functions.
+// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (SSE2 here; AVX2 in
+// row_fluxes_avx.cpp, AVX-512F in row_fluxes_avx512.cpp, where the CPU has them), the rest edge by
+// edge with the same functions.
 #include "silt/swe/row_fluxes.hpp"
 
 #include <cstdint>
@@ -17,12 +18,12 @@ struct Sse2Tag {};
 __attribute__((flatten)) Index packed_edge_fluxes_sse(const EdgeSide<float>& a,
                                                       const EdgeSide<float>& b, Index n, float g,
                                                       float dry, const FluxRow<float>& f) {
-  return packed_edge_fluxes<FloatPack<4, Sse2Tag, float>, 4>(a, b, n, g, dry, f);
+  return packed_edge_fluxes<FloatPack<4, Sse2Tag, float>, 4>(a, b, 0, n, g, dry, f);
 }
 __attribute__((flatten)) Index packed_edge_fluxes_sse(const EdgeSide<double>& a,
                                                       const EdgeSide<double>& b, Index n, double g,
                                                       double dry, const FluxRow<double>& f) {
-  return packed_edge_fluxes<FloatPack<2, Sse2Tag, double>, 2>(a, b, n, g, dry, f);
+  return packed_edge_fluxes<FloatPack<2, Sse2Tag, double>, 2>(a, b, 0, n, g, dry, f);
 }
 
 namespace {
@@ -30,7 +31,9 @@ namespace {
 template <class T>
 Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T>& b, Index n, T g, T dry,
                          const FluxRow<T>& f) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx512) return packed_edge_fluxes_avx512(a, b, n, g, dry, f);
   return avx2 ? packed_edge_fluxes_avx2(a, b, n, g, dry, f)
               : packed_edge_fluxes_sse(a, b, n, g, dry, f);
 }

@@ -3,9 +3,9 @@
 // all of them. Each lane computes exactly the scalar flux of its edge (the kernels' branches are
 // any()/select() on lanes), so the row step's results are those of the plain phases to the bit
 // (SweSolver.RowStepMatchesThePlainPathBitForBit, tests/unit/swe_pack_test.cpp). Host only: the
-// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp and row_fluxes_avx.cpp are
-// built by the host compiler in every build; the AVX2 one (8 float or 4 double lanes against
-// SSE2's 4 or 2) is picked at run time where the CPU has it.
+// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp, row_fluxes_avx.cpp and
+// row_fluxes_avx512.cpp are built by the host compiler in every build; the widest the CPU has is
+// picked at run time: AVX-512F (16 float or 8 double lanes), AVX2 (8 or 4) or SSE2 (4 or 2).
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -45,5 +45,11 @@ Index packed_edge_fluxes_avx2(const EdgeSide<float>& a, const EdgeSide<float>& b
                               float dry, const FluxRow<float>& f);
 Index packed_edge_fluxes_avx2(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
                               double g, double dry, const FluxRow<double>& f);
+/// The same for AVX-512F: packs of 16 float / 8 double lanes, then one of 8 / 4 where that many
+/// edges remain; returns the same m as the AVX2 form (the largest multiple of 8 / 4 <= n).
+Index packed_edge_fluxes_avx512(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n,
+                                float g, float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes_avx512(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
+                                double g, double dry, const FluxRow<double>& f);
 
 }  // namespace silt::swe::detail

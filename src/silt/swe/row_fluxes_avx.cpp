@@ -12,12 +12,12 @@ struct Avx2Tag {};
 __attribute__((flatten)) Index packed_edge_fluxes_avx2(const EdgeSide<float>& a,
                                                        const EdgeSide<float>& b, Index n, float g,
                                                        float dry, const FluxRow<float>& f) {
-  return packed_edge_fluxes<FloatPack<8, Avx2Tag, float>, 8>(a, b, n, g, dry, f);
+  return packed_edge_fluxes<FloatPack<8, Avx2Tag, float>, 8>(a, b, 0, n, g, dry, f);
 }
 __attribute__((flatten)) Index packed_edge_fluxes_avx2(const EdgeSide<double>& a,
                                                        const EdgeSide<double>& b, Index n, double g,
                                                        double dry, const FluxRow<double>& f) {
-  return packed_edge_fluxes<FloatPack<4, Avx2Tag, double>, 4>(a, b, n, g, dry, f);
+  return packed_edge_fluxes<FloatPack<4, Avx2Tag, double>, 4>(a, b, 0, n, g, dry, f);
 }
 
 }  // namespace silt::swe::detail

@@ -1,8 +1,8 @@
 // The body of packed_edge_fluxes_* (row_fluxes.hpp) for one pack type; included by the host-only
-// units row_fluxes.cpp (SSE2) and row_fluxes_avx.cpp (AVX2) only, each with a tag type of its own
-// anonymous namespace, so that every function instantiated on its packs has internal linkage (an
-// AVX2 copy of a shared inline function can never replace the baseline one at link time). Nothing
-// here is instantiated on a scalar type.
+// units row_fluxes.cpp (SSE2), row_fluxes_avx.cpp (AVX2) and row_fluxes_avx512.cpp (AVX-512F)
+// only, each with a tag type of its own anonymous namespace, so that every function instantiated
+// on its packs has internal linkage (an AVX2 or AVX-512 copy of a shared inline function can never
+// replace the baseline one at link time). Nothing here is instantiated on a scalar type.
 #pragma once
 
 #include <cstdint>
@@ -24,12 +24,13 @@ SILT_FORCEINLINE bool any_pair_active(const unsigned char* a, const unsigned cha
   return r != 0;
 }
 
+/// The edges of packs k = k0, k0 + W, ... while k + W <= n; returns the end of the last pack.
 template <class P, int W, class T>
-SILT_FORCEINLINE Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T>& b, Index n, T g,
-                                          T dry, const FluxRow<T>& f) {
+SILT_FORCEINLINE Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T>& b, Index k0,
+                                          Index n, T g, T dry, const FluxRow<T>& f) {
   const P gp(g), dryp(dry);
-  const Index m = n - n % W;
-  for (Index k = 0; k < m; k += W) {
+  Index k = k0;
+  for (; k + W <= n; k += W) {
     if (!any_pair_active<W>(a.active + k, b.active + k)) continue;
     const NormalState<P> L{P::load(a.h + k), P::load(a.un + k), P::load(a.ut + k),
                            P::load(a.c + k)};
@@ -45,7 +46,7 @@ SILT_FORCEINLINE Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T
     w.ut.store(f.ut + k);
     w.c.store(f.c + k);
   }
-  return m;
+  return k;
 }
 
 }  // namespace silt::swe::detail

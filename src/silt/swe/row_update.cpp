@@ -1,6 +1,6 @@
 // The row step's update pass (row_update.hpp): full packs of cells through packed_cell_updates
-// (SSE2 here, AVX2 in row_update_avx.cpp where the CPU has it), the rest cell by cell with the
-// same functions.
+// (SSE2 here; AVX2 in row_update_avx.cpp, AVX-512F in row_update_avx512.cpp, where the CPU has
+// them), the rest cell by cell with the same functions.
 #include "silt/swe/row_update.hpp"
 
 #include <algorithm>
@@ -20,12 +20,12 @@ struct Sse2Tag {};
 __attribute__((flatten)) float packed_cell_updates_sse(
     const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
     const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p, unsigned char* left) {
-  return packed_cell_updates<FloatPack<4, Sse2Tag, float>, 4>(c, x, s, n, count, p, left);
+  return packed_cell_updates<FloatPack<4, Sse2Tag, float>, 4>(c, x, s, n, 0, count, p, left);
 }
 __attribute__((flatten)) double packed_cell_updates_sse(
     const CellRow<double>& c, const FluxRow<double>& x, const FluxRow<double>& s,
     const FluxRow<double>& n, Index count, const CellUpdateParams<double>& p, unsigned char* left) {
-  return packed_cell_updates<FloatPack<2, Sse2Tag, double>, 2>(c, x, s, n, count, p, left);
+  return packed_cell_updates<FloatPack<2, Sse2Tag, double>, 2>(c, x, s, n, 0, count, p, left);
 }
 
 namespace {
@@ -34,7 +34,9 @@ template <class T>
 T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x, const FluxRow<T>& s,
                       const FluxRow<T>& n, Index count, const CellUpdateParams<T>& p,
                       unsigned char* left) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx512) return packed_cell_updates_avx512(c, x, s, n, count, p, left);
   return avx2 ? packed_cell_updates_avx2(c, x, s, n, count, p, left)
               : packed_cell_updates_sse(c, x, s, n, count, p, left);
 }

@@ -1,11 +1,13 @@
 // The row step's update pass (row_step.hpp): each cell of a row updated from its four edge fluxes
 // (update_cell_k: fluxes summed, rain, wet/dry thresholds, Manning friction), its maximum depth,
 // faults, the boundary inflow and the CFL speed of the new state. Full packs of cells go through
-// packed_cell_updates (SSE2 here, AVX2 where the CPU has it), the rest cell by cell with the same
-// functions; each lane computes exactly its cell's scalar update, so the row step still matches
+// packed_cell_updates (the widest the CPU has: SSE2, AVX2 or AVX-512F), the rest cell by cell
+// with the same functions; each lane computes exactly its cell's scalar update, so the row step
+// still matches
 // the plain phases bit for bit (SweSolver.RowStepMatchesThePlainPathBitForBit,
-// tests/unit/swe_pack_test.cpp). Host only: row_update.cpp and row_update_avx.cpp are built by the
-// host compiler in every build (nvcc never parses the packs).
+// tests/unit/swe_pack_update_test.cpp). Host only: row_update.cpp, row_update_avx.cpp and
+// row_update_avx512.cpp are built by the host compiler in every build (nvcc never parses the
+// packs).
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -59,5 +61,13 @@ float packed_cell_updates_avx2(const CellRow<float>& c, const FluxRow<float>& x,
 double packed_cell_updates_avx2(const CellRow<double>& c, const FluxRow<double>& x,
                                 const FluxRow<double>& s, const FluxRow<double>& n, Index count,
                                 const CellUpdateParams<double>& p, unsigned char* left);
+/// The same for AVX-512F: packs of 16 float / 8 double lanes, then one of 8 / 4 where that many
+/// cells remain (the AVX2 form's cells, in fewer packs).
+float packed_cell_updates_avx512(const CellRow<float>& c, const FluxRow<float>& x,
+                                 const FluxRow<float>& s, const FluxRow<float>& n, Index count,
+                                 const CellUpdateParams<float>& p, unsigned char* left);
+double packed_cell_updates_avx512(const CellRow<double>& c, const FluxRow<double>& x,
+                                  const FluxRow<double>& s, const FluxRow<double>& n, Index count,
+                                  const CellUpdateParams<double>& p, unsigned char* left);
 
 }  // namespace silt::swe::detail

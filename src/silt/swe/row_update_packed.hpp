@@ -1,7 +1,7 @@
 // The body of packed_cell_updates_* (row_update.hpp) for one pack type; included by the host-only
-// units row_update.cpp (SSE2) and row_update_avx.cpp (AVX2) only, each with a tag type of its own
-// anonymous namespace, so that every function instantiated on its packs has internal linkage.
-// Nothing here is instantiated on a scalar type.
+// units row_update.cpp (SSE2), row_update_avx.cpp (AVX2) and row_update_avx512.cpp (AVX-512F)
+// only, each with a tag type of its own anonymous namespace, so that every function instantiated
+// on its packs has internal linkage. Nothing here is instantiated on a scalar type.
 #pragma once
 
 #include <algorithm>
@@ -30,13 +30,16 @@ SILT_FORCEINLINE EdgeFlux<P> load_fluxes(const FluxRow<T>& f, Index k) {
                      P::load(f.ut + k), P::load(f.c + k)};
 }
 
+/// The cells of packs k = k0, k0 + W, ... while k + W <= count (packed_cell_updates_sse's
+/// contract); returns the largest speed of the cells updated (+0 if none).
 template <class P, int W, class T>
 SILT_FORCEINLINE T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x,
-                                       const FluxRow<T>& s, const FluxRow<T>& n, Index count,
-                                       const CellUpdateParams<T>& p, unsigned char* left) {
+                                       const FluxRow<T>& s, const FluxRow<T>& n, Index k0,
+                                       Index count, const CellUpdateParams<T>& p,
+                                       unsigned char* left) {
   const CellUpdateParams<P> pp{P(p.dtdx), P(p.dt), P(p.rain_depth), P(p.g), P(p.dry), P(T(0))};
   P speed(T(0));
-  for (Index k = 0; k + W <= count; k += W) {
+  for (Index k = k0; k + W <= count; k += W) {
     if (!all_active<W>(c.active + k)) continue;
     CellState<P> u{P::load(c.h + k), P::load(c.hu + k), P::load(c.hv + k), P::load(c.hc + k)};
     CellUpdateParams<P> q = pp;
