@@ -66,6 +66,73 @@ struct ScatterInput {
   bool escaped = false;  // binned, but the stencil left the zone (kFaultZoneEscape)
 };
 
+/// p2g_material for the particles [i0, i0 + n) of a pack (n <= W) with their batch's SVDs d:
+/// the Drucker-Prager particles on lanes (drucker_prager_update on packs, log and exp by
+/// log_exp_lanes.hpp: each lane the bits of the per-particle model), every other material
+/// particle by particle; x, v, c, pc and tau into in.
+template <class P, int W>
+SILT_FORCEINLINE void material_pack(const TransferArgs& a, const ParticleView& p, Index i0, int n,
+                                    float dt_prev, const Svd3<float>* d, ScatterInput (&in)[W]) {
+  bool sand[W];
+  bool any_sand = false;
+  for (int l = 0; l < W; ++l) {
+    const Index i = i0 + l;
+    sand[l] = l < n && a.classes[p.material[i]].material.model == MaterialKind::drucker_prager;
+    any_sand = any_sand || sand[l];
+    if (l < n && !sand[l])
+      in[l].tau = p2g_material(a, p, i, dt_prev, in[l].x, in[l].v, in[l].c, in[l].pc,
+                               BatchSvd3<P>{&d[l]});
+  }
+  if (!any_sand) return;
+  // Lanes without a sand particle decompose the identity with unit moduli; they are not read.
+  Svd3<P> sd;
+  Mat3<P> f;
+  P vc, mu, lambda, alpha, cohesion, correction;
+  for (int l = 0; l < W; ++l) {
+    const Index i = i0 + l;
+    const Svd3<float> dl = sand[l] ? d[l] : Svd3<float>{Mat3f::identity(), Vec3f::constant(1.0f),
+                                                        Mat3f::identity()};
+    Mat3f fl = Mat3f::identity();
+    const MaterialParams<float>* m = nullptr;
+    if (sand[l]) {
+      in[l].x = load3(p.x, i);
+      in[l].v = load3(p.v, i);
+      in[l].c = load9(p.c, i);
+      fl = update_deformation(load9(p.f, i), in[l].c, dt_prev);
+      in[l].pc = &a.classes[p.material[i]];
+      m = &in[l].pc->material;
+    }
+    for (int r = 0; r < 3; ++r) {
+      sd.sigma[r].set(l, dl.sigma[r]);
+      for (int c = 0; c < 3; ++c) {
+        sd.u.m[r][c].set(l, dl.u.m[r][c]);
+        sd.v.m[r][c].set(l, dl.v.m[r][c]);
+        f.m[r][c].set(l, fl.m[r][c]);
+      }
+    }
+    vc.set(l, m ? p.plastic[i] : 0.0f);
+    mu.set(l, m ? m->mu : 1.0f);
+    lambda.set(l, m ? m->lambda : 1.0f);
+    alpha.set(l, m ? m->dp_alpha : 0.0f);
+    cohesion.set(l, m ? m->cohesion : 0.0f);
+    correction.set(l, m ? m->volume_correction : 0.0f);
+  }
+  const Mat3<P> tau = drucker_prager_update(sd, f, vc, mu, lambda, alpha, cohesion, correction);
+  // As p2g_material stores them (a sand particle folds no wave speed).
+  for (int l = 0; l < W; ++l) {
+    if (!sand[l]) continue;
+    const Index i = i0 + l;
+    Mat3f fl;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) {
+        fl.m[r][c] = f.m[r][c][l];
+        in[l].tau.m[r][c] = tau.m[r][c][l];
+      }
+    store9(p.f, i, fl);
+    p.plastic[i] = vc[l];
+  }
+}
+
 /// The stencil shares of one particle, in stencil order: mass and momentum (kg, kg m/s), and with
 /// split force the force (N, the fourth channel 0), 16 bytes each, as HostSink::add4 adds them.
 struct alignas(16) ParticleShares {
@@ -153,8 +220,9 @@ SILT_FORCEINLINE void scatter_pack(const TransferArgs& a, const ParticleView& p,
 }
 
 /// p2g_particle_body for the particles [i0, i0 + n) of a batch (n <= B): their SVDs on lanes
-/// (svd: batch_svd's), their material models with those SVDs, particle by particle (F,
-/// plasticity and stress stored as there), then their scatters in packs of W (scatter_pack).
+/// (svd: batch_svd's), their material models with those SVDs in packs of W (material_pack: sand
+/// on lanes, other materials particle by particle; F, plasticity and stress stored as there),
+/// then their scatters in packs of W (scatter_pack).
 template <class P, int W, int B, int D, class Svd>
 SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, const GridView& g,
                                 Index i0, int n, float dt, float dt_prev, const Svd& svd,
@@ -165,10 +233,10 @@ SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, co
   for (int l0 = 0; l0 < n; l0 += W) {
     const int np = std::min(W, n - l0);
     ScatterInput in[W];
+    material_pack<P, W>(a, p, i0 + l0, np, dt_prev, d + l0, in);
     for (int l = 0; l < np; ++l) {
       const Index i = i0 + l0 + l;
       ScatterInput& r = in[l];
-      r.tau = p2g_material(a, p, i, dt_prev, r.x, r.v, r.c, r.pc, BatchSvd3<P>{&d[l0 + l]});
       if (p.block[i] < 0) continue;  // binning failed on an overflow, already raised
       home_coords(p, g, i, r.hb);
       r.s = bspline_quadratic<D>(r.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]},
