@@ -30,29 +30,43 @@ void host_p2g_range_avx512(int dims, const TransferArgs& a, const ParticleView& 
 
 namespace packed {
 
-/// material_stress's SVD of a particle, taken from its batch's (the same F, the same bits). P:
-/// the unit's pack, only so that every instantiation is the unit's own.
+/// material_stress's SVD of a particle, taken from lane l of its pack's (the same F, the same
+/// bits).
 template <class P>
-struct BatchSvd3 {
-  const Svd3<float>* d;
-  Svd3<float> operator()(const Mat3f&) const { return *d; }
+struct LaneSvd3 {
+  const Svd3<P>* d;
+  int l;
+  Svd3<float> operator()(const Mat3f&) const {
+    Svd3<float> s;
+    for (int r = 0; r < 3; ++r) {
+      s.sigma[r] = d->sigma[r][l];
+      for (int c = 0; c < 3; ++c) {
+        s.u.m[r][c] = d->u.m[r][c][l];
+        s.v.m[r][c] = d->v.m[r][c][l];
+      }
+    }
+    return s;
+  }
 };
 
-/// The SVDs of the F that P2G's material models take, for particles [i0, i0 + n), n <= B (none
-/// when no particle needs one; lanes without a particle that needs one decompose the identity
-/// and are not read). svd(f, out) decomposes the B matrices f.
-template <int B, class Svd>
+/// The F that P2G's material models take (p2g_deformation) and their SVDs, for particles
+/// [i0, i0 + n), n <= B, in packs of W: lane l of pack k is particle i0 + W k + l. Lanes without
+/// a particle that needs an SVD hold the identity; no SVD is computed (d left unset) when no
+/// particle needs one. svd(f, d) decomposes the B / W packs f.
+template <class P, int W, int B, class Svd>
 void batch_svd(const TransferArgs& a, const ParticleView& p, Index i0, int n, float dt_prev,
-               const Svd& svd, Svd3<float> (&out)[B]) {
-  Mat3f f[B];
+               const Svd& svd, Mat3<P> (&f)[B / W], Svd3<P> (&d)[B / W]) {
   bool needed = false;
   for (int l = 0; l < B; ++l) {
-    f[l] = Mat3f::identity();
-    if (l >= n || !material_uses_svd(a.classes[p.material[i0 + l]].material)) continue;
-    needed = true;
-    f[l] = p2g_deformation(p, i0 + l, dt_prev);
+    Mat3f fl = Mat3f::identity();
+    if (l < n && material_uses_svd(a.classes[p.material[i0 + l]].material)) {
+      needed = true;
+      fl = p2g_deformation(p, i0 + l, dt_prev);
+    }
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) f[l / W].m[r][c].set(l % W, fl.m[r][c]);
   }
-  if (needed) svd(f, out);
+  if (needed) svd(f, d);
 }
 
 /// What P2G's scatter takes of particle i once its material model has run (p2g_material).
@@ -66,13 +80,14 @@ struct ScatterInput {
   bool escaped = false;  // binned, but the stencil left the zone (kFaultZoneEscape)
 };
 
-/// p2g_material for the particles [i0, i0 + n) of a pack (n <= W) with their batch's SVDs d:
-/// the Drucker-Prager particles on lanes (drucker_prager_update on packs, log and exp by
-/// log_exp_lanes.hpp: each lane the bits of the per-particle model), every other material
+/// p2g_material for the particles [i0, i0 + n) of a pack (n <= W) with their F and SVDs from
+/// batch_svd: the Drucker-Prager particles on lanes (drucker_prager_update on packs, log and exp
+/// by log_exp_lanes.hpp: each lane the bits of the per-particle model), every other material
 /// particle by particle; x, v, c, pc and tau into in.
 template <class P, int W>
 SILT_FORCEINLINE void material_pack(const TransferArgs& a, const ParticleView& p, Index i0, int n,
-                                    float dt_prev, const Svd3<float>* d, ScatterInput (&in)[W]) {
+                                    float dt_prev, Mat3<P> f, const Svd3<P>& sd,
+                                    ScatterInput (&in)[W]) {
   bool sand[W];
   bool any_sand = false;
   for (int l = 0; l < W; ++l) {
@@ -80,35 +95,22 @@ SILT_FORCEINLINE void material_pack(const TransferArgs& a, const ParticleView& p
     sand[l] = l < n && a.classes[p.material[i]].material.model == MaterialKind::drucker_prager;
     any_sand = any_sand || sand[l];
     if (l < n && !sand[l])
-      in[l].tau = p2g_material(a, p, i, dt_prev, in[l].x, in[l].v, in[l].c, in[l].pc,
-                               BatchSvd3<P>{&d[l]});
+      in[l].tau =
+          p2g_material(a, p, i, dt_prev, in[l].x, in[l].v, in[l].c, in[l].pc, LaneSvd3<P>{&sd, l});
   }
   if (!any_sand) return;
-  // Lanes without a sand particle decompose the identity with unit moduli; they are not read.
-  Svd3<P> sd;
-  Mat3<P> f;
+  // Lanes without a sand particle run on their F and SVD (or the identity) with unit moduli;
+  // they are not read.
   P vc, mu, lambda, alpha, cohesion, correction;
   for (int l = 0; l < W; ++l) {
     const Index i = i0 + l;
-    const Svd3<float> dl = sand[l] ? d[l] : Svd3<float>{Mat3f::identity(), Vec3f::constant(1.0f),
-                                                        Mat3f::identity()};
-    Mat3f fl = Mat3f::identity();
     const MaterialParams<float>* m = nullptr;
     if (sand[l]) {
       in[l].x = load3(p.x, i);
       in[l].v = load3(p.v, i);
       in[l].c = load9(p.c, i);
-      fl = update_deformation(load9(p.f, i), in[l].c, dt_prev);
       in[l].pc = &a.classes[p.material[i]];
       m = &in[l].pc->material;
-    }
-    for (int r = 0; r < 3; ++r) {
-      sd.sigma[r].set(l, dl.sigma[r]);
-      for (int c = 0; c < 3; ++c) {
-        sd.u.m[r][c].set(l, dl.u.m[r][c]);
-        sd.v.m[r][c].set(l, dl.v.m[r][c]);
-        f.m[r][c].set(l, fl.m[r][c]);
-      }
     }
     vc.set(l, m ? p.plastic[i] : 0.0f);
     mu.set(l, m ? m->mu : 1.0f);
@@ -228,12 +230,13 @@ SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, co
                                 Index i0, int n, float dt, float dt_prev, const Svd& svd,
                                 const FaultView& fault, const HostSink& sink) {
   static_assert(B % W == 0, "a batch is whole packs");
-  Svd3<float> d[B];
-  batch_svd<B>(a, p, i0, n, dt_prev, svd, d);
+  Mat3<P> f[B / W];
+  Svd3<P> d[B / W];
+  batch_svd<P, W, B>(a, p, i0, n, dt_prev, svd, f, d);
   for (int l0 = 0; l0 < n; l0 += W) {
     const int np = std::min(W, n - l0);
     ScatterInput in[W];
-    material_pack<P, W>(a, p, i0 + l0, np, dt_prev, d + l0, in);
+    material_pack<P, W>(a, p, i0 + l0, np, dt_prev, f[l0 / W], d[l0 / W], in);
     for (int l = 0; l < np; ++l) {
       const Index i = i0 + l0 + l;
       ScatterInput& r = in[l];
@@ -250,8 +253,8 @@ SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, co
   }
 }
 
-/// P2G of the particles [lo, hi) into sink: batches of B particles (svd decomposes B matrices),
-/// scattered in packs of W (P: FloatPack<W, the unit's tag>).
+/// P2G of the particles [lo, hi) into sink: batches of B particles (svd decomposes B / W packs of
+/// matrices, batch_svd), scattered in packs of W (P: FloatPack<W, the unit's tag>).
 template <class P, int W, int B, int D, class Svd>
 void p2g_range(const TransferArgs& a, const ParticleView& p, const GridView& g, Index lo, Index hi,
                float dt, float dt_prev, const Svd& svd, const FaultView& fault,

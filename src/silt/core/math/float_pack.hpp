@@ -361,9 +361,7 @@ struct FloatLanes<FloatPack<W, Tag, float>> {
   static SILT_FORCEINLINE P of_bits(const U& u) { return P::of((V)u); }
   static SILT_FORCEINLINE I to_signed(const U& u) { return (I)u; }
   static SILT_FORCEINLINE U to_unsigned(const I& i) { return (U)i; }
-  static SILT_FORCEINLINE P to_float(const I& i) {
-    return P::of(__builtin_convertvector(i, V));
-  }
+  static SILT_FORCEINLINE P to_float(const I& i) { return P::of(__builtin_convertvector(i, V)); }
   static SILT_FORCEINLINE P select(const typename P::Mask& m, const P& a, const P& b) {
     return math::select(m, a, b);
   }

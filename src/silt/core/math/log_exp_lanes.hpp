@@ -10,8 +10,8 @@
 // also used by SSE and AVX math libraries such as sse_mathfun): log over [sqrt(1/2), sqrt(2))
 // with the exponent split off, exp over [-ln2 / 2, ln2 / 2] after the Cody-Waite reduction by
 // ln2 = 0.693359375 - 2.12194440e-4, then a scaling by 2^n in two halves. Errors against the
-// double-precision functions, over every float in the tested ranges: below 1 ulp for log, 2 ulp
-// for exp (mpm_math_test). Special values as the C library: log(0) = -inf, log(x < 0) = NaN,
+// double-precision functions, over every 251st float and a dense sweep of exp's range: 0.77 ulp
+// for log, 0.96 ulp for exp (mpm_pack_test, LogExpLanes). Special values as the C library: log(0) = -inf, log(x < 0) = NaN,
 // log(+inf) = +inf, subnormals scaled first; exp overflows to +inf above ~88.72 and underflows to 0
 // below ~-103.9; NaN stays NaN.
 //
@@ -66,8 +66,8 @@ SILT_HD SILT_FORCEINLINE T poly_log(T x) {
   // Subnormals (and zero and negatives, fixed below) are scaled by 2^23 into the normal range.
   const auto small = x < T(1.17549435e-38f);
   const T xs = L::select(small, x * T(8388608.0f), x);
-  // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the exponent of x sqrt(2) / 2 ... moved so that the
-  // mantissa's range starts at sqrt(1/2) (0x3f3504f3).
+  // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the bits are offset so that the exponent field
+  // steps up where the mantissa passes sqrt(1/2) (0x3f3504f3), then the offset is undone.
   U ix = L::bits(xs) + (0x3f800000u - 0x3f3504f3u);
   const T k = L::to_float(L::to_signed(ix >> 23) - 127);
   ix = (ix & 0x007fffffu) + 0x3f3504f3u;

@@ -64,8 +64,8 @@ SILT_HD SILT_FORCEINLINE T dp_yield(const Vec3<T>& eps, T mu, T lambda, T alpha,
 /// branches are any()/all() and select(), which for a scalar fold back into the branches).
 template <class T>
 SILT_HD SILT_FORCEINLINE math::MaskOf<T> dp_project_strain(Vec3<T>& eps, T& vc, T mu, T lambda,
-                                                          T alpha, T cohesion,
-                                                          T volume_correction) {
+                                                           T alpha, T cohesion,
+                                                           T volume_correction) {
   const Vec3<T> e = eps - Vec3<T>::constant(cohesion);  // apex at the origin
   const T tr = e[0] + e[1] + e[2];
   // Tension (or not yet recompressed after separating): no stress, free to move apart.
