@@ -1,7 +1,8 @@
-// The body of the host P2G for one pack type (host_p2g.hpp): particles in batches, their SVDs on
-// lanes, each particle's material model in particle order, then the scatter's arithmetic on packs
-// of particles, added particle by particle so that every node sums in the per-particle order
-// (docs/NOTES.md, "The P2G scatter on packs"). Included only by the host-compiled units that
+// The body of the host P2G for one pack type (host_p2g.hpp): particles in batches, their F and
+// SVDs on lanes, the sand (Drucker-Prager) model on the same lanes and the other materials
+// particle by particle, then the scatter's arithmetic on packs of particles, added particle by
+// particle so that every node sums in the per-particle order (docs/NOTES.md, "The P2G scatter on
+// packs", "The sand model on packs"). Included only by the host-compiled units that
 // instantiate it, each with a pack tagged by a type of its own anonymous namespace, so that every
 // function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes),
 // host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16 lanes): a

@@ -331,7 +331,9 @@ template <int W, class Tag, class S>
 struct Tiny<FloatPack<W, Tag, S>> : Tiny<S> {};
 
 /// exp and log lane by lane through the C library (std::exp, std::log of S): each lane the bits
-/// of the scalar call, at the scalar call's cost (a vector form would round differently).
+/// of the scalar call, at the scalar call's cost (a vector form would round differently). Code
+/// that runs on float packs in earnest calls log_lanes / exp_lanes (log_exp_lanes.hpp): one
+/// polynomial for floats and packs.
 template <int W, class Tag, class S>
 SILT_FORCEINLINE FloatPack<W, Tag, S> exp(const FloatPack<W, Tag, S>& x) {
   S t[W];
