@@ -1,12 +1,15 @@
 // The host backend's P2G and G2P on packs of particles (host_p2g.cpp, host_g2p.cpp) against the
 // per-particle bodies they stand for (transfer_body.hpp: p2g_particle_body into a HostSink,
 // g2p_particle_body), on one thread: the same grid sums, F, plastic state, x, v and C, bit for
-// bit, for sand, jelly and water particles mixed within packs, fused and split force, APIC and
-// ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has them, the AVX2 unit's 8 lanes
-// and the AVX-512 unit's 16 (host_packs.hpp). Why bit for bit: the CPU suite's split tests and the scenes' files of one
-// thread compare exactly (docs/NOTES.md, "SIMD across particles").
+// bit, for two sands (their own parameters, and stored volume-correction states, in neighbouring
+// lanes: the sand model runs on the packs), jelly and water particles mixed within packs, fused
+// and split force, APIC and ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has
+// them, the AVX2 unit's 8 lanes and the AVX-512 unit's 16 (host_packs.hpp). Why bit for bit: the
+// CPU suite's split tests and the scenes' files of one thread compare exactly (docs/NOTES.md,
+// "SIMD across particles").
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -43,11 +46,15 @@ long long first_difference(const float* a, const float* b, std::size_t n) {
 
 std::vector<ParticleClass> classes() {
   std::vector<ParticleClass> out;
-  for (MaterialKind kind :
-       {MaterialKind::drucker_prager, MaterialKind::fixed_corotated, MaterialKind::fluid}) {
+  for (MaterialKind kind : {MaterialKind::drucker_prager, MaterialKind::fixed_corotated,
+                            MaterialKind::fluid, MaterialKind::drucker_prager}) {
     Material m;
     m.kind = kind;
     m.youngs_modulus = 3.5e5, m.poisson_ratio = 0.3, m.density = 1600;
+    if (!out.empty() && kind == MaterialKind::drucker_prager) {
+      // A second sand in the same packs: its own moduli, friction and cohesion per lane.
+      m.youngs_modulus = 8e5, m.poisson_ratio = 0.25, m.friction_angle = 40, m.cohesion = 0.002;
+    }
     ParticleClass c;
     c.material = make_material_params<float>(m);
     c.volume0 = 1.0f / 8.0f;  // dx = 1, 8 per cell
@@ -78,7 +85,7 @@ void run_packs(bool split_force, bool asflip) {
       add.x.push_back(d == 2 && D == 2 ? 0.0f : pos(rng));
       add.v.push_back(u(rng));
     }
-    const int material = int(rng() % 3);
+    const int material = int(rng() % table.size());
     add.material.push_back(material);
     add.plastic.push_back(material_initial_plastic(table[std::size_t(material)].material));
   }
@@ -106,6 +113,10 @@ void run_packs(bool split_force, bool asflip) {
         p.c[9 * i + 3 * r + c] = 5.0f * u(rng);
         p.f[9 * i + 3 * r + c] = (r == c ? 1.0f : 0.0f) + 0.05f * u(rng);
       }
+  // Sand that separated earlier (a volume-correction state below 0) in every other particle.
+  for (int i = 0; i < kParticles; i += 2)
+    if (table[std::size_t(p.material[i])].material.model == MaterialKind::drucker_prager)
+      p.plastic[i] = -0.02f * std::fabs(u(rng));
   TransferArgs a;
   a.particles = kParticles;
   a.dims = D;

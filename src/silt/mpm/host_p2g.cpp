@@ -16,11 +16,31 @@ struct Sse2Unit {};
 constexpr int kLanes = 4;
 using Pack = FloatPack<kLanes, Sse2Unit>;
 
-/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_avx.cpp), else two SSE2
-/// packs of 4.
+/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_avx.cpp; its matrices
+/// and results move through memory), else svd3 on the two SSE2 packs.
 struct HostSvdBatch {
+  static constexpr int kPacks = kHostSvdLanes / kLanes;
   bool avx;
-  void operator()(const Mat3f* f, Svd3<float>* out) const { host_svd3(f, out, avx); }
+  void operator()(const Mat3<Pack> (&f)[kPacks], Svd3<Pack> (&out)[kPacks]) const {
+    if (!avx) {
+      for (int k = 0; k < kPacks; ++k) out[k] = svd3(f[k]);
+      return;
+    }
+    Mat3f fl[kHostSvdLanes];
+    Svd3<float> dl[kHostSvdLanes];
+    for (int l = 0; l < kHostSvdLanes; ++l)
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) fl[l].m[r][c] = f[l / kLanes].m[r][c][l % kLanes];
+    svd3_lanes8_avx(fl, dl);
+    for (int l = 0; l < kHostSvdLanes; ++l)
+      for (int r = 0; r < 3; ++r) {
+        out[l / kLanes].sigma[r].set(l % kLanes, dl[l].sigma[r]);
+        for (int c = 0; c < 3; ++c) {
+          out[l / kLanes].u.m[r][c].set(l % kLanes, dl[l].u.m[r][c]);
+          out[l / kLanes].v.m[r][c].set(l % kLanes, dl[l].v.m[r][c]);
+        }
+      }
+  }
 };
 
 template <int D>

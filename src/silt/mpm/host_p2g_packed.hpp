@@ -1,7 +1,8 @@
-// The body of the host P2G for one pack type (host_p2g.hpp): particles in batches, their SVDs on
-// lanes, each particle's material model in particle order, then the scatter's arithmetic on packs
-// of particles, added particle by particle so that every node sums in the per-particle order
-// (docs/NOTES.md, "The P2G scatter on packs"). Included only by the host-compiled units that
+// The body of the host P2G for one pack type (host_p2g.hpp): particles in batches, their F and
+// SVDs on lanes, the sand (Drucker-Prager) model on the same lanes and the other materials
+// particle by particle, then the scatter's arithmetic on packs of particles, added particle by
+// particle so that every node sums in the per-particle order (docs/NOTES.md, "The P2G scatter on
+// packs", "The sand model on packs"). Included only by the host-compiled units that
 // instantiate it, each with a pack tagged by a type of its own anonymous namespace, so that every
 // function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes),
 // host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16 lanes): a
@@ -30,29 +31,43 @@ void host_p2g_range_avx512(int dims, const TransferArgs& a, const ParticleView& 
 
 namespace packed {
 
-/// material_stress's SVD of a particle, taken from its batch's (the same F, the same bits). P:
-/// the unit's pack, only so that every instantiation is the unit's own.
+/// material_stress's SVD of a particle, taken from lane l of its pack's (the same F, the same
+/// bits).
 template <class P>
-struct BatchSvd3 {
-  const Svd3<float>* d;
-  Svd3<float> operator()(const Mat3f&) const { return *d; }
+struct LaneSvd3 {
+  const Svd3<P>* d;
+  int l;
+  Svd3<float> operator()(const Mat3f&) const {
+    Svd3<float> s;
+    for (int r = 0; r < 3; ++r) {
+      s.sigma[r] = d->sigma[r][l];
+      for (int c = 0; c < 3; ++c) {
+        s.u.m[r][c] = d->u.m[r][c][l];
+        s.v.m[r][c] = d->v.m[r][c][l];
+      }
+    }
+    return s;
+  }
 };
 
-/// The SVDs of the F that P2G's material models take, for particles [i0, i0 + n), n <= B (none
-/// when no particle needs one; lanes without a particle that needs one decompose the identity
-/// and are not read). svd(f, out) decomposes the B matrices f.
-template <int B, class Svd>
+/// The F that P2G's material models take (p2g_deformation) and their SVDs, for particles
+/// [i0, i0 + n), n <= B, in packs of W: lane l of pack k is particle i0 + W k + l. Lanes without
+/// a particle that needs an SVD hold the identity; no SVD is computed (d left unset) when no
+/// particle needs one. svd(f, d) decomposes the B / W packs f.
+template <class P, int W, int B, class Svd>
 void batch_svd(const TransferArgs& a, const ParticleView& p, Index i0, int n, float dt_prev,
-               const Svd& svd, Svd3<float> (&out)[B]) {
-  Mat3f f[B];
+               const Svd& svd, Mat3<P> (&f)[B / W], Svd3<P> (&d)[B / W]) {
   bool needed = false;
   for (int l = 0; l < B; ++l) {
-    f[l] = Mat3f::identity();
-    if (l >= n || !material_uses_svd(a.classes[p.material[i0 + l]].material)) continue;
-    needed = true;
-    f[l] = p2g_deformation(p, i0 + l, dt_prev);
+    Mat3f fl = Mat3f::identity();
+    if (l < n && material_uses_svd(a.classes[p.material[i0 + l]].material)) {
+      needed = true;
+      fl = p2g_deformation(p, i0 + l, dt_prev);
+    }
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) f[l / W].m[r][c].set(l % W, fl.m[r][c]);
   }
-  if (needed) svd(f, out);
+  if (needed) svd(f, d);
 }
 
 /// What P2G's scatter takes of particle i once its material model has run (p2g_material).
@@ -65,6 +80,61 @@ struct ScatterInput {
   bool scatter = false;  // binned (block >= 0) and inside its free zone
   bool escaped = false;  // binned, but the stencil left the zone (kFaultZoneEscape)
 };
+
+/// p2g_material for the particles [i0, i0 + n) of a pack (n <= W) with their F and SVDs from
+/// batch_svd: the Drucker-Prager particles on lanes (drucker_prager_update on packs, log and exp
+/// by log_exp_lanes.hpp: each lane the bits of the per-particle model), every other material
+/// particle by particle; x, v, c, pc and tau into in.
+template <class P, int W>
+SILT_FORCEINLINE void material_pack(const TransferArgs& a, const ParticleView& p, Index i0, int n,
+                                    float dt_prev, Mat3<P> f, const Svd3<P>& sd,
+                                    ScatterInput (&in)[W]) {
+  bool sand[W];
+  bool any_sand = false;
+  for (int l = 0; l < W; ++l) {
+    const Index i = i0 + l;
+    sand[l] = l < n && a.classes[p.material[i]].material.model == MaterialKind::drucker_prager;
+    any_sand = any_sand || sand[l];
+    if (l < n && !sand[l])
+      in[l].tau =
+          p2g_material(a, p, i, dt_prev, in[l].x, in[l].v, in[l].c, in[l].pc, LaneSvd3<P>{&sd, l});
+  }
+  if (!any_sand) return;
+  // Lanes without a sand particle run on their F and SVD (or the identity) with unit moduli;
+  // they are not read.
+  P vc, mu, lambda, alpha, cohesion, correction;
+  for (int l = 0; l < W; ++l) {
+    const Index i = i0 + l;
+    const MaterialParams<float>* m = nullptr;
+    if (sand[l]) {
+      in[l].x = load3(p.x, i);
+      in[l].v = load3(p.v, i);
+      in[l].c = load9(p.c, i);
+      in[l].pc = &a.classes[p.material[i]];
+      m = &in[l].pc->material;
+    }
+    vc.set(l, m ? p.plastic[i] : 0.0f);
+    mu.set(l, m ? m->mu : 1.0f);
+    lambda.set(l, m ? m->lambda : 1.0f);
+    alpha.set(l, m ? m->dp_alpha : 0.0f);
+    cohesion.set(l, m ? m->cohesion : 0.0f);
+    correction.set(l, m ? m->volume_correction : 0.0f);
+  }
+  const Mat3<P> tau = drucker_prager_update(sd, f, vc, mu, lambda, alpha, cohesion, correction);
+  // As p2g_material stores them (a sand particle folds no wave speed).
+  for (int l = 0; l < W; ++l) {
+    if (!sand[l]) continue;
+    const Index i = i0 + l;
+    Mat3f fl;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) {
+        fl.m[r][c] = f.m[r][c][l];
+        in[l].tau.m[r][c] = tau.m[r][c][l];
+      }
+    store9(p.f, i, fl);
+    p.plastic[i] = vc[l];
+  }
+}
 
 /// The stencil shares of one particle, in stencil order: mass and momentum (kg, kg m/s), and with
 /// split force the force (N, the fourth channel 0), 16 bytes each, as HostSink::add4 adds them.
@@ -153,22 +223,24 @@ SILT_FORCEINLINE void scatter_pack(const TransferArgs& a, const ParticleView& p,
 }
 
 /// p2g_particle_body for the particles [i0, i0 + n) of a batch (n <= B): their SVDs on lanes
-/// (svd: batch_svd's), their material models with those SVDs, particle by particle (F,
-/// plasticity and stress stored as there), then their scatters in packs of W (scatter_pack).
+/// (svd: batch_svd's), their material models with those SVDs in packs of W (material_pack: sand
+/// on lanes, other materials particle by particle; F, plasticity and stress stored as there),
+/// then their scatters in packs of W (scatter_pack).
 template <class P, int W, int B, int D, class Svd>
 SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, const GridView& g,
                                 Index i0, int n, float dt, float dt_prev, const Svd& svd,
                                 const FaultView& fault, const HostSink& sink) {
   static_assert(B % W == 0, "a batch is whole packs");
-  Svd3<float> d[B];
-  batch_svd<B>(a, p, i0, n, dt_prev, svd, d);
+  Mat3<P> f[B / W];
+  Svd3<P> d[B / W];
+  batch_svd<P, W, B>(a, p, i0, n, dt_prev, svd, f, d);
   for (int l0 = 0; l0 < n; l0 += W) {
     const int np = std::min(W, n - l0);
     ScatterInput in[W];
+    material_pack<P, W>(a, p, i0 + l0, np, dt_prev, f[l0 / W], d[l0 / W], in);
     for (int l = 0; l < np; ++l) {
       const Index i = i0 + l0 + l;
       ScatterInput& r = in[l];
-      r.tau = p2g_material(a, p, i, dt_prev, r.x, r.v, r.c, r.pc, BatchSvd3<P>{&d[l0 + l]});
       if (p.block[i] < 0) continue;  // binning failed on an overflow, already raised
       home_coords(p, g, i, r.hb);
       r.s = bspline_quadratic<D>(r.x, Vec3f{a.geo.origin[0], a.geo.origin[1], a.geo.origin[2]},
@@ -182,8 +254,8 @@ SILT_FORCEINLINE void p2g_batch(const TransferArgs& a, const ParticleView& p, co
   }
 }
 
-/// P2G of the particles [lo, hi) into sink: batches of B particles (svd decomposes B matrices),
-/// scattered in packs of W (P: FloatPack<W, the unit's tag>).
+/// P2G of the particles [lo, hi) into sink: batches of B particles (svd decomposes B / W packs of
+/// matrices, batch_svd), scattered in packs of W (P: FloatPack<W, the unit's tag>).
 template <class P, int W, int B, int D, class Svd>
 void p2g_range(const TransferArgs& a, const ParticleView& p, const GridView& g, Index lo, Index hi,
                float dt, float dt_prev, const Svd& svd, const FaultView& fault,

@@ -15,9 +15,9 @@ struct Avx2Unit {};
 constexpr int kLanes = 8;
 using Pack = FloatPack<kLanes, Avx2Unit>;
 
-/// The batch's SVDs: one 8-lane pack (svd3_lanes, built here for AVX2).
+/// The batch's SVDs: svd3 on its one pack (built here for AVX2).
 struct SvdBatch {
-  void operator()(const Mat3f* f, Svd3<float>* out) const { svd3_lanes<kLanes, Avx2Unit>(f, out); }
+  void operator()(const Mat3<Pack> (&f)[1], Svd3<Pack> (&out)[1]) const { out[0] = svd3(f[0]); }
 };
 
 }  // namespace

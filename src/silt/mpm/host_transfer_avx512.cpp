@@ -16,11 +16,9 @@ struct Avx512Unit {};
 constexpr int kLanes = 16;
 using Pack = FloatPack<kLanes, Avx512Unit>;
 
-/// The batch's SVDs: one 16-lane pack (svd3_lanes, built here for AVX-512).
+/// The batch's SVDs: svd3 on its one pack (built here for AVX-512).
 struct SvdBatch {
-  void operator()(const Mat3f* f, Svd3<float>* out) const {
-    svd3_lanes<kLanes, Avx512Unit>(f, out);
-  }
+  void operator()(const Mat3<Pack> (&f)[1], Svd3<Pack> (&out)[1]) const { out[0] = svd3(f[0]); }
 };
 
 }  // namespace

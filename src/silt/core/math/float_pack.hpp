@@ -25,29 +25,34 @@
 #include <cmath>
 #include <utility>
 
+#include "silt/core/math/log_exp_lanes.hpp"
 #include "silt/core/math/scalar.hpp"
 
 namespace silt {
 
 namespace detail {
 /// The vector types (g++ ignores vector_size with a size that depends on a template parameter):
-/// W lanes of S, and the integer lanes of the same width that comparisons give.
+/// W lanes of S, and the integer lanes of the same width that comparisons give (and, for float,
+/// the unsigned ones of log_exp_lanes.hpp's bit operations).
 template <class S, int W>
 struct PackTypes;
 template <>
 struct PackTypes<float, 4> {
   typedef float F __attribute__((vector_size(16)));
   typedef int I __attribute__((vector_size(16)));
+  typedef unsigned int U __attribute__((vector_size(16)));
 };
 template <>
 struct PackTypes<float, 8> {
   typedef float F __attribute__((vector_size(32)));
   typedef int I __attribute__((vector_size(32)));
+  typedef unsigned int U __attribute__((vector_size(32)));
 };
 template <>
 struct PackTypes<float, 16> {
   typedef float F __attribute__((vector_size(64)));
   typedef int I __attribute__((vector_size(64)));
+  typedef unsigned int U __attribute__((vector_size(64)));
 };
 template <>
 struct PackTypes<double, 2> {
@@ -373,7 +378,9 @@ struct Tiny<FloatPack<W, Tag, S>> : Tiny<S> {};
 
 /// exp and log lane by lane through the C library (std::exp, std::log of S): each lane the bits
 /// of the scalar call, at the scalar call's cost (a vector form would round differently). The lanes
-/// go through memory whole (inserted one by one, g++ 12 spent a masked move on each).
+/// go through memory whole (inserted one by one, g++ 12 spent a masked move on each). Code that
+/// runs on float packs in earnest calls log_lanes / exp_lanes (log_exp_lanes.hpp): one polynomial
+/// for floats and packs.
 template <int W, class Tag, class S>
 SILT_FORCEINLINE FloatPack<W, Tag, S> exp(const FloatPack<W, Tag, S>& x) {
   S t[W];
@@ -388,6 +395,25 @@ SILT_FORCEINLINE FloatPack<W, Tag, S> log(const FloatPack<W, Tag, S>& x) {
   for (int l = 0; l < W; ++l) t[l] = std::log(t[l]);
   return FloatPack<W, Tag, S>::load(t);
 }
+/// log_exp_lanes.hpp's bit access for float packs, lane by lane: the same integer and float
+/// operations as FloatLanes<float> in each lane.
+template <int W, class Tag>
+struct FloatLanes<FloatPack<W, Tag, float>> {
+  using P = FloatPack<W, Tag, float>;
+  using I = typename silt::detail::PackTypes<float, W>::I;
+  using U = typename silt::detail::PackTypes<float, W>::U;
+  using V = typename P::V;
+  // Casts between vector types of one size keep the bits (GCC/Clang vector extensions).
+  static SILT_FORCEINLINE U bits(const P& x) { return (U)x.v; }
+  static SILT_FORCEINLINE P of_bits(const U& u) { return P::of((V)u); }
+  static SILT_FORCEINLINE I to_signed(const U& u) { return (I)u; }
+  static SILT_FORCEINLINE U to_unsigned(const I& i) { return (U)i; }
+  static SILT_FORCEINLINE P to_float(const I& i) { return P::of(__builtin_convertvector(i, V)); }
+  static SILT_FORCEINLINE P select(const typename P::Mask& m, const P& a, const P& b) {
+    return math::select(m, a, b);
+  }
+};
+
 /// As cbrt_fast on the host (cbrt_pos): exp(log(x) * (1 / 3)), the same operations lane by lane.
 template <int W, class Tag, class S>
 SILT_FORCEINLINE FloatPack<W, Tag, S> cbrt_fast(const FloatPack<W, Tag, S>& x) {

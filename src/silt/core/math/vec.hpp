@@ -3,6 +3,7 @@
 #pragma once
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/float_pack.hpp"  // the packs' math (norm of a Vec3 of packs; host only)
 #include "silt/core/math/scalar.hpp"
 
 namespace silt {

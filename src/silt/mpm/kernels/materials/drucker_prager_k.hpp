@@ -26,6 +26,7 @@
 #include <cmath>
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/log_exp_lanes.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/scalar.hpp"
 #include "silt/core/math/svd3.hpp"
@@ -58,45 +59,63 @@ SILT_HD SILT_FORCEINLINE T dp_yield(const Vec3<T>& eps, T mu, T lambda, T alpha,
 }
 
 /// Projects the principal Hencky strain eps (in/out) onto the cone; vc the volume-correction state
-/// (in/out, dimensionless); volume_correction in [0, 1] weights it (0 disables). Returns true when
-/// the strain was projected (plastic flow).
+/// (in/out, dimensionless); volume_correction in [0, 1] weights it (0 disables). Returns whether
+/// the strain was projected (plastic flow): a bool for a scalar T, a lane mask for a pack (the
+/// branches are any()/all() and select(), which for a scalar fold back into the branches).
 template <class T>
-SILT_HD SILT_FORCEINLINE bool dp_project_strain(Vec3<T>& eps, T& vc, T mu, T lambda, T alpha,
-                                                T cohesion, T volume_correction) {
+SILT_HD SILT_FORCEINLINE math::MaskOf<T> dp_project_strain(Vec3<T>& eps, T& vc, T mu, T lambda,
+                                                           T alpha, T cohesion,
+                                                           T volume_correction) {
   const Vec3<T> e = eps - Vec3<T>::constant(cohesion);  // apex at the origin
   const T tr = e[0] + e[1] + e[2];
-  if (tr + vc >= T(0)) {
-    // Tension (or not yet recompressed after separating): no stress, free to move apart.
-    vc += volume_correction * tr;
-    eps = Vec3<T>::constant(cohesion);
-    return true;
+  // Tension (or not yet recompressed after separating): no stress, free to move apart.
+  const math::MaskOf<T> tension = tr + vc >= T(0);
+  const T vc_tension = vc + volume_correction * tr;
+  const Vec3<T> apex = Vec3<T>::constant(cohesion);
+  if (math::all(tension)) {
+    vc = vc_tension;
+    eps = apex;
+    return tension;
   }
-  vc = T(0);
+  vc = math::select(tension, vc_tension, T(0));
   const Vec3<T> hat = e - Vec3<T>::constant(tr * (T(1) / T(3)));
   const T hat_norm = norm(hat);
   const T k = math::div(T(3) * lambda + T(2) * mu, T(2) * mu);
   const T dgamma = hat_norm + alpha * k * tr;
-  if (dgamma <= T(0)) return false;  // inside the cone
-  // Here hat_norm >= dgamma > 0 because alpha k tr < 0, so the division is safe.
-  eps = e - hat * math::div(dgamma, hat_norm) + Vec3<T>::constant(cohesion);
-  return true;
+  const math::MaskOf<T> flow = !tension && !(dgamma <= T(0));  // outside the cone
+  if (math::any(flow)) {
+    // Here hat_norm >= dgamma > 0 because alpha k tr < 0, so the division is safe.
+    const Vec3<T> onto = e - hat * math::div(dgamma, hat_norm) + Vec3<T>::constant(cohesion);
+    for (int d = 0; d < 3; ++d) eps[d] = math::select(flow, onto[d], eps[d]);
+  }
+  for (int d = 0; d < 3; ++d) eps[d] = math::select(tension, apex[d], eps[d]);
+  return tension || flow;
 }
 
-/// Plasticity + stress for one particle from d, the SVD of F: F (in/out) is replaced by its
-/// elastic part U exp(eps) V^T when projected; returns the Kirchhoff stress (Pa).
+/// Plasticity + stress for one particle (or a pack of them) from d, the SVD of F: F (in/out) is
+/// replaced by its elastic part U exp(eps) V^T when projected; returns the Kirchhoff stress (Pa).
+/// log and exp are log_lanes and exp_lanes: on the host the same bits for a float and for each
+/// lane of a pack (host_p2g_packed.hpp runs this on packs).
 template <class T>
 SILT_HD SILT_FORCEINLINE Mat3<T> drucker_prager_update(const Svd3<T>& d, Mat3<T>& f, T& vc, T mu,
                                                        T lambda, T alpha, T cohesion,
                                                        T volume_correction) {
   const T floor = dp_sigma_floor<T>();
-  Vec3<T> eps{math::log(math::max(math::abs(d.sigma[0]), floor)),
-              math::log(math::max(math::abs(d.sigma[1]), floor)),
-              math::log(math::max(math::abs(d.sigma[2]), floor))};
+  Vec3<T> eps{math::log_lanes(math::max(math::abs(d.sigma[0]), floor)),
+              math::log_lanes(math::max(math::abs(d.sigma[1]), floor)),
+              math::log_lanes(math::max(math::abs(d.sigma[2]), floor))};
   // Rebuild F when projected, and also when it was inverted or crushed below the floor, so the
   // stored F matches the strain the stress came from (sand recovers from inversion).
-  const bool projected = dp_project_strain(eps, vc, mu, lambda, alpha, cohesion, volume_correction);
-  if (projected || !(d.sigma[2] >= floor))
-    f = u_diag_vt(d.u, Vec3<T>{math::exp(eps[0]), math::exp(eps[1]), math::exp(eps[2])}, d.v);
+  const math::MaskOf<T> projected =
+      dp_project_strain(eps, vc, mu, lambda, alpha, cohesion, volume_correction);
+  const math::MaskOf<T> rebuild = projected || !(d.sigma[2] >= floor);
+  if (math::any(rebuild)) {
+    const Mat3<T> fe = u_diag_vt(
+        d.u, Vec3<T>{math::exp_lanes(eps[0]), math::exp_lanes(eps[1]), math::exp_lanes(eps[2])},
+        d.v);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) f.m[r][c] = math::select(rebuild, fe.m[r][c], f.m[r][c]);
+  }
   return rotate_principal(d.u, hencky_principal_kirchhoff(eps, mu, lambda));
 }
 
