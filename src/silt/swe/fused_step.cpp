@@ -319,17 +319,19 @@ __device__ SILT_FORCEINLINE void block_max_to(T speed, T (&warp_speed)[TX * TY /
 // The tile: kTileX x kTileY threads, registers capped so that kMinBlocksPerSm<T> blocks fit on an
 // SM (fused_step.hpp, phase_fused_update, says why these values). Each thread owns kTileRows<T>
 // rows of the tile, kTileY apart: two in float32, where the tile of 32 x 17 staged cells still
-// leaves six blocks' shared memory in an SM (6 x 37.8 KB of 228 KB), so that the ghost row, the
+// leaves six blocks' shared memory in an SM (6 x 37.4 KB of 228 KB), so that the ghost row, the
 // staging of the north row and east column and the block's CFL reduction are shared by 31 x 15
-// cells instead of 31 x 7; one in float64, whose cells take twice the bytes. float64 is capped for
-// four blocks (64 registers): at six (40 registers) its flux spilled and was called out of line,
-// 9.5 G cell-updates/s at 64M cells on the H200 against 15.2 G at four, 14.9 G at five and 12.4 G
-// at three (bench/results/swe-f64-blocks-2026-12-02-h200.md).
+// cells instead of 31 x 7; one in float64, whose cells take twice the bytes. The register caps,
+// measured on the H200 at 64M cells whenever the kernel changed shape: float32 at five blocks (48
+// registers) 41.2 G cell-updates/s against 38.6 G at six (40 registers) since its reads were
+// issued ahead (bench/results/swe-tile-2026-12-02h-h200.md; before that six was the faster, 32.6
+// against 29.6 G); float64 at four (64 registers) 18.2 G against 15.7 G at three, and 15.2 G
+// against 14.9 G at five and 9.5 G at six (bench/results/swe-f64-blocks-2026-12-02-h200.md).
 constexpr int kTileX = 32, kTileY = 8;
 template <class T>
 constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
 template <class T>
-constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 6 : 4;
+constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 5 : 4;
 
 // One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
 // compiled in only where F has them. R: rows per thread.

@@ -42,9 +42,9 @@ unsigned tile_features(const SolverView<T>& v);
 /// edge strips of an overlapped exchange, as phase_update_box); halo cells are updated but only
 /// owned cells raise faults (global index), count boundary and source inflow (global edge
 /// positions) and enter the CFL maximum, so several launches over disjoint boxes add up to one.
-/// Tiles of 32 x 8 threads with registers capped for 6 resident blocks per SM in float32 and 4 in
+/// Tiles of 32 x 8 threads with registers capped for 5 resident blocks per SM in float32 and 4 in
 /// float64: the fastest shapes measured on the H200 (docs/NOTES.md, bench/results/
-/// swe-2026-11-29-h200-variants.txt and swe-f64-blocks-2026-12-02-h200.md). In float32 each
+/// swe-tile-2026-12-02h-h200.md and swe-f64-blocks-2026-12-02-h200.md). In float32 each
 /// thread owns two rows of a 32 x 16 tile (docs/NOTES.md, "The tile kernel's own instructions").
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v,
