@@ -23,6 +23,7 @@
 #include <cmath>
 
 #include "silt/core/config.hpp"
+#include "silt/core/math/scalar.hpp"
 
 namespace silt {
 
@@ -128,17 +129,13 @@ SILT_HD SILT_FORCEINLINE T poly_exp(T x) {
 /// double.
 SILT_HD SILT_FORCEINLINE float log_lanes(float x) {
 #if SILT_DEVICE_PASS
-  return __logf(x);
+  return log(x);  // scalar.hpp: __logf
 #else
   return poly_log(x);
 #endif
 }
 SILT_HD SILT_FORCEINLINE double log_lanes(double x) {
-#if SILT_DEVICE_PASS
-  return ::log(x);
-#else
-  return std::log(x);
-#endif
+  return log(x);
 }
 template <int W, class Tag>
 SILT_FORCEINLINE FloatPack<W, Tag, float> log_lanes(const FloatPack<W, Tag, float>& x) {
@@ -148,17 +145,13 @@ SILT_FORCEINLINE FloatPack<W, Tag, float> log_lanes(const FloatPack<W, Tag, floa
 /// exp as log_lanes: __expf on the device, poly_exp on the host, the C library in double.
 SILT_HD SILT_FORCEINLINE float exp_lanes(float x) {
 #if SILT_DEVICE_PASS
-  return __expf(x);
+  return exp(x);  // scalar.hpp: __expf
 #else
   return poly_exp(x);
 #endif
 }
 SILT_HD SILT_FORCEINLINE double exp_lanes(double x) {
-#if SILT_DEVICE_PASS
-  return ::exp(x);
-#else
-  return std::exp(x);
-#endif
+  return exp(x);
 }
 template <int W, class Tag>
 SILT_FORCEINLINE FloatPack<W, Tag, float> exp_lanes(const FloatPack<W, Tag, float>& x) {
