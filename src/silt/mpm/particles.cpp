@@ -45,6 +45,14 @@ void allocate_arrays(const Exec& exec, Index cap, const std::string& what, GrowB
 }
 }  // namespace
 
+void NewParticles::push_back(const NewParticles& from, std::size_t i) {
+  append_range(x, from.x, 3 * i, 3);
+  append_range(v, from.v, 3 * i, 3);
+  plastic.push_back(from.plastic[i]);
+  material.push_back(from.material[i]);
+  id.push_back(from.id[i]);
+}
+
 void HostParticles::push_back(const HostParticles& from, std::size_t i) {
   append_range(x, from.x, 3 * i, 3);
   append_range(v, from.v, 3 * i, 3);

@@ -37,6 +37,8 @@ struct NewParticles {
   std::vector<int> material;   // material-table index
   std::vector<int> id;         // stable ids; empty: the store numbers them itself
   std::size_t count() const { return material.size(); }
+  /// Appends particle i of `from` (whose ids are given).
+  void push_back(const NewParticles& from, std::size_t i);
 };
 
 /// Host copy of every attribute that defines a particle (all but the scratch of a rebuild): what

@@ -76,6 +76,9 @@ struct Solver::Impl {
   /// Hands new particles to the parts of their pieces (one part: all); `how` ("emitted",
   /// "added") words the capacity error.
   void distribute(NewParticles all, double t, const char* how);
+  /// A split run: the particles of `all` per local part, by the piece each lies in (those of
+  /// other ranks' pieces are left out; the first call chooses the cuts).
+  std::vector<NewParticles> by_part(const NewParticles& all);
   /// silt::Error when n more particles would pass scene.max_particles.
   void check_capacity(std::size_t n, double t, const char* how) const;
   /// A split run: per local part, the rows of repeating source s's sample in its piece (kept

@@ -125,22 +125,9 @@ void Solver::Impl::emit(double t) {
           mine[k].push_back(Emission{{}, piece.copies_of, piece.first_id, rows[k]});
       continue;
     }
-    const NewParticles& g = piece.given;
-    const std::vector<int> at = balancer.pieces(g);
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      Emission e;
-      for (std::size_t i = 0; i < g.count(); ++i) {
-        if (at[i] != global[k]) continue;
-        for (int a = 0; a < 3; ++a) {
-          e.given.x.push_back(g.x[3 * i + std::size_t(a)]);
-          e.given.v.push_back(g.v[3 * i + std::size_t(a)]);
-        }
-        e.given.plastic.push_back(g.plastic[i]);
-        e.given.material.push_back(g.material[i]);
-        e.given.id.push_back(g.id[i]);
-      }
-      if (e.given.count() > 0) mine[k].push_back(std::move(e));
-    }
+    std::vector<NewParticles> split = by_part(piece.given);
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      if (split[k].count() > 0) mine[k].push_back(Emission{std::move(split[k]), -1, 0, {}});
   }
   each([&](Part& p, int k) { p.add_emissions(mine[std::size_t(k)], emitter); });
 }
@@ -177,25 +164,11 @@ void Solver::Impl::distribute(NewParticles all, double t, const char* how) {
   if (n == 0) return;
   check_capacity(n, t, how);
   total_particles += (long long)n;
-  std::vector<NewParticles> piece_of(parts.size());
-  if (nparts == 1) {
-    piece_of[0] = std::move(all);
-  } else {
-    // Each particle to the part of its piece (over all ranks; others' pieces are theirs).
-    const std::vector<int> piece = balancer.pieces(all);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto at = std::find(global.begin(), global.end(), piece[i]);
-      if (at == global.end()) continue;
-      NewParticles& d = piece_of[std::size_t(at - global.begin())];
-      for (int a = 0; a < 3; ++a) {
-        d.x.push_back(all.x[3 * i + a]);
-        d.v.push_back(all.v[3 * i + a]);
-      }
-      d.plastic.push_back(all.plastic[i]);
-      d.material.push_back(all.material[i]);
-      d.id.push_back(all.id[i]);
-    }
-  }
+  std::vector<NewParticles> piece_of;
+  if (nparts == 1)
+    piece_of.push_back(std::move(all));
+  else
+    piece_of = by_part(all);
   each([&](Part& p, int k) {
     try {
       p.add(piece_of[std::size_t(k)]);
@@ -203,6 +176,16 @@ void Solver::Impl::distribute(NewParticles all, double t, const char* how) {
       throw Error(name_part(e, k));
     }
   });
+}
+
+std::vector<NewParticles> Solver::Impl::by_part(const NewParticles& all) {
+  std::vector<NewParticles> out(parts.size());
+  const std::vector<int> piece = balancer.pieces(all);
+  for (std::size_t i = 0; i < all.count(); ++i) {
+    const auto at = std::find(global.begin(), global.end(), piece[i]);
+    if (at != global.end()) out[std::size_t(at - global.begin())].push_back(all, i);
+  }
+  return out;
 }
 
 void Solver::Impl::agree_rebuild() {
