@@ -48,7 +48,7 @@ Exec cuda_device(int d);
 /// devices listed). Under mpirun with several ranks: a rank listing several devices drives them
 /// all (one rank per machine); a rank listing one device d takes device (d + local rank) modulo
 /// the devices it sees (one rank per GPU). repeats: a device may be listed several times (MPM:
-/// several parts on one GPU).
+/// several parts on one GPU; `silt bench swe`: the split path's own cost on one GPU).
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices,
                                const partition::World& world, bool repeats = false);
 /// Halo layers of a split run (ghost cell expansion: exchanged every k steps): from_cli (--halo)
