@@ -4,9 +4,10 @@ watching costs the stepping. Prints numbers, asserts nothing.
 
 Runs the scene twice with outputs off: once without --view (stepping alone, from the ms/step that
 `silt run` prints per frame), once with --view and one WebSocket client connected from the start
-that counts the frames, bytes, points and simulated time it receives. The client reads with the
-standard library only (a minimal RFC 6455 reader for server frames), so the GPU machine needs no
-Python package beyond python3.
+that counts the frames, bytes, points and simulated time it receives, acknowledging each as the
+page does (docs/viewer.md, "Protocol"). The client reads with the standard library only (a
+minimal RFC 6455 reader for server frames), so the GPU machine needs no Python package beyond
+python3.
 
   bench/view_rate.py [--silt build/apps/silt/silt] [--backend cuda] [--case snow|cube|fountain|dam_break|column]
                      [--port 8090] [--frames N] [--csv FILE]
@@ -49,6 +50,13 @@ def case_args(case, frames):
     sys.exit(f"unknown case {case}")
 
 
+def send(s, opcode, payload):
+    """One client message (masked, as RFC 6455 asks of clients; under 126 bytes)."""
+    mask = os.urandom(4)
+    s.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask +
+              bytes(c ^ mask[i % 4] for i, c in enumerate(payload)))
+
+
 class Reader(threading.Thread):
     """Connects to ws://127.0.0.1:port/ws and counts what arrives until stop()."""
 
@@ -88,16 +96,15 @@ class Reader(threading.Thread):
                     hl = struct.unpack("<I", payload[4:8])[0]
                     h = json.loads(payload[8:8 + hl])
                     if h["type"] in ("mpm", "swe"):
+                        send(s, 0x1, b'{"cmd": "shown"}')  # as the page does: the next may come
                         self.frames += 1
                         self.bytes += n
                         self.points += h.get("count", h.get("nx", 0) * h.get("ny", 0))
                         self.counts.append(h.get("count", 0))
                         self.times.append(h["time"])
                         self.arrivals.append(time.time())
-                elif b0 & 0x0F == 9:  # ping: answer with a masked pong
-                    mask = os.urandom(4)
-                    s.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask +
-                              bytes(c ^ mask[i % 4] for i, c in enumerate(payload)))
+                elif b0 & 0x0F == 9:  # ping: answer with a pong
+                    send(s, 0xA, payload)
         except (EOFError, OSError):
             pass
 

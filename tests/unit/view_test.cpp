@@ -44,10 +44,11 @@ TEST(ViewAddress, BadOnesNameTheOption) {
   }
 }
 
-TEST(ViewCommand, ParsesTheThreeAndRefusesTheRest) {
+TEST(ViewCommand, ParsesTheFourAndRefusesTheRest) {
   EXPECT_EQ(parse_command(R"({"cmd":"pause"})"), Command::pause);
   EXPECT_EQ(parse_command(R"({"cmd":"resume"})"), Command::resume);
   EXPECT_EQ(parse_command(R"({"cmd":"step"})"), Command::step);
+  EXPECT_EQ(parse_command(R"({"cmd":"shown"})"), Command::shown);
   for (const char* bad : {"", "pause", "[]", R"({"cmd":1})", R"({"cmd":"halt"})",
                           R"({"cmd":"pause","x":1})", R"({"cmd":"pau)"})
     EXPECT_THROW(parse_command(bad), Error) << bad;
@@ -68,6 +69,10 @@ TEST(ViewRunControl, PauseHoldsStepLetsOneFrameThrough) {
   EXPECT_TRUE(c.wait_for_go(std::chrono::seconds(10)));
   t.join();
   EXPECT_FALSE(c.paused());
+  c.apply(Command::pause);
+  c.apply(Command::shown);  // a page's acknowledgement neither resumes nor steps
+  EXPECT_TRUE(c.paused());
+  EXPECT_FALSE(c.wait_for_go(std::chrono::milliseconds(5)));
 }
 
 mpm::Scene box_scene() {

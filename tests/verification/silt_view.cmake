@@ -5,8 +5,8 @@
 # another python3 first on PATH (pyenv, a venv) does not see.
 find_program(SILT_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SILT_DEBIAN_PYTHON AND TARGET silt AND TARGET silt_view)
-  foreach(case IN ITEMS mpm_browser swe_browser port_in_use bad_requests bad_clients replay
-                    unwatched)
+  foreach(case IN ITEMS mpm_browser swe_browser port_in_use bad_requests bad_clients
+                    paced_client replay unwatched)
     add_test(NAME silt_view_${case}
              COMMAND ${SILT_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/silt_view_test.py
                      $<TARGET_FILE:silt> ${PROJECT_SOURCE_DIR}

@@ -35,6 +35,15 @@ void Client::send_queued(std::string msg, bool binary) {
   changed_.notify_all();
 }
 
+void Client::frame_shown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (in_flight_ == 0) return;
+    --in_flight_;
+  }
+  changed_.notify_all();
+}
+
 std::size_t Client::dropped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return dropped_;
@@ -48,7 +57,10 @@ bool Client::alive() const {
 void Client::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stopping_ || (alive_ && (frame_ || !queued_.empty())); });
+    changed_.wait(lock, [&] {
+      return stopping_ ||
+             (alive_ && (!queued_.empty() || (frame_ && in_flight_ < kFramesInFlight)));
+    });
     if (stopping_) return;
     // Queued messages first: the terrain or a status line comes before the frame after it.
     int opcode = MG_WEBSOCKET_OPCODE_TEXT;
@@ -61,6 +73,7 @@ void Client::work() {
     } else {
       frame = std::move(frame_);
       frame_.reset();
+      ++in_flight_;
       opcode = MG_WEBSOCKET_OPCODE_BINARY;
     }
     lock.unlock();

@@ -1,7 +1,10 @@
 // One browser watching: its own sender thread writes to its WebSocket, so a slow or stalled client
-// holds up only itself. Frames are droppable: a new frame replaces one not yet sent (the client
-// sees the latest state at the rate its link carries). Text messages (status, gauges) queue up to
-// a bound, beyond which the oldest are dropped. Neither call ever waits for the network.
+// holds up only itself. Frames are droppable: a new frame replaces one not yet sent. They are also
+// paced by the page: at most kFramesInFlight go out before the page says it has handled one
+// ({"cmd": "shown"}), so a page that draws slowly, or a slow link, sees the latest state a frame
+// or two late instead of a backlog that grows in the socket buffers and the browser's queue. Text
+// messages (status, gauges) are not paced; they queue up to a bound, beyond which the oldest are
+// dropped. No call ever waits for the network.
 #pragma once
 
 #include <condition_variable>
@@ -33,12 +36,18 @@ class Client {
   void send_text(std::string text) { send_queued(std::move(text), false); }
   void send_queued(std::string msg, bool binary);
 
+  /// The page has handled a frame: one more may go out. One with no frame outstanding is ignored.
+  void frame_shown();
+
   /// Frames replaced before they were sent.
   std::size_t dropped() const;
   /// False once a write failed (the client went away; the server's close handler removes it).
   bool alive() const;
 
   static constexpr std::size_t kMaxQueued = 1024;
+  /// Frames sent and not yet acknowledged, at most: two keep the link busy while the page handles
+  /// one.
+  static constexpr int kFramesInFlight = 2;
 
  private:
   void work();
@@ -49,6 +58,7 @@ class Client {
   std::shared_ptr<const std::string> frame_;
   std::deque<std::pair<std::string, bool>> queued_;  // message, binary
   std::size_t dropped_ = 0;
+  int in_flight_ = 0;  // frames sent, not yet acknowledged
   bool stopping_ = false;
   bool alive_ = true;
   std::thread thread_;  // last: starts once the members above exist

@@ -23,7 +23,8 @@ Command parse_command(const std::string& text) {
   if (c == "pause") return Command::pause;
   if (c == "resume") return Command::resume;
   if (c == "step") return Command::step;
-  throw Error(fmt::format("unknown cmd '{}' (pause, resume or step)", c));
+  if (c == "shown") return Command::shown;
+  throw Error(fmt::format("unknown cmd '{}' (pause, resume, step or shown)", c));
 }
 
 void RunControl::apply(Command c) {
@@ -41,6 +42,8 @@ void RunControl::apply(Command c) {
         paused_ = true;
         ++steps_;
         break;
+      case Command::shown:  // the Client's, not the run's
+        return;
     }
   }
   changed_.notify_all();

@@ -11,9 +11,11 @@
 
 namespace silt::view {
 
-enum class Command { pause, resume, step };
+/// shown: the page has handled a frame (Client's pacing; the run does not see it).
+enum class Command { pause, resume, step, shown };
 
-/// Parses a browser's message ({"cmd": "pause" | "resume" | "step"}); an Error says what is wrong.
+/// Parses a browser's message ({"cmd": "pause" | "resume" | "step" | "shown"}); an Error says what
+/// is wrong.
 Command parse_command(const std::string& text);
 
 class RunControl {

@@ -134,6 +134,10 @@ void Viewer::on_message(Client& c, const std::string& text) {
   Command cmd;
   try {
     cmd = parse_command(text);
+    if (cmd == Command::shown) {
+      c.frame_shown();
+      return;
+    }
     control_.apply(cmd);
   } catch (const Error& e) {
     // A browser's mistake is that browser's business: it gets the reason, the run goes on.

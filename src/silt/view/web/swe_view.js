@@ -23,6 +23,7 @@ class SweView {
     this.field = null;
     this.series = [];    // gauge rows [t, h per gauge]
     this.selected = -1;  // the gauge whose series is shown
+    this.plotDue = false;  // a redraw of the plot is queued for the next animation frame
     this.fit();
     this.interact();
     this.colourBar();
@@ -156,9 +157,13 @@ class SweView {
     document.getElementById('sb-label').textContent = len >= 1000 ? `${len / 1000} km` : `${len} m`;
   }
 
+  // Rows arrive as often as the run samples them (hundreds a second for a fast run): the plot is
+  // redrawn once per animation frame at most.
   gauges(rows) {
     for (const r of rows) this.series.push(r);
-    if (this.selected >= 0) this.plot();
+    if (this.selected < 0 || this.plotDue) return;
+    this.plotDue = true;
+    requestAnimationFrame(() => { this.plotDue = false; this.plot(); });
   }
 
   plot() {
@@ -171,10 +176,12 @@ class SweView {
     const W = cv.width, H = cv.height, L = 40, B = 20;
     ctx.fillStyle = '#14161a';
     ctx.fillRect(0, 0, W, H);
-    const pts = this.series.map((r) => [r[0], r[1 + this.selected]]);
-    if (pts.length < 1) return;
-    const t0 = pts[0][0], t1 = Math.max(pts[pts.length - 1][0], t0 + 1e-9);
-    const hmax = Math.max(1e-9, ...pts.map((p) => p[1])) * 1.1;
+    const rows = this.series, c = 1 + this.selected, n = rows.length;
+    if (n < 1) return;
+    const t0 = rows[0][0], t1 = Math.max(rows[n - 1][0], t0 + 1e-9);
+    let hmax = 1e-9;
+    for (const r of rows) hmax = Math.max(hmax, r[c]);
+    hmax *= 1.1;
     ctx.strokeStyle = '#667';
     ctx.strokeRect(L, 4, W - L - 4, H - B - 4);
     ctx.fillStyle = '#ccc';
@@ -185,11 +192,23 @@ class SweView {
     ctx.fillText(t1.toFixed(1), W - 40, H - 6);
     ctx.strokeStyle = '#ffcc33';
     ctx.lineWidth = 2;
+    // One vertical segment per pixel column (its rows' lowest to highest depth), however long the
+    // series: a long run's plot costs what a short one's does.
+    const xOf = (t) => Math.round(L + (t - t0) / (t1 - t0) * (W - L - 4));
+    const yOf = (h) => H - B - h / hmax * (H - B - 4);
     ctx.beginPath();
-    pts.forEach((p, k) => {
-      const x = L + (p[0] - t0) / (t1 - t0) * (W - L - 4), y = H - B - p[1] / hmax * (H - B - 4);
-      if (k === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
-    });
+    for (let k = 0; k < n;) {
+      const x = xOf(rows[k][0]);
+      let lo = rows[k][c], hi = lo, last = lo;
+      for (; k < n && xOf(rows[k][0]) === x; ++k) {
+        last = rows[k][c];
+        lo = Math.min(lo, last);
+        hi = Math.max(hi, last);
+      }
+      if (x === xOf(rows[0][0])) ctx.moveTo(x, yOf(lo)); else ctx.lineTo(x, yOf(lo));
+      ctx.lineTo(x, yOf(hi));
+      ctx.lineTo(x, yOf(last));
+    }
     ctx.stroke();
   }
 }

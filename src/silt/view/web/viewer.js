@@ -78,9 +78,18 @@ const silt = {
     if (buf.byteLength < 8 || String.fromCharCode(dv.getUint8(0), dv.getUint8(1), dv.getUint8(2), dv.getUint8(3)) !== 'SILT') return;
     const n = dv.getUint32(4, true);
     const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 8, n)));
+    if (header.type === 'terrain') {
+      if (this.view) this.view.frame(header, buf, 8 + n);
+      return;
+    }
+    // The server sends the next frame once this one is handled (at most two unacknowledged), so a
+    // page that draws slowly shows the latest state rather than working through a backlog.
+    try {
+      if (this.view) this.view.frame(header, buf, 8 + n);
+    } finally {
+      this.send('shown');
+    }
     if (!this.view) return;
-    this.view.frame(header, buf, 8 + n);
-    if (header.type === 'terrain') return;
     this.lastHeader = header;
     this.framesReceived++;
     this.showTime(header.time);
