@@ -439,32 +439,40 @@ def ws_send_text(s, text):
     s.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(data)))
 
 
+async def receive(ws, seconds, ack=True):
+    """What arrives on `ws` for `seconds`: (binary frame headers, text messages), each mpm / swe
+    frame acknowledged as the page does unless ack is False."""
+    headers, texts, end = [], [], time.time() + seconds
+    while time.time() < end:
+        try:
+            m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
+        except asyncio.TimeoutError:
+            break
+        if isinstance(m, bytes):
+            n = struct.unpack("<I", m[4:8])[0]
+            h = json.loads(m[8:8 + n])
+            headers.append(h)
+            if ack and h["type"] in ("mpm", "swe"):
+                await ws.send(SHOWN)
+        else:
+            texts.append(json.loads(m))
+    return headers, texts
+
+
+def frame_times(headers):
+    return [h["time"] for h in headers if h["type"] in ("mpm", "swe")]
+
+
 async def watch(port, seconds, send=()):
     """A well-behaved client: sends `send`, then counts frames (acknowledging each) and error
     replies for `seconds`."""
     import websockets
-    frames, errors, times = 0, [], []
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
         for m in send:
             await ws.send(m)
-        end = time.time() + seconds
-        while time.time() < end:
-            try:
-                m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
-            except asyncio.TimeoutError:
-                break
-            if isinstance(m, bytes):
-                n = struct.unpack("<I", m[4:8])[0]
-                h = json.loads(m[8:8 + n])
-                if h["type"] in ("mpm", "swe"):
-                    frames += 1
-                    times.append(h["time"])
-                    await ws.send(SHOWN)
-            else:
-                j = json.loads(m)
-                if j["type"] == "error":
-                    errors.append(j["message"])
-    return frames, errors, times
+        headers, texts = await receive(ws, seconds)
+    times = frame_times(headers)
+    return len(times), [j["message"] for j in texts if j["type"] == "error"], times
 
 
 def bad_clients(silt, source, work, shots):
@@ -513,20 +521,7 @@ async def paced(port):
     import websockets
 
     async def frames_for(ws, seconds, ack):
-        times, end = [], time.time() + seconds
-        while time.time() < end:
-            try:
-                m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
-            except asyncio.TimeoutError:
-                break
-            if isinstance(m, bytes):
-                n = struct.unpack("<I", m[4:8])[0]
-                h = json.loads(m[8:8 + n])
-                if h["type"] in ("mpm", "swe"):
-                    times.append(h["time"])
-                    if ack:
-                        await ws.send(SHOWN)
-        return times
+        return frame_times((await receive(ws, seconds, ack))[0])
 
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
         held = await frames_for(ws, 3, False)
@@ -568,29 +563,12 @@ def paced_client(silt, source, work, shots):
 async def replay_client(port, seconds):
     """What a client of `silt view` gets: (hello scene, terrain seen, frame headers, gauge rows)."""
     import websockets
-    scene, terrain, frames, gauges = None, False, [], 0
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
-        end = time.time() + seconds
-        while time.time() < end:
-            try:
-                m = await asyncio.wait_for(ws.recv(), timeout=max(0.05, end - time.time()))
-            except asyncio.TimeoutError:
-                break
-            if isinstance(m, bytes):
-                n = struct.unpack("<I", m[4:8])[0]
-                h = json.loads(m[8:8 + n])
-                if h["type"] == "terrain":
-                    terrain = True
-                else:
-                    frames.append(h)
-                    await ws.send(SHOWN)
-            else:
-                j = json.loads(m)
-                if j["type"] == "hello":
-                    scene = j["scene"]
-                elif j["type"] == "gauge_history":
-                    gauges = len(j["rows"])
-    return scene, terrain, frames, gauges
+        headers, texts = await receive(ws, seconds)
+    scene = next((j["scene"] for j in texts if j["type"] == "hello"), None)
+    gauges = [len(j["rows"]) for j in texts if j["type"] == "gauge_history"]
+    return (scene, any(h["type"] == "terrain" for h in headers),
+            [h for h in headers if h["type"] != "terrain"], gauges[-1] if gauges else 0)
 
 
 def replay(silt, source, work, shots):
