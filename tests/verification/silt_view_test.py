@@ -21,8 +21,8 @@ verification). Each case starts its own run on a loopback port and ends it with 
                  middle of a frame and a client that never reads: the run goes on and a well-behaved
                  client still receives frames with the time advancing.
   paced_client   frames wait for the page's {"cmd": "shown"}: a client that acknowledges none gets
-                 two while the run goes on; one acknowledgement lets exactly one more through, the
-                 newest state; acknowledging each, frames flow.
+                 two while the run goes on, and no others are made for it; one acknowledgement
+                 lets exactly one more through, the newest state; acknowledging each, frames flow.
   replay         `silt view DIR` of a finished MPM run (PLY frames) and of a finished dam break
                  (depth rasters, gauges): a client receives the scene, the terrain, the frames in
                  order of time (the MPM ones with every particle of the file), and the gauge
@@ -524,13 +524,16 @@ async def paced(port):
         return frame_times((await receive(ws, seconds, ack))[0])
 
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
-        held = await frames_for(ws, 3, False)
+        headers, texts = await receive(ws, 3, False)
+        held = frame_times(headers)
+        # Frames the viewer made meanwhile (its status says, 4 times a second).
+        sent = [j["frames_sent"] for j in texts if j["type"] == "status"]
         await ws.send(SHOWN)
         one = await frames_for(ws, 2, False)
         await ws.send(SHOWN)
         await ws.send(SHOWN)
         flowing = await frames_for(ws, 2, True)
-    return held, one, flowing
+    return held, sent, one, flowing
 
 
 def paced_client(silt, source, work, shots):
@@ -539,14 +542,19 @@ def paced_client(silt, source, work, shots):
     run = Run(silt, sand_column(source), work)
     try:
         lines = run.frame_lines()
-        held, one, flowing = asyncio.run(paced(run.port))
+        held, sent, one, flowing = asyncio.run(paced(run.port))
         ran = run.frame_lines() - lines
-        print(f"unacknowledged: {len(held)} frames in 3 s (times {held[:4]}); after one "
-              f"'shown': {len(one)} ({one[:4]}); acknowledging: {len(flowing)} in 2 s; the run "
-              f"wrote {ran} frame lines meanwhile")
+        made = sent[-1] - sent[0] if sent else -1
+        print(f"unacknowledged: {len(held)} frames in 3 s (times {held[:4]}), the viewer made "
+              f"{made} meanwhile; after one 'shown': {len(one)} ({one[:4]}); acknowledging: "
+              f"{len(flowing)} in 2 s; the run wrote {ran} frame lines meanwhile")
         if len(held) != FRAMES_IN_FLIGHT:
             fail(f"a client that acknowledged nothing got {len(held)} frames in 3 s, expected "
                  f"{FRAMES_IN_FLIGHT}")
+        # Frames nobody can take are not made (copied off the device, encoded) at all.
+        if len(sent) < 8 or not 0 <= made <= FRAMES_IN_FLIGHT:
+            fail(f"the viewer made {made} frames ({len(sent)} status messages) while its one "
+                 f"client could take {FRAMES_IN_FLIGHT}")
         if len(one) != 1:
             fail(f"one 'shown' let {len(one)} frames through, expected 1")
         # The newest state, not the next one in line: the run went on for 3 s in between.

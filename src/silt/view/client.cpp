@@ -44,6 +44,11 @@ void Client::frame_shown() {
   changed_.notify_all();
 }
 
+bool Client::ready_for_frame() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return alive_ && !frame_ && in_flight_ < kFramesInFlight;
+}
+
 std::size_t Client::dropped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return dropped_;

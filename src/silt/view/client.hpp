@@ -39,6 +39,11 @@ class Client {
   /// The page has handled a frame: one more may go out. One with no frame outstanding is ignored.
   void frame_shown();
 
+  /// True when a frame given now would go out at once: connected, none waiting, and fewer than
+  /// kFramesInFlight unacknowledged (the run need not copy a frame off the device for this client
+  /// otherwise).
+  bool ready_for_frame() const;
+
   /// Frames replaced before they were sent.
   std::size_t dropped() const;
   /// False once a write failed (the client went away; the server's close handler removes it).

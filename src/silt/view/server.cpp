@@ -92,6 +92,13 @@ std::size_t Server::clients() const {
   return clients_.size();
 }
 
+bool Server::any_ready_for_frame() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& c : clients_)
+    if (c.second->ready_for_frame()) return true;
+  return false;
+}
+
 std::size_t Server::dropped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::size_t n = 0;

@@ -41,6 +41,8 @@ class Server {
   std::string url() const;
   int port() const { return port_; }
   std::size_t clients() const;
+  /// True when some client would send a frame given now (Client::ready_for_frame).
+  bool any_ready_for_frame() const;
 
   /// To every client: a binary frame (dropped for a client still sending the previous one) or a
   /// text message.

@@ -57,7 +57,7 @@ bool Viewer::idle() const {
 
 bool Viewer::wants_frame() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return !busy_ && !job_ && Clock::now() >= next_frame_ && server_->clients() > 0;
+  return !busy_ && !job_ && Clock::now() >= next_frame_ && server_->any_ready_for_frame();
 }
 
 void Viewer::post(std::function<std::string()> encode, std::size_t points) {

@@ -2,8 +2,9 @@
 // pause state, and one encoder thread. The run asks wants_frame() after a frame; only then does it
 // copy the frame off the device and post() it, and the quantising and encoding happen on the
 // encoder thread, so watching costs the stepping thread that copy and nothing else. Frames are
-// paced to what the wire should carry (points per second) and dropped, never queued, for a client
-// that is slower; several browsers may watch one run.
+// paced to what the wire should carry (points per second) and to the pages, which acknowledge
+// each (Client), and dropped, never queued, for a client that is slower; several browsers may
+// watch one run.
 #pragma once
 
 #include <chrono>
@@ -45,7 +46,9 @@ class Viewer {
   const ViewerOptions& options() const { return options_; }
   std::size_t clients() const { return server_->clients(); }
 
-  /// True when a browser watches, the encoder is free and the pacing allows a frame now.
+  /// True when a browser could take a frame now (connected, its previous ones acknowledged: a
+  /// frame nobody can take is not even copied off the device), the encoder is free and the
+  /// pacing allows a frame now.
   bool wants_frame() const;
   /// True when a browser watches and the encoder is free (a paused run's full frame).
   bool idle() const;
