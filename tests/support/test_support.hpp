@@ -70,4 +70,21 @@ inline ::testing::AssertionResult throws_with(const std::function<void()>& fn,
   return ::testing::AssertionFailure() << "no silt::Error thrown";
 }
 
+/// Runs a shell command and returns its standard output; a non-zero exit fails the test (with the
+/// command and what it printed).
+inline std::string command_output(const std::string& cmd) {
+  std::string out;
+  std::FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) {
+    ADD_FAILURE() << "cannot run: " << cmd;
+    return out;
+  }
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int rc = ::pclose(p);
+  EXPECT_EQ(rc, 0) << cmd << "\n" << out;
+  return out;
+}
+
 }  // namespace silt::test

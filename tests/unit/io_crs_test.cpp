@@ -76,28 +76,17 @@ std::vector<std::string> write_one_frame(const io::SweJob& job, const std::strin
 
 #if SILT_WITH_GDAL
 
-// Runs a command and returns its standard output; fails the test when it exits non-zero.
-std::string run(const std::string& cmd) {
-  std::string out;
-  std::FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int rc = ::pclose(p);
-  EXPECT_EQ(rc, 0) << cmd << "\n" << out;
-  return out;
-}
-
 // What GDAL's own reader makes of the file's CRS against `epsg` ("same" or "different: ...").
 std::string gdal_crs(const std::string& path, const std::string& epsg) {
-  std::string s = run("/usr/bin/python3 " SILT_TEST_DIR "/io_crs_check.py '" + path + "' " + epsg);
+  std::string s =
+      command_output("/usr/bin/python3 " SILT_TEST_DIR "/io_crs_check.py '" + path + "' " + epsg);
   while (!s.empty() && s.back() == '\n') s.pop_back();
   return s;
 }
 
 json gdal_dump(const std::string& path) {
-  return json::parse(run("/usr/bin/python3 " SILT_TEST_DIR "/io_gdal_dump.py '" + path + "'"));
+  return json::parse(
+      command_output("/usr/bin/python3 " SILT_TEST_DIR "/io_gdal_dump.py '" + path + "'"));
 }
 
 TEST(Crs, AsciiPrjIsRead) {
@@ -123,7 +112,7 @@ TEST(Crs, AsciiDemPrjGoesIntoEveryOutput) {
     if (fs::path(f).extension() == ".prj") continue;
     EXPECT_EQ(gdal_crs(f, "EPSG:32616"), "same") << f;
     // gdalinfo, as a user checks it, shows the projected CRS.
-    const json info = json::parse(run("gdalinfo -json '" + f + "'"));
+    const json info = json::parse(command_output("gdalinfo -json '" + f + "'"));
     EXPECT_NE(info["coordinateSystem"]["wkt"].get<std::string>().find("UTM"), std::string::npos)
         << f;
   }
@@ -141,7 +130,9 @@ TEST(Crs, OutputsCrsOverridesTheInputs) {
       R"({"formats": ["asc", "tif", "nc"], "netcdf": "frames", "fields": ["depth"], "png": "none",
                       "crs": "EPSG:32617"})");
   for (const auto& f : write_one_frame(job, "crs_override"))
-    if (fs::path(f).extension() != ".prj") EXPECT_EQ(gdal_crs(f, "EPSG:32617"), "same") << f;
+    if (fs::path(f).extension() != ".prj") {
+      EXPECT_EQ(gdal_crs(f, "EPSG:32617"), "same") << f;
+    }
 }
 
 TEST(Crs, InputsInDifferentCrsNameBothFiles) {

@@ -81,7 +81,9 @@ TEST(Raster, AsciiManySlabsKeepRowOrderAndDoubles) {
   ASSERT_EQ(back.ny, r.ny);
   for (Index k = 0; k < r.cells(); ++k) {
     ASSERT_EQ(back.is_nodata(k), r.is_nodata(k)) << k;
-    if (!r.is_nodata(k)) ASSERT_EQ(back.values[size_t(k)], r.values[size_t(k)]) << k;
+    if (!r.is_nodata(k)) {
+      ASSERT_EQ(back.values[size_t(k)], r.values[size_t(k)]) << k;
+    }
   }
 }
 
@@ -105,21 +107,9 @@ TEST(Raster, AsciiCellCentreHeaderAndErrors) {
 
 #if SILT_WITH_GDAL
 
-// Runs a command and returns its standard output; fails the test when it exits non-zero.
-std::string run(const std::string& cmd) {
-  std::string out;
-  std::FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int rc = ::pclose(p);
-  EXPECT_EQ(rc, 0) << cmd << "\n" << out;
-  return out;
-}
-
 json gdal_dump(const std::string& path) {
-  return json::parse(run("/usr/bin/python3 " SILT_TEST_DIR "/io_gdal_dump.py '" + path + "'"));
+  return json::parse(
+      command_output("/usr/bin/python3 " SILT_TEST_DIR "/io_gdal_dump.py '" + path + "'"));
 }
 
 // What GDAL's own reader must see in a file silt wrote from sample().
@@ -151,7 +141,7 @@ TEST(Raster, GeoTiffReadByGdal) {
   check_with_gdal(path);
   EXPECT_EQ(gdal_dump(path)["units"], "m");
   // gdalinfo's statistics skip the nodata cell: min 0.25, max 46.25.
-  const json info = json::parse(run("gdalinfo -json -stats '" + path + "' 2>/dev/null"));
+  const json info = json::parse(command_output("gdalinfo -json -stats '" + path + "' 2>/dev/null"));
   EXPECT_EQ(info["bands"][0]["minimum"], 0.25);
   EXPECT_EQ(info["bands"][0]["maximum"], 46.25);
   std::remove((path + ".aux.xml").c_str());
@@ -182,7 +172,8 @@ TEST(Raster, AsciiReadByGdal) {
 // GDAL writes a UTM GeoTIFF (3 x 2 cells of 10 m, rows north first, nodata -1).
 std::string gdal_made_tif() {
   const std::string path = (scratch() / "gdal_made.tif").string();
-  run("/usr/bin/python3 -c \"from osgeo import gdal, osr; import numpy as np; "
+  command_output(
+      "/usr/bin/python3 -c \"from osgeo import gdal, osr; import numpy as np; "
       "gdal.UseExceptions(); "
       "d = gdal.GetDriverByName('GTiff').Create('" +
       path +
