@@ -3,11 +3,11 @@
 watching costs the stepping. Prints numbers, asserts nothing.
 
 Runs the scene twice with outputs off: once without --view (stepping alone, from the ms/step that
-`silt run` prints per frame), once with --view and one WebSocket client connected from the start
-that counts the frames, bytes, points and simulated time it receives, acknowledging each as the
-page does (docs/viewer.md, "Protocol"). The client reads with the standard library only (a
-minimal RFC 6455 reader for server frames), so the GPU machine needs no Python package beyond
-python3.
+`silt run` prints per frame, and the wall time from its first frame line to its last), once
+with --view and one WebSocket client connected from the start that counts the frames, bytes,
+points and simulated time it receives, acknowledging each as the page does (docs/viewer.md,
+"Protocol"). The client reads with the standard library only (a minimal RFC 6455 reader for
+server frames), so the GPU machine needs no Python package beyond python3.
 
   bench/view_rate.py [--silt build/apps/silt/silt] [--backend cuda] [--case snow|cube|fountain|dam_break|column]
                      [--port 8090] [--frames N] [--csv FILE]
@@ -122,13 +122,15 @@ def run(silt, args, view_port=None):
         cmd += ["--view", f"127.0.0.1:{view_port}"]
     print("+", " ".join(cmd), flush=True)
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    log, reader, t_first, t_done = "", None, None, None
+    log, reader, t_first, t_done, frames = "", None, None, None, []
     for line in p.stderr:
         log += line
         if view_port and reader is None and "viewer: http" in line:
             reader = Reader(view_port)
             reader.start()
             t_first = time.time()
+        if re.match(r"frame +\d+", line):
+            frames.append(time.time())
         if "the run is complete" in line:
             t_done = time.time()
             break
@@ -136,7 +138,9 @@ def run(silt, args, view_port=None):
         p.send_signal(signal.SIGTERM)
     log += p.stderr.read() if p.stderr else ""
     p.wait()
-    return log, reader, t_first, t_done
+    # Wall time from the first frame line to the last: the frame loop, set-up and exit left out.
+    loop = frames[-1] - frames[0] if len(frames) > 1 else float("nan")
+    return log, reader, t_first, t_done, loop
 
 
 def main():
@@ -150,9 +154,9 @@ def main():
     a = ap.parse_args()
     args = case_args(a.case, a.frames) + ["--backend", a.backend, "--overwrite",
                                           "--out", f"/tmp/silt-view-rate-{a.case}"]
-    base_log, _, _, _ = run(a.silt, args)
+    base_log, _, _, _, base_loop = run(a.silt, args)
     base_ms, base_steps, base_s = ms_per_step(base_log)
-    log, r, t0, t1 = run(a.silt, args, a.port)
+    log, r, t0, t1, view_loop = run(a.silt, args, a.port)
     view_ms, view_steps, view_s = ms_per_step(log)
     if r is None or t1 is None:
         print(log[-3000:])
@@ -172,6 +176,11 @@ def main():
         ("MB/s on the wire", f"{r.bytes / max(span, 1e-9) / 1e6:.1f}"),
         ("simulated time received", f"{r.times[0]:.4f} .. {r.times[-1]:.4f} s" if r.times else "-"),
         ("run wall time from URL to end, s", f"{t1 - t0:.2f}"),
+        # What watching costs a user: the stepping thread also copies each frame it sends off the
+        # device, which ms/step does not count.
+        ("frame loop wall, alone, s", f"{base_loop:.2f}"),
+        ("frame loop wall, watched, s", f"{view_loop:.2f}"),
+        ("wall overhead of watching", f"{(view_loop / base_loop - 1) * 100:.1f}%"),
     ]
     for k, v in rows:
         print(f"{k:36} {v}")
