@@ -87,22 +87,27 @@ LiveView::LiveView(const std::string& address, const io::SweJob& job, const part
 
 LiveView::~LiveView() = default;
 
-void LiveView::mpm_frame(long frame, double time, long long steps,
-                         const std::function<mpm::ParticleFrame()>& download) {
+void LiveView::mpm_frame(long frame, double time, long long steps, std::int64_t particles,
+                         const std::function<mpm::ParticlesCopy()>& download) {
   if (!viewer_) return;
   frame_ = frame;
   time_ = time;
   steps_ = steps;
+  mpm_particles_ = std::size_t(particles);
   mpm_download_ = download;
   viewer_->progress(time, steps);
   if (!viewer_->wants_frame()) return;
-  mpm::ParticleFrame p = download();
-  const std::size_t budget = viewer_->options().points_per_frame;
-  const std::size_t sent = std::min(p.count(), budget);
-  const view::FrameInfo info{frame, time, steps};
+  post_mpm(std::min(mpm_particles_, viewer_->options().points_per_frame));
+}
+
+// The stepping thread only queues the copy off the devices behind its steps; the encoder thread
+// waits for it to land and reads it out (ParticlesCopy::get), as the writer thread does for files.
+void LiveView::post_mpm(std::size_t budget) {
+  auto copy = std::make_shared<mpm::ParticlesCopy>(mpm_download_());
+  const view::FrameInfo info{frame_, time_, steps_};
   viewer_->post(
-      [p = std::move(p), s = mpm_, info, budget] { return view::encode_mpm(p, *s, info, budget); },
-      sent);
+      [copy, s = mpm_, info, budget] { return view::encode_mpm(copy->get(), *s, info, budget); },
+      budget);
 }
 
 void LiveView::swe_frame(long frame, double time, long long steps,
@@ -141,10 +146,7 @@ double LiveView::next_time(double time, double target) {
 void LiveView::post_full() {
   const view::FrameInfo info{frame_, time_, steps_};
   if (mpm_ && mpm_download_) {
-    mpm::ParticleFrame p = mpm_download_();
-    const std::size_t n = p.count();
-    viewer_->post(
-        [p = std::move(p), s = mpm_, info, n] { return view::encode_mpm(p, *s, info, n); }, n);
+    post_mpm(mpm_particles_);  // every particle
   } else if (swe_ && swe_download_) {
     viewer_->post([f = swe_download_(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                   0);
@@ -195,7 +197,8 @@ LiveView::LiveView(const std::string& address, const io::SweJob&, const partitio
   check_can_view(address, world);
 }
 LiveView::~LiveView() = default;
-void LiveView::mpm_frame(long, double, long long, const std::function<mpm::ParticleFrame()>&) {}
+void LiveView::mpm_frame(long, double, long long, std::int64_t,
+                         const std::function<mpm::ParticlesCopy()>&) {}
 void LiveView::swe_frame(long, double, long long, const std::function<swe::Fields()>&) {}
 void LiveView::gauge(double, const std::vector<swe::Probe>&) {}
 double LiveView::next_time(double, double target) {

@@ -10,7 +10,7 @@
 
 #include "progress.hpp"
 #include "silt/io/swe_scene.hpp"
-#include "silt/mpm/particle_frame.hpp"
+#include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/fields.hpp"
@@ -35,9 +35,10 @@ class LiveView {
   explicit operator bool() const { return bool(viewer_); }
 
   /// MPM, after each frame: the status line, and a frame (decimated to the budget) when a browser
-  /// waits for one; `download` copies the particles off the devices and is called only then.
-  void mpm_frame(long frame, double time, long long steps,
-                 const std::function<mpm::ParticleFrame()>& download);
+  /// waits for one; `download` queues the copy of the particles off the devices
+  /// (Solver::particles_async) and is called only then; the viewer's encoder thread waits for it.
+  void mpm_frame(long frame, double time, long long steps, std::int64_t particles,
+                 const std::function<mpm::ParticlesCopy()>& download);
   /// Shallow water, after each advance: the same with the mapped field.
   void swe_frame(long frame, double time, long long steps,
                  const std::function<swe::Fields()>& download);
@@ -55,6 +56,7 @@ class LiveView {
 
  private:
   void post_full();
+  void post_mpm(std::size_t budget);
   std::unique_ptr<view::Viewer> viewer_;
   Progress* progress_ = nullptr;
   const mpm::Scene* mpm_ = nullptr;
@@ -62,7 +64,8 @@ class LiveView {
   long frame_ = 0;
   double time_ = 0;
   long long steps_ = 0;
-  std::function<mpm::ParticleFrame()> mpm_download_;
+  std::size_t mpm_particles_ = 0;
+  std::function<mpm::ParticlesCopy()> mpm_download_;
   std::function<swe::Fields()> swe_download_;
   double chunk_ = 0;  // simulated s per viewer frame (shallow water), adapted
   double chunk_wall_start_ = 0;

@@ -491,10 +491,10 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     };
     LiveView view(o.view, job.scene, r.world, r.progress);
     const auto download = [&] {
-      return solver.particles_unordered(false);
+      return solver.particles_async(mpm::attributes::motion, false);
     };
     if (!from) emit(0, solver.time());
-    view.mpm_frame(first > 0 ? first - 1 : 0, solver.time(), 0, download);
+    view.mpm_frame(first > 0 ? first - 1 : 0, solver.time(), 0, solver.particle_count(), download);
     long long steps = 0;
     HostTimes host;  // where the frames' time went beyond their steps
     for (int f = int(first > 0 ? first : 1); f <= job.run.frames; ++f) {
@@ -517,7 +517,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds,
                       s.rms_speed));
       r.progress.update(s.time, steps);
-      view.mpm_frame(f, s.time, steps, download);
+      view.mpm_frame(f, s.time, steps, s.particles, download);
       if (job.run.rest_speed > 0 && s.rms_speed < job.run.rest_speed) {
         r.progress.log(
             fmt::format("silt run: at rest at frame {} (t = {:.4f} s): rms speed {:.3g} "
