@@ -97,17 +97,21 @@ void LiveView::mpm_frame(long frame, double time, long long steps, std::int64_t 
   mpm_download_ = download;
   viewer_->progress(time, steps);
   if (!viewer_->wants_frame()) return;
-  post_mpm(std::min(mpm_particles_, viewer_->options().points_per_frame));
+  post_mpm(false);
 }
 
 // The stepping thread only queues the copy off the devices behind its steps; the encoder thread
 // waits for it to land and reads it out (ParticlesCopy::get), as the writer thread does for files.
-void LiveView::post_mpm(std::size_t budget) {
+void LiveView::post_mpm(bool every_particle) {
   auto copy = std::make_shared<mpm::ParticlesCopy>(mpm_download_());
   const view::FrameInfo info{frame_, time_, steps_};
+  const std::size_t cap = viewer_->options().points_per_frame;
   viewer_->post(
-      [copy, s = mpm_, info, budget] { return view::encode_mpm(copy->get(), *s, info, budget); },
-      budget);
+      [copy, s = mpm_, info, cap, every_particle] {
+        const mpm::ParticleFrame p = copy->get();
+        return view::encode_mpm(p, *s, info, every_particle ? p.count() : cap);
+      },
+      every_particle ? mpm_particles_ : std::min(mpm_particles_, cap));
 }
 
 void LiveView::swe_frame(long frame, double time, long long steps,
@@ -146,7 +150,7 @@ double LiveView::next_time(double time, double target) {
 void LiveView::post_full() {
   const view::FrameInfo info{frame_, time_, steps_};
   if (mpm_ && mpm_download_) {
-    post_mpm(mpm_particles_);  // every particle
+    post_mpm(true);
   } else if (swe_ && swe_download_) {
     viewer_->post([f = swe_download_(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                   0);

@@ -56,7 +56,7 @@ class LiveView {
 
  private:
   void post_full();
-  void post_mpm(std::size_t budget);
+  void post_mpm(bool every_particle);
   std::unique_ptr<view::Viewer> viewer_;
   Progress* progress_ = nullptr;
   const mpm::Scene* mpm_ = nullptr;
@@ -64,7 +64,7 @@ class LiveView {
   long frame_ = 0;
   double time_ = 0;
   long long steps_ = 0;
-  std::size_t mpm_particles_ = 0;
+  std::size_t mpm_particles_ = 0;  // at the last frame: the wire's pacing
   std::function<mpm::ParticlesCopy()> mpm_download_;
   std::function<swe::Fields()> swe_download_;
   double chunk_ = 0;  // simulated s per viewer frame (shallow water), adapted
