@@ -450,6 +450,13 @@ TEST(SweBoundary, CharacteristicStates) {
   // The CFL bound covers the imposed states.
   EXPECT_NEAR(inflow_speed_k(kInflowDepth, 2.0, 0.4, kG), 5.0 + std::sqrt(kG * 0.4), 1e-14);
   EXPECT_NEAR(inflow_speed_k(kDischarge, q, 0.0, kG), 2 * std::sqrt(kG * hc), 1e-14);
+  // Over a step whose aux varies: bounds of every state in between.
+  EXPECT_NEAR(inflow_speed_k(kInflowDepth, 2.0, 0.4, 0.9, kG), 5.0 + std::sqrt(kG * 0.9), 1e-14);
+  EXPECT_NEAR(inflow_speed_k(kInflowVelocity, 2.0, 4.0, 5.0, kG), 5.0 + std::sqrt(kG * 0.5),
+              1e-14);
+  // A source's column: Q dt / dx^2 deep.
+  EXPECT_NEAR(source_speed_k(2.0, 8.0, 4.0, kG), std::sqrt(kG), 1e-15);
+  EXPECT_EQ(source_speed_k(-2.0, 8.0, 4.0, kG), 0.0);
 }
 
 TEST(SweCfl, WaveSpeedAndStep) {
@@ -521,6 +528,26 @@ TEST(SweSeries, PiecewiseLinearHeldAtTheEnds) {
   EXPECT_EQ(series_value_k(t, v, 3, 99.0), -1.0);
   EXPECT_EQ(series_value_k(t, v, 0, 1.0), 0.0);
   EXPECT_EQ(series_value_k(t, v, 1, 7.0), 1.0);
+}
+
+// The range over a step: the ends, and the samples strictly inside (what the clock bounds the
+// inflow's speed with, phases.cpp).
+TEST(SweSeries, RangeOverAnIntervalSeesTheSamplesInside) {
+  const double t[] = {0.0, 10.0, 30.0};
+  const double v[] = {1.0, 3.0, -1.0};
+  const auto r = [&](double a, double b) { return series_range_k(t, v, 3, a, b); };
+  EXPECT_EQ(r(2.0, 4.0).lo, 1.4);
+  EXPECT_EQ(r(2.0, 4.0).hi, 1.8);
+  EXPECT_EQ(r(5.0, 20.0).lo, 1.0);  // rises to 3 at t = 10 and falls back
+  EXPECT_EQ(r(5.0, 20.0).hi, 3.0);
+  EXPECT_EQ(r(-5.0, 99.0).lo, -1.0);
+  EXPECT_EQ(r(-5.0, 99.0).hi, 3.0);
+  EXPECT_EQ(r(10.0, 10.0).hi, 3.0);  // an empty step: the value there
+  EXPECT_EQ(r(40.0, 50.0).lo, -1.0);
+  EXPECT_EQ(series_range_k(t, v, 0, 1.0, 2.0).hi, 0.0);
+  EXPECT_EQ(series_after_k(t, 3, 10.0), 2);
+  EXPECT_EQ(series_after_k(t, 3, -1.0), 0);
+  EXPECT_EQ(series_after_k(t, 3, 30.0), 3);
 }
 
 TEST(InfiltrationKernel, GreenAmptStepSolvesTheMidpointRule) {

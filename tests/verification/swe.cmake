@@ -42,3 +42,8 @@ endif()
 silt_add_test(NAME swe_boundaries_test SOURCES swe_boundaries_test.cpp LABEL verification
               LIBS silt::swe CUDA TIMEOUT 300)
 target_include_directories(swe_boundaries_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+# Inflow onto a dry bed: the flood of a discharge hydrograph entering a dry slope does not depend on
+# the time step, on any path (issue 34), and converges with dx.
+silt_add_test(NAME swe_dry_inflow_test SOURCES swe_dry_inflow_test.cpp LABEL verification
+              LIBS silt::swe CUDA TIMEOUT 300)
+target_include_directories(swe_dry_inflow_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)

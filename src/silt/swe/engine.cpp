@@ -188,21 +188,23 @@ void Engine<T>::agree_on_dt() {
   if (coupled()) reduce_.run(scalar_ptrs());
 }
 
-// This step's dt on every part; one part counts its discharge segments' wet cells and sums its
-// rating segments' conveyances itself.
+// This step's dt on every part; one part counts its discharge segments' wet cells (before the
+// clock, which needs them) and sums its rating segments' conveyances itself.
 template <class T>
 void Engine<T>::advance_clocks() {
   for (auto& p : parts_) {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
     if (coupled()) phase_unpack_speed(*p);
-    phase_clock(p->exec, v);  // dt from the last CFL reduction
+    // The wet cells over which each discharge spreads this step: the clock bounds the step by the
+    // speed of the inflow they take.
     if (has_discharge_) {
       if (coupled())
         phase_unpack_wet(*p);
       else
         phase_wet_count(p->exec, v);
     }
+    phase_clock(p->exec, v);  // dt from the last CFL reduction and the forcing's speed
     if (has_rating_) phase_rating_conveyance(*p, cur_, coupled());
   }
 }

@@ -3,7 +3,7 @@
 // whole grid, stepped by the phases of phases.hpp (the plain path), by the tile kernel of
 // fused_step.hpp (CUDA) or by the row step of row_step.hpp (CPU), with no exchange, no reduction across parts and no host wait
 // inside a step (the tile kernel step is 2 launches, clock and tile kernel, plus the wet count with
-// discharge boundaries). Several parts add
+// discharge boundaries, before the clock). Several parts add
 //   - one global reduction per step (largest wave speed, wet cells of discharge segments) before
 //     the clock, so every part takes the same dt (partition::ScalarReduce);
 //   - a halo exchange every k steps (ghost cell expansion: a halo of k layers; in between each

@@ -87,7 +87,7 @@ void phase_step_scalars(const Part<T>& p, int read);
 /// After the reduction: the global wave speed into smax (before phase_clock).
 template <class T>
 void phase_unpack_speed(const Part<T>& p);
-/// After phase_clock (which zeroes seg_wet): the global wet counts into seg_wet.
+/// After the reduction, before phase_clock: the global wet counts into seg_wet.
 template <class T>
 void phase_unpack_wet(const Part<T>& p);
 /// After phase_clock: each rating segment's conveyance sum into seg_aux, from the reduced scalars

@@ -11,18 +11,54 @@
 namespace silt::swe::detail {
 
 namespace {
-/// The step's wave speed smax (m/s) raised to the speeds of the states inflow segments impose at
-/// time t (inflow_speed_k; a discharge spread over all of its segment's cells).
+/// Fastest wave speed (m/s) of what the forcing imposes during the step [t, t + dt]: the states of
+/// inflow segments (inflow_speed_k) at the largest discharge of the step, a discharge spread over
+/// the segment's wet cells as edge_forcing() spreads it (over all of its cells while none is wet),
+/// and the columns point sources pour (source_speed_k). Nondecreasing in dt.
 template <class T>
-SILT_HD double inflow_speed_bound(const SolverView<T>& v, double smax, double t) {
+SILT_HD double forcing_speed(const SolverView<T>& v, double t, double dt) {
+  const double g = double(v.e.g), t1 = t + dt;
+  double speed = 0.0;
   for (int s = 0; s < v.n_seg; ++s) {
     const int code = v.e.seg_kind[s];
     if (code != kDischarge && code != kInflowDepth && code != kInflowVelocity) continue;
-    const double q = v.series(v.seg_series[s], t) / (double(v.e.seg_cells[s]) * v.dx);
-    const double aux = v.series(v.seg_aux_series[s], t);
-    smax = math::max(smax, inflow_speed_k(code, q, aux, double(v.e.g)));
+    const int wet = v.seg_wet[s];
+    const int n = code == kDischarge && wet > 0 ? wet : v.e.seg_cells[s];
+    const double q = v.series_range(v.seg_series[s], t, t1).hi / (double(n) * v.dx);
+    const SeriesRange aux = v.series_range(v.seg_aux_series[s], t, t1);
+    speed = math::max(speed, inflow_speed_k(code, q, aux.lo, aux.hi, g));
   }
-  return smax;
+  for (Index k = 0; k < v.n_sources; ++k) {
+    const double q = v.series_range(v.sources[k].series, t, t1).hi;
+    speed = math::max(speed, source_speed_k(q, dt, v.dx, g));
+  }
+  return speed;
+}
+
+/// The largest step <= dt0 (s) from t in which the forcing's speed keeps the Courant number
+/// (forcing_speed(dt) dt <= cfl dx), within a few per cent below it. The speed grows with the
+/// step (a longer step reaches further up a rising hydrograph, a source pours a deeper column), so
+/// the step must be chosen with the speed it will see: the speed at t alone let a dry bed, whose
+/// cells impose no bound, take one step as long as cfl dx / speed_floor (minutes) with the
+/// hydrograph sampled at its middle, and the depth at the inflow depend on that step. C / S(d)
+/// is nonincreasing in d: from a step above the fixed point it gives one below it (a safe step),
+/// from a safe step one above or at it; each pair of iterations closes the gap by the speed's
+/// order in d (1/9 for a linear hydrograph, 1/4 for a source), and the safe one is kept.
+template <class T>
+SILT_HD double forcing_step(const SolverView<T>& v, double t, double dt0) {
+  const double c = v.cfl * v.dx;
+  const double s0 = forcing_speed(v, t, dt0);
+  if (!(dt0 * s0 > c)) return dt0;
+  double safe = c / s0;
+  for (int k = 0; k < 3; ++k) {
+    const double s_safe = forcing_speed(v, t, safe);
+    const double up = s_safe > 0.0 ? math::min(c / s_safe, dt0) : dt0;
+    if (!(up > safe)) break;
+    const double s_up = forcing_speed(v, t, up);
+    if (!(up * s_up > c)) return up;
+    safe = math::max(safe, c / s_up);
+  }
+  return safe;
 }
 }  // namespace
 
@@ -31,17 +67,17 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
   parallel_for(
       exec, "swe.clock", 1, SILT_LAMBDA(Index) {
         double* c = v.clock;
-        const double smax = inflow_speed_bound(v, double(*v.smax), c[kTime]);
-        for (int s = 0; s < v.n_seg; ++s) v.seg_wet[s] = 0;
         const double t = c[kTime], target = c[kTarget];
         double dt = 0.0, dt_unclipped = 0.0;
         bool clipped = false;
         if (!v.fault.raised() && t < target) {
-          const double dt_cfl = cfl_dt_k(smax, v.dx, v.cfl, v.speed_floor);
+          // The cells' CFL step (the speed of the last reduction) and max_dt, then the forcing's.
+          const double dt_cells = cfl_dt_k(double(*v.smax), v.dx, v.cfl, v.speed_floor);
+          const double dt_cfl = forcing_step(v, t, dt_cells < v.max_dt ? dt_cells : v.max_dt);
           if (dt_cfl < v.min_dt) {
             v.fault.raise(kFaultTimeStep, -1, int(c[kSteps]) + 1);
           } else {
-            dt = dt_unclipped = dt_cfl < v.max_dt ? dt_cfl : v.max_dt;
+            dt = dt_unclipped = dt_cfl;
             if (!(t + dt < target)) {
               dt = target - t;
               clipped = true;
@@ -98,6 +134,7 @@ SILT_HD void boundary_cell_ij(const EdgeView<T>& e, const BoundaryCell& b, Index
 
 template <class T>
 void phase_wet_count(const Exec& exec, const SolverView<T>& v) {
+  parallel_fill(exec, "swe.boundary_wet.zero", v.seg_wet, Index(v.n_seg), 0);
   parallel_for(
       exec, "swe.boundary_wet", v.n_discharge_cells, SILT_LAMBDA(Index k) {
         const BoundaryCell b = v.discharge_cells[k];

@@ -9,13 +9,15 @@
 
 namespace silt::swe::detail {
 
-/// One thread: turns the CFL reduction into this step's dt (clipped to the target time and to
-/// max_dt; 0 past the target or after a fault), advances the device time and step count, samples
+/// One thread: turns the CFL reduction into this step's dt (bounded by max_dt and by the speed of
+/// the inflows and sources during the step, then clipped to the target time; 0 past the target or
+/// after a fault), advances the device time and step count, samples
 /// rain and boundary series at mid-step, counts the rain as inflow, resets the per-step scalars.
 template <class T>
 void phase_clock(const Exec& exec, const SolverView<T>& v);
 
-/// Counts the wet cells of each discharge segment (Q is spread over them).
+/// Counts the wet cells of each discharge segment into seg_wet (zeroed first): Q is spread over
+/// them, and the clock bounds the step by the speed of what each takes. Before phase_clock.
 template <class T>
 void phase_wet_count(const Exec& exec, const SolverView<T>& v);
 

@@ -191,6 +191,12 @@ struct SolverView {
     const int b = series_offset[k];
     return series_value_k(series_t + b, series_v + b, series_offset[k + 1] - b, t);
   }
+  /// Range of forcing series k over the times [t0, t1] ({0, 0} for k < 0).
+  SILT_HD SeriesRange series_range(int k, double t0, double t1) const {
+    if (k < 0) return SeriesRange{0.0, 0.0};
+    const int b = series_offset[k];
+    return series_range_k(series_t + b, series_v + b, series_offset[k + 1] - b, t0, t1);
+  }
 };
 
 }  // namespace silt::swe::detail

@@ -131,17 +131,31 @@ SILT_HD SILT_FORCEINLINE T conveyance_k(T h, T n, T dry) {
   return n > T(0) ? h * c * c / n : h * c * c;
 }
 
-/// Fastest wave speed (m/s) of the state an inflow segment imposes with unit discharge q (m^2/s)
-/// and aux (EdgeForcing::aux): u_b + c_b, which the CFL time step must bound as it bounds the
-/// cells' (on a dry bed there is no other). A discharge enters at most at the critical velocity,
-/// with c_b at most the interior's; outflow states are bounded by their cells'.
+/// Fastest wave speed (m/s) of the states an inflow segment imposes during a step in which its unit
+/// discharge stays at most q (m^2/s) and its aux (EdgeForcing::aux) within [aux_lo, aux_hi]
+/// (> 0): a bound of u_b + c_b, which the CFL time step must bound as it bounds the cells' (on a
+/// dry bed there is no other). A discharge enters at most at the critical velocity, with c_b at
+/// most the interior's; outflow states are bounded by their cells'.
 template <class T>
-SILT_HD T inflow_speed_k(int code, T q, T aux, T g) {
+SILT_HD T inflow_speed_k(int code, T q, T aux_lo, T aux_hi, T g) {
   if (!(q > T(0))) return T(0);
   if (code == kDischarge) return T(2) * math::cbrt_pos(g * q);
-  if (code == kInflowDepth) return q / aux + math::sqrt(g * aux);
-  if (code == kInflowVelocity) return aux + math::sqrt(g * q / aux);
+  if (code == kInflowDepth) return q / aux_lo + math::sqrt(g * aux_hi);
+  if (code == kInflowVelocity) return aux_hi + math::sqrt(g * q / aux_lo);
   return T(0);
+}
+
+/// inflow_speed_k for a step with the constant unit discharge q and aux.
+template <class T>
+SILT_HD T inflow_speed_k(int code, T q, T aux, T g) {
+  return inflow_speed_k(code, q, aux, aux, g);
+}
+
+/// Wave speed (m/s) of the column a point source of at most Q (m^3/s) pours into its cell of
+/// width dx (m) in a step of dt (s): sqrt(g Q dt / dx^2), the speed of a dam break of that depth
+/// (what the cell gets beyond the water it holds, whose speed the cells' CFL bounds).
+SILT_HD inline double source_speed_k(double q_max, double dt, double dx, double g) {
+  return q_max > 0.0 ? math::sqrt(g * q_max * dt / (dx * dx)) : 0.0;
 }
 
 /// Flux through a boundary edge of kind `code` for the interior state `in` (normal frame) with bed

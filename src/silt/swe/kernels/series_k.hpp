@@ -24,4 +24,34 @@ SILT_HD inline double series_value_k(const double* t, const double* v, int n, do
   return v[lo] + w * (v[hi] - v[lo]);
 }
 
+/// First sample index k with t[k] > time (n when none).
+SILT_HD inline int series_after_k(const double* t, int n, double time) {
+  int lo = 0, hi = n;  // t[k] <= time for k < lo, t[k] > time for k >= hi
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (t[mid] > time)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/// Range of the same series over the times [t0, t1] (t0 <= t1): a piecewise-linear series takes
+/// its extremes at the ends of the interval or at samples inside it. {0, 0} for an empty series.
+struct SeriesRange {
+  double lo, hi;
+};
+SILT_HD inline SeriesRange series_range_k(const double* t, const double* v, int n, double t0,
+                                          double t1) {
+  if (n <= 0) return SeriesRange{0.0, 0.0};
+  const double a = series_value_k(t, v, n, t0), b = series_value_k(t, v, n, t1);
+  SeriesRange r{a < b ? a : b, a < b ? b : a};
+  for (int k = series_after_k(t, n, t0); k < n && t[k] < t1; ++k) {
+    if (v[k] < r.lo) r.lo = v[k];
+    if (v[k] > r.hi) r.hi = v[k];
+  }
+  return r;
+}
+
 }  // namespace silt::swe
