@@ -452,8 +452,7 @@ TEST(SweBoundary, CharacteristicStates) {
   EXPECT_NEAR(inflow_speed_k(kDischarge, q, 0.0, kG), 2 * std::sqrt(kG * hc), 1e-14);
   // Over a step whose aux varies: bounds of every state in between.
   EXPECT_NEAR(inflow_speed_k(kInflowDepth, 2.0, 0.4, 0.9, kG), 5.0 + std::sqrt(kG * 0.9), 1e-14);
-  EXPECT_NEAR(inflow_speed_k(kInflowVelocity, 2.0, 4.0, 5.0, kG), 5.0 + std::sqrt(kG * 0.5),
-              1e-14);
+  EXPECT_NEAR(inflow_speed_k(kInflowVelocity, 2.0, 4.0, 5.0, kG), 5.0 + std::sqrt(kG * 0.5), 1e-14);
   // A source's column: Q dt / dx^2 deep.
   EXPECT_NEAR(source_speed_k(2.0, 8.0, 4.0, kG), std::sqrt(kG), 1e-15);
   EXPECT_EQ(source_speed_k(-2.0, 8.0, 4.0, kG), 0.0);
@@ -535,7 +534,9 @@ TEST(SweSeries, PiecewiseLinearHeldAtTheEnds) {
 TEST(SweSeries, RangeOverAnIntervalSeesTheSamplesInside) {
   const double t[] = {0.0, 10.0, 30.0};
   const double v[] = {1.0, 3.0, -1.0};
-  const auto r = [&](double a, double b) { return series_range_k(t, v, 3, a, b); };
+  const auto r = [&](double a, double b) {
+    return series_range_k(t, v, 3, a, b);
+  };
   EXPECT_EQ(r(2.0, 4.0).lo, 1.4);
   EXPECT_EQ(r(2.0, 4.0).hi, 1.8);
   EXPECT_EQ(r(5.0, 20.0).lo, 1.0);  // rises to 3 at t = 10 and falls back
