@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -30,7 +31,7 @@ double number(const std::string& spec, const std::string& text, std::string* uni
 
 }  // namespace
 
-CheckpointPolicy::CheckpointPolicy(const std::string& spec) {
+CheckpointPolicy::CheckpointPolicy(const std::string& spec) : spec_(spec) {
   if (spec.empty()) return;
   std::string unit;
   if (spec.rfind("sim:", 0) == 0) {
@@ -57,11 +58,28 @@ bool CheckpointPolicy::due(double t) const {
   return false;
 }
 
+void CheckpointPolicy::check_run(double start, double end) const {
+  if (!(sim_s_ > 0)) return;
+  // Each interval must move the simulated time (1e-300 added to 0.5 s leaves it 0.5 s), and
+  // their count over the run must be one a loop may count.
+  const double span = std::max(std::abs(start), std::abs(end));
+  const double intervals = (end - start) / sim_s_;
+  if (!(span + sim_s_ > span) || !(intervals <= kMaxIntervals))
+    throw Error(fmt::format(
+        "--checkpoint-every '{}': {} s of simulated time is too short for a run from t = {} s to "
+        "{} s ({:.4g} intervals; at most {:.0f}): give a longer interval",
+        spec_, sim_s_, start, end, intervals, kMaxIntervals));
+}
+
 void CheckpointPolicy::taken(double t) {
   last_wall_ = std::chrono::steady_clock::now();
-  // Multiples of the interval, so that late checkpoints do not drift.
-  if (sim_s_ > 0)
-    while (last_sim_ + sim_s_ <= t) last_sim_ += sim_s_;
+  // The last multiple of the interval from the start at or before t, so that late checkpoints
+  // do not drift: computed, not counted up to (a loop of (t - start) / interval steps).
+  if (sim_s_ > 0 && t >= origin_ + sim_s_) {
+    const double n = std::floor((t - origin_) / sim_s_);
+    last_sim_ = std::max(last_sim_, origin_ + n * sim_s_);
+    if (last_sim_ + sim_s_ <= t) last_sim_ = t;  // rounding: never due again at the same t
+  }
 }
 
 }  // namespace silt::app

@@ -22,12 +22,21 @@ class CheckpointPolicy {
   bool due(double t) const;
   void taken(double t);
   /// Starts counting the simulated interval from t (the run's start or its restart time).
-  void start_at(double t) { last_sim_ = t; }
+  void start_at(double t) { origin_ = last_sim_ = t; }
+  /// Throws silt::Error naming the option when a simulated-time interval is too short for a run
+  /// from `start` to `end` s: below the resolution of the times, or more than kMaxIntervals.
+  void check_run(double start, double end) const;
+
+  /// Most simulated-time intervals a run may have (a checkpoint is taken at most once a frame or
+  /// gauge sample, so shorter intervals only mean "every time the run stops").
+  static constexpr double kMaxIntervals = 1e9;
 
  private:
+  std::string spec_;
   double wall_s_ = 0;  // > 0: wall-clock interval, s
   double sim_s_ = 0;   // > 0: simulated-time interval, s
   std::chrono::steady_clock::time_point last_wall_ = std::chrono::steady_clock::now();
+  double origin_ = 0;  // s, where the simulated intervals are counted from
   double last_sim_ = 0;
 };
 

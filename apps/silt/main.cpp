@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 
 #include <exception>
+#include <string>
+#include <utility>
 
 #include "commands.hpp"
 #include "silt/core/error.hpp"
@@ -88,6 +90,17 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
+    // Given but empty ('--view ""' from a script whose variable was unset) is a mistake, not
+    // "no viewer": the run would go on without what was asked for and say nothing.
+    const std::pair<const char*, const std::string*> given[] = {
+        {"--view", &run.view},
+        {"--checkpoint-every", &run.checkpoint_every},
+        {"--restart", &run.restart},
+        {"--out", &run.out_dir}};
+    for (const auto& [name, value] : given)
+      if (*run_cmd && run_cmd->count(name) > 0 && value->empty())
+        throw silt::Error(
+            fmt::format("{} '': the value is empty (leave the option out for none)", name));
     if (*run_cmd) return cmd_run(run);
     if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
     if (*view_cmd) return cmd_view(view_dir, view_address);

@@ -547,12 +547,21 @@ int cmd_run(const RunOptions& o) {
   const CheckpointPolicy checked(o.checkpoint_every);
   if (o.scene_path.empty()) {
     const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
+    checked.check_run(0.0, job.run.end_time);
     return run_swe(job, o);
   }
   const std::string solver = io::scene_solver(o.scene_path);
-  if (solver == "swe") return run_swe(io::load_swe_job(o.scene_path, o.overrides), o);
+  if (solver == "swe") {
+    const io::SweJob job = io::load_swe_job(o.scene_path, o.overrides);
+    checked.check_run(0.0, job.run.end_time);
+    return run_swe(job, o);
+  }
 #ifdef SILT_WITH_MPM
-  if (solver == "mpm") return run_mpm(io::load_mpm_job(o.scene_path, o.overrides), o);
+  if (solver == "mpm") {
+    const io::MpmJob job = io::load_mpm_job(o.scene_path, o.overrides);
+    checked.check_run(0.0, job.run.end_time);
+    return run_mpm(job, o);
+  }
 #endif
   throw Error(fmt::format("{}: 'solver' is '{}'; this build runs 'swe'{}", o.scene_path, solver,
 #ifdef SILT_WITH_MPM

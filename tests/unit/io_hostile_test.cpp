@@ -5,11 +5,15 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 
 #include "io_test_util.hpp"
+#include "silt/io/checkpoint_file.hpp"
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/raster.hpp"
 #include "silt/io/swe_scene.hpp"
@@ -91,8 +95,74 @@ TEST_F(Hostile, SceneFileNameMustBeUtf8) {
 
 TEST_F(Hostile, EndlessOrHugeSceneFilesAreRefused) {
   EXPECT_TRUE(throws_with([] { io::load_swe_job("/dev/zero"); },
-                          {"'/dev/zero'", "larger than 64 MiB", "not a regular file"}));
+                          {"scene file '/dev/zero'", "a character device", "regular files only"}));
   EXPECT_TRUE(throws_with([] { io::scene_solver("/dev/zero"); }, {"'/dev/zero'"}));
+  // A regular file larger than the bound is refused by its size, before it is read.
+  const auto big = scratch() / "big.json";
+  std::filesystem::resize_file(write_file("big.json", "{"), 65 << 20);
+  EXPECT_TRUE(
+      throws_with([&] { io::load_swe_job(big.string()); }, {"big.json", "larger than 64 MiB"}));
+}
+
+// A FIFO named `name` in the scratch folder (nobody ever writes to it).
+std::string fifo(const std::string& name) {
+  const std::string path = (scratch() / name).string();
+  ::unlink(path.c_str());
+  EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0) << path;
+  return path;
+}
+
+// A symbolic link `name` to `target` in the scratch folder.
+std::string link_to(const std::string& name, const std::string& target) {
+  const auto path = scratch() / name;
+  std::filesystem::remove(path);
+  std::filesystem::create_symlink(target, path);
+  return path.string();
+}
+
+TEST_F(Hostile, SpecialFilesAreRefusedBeforeTheyAreRead) {
+  // Issue 39: a FIFO with no writer blocked silt for ever (the open, or the first read) as the
+  // scene, a bed raster, a rain raster, a CSV series or a --restart file; a raster that links to
+  // /dev/zero was read until memory ran out. Each is refused by io/input_file.hpp, naming it.
+  const std::string scene_fifo = fifo("scene_fifo.json");
+  EXPECT_TRUE(throws_with([&] { io::load_swe_job(scene_fifo); },
+                          {"scene file", "scene_fifo.json", "a FIFO (named pipe)"}));
+  EXPECT_TRUE(throws_with([&] { io::scene_solver(scene_fifo); }, {"scene_fifo.json", "a FIFO"}));
+  const std::string asc_fifo = fifo("bed_fifo.asc");
+  EXPECT_TRUE(throws_with([&] { io::read_raster(asc_fifo); }, {"bed_fifo.asc", "a FIFO"}));
+  const std::string tif_fifo = fifo("bed_fifo.tif");
+  EXPECT_TRUE(throws_with([&] { io::read_raster(tif_fifo); }, {"bed_fifo.tif", "a FIFO"}));
+  const std::string zero_asc = link_to("zero.asc", "/dev/zero");
+  EXPECT_TRUE(throws_with([&] { io::read_raster(zero_asc); }, {"zero.asc", "a character device"}));
+  EXPECT_TRUE(throws_with([&] { parse({"bed=\"" + zero_asc + "\""}); },
+                          {"scene.json", "'bed'", "zero.asc", "a character device"}));
+  const std::string csv_fifo = fifo("inflow_fifo.csv");
+  EXPECT_TRUE(throws_with([&] { io::read_series_csv(csv_fifo); },
+                          {"time-series CSV", "inflow_fifo.csv", "a FIFO"}));
+  EXPECT_TRUE(throws_with([&] { io::read_checkpoint(fifo("checkpoint.silt")); },
+                          {"checkpoint", "checkpoint.silt", "a FIFO"}));
+  EXPECT_TRUE(throws_with([] { io::read_checkpoint("/dev/zero"); },
+                          {"checkpoint '/dev/zero'", "a character device"}));
+  EXPECT_TRUE(throws_with([] { io::read_checkpoint(scratch().string()); }, {"a directory"}));
+  EXPECT_TRUE(throws_with([] { io::read_checkpoint((scratch() / "none.silt").string()); },
+                          {"none.silt", "No such file"}));
+  // A file name longer than the file system takes: the system's reason, not an internal error.
+  EXPECT_TRUE(throws_with([] { io::read_raster(std::string(5000, 'a') + ".asc"); },
+                          {"File name too long"}));
+}
+
+TEST_F(Hostile, RainFramesAreBoundedByMemoryBeforeTheyAreResampled) {
+  // Issue 39: 12,000 rain frames on a 1e6-cell grid were 96 GB of resampled frames, made one by
+  // one until memory ran out. 200 frames of 1000 x 1000 cells are 1.5 GiB, over the 1 GiB here;
+  // refused before any raster is read (none of these exists).
+  std::string frames;
+  for (int k = 0; k < 200; ++k)
+    frames += fmt::format("{}{{\"time\": {}, \"raster\": \"r{}.asc\"}}", k ? ", " : "", k, k);
+  EXPECT_TRUE(throws_with(
+      [&] {
+        parse({"grid.nx=1000", "grid.ny=1000", "rainfall={\"frames\": [" + frames + "]}"});
+      },
+      {"scene.json", "'rainfall.frames'", "200 frames", "1000 x 1000", "SILT_MEMORY_LIMIT"}));
 }
 
 TEST_F(Hostile, GridCellsAreBoundedByMemoryBeforeAllocating) {

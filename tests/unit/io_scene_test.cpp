@@ -256,7 +256,7 @@ TEST(SweScene, GridFromBedRasterAndMismatchedRasters) {
 TEST(SweScene, MissingAndCorruptRastersNameFile) {
   Json j = base();
   j["bed"] = "nowhere.asc";
-  EXPECT_TRUE(throws_with([&] { parse(j); }, {"nowhere.asc", "does not exist"}));
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"nowhere.asc", "No such file"}));
   auto rows = uniform_rows(10, 8, "1");
   rows.pop_back();
   write_file("short.asc", asc(10, 8, 2, rows));

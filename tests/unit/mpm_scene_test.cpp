@@ -1,15 +1,17 @@
 // MPM scene files (src/silt/io/mpm_scene.hpp): a minimal scene and its defaults, every kind of
 // error naming the key path and file, --set overrides, the resolved scene loading back to the same
 // scene, dt checks against the elastic CFL, and the example scenes in scenes/.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
-
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
 
 #include "io_test_util.hpp"
 #include "silt/io/mpm_scene.hpp"
+#include "silt/io/scene_text.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/wave_speed.hpp"
 
@@ -193,7 +195,7 @@ TEST(MpmScene, MeshPathsResolveAgainstTheSceneFolder) {
               job.scene.sources[0].mesh_path.find("meshes/tet.obj") != std::string::npos);
   EXPECT_NEAR(job.expected_particles[0], 8 * (0.027 / 6) / 1.25e-4, 1e-6);  // tetrahedron
   EXPECT_TRUE(throws_with([&] { silt::io::load_mpm_job(path, {"sources[0].file=nope.obj"}); },
-                          {"'sources[0]'", "nope.obj"}));
+                          {"'sources[0].file'", "nope.obj", "No such file"}));
 }
 
 TEST(MpmScene, MissingSolverAndWrongSolverAreExplained) {
@@ -393,9 +395,135 @@ TEST(MpmScene, NamesMustBePlainAndMeshPathsFiles) {
   const std::string scene =
       replace(kScene, R"("shape": "box", "min": [0.2, 0.2, 0.2], "max": [0.5, 0.4, 0.5])",
               R"("shape": "mesh", "file": ".")");
-  EXPECT_TRUE(throws_with([&] { parse({}, scene); }, {"'sources[0]'", "is a directory"}));
+  EXPECT_TRUE(throws_with([&] { parse({}, scene); }, {"'sources[0].file'", "is a directory"}));
   EXPECT_TRUE(throws_with([&] { parse({"sources[0].file=/dev/zero"}, scene); },
-                          {"'sources[0]'", "'/dev/zero' is not a regular file"}));
+                          {"'sources[0].file'", "'/dev/zero'", "a character device"}));
+}
+
+// A closed tetrahedron inside the unit domain, written as frame files of a collider sequence.
+const std::string kTetObj =
+    "v 0.3 0.3 0.3\nv 0.6 0.3 0.3\nv 0.3 0.6 0.3\nv 0.3 0.3 0.6\n"
+    "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+// The scene with colliders[0] a mesh sequence of `pattern` over frames first..last, in the scratch
+// folder (file names in the pattern resolve against it).
+MpmJob parse_sequence(const std::string& pattern, int first = 0, int last = 2) {
+  const std::string collider = fmt::format(
+      R"({{ "name": "wheel", "kind": "mesh", "frames": {{ "pattern": {}, "first": {}, "last": {} }} }})",
+      silt::io::Json(pattern).dump(), first, last);
+  const std::string scene = replace(
+      kScene, R"({ "name": "ramp", "kind": "plane", "point": [0, 0.1, 0], "normal": [0.1, 1, 0] })",
+      collider);
+  return silt::io::load_mpm_job(silt::test::write_file("sequence.json", scene));
+}
+
+TEST(MpmScene, FramePatternsAreParsedBySiltNeverByPrintf) {
+  // Issue 39: the pattern went to snprintf; "%n" wrote through a garbage pointer (rc 139), "%s"
+  // read one, "%f" printed garbage and "%5000d" made a name too long for the file system.
+  for (int n = 0; n <= 2; ++n) {
+    silt::test::write_file(fmt::format("w_{:04d}.obj", n), kTetObj);
+    silt::test::write_file(fmt::format("w_{}.obj", n), kTetObj);
+    silt::test::write_file(fmt::format("100%_{:>3}.obj", n), kTetObj);
+  }
+  const MpmJob padded = parse_sequence("w_%04d.obj");
+  ASSERT_EQ(padded.scene.colliders[0].mesh_files.size(), 3u);
+  EXPECT_NE(padded.scene.colliders[0].mesh_files[2].find("w_0002.obj"), std::string::npos);
+  EXPECT_NE(parse_sequence("w_%i.obj").scene.colliders[0].mesh_files[1].find("w_1.obj"),
+            std::string::npos);
+  EXPECT_NE(parse_sequence("100%%_%3d.obj").scene.colliders[0].mesh_files[0].find("100%_  0.obj"),
+            std::string::npos);
+  const std::string key = "'colliders[0].frames.pattern'";
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%n_d.obj"); }, {key, "\"%n\"", "%0Nd"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%s.obj", 1); }, {key, "\"%s\""}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%f.obj"); }, {key, "\"%f\""}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%5000d.obj"); }, {key, "wider than 9 digits"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%d_%d.obj"); }, {key, "second % field"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%d%"); }, {key, "second % field"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w.obj"); }, {key, "no frame-number field"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%-4d.obj"); }, {key, "\"%-\""}));
+  // A name longer than the file system takes is the scene's error, not an internal one.
+  EXPECT_TRUE(throws_with([] { parse_sequence(std::string(5000, 'a') + "%d.obj"); },
+                          {key, "names frame 0", "File name too long"}));
+  EXPECT_TRUE(throws_with([] { parse_sequence("w_%04d.obj", 0, 3); },
+                          {key, "names frame 3", "w_0003.obj", "No such file"}));
+}
+
+// The scene with colliders[0] the mesh collider `collider` (JSON), loaded as validate loads it.
+MpmJob parse_collider(const std::string& collider, const std::vector<std::string>& sets = {}) {
+  const std::string scene = replace(
+      kScene, R"({ "name": "ramp", "kind": "plane", "point": [0, 0.1, 0], "normal": [0.1, 1, 0] })",
+      collider);
+  return silt::io::load_mpm_job(silt::test::write_file("collider.json", scene), sets);
+}
+
+TEST(MpmScene, ValidateReadsMeshColliderFilesAsRunDoes) {
+  // Issue 39: validate did not read collider meshes; run refused what validate called ok.
+  silt::test::write_file("c_tet.obj", kTetObj);
+  silt::test::write_file("c_open.obj", "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nf 1 2 3\n");
+  silt::test::write_file("c_empty.obj", "");
+  silt::test::write_file("c_garbage.obj", "v 0.1 x 0.2\n");
+  silt::test::write_file("c_nan.obj", "v nan 0 0\n");
+  silt::test::write_file("c_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4294967298\n");
+  const std::string ok = R"({ "name": "rock", "kind": "mesh", "file": "c_tet.obj" })";
+  EXPECT_NO_THROW(parse_collider(ok));
+  const auto bad = [&](const std::string& file, std::vector<std::string> parts) {
+    parts.push_back("'colliders[0]'");
+    EXPECT_TRUE(throws_with([&] { parse_collider(ok, {"colliders[0].file=" + file}); }, parts))
+        << file;
+  };
+  bad("c_open.obj", {"c_open.obj", "not closed"});
+  bad("c_empty.obj", {"c_empty.obj", "no faces"});
+  bad("c_garbage.obj", {"c_garbage.obj:1", "three numbers"});
+  bad("c_nan.obj", {"c_nan.obj:1", "three numbers"});
+  bad("c_index.obj", {"c_index.obj:4", "4294967298"});
+  EXPECT_TRUE(throws_with([&] { parse_collider(ok, {"colliders[0].offset=[5, 0, 0]"}); },
+                          {"'colliders[0]'", "outside the domain"}));
+  // A sequence whose frames change their vertex count, or their triangles with the same count.
+  silt::test::write_file("s_0.obj", kTetObj);
+  silt::test::write_file("s_1.obj", kTetObj + "v 0.4 0.4 0.4\n");
+  silt::test::write_file("t_0.obj", kTetObj);
+  silt::test::write_file("t_1.obj",
+                         "v 0.3 0.3 0.3\nv 0.6 0.3 0.3\nv 0.3 0.6 0.3\nv 0.3 0.3 0.6\n"
+                         "f 1 2 3\nf 1 4 2\nf 1 3 4\nf 2 4 3\n");
+  const std::string seq =
+      R"({ "name": "w", "kind": "mesh", "frames": {"pattern": "X_%d.obj", "last": 1} })";
+  EXPECT_TRUE(throws_with([&] { parse_collider(replace(seq, "X_", "s_")); },
+                          {"'colliders[0]'", "frame 1", "5 vertices", "one vertex count"}));
+  EXPECT_TRUE(throws_with(
+      [&] { parse_collider(replace(seq, "X_", "t_")); },
+      {"'colliders[0]'", "frame 1", "connects its vertices differently", "triangle 1"}));
+  // Sizes of the distance field, bounded before it is built.
+  EXPECT_TRUE(throws_with([&] { parse_collider(ok, {"colliders[0].grow=10"}); },
+                          {"'colliders[0].grow'", "= 10 m", "past the domain"}));
+  EXPECT_TRUE(throws_with([&] { parse_collider(ok, {"colliders[0].voxel=1e-6"}); },
+                          {"'colliders[0].voxel'", "1e-06", "voxels"}));
+  // Scaled 1e6 about the domain's middle: 2e5 m across, 8e6 voxels of 0.025 m along each axis.
+  silt::test::write_file("c_centred.obj",
+                         "v -0.1 -0.1 -0.1\nv 0.1 -0.1 -0.1\nv -0.1 0.1 -0.1\nv -0.1 -0.1 0.1\n"
+                         "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+  EXPECT_TRUE(throws_with(
+      [&] {
+        parse_collider(ok, {"colliders[0].file=c_centred.obj",
+                            "colliders[0].offset=[0.5, 0.5, 0.5]", "colliders[0].scale=1e6"});
+      },
+      {"'colliders[0].voxel'", "scale 1000000", "voxels along"}));
+}
+
+TEST(MpmScene, MeshFilesThatAreNotRegularFilesAreRefusedBeforeTheyAreRead) {
+  // A FIFO with no writer blocked the reader for ever; a device never ends.
+  for (int n = 0; n <= 1; ++n) silt::test::write_file(fmt::format("p_{}.obj", n), kTetObj);
+  const std::string fifo = (silt::test::scratch() / "p_2.obj").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_TRUE(throws_with([] { parse_sequence("p_%d.obj"); },
+                          {"'colliders[0].frames.pattern'", "names frame 2", "a FIFO"}));
+  const std::string scene = replace(
+      kScene, R"({ "name": "ramp", "kind": "plane", "point": [0, 0.1, 0], "normal": [0.1, 1, 0] })",
+      R"({ "name": "rock", "kind": "mesh", "file": "p_2.obj" })");
+  const std::string path = silt::test::write_file("fifo_collider.json", scene);
+  EXPECT_TRUE(throws_with([&] { silt::io::load_mpm_job(path); },
+                          {"'colliders[0].file'", "p_2.obj", "a FIFO"}));
+  EXPECT_TRUE(throws_with([&] { silt::io::load_mpm_job(path, {"colliders[0].file=/dev/zero"}); },
+                          {"'colliders[0].file'", "a character device"}));
 }
 
 }  // namespace

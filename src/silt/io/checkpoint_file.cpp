@@ -6,11 +6,14 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <memory>
 
 #include "silt/io/atomic_file.hpp"
+#include "silt/io/input_file.hpp"
+#include "silt/io/memory_limit.hpp"
 
 namespace silt::io {
 
@@ -165,13 +168,26 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::error_code ec;
-  if (!f || std::filesystem::is_directory(path, ec))
-    throw CheckpointError(CheckpointProblem::unreadable,
-                          fmt::format("cannot read checkpoint '{}': {}", path,
-                                      f ? "it is a directory" : std::strerror(errno)));
-  const std::vector<char> b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // A FIFO or a device (/dev/zero) is refused before it is read; a regular file is read whole once
+  // its size, and the copy of its sections made below, are known to fit in memory.
+  std::unique_ptr<InputFile> file;
+  try {
+    file = std::make_unique<InputFile>(path, "checkpoint");
+  } catch (const Error& e) {
+    throw CheckpointError(CheckpointProblem::unreadable, e.what());
+  }
+  if (!fits_in_memory(double(file->size()), 2.0))
+    throw CheckpointError(
+        CheckpointProblem::unreadable,
+        fmt::format("cannot read checkpoint '{}': its {} bytes and the state read from them {}",
+                    path, file->size(), memory_text(double(file->size()), 2.0)));
+  std::vector<char> b(std::size_t(file->size()));
+  const std::size_t got = b.empty() ? 0 : std::fread(b.data(), 1, b.size(), file->get());
+  if (got != b.size() && std::ferror(file->get()))
+    throw CheckpointError(
+        CheckpointProblem::unreadable,
+        fmt::format("cannot read checkpoint '{}': {}", path, std::strerror(errno)));
+  b.resize(got);
   if (b.size() < 8 || std::memcmp(b.data(), kMagic, 8) != 0)
     throw CheckpointError(
         CheckpointProblem::not_a_checkpoint,

@@ -12,6 +12,7 @@
 #include "silt/io/mpm_scene_parts.hpp"
 #include "silt/io/particles_vdb.hpp"
 #include "silt/io/splat_png.hpp"
+#include "silt/mpm/mesh_sdf.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/sampling/shape_region.hpp"
 #include "silt/mpm/step_control.hpp"
@@ -327,6 +328,54 @@ void check_steps(Keys& top, const MpmJob& job, const std::vector<bool>& used) {
                          s.frame_dt, steps, why, max_steps));
 }
 
+// Host memory a mesh collider's field takes per band voxel while it is built, B: silt's bricks (a
+// distance and a velocity, 16 B) and OpenVDB's distance and closest-triangle grids beside them.
+constexpr double kSdfBytesPerVoxel = 32;
+
+// Mesh colliders as their field will read them (the same checks as `silt run`, so that validate
+// reads every file run reads), and the field's size bounded before it is built.
+void check_mesh_colliders(Keys& top, const mpm::Scene& s) {
+  double widest = 0;
+  for (int a = 0; a < 3; ++a) widest = std::max(widest, s.domain_max[a] - s.domain_min[a]);
+  for (std::size_t i = 0; i < s.colliders.size(); ++i) {
+    const mpm::Collider& c = s.colliders[i];
+    if (c.kind != mpm::Collider::Kind::mesh) continue;
+    const std::string key = fmt::format("colliders[{}]", i);
+    // Grown by more than the domain is wide, the collider fills it; the band would be built
+    // over a volume far larger than the run's.
+    if (c.grow > widest)
+      top.fail(key + ".grow",
+               fmt::format("= {} m grows collider '{}' past the domain, {} m across at most: "
+                           "grow is a thickness for thin parts, about one dx ({} m)",
+                           c.grow, c.name, widest, s.dx));
+    std::vector<mpm::TriangleMesh> meshes;
+    try {
+      meshes = mpm::load_collider_meshes(c, s);
+    } catch (const Error& e) {
+      top.fail(key, e.what());
+    }
+    const double voxel = c.voxel > 0 ? c.voxel : 0.5 * s.dx;
+    const double w = mpm::mesh_band_width(c, s);
+    for (const mpm::TriangleMesh& m : meshes)
+      for (int a = 0; a < 3; ++a) {
+        const double across = (m.upper()[a] - m.lower()[a] + 2 * w) / voxel;
+        if (!(across <= kMaxCellsPerAxis))
+          top.fail(key + ".voxel",
+                   fmt::format("= {} m gives collider '{}' {:.4g} voxels along {} (its mesh at "
+                               "scale {} spans {:.4g} m), more than {:.0f}",
+                               voxel, c.name, across, "xyz"[a], c.mesh_scale,
+                               m.upper()[a] - m.lower()[a], kMaxCellsPerAxis));
+      }
+    const double voxels = mpm::mesh_sdf_voxels(c, s, meshes);
+    if (!fits_in_memory(voxels, kSdfBytesPerVoxel))
+      top.fail(key + ".voxel",
+               fmt::format("= {} m gives collider '{}' (scale {}, grow {} m) a distance field of "
+                           "~{:.4g} voxels, which {}; raise voxel or lower scale or grow",
+                           voxel, c.name, c.mesh_scale, c.grow, voxels,
+                           memory_text(voxels, kSdfBytesPerVoxel)));
+  }
+}
+
 // Cross-checks that need the whole scene: sources inside the domain, particle counts, dt limits.
 void check_scene(Keys& top, MpmJob& job) {
   mpm::Scene& s = job.scene;
@@ -361,6 +410,7 @@ void check_scene(Keys& top, MpmJob& job) {
     total += n * checked_emissions(top, src, i, n);
   }
   check_particle_budget(top, s, total);
+  check_mesh_colliders(top, s);
   if (s.max_particles > 0 && double(s.max_particles) < total)
     top.fail(
         "performance.max_particles",

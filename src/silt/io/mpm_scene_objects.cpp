@@ -2,13 +2,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "silt/core/error.hpp"
+#include "silt/io/input_file.hpp"
 #include "silt/io/mpm_scene_parts.hpp"
 
 namespace silt::io::mpm_detail {
@@ -216,6 +215,9 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
     if (file.empty()) s.fail("file", "is missing: the closed OBJ mesh to fill, e.g. \"bunny.obj\"");
     src.mesh_path = s.source().resolve_path(file);
     s.resolved("file") = src.mesh_path;
+    const std::string problem = input_file_problem(src.mesh_path);
+    if (!problem.empty())
+      s.fail("file", fmt::format("names '{}': {}", excerpt(src.mesh_path, 200), problem));
     src.mesh_scale = s.number("scale", 1.0, Range::positive());
     src.mesh_offset = read_vec3(s, "offset", src.mesh_offset, "m");
   }
@@ -244,24 +246,82 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
 // Most files a mesh sequence may list.
 constexpr int kMaxMeshFrames = 100000;
 
-std::string frame_file(const std::string& pattern, int n) {
-  char buf[4096];
-  std::snprintf(buf, sizeof buf, pattern.c_str(), n);
-  return buf;
+// A sequence's file name pattern, parsed by silt (the scene's text never reaches a format
+// function): literal text with exactly one frame-number field, %d or %i, optionally with a width
+// (%4d) or a zero-padded width (%04d), up to kMaxPatternWidth; %% is a literal %.
+struct FramePattern {
+  std::string prefix, suffix;
+  int width = 0;
+  bool zero_pad = false;
+};
+
+// Widest frame-number field: frame numbers have at most 6 digits (kMaxMeshFrames).
+constexpr int kMaxPatternWidth = 9;
+
+// The literal text of a pattern's part, with %% read as %; false on any other %.
+bool unescape(const std::string& text, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    if (i + 1 >= text.size() || text[i + 1] != '%') return false;
+    out += '%';
+    ++i;
+  }
+  return true;
+}
+
+FramePattern parse_frame_pattern(Keys& f, const std::string& pattern) {
+  const auto bad = [&](const std::string& why) {
+    f.fail("pattern",
+           fmt::format("= \"{}\" {}: a pattern is a file name with one frame-number field, %d, a "
+                       "width (%4d) or a zero-padded width (%04d, at most {} digits); %% is a "
+                       "literal %, e.g. \"wheel_%04d.obj\"",
+                       excerpt(pattern, 200), why, kMaxPatternWidth));
+  };
+  // The field: the first % not doubled.
+  std::size_t at = 0;
+  for (;; at += 2) {
+    at = pattern.find('%', at);
+    if (at == std::string::npos) bad("has no frame-number field");
+    if (at + 1 >= pattern.size() || pattern[at + 1] != '%') break;
+  }
+  FramePattern p;
+  std::size_t i = at + 1;
+  if (i < pattern.size() && pattern[i] == '0') {
+    p.zero_pad = true;
+    ++i;
+  }
+  while (i < pattern.size() && pattern[i] >= '0' && pattern[i] <= '9') {
+    p.width = p.width * 10 + (pattern[i] - '0');
+    if (p.width > kMaxPatternWidth)
+      bad(fmt::format("has a field wider than {} digits", kMaxPatternWidth));
+    ++i;
+  }
+  if (i >= pattern.size() || (pattern[i] != 'd' && pattern[i] != 'i'))
+    bad(fmt::format("has the field \"{}\", which is not %d, %Nd or %0Nd",
+                    excerpt(pattern.substr(at, i + 1 - at), 20)));
+  if (!unescape(pattern.substr(0, at), p.prefix) || !unescape(pattern.substr(i + 1), p.suffix))
+    bad("has a second % field (only one frame number; write %% for a literal %)");
+  return p;
+}
+
+std::string frame_file(const FramePattern& p, int n) {
+  const std::string digits = std::to_string(n);
+  const std::size_t w = std::size_t(p.width);
+  const std::string pad =
+      digits.size() < w ? std::string(w - digits.size(), p.zero_pad ? '0' : ' ') : std::string();
+  return p.prefix + pad + digits + p.suffix;
 }
 
 // "frames": {"pattern": "wheel_%03d.obj", "first": 0, "last": 23, "dt": s, "start": s}: one OBJ per
 // frame at start + (n - first) dt, every file present.
 void read_mesh_frames(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
   Keys f = c.object("frames");
-  const std::string pattern = f.string("pattern", "");
-  const std::size_t pct = pattern.find('%');
-  if (pattern.empty() || pct == std::string::npos ||
-      pattern.find('%', pct + 1) != std::string::npos ||
-      pattern.find_first_of("di", pct) == std::string::npos)
-    f.fail("pattern", fmt::format("must be a file name with one printf integer field, e.g. "
-                                  "\"wheel_%04d.obj\" (got \"{}\")",
-                                  pattern));
+  const std::string text = f.string("pattern", "");
+  const FramePattern pattern = parse_frame_pattern(f, text);
   int first = 0;
   if (f.has("first")) {
     first = f.integer("first", 0, kMaxMeshFrames);
@@ -277,10 +337,11 @@ void read_mesh_frames(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
   const double start = f.number("start", 0.0, Range::non_negative());
   for (int n = first; n <= last; ++n) {
     const std::string file = c.source().resolve_path(frame_file(pattern, n));
-    if (!std::filesystem::exists(file))
-      f.fail("pattern", fmt::format("names frame {} as {}, which does not exist (collider '{}': a "
-                                    "sequence needs every frame from {} to {})",
-                                    n, file, col.name, first, last));
+    const std::string problem = input_file_problem(file);
+    if (!problem.empty())
+      f.fail("pattern", fmt::format("names frame {} as '{}': {} (collider '{}': a sequence needs "
+                                    "every frame from {} to {}, each a regular file)",
+                                    n, excerpt(file, 200), problem, col.name, first, last));
     col.mesh_files.push_back(file);
     col.frame_times.push_back(start + (n - first) * dt);
   }
@@ -321,8 +382,9 @@ void read_mesh_collider(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
     const std::string path = c.string("file", "");
     col.mesh_files.push_back(c.source().resolve_path(path));
     c.resolved("file") = col.mesh_files[0];
-    if (!std::filesystem::exists(col.mesh_files[0]))
-      c.fail("file", fmt::format("names {}, which does not exist", col.mesh_files[0]));
+    const std::string problem = input_file_problem(col.mesh_files[0]);
+    if (!problem.empty())
+      c.fail("file", fmt::format("names '{}': {}", excerpt(col.mesh_files[0], 200), problem));
     read_mesh_keys(c, col, scene.dimensions);
   } else {
     read_mesh_frames(c, col, scene);

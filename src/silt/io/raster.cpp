@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "silt/core/error.hpp"
+#include "silt/io/input_file.hpp"
 
 namespace silt::io {
 
@@ -50,9 +51,8 @@ std::string prj_path_of(const std::string& raster_path) {
 }
 
 Raster read_raster(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw Error(fmt::format("raster file '{}' does not exist", path));
+  // Refused before GDAL or the ASCII reader opens it: missing, a FIFO, a device, a directory.
+  require_input_file(path, "raster file");
   if (lower_extension(path) == ".asc") return read_ascii_grid(path);
   if (!gdal_available())
     throw Error(

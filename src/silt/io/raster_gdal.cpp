@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "silt/core/error.hpp"
+#include "silt/io/input_file.hpp"
 #include "silt/io/raster.hpp"
 
 #if SILT_WITH_GDAL
@@ -51,6 +52,7 @@ Raster read_gdal_raster(const std::string& path) {
 }
 
 RasterBands read_raster_bands(const std::string& path, const std::string& variable) {
+  require_input_file(path, "NetCDF file");
   return gdal().read_raster_bands(path, variable);
 }
 

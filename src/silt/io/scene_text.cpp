@@ -5,14 +5,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <vector>
 
 #include "silt/core/error.hpp"
+#include "silt/io/input_file.hpp"
 
 namespace silt::io {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -194,30 +192,25 @@ bool parse_json_value(const std::string& text, const std::string& where, Json& o
 }
 
 std::string read_text_file(const std::string& path, const std::string& what, double max_bytes) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw Error(fmt::format("cannot read {} '{}': it is a directory", what, path));
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(fmt::format("cannot open {} '{}': {}", what, path, std::strerror(errno)));
+  // A FIFO, a device such as /dev/zero or a directory is refused before anything is read.
+  const InputFile in(path, what);
+  const auto too_large = [&] {
+    return Error(
+        fmt::format("cannot read {} '{}': it is larger than {:.0f} MiB, the most silt "
+                    "reads for it",
+                    what, path, max_bytes / (1024.0 * 1024.0)));
+  };
+  if (double(in.size()) > max_bytes) throw too_large();
   std::string text;
   char buf[1 << 16];
   std::size_t got = 0;
-  // Read in pieces up to the bound: a device such as /dev/zero reports no size and never ends.
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    if (double(text.size() + got) > max_bytes) {
-      std::fclose(f);
-      throw Error(
-          fmt::format("cannot read {} '{}': it is larger than {:.0f} MiB, the most silt "
-                      "reads for it{}",
-                      what, path, max_bytes / (1024.0 * 1024.0),
-                      fs::is_regular_file(path, ec) ? "" : " (and it is not a regular file)"));
-    }
+  // Read in pieces up to the bound as well: the file may grow while it is read.
+  while ((got = std::fread(buf, 1, sizeof buf, in.get())) > 0) {
+    if (double(text.size() + got) > max_bytes) throw too_large();
     text.append(buf, got);
   }
-  const bool bad = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (bad) throw Error(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(err)));
+  if (std::ferror(in.get()) != 0)
+    throw Error(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   return text;
 }
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "silt/core/error.hpp"
+#include "silt/io/memory_limit.hpp"
 #include "silt/io/swe_scene_parts.hpp"
 
 namespace silt::io::detail {
@@ -142,6 +144,17 @@ void cf_time(Keys& k, const std::string& path, const std::string& units, double 
   offset = s - start;
 }
 
+// The resampled frames, one double per cell each, must fit in memory before any is made: 12,000
+// frames on a 1e6-cell grid would be 96 GB.
+void check_rain_frames_fit(Keys& r, const std::string& key, std::size_t frames,
+                           const swe::Scene& s) {
+  const double cells = double(s.grid.nx) * double(s.grid.ny);
+  if (!fits_in_memory(double(frames) * cells, sizeof(double)))
+    r.fail(key,
+           fmt::format("has {} frames of {} x {} cells: resampled onto the grid they {}", frames,
+                       s.grid.nx, s.grid.ny, memory_text(double(frames) * cells, sizeof(double))));
+}
+
 void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
   swe::Scene& s = job.scene;
   swe::RainRaster& rain = s.rain;
@@ -169,6 +182,7 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
              fmt::format("'{}' has {} bands but no time dimension", path, b.bands.size()));
     double factor = 1.0, offset = 0.0;
     if (!b.time_units.empty()) cf_time(r, path, b.time_units, start, factor, offset);
+    check_rain_frames_fit(r, "netcdf", b.bands.size(), s);
     Resampler rs(r, "netcdf", fields, s);
     for (size_t k = 0; k < b.bands.size(); ++k) {
       const double t = std::isnan(b.band_time[k]) ? 0.0 : b.band_time[k] * factor + offset;
@@ -185,6 +199,7 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
   } else {
     std::vector<Keys> frames = r.objects("frames");
     if (frames.empty()) r.fail("frames", "is empty");
+    check_rain_frames_fit(r, "frames", frames.size(), s);
     for (size_t k = 0; k < frames.size(); ++k) {
       Keys& f = frames[k];
       const double t = frame_time(f, "time", start);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "silt/mpm/kernels/mesh_sdf_k.hpp"
+#include "silt/mpm/obj_mesh.hpp"
 #include "silt/mpm/scene.hpp"
 
 namespace silt::mpm {
@@ -28,9 +29,23 @@ struct MeshSdf {
 /// Whether this build can make mesh colliders (OpenVDB was found).
 bool mesh_colliders_available();
 
-/// Builds the distance field of mesh collider c of scene s. Throws silt::Error naming the
-/// collider, file and frame for a mesh that cannot be read, is open or outside the domain, a sequence whose vertex count changes, or a part too thin for the voxels; warns (in
-/// MeshSdf::warnings) about a part thinner than a cell. Without OpenVDB it throws, naming the key.
+/// The meshes of collider c, read and checked as its field needs them (no OpenVDB needed: `silt
+/// validate` runs this): throws silt::Error naming the collider, file and frame for a mesh that
+/// cannot be read or is open, a frame or key pose outside the domain, a sequence whose frames
+/// differ in vertex count or triangle list.
+std::vector<TriangleMesh> load_collider_meshes(const Collider& c, const Scene& s);
+
+/// Half-width of collider c's narrow band, m: its growth, two cells and a voxel.
+double mesh_band_width(const Collider& c, const Scene& s);
+
+/// Voxels of the band of these meshes (load_collider_meshes) at c's voxel size, estimated from
+/// above (the band's box, or twice the surface area times the half-width plus its caps): bounded
+/// before OpenVDB allocates them.
+double mesh_sdf_voxels(const Collider& c, const Scene& s, const std::vector<TriangleMesh>& meshes);
+
+/// Builds the distance field of mesh collider c of scene s: load_collider_meshes' errors, and a
+/// part too thin for the voxels; warns (in MeshSdf::warnings) about a part thinner than a cell.
+/// Without OpenVDB it throws, naming the key.
 std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s);
 
 /// Builds the field of every mesh collider of s that has none yet; returns their warnings.

@@ -77,6 +77,81 @@ void warn_self_intersections(MeshSdf& m, const TriangleMesh& mesh, const std::st
 #endif
 }  // namespace
 
+double mesh_band_width(const Collider& c, const Scene& s) {
+  const double voxel = c.voxel > 0 ? c.voxel : 0.5 * s.dx;
+  const double grow = c.grow >= 0 ? c.grow : s.dx;
+  return (std::ceil((grow + kBandCells * s.dx) / voxel) + 1.0) * voxel;
+}
+
+std::vector<TriangleMesh> load_collider_meshes(const Collider& c, const Scene& s) {
+  const bool sequence = c.mesh_files.size() > 1;
+  std::vector<TriangleMesh> meshes;
+  for (std::size_t f = 0; f < c.mesh_files.size(); ++f) {
+    const std::string what = frame_name(c, f);
+    meshes.push_back(TriangleMesh::load_obj(c.mesh_files[f], c.mesh_scale, c.mesh_offset, what));
+    const TriangleMesh& me = meshes.back();
+    // The field between two frames blends their vertices triangle by triangle: the frames must
+    // share the triangle list as well as the vertex count.
+    if (f > 0 && (me.vertex_count() != meshes[0].vertex_count() ||
+                  me.triangle_count() != meshes[0].triangle_count()))
+      throw Error(fmt::format(
+          "MPM scene '{}': {} has {} vertices and {} triangles, frame 0 ({}) {} and {}: the "
+          "frames of a mesh sequence share one vertex count and one triangle list",
+          s.name, what, me.vertex_count(), me.triangle_count(), c.mesh_files[0],
+          meshes[0].vertex_count(), meshes[0].triangle_count()));
+    if (f > 0 && me.triangles() != meshes[0].triangles()) {
+      std::size_t t = 0;
+      while (me.triangles()[t] == meshes[0].triangles()[t]) ++t;
+      const auto corners = [](const std::array<int, 3>& x) {
+        return fmt::format("{}/{}/{}", x[0] + 1, x[1] + 1, x[2] + 1);
+      };
+      throw Error(fmt::format(
+          "MPM scene '{}': {} connects its vertices differently from frame 0 ({}): its triangle "
+          "{} has the vertices {}, frame 0's {}; the frames of a mesh sequence share one "
+          "triangle list (export them with the same topology)",
+          s.name, what, c.mesh_files[0], t + 1, corners(me.triangles()[t]),
+          corners(meshes[0].triangles()[t])));
+    }
+    if (sequence) require_inside_domain(s, me.lower(), me.upper(), what);
+  }
+  if (!sequence) {
+    const std::vector<RigidSegment> keys = rigid_segments(c);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      Vec3d lo, hi;
+      world_bounds(meshes[0], keys[k], lo, hi);
+      require_inside_domain(s, lo, hi,
+                            c.keys.empty() ? frame_name(c, 0)
+                                           : fmt::format("{} at key {} (t = {} s)",
+                                                         frame_name(c, 0), k, c.keys[k].time));
+    }
+  }
+  return meshes;
+}
+
+double mesh_sdf_voxels(const Collider& c, const Scene& s, const std::vector<TriangleMesh>& meshes) {
+  const double voxel = c.voxel > 0 ? c.voxel : 0.5 * s.dx;
+  const double w = mesh_band_width(c, s);
+  double total = 0;
+  for (const TriangleMesh& m : meshes) {
+    // The band's box, and the band itself: within w of a surface of area A is at most 2 w A plus
+    // the caps at its edges and corners (4/3 pi w^3 per ball; a few allowed for).
+    double box = 1, area = 0;
+    for (std::size_t a = 0; a < 3; ++a) box *= (m.upper()[a] - m.lower()[a] + 2 * w) / voxel;
+    const auto& v = m.vertices();
+    for (const auto& t : m.triangles()) {
+      const Vec3d &p = v[std::size_t(t[0])], &q = v[std::size_t(t[1])], &r = v[std::size_t(t[2])];
+      const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+      const double x[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+      const double n[3] = {u[1] * x[2] - u[2] * x[1], u[2] * x[0] - u[0] * x[2],
+                           u[0] * x[1] - u[1] * x[0]};
+      area += 0.5 * std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    }
+    const double band = (2 * w * area + 8 * 4.19 * w * w * w) / (voxel * voxel * voxel);
+    total += std::min(box, band);
+  }
+  return total;
+}
+
 #if SILT_WITH_VDB
 
 bool mesh_colliders_available() {
@@ -100,35 +175,14 @@ std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s)
   const double band = std::ceil((m->grow + kBandCells * s.dx) / m->voxel) + 1.0;
   const bool sequence = c.mesh_files.size() > 1;
   if (!sequence) m->keys = rigid_segments(c);
-  std::vector<TriangleMesh> meshes;
-  for (std::size_t f = 0; f < c.mesh_files.size(); ++f) {
-    const std::string what = frame_name(c, f);
-    meshes.push_back(TriangleMesh::load_obj(c.mesh_files[f], c.mesh_scale, c.mesh_offset, what));
-    const TriangleMesh& me = meshes.back();
-    if (f > 0 && (me.vertex_count() != meshes[0].vertex_count() ||
-                  me.triangle_count() != meshes[0].triangle_count()))
-      throw Error(fmt::format(
-          "MPM scene '{}': {} has {} vertices and {} triangles, frame 0 ({}) {} and {}: the "
-          "frames of a mesh sequence share one vertex count and one triangle list",
-          s.name, what, me.vertex_count(), me.triangle_count(), c.mesh_files[0],
-          meshes[0].vertex_count(), meshes[0].triangle_count()));
-    if (sequence) require_inside_domain(s, me.lower(), me.upper(), what);
-    warn_self_intersections(*m, me, what);
-  }
+  const std::vector<TriangleMesh> meshes = load_collider_meshes(c, s);
+  for (std::size_t f = 0; f < meshes.size(); ++f)
+    warn_self_intersections(*m, meshes[f], frame_name(c, f));
   if (!self_intersection_check_available())
     m->warnings.push_back(fmt::format(
         "MPM scene '{}': collider '{}' was not checked for self-intersections: this build of silt "
         "lacks CGAL (install libcgal-dev and configure again; SILT_CGAL in the CMake summary)",
         s.name, c.name));
-  if (!sequence)
-    for (std::size_t k = 0; k < m->keys.size(); ++k) {
-      Vec3d lo, hi;
-      world_bounds(meshes[0], m->keys[k], lo, hi);
-      require_inside_domain(s, lo, hi,
-                            c.keys.empty() ? frame_name(c, 0)
-                                           : fmt::format("{} at key {} (t = {} s)",
-                                                         frame_name(c, 0), k, c.keys[k].time));
-    }
   const MeshSdfVdb& module = vdb();
   double thinnest = 1e300;
   for (std::size_t f = 0; f < meshes.size(); ++f) {

@@ -64,7 +64,35 @@ expect_error(output_interval ${DIR}/swe.json SET run.output_interval=1e-9
 expect_error(gauge_interval ${DIR}/swe.json
              SET outputs.gauges={\"interval\":1e-12,\"points\":[{\"x\":5,\"y\":5}]}
              PARTS "'outputs.gauges.interval'" "rows")
-expect_error(dev_zero /dev/zero PARTS "'/dev/zero'" "64 MiB")
+expect_error(dev_zero /dev/zero PARTS "'/dev/zero'" "a character device")
+# Special files are refused before they are read (issue 39: a FIFO blocked for ever).
+execute_process(COMMAND mkfifo ${DIR}/fifo.json ${DIR}/fifo.asc ${DIR}/fifo.silt)
+expect_error(fifo_scene ${DIR}/fifo.json PARTS "fifo.json" "a FIFO")
+expect_error(fifo_bed ${DIR}/swe.json SET bed=\"fifo.asc\" PARTS "'bed'" "fifo.asc" "a FIFO")
+# Options given empty, or intervals too short for the run: one error naming the option.
+set(run_only "")
+foreach(option --view --checkpoint-every --restart --out)
+  string(REPLACE "-" "" tag "${option}")
+  execute_process(COMMAND ${SILT} run ${DIR}/swe.json --backend cpu --quiet ${option} ""
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc STREQUAL "1" OR NOT err MATCHES "${option} '': the value is empty")
+    message(SEND_ERROR "${option} '': exit ${rc}: ${err}")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endforeach()
+foreach(arg "--checkpoint-every;sim:1e-300" "--checkpoint-every;sim:1e-12" "--restart;/dev/zero"
+        "--restart;${DIR}/fifo.silt")
+  execute_process(COMMAND ${SILT} run ${DIR}/swe.json --backend cpu --quiet --out ${DIR}/out_opt
+                          --overwrite ${arg}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+  list(GET arg 0 option)
+  if(NOT rc STREQUAL "1" OR NOT err MATCHES "${option}|checkpoint")
+    message(SEND_ERROR "${arg}: exit ${rc}, expected 1 naming the option: ${err}")
+    math(EXPR failures "${failures} + 1")
+  else()
+    message(STATUS "${arg}: ${err}")
+  endif()
+endforeach()
 expect_error(dx_1e-300 ${DIR}/swe.json SET grid.dx=1e-300 PARTS "'grid.dx'" "1e-300")
 file(WRITE ${DIR}/dup.json "{\"solver\": \"swe\", \"run\": {\"end_time\": 1, \"end_time\": 2}}")
 expect_error(duplicate_key ${DIR}/dup.json PARTS "dup.json" "'run.end_time'" "twice")
@@ -86,8 +114,19 @@ if(MPM)
   string(REPLACE "\"min\": [0.3, 0.3, 0.3],\n                 \"max\": [0.5, 0.5, 0.5]"
                  "\"shape\": \"mesh\", \"file\": \".\"" mesh "${mpm}")
   file(WRITE ${DIR}/mpm_mesh.json "${mesh}")
-  expect_error(mpm_mesh_dir ${DIR}/mpm_mesh.json PARTS "mpm_mesh.json" "'sources[0]'"
-               "is a directory")
+  expect_error(mpm_mesh_dir ${DIR}/mpm_mesh.json PARTS "mpm_mesh.json" "'sources[0].file'"
+               "a directory")
+  # A collider sequence's pattern is parsed by silt: printf fields other than one %d are errors
+  # (issue 39: "%n" crashed validate and run with SIGSEGV), and so is a file name too long.
+  file(WRITE ${DIR}/tet.obj "v 0.3 0.3 0.3\nv 0.6 0.3 0.3\nv 0.3 0.6 0.3\nv 0.3 0.3 0.6\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+  string(REPLACE "\"run\": {" "\"colliders\": [{\"kind\": \"mesh\", \"frames\": {\"pattern\": \"PATTERN\", \"first\": 1, \"last\": 2}}], \"run\": {" seq "${mpm}")
+  string(REPEAT "a" 5000 long)
+  foreach(pattern "w_%n_d.obj" "w_%s.obj" "w_%f.obj" "w_%5000d.obj" "${long}%d.obj")
+    string(REPLACE "PATTERN" "${pattern}" text "${seq}")
+    string(MD5 tag "${pattern}")
+    file(WRITE ${DIR}/pattern_${tag}.json "${text}")
+    expect_error(pattern_${tag} ${DIR}/pattern_${tag}.json PARTS "'colliders[0].frames.pattern'")
+  endforeach()
 
   # The resolved scene of a run validates (and so runs) again, provenance and all.
   execute_process(COMMAND ${SILT} run ${DIR}/mpm.json --backend cpu --quiet --out ${DIR}/mpm_out
