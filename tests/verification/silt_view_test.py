@@ -20,6 +20,13 @@ verification). Each case starts its own run on a loopback port and ends it with 
                  then leaves goes on; clients that disconnect in the
                  middle of a frame and a client that never reads: the run goes on and a well-behaved
                  client still receives frames with the time advancing.
+  hostile_frames a text frame whose payload is not UTF-8 (the byte 0xFF, alone and inside a JSON
+                 string) gets an error reply and the run goes on (it aborted the process:
+                 the reply quoting the byte threw on a civetweb thread).
+  crowded        sockets from one address (127.0.0.2) that send nothing, trickle a request
+                 header (slowloris) or hold an idle WebSocket do not lock a browser on another
+                 address out; beyond the per-address limit they are closed at once, and the idle
+                 ones are closed by the server's timeouts.
   paced_client   frames wait for the page's {"cmd": "shown"}: a client that acknowledges none gets
                  two while the run goes on, and no others are made for it; one acknowledgement
                  lets exactly one more through, the newest state; acknowledging each, frames flow.
@@ -439,6 +446,40 @@ def ws_send_text(s, text):
     s.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(data)))
 
 
+def ws_send_frame(s, payload, opcode=0x1):
+    """One WebSocket frame of raw bytes from a raw client (masked; under 126 bytes)."""
+    mask = os.urandom(4)
+    s.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask +
+              bytes(c ^ mask[i % 4] for i, c in enumerate(payload)))
+
+
+def ws_read_text(s, timeout):
+    """The payload of the next text frame the server sends a raw client (binary frames skipped)."""
+    s.settimeout(timeout)
+    buf = b""
+
+    def need(n):  # reads no further than this frame: the next call starts at the next one
+        nonlocal buf
+        while len(buf) < n:
+            chunk = s.recv(n - len(buf))
+            if not chunk:
+                fail("the server closed the connection")
+            buf += chunk
+    while True:
+        need(2)
+        opcode, n, at = buf[0] & 0xF, buf[1] & 0x7F, 2
+        if n == 126:
+            need(4)
+            n, at = struct.unpack(">H", buf[2:4])[0], 4
+        elif n == 127:
+            need(10)
+            n, at = struct.unpack(">Q", buf[2:10])[0], 10
+        need(at + n)
+        payload, buf = buf[at:at + n], buf[at + n:]
+        if opcode == 0x1:
+            return payload
+
+
 async def receive(ws, seconds, ack=True):
     """What arrives on `ws` for `seconds`: (binary frame headers, text messages), each mpm / swe
     frame acknowledged as the page does unless ack is False."""
@@ -512,6 +553,115 @@ def bad_clients(silt, source, work, shots):
             fail("the run stopped stepping with a stalled client connected")
         stalled.close()
     finally:
+        run.stop()
+
+
+def hostile_frames(silt, source, work, shots):
+    run = Run(silt, sand_column(source), work)
+    try:
+        for payload in (b"\xff", b'{"cmd": "\xff"}', b'{"cmd": "pause\xc3"}', b"\xc3\x28"):
+            s = ws_handshake(run.port)
+            ws_send_frame(s, payload)
+            deadline = time.time() + 20
+            while True:
+                reply = json.loads(ws_read_text(s, 20))
+                if reply.get("type") == "error":
+                    break
+                if time.time() > deadline:
+                    fail(f"no error reply to the text frame {payload!r}")
+            s.close()
+            print(f"text frame {payload!r}: error reply {reply['message'][:60]!r}")
+            time.sleep(0.5)
+            if not run.alive():
+                fail(f"silt ended after the text frame {payload!r}:\n{run.text()}")
+        lines = run.frame_lines()
+        frames, _, times = asyncio.run(watch(run.port, 3))
+        if frames < 3 or not run.frame_lines() > lines:
+            fail(f"after the bad frames: {frames} frames to a good client, run {lines} -> "
+                 f"{run.frame_lines()} frame lines")
+        print(f"the run goes on: {frames} frames to a good client in 3 s")
+    finally:
+        run.stop()
+
+
+def crowd_socket(port, send=b""):
+    """A socket from 127.0.0.2 (another address than the good client's) to the viewer."""
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    if send:
+        s.sendall(send)
+    return s
+
+
+def closed_within(s, seconds):
+    """True when the server closes (or resets) s within `seconds`, whatever it sent before."""
+    s.settimeout(min(1.0, seconds))
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            if not s.recv(65536):
+                return True
+        except socket.timeout:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+def crowded(silt, source, work, shots):
+    run = Run(silt, sand_column(source), work)
+    held = []
+    try:
+        # Issue 39: 24 idle sockets (civetweb's 24 threads) or 150 slowloris ones locked every
+        # viewer out while the run went on.
+        for _ in range(60):
+            held.append(crowd_socket(run.port))  # silent
+        for _ in range(60):
+            held.append(crowd_socket(run.port, b"GET / HTTP/1.1\r\nHost: x\r\n"))  # slowloris
+        for _ in range(30):
+            try:
+                held.append(crowd_socket(run.port, b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: "
+                                         b"websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+                                         b"dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+            except OSError:
+                pass
+        time.sleep(1)
+        t0 = time.time()
+        frames, _, times = asyncio.run(watch(run.port, 4))
+        print(f"{len(held)} sockets from 127.0.0.2: a client on 127.0.0.1 got {frames} frames in "
+              f"4 s (connected after {time.time() - t0 - 4:.2f} s)")
+        if frames < 3:
+            fail(f"with {len(held)} sockets held from another address, a good client got "
+                 f"{frames} frames")
+        # Beyond the per-address limit the server closed them at once; the rest time out.
+        closed = sum(closed_within(s, 0.05) for s in held)
+        print(f"closed at once (over the per-address limit): {closed} of {len(held)}")
+        if closed < len(held) - 20:
+            fail(f"only {closed} of {len(held)} sockets from one address were refused")
+        silent = crowd_socket(run.port)
+        trickle = crowd_socket(run.port, b"GET / HTTP/1.1\r\n")
+        for s in held:
+            s.close()
+        held = [silent, trickle]
+        for what, s, limit in (("a silent socket", silent, 20), ("a slowloris header", trickle, 20)):
+            t = time.time()
+            if not closed_within(s, limit):
+                fail(f"{what} was not closed within {limit} s")
+            print(f"{what}: closed after {time.time() - t:.1f} s")
+        # An idle WebSocket that answers no ping is closed after six unanswered pings.
+        idle = ws_handshake(run.port)
+        held.append(idle)
+        t = time.time()
+        if not closed_within(idle, 60):
+            fail("an idle WebSocket that answers no ping was not closed within 60 s")
+        print(f"an idle WebSocket: closed after {time.time() - t:.1f} s")
+        if not run.alive():
+            fail(f"silt ended:\n{run.text()}")
+    finally:
+        for s in held:
+            s.close()
         run.stop()
 
 
@@ -665,6 +815,7 @@ def main():
     os.makedirs(work)
     {"mpm_browser": mpm_browser, "swe_browser": swe_browser, "port_in_use": port_in_use,
      "bad_requests": bad_requests, "bad_clients": bad_clients, "paced_client": paced_client,
+     "hostile_frames": hostile_frames, "crowded": crowded,
      "replay": replay, "unwatched": unwatched}[case](silt, source, work, shots)
     print("PASS")
 

@@ -6,8 +6,12 @@
 
 namespace silt::view {
 
+std::string to_text(const nlohmann::json& message) {
+  return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string begin_message(const nlohmann::json& header) {
-  std::string h = header.dump();
+  std::string h = to_text(header);
   h.append((4 - h.size() % 4) % 4, ' ');
   const auto n = static_cast<std::uint32_t>(h.size());
   std::string msg = "SILT";

@@ -11,6 +11,11 @@
 
 namespace silt::view {
 
+/// The text of a message: JSON whose strings may hold bytes from outside (a browser's message
+/// quoted in an error, a file name) that are not UTF-8: those become U+FFFD instead of an
+/// exception (nlohmann's dump() throws on them), so nothing a browser sends can make a reply throw.
+std::string to_text(const nlohmann::json& message);
+
 /// Starts a binary message with `header`; append the payload with append().
 std::string begin_message(const nlohmann::json& header);
 

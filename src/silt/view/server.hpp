@@ -1,7 +1,9 @@
 // The viewer's HTTP + WebSocket server (civetweb; docs/NOTES.md says why that library): it listens
 // on one address only, answers GET for the page's own files (assets.hpp) and nothing else, and
 // keeps one Client per WebSocket on /ws. What the browsers send arrives on civetweb's threads
-// through Handlers; nothing here waits for a browser.
+// through Handlers; nothing here waits for a browser, and nothing a browser sends can end the run:
+// no exception leaves a civetweb thread, one address holds a bounded share of the threads, and
+// idle sockets time out (server.cpp says how).
 #pragma once
 
 #include <cstddef>
@@ -52,7 +54,11 @@ class Server {
   /// Frames dropped so far over all clients that are still connected.
   std::size_t dropped() const;
 
+  /// A line for the user (Handlers::log); never throws.
+  void log(const std::string& line) const noexcept;
+
  private:
+  static int on_connection(const mg_connection* conn, void** conn_data);
   static int on_http(mg_connection* conn, void* self);
   static int on_ws_connect(const mg_connection* conn, void* self);
   static void on_ws_ready(mg_connection* conn, void* self);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "silt/core/error.hpp"
+#include "silt/view/message.hpp"
 
 namespace silt::view {
 
@@ -96,7 +97,7 @@ void Viewer::gauge(double time, const std::vector<double>& values) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (gauge_rows_.size() < kMaxGaugeRows) gauge_rows_.push_back(row);
   }
-  server_->broadcast_text(nlohmann::json{{"type", "gauge"}, {"row", row}}.dump());
+  server_->broadcast_text(to_text(nlohmann::json{{"type", "gauge"}, {"row", row}}));
 }
 
 void Viewer::finish() {
@@ -120,13 +121,12 @@ nlohmann::json Viewer::status() const {
 
 void Viewer::on_connect(Client& c) {
   std::lock_guard<std::mutex> lock(mutex_);
-  c.send_text(nlohmann::json{
-      {"type", "hello"}, {"scene", scene_}, {"points_per_frame", options_.points_per_frame}}
-                  .dump());
+  c.send_text(to_text(nlohmann::json{
+      {"type", "hello"}, {"scene", scene_}, {"points_per_frame", options_.points_per_frame}}));
   if (!static_.empty()) c.send_queued(static_, true);
   if (!gauge_rows_.empty())
-    c.send_text(nlohmann::json{{"type", "gauge_history"}, {"rows", gauge_rows_}}.dump());
-  c.send_text(status().dump());
+    c.send_text(to_text(nlohmann::json{{"type", "gauge_history"}, {"rows", gauge_rows_}}));
+  c.send_text(to_text(status()));
   if (latest_) c.send_frame(latest_);
 }
 
@@ -141,7 +141,7 @@ void Viewer::on_message(Client& c, const std::string& text) {
     control_.apply(cmd);
   } catch (const Error& e) {
     // A browser's mistake is that browser's business: it gets the reason, the run goes on.
-    c.send_text(nlohmann::json{{"type", "error"}, {"message", e.what()}}.dump());
+    c.send_text(to_text(nlohmann::json{{"type", "error"}, {"message", e.what()}}));
     return;
   }
   {
@@ -198,7 +198,7 @@ void Viewer::work() {
     const auto now = Clock::now();
     if (now >= next_status || status_due_) {
       status_due_ = false;
-      server_->broadcast_text(status().dump());
+      server_->broadcast_text(to_text(status()));
       next_status = now + kStatusEvery;
     }
   }
