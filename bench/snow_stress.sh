@@ -9,11 +9,11 @@ shift 4 2>/dev/null || shift $#
 ok=0 failed=0 stalled=0
 tmp=$(mktemp -d)
 for i in $(seq 1 "$n"); do
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   timeout "$limit" "$silt" run "$scene" --backend cuda --out "$tmp/run" --overwrite "$@" \
     > "$tmp/log" 2>&1
   rc=$?
-  wall=$(echo "$(date +%s.%N) - $start" | bc)
+  wall_ms=$((($(date +%s%N) - start) / 1000000))
   steps=$(grep -oE '[0-9]+ steps in' "$tmp/log" | grep -oE '^[0-9]+')
   err=$(grep -m1 "error" "$tmp/log"; grep -m1 -oE "steps in [0-9.]+ s wall \([0-9]+ steps/s\)" "$tmp/log")
   case $rc in
@@ -21,7 +21,7 @@ for i in $(seq 1 "$n"); do
     124) stalled=$((stalled + 1)) ;;
     *) failed=$((failed + 1)) ;;
   esac
-  printf 'run %2d rc %3d steps %6s wall %6.1f s %s\n' "$i" "$rc" "${steps:--}" "$wall" "$err"
+  printf 'run %2d rc %3d steps %6s wall %6d ms %s\n' "$i" "$rc" "${steps:--}" "$wall_ms" "$err"
 done
 echo "summary: $n runs, $ok finished, $failed failed, $stalled stalled (killed after ${limit} s)"
 rm -rf "$tmp"
