@@ -1,6 +1,10 @@
 #include "output_dir.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <filesystem>
 #include <fstream>
@@ -16,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool written_by_silt(const std::string& name) {
-  static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp))");
+  static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp|vdb))");
   return name == "frames.csv" || name == "gauges.csv" || name == "resolved_scene.json" ||
          name == "particles.pvd" || name == "checkpoint.silt" || std::regex_match(name, frame_file);
 }
@@ -38,11 +42,46 @@ bool no_frames_yet(const fs::path& p) {
   return lines <= 1;
 }
 
+// The process id of a temporary file that silt's writers leave when the process is killed
+// (SIGKILL, a crash) before they rename it: ".NAME.partPID" (io/atomic_file.cpp), "NAME.tmpPID"
+// (io/particles_file.cpp) and ".silt-write-test-PID", with NAME a file silt writes; 0 for
+// anything else.
+long temporary_of(const std::string& name) {
+  static const std::regex part(R"(\.(.+)\.part([0-9]+))"), tmp(R"((.+)\.tmp([0-9]+))"),
+      probe(R"(\.silt-write-test-([0-9]+))");
+  std::smatch m;
+  if (std::regex_match(name, m, probe)) return std::stol(m[1].str());
+  if ((std::regex_match(name, m, part) || std::regex_match(name, m, tmp)) &&
+      written_by_silt(m[1].str()))
+    return std::stol(m[2].str());
+  return 0;
+}
+
+// Temporaries of processes that no longer run: a killed run's, which nothing else removes. Those
+// of a live process (another rank of this run writing its probe) are left alone.
+void remove_stale_temporaries(const std::string& dir) {
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const long pid = temporary_of(e.path().filename().string());
+    if (pid <= 0 || pid == long(::getpid())) continue;
+    if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to know)
+    std::error_code rm;
+    fs::remove(e.path(), rm);
+    if (rm)
+      throw Error(
+          fmt::format("cannot remove '{}', a temporary file of an earlier run that was "
+                      "killed: {}",
+                      e.path().string(), rm.message()));
+  }
+}
+
 }  // namespace
 
 void claim_output_dir(const std::string& dir, OutputMode mode) {
   std::error_code ec;
-  if (mode == OutputMode::restart || !fs::is_directory(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) return;
+  if (mode != OutputMode::fresh) remove_stale_temporaries(dir);
+  if (mode == OutputMode::restart) return;
   std::vector<fs::path> entries;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
     if (!no_frames_yet(e.path())) entries.push_back(e.path());

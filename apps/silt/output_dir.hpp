@@ -13,8 +13,10 @@ enum class OutputMode { fresh, overwrite, restart };
 
 /// Checks dir for a run in the given mode; with overwrite removes the files silt writes
 /// (frames.csv, gauges.csv, resolved_scene.json, particles.pvd, checkpoint.silt and
-/// <name>_<frame>.<asc|tif|nc|png|ply|vtp>), never anything else. silt::Error naming the folder
-/// and the way out when it refuses.
+/// <name>_<frame>.<asc|tif|nc|png|ply|vtp|vdb>), never anything else; with overwrite and restart
+/// also the temporary files of a run that was killed before it renamed them (.NAME.partPID,
+/// NAME.tmpPID of a process that is gone). silt::Error naming the folder and the way out when it
+/// refuses.
 void claim_output_dir(const std::string& dir, OutputMode mode);
 
 }  // namespace silt::app

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io_test_util.hpp"
+#include "silt/io/frame_index.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/raster.hpp"
 #include "silt/io/swe_output.hpp"
@@ -121,6 +122,23 @@ TEST(SweOutput, UnwritableDirectoryIsAClearError) {
   EXPECT_TRUE(
       throws_with([&] { io::SweOutputWriter(j, file); }, {"plain_file", "not a directory"}));
   EXPECT_TRUE(throws_with([&] { io::GaugeCsvWriter(j, file + "/sub"); }, {"plain_file/sub"}));
+}
+
+TEST(SweOutput, FramesCsvRefusesAFolderRemovedOrMadeAgain) {
+  // Issue 39: an output folder removed mid-run was made again and frames.csv listed the frames
+  // that went with the old one; the run ended with exit 0.
+  namespace fs = std::filesystem;
+  const fs::path dir = silt::test::scratch() / "vanishing";
+  fs::create_directories(dir);
+  silt::io::FrameIndex index(dir.string());
+  index.add(0, 0.0);
+  fs::remove_all(dir);
+  EXPECT_TRUE(silt::test::throws_with([&] { index.add(1, 0.5); },
+                                      {"frames.csv", "'" + dir.string() + "'", "was removed"}));
+  fs::create_directories(dir);
+  EXPECT_TRUE(silt::test::throws_with([&] { index.add(1, 0.5); },
+                                      {"frames.csv", "removed and made again", "frame 1"}));
+  EXPECT_EQ(silt::test::read_file((dir / "frames.csv").string()), "");  // nothing listed there
 }
 
 TEST(SweOutput, GaugeCsvRowsFlushed) {

@@ -352,6 +352,30 @@ def case_out_folder(silt, source, work):
     open(os.path.join(busy, ".silt-write-test-12345"), "w").close()
     open(os.path.join(busy, ".resolved_scene.json.part12345"), "w").close()
     run(silt, river(source, busy, 300))
+    # Temporaries of a run killed before it renamed them (SIGKILL: no handler runs) are removed
+    # by --overwrite and by --restart, those of a live process never (issue 39).
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = [f".depth_0003.asc.part{dead.pid}", f"particles_0001.ply.tmp{dead.pid}",
+             f".frames.csv.part{dead.pid}", f".silt-write-test-{dead.pid}"]
+    live = f".depth_0004.asc.part{os.getpid()}"
+    for mode, args in (("--overwrite", ["--overwrite"]),
+                       ("--restart", ["--restart", os.path.join(out, "checkpoint.silt")])):
+        if mode == "--restart":
+            run(silt, river(source, out, 300, "--overwrite", "--checkpoint-every", "sim:100"))
+        for name in stale + [live, f"notes.part{dead.pid}"]:
+            open(os.path.join(out, name), "w").close()
+        run(silt, river(source, out, 600 if mode == "--restart" else 300, *args))
+        left = [n for n in stale if os.path.exists(os.path.join(out, n))]
+        if left:
+            fail(f"{mode} left the temporaries of a killed run: {left}")
+        if not os.path.exists(os.path.join(out, live)):
+            fail(f"{mode} removed the temporary of a live process")
+        if not os.path.exists(os.path.join(out, f"notes.part{dead.pid}")):
+            fail(f"{mode} removed a file silt did not write")
+        for name in (live, f"notes.part{dead.pid}"):
+            os.remove(os.path.join(out, name))
+    print("stale temporaries removed by --overwrite and --restart")
 
 
 # --- MPI -------------------------------------------------------------------------------------

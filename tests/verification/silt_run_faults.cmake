@@ -3,7 +3,10 @@
 # SIGTERM (silt_run_faults.py says what each checks).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_FOUND AND TARGET silt)
-  set(cases full_disk folder_removed sigint sigterm)
+  set(cases full_disk folder_removed folder_removed_mpm sigint sigterm)
+  if(SILT_VDB)
+    list(APPEND cases full_disk_vdb)
+  endif()
   if(SILT_GDAL)
     list(APPEND cases full_disk_nc full_disk_tif)
   endif()

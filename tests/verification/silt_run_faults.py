@@ -8,12 +8,16 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk       MPM fountain with a file size limit (RLIMIT_FSIZE, as root too) that a later,
                   larger frame exceeds: exit 1, one error naming that frame's file, the earlier
                   frames complete.
+  full_disk_vdb   the same with OpenVDB points (particles_NNNN.vdb): OpenVDB's own writer checked no
+                  write, so a cut file was listed as complete (issue 39); now exit 1 naming
+                  particles_0005.vdb, frames 0-4 complete (vdb_print reads them without error).
   full_disk_nc,   shallow water writing NetCDF (one file a frame) / GeoTIFF into a 512 KB tmpfs (mounted for the test;
   full_disk_tif   skipped, exit 77, where mounting is not allowed): exit 1, one error naming the
                   frame's file and "no space left", no crash or HDF5 message, the earlier frames
                   complete (gdalinfo opens each), gauges.csv without a cut row.
   folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming an
                   output file in it (not its temporary name), and nothing written there again.
+  folder_removed_mpm  the same for MPM particle frames.
   sigint          MPM fountain, SIGINT after frame 2: exit 130, one "stopped by SIGINT" line.
   sigterm         shallow water, SIGTERM after frame 2: exit 143, one "stopped by SIGTERM" line.
 """
@@ -33,13 +37,22 @@ def fail(msg):
     sys.exit(1)
 
 
-def fountain_args(source, out, frames):
+def fountain_args(source, out, frames, fmt="ply"):
     # A coarse fountain: ~380 particles per emitted ball, one ball per frame, so each PLY frame
-    # is ~12 KB larger than the one before.
+    # is ~12 KB larger than the one before (a VDB frame ~9 KB).
     return [os.path.join(source, "scenes", "mpm_fountain.json"), "--backend", "cpu", "--out", out,
             "--set", "domain.dx=0.01", "--set", "run.end_time=null",
             "--set", f"run.frames={frames}", "--set", "outputs.png=false",
-            "--set", 'outputs.formats=["ply"]']
+            "--set", f'outputs.formats=["{fmt}"]']
+
+
+def vdb_complete(path):
+    """vdb_print reads every grid of the file without an error (OpenVDB's own reader)."""
+    tool = shutil.which("vdb_print")
+    if tool is None:
+        return os.path.getsize(path) > 0
+    p = subprocess.run([tool, "-l", path], capture_output=True, text=True, errors="replace")
+    return p.returncode == 0 and "ERROR" not in p.stdout + p.stderr
 
 
 def dam_break_args(source, out):
@@ -161,12 +174,12 @@ def one_line(err, prefix):
     return lines[0]
 
 
-def case_full_disk(silt, source, work):
+def case_full_disk(silt, source, work, fmt="ply"):
     ref = os.path.join(work, "reference")
-    code, err = finish(start(silt, fountain_args(source, ref, 8)))
+    code, err = finish(start(silt, fountain_args(source, ref, 8, fmt)))
     if code != 0:
         fail(f"reference run failed with code {code}")
-    sizes = [os.path.getsize(os.path.join(ref, f"particles_{k:04d}.ply")) for k in range(9)]
+    sizes = [os.path.getsize(os.path.join(ref, f"particles_{k:04d}.{fmt}")) for k in range(9)]
     small = max(os.path.getsize(os.path.join(ref, n)) for n in os.listdir(ref)
                 if not n.startswith("particles_"))
     if not (small < sizes[4] < sizes[5]):
@@ -180,13 +193,14 @@ def case_full_disk(silt, source, work):
 
     # SIGXFSZ is left at its default (restore_signals): silt itself must ignore it and report the
     # failed write.
-    code, err = finish(start(silt, fountain_args(source, out, 8), preexec_fn=limit_file_size))
+    code, err = finish(start(silt, fountain_args(source, out, 8, fmt), preexec_fn=limit_file_size))
     if code != 1:
         fail(f"exit code {code}, 1 expected")
     line = one_line(err, "silt: error:")
-    if "particles_0005.ply" not in line or "too large" not in line.lower():
-        fail(f"the message does not name particles_0005.ply and the reason: {line}")
-    last = check_outputs(out, r"particles_(\d{4})\.ply", ply_complete, 1)
+    if f"particles_0005.{fmt}" not in line or "too large" not in line.lower():
+        fail(f"the message does not name particles_0005.{fmt} and the reason: {line}")
+    last = check_outputs(out, rf"particles_(\d{{4}})\.{fmt}",
+                         ply_complete if fmt == "ply" else vdb_complete, 1)
     if last != 4:
         fail(f"frames 0 to {last} written, 0 to 4 expected")
 
@@ -231,9 +245,9 @@ def case_full_disk_gdal(silt, source, work, ext):
         subprocess.run(["umount", disk])
 
 
-def case_folder_removed(silt, source, work):
+def case_folder_removed(silt, source, work, mpm=False):
     out = os.path.join(work, "removed")
-    proc = start(silt, dam_break_args(source, out))
+    proc = start(silt, fountain_args(source, out, 400) if mpm else dam_break_args(source, out))
     wait_for_frame(proc, out, 2)
     t0 = time.monotonic()
     while os.path.exists(out):  # a file being written may appear while the tree is removed
@@ -279,10 +293,14 @@ def main():
     os.makedirs(work)
     if case == "full_disk":
         case_full_disk(silt, source, work)
+    elif case == "full_disk_vdb":
+        case_full_disk(silt, source, work, "vdb")
     elif case in ("full_disk_nc", "full_disk_tif"):
         case_full_disk_gdal(silt, source, work, case[-3:].lstrip("_"))
     elif case == "folder_removed":
         case_folder_removed(silt, source, work)
+    elif case == "folder_removed_mpm":
+        case_folder_removed(silt, source, work, mpm=True)
     elif case == "sigint":
         case_signal(silt, source, work, signal.SIGINT, True)
     elif case == "sigterm":

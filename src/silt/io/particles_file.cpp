@@ -32,9 +32,13 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
 
 void AtomicFile::commit() {
   SILT_REQUIRE(f_ != nullptr, fmt::format("'{}' is already committed", path_));
-  const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
-  const int err = errno;
-  std::fclose(f_);
+  bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
+  int err = errno;
+  // The close is checked too: a file system may report a failed write only there.
+  if (std::fclose(f_) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
   f_ = nullptr;
   if (!ok) std::remove(tmp_.c_str());
   SILT_REQUIRE(ok, fmt::format("writing '{}' failed: {}", path_, std::strerror(err)));
