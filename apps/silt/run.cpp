@@ -134,7 +134,7 @@ std::string describe_execs(const std::vector<Exec>& execs, const partition::Worl
 std::string mass_balance_line(const swe::Totals& a, const swe::Totals& b, double t0, double t1) {
   const double rain = b.rain_volume - a.rain_volume;
   const double infiltrated = b.infiltrated_volume - a.infiltrated_volume;
-  const double boundaries = (b.inflow_volume - a.inflow_volume) - rain;
+  const double boundaries = (b.net_inflow_volume - a.net_inflow_volume) - rain;
   const double stored = b.volume - a.volume;
   const double residual = stored - (rain + boundaries - infiltrated);
   const double scale = std::max({std::abs(rain), std::abs(infiltrated), std::abs(boundaries),
@@ -189,6 +189,9 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
   const std::vector<Index> gauge_cells = job.gauge_cells();
   if (root && !gauge_cells.empty())
     gauges = std::make_unique<io::GaugeCsvWriter>(job, out, from ? from->gauge_rows : -1);
+  // hydrograph.csv and mass_balance.csv: a row per frame.
+  std::unique_ptr<io::FlowTables> flows;
+  if (root) flows = std::make_unique<io::FlowTables>(job, out, from ? from->next_frame : -1);
   // Declared after the writers: destroyed first, it drains into them.
   std::unique_ptr<io::FrameQueue> queue;
   if (root)
@@ -236,6 +239,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
               w.commit_frame(std::move(e), t, k);
             },
             [](const io::SweOutputWriter::EncodedFrame& e) { io::SweOutputWriter::discard(e); }));
+        queue->push_row([&f = *flows, tot, t, k] { f.write(k, t, tot); });
         // ms/step: the wall time of the steps since the previous frame (stepping alone, what
         // bench/frame_rate.py compares the run's wall time with).
         const long long steps = solver.steps() - frame_steps;

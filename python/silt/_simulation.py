@@ -363,8 +363,7 @@ class SweSimulation(_Base):
         self._sim.advance_to(float(t))
 
     def advance_frame(self) -> Dict[str, Any]:
-        """To the scene's next output time; returns time, steps, last_dt, volume, pollutant_mass and
-        inflow_volume."""
+        """To the scene's next output time; returns :meth:`totals`."""
         return self._sim.advance_frame()
 
     def run(self) -> Dict[str, Any]:
@@ -373,8 +372,11 @@ class SweSimulation(_Base):
         return self.totals()
 
     def totals(self) -> Dict[str, float]:
-        """time, steps, last_dt, volume (m^3), pollutant_mass (kg), inflow_volume (m^3),
-        rain_volume (m^3, part of inflow_volume) and infiltrated_volume (m^3)."""
+        """time, steps, last_dt, volume (m^3 stored), pollutant_mass (kg), and the volumes since
+        t = 0 (m^3; net: what left counts negative): net_inflow_volume (rain + boundaries +
+        sources; also under its former name inflow_volume), rain_volume, infiltrated_volume,
+        boundary_net_volume, source_net_volume, and boundary_volume / source_volume: dicts of
+        the net volume through each boundary and point source by name."""
         return self._sim.totals()
 
     def field(self, name: str) -> np.ndarray:

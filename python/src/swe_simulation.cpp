@@ -94,9 +94,20 @@ class SweSimulation {
     d["last_dt"] = solver_->last_dt();
     d["volume"] = t.volume;
     d["pollutant_mass"] = t.pollutant_mass;
-    d["inflow_volume"] = t.inflow_volume;
+    d["net_inflow_volume"] = t.net_inflow_volume;
+    d["inflow_volume"] = t.net_inflow_volume;  // the name before 2026-12 (the same net volume)
     d["rain_volume"] = t.rain_volume;
     d["infiltrated_volume"] = t.infiltrated_volume;
+    d["boundary_net_volume"] = t.boundary_net_volume;
+    d["source_net_volume"] = t.source_net_volume;
+    nb::dict boundaries, sources;
+    const swe::Scene& s = job_->scene;
+    for (size_t k = 0; k < t.boundary_volume.size(); ++k)
+      boundaries[s.boundaries[k].name.c_str()] = t.boundary_volume[k];
+    for (size_t k = 0; k < t.source_volume.size(); ++k)
+      sources[s.sources[k].name.c_str()] = t.source_volume[k];
+    d["boundary_volume"] = boundaries;
+    d["source_volume"] = sources;
     return d;
   }
 

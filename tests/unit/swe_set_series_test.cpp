@@ -39,7 +39,7 @@ TEST(SweSetSeries, ReplacedSeriesActFromNowOnOneAndTwoParts) {
     SCOPED_TRACE(parts);
     Solver solver(fed_channel(), parts_of(parts));
     solver.advance_to(4.0);
-    EXPECT_NEAR(solver.totals().inflow_volume, 4.0 * 1.75, 1e-10);
+    EXPECT_NEAR(solver.totals().net_inflow_volume, 4.0 * 1.75, 1e-10);
     // From t = 4 s: the boundary ramps from 0.5 to 1.5 m^3/s over [4, 8] s (a longer table than
     // before) and the tap closes.
     solver.set_series("q", Series{{4.0, 8.0}, {0.5, 1.5}});
@@ -48,7 +48,7 @@ TEST(SweSetSeries, ReplacedSeriesActFromNowOnOneAndTwoParts) {
     solver.advance_to(8.0);
     const Totals t = solver.totals();
     const double expected = 4.0 * 1.75 + 4.0 * 1.0;  // the ramp's mean is 1 m^3/s
-    EXPECT_NEAR(t.inflow_volume, expected, 1e-6);
+    EXPECT_NEAR(t.net_inflow_volume, expected, 1e-6);
     EXPECT_NEAR(t.volume, expected, 1e-6);
     EXPECT_TRUE(throws_with([&] { solver.state(); },
                             {"channel", "series was replaced at t = 4", "checkpoint"}));
@@ -86,7 +86,7 @@ TEST(SweSetSeries, RefusesWhatTheSceneRefusesAndKeepsTheOldSeries) {
       {"no boundary or source is named 'nope'", "'q', 'tap'"}));
   EXPECT_EQ(solver.scene().boundaries[0].series.value, std::vector<double>{1.5});
   solver.advance_to(2.0);
-  EXPECT_NEAR(solver.totals().inflow_volume, 2.0 * 1.75, 1e-10);
+  EXPECT_NEAR(solver.totals().net_inflow_volume, 2.0 * 1.75, 1e-10);
   EXPECT_NO_THROW(solver.state());  // nothing was replaced
 }
 

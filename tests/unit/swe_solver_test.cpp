@@ -100,7 +100,7 @@ void conserves(Precision p, double tolerance) {
   const Totals t1 = solver.totals();
   EXPECT_NEAR(t1.volume, t0.volume, tolerance * t0.volume);
   EXPECT_NEAR(t1.pollutant_mass, t0.pollutant_mass, tolerance * t0.pollutant_mass);
-  EXPECT_EQ(t1.inflow_volume, 0.0);
+  EXPECT_EQ(t1.net_inflow_volume, 0.0);
   // The water moved: the flow is not trivially at rest.
   const Fields f = solver.fields();
   EXPECT_GT(*std::max_element(f.hu.begin(), f.hu.end()), 0.1);
@@ -166,9 +166,9 @@ TEST(SweSolver, VolumeBudgetWithBoundariesRainAndSources) {
   const Totals t0 = solver.totals();
   solver.advance_to(12.0);
   const Totals t1 = solver.totals();
-  EXPECT_NEAR(t1.volume - t0.volume, t1.inflow_volume, 1e-10 * t0.volume);
+  EXPECT_NEAR(t1.volume - t0.volume, t1.net_inflow_volume, 1e-10 * t0.volume);
   // The level boundary drains more than the discharge brings: the budget is far from trivial.
-  EXPECT_GT(std::abs(t1.inflow_volume), 5.0);
+  EXPECT_GT(std::abs(t1.net_inflow_volume), 5.0);
 }
 
 TEST(SweSolver, FusedKernelMatchesThePlainPath) {
@@ -191,7 +191,7 @@ TEST(SweSolver, FusedKernelMatchesThePlainPath) {
   EXPECT_TRUE(silt::test::all_near(a.hv, b.hv, kSamePath));
   EXPECT_TRUE(silt::test::all_near(a.hc, b.hc, kSamePath));
   EXPECT_TRUE(silt::test::all_near(a.max_depth, b.max_depth, kSamePath));
-  EXPECT_NEAR(fused.totals().inflow_volume, plain.totals().inflow_volume, 1e-9);
+  EXPECT_NEAR(fused.totals().net_inflow_volume, plain.totals().net_inflow_volume, 1e-9);
 }
 
 void expect_bitwise(const std::vector<double>& a, const std::vector<double>& b, const char* field,
@@ -236,8 +236,8 @@ TEST(SweSolver, RowStepMatchesThePlainPathBitForBit) {
         expect_bitwise(a.hc, b.hc, "hc", what);
         expect_bitwise(a.max_depth, b.max_depth, "max_depth", what);
         constexpr double kSumOrder = 1e-9;  // m^3: the inflow summed in another order
-        const double inflow = plain.totals().inflow_volume;
-        EXPECT_NEAR(rows.totals().inflow_volume, inflow, kSumOrder * (1 + std::abs(inflow)))
+        const double inflow = plain.totals().net_inflow_volume;
+        EXPECT_NEAR(rows.totals().net_inflow_volume, inflow, kSumOrder * (1 + std::abs(inflow)))
             << what;
         EXPECT_GT(std::abs(inflow), 0.1) << what << ": the boundaries and sources did something";
       }
@@ -254,7 +254,7 @@ TEST(SweSolver, DischargeFillsADryChannel) {
   solver.advance_to(8.0);
   const Totals t = solver.totals();
   EXPECT_NEAR(t.volume, 12.0, 1e-10);
-  EXPECT_NEAR(t.inflow_volume, 12.0, 1e-10);
+  EXPECT_NEAR(t.net_inflow_volume, 12.0, 1e-10);
   EXPECT_NEAR(t.pollutant_mass, 12.0, 1e-10);  // concentration 1 kg/m^3
   const Fields f = solver.fields();
   EXPECT_GT(f.h[0], 0.0);
@@ -270,7 +270,7 @@ TEST(SweSolver, PointSourceAndRainAddTheirVolume) {
   const Totals t = solver.totals();
   const double expected = 4.0 * (1e-3 * 100.0 + 0.25);
   EXPECT_NEAR(t.volume, expected, 1e-10);
-  EXPECT_NEAR(t.inflow_volume, expected, 1e-10);
+  EXPECT_NEAR(t.net_inflow_volume, expected, 1e-10);
   EXPECT_NEAR(t.pollutant_mass, 4.0 * 0.25 * 8.0, 1e-10);
 }
 

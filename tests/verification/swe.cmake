@@ -47,3 +47,12 @@ target_include_directories(swe_boundaries_test PRIVATE ${PROJECT_SOURCE_DIR}/tes
 silt_add_test(NAME swe_dry_inflow_test SOURCES swe_dry_inflow_test.cpp LABEL verification
               LIBS silt::swe CUDA TIMEOUT 300)
 target_include_directories(swe_dry_inflow_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+# hydrograph.csv and mass_balance.csv of `silt run`: each boundary's and source's discharges sum to
+# its volume, the volumes to the balance, which closes; three partitions write the same hydrograph.
+if(TARGET silt)
+  add_test(NAME swe_flow_tables_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_flow_tables_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_flow_tables)
+  set_tests_properties(swe_flow_tables_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+endif()

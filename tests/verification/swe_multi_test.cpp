@@ -107,7 +107,8 @@ void expect_same_fields(const Solver& split, const Solver& one, const std::strin
   const double sum_tol = exec().is_cuda() ? std::max(kSumOrder, gpu_tolerance) : kSumOrder;
   EXPECT_NEAR(ta.volume, tb.volume, sum_tol * tb.volume) << what;
   EXPECT_NEAR(ta.pollutant_mass, tb.pollutant_mass, sum_tol * tb.pollutant_mass) << what;
-  EXPECT_NEAR(ta.inflow_volume, tb.inflow_volume, sum_tol * (1 + std::abs(tb.inflow_volume)))
+  EXPECT_NEAR(ta.net_inflow_volume, tb.net_inflow_volume,
+              sum_tol * (1 + std::abs(tb.net_inflow_volume)))
       << what;
 }
 

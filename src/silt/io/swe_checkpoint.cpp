@@ -51,6 +51,7 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   if (!f.infiltration.empty()) k.put_vector("field.infiltration", f.infiltration);
   k.put_value("clock.inflow", c.state.inflow);
   k.put_value("clock.rain", c.state.rain);
+  k.put_vector("clock.flows", c.state.flows);
   k.put_value("clock.last_dt", c.state.last_dt);
   k.put_value("clock.cfl_dt", c.state.cfl_dt);
   k.put_value("run.next_frame", std::int64_t(c.next_frame));
@@ -104,6 +105,15 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   c.state.steps = k.header.step;
   c.state.inflow = k.get_value<double>("clock.inflow");
   c.state.rain = k.has("clock.rain") ? k.get_value<double>("clock.rain") : 0.0;
+  // Each boundary's and source's volume (hydrograph.csv); absent before they were kept: zeros.
+  if (k.has("clock.flows")) c.state.flows = k.get_vector<double>("clock.flows");
+  const size_t n_flows =
+      size_t(2 * (job.scene.grid.nx + job.scene.grid.ny)) + job.scene.sources.size();
+  if (!c.state.flows.empty() && c.state.flows.size() != n_flows)
+    throw CheckpointError(CheckpointProblem::corrupt,
+                          fmt::format("checkpoint '{}' is corrupt: section 'clock.flows' holds {} "
+                                      "volumes for {} edge cells and sources",
+                                      path, c.state.flows.size(), n_flows));
   c.state.last_dt = k.get_value<double>("clock.last_dt");
   c.state.cfl_dt = k.get_value<double>("clock.cfl_dt");
   c.next_frame = long(k.get_value<std::int64_t>("run.next_frame"));

@@ -15,6 +15,7 @@
 #include "silt/io/raster.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/swe/fields.hpp"
+#include "silt/swe/solver.hpp"
 
 namespace silt::io {
 
@@ -116,6 +117,36 @@ class GaugeCsvWriter {
   std::string path_;
   std::FILE* file_ = nullptr;
   size_t gauges_ = 0;
+};
+
+/// The run's water accounting, one row per output frame (swe_output_flows.cpp), both files written
+/// whole and renamed at each frame:
+///   hydrograph.csv: "frame,time_s", then for each boundary that is not a wall and each point
+///     source (scene order) "<name>_q_m3_s": the mean discharge into the domain over the interval
+///     since the previous frame (out of it: negative; 0 on the first row), then
+///     "<name>_volume_m3": the net volume that has passed it since t = 0;
+///   mass_balance.csv: "frame,time_s,stored_m3,rain_m3,infiltrated_m3,boundary_net_m3,
+///     source_net_m3,residual_m3": the water stored at the frame, the volumes since t = 0 (net: what
+///     left counts negative) and stored - stored at frame 0 - (rain + boundaries + sources -
+///     infiltrated), round-off or a defect.
+class FlowTables {
+ public:
+  /// keep_below >= 0 (a restart): keeps the rows of frames below it that the files hold.
+  FlowTables(const SweJob& job, const std::string& out_dir, long keep_below = -1);
+  /// The rows of frame k at time t (s) from the solver's totals then.
+  void write(long k, double t, const swe::Totals& totals);
+  const std::string& hydrograph_path() const { return hydro_path_; }
+  const std::string& balance_path() const { return balance_path_; }
+
+ private:
+  std::vector<size_t> boundaries_;  // the Scene::boundaries that are not walls
+  size_t sources_ = 0;
+  std::string hydro_path_, balance_path_, hydro_, balance_;
+  // The previous row: time and each column's volume; the stored volume of frame 0.
+  bool have_previous_ = false;
+  double previous_t_ = 0.0;
+  std::vector<double> previous_volume_;
+  double stored_0_ = 0.0;
 };
 
 /// resolved_scene.json: the resolved scene (loadable again as a scene) with a "provenance"

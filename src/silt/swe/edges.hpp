@@ -92,4 +92,28 @@ SILT_HD EdgeFlux<T> edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
   return boundary_flux(v, il, jl, d, seg, /*ghost_left=*/false);
 }
 
+/// Unit discharge (m^2/s, positive into the domain) through the edges of the owned cell at global
+/// position (gi, gj) that lie on the global domain edge and on flow segments (open, level,
+/// discharge and the outflows), from the cell's west, east, south and north edge fluxes; each
+/// edge's part times `scale` (dt dx: m^3) is added to its flow slot (flow: SolverView::edge_flow;
+/// the cell's owner alone writes them). What phase_boundary_flow counts, cell by cell.
+template <class T>
+SILT_HD double boundary_inflow(const EdgeView<T>& e, Index gi, Index gj, const EdgeFlux<T>& w,
+                               const EdgeFlux<T>& ea, const EdgeFlux<T>& s, const EdgeFlux<T>& n,
+                               double* flow, double scale) {
+  double q = 0.0;
+  auto add = [&](int side, Index pos, double qs) {
+    const Index k = e.edge_index(side, pos);
+    const int seg = e.side_seg[k];
+    if (seg < 0 || e.seg_kind[seg] == kWall) return;
+    q += qs;
+    flow[k] += qs * scale;
+  };
+  if (gi == 0) add(kWest, gj, double(w.h));
+  if (gi == e.gnx - 1) add(kEast, gj, -double(ea.h));
+  if (gj == 0) add(kSouth, gi, double(s.h));
+  if (gj == e.gny - 1) add(kNorth, gi, -double(n.h));
+  return q;
+}
+
 }  // namespace silt::swe::detail

@@ -319,25 +319,38 @@ std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
 
 template <class T>
 Totals Engine<T>::totals() const {
-  // Depth, pollutant (per area), inflow volume, rain volume, infiltrated depth.
-  double sums[5] = {0, 0, 0, 0, 0};
+  // Depth, pollutant (per area), inflow volume, rain volume, infiltrated depth, then the flow
+  // slots: each edge cell's and source's volume, non-zero on its owner alone (an exact sum).
+  const size_t n_edge = size_t(edge_slots(scene_.grid.nx, scene_.grid.ny));
+  const size_t n_flow = n_edge + layout_.sources.size();
+  std::vector<double> sums(5 + n_flow, 0.0);
   for (const auto& p : parts_) {
     const EdgeView<T> e = p->edge_view(cur_);
     activate(p->exec);
     sums[0] += sum_depth(p->exec, e);
     sums[1] += sum_pollutant(p->exec, e);
-    sums[2] += p->clock.get(kInflow);
-    sums[3] += p->clock.get(kRainIn);
+    const std::vector<double> c = p->clock.download();
+    sums[2] += c[kInflow];
+    sums[3] += c[kRainIn];
     sums[4] += p->forcing.infiltrated_depth(cur_);
+    for (size_t k = 0; k < n_flow; ++k) sums[5 + k] += c[kClockSize + k];
   }
-  world_.allreduce_sum(sums, 5);
+  world_.allreduce_sum(sums.data(), int(sums.size()));
   const double area = scene_.grid.dx * scene_.grid.dx;
   Totals t;
   t.volume = sums[0] * area;
   t.pollutant_mass = sums[1] * area;
-  t.inflow_volume = sums[2];
+  t.net_inflow_volume = sums[2];
   t.rain_volume = sums[3];
   t.infiltrated_volume = sums[4] * area;
+  // Each segment's edges in the order of the sides and along them: the same sum on any split.
+  t.boundary_volume.assign(layout_.seg_kind.size(), 0.0);
+  for (size_t k = 0; k < n_edge; ++k)
+    if (layout_.side_seg[k] >= 0) t.boundary_volume[size_t(layout_.side_seg[k])] += sums[5 + k];
+  t.source_volume.assign(sums.begin() + 5 + long(n_edge), sums.end());
+  t.flows.assign(sums.begin() + 5, sums.end());
+  for (double v : t.boundary_volume) t.boundary_net_volume += v;
+  for (double v : t.source_volume) t.source_net_volume += v;
   return t;
 }
 

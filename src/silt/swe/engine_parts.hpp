@@ -75,6 +75,8 @@ class Engine final : public EngineBase {
   std::string where(int part, int device) const;
   // Helpers.
   bool coupled() const { return halo_ != nullptr; }
+  /// The subdomain owning the cell of flow slot k (engine_restore.cpp).
+  int flow_owner(size_t k) const;
   std::vector<double*> scalar_ptrs();
   std::vector<std::vector<void*>> storage(int which);
   std::vector<std::vector<void*>> infiltration_storage(int which);

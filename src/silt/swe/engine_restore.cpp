@@ -31,6 +31,27 @@ void place(DeviceBuffer<U>& b, const Part<T>& p, const std::vector<double>& g, I
 
 }  // namespace
 
+// The subdomain that owns the cell of flow slot k (Totals::flows: the edge cells of the global
+// grid, west, east, south, north, then the point sources).
+template <class T>
+int Engine<T>::flow_owner(size_t k) const {
+  const Index nx = scene_.grid.nx, ny = scene_.grid.ny, e = Index(k);
+  Index i, j;
+  if (e < 2 * ny) {
+    i = e < ny ? 0 : nx - 1;
+    j = e % ny;
+  } else if (e < edge_slots(nx, ny)) {
+    const Index r = e - 2 * ny;
+    i = r % nx;
+    j = r < nx ? 0 : ny - 1;
+  } else {
+    const SourceCell& src = layout_.sources[size_t(e - edge_slots(nx, ny))];
+    i = src.i;
+    j = src.j;
+  }
+  return dec_.owner(i, j).id;
+}
+
 template <class T>
 void Engine<T>::restore(const RestartState& s) {
   const Index nx = scene_.grid.nx, ny = scene_.grid.ny;
@@ -76,7 +97,7 @@ void Engine<T>::restore(const RestartState& s) {
       place(z.first_wet, *p, f.first_wet_time, nx, ny);
       place(z.wet_time, *p, f.wet_duration, nx, ny);
     }
-    std::vector<double> c(kClockSize, 0.0);
+    std::vector<double> c(p->clock.size(), 0.0);
     c[kTime] = s.time;
     c[kSteps] = double(s.steps);
     c[kTarget] = std::numeric_limits<double>::infinity();
@@ -87,6 +108,9 @@ void Engine<T>::restore(const RestartState& s) {
     const bool first = world_.is_root() && p.get() == parts_.front().get();
     c[kInflow] = first ? s.inflow : 0.0;
     c[kRainIn] = first ? s.rain : 0.0;
+    // Each flow slot on the part that owns its cell, which goes on adding to it as before.
+    for (size_t k = 0; k < s.flows.size() && kClockSize + k < c.size(); ++k)
+      if (flow_owner(k) == p->sub.id) c[kClockSize + k] = s.flows[k];
     p->clock.upload(c);
   }
   target_on_device_ = std::numeric_limits<double>::infinity();

@@ -42,26 +42,6 @@ unsigned tile_features(const SolverView<T>& v) {
 #if SILT_HAS_CUDA
 namespace {
 
-// Volume that crossed the global domain edge of owned cell (i, j) this step through flow segments
-// (open, level, discharge), counted positive into the domain: the fused form of
-// phase_boundary_flow. (gi, gj) is the cell's global position (EdgeView::i0, j0): a subdomain's
-// cell on a side shared with a neighbour is no boundary.
-template <class T>
-__device__ double boundary_inflow(const EdgeView<T>& e, Index gi, Index gj, const EdgeFlux<T>& w,
-                                  const EdgeFlux<T>& ea, const EdgeFlux<T>& s,
-                                  const EdgeFlux<T>& n) {
-  double q = 0.0;
-  auto flows = [&](int side, Index pos) {
-    const int seg = e.segment(side, pos);
-    return seg >= 0 && e.seg_kind[seg] != kWall;
-  };
-  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
-  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
-  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
-  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
-  return q;
-}
-
 // The tile's cells as the edge fluxes need them, computed once per cell (paper 001, Fig. 4: each
 // thread stages its cell, then computes its east and north edge fluxes): the velocities and the
 // concentration with one division (primitive_state_k(), within two ulps of what normal_state_k()
@@ -241,7 +221,7 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     if constexpr ((F & kTileFlowEdges) != 0) {
       const Index gi = i + e.i0, gj = j + e.j0;
       if (owned && dt > 0.0 && (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
-        const double q = boundary_inflow(e, gi, gj, w, ea, so, n);
+        const double q = boundary_inflow(e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
         if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
       }
     }
@@ -256,7 +236,10 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
         const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
         s.h += T(dh);
         s.hc += T(dhc);
-        if (owned) atomic_add(v.clock + kInflow, volume);
+        if (owned) {
+          atomic_add(v.clock + kInflow, volume);
+          *v.source_flow(src) += volume;  // the source's own slot, written by its cell's thread
+        }
         if (!(s.h > e.dry)) s.hu = s.hv = T(0);
       }
       if (s.h > md) md = s.h;

@@ -136,7 +136,7 @@ std::vector<SourceCell> local_sources(const Layout& l, const partition::Subdomai
   for (const SourceCell& sc : l.sources) {
     const Index i = sc.i - sub.cells.i0, j = sc.j - sub.cells.j0;
     if (i >= -ring && j >= -ring && i < nx + ring && j < ny + ring)
-      src.push_back(SourceCell{i, j, sc.series, sc.conc});
+      src.push_back(SourceCell{i, j, sc.series, sc.conc, sc.id});
   }
   return src;
 }
@@ -168,7 +168,10 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
   p.bk_hv = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hv");
   p.bk_hc = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hc");
   p.bk_max_depth = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.max_depth");
-  std::vector<double> c(kClockSize, 0.0);
+  const Layout& l = *p.layout;
+  std::vector<double> c(
+      size_t(clock_size(edge_slots(p.scene->grid.nx, p.scene->grid.ny), Index(l.sources.size()))),
+      0.0);
   c[kTarget] = std::numeric_limits<double>::infinity();
   p.clock = upload(p.exec, c, "swe.clock");
   p.bk_clock = upload(p.exec, c, "swe.checkpoint.clock");
@@ -303,6 +306,7 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.seg_slot = seg_slot.data();
   v.sources = sources.data();
   v.n_sources = sources.size();
+  v.n_edge = edge_slots(scene->grid.nx, scene->grid.ny);
   v.forcing = forcing.view(read, write);
   return v;
 }
@@ -327,6 +331,7 @@ void Part<T>::copy_state(int cur, bool to_backup) {
   c.clock = to_backup ? clock.data() : bk_clock.data();
   c.clock_out = const_cast<double*>(to_backup ? bk_clock.data() : clock.data());
   c.n = h[0].size();
+  c.n_clock = clock.size();
   phase_copy(exec, c);
   hazard.copy(exec, to_backup);
   forcing.copy(cur, to_backup);

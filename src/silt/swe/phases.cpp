@@ -219,7 +219,9 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
           q = double(edge_flux(e, b.pos, 0, Dir::y).h);
         else
           q = -double(edge_flux(e, b.pos, e.ny, Dir::y).h);
-        return q * v.clock[kDt] * v.dx;
+        const double volume = q * v.clock[kDt] * v.dx;
+        v.edge_flow()[e.edge_index(b.side, b.pos + (b.side < kSouth ? e.j0 : e.i0))] += volume;
+        return volume;
       },
       v.clock + kInflow);
 }
@@ -240,7 +242,10 @@ void phase_sources(const Exec& exec, const SolverView<T>& v) {
         atomic_add(hc, T(dhc));
         // A source in a subdomain's halo is applied there too (the halo repeats its owner's
         // update) but counted by the owner only.
-        if (v.e.owns(src.i, src.j)) atomic_add(v.clock + kInflow, volume);
+        if (v.e.owns(src.i, src.j)) {
+          atomic_add(v.clock + kInflow, volume);
+          *v.source_flow(src) += volume;  // the source's own slot, one thread
+        }
         const T h_after = *h;
         if (!(h_after > v.e.dry)) {
           v.hu_new(src.i, src.j) = T(0);
@@ -279,7 +284,7 @@ void phase_cfl_step(const Exec& exec, const SolverView<T>& v) {
 template <class T>
 void phase_copy(const Exec& exec, const StateCopy<T>& c) {
   // At least the clock's slots (a grid of a few cells holds fewer cells than the clock).
-  const Index n = c.n > Index(kClockSize) ? c.n : Index(kClockSize);
+  const Index n = c.n > c.n_clock ? c.n : c.n_clock;
   parallel_for(
       exec, "swe.copy_state", n, SILT_LAMBDA(Index k) {
         if (k < c.n) {
@@ -289,7 +294,7 @@ void phase_copy(const Exec& exec, const StateCopy<T>& c) {
           c.hc_out[k] = c.hc[k];
           c.max_depth_out[k] = c.max_depth[k];
         }
-        if (k < kClockSize) c.clock_out[k] = c.clock[k];
+        if (k < c.n_clock) c.clock_out[k] = c.clock[k];
       });
 }
 

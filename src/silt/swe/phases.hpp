@@ -66,7 +66,8 @@ struct StateCopy {
   const double* clock;
   T *h_out, *hu_out, *hv_out, *hc_out, *max_depth_out;
   double* clock_out;
-  Index n;  // elements of each field (halo included)
+  Index n;        // elements of each field (halo included)
+  Index n_clock;  // slots of the clock (clock_size())
 };
 template <class T>
 void phase_copy(const Exec& exec, const StateCopy<T>& c);

@@ -114,7 +114,10 @@ bool row_sources(const RowPass<T>& rp, Index j, const StagedRow<T>& r, double& i
     const double volume = point_source_k(v, src, rp.dt, h, hc, dh, dhc);
     h += T(dh);
     hc += T(dhc);
-    if (v.e.owns(src.i, src.j)) inflow += volume;
+    if (v.e.owns(src.i, src.j)) {
+      inflow += volume;
+      *v.source_flow(src) += volume;  // the source's own slot: one thread, one add per step
+    }
     if (!(h > v.e.dry)) {
       v.hu_new(src.i, src.j) = T(0);
       v.hv_new(src.i, src.j) = T(0);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "silt/swe/edges.hpp"
 #include "silt/swe/kernels/boundary_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/row_update_packed.hpp"
@@ -45,24 +46,6 @@ T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x, const FluxRow<T>
 template <class T>
 FluxRow<T> from(const FluxRow<T>& f, Index d) {
   return FluxRow<T>{f.h + d, f.un_left + d, f.un_right + d, f.ut + d, f.c + d};
-}
-
-// Volume (m^3 / (dt dx)) that crossed the global domain edge of owned cell (i, j) through flow
-// segments this step, positive into the domain (what phase_boundary_flow counts).
-template <class T>
-double boundary_inflow(const EdgeView<T>& e, Index i, Index j, const EdgeFlux<T>& w,
-                       const EdgeFlux<T>& ea, const EdgeFlux<T>& s, const EdgeFlux<T>& n) {
-  const Index gi = i + e.i0, gj = j + e.j0;
-  auto flows = [&](int side, Index pos) {
-    const int seg = e.segment(side, pos);
-    return seg >= 0 && e.seg_kind[seg] != kWall;
-  };
-  double q = 0.0;
-  if (gi == 0 && flows(kWest, gj)) q += double(w.h);
-  if (gi == e.gnx - 1 && flows(kEast, gj)) q -= double(ea.h);
-  if (gj == 0 && flows(kSouth, gi)) q += double(s.h);
-  if (gj == e.gny - 1 && flows(kNorth, gi)) q -= double(n.h);
-  return q;
 }
 
 }  // namespace
@@ -128,7 +111,8 @@ T update_row(const RowPass<T>& rp, Index j, const StagedRow<T>& r, const FluxRow
   auto add_inflow = [&](Index i) {
     const Index k = i - rp.i0;
     if (i < lo || i >= hi || !r.active[k + 1]) return;
-    const double q = boundary_inflow(e, i, j, fx[k], fx[k + 1], fs[k], fn[k]);
+    const double q = boundary_inflow(e, i + e.i0, j + e.j0, fx[k], fx[k + 1], fs[k], fn[k],
+                                     v.edge_flow(), rp.dt * v.dx);
     if (q != 0.0) inflow += q * rp.dt * v.dx;
   };
   if (j + e.j0 == 0 || j + e.j0 == e.gny - 1) {

@@ -289,7 +289,8 @@ void add_source(const Checker& check, const Scene& s, const PointSource& p, Layo
   check.series(p.discharge, what, false);
   if (!std::isfinite(p.concentration) || p.concentration < 0)
     check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
-  l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration});
+  const int id = int(l.sources.size());
+  l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration, id});
 }
 
 // Rain rasters: one grid of rates (m/s, >= 0) per frame, times increasing strictly; soil fields

@@ -100,8 +100,9 @@ RestartState Solver::state() const {
   s.time = c[detail::kTime];
   s.steps = static_cast<long long>(c[detail::kSteps]);
   const Totals t = impl_->engine->totals();
-  s.inflow = t.inflow_volume;
+  s.inflow = t.net_inflow_volume;
   s.rain = t.rain_volume;
+  s.flows = t.flows;
   s.last_dt = c[detail::kLastDt];
   s.cfl_dt = c[detail::kCflDt];
   return s;

@@ -36,6 +36,21 @@ enum ClockSlot : int {
   kRainDepth,  // uniform rain falling during the step, kRain * dt, m
   kClockSize
 };
+// After the kClockSize slots the clock holds the flow slots: the net volume (m^3, positive into
+// the domain) that has passed each edge of the global grid's boundary since the start (slot
+// kClockSize + the edge cell's place in EdgeView::side_seg's layout) and each point source
+// (kClockSize + edge_slots + its index in the scene). Only the part that owns a cell adds to its
+// slots, one add per step, so every slot holds the same sum on any split and the parts' clocks
+// add up exactly (totals() sums them, then each segment's edges in order). Part of kInflow.
+
+/// Edge cells along the four sides of an nx x ny grid (EdgeView::side_seg's length).
+inline Index edge_slots(Index nx, Index ny) {
+  return 2 * (nx + ny);
+}
+/// The clock's size with n_edge edge slots and n_sources point sources.
+inline Index clock_size(Index n_edge, Index n_sources) {
+  return Index(kClockSize) + n_edge + n_sources;
+}
 
 /// Domain sides, in the order of swe::Side.
 enum SideCode : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
@@ -53,6 +68,7 @@ struct SourceCell {
   Index i, j;
   int series;   // discharge series, m^3/s
   double conc;  // concentration of the inflowing water, kg/m^3
+  int id;       // the source's index in the scene (its flow slot)
 };
 
 template <class T>
@@ -98,14 +114,16 @@ struct EdgeView {
   SILT_HD CellState<T> cell(Index i, Index j) const {
     return CellState<T>{h(i, j), hu(i, j), hv(i, j), hc(i, j)};
   }
-  /// Segment of the global edge cell at global position pos along side (-1: wall).
-  SILT_HD int segment(int side, Index pos) const {
+  /// Place of the global edge cell at global position pos along side in side_seg's layout.
+  SILT_HD Index edge_index(int side, Index pos) const {
     const Index base = side == kWest    ? 0
                        : side == kEast  ? gny
                        : side == kSouth ? 2 * gny
                                         : 2 * gny + gnx;
-    return side_seg[base + pos];
+    return base + pos;
   }
+  /// Segment of the global edge cell at global position pos along side (-1: wall).
+  SILT_HD int segment(int side, Index pos) const { return side_seg[edge_index(side, pos)]; }
 };
 
 /// Spatial forcing of a step (forcing.hpp): rain rasters and infiltration, laid out as the state
@@ -149,7 +167,7 @@ struct SolverView {
   Grid2<T> h_new, hu_new, hv_new, hc_new;  // state at the end of the step
   Grid2<const T> manning;                  // Manning n, s m^-1/3 (ptr null: frictionless)
   Grid2<T> max_depth;                      // m
-  double* clock;                           // ClockSlot
+  double* clock;                           // ClockSlot, then the flow slots
   T* smax;                                 // largest wave speed of the current state, m/s
   FaultView fault;
   double dx, cfl, max_dt, min_dt;  // m, -, s, s
@@ -178,7 +196,15 @@ struct SolverView {
   const int* seg_slot;
   const SourceCell* sources;
   Index n_sources;
+  Index n_edge;  // edge slots of the global grid (edge_slots())
   ForcingView<T> forcing;
+
+  /// The edge flow slots (indexed by EdgeView::edge_index).
+  SILT_HD double* edge_flow() const { return clock + kClockSize; }
+  /// The flow slot of the point source src.
+  SILT_HD double* source_flow(const SourceCell& src) const {
+    return clock + kClockSize + n_edge + src.id;
+  }
 
   /// Rain falling on the cell at offset off during a step of dt s, m.
   SILT_HD T rain_depth(Index off, double dt) const {

@@ -2,8 +2,8 @@
 #       [-DBALANCE_EXP=<e>] -P silt_run_compare.cmake
 # Runs the scene with `silt run` on one CPU partition, on three CPU partitions of one process
 # (--devices 0,1,2 on the CPU backend), and with `mpirun -np 2 silt run`, and fails unless every
-# output file (rasters, frames.csv, gauges.csv; not resolved_scene.json, which names the backend)
-# is byte for byte the same. SET: overrides (--set) for every run. BALANCE_EXP: each run must print
+# output file (rasters, frames.csv, gauges.csv, hydrograph.csv; not resolved_scene.json, which
+# names the backend, nor mass_balance.csv, whose sums follow the split) is byte for byte the same. SET: overrides (--set) for every run. BALANCE_EXP: each run must print
 # its mass balance with a residual below 10^-e of its largest term.
 include(${CMAKE_CURRENT_LIST_DIR}/run_and_compare.cmake)
 file(REMOVE_RECURSE ${OUT})
@@ -44,6 +44,10 @@ if(DEFINED BALANCE_EXP)
 endif()
 file(GLOB files RELATIVE ${OUT}/one ${OUT}/one/*)
 list(REMOVE_ITEM files resolved_scene.json)
+# mass_balance.csv sums the rain, the infiltrated depth and the stored water part by part, in
+# another order on each split: equal to round-off only (silt_checkpoint.py's swe_split compares it
+# numerically). hydrograph.csv is exact on every split (each edge cell's volume is its owner's).
+list(REMOVE_ITEM files mass_balance.csv)
 list(LENGTH files n)
 if(n LESS 10)
   message(FATAL_ERROR "only ${n} output files in ${OUT}/one: ${files}")
