@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <unordered_set>
 
 #include "silt/core/error.hpp"
 #include "silt/io/memory_limit.hpp"
@@ -316,12 +318,16 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
                        "gauges.csv may have",
                        out.gauge_interval, samples, end_time, kMaxGaugeSamples));
   std::vector<Keys> pts = g.objects("points");
+  // Names seen so far: a set, so that 10^5 gauges load in linear time (a scan of the earlier
+  // gauges for each took 49 s at 100,000).
+  std::unordered_set<std::string> names;
+  names.reserve(pts.size());
   for (size_t k = 0; k < pts.size(); ++k) {
     Keys& p = pts[k];
     Gauge gauge;
     gauge.name = p.name("name", fmt::format("g{}", k), "it heads CSV columns");
-    for (const auto& other : out.gauges)
-      if (other.name == gauge.name) p.fail("name", fmt::format("\"{}\" is used twice", gauge.name));
+    if (!names.insert(gauge.name).second)
+      p.fail("name", fmt::format("\"{}\" is used twice", gauge.name));
     gauge.x = p.number("x");
     gauge.y = p.number("y");
     gauge.cell = cell_at(s.grid, gauge.x, gauge.y);
