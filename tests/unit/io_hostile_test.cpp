@@ -276,5 +276,18 @@ TEST_F(Hostile, OverrideIndexPastAnyListIsAnError) {
       {"--set boundaries.99999999999999999999=1", "not an index"}));
 }
 
+TEST_F(Hostile, OverrideKeyPathsHaveNoEmptyKeys) {
+  // Issue 39: "grid..nx=1" set grid.nx (the empty key was skipped).
+  for (const char* bad : {"grid..nx=1", ".grid.nx=1", "grid.nx.=1", "boundaries[]=1",
+                          "boundaries[0=1", "boundaries[0]x=1"})
+    EXPECT_TRUE(throws_with([&] { parse({bad}); },
+                            {"scene.json", fmt::format("--set {}", bad), "the key path"}))
+        << bad;
+  EXPECT_EQ(parse({"grid.nx=12"}).scene.grid.nx, 12);
+  EXPECT_EQ(parse({R"(boundaries=[{"side": "west", "type": "open"}])", "boundaries[0].side=east"})
+                .scene.boundaries.size(),
+            1u);
+}
+
 }  // namespace
 }  // namespace silt::test

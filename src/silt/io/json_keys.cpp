@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -237,6 +238,37 @@ void Keys::finish() const {
                   override_note(*src_, key_path(it.key())));
 }
 
+namespace {
+
+// "a.b[2].c" -> a, b, 2, c: keys separated by '.', each followed by any number of [index]. An
+// empty key ("grid..nx", ".x", "x.") is an error: skipped, it set another key than the one
+// written (grid..nx set grid.nx).
+std::vector<std::string> split_key_path(const std::string& path, const std::string& where) {
+  const auto bad = [&](const std::string& why) {
+    return Error(fmt::format("{}: the key path '{}' {}", where, path, why));
+  };
+  std::vector<std::string> parts;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t end = std::min(path.find_first_of(".[]", i), path.size());
+    if (end == i) throw bad(fmt::format("has an empty key at character {}", i + 1));
+    parts.push_back(path.substr(i, end - i));
+    i = end;
+    while (i < path.size() && path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos) throw bad("has a '[' without its ']'");
+      if (close == i + 1) throw bad(fmt::format("has an empty index at character {}", i + 1));
+      parts.push_back(path.substr(i + 1, close - i - 1));
+      i = close + 1;
+    }
+    if (i == path.size()) return parts;
+    if (path[i] != '.') throw bad(fmt::format("has '{}' at character {}", path[i], i + 1));
+    if (++i == path.size()) throw bad("ends with '.'");
+  }
+}
+
+}  // namespace
+
 void apply_override(Json& root, const std::string& assignment, const SceneSource& src) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -247,15 +279,8 @@ void apply_override(Json& root, const std::string& assignment, const SceneSource
   Json value;
   if (!parse_json_value(text, fmt::format("{}: --set {}", src.name, assignment), value))
     value = text;  // a bare word: physics.precision=float64
-  std::string path = assignment.substr(0, eq);
-  for (auto& c : path)
-    if (c == '[' || c == ']') c = '.';
-  std::vector<std::string> parts;
-  std::stringstream ss(path);
-  std::string part;
-  while (std::getline(ss, part, '.'))
-    if (!part.empty()) parts.push_back(part);
-  if (parts.empty()) throw Error(fmt::format("{}: --set {}: empty key path", src.name, assignment));
+  const std::vector<std::string> parts =
+      split_key_path(assignment.substr(0, eq), fmt::format("{}: --set {}", src.name, assignment));
   Json* node = &root;
   std::string walked;
   for (size_t k = 0; k < parts.size(); ++k) {
