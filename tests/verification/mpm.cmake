@@ -16,6 +16,11 @@ silt_add_test(NAME mpm_cantilever_test LABEL verification CUDA
   SOURCES mpm_cantilever_test.cpp LIBS silt::mpm)
 silt_add_test(NAME mpm_mesh_collider_test LABEL verification CUDA
   SOURCES mpm_mesh_collider_test.cpp LIBS silt::mpm)
+# Snow that packs: the shipped snowball-on-a-post scene against its header (restitution, what
+# the sticky post holds, compaction).
+silt_add_test(NAME mpm_snow_test LABEL verification CUDA
+  SOURCES mpm_snow_test.cpp LIBS silt::io silt::mpm)
+target_compile_definitions(mpm_snow_test PRIVATE SILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # The paddle example scene (a keyframed mesh collider through sand) from the CLI at low resolution:
 # a smoke test that the scene, its mesh and the collider run end to end (needs OpenVDB).
 if(TARGET silt AND SILT_VDB)
