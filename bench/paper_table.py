@@ -27,6 +27,8 @@ CASES = {
                           "fps": None}),
     "snow": ("scenes/mpm_snow_paper.json", [],
              {"particles": "1.33M", "steps": 1 / 60 / 5.46e-4, "rebuild": 84.36, "fps": 60}),
+    "crawl": ("scenes/mpm_snow_crawl.json", [],
+              {"particles": "1.33M", "steps": 1 / 60 / 5.46e-4, "rebuild": 84.36, "fps": 60}),
     "sand": ("scenes/mpm_sand_paper.json", [],
              {"particles": "3.1M", "steps": None, "rebuild": None, "fps": None}),
 }
