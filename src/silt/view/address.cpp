@@ -1,5 +1,6 @@
 #include "silt/view/address.hpp"
 
+#include <civetweb.h>
 #include <fmt/format.h>
 
 #include <cctype>
@@ -27,6 +28,10 @@ Address parse_address(const std::string& text, const std::string& what) {
     const bool bracketed = a.host.front() == '[' && a.host.back() == ']';
     if (a.host.find(':') != std::string::npos && !bracketed)
       throw bad("an IPv6 host goes in brackets, e.g. [::1]:8080");
+    // civetweb feature 8 is IPv6; Debian's build has none, and it would only fail to listen
+    // after the run had set up.
+    if (bracketed && !mg_check_feature(8))
+      throw bad("this build's civetweb has no IPv6; use an IPv4 address, e.g. 127.0.0.1:8080");
     for (const char c : a.host)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '[' ||
             c == ']' || c == '-'))
