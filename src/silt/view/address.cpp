@@ -9,6 +9,10 @@
 
 namespace silt::view {
 
+bool ipv6_available() {
+  return mg_check_feature(8) != 0;  // civetweb's feature bit 8: IPv6
+}
+
 std::string Address::text() const {
   return fmt::format("{}:{}", host, port);
 }
@@ -28,9 +32,8 @@ Address parse_address(const std::string& text, const std::string& what) {
     const bool bracketed = a.host.front() == '[' && a.host.back() == ']';
     if (a.host.find(':') != std::string::npos && !bracketed)
       throw bad("an IPv6 host goes in brackets, e.g. [::1]:8080");
-    // civetweb feature 8 is IPv6; Debian's build has none, and it would only fail to listen
-    // after the run had set up.
-    if (bracketed && !mg_check_feature(8))
+    // Debian's civetweb has no IPv6: it would only fail to listen after the run had set up.
+    if (bracketed && !ipv6_available())
       throw bad("this build's civetweb has no IPv6; use an IPv4 address, e.g. 127.0.0.1:8080");
     for (const char c : a.host)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '[' ||
