@@ -11,6 +11,7 @@
 #include "stop_signal.hpp"
 
 #ifdef SILT_WITH_VIEW
+#include "silt/view/address.hpp"
 #include "silt/view/mpm_message.hpp"
 #include "silt/view/swe_message.hpp"
 #include "silt/view/viewer.hpp"
@@ -40,6 +41,18 @@ void check_can_view(const std::string& address, const partition::World& world) {
 }
 
 }  // namespace
+
+void check_view_option(const std::string& address) {
+  if (address.empty()) return;
+#ifdef SILT_WITH_VIEW
+  (void)view::parse_address(address);
+#else
+  throw Error(fmt::format(
+      "--view {}: this build has no live viewer (civetweb was not found when it was configured; "
+      "install libcivetweb-dev and rebuild)",
+      address));
+#endif
+}
 
 #ifdef SILT_WITH_VIEW
 

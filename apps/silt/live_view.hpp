@@ -21,6 +21,10 @@ class Viewer;
 
 namespace silt::app {
 
+/// Checks a --view value before the run sets anything up: a build without the viewer, an address
+/// that does not parse, an IPv6 host where civetweb has no IPv6 (silt::Error naming the option).
+void check_view_option(const std::string& address);
+
 class LiveView {
  public:
   /// address: the --view value (empty: off). Starts the server and logs its URL.

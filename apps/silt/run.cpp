@@ -547,8 +547,9 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
 
 int cmd_run(const RunOptions& o) {
   const StopSignals signals;
-  // A bad --checkpoint-every fails before anything is written.
+  // A bad --checkpoint-every or --view fails before anything is written.
   const CheckpointPolicy checked(o.checkpoint_every);
+  check_view_option(o.view);
   if (o.scene_path.empty()) {
     const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
     checked.check_run(0.0, job.run.end_time);

@@ -17,6 +17,7 @@
 #include "silt/view/message.hpp"
 #include "silt/view/mpm_message.hpp"
 #include "silt/view/run_control.hpp"
+#include "test_support.hpp"
 
 namespace silt::view {
 namespace {
@@ -29,7 +30,23 @@ TEST(ViewAddress, PortAloneIsLoopback) {
   EXPECT_EQ(a.host, "127.0.0.1");
   EXPECT_EQ(a.port, 8080);
   EXPECT_EQ(parse_address("0.0.0.0:9000").text(), "0.0.0.0:9000");
-  EXPECT_EQ(parse_address("[::1]:80").host, "[::1]");
+  if (silt::view::ipv6_available()) {
+    EXPECT_EQ(parse_address("[::1]:80").host, "[::1]");
+  } else {  // refused when parsed, not after the run has set up (issue 39)
+    EXPECT_TRUE(silt::test::throws_with([] { parse_address("[::1]:80"); },
+                                        {"--view '[::1]:80'", "no IPv6"}));
+  }
+}
+
+TEST(ViewMessage, TextRepliesNeverThrowOnBytesThatAreNotUtf8) {
+  // Issue 39: the error reply to a text frame of the byte 0xFF quoted the byte, and dump() threw
+  // type_error.316 on a civetweb thread, which ended the run.
+  const nlohmann::json reply{{"type", "error"}, {"message", std::string("not JSON: \xff\xc3(")}};
+  EXPECT_THROW((void)reply.dump(), nlohmann::json::type_error);
+  std::string text;
+  EXPECT_NO_THROW(text = to_text(reply));
+  EXPECT_NE(text.find("\xef\xbf\xbd"), std::string::npos) << text;  // U+FFFD
+  EXPECT_EQ(nlohmann::json::parse(text)["type"], "error");
 }
 
 TEST(ViewAddress, BadOnesNameTheOption) {

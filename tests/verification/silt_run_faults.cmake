@@ -3,7 +3,7 @@
 # SIGTERM (silt_run_faults.py says what each checks).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_FOUND AND TARGET silt)
-  set(cases full_disk folder_removed folder_removed_mpm sigint sigterm)
+  set(cases full_disk full_disk_start folder_removed folder_removed_mpm sigint sigterm)
   if(SILT_VDB)
     list(APPEND cases full_disk_vdb)
   endif()

@@ -15,6 +15,9 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   full_disk_tif   skipped, exit 77, where mounting is not allowed): exit 1, one error naming the
                   frame's file and "no space left", no crash or HDF5 message, the earlier frames
                   complete (gdalinfo opens each), gauges.csv without a cut row.
+  full_disk_start a tmpfs already full before the first file, shallow water and MPM: exit 1, one
+                  error naming resolved_scene.json and "No space left on device" (it said "No
+                  such file or directory": errno was read before the close that failed).
   folder_removed  shallow water: the output folder is deleted mid-run: exit 1, one error naming an
                   output file in it (not its temporary name), and nothing written there again.
   folder_removed_mpm  the same for MPM particle frames.
@@ -245,6 +248,33 @@ def case_full_disk_gdal(silt, source, work, ext):
         subprocess.run(["umount", disk])
 
 
+def case_full_disk_start(silt, source, work):
+    disk = os.path.join(work, "disk")
+    os.makedirs(disk)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk],
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        print("skipped: cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN)")
+        sys.exit(SKIPPED)
+    try:
+        fd = os.open(os.path.join(disk, "fill"), os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:  # full
+            pass
+        os.close(fd)
+        for name, args in (("swe", dam_break_args(source, os.path.join(disk, "swe"))),
+                           ("mpm", fountain_args(source, os.path.join(disk, "mpm"), 2))):
+            code, err = finish(start(silt, args))
+            line = one_line(err, "silt: error:")
+            if code != 1 or "resolved_scene.json" not in line or "No space left" not in line:
+                fail(f"{name}: exit {code}, expected 1 and one error naming resolved_scene.json "
+                     f"and 'No space left on device': {line}")
+            print(f"{name}: {line}")
+    finally:
+        subprocess.run(["umount", disk])
+
+
 def case_folder_removed(silt, source, work, mpm=False):
     out = os.path.join(work, "removed")
     proc = start(silt, fountain_args(source, out, 400) if mpm else dam_break_args(source, out))
@@ -297,6 +327,8 @@ def main():
         case_full_disk(silt, source, work, "vdb")
     elif case in ("full_disk_nc", "full_disk_tif"):
         case_full_disk_gdal(silt, source, work, case[-3:].lstrip("_"))
+    elif case == "full_disk_start":
+        case_full_disk_start(silt, source, work)
     elif case == "folder_removed":
         case_folder_removed(silt, source, work)
     elif case == "folder_removed_mpm":

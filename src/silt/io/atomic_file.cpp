@@ -64,9 +64,14 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   write_atomically(path, [&](const std::string& tmp) {
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    // errno of the call that failed, read right after it: a buffered write fails only at the
+    // close (a full disk), and errno read before then was a stale one ("No such file or
+    // directory" from an earlier lookup).
     const size_t n = std::fwrite(text.data(), 1, text.size(), f);
-    const int err = errno;
-    if (std::fclose(f) != 0 || n != text.size())
+    int err = n != text.size() ? errno : 0;
+    const bool closed = std::fclose(f) == 0;
+    if (!closed && err == 0) err = errno;
+    if (!closed || n != text.size())
       throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
   });
 }

@@ -210,8 +210,12 @@ void write_ascii_grid(const std::string& path, const Raster& r) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
   bool ok = true;
+  int err = 0;  // errno of the first call that failed (read later, it would be a stale one)
   auto put = [&](const std::string& text) {
-    ok = ok && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (ok && std::fwrite(text.data(), 1, text.size(), f) != text.size()) {
+      ok = false;
+      err = errno;
+    }
   };
   // Shortest text that reads back to the same double; the file is ours to keep exact.
   put(fmt::format("ncols {}\nnrows {}\nxllcorner {}\nyllcorner {}\ncellsize {}\nNODATA_value {}\n",
@@ -244,12 +248,13 @@ void write_ascii_grid(const std::string& path, const Raster& r) {
     if (!out_of_memory)
       for (Index s = s0; s < s1; ++s) put(text[size_t(s - s0)]);
   }
-  const int err = errno;
   if (out_of_memory) {
     std::fclose(f);
     throw Error(fmt::format("cannot write '{}': out of memory formatting its text", path));
   }
-  if (std::fclose(f) != 0 || !ok)
+  const bool closed = std::fclose(f) == 0;
+  if (!closed && err == 0) err = errno;
+  if (!closed || !ok)
     throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
 }
 

@@ -1,5 +1,6 @@
 #include "silt/view/address.hpp"
 
+#include <civetweb.h>
 #include <fmt/format.h>
 
 #include <cctype>
@@ -7,6 +8,10 @@
 #include "silt/core/error.hpp"
 
 namespace silt::view {
+
+bool ipv6_available() {
+  return mg_check_feature(8) != 0;  // civetweb's feature bit 8: IPv6
+}
 
 std::string Address::text() const {
   return fmt::format("{}:{}", host, port);
@@ -27,6 +32,9 @@ Address parse_address(const std::string& text, const std::string& what) {
     const bool bracketed = a.host.front() == '[' && a.host.back() == ']';
     if (a.host.find(':') != std::string::npos && !bracketed)
       throw bad("an IPv6 host goes in brackets, e.g. [::1]:8080");
+    // Debian's civetweb has no IPv6: it would only fail to listen after the run had set up.
+    if (bracketed && !ipv6_available())
+      throw bad("this build's civetweb has no IPv6; use an IPv4 address, e.g. 127.0.0.1:8080");
     for (const char c : a.host)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '[' ||
             c == ']' || c == '-'))

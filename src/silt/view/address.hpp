@@ -13,7 +13,11 @@ struct Address {
   std::string text() const;
 };
 
-/// Parses "[HOST:]PORT"; errors name `what` (the option) and the text.
+/// Whether the server can listen on an IPv6 address (civetweb built with IPv6; Debian's is not).
+bool ipv6_available();
+
+/// Parses "[HOST:]PORT"; errors name `what` (the option) and the text. An IPv6 host is an error
+/// when ipv6_available() is false.
 Address parse_address(const std::string& text, const std::string& what = "--view");
 
 }  // namespace silt::view
