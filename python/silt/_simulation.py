@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -27,6 +29,17 @@ def Simulation(scene: Scene, backend: str = "auto", devices: Sequence[int] = (0,
     if scene.solver == "mpm":
         return MpmSimulation(scene, backend, devices)
     return SweSimulation(scene, backend, devices)
+
+
+def _time(t: Any, what: str) -> float:
+    """A time argument in s: a real number (not text, not a bool), finite and not negative.
+    float(t) took "1" for 1 s, and a negative time silently did nothing."""
+    if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Real):
+        raise TypeError(f"{what}: t must be a number of seconds, got {type(t).__name__} {t!r}")
+    value = float(t)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what}: t must be a finite time >= 0 s, got {value}")
+    return value
 
 
 def _devices(devices: Sequence[int]) -> List[int]:
@@ -183,7 +196,7 @@ class MpmSimulation(_Base):
     def advance_to(self, t: float) -> Optional[Dict[str, Any]]:
         """Whole frames until the time reaches ``t`` (s); returns the last frame's statistics
         (None when no frame was needed)."""
-        return self._sim.advance_to(float(t))
+        return self._sim.advance_to(_time(t, "advance_to"))
 
     def run(self) -> Dict[str, Any]:
         """The frames ``silt run`` takes: to ``run.frames``, or until the rms speed falls below
@@ -360,7 +373,7 @@ class SweSimulation(_Base):
 
     def advance_to(self, t: float) -> None:
         """Steps until the simulated time is ``t`` (s) exactly."""
-        self._sim.advance_to(float(t))
+        self._sim.advance_to(_time(t, "advance_to"))
 
     def advance_frame(self) -> Dict[str, Any]:
         """To the scene's next output time; returns :meth:`totals`."""

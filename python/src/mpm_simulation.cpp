@@ -155,7 +155,7 @@ class MpmSimulation {
                            {"backend", describe_execs(execs_)},
                            {"scene_file", job_->path},
                            {"overrides", overrides_}};
-      std::filesystem::create_directories(dir);
+      io::prepare_output_dir(dir);  // silt::Error naming the folder, as the SWE writer's
       io::write_text_atomically((std::filesystem::path(dir) / "resolved_scene.json").string(),
                                 doc.dump(2) + "\n");
       w = std::make_unique<io::MpmFrameWriter>(*job_, dir);

@@ -163,6 +163,22 @@ def test_bad_arguments(sand_scene, dam_scene):
         sim.advance_to(float("nan"))
     with pytest.raises((TypeError, ValueError)):
         sim.advance_to("soon")
+    # Issue 39: "1" was taken for 1 s and a negative time did nothing, silently.
+    with pytest.raises(TypeError, match="number of seconds"):
+        sim.advance_to("1")
+    with pytest.raises(ValueError, match=">= 0"):
+        sim.advance_to(-1)
+    assert sim.time == 0
+
+
+def test_write_frame_errors_are_silt_errors(sand_scene, tmp_path):
+    # Issue 39: a folder that cannot be made raised a bare RuntimeError (std::filesystem) where
+    # the shallow-water writer raises silt.Error.
+    sim = silt.Simulation(sand_scene, backend="cpu")
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    with pytest.raises(silt.Error, match="a_file"):
+        sim.write_frame(blocker / "frames")
 
 
 def test_cpu_partitions_match_one_part(sand_scene):

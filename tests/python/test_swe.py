@@ -137,6 +137,11 @@ def test_bad_arguments(dam_scene):
     sim = silt.Simulation(dam_scene, backend="cpu")
     with pytest.raises(ValueError):
         sim.advance_to(float("inf"))
+    with pytest.raises(TypeError, match="number of seconds"):
+        sim.advance_to("1")  # issue 39: taken for 1 s
+    with pytest.raises(ValueError, match=">= 0"):
+        sim.advance_to(-1)  # issue 39: did nothing, silently
+    assert sim.time == 0
     sim.advance_to(dam_scene.to_dict()["run"]["end_time"])
     with pytest.raises(silt.Error, match="end"):
         sim.advance_frame()
