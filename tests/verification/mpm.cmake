@@ -31,3 +31,8 @@ if(TARGET silt AND SILT_VDB)
   set_tests_properties(silt_run_paddle_sand PROPERTIES LABELS verification TIMEOUT 600
                        ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;OMP_NUM_THREADS=1")
 endif()
+# Contact between bodies: the shipped jelly-on-sand scene digs a crater, and a block dropped on a
+# bed rests within a cell of it (the single grid's limit).
+silt_add_test(NAME mpm_contact_test LABEL verification CUDA
+  SOURCES mpm_contact_test.cpp LIBS silt::mpm silt::io)
+target_compile_definitions(mpm_contact_test PRIVATE SILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
