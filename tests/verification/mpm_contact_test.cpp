@@ -22,7 +22,9 @@
 namespace silt::test::mpm {
 namespace {
 
-float y_of(const silt::mpm::ParticleFrame& p, std::size_t i) { return p.position[3 * i + 1]; }
+float y_of(const silt::mpm::ParticleFrame& p, std::size_t i) {
+  return p.position[3 * i + 1];
+}
 
 /// Chebyshev distance (m) of particle i from the vertical axis through (cx, cz) (m).
 double off_axis(const silt::mpm::ParticleFrame& p, std::size_t i, double cx, double cz) {
@@ -100,8 +102,8 @@ TEST(MpmContact, JellyBlockRestsWithinACellOfItsBed) {
     if (p.material[i] == 1) block_low = std::min(block_low, y_of(p, i));
     if (p.material[i] == 0 && off_axis(p, i, 0.12, 0.12) < 0.04)
       bed_high = std::max(bed_high, y_of(p, i));
-    speed = std::max(speed, float(std::hypot(p.velocity[3 * i], p.velocity[3 * i + 1],
-                                              p.velocity[3 * i + 2])));
+    speed = std::max(
+        speed, float(std::hypot(p.velocity[3 * i], p.velocity[3 * i + 1], p.velocity[3 * i + 2])));
   }
   const double gap = (double(block_low) - double(bed_high)) / dx;
   std::printf("resting gap: block bottom %.4f m, bed top %.4f m: %.2f cell; fastest %.3g m/s\n",
