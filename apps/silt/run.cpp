@@ -240,6 +240,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
             },
             [](const io::SweOutputWriter::EncodedFrame& e) { io::SweOutputWriter::discard(e); }));
         queue->push_row([&f = *flows, tot, t, k] { f.write(k, t, tot); });
+        if (gauges) queue->push_row([&g = *gauges] { g.write_points(); });
         // ms/step: the wall time of the steps since the previous frame (stepping alone, what
         // bench/frame_rate.py compares the run's wall time with).
         const long long steps = solver.steps() - frame_steps;
@@ -255,10 +256,14 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
       continue;
     }
     if (next_gauge <= t) {
+      // Sampled at the end of the step that reached the sample time, stamped with its time: no
+      // step is shortened for a gauge. A step longer than the interval passes several sample
+      // times; it gives one row.
       std::vector<swe::Probe> probes = solver.probe(gauge_cells);
       view.gauge(t, probes);
       if (gauges) queue->push_row([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
-      next_gauge = gauge_dt > 0 ? next_gauge + gauge_dt : std::numeric_limits<double>::infinity();
+      if (!(gauge_dt > 0)) next_gauge = std::numeric_limits<double>::infinity();
+      while (next_gauge <= t) next_gauge += gauge_dt;
       ++gauge_rows;
       continue;
     }
@@ -275,9 +280,9 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     }
     double target = t_end;
     if (next_frame < frames.size()) target = std::min(target, frames[next_frame]);
-    target = view.next_time(t, std::min(target, next_gauge));
+    target = view.next_time(t, target);
     const auto t0 = std::chrono::steady_clock::now();
-    solver.advance_to(target);
+    solver.advance_to(target, {}, next_gauge);  // lands on frames, passes gauge times
     stepping_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     progress.update(solver.time(), solver.steps());
@@ -291,6 +296,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
       queue->push(
           [&w = *writer, f = std::move(fields), t = solver.time()] { w.write_hazard(f, t); });
   }
+  if (gauges) queue->push_row([&g = *gauges] { g.write_points(); });
   if (policy.enabled()) checkpoint();
   const swe::Totals at_end = solver.totals();
   if (root) progress.log(mass_balance_line(at_start, at_end, t_start, solver.time()));

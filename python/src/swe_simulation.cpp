@@ -188,6 +188,7 @@ class SweSimulation {
     if (!o.gauges) o.gauges = std::make_unique<io::GaugeCsvWriter>(*job_, dir);
     nb::gil_scoped_release unlocked;
     o.gauges->write(solver_->time(), solver_->probe(job_->gauge_cells()));
+    o.gauges->write_points();  // gauge_points.csv: arrivals and maxima so far
     return o.gauges->path();
   }
 

@@ -147,12 +147,22 @@ TEST(SweOutput, GaugeCsvRowsFlushed) {
   EXPECT_EQ(j.gauge_cells(), (std::vector<Index>{0, 6}));
   const std::string dir = (scratch() / "gauges").string();
   io::GaugeCsvWriter g(j, dir);
-  g.write(0.0, {{0.5, 0, 0, 0}, {0.5, 0.25, -1, 2}});
+  g.write(0.0, {{0.0, 0, 0, 0}, {0.5, 0.25, -1, 2}});
   // Flushed: visible before the writer closes.
   EXPECT_EQ(read_file(g.path()),
-            "time_s,a_h_m,a_u_m_s,a_v_m_s,a_c_kg_m3,b_h_m,b_u_m_s,b_v_m_s,b_c_kg_m3\n"
-            "0,0.5,0,0,0,0.5,0.25,-1,2\n");
+            "time_s,a_h_m,a_u_m_s,a_v_m_s,a_c_kg_m3,a_level_m,b_h_m,b_u_m_s,b_v_m_s,b_c_kg_m3,"
+            "b_level_m\n"
+            "0,0,0,0,0,2,0.5,0.25,-1,2,2.5\n");
   EXPECT_TRUE(throws_with([&] { g.write(0.5, {{}}); }, {"1 probe values for 2 gauges"}));
+  // Gauge a crosses its arrival depth (0.01 m) a quarter of the way from 0.7 s to 1.1 s.
+  g.write(0.7, {{0.0, 0, 0, 0}, {0.5, 0, 0, 0}});
+  g.write(1.1, {{0.04, 0, 0, 0}, {0.5, 0, 0, 0}});
+  g.write_points();
+  EXPECT_EQ(read_file(dir + "/gauge_points.csv"),
+            "name,x_m,y_m,cell_i,cell_j,ground_m,arrival_depth_m,arrival_time_s,max_depth_m,"
+            "max_level_m,time_of_max_s\n"
+            "a,0.5,0.5,0,0,2,0.01,0.8,0.04,2.04,1.1\n"
+            "b,2.5,1.5,2,1,2,0.01,0,0.5,2.5,0\n");
 }
 
 TEST(SweOutput, ResolvedSceneRunsAgain) {

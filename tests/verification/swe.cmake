@@ -56,3 +56,12 @@ if(TARGET silt)
   set_tests_properties(swe_flow_tables_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()
+# Gauges at no cost: samples at the ends of steps (gauges every 1 s take at most 2% more steps than
+# none, the same maximum depth), level and ground, the cell read, arrival times and maxima.
+if(TARGET silt)
+  add_test(NAME swe_gauges_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_gauges_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_gauges)
+  set_tests_properties(swe_gauges_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+endif()

@@ -99,8 +99,14 @@ class SweOutputWriter {
   void write_files(const swe::Fields& f, double t, int k, EncodedFrame& e) const;
 };
 
-/// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per
-/// gauge; each row is flushed so a crash loses at most the row being written.
+/// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3,
+/// <gauge>_level_m (water level h + ground) per gauge, one row per sample (at the end of the step
+/// that reached the sample time, stamped with that step's time); each row is flushed so a crash
+/// loses at most the row being written. Beside it gauge_points.csv (write_points(): with each frame
+/// and at the end of the run; a restart recomputes it from the rows it keeps): per
+/// gauge its point, the cell read (i, j) and its ground (bed) elevation, its arrival depth, the
+/// arrival time (the first time its depth exceeds the arrival depth, interpolated linearly between
+/// the two samples around it; empty until then) and the largest depth and level sampled.
 class GaugeCsvWriter {
  public:
   /// keep_rows >= 0 (a restart): appends after the first keep_rows rows the file holds.
@@ -111,12 +117,25 @@ class GaugeCsvWriter {
 
   /// probes[g] for gauge g, in job.outputs.gauges order (swe::Solver::probe(job.gauge_cells())).
   void write(double t, const std::vector<swe::Probe>& probes);
+  /// gauge_points.csv from the rows so far.
+  void write_points() const;
   const std::string& path() const { return path_; }
 
  private:
-  std::string path_;
+  /// What gauge_points.csv says of one gauge, from the samples so far.
+  struct Track {
+    double last_t = 0, last_h = 0;
+    bool sampled = false;
+    double arrival = -1;           // s; < 0: not yet
+    double max_h = -1, max_t = 0;  // m, s
+  };
+  void track(size_t g, double t, double h);
+
+  const SweJob* job_;
+  std::string path_, points_path_;
   std::FILE* file_ = nullptr;
   size_t gauges_ = 0;
+  std::vector<Track> track_;
 };
 
 /// The run's water accounting, one row per output frame (swe_output_flows.cpp), both files written

@@ -1,11 +1,14 @@
-// gauges.csv: one row per sample time, four columns per gauge.
+// gauges.csv: one row per sample time, five columns per gauge; gauge_points.csv: each gauge's cell,
+// ground, arrival time and maximum.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
@@ -13,23 +16,40 @@
 
 namespace silt::io {
 
+namespace {
+constexpr size_t kGaugeColumns = 5;  // h, u, v, c, level
+}  // namespace
+
 GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, long keep_rows)
-    : path_((std::filesystem::path(out_dir) / "gauges.csv").string()),
-      gauges_(job.outputs.gauges.size()) {
+    : job_(&job),
+      path_((std::filesystem::path(out_dir) / "gauges.csv").string()),
+      points_path_((std::filesystem::path(out_dir) / "gauge_points.csv").string()),
+      gauges_(job.outputs.gauges.size()),
+      track_(job.outputs.gauges.size()) {
   prepare_output_dir(out_dir);
   std::string text = "time_s";
   for (const auto& g : job.outputs.gauges)
-    text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3", g.name);
+    text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3,{0}_level_m", g.name);
   text += '\n';
   if (keep_rows > 0) {
     // A restart: the rows written up to the checkpoint (complete lines only; a row cut by a
-    // crash after the checkpoint is dropped with the rest).
+    // crash after the checkpoint is dropped with the rest), which also give the arrival times
+    // and maxima so far.
     std::ifstream in(path_);
     std::string line;
     std::getline(in, line);  // header
-    for (long r = 0; r < keep_rows && std::getline(in, line) && !in.eof(); ++r) text += line + '\n';
+    for (long r = 0; r < keep_rows && std::getline(in, line) && !in.eof(); ++r) {
+      text += line + '\n';
+      std::vector<double> v;
+      std::stringstream cells(line);
+      std::string cell;
+      while (std::getline(cells, cell, ',')) v.push_back(std::strtod(cell.c_str(), nullptr));
+      if (v.size() != 1 + kGaugeColumns * gauges_) continue;
+      for (size_t g = 0; g < gauges_; ++g) track(g, v[0], v[1 + kGaugeColumns * g]);
+    }
   }
   write_text_atomically(path_, text);
+  write_points();
   file_ = std::fopen(path_.c_str(), "ab");
   if (!file_) throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
 }
@@ -43,9 +63,14 @@ void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
     throw Error(fmt::format("'{}': {} probe values for {} gauges", path_, probes.size(), gauges_));
   // 10 significant digits for the time (a sum of intervals carries round-off in the last
   // digits), 9 for the values (exact for the float32 state, ample for float64).
-  std::string row = fmt::format("{:.10g}", t);
-  for (const auto& p : probes)
-    row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c);
+  // The time as it is (the shortest form that reads back), the values to 9 digits (exact for
+  // the float32 state, ample for float64).
+  std::string row = fmt::format("{}", t);
+  for (size_t g = 0; g < gauges_; ++g) {
+    const swe::Probe& p = probes[g];
+    const double ground = job_->scene.bed[size_t(job_->outputs.gauges[g].cell)];
+    row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c, ground + p.h);
+  }
   row += '\n';
   const long before = std::ftell(file_);
   if (std::fputs(row.c_str(), file_) < 0 || std::fflush(file_) != 0) {
@@ -55,6 +80,43 @@ void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
       std::fseek(file_, before, SEEK_SET);
     throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
   }
+  for (size_t g = 0; g < gauges_; ++g) track(g, t, probes[g].h);
+}
+
+void GaugeCsvWriter::track(size_t g, double t, double h) {
+  Track& k = track_[g];
+  const double d = job_->outputs.gauges[g].arrival_depth;
+  if (k.arrival < 0 && h > d) {
+    // Linear between the last sample (below the depth) and this one; this one when it is the
+    // first sample.
+    k.arrival =
+        k.sampled && h > k.last_h ? k.last_t + (d - k.last_h) / (h - k.last_h) * (t - k.last_t) : t;
+  }
+  if (h > k.max_h) {
+    k.max_h = h;
+    k.max_t = t;
+  }
+  k.last_t = t;
+  k.last_h = h;
+  k.sampled = true;
+}
+
+void GaugeCsvWriter::write_points() const {
+  const swe::Grid& grid = job_->scene.grid;
+  std::string text =
+      "name,x_m,y_m,cell_i,cell_j,ground_m,arrival_depth_m,arrival_time_s,max_depth_m,"
+      "max_level_m,time_of_max_s\n";
+  for (size_t g = 0; g < gauges_; ++g) {
+    const Gauge& p = job_->outputs.gauges[g];
+    const Track& k = track_[g];
+    const double ground = job_->scene.bed[size_t(p.cell)];
+    text += fmt::format("{},{},{},{},{},{:.9g},{},", p.name, p.x, p.y, p.cell % grid.nx,
+                        p.cell / grid.nx, ground, p.arrival_depth);
+    text += k.arrival >= 0 ? fmt::format("{:.9g}", k.arrival) : std::string();
+    text += k.max_h >= 0 ? fmt::format(",{:.9g},{:.9g},{}\n", k.max_h, ground + k.max_h, k.max_t)
+                         : std::string(",,,\n");
+  }
+  write_text_atomically(points_path_, text);
 }
 
 }  // namespace silt::io

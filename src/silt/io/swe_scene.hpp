@@ -53,9 +53,10 @@ std::string to_string(HazardField f);
 enum class PngMap { none, depth, concentration };
 
 struct Gauge {
-  std::string name;     // column prefix in gauges.csv
-  double x = 0, y = 0;  // m
-  Index cell = 0;       // j * nx + i of the cell containing (x, y)
+  std::string name;             // column prefix in gauges.csv
+  double x = 0, y = 0;          // m
+  Index cell = 0;               // j * nx + i of the cell containing (x, y)
+  double arrival_depth = 0.01;  // m: the flood arrives when the depth first exceeds this
 };
 
 struct SweRunSettings {

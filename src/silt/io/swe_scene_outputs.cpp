@@ -317,6 +317,7 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
            fmt::format("= {} s gives {:.4g} samples to end_time = {} s, more than the {:.0f} rows "
                        "gauges.csv may have",
                        out.gauge_interval, samples, end_time, kMaxGaugeSamples));
+  const double arrival = g.number("arrival_depth", 0.01, Range::positive());
   std::vector<Keys> pts = g.objects("points");
   // Names seen so far: a set, so that 10^5 gauges load in linear time (a scan of the earlier
   // gauges for each took 49 s at 100,000).
@@ -330,6 +331,7 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
       p.fail("name", fmt::format("\"{}\" is used twice", gauge.name));
     gauge.x = p.number("x");
     gauge.y = p.number("y");
+    gauge.arrival_depth = p.number("arrival_depth", arrival, Range::positive());
     gauge.cell = cell_at(s.grid, gauge.x, gauge.y);
     if (gauge.cell < 0) p.fail("x", fmt::format("({}, {}) is outside the grid", gauge.x, gauge.y));
     if (!s.active.empty() && !s.active[gauge.cell])

@@ -298,10 +298,14 @@ void Engine<T>::update_speed() {
 }
 
 template <class T>
-void Engine<T>::set_target(double t) {
-  if (t == target_on_device_) return;
-  for (auto& p : parts_) p->clock.set(kTarget, t);
+void Engine<T>::set_target(double t, double after) {
+  if (t == target_on_device_ && after == stop_after_on_device_) return;
+  for (auto& p : parts_) {
+    p->clock.set(kTarget, t);
+    p->clock.set(kStopAfter, after);
+  }
   target_on_device_ = t;
+  stop_after_on_device_ = after;
 }
 
 template <class T>
@@ -311,7 +315,8 @@ void Engine<T>::step() {
 
 template <class T>
 void Engine<T>::step_many(long long count) {
-  set_target(std::numeric_limits<double>::infinity());
+  const double inf = std::numeric_limits<double>::infinity();
+  set_target(inf, inf);
   for (long long k = 0; k < count; ++k) {
     // Rain rasters: the bracket of each step's start (a wait for the device per step; steps
     // queued this way are for tests and benchmarks, runs go through advance_to).
@@ -333,25 +338,28 @@ double Engine<T>::select_rain(double t) {
 // With rain rasters the run stops at every frame time on the way (as at an output time), so each
 // step lies within one bracket of frames and the device blends the two it holds.
 template <class T>
-bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop) {
+bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop, double after) {
   if (!std::isfinite(t_end))
     throw Error(
         fmt::format("swe scene '{}': advance_to({}) needs a finite time", scene_.name, t_end));
-  if (scene_.rain.empty()) return advance_within(t_end, stop);
+  if (scene_.rain.empty()) return advance_within(t_end, stop, after);
   for (;;) {
     const double t = clock()[kTime];
     const double until = std::min(t_end, select_rain(t));
-    if (!advance_within(until, stop)) return false;
-    if (!(until < t_end)) return true;
+    if (!advance_within(until, stop, after)) return false;
+    if (!(until < t_end) || !(clock()[kTime] < after)) return true;
   }
 }
 
+// Steps land exactly on t_end; with `after` < t_end they end at the first step end at or past it
+// (not shortened for it: the steps the run would take anyway).
 template <class T>
-bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop) {
+bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop, double after) {
   Clock c = clock();
   check_faults(c, false);  // a fault left by step() calls: no checkpoint to go back to
-  if (!(t_end > c[kTime])) return true;
-  set_target(t_end);
+  const double end = std::min(t_end, after);
+  if (!(end > c[kTime])) return true;
+  set_target(t_end, after);
   for (;;) {
     for (auto& p : parts_) {
       activate(p->exec);  // launches go to the current device (fault reads move it)
@@ -359,11 +367,11 @@ bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop) 
     }
     // Every rank computes the same count from the same clock, so all take part in the same
     // collectives.
-    const long long n = batch_steps(t_end - c[kTime], c[kCflDt], kMaxBatch);
+    const long long n = batch_steps(end - c[kTime], c[kCflDt], kMaxBatch);
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
     check_faults(c, true);
-    if (!(c[kTime] < t_end)) return true;
+    if (!(c[kTime] < end)) return true;
     if (stop && stop()) return false;
   }
 }

@@ -34,8 +34,9 @@ inline long long batch_steps(double remaining, double cfl_dt, long long max_batc
 class EngineBase {
  public:
   virtual ~EngineBase() = default;
-  /// Steps to t_end; stop (may be empty), asked after each batch, ends it early (false).
-  virtual bool advance_to(double t_end, const std::function<bool()>& stop = {}) = 0;
+  /// Steps to t_end; stop (may be empty), asked after each batch, ends it early (false); so does
+  /// the first step that ends at or past `after` (true; Solver::advance_to).
+  virtual bool advance_to(double t_end, const std::function<bool()>& stop, double after) = 0;
   virtual void step() = 0;
   /// count steps queued together (no host wait between them).
   virtual void step_many(long long count) = 0;

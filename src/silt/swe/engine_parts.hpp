@@ -37,7 +37,7 @@ class Engine final : public EngineBase {
  public:
   Engine(const Scene& scene, const Split& split, const SolverOptions& options);
   ~Engine() override;
-  bool advance_to(double t_end, const std::function<bool()>& stop) override;
+  bool advance_to(double t_end, const std::function<bool()>& stop, double after) override;
   void step() override;
   void step_many(long long count) override;
   Clock clock() const override;
@@ -64,9 +64,11 @@ class Engine final : public EngineBase {
   void finish_parts();
   void accumulate_hazard();
   void update_speed();
-  void set_target(double t);
-  /// Steps to t_end with the rain bracket as it is (advance_to cuts the run at frame times).
-  bool advance_within(double t_end, const std::function<bool()>& stop);
+  /// The time steps land on and the time after which they stop (kTarget, kStopAfter).
+  void set_target(double t, double after);
+  /// Steps to t_end (or past `after`) with the rain bracket as it is (advance_to cuts the run at
+  /// frame times).
+  bool advance_within(double t_end, const std::function<bool()>& stop, double after);
   /// Every part's rain bracket for time t; returns the time it ends (+inf: never).
   double select_rain(double t);
   // Faults (engine_faults.cpp).
@@ -125,6 +127,7 @@ class Engine final : public EngineBase {
   bool one_pass() const { return path_ != Path::plain; }
   int cur_ = 0;
   double target_on_device_ = std::numeric_limits<double>::infinity();
+  double stop_after_on_device_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace silt::swe::detail

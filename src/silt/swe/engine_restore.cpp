@@ -101,6 +101,7 @@ void Engine<T>::restore(const RestartState& s) {
     c[kTime] = s.time;
     c[kSteps] = double(s.steps);
     c[kTarget] = std::numeric_limits<double>::infinity();
+    c[kStopAfter] = std::numeric_limits<double>::infinity();
     c[kLastDt] = s.last_dt;
     c[kCflDt] = s.cfl_dt;
     // The inflow is counted per part and summed over all of them (totals()): the first part
@@ -114,6 +115,7 @@ void Engine<T>::restore(const RestartState& s) {
     p->clock.upload(c);
   }
   target_on_device_ = std::numeric_limits<double>::infinity();
+  stop_after_on_device_ = std::numeric_limits<double>::infinity();
   since_exchange_ = k_;  // the halos were set from the global fields: exchange before the next step
   update_speed();
   fence_all();

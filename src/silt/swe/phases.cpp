@@ -70,7 +70,7 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
         const double t = c[kTime], target = c[kTarget];
         double dt = 0.0, dt_unclipped = 0.0;
         bool clipped = false;
-        if (!v.fault.raised() && t < target) {
+        if (!v.fault.raised() && t < target && t < c[kStopAfter]) {
           // The cells' CFL step (the speed of the last reduction) and max_dt, then the forcing's.
           const double dt_cells = cfl_dt_k(double(*v.smax), v.dx, v.cfl, v.speed_floor);
           const double dt_cfl = forcing_step(v, t, dt_cells < v.max_dt ? dt_cells : v.max_dt);

@@ -11,7 +11,7 @@ namespace silt::swe::detail {
 
 /// One thread: turns the CFL reduction into this step's dt (bounded by max_dt and by the speed of
 /// the inflows and sources during the step, then clipped to the target time; 0 past the target or
-/// after a fault), advances the device time and step count, samples
+/// after a fault, or once the time has reached kStopAfter), advances the device time and step count, samples
 /// rain and boundary series at mid-step, counts the rain as inflow, resets the per-step scalars.
 template <class T>
 void phase_clock(const Exec& exec, const SolverView<T>& v);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "silt/core/error.hpp"
 #include "silt/swe/engine.hpp"
 #include "silt/swe/setup.hpp"
@@ -47,10 +49,13 @@ Solver::Solver(Solver&&) noexcept = default;
 Solver& Solver::operator=(Solver&&) noexcept = default;
 
 void Solver::advance_to(double t_end) {
-  impl_->engine->advance_to(t_end, {});
+  impl_->engine->advance_to(t_end, {}, std::numeric_limits<double>::infinity());
 }
 bool Solver::advance_to(double t_end, const std::function<bool()>& stop) {
-  return impl_->engine->advance_to(t_end, stop);
+  return impl_->engine->advance_to(t_end, stop, std::numeric_limits<double>::infinity());
+}
+bool Solver::advance_to(double t_end, const std::function<bool()>& stop, double after) {
+  return impl_->engine->advance_to(t_end, stop, after);
 }
 void Solver::step() {
   impl_->engine->step();

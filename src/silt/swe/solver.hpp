@@ -115,6 +115,10 @@ class Solver {
   /// and returning false when it said true: the run then stands at the end of that batch, short
   /// of t_end, checked for faults and ready to go on (an interactive caller's Ctrl-C).
   bool advance_to(double t_end, const std::function<bool()>& stop);
+  /// The same, but returning at the end of the first step that ends at or past `after` (< t_end)
+  /// without shortening any step for it: the time is then in [after, t_end] (a sample taken
+  /// there, stamped with time(), costs no step; gauges). Steps still land on t_end exactly.
+  bool advance_to(double t_end, const std::function<bool()>& stop, double after);
   /// Exactly one step (tests). It is queued without waiting for the device (a benchmark can time
   /// a run of them, then read time()); a fault it raises is reported by the next advance_to().
   void step();

@@ -34,6 +34,9 @@ enum ClockSlot : int {
   // (a float64 division and the double values would hold registers in its wet interior):
   kDtDx,       // dt / dx, s/m
   kRainDepth,  // uniform rain falling during the step, kRain * dt, m
+  // Steps end once the time reaches this (s), without a step shortened to land on it: where
+  // advance_to(t, stop, after) returns early to sample gauges at the end of a step.
+  kStopAfter,
   kClockSize
 };
 // After the kClockSize slots the clock holds the flow slots: the net volume (m^3, positive into
