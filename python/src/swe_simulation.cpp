@@ -22,10 +22,11 @@ namespace silt::python {
 
 namespace {
 
-constexpr io::SweField kFields[] = {io::SweField::depth,     io::SweField::velocity,
-                                    io::SweField::u,         io::SweField::v,
-                                    io::SweField::level,     io::SweField::concentration,
-                                    io::SweField::max_depth, io::SweField::infiltration};
+// "bed" is read from the scene (below), not derived from the fields.
+constexpr io::SweField kFields[] = {
+    io::SweField::depth,     io::SweField::velocity,     io::SweField::u,
+    io::SweField::v,         io::SweField::level,        io::SweField::concentration,
+    io::SweField::max_depth, io::SweField::infiltration, io::SweField::max_level};
 
 std::string field_names() {
   std::string s;

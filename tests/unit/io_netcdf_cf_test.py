@@ -35,13 +35,19 @@ def check(ok, what):
         failures.append(what)
 
 
-def scene(path, outputs, end_time=20.0):
-    # 20 x 10 cells of 10 m in UTM 16N; a dam break along x.
+# A CRS CF has no grid mapping for (scenes/data/jacksboro_dem_75m.prj, issue 34: cfchecks refused
+# GDAL's "equirectangular").
+EQUIRECTANGULAR = open(os.path.join(HERE, "..", "..", "scenes", "data",
+                                    "jacksboro_dem_75m.prj")).read().strip()
+
+
+def scene(path, outputs, end_time=20.0, prj=None):
+    # 20 x 10 cells of 10 m in UTM 16N (or prj); a dam break along x.
     srs = osr.SpatialReference()
     srs.ImportFromEPSG(32616)
     srs.MorphToESRI()
     with open(os.path.join(SCRATCH, "dem.prj"), "w") as f:
-        f.write(srs.ExportToWkt() + "\n")
+        f.write((prj or srs.ExportToWkt()) + "\n")
     with open(os.path.join(SCRATCH, "dem.asc"), "w") as f:
         f.write("ncols 20\nnrows 10\nxllcorner 600000\nyllcorner 4000000\ncellsize 10\n")
         for _ in range(10):
@@ -60,10 +66,10 @@ def scene(path, outputs, end_time=20.0):
         json.dump(doc, f)
 
 
-def run(out, outputs):
+def run(out, outputs, prj=None):
     shutil.rmtree(out, ignore_errors=True)
     path = os.path.join(SCRATCH, "cf_scene.json")
-    scene(path, outputs)
+    scene(path, outputs, prj=prj)
     subprocess.run([SILT, "run", path, "--out", out], check=True, stdout=subprocess.DEVNULL)
 
 
@@ -133,6 +139,28 @@ run(frames, {"formats": ["nc"], "netcdf": "frames"})
 check(len(glob.glob(os.path.join(frames, "depth_*.nc"))) == 5, "netcdf = frames: a file a frame")
 cfchecks(os.path.join(frames, "depth_0001.nc"))
 cfchecks(os.path.join(frames, "max_depth_0004.nc"))
+
+# A CRS without a CF grid mapping: the file is still CF (no variable names a grid mapping CF does
+# not have) and keeps the CRS as crs_wkt in a variable "crs"; bed and max_level are fields too.
+local = os.path.join(SCRATCH, "cf_local")
+run(local, {"formats": ["nc"], "fields": ["depth", "level", "max_depth", "bed", "max_level"],
+            "hazard": {"fields": ["max_depth", "first_wet_time"]}}, prj=EQUIRECTANGULAR)
+cfchecks(os.path.join(local, "fields.nc"))
+with xr.open_dataset(os.path.join(local, "fields.nc")) as d:
+    wkt = d["crs"].attrs.get("crs_wkt", "")
+    check(osr.SpatialReference(wkt).IsSame(osr.SpatialReference(EQUIRECTANGULAR)) == 1,
+          "a CRS without a CF grid mapping is kept as crs.crs_wkt")
+    check(all("grid_mapping" not in d[v].attrs for v in d.data_vars),
+          "no variable names a grid mapping CF does not have")
+    bed = d["bed"].isel(time=0).values
+    check(np.allclose(bed, 0.0), f"bed is the DEM: {np.nanmin(bed)} .. {np.nanmax(bed)}")
+    ml = d["max_level"].isel(time=-1).values
+    md = d["max_depth"].isel(time=-1).values
+    check(d["max_level"].attrs.get("cell_methods") == "time: maximum" and
+          np.allclose(ml, md + bed, equal_nan=True), "max_level = bed + max_depth")
+    fw = d["hazard_first_wet_time"].values
+    check(np.nanmax(fw) == 0.0, f"every cell wet at the start was first wet at t = 0: "
+          f"{np.nanmin(fw)} .. {np.nanmax(fw)}")
 
 # A run stopped between frames leaves a readable file with the frames frames.csv lists.
 stop = os.path.join(SCRATCH, "cf_stop")

@@ -210,8 +210,10 @@ check(ok, "first wetting and wet duration at frame k are at most its time")
 depth = [frame_tif("depth", k) for k in range(len(TK))]
 ok = all(np.all(hz["max_depth"][k] >= depth[j]) for k in range(len(TK)) for j in range(k + 1))
 check(ok, "the maximum depth at frame k is at least every depth the frames up to k hold")
-check(bool(np.all(first[0] == nd)) and bool(np.all(hz["wet_duration"][0] == 0)),
-      "frame 0 (t = 0) holds no wetting yet")
+wet0 = depth[0] > W  # wet at the start: first wet at t = 0 (issue 34), the rest not yet
+check(bool(np.all(first[0][wet0] == 0)) and bool(np.all(first[0][~wet0] == nd))
+      and bool(np.all(hz["wet_duration"][0] == 0)) and bool(wet0.any()),
+      "frame 0 (t = 0): first wetting 0 where wet at the start, none elsewhere; no wet time")
 # Ritter at the inner frame t = 6 s.
 k6, t6 = 3, TK[3]
 reached6 = (x > 2 * DX) & (x < 0.8 * t6 * (2 * c0 - 3 * cw))

@@ -5,6 +5,7 @@ gauges every 1 s, every 50 s and none. Checks:
     step), and the maximum depth raster is the same;
   - gauges.csv: times increasing, one row per step at most, each row at or after its sample time;
     level = ground + depth;
+  - frames.csv lists the frame times as meant (k x 0.3 s printed as 3.6, not 3.5999999999999996);
   - gauge_points.csv: the cell read and its ground elevation, the arrival time (the first time the
     depth exceeds the gauge's arrival depth, between the samples around it) and the maxima, in the
     order the flood reaches the gauges.
@@ -119,6 +120,19 @@ def main():
     if not arrivals[0] < arrivals[1] < arrivals[2]:
         fail(f"arrivals {arrivals} s not in the flood's order")
     print(f"arrival times {arrivals} s; {len(rows)} rows")
+    # Frame times as meant: 12 x 0.3 s is 3.6 s in frames.csv, not 3.5999999999999996.
+    short = json.loads(json.dumps(SCENE))
+    short["run"] = {"end_time": 4.5, "output_interval": 0.3}
+    path = os.path.join(work, "short.json")
+    with open(path, "w") as f:
+        json.dump(short, f)
+    out = os.path.join(work, "short")
+    subprocess.run([silt, "run", path, "--backend", "cpu", "--out", out, "-q"], check=True)
+    listed = [line.split(",")[1] for line in open(os.path.join(out, "frames.csv")).read().split()[1:]]
+    want = [f"{k * 3 // 10}.{k * 3 % 10}" if k % 10 else str(k * 3 // 10) for k in range(16)]
+    want = [w[:-2] if w.endswith(".0") else w for w in want]
+    if listed != want:
+        fail(f"frames.csv times {listed}, expected {want}")
     print("PASS")
 
 

@@ -21,8 +21,9 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
   const Index n = s.grid.cells();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> out(static_cast<size_t>(n), nan);
-  const bool needs_water =
-      which != SweField::depth && which != SweField::max_depth && which != SweField::infiltration;
+  const bool needs_water = which != SweField::depth && which != SweField::max_depth &&
+                           which != SweField::infiltration && which != SweField::bed &&
+                           which != SweField::max_level;
   // On the calling thread's OpenMP team (a writer pool thread's share): a 16.8M-cell frame took
   // ~0.1 s on one thread.
 #pragma omp parallel for schedule(static)
@@ -56,6 +57,14 @@ std::vector<double> derived_field(const swe::Scene& s, const swe::Fields& f, Swe
       case SweField::infiltration:
         out[k] = f.infiltration.empty() ? 0.0 : f.infiltration[k];
         break;
+      case SweField::bed:
+        out[k] = s.bed[k];
+        break;
+      case SweField::max_level: {
+        const double m = f.max_depth.empty() ? h : f.max_depth[k];
+        if (m > s.dry_depth) out[k] = m + s.bed[k];  // never wet: no level
+        break;
+      }
     }
   }
   return out;
@@ -97,7 +106,8 @@ void name_field(Raster& r, SweField field) {
   r.units = units_of(field);
   r.standard_name = standard_name_of(field);
   r.long_name = long_name_of(field);
-  r.cell_methods = field == SweField::max_depth ? "time: maximum" : "";
+  r.cell_methods =
+      field == SweField::max_depth || field == SweField::max_level ? "time: maximum" : "";
 }
 }  // namespace
 
@@ -141,7 +151,7 @@ unsigned field_arrays_of(const SweOutputSettings& o) {
     if (f == SweField::velocity || f == SweField::u || f == SweField::v)
       a |= swe::arrays::discharge;
     if (f == SweField::concentration) a |= swe::arrays::pollutant;
-    if (f == SweField::max_depth) a |= swe::arrays::max_depth;
+    if (f == SweField::max_depth || f == SweField::max_level) a |= swe::arrays::max_depth;
     if (f == SweField::infiltration) a |= swe::arrays::infiltration;
   };
   for (SweField f : o.fields) add(f);

@@ -18,7 +18,18 @@ namespace silt::io {
 
 /// Output rasters. velocity is the speed sqrt(u^2 + v^2); level is h + z; level and
 /// concentration (C = hc / h) are nodata where the cell is dry.
-enum class SweField { depth, velocity, u, v, level, concentration, max_depth, infiltration };
+enum class SweField {
+  depth,
+  velocity,
+  u,
+  v,
+  level,
+  concentration,
+  max_depth,
+  infiltration,
+  bed,       // the bed (ground) elevation, m: the DEM as the solver sees it
+  max_level  // the highest water level since the start (bed + max_depth), m; nodata never wet
+};
 /// File-name stem and scene-file spelling: "depth", "velocity", "u", "v", "level", ...
 std::string to_string(SweField f);
 std::string units_of(SweField f);

@@ -34,6 +34,10 @@ std::string to_string(SweField f) {
       return "max_depth";
     case SweField::infiltration:
       return "infiltration";
+    case SweField::bed:
+      return "bed";
+    case SweField::max_level:
+      return "max_level";
   }
   return "depth";
 }
@@ -85,7 +89,10 @@ std::string standard_name_of(SweField f) {
     case SweField::v:
       return "northward_flood_water_velocity";
     case SweField::level:
+    case SweField::max_level:                               // with cell_methods "time: maximum"
       return "water_surface_height_above_reference_datum";  // the DEM's vertical datum
+    case SweField::bed:
+      return "surface_altitude";
     case SweField::concentration:
     case SweField::infiltration:
       return "";  // a generic pollutant, an infiltrated depth: no CF names
@@ -111,6 +118,10 @@ std::string long_name_of(SweField f) {
       return "maximum water depth since the start of the run";
     case SweField::infiltration:
       return "depth of water infiltrated into the soil since the start of the run";
+    case SweField::bed:
+      return "bed elevation";
+    case SweField::max_level:
+      return "maximum water surface elevation since the start of the run (bed + maximum depth)";
   }
   return "";
 }
@@ -202,7 +213,8 @@ constexpr double kMaxGaugeSamples = 1e7;
 
 constexpr SweField kAllFields[] = {
     SweField::depth, SweField::velocity,      SweField::u,         SweField::v,
-    SweField::level, SweField::concentration, SweField::max_depth, SweField::infiltration};
+    SweField::level, SweField::concentration, SweField::max_depth, SweField::infiltration,
+    SweField::bed,   SweField::max_level};
 
 void read_run(Keys& root, SweRunSettings& run) {
   Keys r = root.object("run", /*required=*/true);
@@ -242,7 +254,9 @@ void read_run(Keys& root, SweRunSettings& run) {
     // Frames at 0, dt, 2 dt, ... and always at end_time; a frame closer than 1e-6 dt to
     // end_time is end_time (round-off in k * dt).
     for (long k = 0;; ++k) {
-      const double t = k * dt;
+      // k dt to 15 significant digits: the decimal time meant (12 x 0.3 is 3.5999999999999996 in
+      // binary; frames.csv and the files' times then read 3.6).
+      const double t = std::strtod(fmt::format("{:.15g}", double(k) * dt).c_str(), nullptr);
       if (t >= run.end_time - 1e-6 * dt) break;
       run.output_times.push_back(t);
     }

@@ -76,6 +76,12 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
   update_speed();
+  // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
+  if (scene_.hazard.enabled)
+    for (auto& p : parts_) {
+      activate(p->exec);
+      phase_hazard_start(p->exec, p->hazard_view(cur_), 0.0);
+    }
 }
 
 template <class T>

@@ -67,24 +67,38 @@ void HazardBuffers<T>::copy(const Exec& exec, bool to_backup) {
       });
 }
 
+namespace {
+// Cell (i, j) of v after a step of dt (s) ending at t (s); a dry cell changes nothing.
+template <class T>
+SILT_HD void hazard_cell(const HazardView<T>& v, Index i, Index j, double t, double dt) {
+  if (!v.active(i, j) || !(v.h(i, j) > v.params.wet_depth)) return;
+  const HazardCell<T> before{v.max_speed(i, j),  v.max_depth_speed(i, j), v.max_conc(i, j),
+                             v.max_rating(i, j), v.first_wet(i, j),       v.wet_time(i, j)};
+  const HazardCell<T> a =
+      accumulate_hazard_k(before, v.h(i, j), v.hu(i, j), v.hv(i, j), v.hc(i, j), t, dt, v.params);
+  v.max_speed(i, j) = a.max_speed;
+  v.max_depth_speed(i, j) = a.max_depth_speed;
+  v.max_conc(i, j) = a.max_conc;
+  v.max_rating(i, j) = a.max_rating;
+  v.first_wet(i, j) = a.first_wet;
+  v.wet_time(i, j) = a.wet_time;
+}
+}  // namespace
+
 template <class T>
 void phase_hazard(const Exec& exec, const HazardView<T>& v) {
   parallel_for(
       exec, "swe.hazard", Box2{0, v.nx, 0, v.ny}, SILT_LAMBDA(Index i, Index j) {
         const double dt = v.clock[kDt];
-        // A no-op step changes nothing; a dry cell neither (nothing written).
-        if (!(dt > 0.0) || !v.active(i, j) || !(v.h(i, j) > v.params.wet_depth)) return;
-        const HazardCell<T> before{v.max_speed(i, j),  v.max_depth_speed(i, j), v.max_conc(i, j),
-                                   v.max_rating(i, j), v.first_wet(i, j),       v.wet_time(i, j)};
-        const HazardCell<T> a = accumulate_hazard_k(before, v.h(i, j), v.hu(i, j), v.hv(i, j),
-                                                    v.hc(i, j), v.clock[kTime], dt, v.params);
-        v.max_speed(i, j) = a.max_speed;
-        v.max_depth_speed(i, j) = a.max_depth_speed;
-        v.max_conc(i, j) = a.max_conc;
-        v.max_rating(i, j) = a.max_rating;
-        v.first_wet(i, j) = a.first_wet;
-        v.wet_time(i, j) = a.wet_time;
+        if (dt > 0.0) hazard_cell(v, i, j, v.clock[kTime], dt);  // a no-op step changes nothing
       });
+}
+
+template <class T>
+void phase_hazard_start(const Exec& exec, const HazardView<T>& v, double t) {
+  parallel_for(
+      exec, "swe.hazard.start", Box2{0, v.nx, 0, v.ny},
+      SILT_LAMBDA(Index i, Index j) { hazard_cell(v, i, j, t, 0.0); });
 }
 
 template <class T>
@@ -114,5 +128,7 @@ template struct HazardBuffers<float>;
 template struct HazardBuffers<double>;
 template void phase_hazard<float>(const Exec&, const HazardView<float>&);
 template void phase_hazard<double>(const Exec&, const HazardView<double>&);
+template void phase_hazard_start<float>(const Exec&, const HazardView<float>&, double);
+template void phase_hazard_start<double>(const Exec&, const HazardView<double>&, double);
 
 }  // namespace silt::swe::detail

@@ -44,5 +44,9 @@ struct HazardBuffers {
 /// The hazard fields of state (h, hu, hv, hc) after a step; cells of `active` only.
 template <class T>
 void phase_hazard(const Exec& exec, const HazardView<T>& v);
+/// The hazard fields of the state a run starts from, at time t (s): a cell wet then was first wet
+/// at t (not at the end of the first step) and its maxima include that state; no wet time.
+template <class T>
+void phase_hazard_start(const Exec& exec, const HazardView<T>& v, double t);
 
 }  // namespace silt::swe::detail

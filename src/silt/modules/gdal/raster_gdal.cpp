@@ -63,6 +63,37 @@ void set_crs(GDALDataset& ds, GDALMDArray* array, const std::string& wkt, const 
     ds.SetSpatialRef(&srs);
 }
 
+// Whether CF has a grid mapping for the CRS wkt (CF 1.8 appendix F, the names cfchecks accepts):
+// geographic, or one of the projections GDAL's netCDF driver writes under a CF
+// grid_mapping_name. Any other (an equirectangular local grid, say) GDAL would write under a name
+// of its own, which is not CF.
+bool has_cf_grid_mapping(const std::string& wkt) {
+  OGRSpatialReference srs;
+  if (srs.SetFromUserInput(wkt.c_str()) != OGRERR_NONE) return false;
+  if (srs.IsGeographic()) return true;
+  const char* p = srs.GetAttrValue("PROJECTION");
+  if (!p) return false;
+  static const char* const cf[] = {SRS_PT_ALBERS_CONIC_EQUAL_AREA,
+                                   SRS_PT_AZIMUTHAL_EQUIDISTANT,
+                                   SRS_PT_LAMBERT_AZIMUTHAL_EQUAL_AREA,
+                                   SRS_PT_LAMBERT_CONFORMAL_CONIC_1SP,
+                                   SRS_PT_LAMBERT_CONFORMAL_CONIC_2SP,
+                                   SRS_PT_POLAR_STEREOGRAPHIC,
+                                   SRS_PT_STEREOGRAPHIC,
+                                   SRS_PT_OBLIQUE_STEREOGRAPHIC,
+                                   SRS_PT_TRANSVERSE_MERCATOR,
+                                   SRS_PT_MERCATOR_1SP,
+                                   SRS_PT_MERCATOR_2SP,
+                                   SRS_PT_ORTHOGRAPHIC,
+                                   SRS_PT_CYLINDRICAL_EQUAL_AREA,
+                                   SRS_PT_GEOSTATIONARY_SATELLITE,
+                                   SRS_PT_HOTINE_OBLIQUE_MERCATOR,
+                                   SRS_PT_SINUSOIDAL};
+  for (const char* name : cf)
+    if (EQUAL(p, name)) return true;
+  return false;
+}
+
 // Values north row first (T = float or double), nodata written as the nodata value.
 template <class T>
 std::vector<T> north_first(const Raster& r) {
@@ -181,6 +212,19 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
     text_attr(var, "standard_name",
               std::string("projection_") + (axis[0] == 'X' ? "x" : "y") + "_coordinate");
   }
+  // A CRS with a CF grid mapping: GDAL's grid mapping variable, named by each variable's
+  // grid_mapping (GDAL, QGIS and xarray read it). Without one (CF 5.6 allows only its
+  // grid_mapping_names, and cfchecks refuses any other): a variable "crs" holding the CRS as
+  // crs_wkt (and GDAL's spatial_ref) that no variable names as its grid mapping, so the file is CF;
+  // the CRS is then in the run's .prj and GeoTIFF files for GIS tools.
+  const bool cf_crs = r.crs_wkt.empty() || has_cf_grid_mapping(r.crs_wkt);
+  if (!cf_crs) {
+    auto crs = root->CreateMDArray("crs", {}, GDALExtendedDataType::Create(GDT_Int32));
+    if (!crs) throw Error(fmt::format("cannot write '{}': {}", path, last_error("crs")));
+    text_attr(crs, "long_name", "coordinate reference system (no CF grid mapping)");
+    text_attr(crs, "crs_wkt", r.crs_wkt);
+    text_attr(crs, "spatial_ref", r.crs_wkt);
+  }
   // A variable of f's type over dims with f's nodata, units, names, cell methods, flags and CRS.
   const auto add_variable = [&](const Raster& f,
                                 const std::vector<std::shared_ptr<GDALDimension>>& dims,
@@ -207,7 +251,7 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
         throw Error(fmt::format("cannot write '{}': {}", path, last_error("flag_values")));
       text_attr(var, "flag_meanings", f.flag_meanings);
     }
-    set_crs(*nc.ds, var.get(), r.crs_wkt, path);
+    if (cf_crs) set_crs(*nc.ds, var.get(), r.crs_wkt, path);
     return var;
   };
   for (const Raster* f : fields) {
