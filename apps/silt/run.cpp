@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "checkpoint_policy.hpp"
 #include "commands.hpp"
@@ -23,6 +25,7 @@
 #include "run_checkpoint.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/core/stop_check.hpp"
 #include "silt/io/frame_queue.hpp"
 #include "silt/io/swe_checkpoint.hpp"
 #include "silt/io/swe_output.hpp"
@@ -426,6 +429,16 @@ struct HostTimes {
   }
 };
 
+// A run stopped by a signal before its first step: nothing ran, nothing to continue from.
+int stopped_in_setup(int sig, const std::string& what, Progress& progress, bool root) {
+  if (root) {
+    progress.clear();
+    fmt::print(stderr, "silt: {} by {}; nothing was run\n", what, StopSignals::name(sig));
+  }
+  std::fflush(stderr);
+  return 128 + (sig ? sig : SIGTERM);
+}
+
 // One solver over the parts of the run: one device, or several parts (--devices 0,1 on CUDA,
 // --devices 0,0 for two parts on one GPU; --backend cpu --devices 0,1,2 for CPU partitions; one
 // part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
@@ -462,7 +475,18 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     so.log = [&r](const std::string& m) {
       r.progress.log(m);
     };
-    mpm::Solver solver(job.scene, r.execs, so, r.world);
+    // SIGINT / SIGTERM during set-up (a mesh collider's distance field can take minutes) stop it
+    // at the library's next poll.
+    so.stop = [] {
+      return StopSignals::received() != 0;
+    };
+    std::optional<mpm::Solver> made;
+    try {
+      made.emplace(job.scene, r.execs, so, r.world);
+    } catch (const Stopped& e) {
+      return stopped_in_setup(stop_signal(r.world), e.what(), r.progress, r.root);
+    }
+    mpm::Solver& solver = *made;
     setup.mark("particles and grid built");
     if (from) {
       solver.restore(*from);

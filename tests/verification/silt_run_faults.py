@@ -23,6 +23,10 @@ are complete, frames.csv lists exactly them, and no temporary file is left.
   folder_removed_mpm  the same for MPM particle frames.
   sigint          MPM fountain, SIGINT after frame 2: exit 130, one "stopped by SIGINT" line.
   sigterm         shallow water, SIGTERM after frame 2: exit 143, one "stopped by SIGTERM" line.
+  sigterm_setup   MPM with a mesh collider whose distance field takes ~40 s to build (a 0.8 m box
+                  at 2 mm voxels), SIGTERM 2 s into the set-up: exit 143 within 10 s, one line
+                  saying which set-up work was stopped by SIGTERM (before, the set-up ran to its
+                  end and the signal was seen only between frames).
 """
 import os
 import re
@@ -317,6 +321,46 @@ def case_signal(silt, source, work, sig, mpm):
         fail(f"the message says frames 0 to {said}, the folder holds frames 0 to {last}")
 
 
+def case_signal_setup(silt, work):
+    lo, hi = (0.1, 0.1, 0.1), (0.9, 0.9, 0.9)
+    faces = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4), (2, 6, 7),
+             (2, 7, 3), (0, 4, 6), (0, 6, 2), (1, 3, 7), (1, 7, 5)]
+    with open(os.path.join(work, "box.obj"), "w") as o:
+        for c in range(8):
+            o.write("v %g %g %g\n" % tuple(hi[a] if (c >> a) & 1 else lo[a] for a in range(3)))
+        for f in faces:
+            o.write("f %d %d %d\n" % tuple(i + 1 for i in f))
+    scene = os.path.join(work, "slow_setup.json")
+    with open(scene, "w") as o:
+        o.write('{"solver": "mpm", "name": "slow_setup", '
+                '"domain": {"min": [0, 0, 0], "max": [1, 1, 1], "dx": 0.05}, '
+                '"materials": [{"name": "sand", "kind": "sand"}], '
+                '"sources": [{"name": "blk", "material": "sand", "shape": "box", '
+                '"min": [0, 0.92, 0], "max": [0.2, 0.98, 0.2]}], '
+                '"colliders": [{"name": "block", "kind": "mesh", "file": "box.obj", '
+                '"voxel": 0.002}], '
+                '"run": {"fps": 60, "frames": 2}, "outputs": {"formats": []}}')
+    proc = start(silt, [scene, "--backend", "cpu", "--out", os.path.join(work, "out")])
+    time.sleep(2.0)
+    if proc.poll() is not None:
+        print(proc.stderr.read())
+        fail(f"the run ended (code {proc.returncode}) before the signal")
+    proc.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("SIGTERM during set-up did not stop the run within 10 s")
+    print(err, end="")
+    print(f"stopped {time.monotonic() - sent:.2f} s after the signal")
+    if proc.returncode != 128 + signal.SIGTERM:
+        fail(f"exit code {proc.returncode}, {128 + signal.SIGTERM} expected")
+    one_line(err, "silt: stopped during collider 'block'")
+    if "by SIGTERM; nothing was run" not in err:
+        fail("the message does not say SIGTERM stopped it before anything ran")
+
+
 def main():
     silt, source, work, case = sys.argv[1:5]
     shutil.rmtree(work, ignore_errors=True)
@@ -337,6 +381,8 @@ def main():
         case_signal(silt, source, work, signal.SIGINT, True)
     elif case == "sigterm":
         case_signal(silt, source, work, signal.SIGTERM, False)
+    elif case == "sigterm_setup":
+        case_signal_setup(silt, work)
     else:
         fail(f"unknown case {case}")
     print(f"{case}: ok")

@@ -92,11 +92,11 @@ MeshColliderView mesh_view(const MeshSdf& m, const SdfFrame* frames, const int* 
   return v;
 }
 
-std::vector<std::string> build_mesh_colliders(Scene& s) {
+std::vector<std::string> build_mesh_colliders(Scene& s, const StopCheck& stop) {
   std::vector<std::string> warnings;
   for (Collider& c : s.colliders) {
     if (c.kind != ColliderKind::mesh || c.sdf) continue;
-    c.sdf = build_mesh_sdf(c, s);
+    c.sdf = build_mesh_sdf(c, s, stop);
     warnings.insert(warnings.end(), c.sdf->warnings.begin(), c.sdf->warnings.end());
   }
   return warnings;

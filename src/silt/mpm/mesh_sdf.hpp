@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "silt/core/stop_check.hpp"
 #include "silt/mpm/kernels/mesh_sdf_k.hpp"
 #include "silt/mpm/obj_mesh.hpp"
 #include "silt/mpm/scene.hpp"
@@ -45,11 +46,13 @@ double mesh_sdf_voxels(const Collider& c, const Scene& s, const std::vector<Tria
 
 /// Builds the distance field of mesh collider c of scene s: load_collider_meshes' errors, and a
 /// part too thin for the voxels; warns (in MeshSdf::warnings) about a part thinner than a cell.
-/// Without OpenVDB it throws, naming the key.
-std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s);
+/// Without OpenVDB it throws, naming the key. stop is polled between frames and inside OpenVDB's
+/// conversion (silt::Stopped).
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s,
+                                              const StopCheck& stop = {});
 
 /// Builds the field of every mesh collider of s that has none yet; returns their warnings.
-std::vector<std::string> build_mesh_colliders(Scene& s);
+std::vector<std::string> build_mesh_colliders(Scene& s, const StopCheck& stop = {});
 
 /// The rigid segments of a collider's keyframes (or of its constant velocity when it has none).
 std::vector<RigidSegment> rigid_segments(const Collider& c);

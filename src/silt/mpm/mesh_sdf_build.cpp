@@ -168,7 +168,9 @@ const MeshSdfVdb& vdb() {
 }
 }  // namespace
 
-std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s) {
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s,
+                                              const StopCheck& stop) {
+  const std::string during = fmt::format("the distance field of collider '{}'", c.name);
   auto m = std::make_shared<MeshSdf>();
   m->voxel = float(c.voxel > 0 ? c.voxel : 0.5 * s.dx);
   m->grow = float(c.grow >= 0 ? c.grow : s.dx);
@@ -176,8 +178,10 @@ std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s)
   const bool sequence = c.mesh_files.size() > 1;
   if (!sequence) m->keys = rigid_segments(c);
   const std::vector<TriangleMesh> meshes = load_collider_meshes(c, s);
-  for (std::size_t f = 0; f < meshes.size(); ++f)
+  for (std::size_t f = 0; f < meshes.size(); ++f) {
+    poll_stop(stop, during);
     warn_self_intersections(*m, meshes[f], frame_name(c, f));
+  }
   if (!self_intersection_check_available())
     m->warnings.push_back(fmt::format(
         "MPM scene '{}': collider '{}' was not checked for self-intersections: this build of silt "
@@ -197,7 +201,10 @@ std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s)
       for (std::size_t i = 0; i < va.size(); ++i)
         for (std::size_t e = 0; e < 3; ++e) vel[i][e] = (vb[i][e] - va[i][e]) / span;
     }
-    const double thick = module.add_mesh_frame(*m, meshes[f], vel, band, frame_name(c, f), s.name);
+    poll_stop(stop, during);
+    const double thick =
+        module.add_mesh_frame(*m, meshes[f], vel, band, frame_name(c, f), s.name, stop);
+    poll_stop(stop, during);
     if (sequence) m->frames.back().time = float(c.frame_times[f]);
     // A part the voxels cannot resolve (no voxel a voxel deep) is held only by the growth, which
     // must reach past the sampling's chord over it (docs/NOTES.md, mesh colliders).
@@ -224,7 +231,7 @@ bool mesh_colliders_available() {
   return false;
 }
 
-std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s) {
+std::shared_ptr<const MeshSdf> build_mesh_sdf(const Collider& c, const Scene& s, const StopCheck&) {
   throw Error(fmt::format(
       "MPM scene '{}': colliders '{}'.kind = \"mesh\" needs OpenVDB, which this build of silt "
       "lacks (install libopenvdb-dev and configure again; SILT_VDB in the CMake summary)",

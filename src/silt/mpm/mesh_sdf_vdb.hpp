@@ -13,20 +13,23 @@
 namespace silt::mpm {
 
 /// Raise when MeshSdfVdb or a type it passes changes.
-inline constexpr int kMeshSdfVdbAbi = 1;
+inline constexpr int kMeshSdfVdbAbi = 2;
 inline constexpr const char* kVdbModuleName = "silt_vdb";
 inline constexpr const char* kMeshSdfVdbEntry = "silt_vdb_mesh_module";
 
 /// Appends one frame of mesh to m: OpenVDB's narrow-band signed distance field (band_voxels
 /// voxels of m.voxel on each side) copied into silt's bricks, with the velocity of the closest
 /// point of the closest triangle from the per-vertex velocities vel (empty: rigid, zero). Returns
-/// twice the deepest interior distance. what and scene name the frame and scene in errors.
+/// twice the deepest interior distance. what and scene name the frame and scene in errors. stop
+/// interrupts OpenVDB's conversion (silt::Stopped).
 double add_mesh_frame(MeshSdf& m, const TriangleMesh& mesh, const std::vector<Vec3d>& vel,
-                      double band_voxels, const std::string& what, const std::string& scene);
+                      double band_voxels, const std::string& what, const std::string& scene,
+                      const StopCheck& stop);
 
 struct MeshSdfVdb {
   double (*add_mesh_frame)(MeshSdf& m, const TriangleMesh& mesh, const std::vector<Vec3d>& vel,
-                           double band_voxels, const std::string& what, const std::string& scene);
+                           double band_voxels, const std::string& what, const std::string& scene,
+                           const StopCheck& stop);
 };
 
 // The entry point: extern "C" const MeshSdfVdb* silt_vdb_mesh_module(int abi), nullptr when abi

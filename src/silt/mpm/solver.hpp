@@ -13,6 +13,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/core/stop_check.hpp"
 #include "silt/mpm/particle_frame.hpp"
 #include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/restart_state.hpp"
@@ -71,6 +72,9 @@ struct SolverOptions {
   /// Receives warnings (an unstable fixed dt, a paused frame) and rebalancing lines; the library
   /// never prints.
   std::function<void(const std::string&)> log;
+  /// Polled during set-up (between mesh colliders' distance fields, inside them, between parts);
+  /// when it says yes the constructor throws silt::Stopped (stop_check.hpp).
+  StopCheck stop;
 };
 
 /// Kernel launches per step (paper 000 §3 principle 1), counted from the solver's configuration.

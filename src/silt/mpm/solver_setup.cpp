@@ -39,7 +39,7 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
       balancer(scene, nparts, global, w, o.balance_tolerance) {
   validate(scene);
   // Mesh colliders' distance fields, built once here for every part (mesh_sdf.hpp).
-  for (const std::string& w : build_mesh_colliders(scene))
+  for (const std::string& w : build_mesh_colliders(scene, options.stop))
     if (options.log) options.log("warning: " + w);
   scene_colliders = scene.colliders;
   if (execs.empty()) throw Error("MPM: no device given");
@@ -50,9 +50,11 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
         "MPM scene '{}': g2p2g runs on one part only (the fused kernel has no place for the "
         "shared-block reduction); set g2p2g to false",
         scene.name));
+  poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   make_parts(execs);
   exchange = make_exchange(parts, world);
   if (!options.cuda_graph || !exchange->records_graphs()) exchange->use_plain_steps();
+  poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   emit(0.0);
   counts = balancer.counts(parts);
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/MeshToVolume.h>
+#include <openvdb/util/NullInterrupter.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +14,20 @@
 
 namespace silt::mpm {
 
+namespace {
+/// OpenVDB asks this between its pieces of work; a yes ends the conversion early (its result is
+/// then thrown away: add_mesh_frame throws Stopped).
+struct StopInterrupter : openvdb::util::NullInterrupter {
+  explicit StopInterrupter(const StopCheck& s) : stop(s) {}
+  bool wasInterrupted(int = -1) override { return stop && stop(); }
+  const StopCheck& stop;
+};
+}  // namespace
+
 /// Appends one frame's bricks and voxels to m. vel: per-vertex velocities (sequences) or empty.
 double add_mesh_frame(MeshSdf& m, const TriangleMesh& mesh, const std::vector<Vec3d>& vel,
-                      double band_voxels, const std::string& what, const std::string& scene) {
+                      double band_voxels, const std::string& what, const std::string& scene,
+                      const StopCheck& stop) {
   openvdb::initialize();
   const double h = m.voxel;
   std::vector<openvdb::Vec3s> points;
@@ -28,8 +40,10 @@ double add_mesh_frame(MeshSdf& m, const TriangleMesh& mesh, const std::vector<Ve
                                                                                            tris);
   const openvdb::math::Transform::Ptr xf = openvdb::math::Transform::createLinearTransform(h);
   openvdb::Int32Grid closest(0);
+  StopInterrupter interrupter(stop);
   const openvdb::FloatGrid::Ptr grid = openvdb::tools::meshToVolume<openvdb::FloatGrid>(
-      adapter, *xf, float(band_voxels), float(band_voxels), 0, &closest);
+      interrupter, adapter, *xf, float(band_voxels), float(band_voxels), 0, &closest);
+  poll_stop(stop, what + "'s distance field");
   if (grid->tree().leafCount() == 0)
     throw Error(
         fmt::format("MPM scene '{}': {}: the mesh gives an empty distance field", scene, what));
