@@ -207,6 +207,9 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub, gnx, gny), "swe.rating_cells");
   p.seg_slot = upload(p.exec, l.seg_slot, "swe.segment.slot");
   p.sources = upload(p.exec, local_sources(l, p.sub, p.nx, p.ny, p.ring), "swe.sources");
+  std::vector<int> series;
+  for (const SourceCell& sc : l.sources) series.push_back(sc.series);
+  p.source_series = upload(p.exec, series, "swe.source_series");
   p.series_t = upload(p.exec, l.series_t, "swe.series.t");
   p.series_v = upload(p.exec, l.series_v, "swe.series.value");
   p.series_offset = upload(p.exec, l.series_offset, "swe.series.offset");
@@ -307,6 +310,8 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.seg_slot = seg_slot.data();
   v.sources = sources.data();
   v.n_sources = sources.size();
+  v.source_series = source_series.data();
+  v.n_all_sources = int(source_series.size());
   v.n_edge = edge_slots(scene->grid.nx, scene->grid.ny);
   v.forcing = forcing.view(read, write);
   return v;

@@ -73,6 +73,7 @@ struct Part {
   DeviceBuffer<BoundaryCell> flow_cells, discharge_cells, rating_cells;  // owned, positions local
   DeviceBuffer<int> seg_slot;
   DeviceBuffer<SourceCell> sources;  // owned and halo, cells local
+  DeviceBuffer<int> source_series;   // every source's discharge series (the clock's bound)
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
   RowScratch<T> rows;         // the CPU row step's buffers (host parts only)

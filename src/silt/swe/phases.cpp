@@ -28,8 +28,8 @@ SILT_HD double forcing_speed(const SolverView<T>& v, double t, double dt) {
     const SeriesRange aux = v.series_range(v.seg_aux_series[s], t, t1);
     speed = math::max(speed, inflow_speed_k(code, q, aux.lo, aux.hi, g));
   }
-  for (Index k = 0; k < v.n_sources; ++k) {
-    const double q = v.series_range(v.sources[k].series, t, t1).hi;
+  for (int k = 0; k < v.n_all_sources; ++k) {  // all of the scene's: the same dt on every part
+    const double q = v.series_range(v.source_series[k], t, t1).hi;
     speed = math::max(speed, source_speed_k(q, dt, v.dx, g));
   }
   return speed;

@@ -200,6 +200,10 @@ struct SolverView {
   const SourceCell* sources;
   Index n_sources;
   Index n_edge;  // edge slots of the global grid (edge_slots())
+  // The discharge series of every point source of the scene, wherever it lies: the clock bounds
+  // the step by them on every part alike (one dt for all parts).
+  const int* source_series;
+  int n_all_sources;
   ForcingView<T> forcing;
 
   /// The edge flow slots (indexed by EdgeView::edge_index).
