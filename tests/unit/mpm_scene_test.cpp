@@ -456,6 +456,34 @@ TEST(MpmScene, FramePatternsAreParsedBySiltNeverByPrintf) {
                           {key, "names frame 3", "w_0003.obj", "No such file"}));
 }
 
+TEST(MpmScene, ResolvedMeshCollidersLoadBackFromAnyFolder) {
+  // Issue 35: resolved_scene.json kept a sequence's pattern relative to the scene's folder and
+  // wrote a 'velocity' for an animated mesh, which the loader refuses: the resolved scene of the
+  // paddle did not load again (silt view, a rerun). The pattern is made absolute ('%' in the
+  // folder's name escaped); an animated mesh's resolved form has no velocity.
+  for (int n = 0; n <= 2; ++n) silt::test::write_file(fmt::format("50%/w_{}.obj", n), kTetObj);
+  const MpmJob a = parse_sequence("50%%/w_%d.obj");
+  const silt::io::Json& frames = a.resolved["colliders"][0]["frames"];
+  EXPECT_TRUE(std::filesystem::path(frames["pattern"].get<std::string>()).is_absolute())
+      << frames["pattern"];
+  EXPECT_FALSE(a.resolved["colliders"][0].contains("velocity"));
+  const MpmJob b = parse_mpm_job(a.resolved.dump(2), "resolved_scene.json", "/");
+  EXPECT_EQ(b.scene.colliders[0].mesh_files, a.scene.colliders[0].mesh_files);
+  EXPECT_EQ(b.resolved, a.resolved);
+  silt::test::write_file("k_tet.obj", kTetObj);
+  const std::string keyed = R"({ "name": "paddle", "kind": "mesh", "file": "k_tet.obj",
+                                 "keys": [{"time": 0}, {"time": 1, "angle": 1}] })";
+  const std::string scene = replace(
+      kScene, R"({ "name": "ramp", "kind": "plane", "point": [0, 0.1, 0], "normal": [0.1, 1, 0] })",
+      keyed);
+  const MpmJob c = silt::io::load_mpm_job(silt::test::write_file("keyed.json", scene));
+  EXPECT_FALSE(c.resolved["colliders"][0].contains("velocity"));
+  EXPECT_TRUE(
+      std::filesystem::path(c.resolved["colliders"][0]["file"].get<std::string>()).is_absolute());
+  const MpmJob d = parse_mpm_job(c.resolved.dump(2), "resolved_scene.json", "/");
+  EXPECT_EQ(d.scene.colliders[0].mesh_files, c.scene.colliders[0].mesh_files);
+}
+
 // The scene with colliders[0] the mesh collider `collider` (JSON), loaded as validate loads it.
 MpmJob parse_collider(const std::string& collider, const std::vector<std::string>& sets = {}) {
   const std::string scene = replace(

@@ -12,10 +12,18 @@ namespace silt::io {
 
 namespace fs = std::filesystem;
 
+// Absolute, so that the resolved scene written next to the outputs names the same file from
+// any folder (`silt view OUT`, a rerun of OUT/resolved_scene.json).
 std::string SceneSource::resolve_path(const std::string& path) const {
   fs::path p(path);
-  if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
-  return (fs::path(base_dir) / p).lexically_normal().string();
+  if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
+  return fs::absolute(p).lexically_normal().string();
+}
+
+std::string SceneSource::absolute_base_dir() const {
+  return fs::absolute(base_dir.empty() ? fs::path(".") : fs::path(base_dir))
+      .lexically_normal()
+      .string();
 }
 
 namespace {

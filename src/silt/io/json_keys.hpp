@@ -22,8 +22,11 @@ struct SceneSource {
   std::string name;                    // as the user gave it, e.g. "scenes/dam_break.json"
   std::string base_dir;                // "" = current directory
   std::vector<std::string> overrides;  // "path=value" as given
-  /// path relative to base_dir unless absolute.
+  /// path relative to base_dir unless absolute, made absolute: every data file the resolved
+  /// scene names opens from any working directory.
   std::string resolve_path(const std::string& path) const;
+  /// base_dir as an absolute path (the working directory when base_dir is "").
+  std::string absolute_base_dir() const;
 };
 
 /// The error text for a key: "<file>: '<key>' <what>", plus " (set by --set ...)" when an override

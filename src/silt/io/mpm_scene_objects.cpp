@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -322,6 +323,14 @@ void read_mesh_frames(Keys& c, mpm::Collider& col, const mpm::Scene& scene) {
   Keys f = c.object("frames");
   const std::string text = f.string("pattern", "");
   const FramePattern pattern = parse_frame_pattern(f, text);
+  if (std::filesystem::path(text).is_relative()) {
+    // The resolved pattern is absolute like every other path there; a '%' in the folder's name
+    // is written %% so the pattern keeps one field.
+    std::string dir;
+    for (char ch : c.source().absolute_base_dir())
+      dir += ch == '%' ? std::string("%%") : std::string(1, ch);
+    f.resolved("pattern") = (std::filesystem::path(dir) / text).lexically_normal().string();
+  }
   int first = 0;
   if (f.has("first")) {
     first = f.integer("first", 0, kMaxMeshFrames);
@@ -449,7 +458,11 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
                                   col.box_max[d], col.box_min[d]));
     if (dims == 2) col.box_min[2] = -kUnbounded, col.box_max[2] = kUnbounded;  // a bar across z
   }
-  col.velocity = read_vec3(c, "velocity", col.velocity, "m/s", dims);
+  // An animated mesh takes its velocity from its motion and refuses the key, so its resolved
+  // form leaves the key out (the resolved scene must load again).
+  const bool animated = col.kind == mpm::Collider::Kind::mesh &&
+                        (!col.keys.empty() || col.mesh_files.size() > 1);
+  if (!animated) col.velocity = read_vec3(c, "velocity", col.velocity, "m/s", dims);
   c.finish();
   scene.colliders.push_back(col);
 }

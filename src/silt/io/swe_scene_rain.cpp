@@ -169,6 +169,7 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
            "of {\"time\", \"raster\"})");
   if (r.has("netcdf")) {
     const std::string path = r.source().resolve_path(r.string("netcdf", ""));
+    r.resolved("netcdf") = path;
     const std::string variable = r.string("variable", "");
     RasterBands b;
     try {
