@@ -32,6 +32,13 @@ def test_set_series_acts_from_now(parts, tmp_path):
     t = sim.totals()
     assert t["inflow_volume"] == pytest.approx(4 * 1.75 + 4 * 1.0, abs=1e-6)
     assert t["volume"] == pytest.approx(t["inflow_volume"], abs=1e-6)
+    # The totals by name (issue 34): the net inflow under its new name, each boundary and source.
+    assert t["net_inflow_volume"] == t["inflow_volume"]
+    assert t["boundary_volume"]["q"] == pytest.approx(4 * 1.5 + 4 * 1.0, abs=1e-6)
+    assert t["boundary_volume"]["shut"] == 0.0
+    assert t["source_volume"]["tap"] == pytest.approx(4 * 0.25, abs=1e-9)
+    assert t["boundary_net_volume"] + t["source_net_volume"] == pytest.approx(
+        t["net_inflow_volume"], abs=1e-9)
     with pytest.raises(silt.Error, match="series was replaced at t = 4"):
         sim.checkpoint(tmp_path / "c.silt")
 
