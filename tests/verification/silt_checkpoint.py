@@ -481,6 +481,21 @@ def case_mpi_signal(silt, source, work, mpiexec):
 
 # --- GPU ---------------------------------------------------------------------------------------
 
+# mass_balance.csv's residual is the round-off of the balance's sums (a few 1e-7 of its terms in
+# float32), and gauge_points.csv's time of a maximum is the sample where a plateau peaks (round-off
+# picks it): two runs' need not agree; swe_flow_tables_test bounds the residual.
+ROUNDOFF_COLUMNS = ("residual_m3", "time_of_max_s")
+
+
+def cell(w):
+    """A CSV cell as a number, or as its text (gauge_points.csv's names, an arrival time not yet
+    reached), which must then be the same in both files."""
+    try:
+        return float(w)
+    except ValueError:
+        return w
+
+
 def columns(path):
     """name -> values of a file, compared column by column: PLY properties, CSV columns, the
     cells of an ESRI ASCII raster without its nodata cells."""
@@ -496,8 +511,9 @@ def columns(path):
     lines = open(path).read().splitlines()
     if path.endswith(".csv"):
         head = lines[0].split(",")
-        rows = [[float(w) for w in line.split(",")] for line in lines[1:] if line]
-        return {name: [r[i] for r in rows] for i, name in enumerate(head)}
+        rows = [[cell(w) for w in line.split(",")] for line in lines[1:] if line]
+        return {name: [r[i] for r in rows] for i, name in enumerate(head)
+                if name not in ROUNDOFF_COLUMNS}
     nodata = None
     cells = []
     for line in lines:
@@ -519,7 +535,7 @@ def close_files(a, b, names):
             va, vb = ca[col], cb[col]
             if len(va) != len(vb):
                 fail(f"{n} {col}: {len(vb)} values after the restart, {len(va)} without")
-            if col in ("id", "material", "frame"):
+            if col in ("id", "material", "frame") or any(isinstance(v, str) for v in va + vb):
                 if va != vb:
                     fail(f"{n}: column {col} differs")
                 continue

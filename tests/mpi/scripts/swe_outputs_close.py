@@ -27,10 +27,25 @@ def read_asc(path):
     return header, values
 
 
+# mass_balance.csv's residual is the round-off of the balance's sums, and gauge_points.csv's time
+# of a maximum the sample where a plateau peaks (round-off picks it): two runs' need not agree
+# (swe_flow_tables_test bounds the residual).
+ROUNDOFF_COLUMNS = ("residual_m3", "time_of_max_s")
+
+
+def cell(v):
+    """A number, or the text of a cell that is none (gauge_points.csv's names, an arrival time not
+    reached), which must then be the same in both files."""
+    try:
+        return float(v)
+    except ValueError:
+        return v
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    return rows[0], [[float(v) for v in r] for r in rows[1:]]
+    return rows[0], [[cell(v) for v in r] for r in rows[1:]]
 
 
 def close(a, b, rtol, what):
@@ -71,7 +86,14 @@ def main():
                 errors.append(f"{n}: columns or row counts differ")
                 continue
             for k, col in enumerate(ca):
-                err = close([r[k] for r in ra], [r[k] for r in rb], a.rtol, f"{n} {col}")
+                if col in ROUNDOFF_COLUMNS:
+                    continue
+                xa, xb = [r[k] for r in ra], [r[k] for r in rb]
+                if any(isinstance(v, str) for v in xa + xb):
+                    if xa != xb:
+                        errors.append(f"{n} {col}: {xb} against {xa}")
+                    continue
+                err = close(xa, xb, a.rtol, f"{n} {col}")
                 if err:
                     errors.append(err)
     for e in errors:
