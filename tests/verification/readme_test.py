@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""README.md, line by line: runs every command of its ```sh blocks, as written and in order, in a
-folder laid out as the repository after scripts/quickstart.sh (build/ is this build tree; the
-quickstart's own run and summary are done first, as the quickstart ends), and fails naming the
-first command that fails.
+"""README.md, line by line: runs every command of its ```sh blocks, as written and in order, from
+the repository's root after scripts/quickstart.sh (the quickstart's own run and summary are done
+first, as the quickstart ends; its install and build are this build tree, which must be the
+root's build/ as the README's paths say), and fails naming the first command that fails. What the
+commands write (the --out folders, silt-out/dam_break, .venv) is removed first.
 
 Not run here: the lines that start with scripts/install-deps.sh, scripts/quickstart.sh,
 scripts/test.sh or scripts/fuzz.sh (the install and test scripts: CI runs test.sh itself) and the
@@ -11,7 +12,7 @@ cannot run itself). `silt run --view` is run until its run has ended and its pag
 then stopped with Ctrl-C (it serves until then). The venv line needs PyPI for pip's build tools
 (scikit-build-core, nanobind), as the README's readers do.
 
-usage: readme_test.py SOURCE_DIR BUILD_DIR WORK_DIR
+usage: readme_test.py SOURCE_DIR BUILD_DIR
 """
 import os
 import re
@@ -98,15 +99,11 @@ def run_view(cmd, cwd, env):
 
 
 def main():
-    source, build, work = (os.path.abspath(a) for a in sys.argv[1:4])
-    # The repository as a reader has it: every top-level entry of the source, build/ this tree.
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    for entry in os.listdir(source):
-        if entry in ("build", "out", ".venv", ".git") or entry.startswith("silt-out"):
-            continue
-        os.symlink(os.path.join(source, entry), os.path.join(work, entry))
-    os.symlink(build, os.path.join(work, "build"))
+    source, build = (os.path.realpath(a) for a in sys.argv[1:3])
+    if build != os.path.join(source, "build"):
+        print(f"SKIPPED: this tree ({build}) is not the README's build/ ({source}/build)")
+        sys.exit(77)
+    work = source
     env = dict(os.environ, OMP_NUM_THREADS="2")
     env.pop("PYTHONPATH", None)
     # What scripts/quickstart.sh ends with (its install and build are this tree).
@@ -114,6 +111,10 @@ def main():
             "python3 scripts/silt_summary.py silt-out/dam_break"]
     todo += [c for c in commands(os.path.join(source, "README.md")) if not NOT_HERE.match(c)]
     skipped = [c for c in commands(os.path.join(source, "README.md")) if NOT_HERE.match(c)]
+    # A run does not write into a folder that holds files: start from none.
+    made = {"silt-out/dam_break", ".venv"} | {m for c in todo for m in re.findall(r"--out (\S+)", c)}
+    for path in sorted(made):
+        shutil.rmtree(os.path.join(work, path), ignore_errors=True)
     print("readme: not run here (install and test scripts, the by-hand build): " +
           "; ".join(skipped))
     for cmd in todo:
