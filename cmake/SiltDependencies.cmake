@@ -109,7 +109,27 @@ if(SILT_ENABLE_VDB)
   # Debian's FindOpenVDB sets BUILD_SHARED_LIBS ON in the caller's scope (for Boost): silt's
   # libraries stay static (the GPU build links a static zlib; the Python module is one .so).
   set(silt_shared_before "${BUILD_SHARED_LIBS}")
+  # OpenVDB's find loads Imath's CMake file for its half floats. Debian's libimath-dev exports
+  # Imath::PyImath_Python3_11 there too, whose library is in python3-imath (not installed, not
+  # needed): loading it printed "The imported target ... references the file ... but this file
+  # does not exist" on every configure. OpenVDB needs Imath::Imath only: silt makes that target
+  # from the library and its headers, and Imath's CMake file is not read.
+  if(NOT TARGET Imath::Imath)
+    find_library(SILT_IMATH_LIBRARY NAMES Imath-3_1 Imath)
+    find_path(SILT_IMATH_INCLUDE_DIR Imath/half.h)
+    if(SILT_IMATH_LIBRARY AND SILT_IMATH_INCLUDE_DIR)
+      add_library(Imath::Imath SHARED IMPORTED)
+      set_target_properties(Imath::Imath PROPERTIES IMPORTED_LOCATION ${SILT_IMATH_LIBRARY}
+        INTERFACE_INCLUDE_DIRECTORIES "${SILT_IMATH_INCLUDE_DIR};${SILT_IMATH_INCLUDE_DIR}/Imath")
+      set(CMAKE_DISABLE_FIND_PACKAGE_Imath ON)
+    endif()
+  endif()
+  # Debian's FindOpenVDB also prints a leftover debug line ("COMPONENT = openvdb") whatever QUIET
+  # says: its messages below warnings are not shown.
+  set(CMAKE_MESSAGE_LOG_LEVEL WARNING)
   find_package(OpenVDB QUIET)
+  unset(CMAKE_MESSAGE_LOG_LEVEL)
+  unset(CMAKE_DISABLE_FIND_PACKAGE_Imath)
   set(BUILD_SHARED_LIBS "${silt_shared_before}")
   if(OpenVDB_FOUND)
     set(SILT_VDB ON)

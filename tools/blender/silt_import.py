@@ -17,15 +17,22 @@ objects with their "density" and "velocity" grids.
 
 Write the run with "outputs": {"up_axis": "z"} so that silt's up (+y) is Blender's up (+z).
 
+Run from a shell, the script starts from an empty scene: Blender's default cube, camera and light
+are removed (--keep-startup keeps them; --camera adds a camera and a sun light that frame the
+imported particles).
+
 Headless, from a shell:
   blender -b --python-exit-code 1 --python tools/blender/silt_import.py -- \
       out/particles_0012.ply \
       [out/volume_0012.vdb] [--radius 0.004] [--save shot.blend]
   blender -b --python-exit-code 1 --python tools/blender/silt_import.py -- \
       --sequence out/ --save shot.blend
---sequence DIR imports every particles_NNNN.ply (and volume_NNNN.vdb) of an output folder, silt
-frame k on Blender frame k + 1, each frame's mesh visible on its own frame only. In Blender's
-Scripting tab, run this file, then call import_particles(path) or import_volume(path).
+--sequence DIR imports every particles_NNNN.ply (and volume_NNNN.vdb) of an output folder as ONE
+object, "silt <folder>", whose points are silt frame k on Blender frame k + 1: the frames' meshes
+are kept in a collection outside the scene, and a Geometry Nodes modifier "silt sequence" picks
+the frame's mesh (Collection Info, Instance on Points with Pick Instance at the scene frame,
+Realize Instances; no script runs when the .blend is opened). In Blender's Scripting tab, run this
+file, then call import_particles(path), import_sequence(folder) or import_volume(path).
 """
 import os
 import re
@@ -150,31 +157,102 @@ def import_volume(path, sequence_length=0, collection=None):
     return obj
 
 
+def sequence_modifier(obj, frames, first):
+    """Geometry Nodes "silt sequence": the object's geometry is the mesh of `frames` (a collection
+    of one mesh object per frame, in name order) at index scene frame - first, attributes kept."""
+    group = bpy.data.node_groups.new("silt sequence", "GeometryNodeTree")
+    group.inputs.new("NodeSocketGeometry", "Geometry")
+    group.outputs.new("NodeSocketGeometry", "Geometry")
+    nodes, links = group.nodes, group.links
+    n_out = nodes.new("NodeGroupOutput")
+    nodes.new("NodeGroupInput")
+    info = nodes.new("GeometryNodeCollectionInfo")
+    info.transform_space = "ORIGINAL"
+    info.inputs["Collection"].default_value = frames
+    info.inputs["Separate Children"].default_value = True
+    info.inputs["Reset Children"].default_value = True
+    point = nodes.new("GeometryNodePoints")
+    point.inputs["Count"].default_value = 1
+    time = nodes.new("GeometryNodeInputSceneTime")
+    index = nodes.new("ShaderNodeMath")
+    index.operation = "SUBTRACT"
+    index.inputs[1].default_value = float(first)
+    links.new(time.outputs["Frame"], index.inputs[0])
+    pick = nodes.new("GeometryNodeInstanceOnPoints")
+    pick.inputs["Pick Instance"].default_value = True
+    links.new(point.outputs["Geometry"], pick.inputs["Points"])
+    links.new(info.outputs["Geometry"], pick.inputs["Instance"])
+    links.new(index.outputs["Value"], pick.inputs["Instance Index"])
+    real = nodes.new("GeometryNodeRealizeInstances")
+    links.new(pick.outputs["Instances"], real.inputs["Geometry"])
+    links.new(real.outputs["Geometry"], n_out.inputs["Geometry"])
+    mod = obj.modifiers.new("silt sequence", "NODES")
+    mod.node_group = group
+    return mod
+
+
 def import_sequence(folder, radius=0.005):
-    """Every particles_NNNN.ply of a silt output folder, frame k shown on Blender frame k + 1
-    only, and the volume_NNNN.vdb sequence when there is one; returns the objects."""
+    """Every particles_NNNN.ply of a silt output folder as one object whose points are frame k on
+    Blender frame k + 1 (its meshes in a collection outside the scene, picked by the modifier
+    "silt sequence"), and the volume_NNNN.vdb sequence as one Volume object when there is one;
+    returns the objects added to the scene."""
     frames = sorted((int(m.group(1)), f) for f in os.listdir(folder)
                     for m in [re.fullmatch(r"particles_(\d+)\.ply", f)] if m)
     if not frames:
         raise SiltImportError(f"{folder}: no particles_NNNN.ply files")
-    coll = bpy.data.collections.new("silt " + os.path.basename(os.path.normpath(folder)))
-    bpy.context.scene.collection.children.link(coll)
-    objs = []
+    name = "silt " + os.path.basename(os.path.normpath(folder))
+    # The frames' meshes live outside the scene (kept in the file by a fake user); the modifier
+    # reads them. Collection Info takes the children in name order: particles_NNNN sort by k.
+    store = bpy.data.collections.new(name + " frames")
+    store.use_fake_user = True
     for k, f in frames:
-        obj = import_particles(os.path.join(folder, f), radius, collection=coll)
-        for at, hidden in ((k, True), (k + 1, False), (k + 2, True)):
-            if at < 1:
-                continue
-            obj.hide_viewport = obj.hide_render = hidden
-            obj.keyframe_insert("hide_viewport", frame=at)
-            obj.keyframe_insert("hide_render", frame=at)
-        objs.append(obj)
+        v = import_particles(os.path.join(folder, f), radius, collection=store)
+        v.modifiers.clear()
+    obj = bpy.data.objects.new(name, bpy.data.meshes.new(name))
+    bpy.context.scene.collection.objects.link(obj)
+    sequence_modifier(obj, store, frames[0][0] + 1)
+    points_modifier(obj, radius)
+    objs = [obj]
     volumes = sorted(f for f in os.listdir(folder) if re.fullmatch(r"volume_\d+\.vdb", f))
     if volumes:
-        objs.append(import_volume(os.path.join(folder, volumes[0]), len(volumes), coll))
+        objs.append(import_volume(os.path.join(folder, volumes[0]), len(volumes)))
     bpy.context.scene.frame_start = frames[0][0] + 1
     bpy.context.scene.frame_end = frames[-1][0] + 1
     return objs
+
+
+def clean_scene():
+    """Removes every object of the startup file (Blender's default cube, camera and light)."""
+    for o in list(bpy.context.scene.objects):
+        bpy.data.objects.remove(o, do_unlink=True)
+
+
+def add_camera(objs):
+    """A camera looking at the imported objects' bounds from the front and above (-y, +z up) and
+    a sun light; the scene's camera."""
+    import mathutils
+    pts = [o.matrix_world @ mathutils.Vector(c) for o in objs for c in o.bound_box]
+    for o in objs:  # a sequence's object has no vertices of its own: its frames' bounds
+        for m in o.modifiers:
+            if m.type == "NODES" and m.node_group and m.node_group.name.startswith("silt sequence"):
+                for n in m.node_group.nodes:
+                    if n.bl_idname == "GeometryNodeCollectionInfo":
+                        coll = n.inputs["Collection"].default_value
+                        pts += [mathutils.Vector(v.co) for f in coll.objects
+                                for v in f.data.vertices]
+    if not pts:
+        pts = [mathutils.Vector((0, 0, 0))]
+    lo = mathutils.Vector([min(p[i] for p in pts) for i in range(3)])
+    hi = mathutils.Vector([max(p[i] for p in pts) for i in range(3)])
+    centre, size = (lo + hi) / 2, max((hi - lo).length, 1e-3)
+    cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+    cam.location = centre + mathutils.Vector((0, -1.6 * size, 0.8 * size))
+    cam.rotation_euler = (centre - cam.location).to_track_quat("-Z", "Y").to_euler()
+    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", "SUN"))
+    sun.rotation_euler = (0.6, 0.2, 0.8)
+    for o in (cam, sun):
+        bpy.context.scene.collection.objects.link(o)
+    bpy.context.scene.camera = cam
 
 
 def main(argv):
@@ -185,23 +263,32 @@ def main(argv):
     p.add_argument("--sequence", metavar="DIR", help="import every frame of an output folder")
     p.add_argument("--radius", type=float, default=0.005, help="point radius, m (about dx / 2)")
     p.add_argument("--save", metavar="FILE.blend", help="save the scene there")
+    p.add_argument("--keep-startup", action="store_true",
+                   help="keep the startup file's objects (the default cube, camera and light)")
+    p.add_argument("--camera", action="store_true",
+                   help="add a camera and a sun light that frame the imported particles")
     a = p.parse_args(argv)
+    if not a.keep_startup:
+        clean_scene()
+    objs = []
     try:
         if a.sequence:
-            import_sequence(a.sequence, a.radius)
+            objs += import_sequence(a.sequence, a.radius)
         for f in a.files:
             if f.endswith(".ply"):
-                import_particles(f, a.radius)
+                objs.append(import_particles(f, a.radius))
             elif f.endswith(".vdb"):
                 if os.path.basename(f).startswith("particles_"):
                     raise SiltImportError(f"{f}: Blender reads no OpenVDB point grids; import "
                                           "the frame's .ply (outputs.formats \"ply\")")
-                import_volume(f)
+                objs.append(import_volume(f))
             else:
                 raise SiltImportError(f"{f}: expected a .ply or .vdb file")
     except (SiltImportError, OSError) as e:
         print(f"silt_import: error: {e}", file=sys.stderr)
         sys.exit(1)
+    if a.camera:
+        add_camera(objs)
     if a.save:
         bpy.ops.wm.save_as_mainfile(filepath=os.path.abspath(a.save))
 
