@@ -150,9 +150,9 @@ TEST(SweOutput, GaugeCsvRowsFlushed) {
   g.write(0.0, {{0.0, 0, 0, 0}, {0.5, 0.25, -1, 2}});
   // Flushed: visible before the writer closes.
   EXPECT_EQ(read_file(g.path()),
-            "time_s,a_h_m,a_u_m_s,a_v_m_s,a_c_kg_m3,a_level_m,b_h_m,b_u_m_s,b_v_m_s,b_c_kg_m3,"
+            "time_s,a_h_m,a_u_m_s,a_v_m_s,a_c_kg_m3,b_h_m,b_u_m_s,b_v_m_s,b_c_kg_m3,a_level_m,"
             "b_level_m\n"
-            "0,0,0,0,0,2,0.5,0.25,-1,2,2.5\n");
+            "0,0,0,0,0,0.5,0.25,-1,2,2,2.5\n");
   EXPECT_TRUE(throws_with([&] { g.write(0.5, {{}}); }, {"1 probe values for 2 gauges"}));
   // Gauge a crosses its arrival depth (0.01 m) a quarter of the way from 0.7 s to 1.1 s.
   g.write(0.7, {{0.0, 0, 0, 0}, {0.5, 0, 0, 0}});

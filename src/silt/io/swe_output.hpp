@@ -99,8 +99,8 @@ class SweOutputWriter {
   void write_files(const swe::Fields& f, double t, int k, EncodedFrame& e) const;
 };
 
-/// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3,
-/// <gauge>_level_m (water level h + ground) per gauge, one row per sample (at the end of the step
+/// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per
+/// gauge, then <gauge>_level_m (water level h + ground) per gauge, one row per sample (at the end of the step
 /// that reached the sample time, stamped with that step's time); each row is flushed so a crash
 /// loses at most the row being written. Beside it gauge_points.csv (write_points(): with each frame
 /// and at the end of the run; a restart recomputes it from the rows it keeps): per

@@ -17,7 +17,9 @@
 namespace silt::io {
 
 namespace {
-constexpr size_t kGaugeColumns = 5;  // h, u, v, c, level
+// Per gauge h, u, v, c (the first columns, four per gauge as readers such as `silt view`'s replay
+// expect), then every gauge's level after them.
+constexpr size_t kGaugeColumns = 4;
 }  // namespace
 
 GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, long keep_rows)
@@ -29,7 +31,8 @@ GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, lo
   prepare_output_dir(out_dir);
   std::string text = "time_s";
   for (const auto& g : job.outputs.gauges)
-    text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3,{0}_level_m", g.name);
+    text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3", g.name);
+  for (const auto& g : job.outputs.gauges) text += fmt::format(",{}_level_m", g.name);
   text += '\n';
   if (keep_rows > 0) {
     // A restart: the rows written up to the checkpoint (complete lines only; a row cut by a
@@ -44,7 +47,7 @@ GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, lo
       std::stringstream cells(line);
       std::string cell;
       while (std::getline(cells, cell, ',')) v.push_back(std::strtod(cell.c_str(), nullptr));
-      if (v.size() != 1 + kGaugeColumns * gauges_) continue;
+      if (v.size() != 1 + (kGaugeColumns + 1) * gauges_) continue;
       for (size_t g = 0; g < gauges_; ++g) track(g, v[0], v[1 + kGaugeColumns * g]);
     }
   }
@@ -66,10 +69,11 @@ void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
   // The time as it is (the shortest form that reads back), the values to 9 digits (exact for
   // the float32 state, ample for float64).
   std::string row = fmt::format("{}", t);
+  for (const swe::Probe& p : probes)
+    row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c);
   for (size_t g = 0; g < gauges_; ++g) {
-    const swe::Probe& p = probes[g];
     const double ground = job_->scene.bed[size_t(job_->outputs.gauges[g].cell)];
-    row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c, ground + p.h);
+    row += fmt::format(",{:.9g}", ground + probes[g].h);
   }
   row += '\n';
   const long before = std::ftell(file_);
