@@ -21,7 +21,8 @@ namespace {
 
 bool written_by_silt(const std::string& name) {
   static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp|vdb))");
-  return name == "frames.csv" || name == "gauges.csv" || name == "resolved_scene.json" ||
+  return name == "frames.csv" || name == "gauges.csv" || name == "gauge_points.csv" ||
+         name == "hydrograph.csv" || name == "mass_balance.csv" || name == "resolved_scene.json" ||
          name == "particles.pvd" || name == "checkpoint.silt" || std::regex_match(name, frame_file);
 }
 
@@ -34,7 +35,10 @@ bool no_frames_yet(const fs::path& p) {
   static const std::regex in_progress(R"(\.silt-write-test-[0-9]+|\..+\.part[0-9]+)");
   const std::string name = p.filename().string();
   if (name == "resolved_scene.json" || std::regex_match(name, in_progress)) return true;
-  if (name != "frames.csv" && name != "gauges.csv") return false;
+  if (name == "gauge_points.csv") return true;  // rewritten whole by every run
+  if (name != "frames.csv" && name != "gauges.csv" && name != "hydrograph.csv" &&
+      name != "mass_balance.csv")
+    return false;
   std::ifstream in(p);
   std::string line;
   int lines = 0;
