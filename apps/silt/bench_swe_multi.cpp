@@ -22,6 +22,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::app {
@@ -61,7 +62,7 @@ Timing time_steps(swe::Solver& solver, int steps) {
 
 int cmd_bench_swe_multi(const BenchOptions& o) {
   const partition::World& world = partition::World::get();
-  const std::vector<Exec> execs = choose_execs(o.backend, o.devices, world, true);
+  const std::vector<Exec> execs = run::choose_execs({o.backend, o.devices, true}, world);
   const bool cuda = execs.front().is_cuda();
   const bool root = world.is_root();
   const int n = int(execs.size()) * world.size();
@@ -78,7 +79,7 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
                  : std::vector<std::string>{"1M"};
   std::vector<std::string> precisions = o.precisions;
   if (precisions.empty()) precisions = {"float32", "float64"};
-  const int halo = halo_layers(o.halo, cuda);
+  const int halo = run::halo_layers(o.halo, cuda);
 
   if (root) {
     fmt::print("silt bench swe: {} {} ({}){}, halo {} layer{}\n", n,

@@ -6,6 +6,7 @@
 #include "silt/core/module_loader.hpp"
 #include "silt/io/gdal_module.hpp"
 #include "silt/io/vdb_module.hpp"
+#include "silt/run/devices.hpp"
 
 namespace silt::app {
 
@@ -18,13 +19,8 @@ std::string module_state(const std::string& module, const std::string& problem) 
 }
 }  // namespace
 
-std::string build_id() {
-  return fmt::format("silt {} ({}, {}, {}, CUDA arch {})", kVersion, kGitRevision, kBuildType,
-                     kCompiler, kCudaArchitectures);
-}
-
 int cmd_info() {
-  fmt::print("{}\n", build_id());
+  fmt::print("{}\n", run::build_id());
   fmt::print("backends: cpu ({} OpenMP threads){}\n", host_thread_count(),
              cuda_compiled() ? ", cuda" : "");
   fmt::print("rasters: ESRI ASCII{}\n",

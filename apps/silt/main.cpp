@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "silt/core/error.hpp"
+#include "silt/run/devices.hpp"
 
 int main(int argc, char** argv) {
   using namespace silt::app;
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
       "silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
       "of sand, snow, water and elastic solids with MPM"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", build_id());
+  app.set_version_flag("--version", silt::run::build_id());
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a scene (no scene: the embedded dam break)");

@@ -31,6 +31,7 @@
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
 #include "silt/swe/solver.hpp"
 #include "stop_signal.hpp"
 
@@ -50,11 +51,6 @@ extern const char* const kDefaultSceneText;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string describe_exec(const Exec& e) {
-  return e.is_cuda() ? fmt::format("cuda device {} ({})", e.device, cuda_device_name(e.device))
-                     : fmt::format("cpu ({} threads)", host_thread_count());
-}
 
 std::string default_out_dir(const std::string& scene_name) {
   return (fs::path("silt-out") / (scene_name.empty() ? "scene" : scene_name)).string();
@@ -117,19 +113,6 @@ class SetupClock {
   Clock::time_point started_, last_;
   std::string phases_;
 };
-
-std::string describe_execs(const std::vector<Exec>& execs, const partition::World& world) {
-  if (execs.size() == 1 && !world.distributed()) return describe_exec(execs.front());
-  std::string s = execs.front().is_cuda() ? fmt::format("{} cuda devices (", execs.size())
-                                          : fmt::format("{} cpu partitions (", execs.size());
-  for (size_t k = 0; k < execs.size(); ++k)
-    s += (k ? "; " : "") + (execs[k].is_cuda() ? fmt::format("{}: {}", execs[k].device,
-                                                             cuda_device_name(execs[k].device))
-                                               : fmt::format("{} threads", host_thread_count()));
-  s += ")";
-  if (world.distributed()) s += fmt::format(" on each of {} MPI ranks", world.size());
-  return s;
-}
 
 // The water balance of a shallow-water run since `a` (this run's start): what the rain brought,
 // what infiltrated, what came in through boundaries and sources (negative: went out), the change
@@ -222,7 +205,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
     policy.taken(c.state.time);
     if (root)
       queue->push([&job, c = std::move(c), path = checkpoint_path(out)] {
-        io::save_swe_checkpoint(path, job, c, build_id());
+        io::save_swe_checkpoint(path, job, c, run::build_id());
       });
   };
   long long frame_steps = solver.steps();  // steps at the previous frame
@@ -341,12 +324,12 @@ struct RunSetup {
            bool repeats = false)
       : started(o.started),
         world(partition::World::get()),
-        execs(choose_execs(o.backend, o.devices, world, repeats)),
+        execs(run::choose_execs({o.backend, o.devices, repeats}, world)),
         split(execs.size() > 1 || world.distributed()),
         root(world.is_root()),
         out(o.out_dir.empty() ? default_out_dir(scene_name) : o.out_dir),
         progress(end_time, o.quiet || !root),
-        backend(describe_execs(execs, world)) {
+        backend(run::describe_execs(execs, world)) {
     // Every rank looks (each refuses alike, nobody waits in a collective); rank 0 removes.
     const OutputMode mode = !o.restart.empty() ? OutputMode::restart
                             : o.overwrite      ? OutputMode::overwrite
@@ -378,10 +361,10 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
         fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
                     job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,
                     job.scene.precision == swe::Precision::f32 ? "float32" : "float64", r.backend));
-    if (r.root) io::write_resolved_scene(job, r.out, build_id(), r.backend, o.overrides);
+    if (r.root) io::write_resolved_scene(job, r.out, run::build_id(), r.backend, o.overrides);
     swe::Split s;
     s.execs = r.execs;
-    s.halo = halo_layers(o.halo, r.execs.front().is_cuda());
+    s.halo = run::halo_layers(o.halo, r.execs.front().is_cuda());
     swe::Solver solver(job.scene, s);
     setup.mark("grid built");
     if (r.split) r.progress.log("split: " + solver.layout());
@@ -460,7 +443,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     if (r.root) {
       io::prepare_output_dir(r.out);
       nlohmann::json doc = job.resolved;
-      doc["provenance"] = {{"build", build_id()},
+      doc["provenance"] = {{"build", run::build_id()},
                            {"backend", r.backend},
                            {"scene_file", job.path},
                            {"overrides", o.overrides}};
@@ -520,7 +503,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
       policy.taken(solver.time());
       if (queue)
         queue->push([&job, st = std::move(st), path = checkpoint_path(r.out)] {
-          io::save_mpm_checkpoint(path, job, st, build_id());
+          io::save_mpm_checkpoint(path, job, st, run::build_id());
         });
     };
     LiveView view(o.view, job.scene, r.world, r.progress);

@@ -18,9 +18,6 @@ namespace silt::python {
 
 namespace nb = nanobind;
 
-/// "silt-python 0.1.0": the build named in checkpoints and resolved_scene.json.
-std::string build_id();
-
 /// A scene that does not load or validate; silt.SceneError in Python, with the loader's message
 /// (it names the file and the key).
 class SceneError : public Error {
@@ -54,10 +51,11 @@ auto load_scene(F load) {
   }
 }
 
-/// One exec per listed device: "cpu" (CPU partitions), "cuda" or "auto" (CUDA when this build
-/// has it and a GPU is present). Errors name the device that does not exist.
+/// One exec per listed device (run::choose_execs, as `silt run` chooses, on this process alone):
+/// "cpu" (CPU partitions), "cuda" or "auto" (CUDA when this build has it and a GPU is present); a
+/// device may be listed several times (parts sharing it). Errors name the list "devices".
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices);
-/// "cpu (2 threads)", "cuda device 0 (NVIDIA H200, ...)", "3 cpu partitions".
+/// run::describe_execs on this process: "cpu (2 threads)", "cuda device 0 (NVIDIA H200)", ...
 std::string describe_execs(const std::vector<Exec>& execs);
 
 /// A NumPy array owning v's data (no copy), of the given shape.

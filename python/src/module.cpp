@@ -6,6 +6,8 @@
 
 #include "bindings.hpp"
 #include "silt/io/checkpoint_file.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
 #include "silt/swe/solver.hpp"
 #ifdef SILT_WITH_MPM
 #include "silt/mpm/solver.hpp"
@@ -13,30 +15,13 @@
 
 namespace silt::python {
 
-std::string build_id() {
-  return fmt::format("silt-python {}", SILT_VERSION);
-}
-
 std::vector<Exec> choose_execs(const std::string& backend, const std::vector<int>& devices) {
-  const Backend b = backend_from_string(backend);
-  if (devices.empty()) throw Error("devices: no device given (devices=[0] is one device)");
-  if (b == Backend::cpu) return std::vector<Exec>(devices.size(), Exec::host());
-  std::vector<Exec> execs;
-  for (const int d : devices) {
-    if (d < 0 || d >= cuda_device_count())
-      throw Error(fmt::format("devices: CUDA device {} does not exist ({} visible)", d,
-                              cuda_device_count()));
-    execs.push_back(Exec::cuda(d));
-  }
-  return execs;
+  return run::choose_execs({backend, devices, /*repeats=*/true, "devices"},
+                           partition::World::self());
 }
 
 std::string describe_execs(const std::vector<Exec>& execs) {
-  const Exec& e = execs.front();
-  if (execs.size() > 1)
-    return fmt::format("{} {}", execs.size(), e.is_cuda() ? "cuda parts" : "cpu partitions");
-  return e.is_cuda() ? fmt::format("cuda device {} ({})", e.device, cuda_device_name(e.device))
-                     : fmt::format("cpu ({} threads)", host_thread_count());
+  return run::describe_execs(execs, partition::World::self());
 }
 
 }  // namespace silt::python
@@ -61,7 +46,7 @@ NB_MODULE(_silt, m) {
   });
 #endif
 
-  m.def("build_id", &build_id);
+  m.def("build_id", &silt::run::build_id);
   m.def("cuda_compiled", &silt::cuda_compiled, "True when this build has the CUDA backend.");
   m.def("cuda_device_count", &silt::cuda_device_count, "CUDA devices visible (0 without CUDA).");
   m.def("host_thread_count", &silt::host_thread_count, "Threads of the CPU backend.");

@@ -17,6 +17,7 @@
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_output.hpp"
 #include "silt/mpm/solver.hpp"
+#include "silt/run/devices.hpp"
 
 namespace silt::python {
 
@@ -151,7 +152,7 @@ class MpmSimulation {
     auto& w = writers_[dir];
     if (!w) {
       nlohmann::json doc = job_->resolved;
-      doc["provenance"] = {{"build", build_id()},
+      doc["provenance"] = {{"build", run::build_id()},
                            {"backend", describe_execs(execs_)},
                            {"scene_file", job_->path},
                            {"overrides", overrides_}};
@@ -169,7 +170,7 @@ class MpmSimulation {
   void checkpoint(const std::string& path) {
     Busy busy(busy_);
     nb::gil_scoped_release unlocked;
-    io::save_mpm_checkpoint(path, *job_, solver_->state(), build_id());
+    io::save_mpm_checkpoint(path, *job_, solver_->state(), run::build_id());
   }
 
   void restore(const std::string& path) {

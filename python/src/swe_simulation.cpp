@@ -16,6 +16,7 @@
 #include "silt/io/swe_checkpoint.hpp"
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
+#include "silt/run/devices.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::python {
@@ -200,7 +201,7 @@ class SweSimulation {
     c.state = solver_->state();
     c.next_gauge = std::numeric_limits<double>::infinity();
     c.parts = int(execs_.size());
-    io::save_swe_checkpoint(path, *job_, c, build_id());
+    io::save_swe_checkpoint(path, *job_, c, run::build_id());
   }
 
   void restore(const std::string& path) {
@@ -247,7 +248,7 @@ class SweSimulation {
     Output& o = outputs_[dir];
     if (!o.frames) {
       o.frames = std::make_unique<io::SweOutputWriter>(*job_, dir);
-      io::write_resolved_scene(*job_, dir, build_id(), describe_execs(execs_), overrides_);
+      io::write_resolved_scene(*job_, dir, run::build_id(), describe_execs(execs_), overrides_);
     }
     return o;
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Data files named from any folder (ctest; docs/outputs.md "resolved_scene.json").
+"""Data files named from any folder (ctest; docs/scenes-swe.md and docs/scenes-mpm.md, outputs).
 
   silt_paths.py SILT SOURCE_DIR WORK_DIR CASE [view|noview]
 

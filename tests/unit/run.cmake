@@ -1,0 +1,2 @@
+# silt::run, the run layer (docs/run-layer.md): the device choice both front ends call.
+silt_add_test(NAME run_devices_test SOURCES run_devices_test.cpp LABEL unit LIBS silt::run)
