@@ -246,7 +246,7 @@ int step_and_write(const io::SweJob& job, swe::Solver& solver, const partition::
       // step is shortened for a gauge. A step longer than the interval passes several sample
       // times; it gives one row.
       std::vector<swe::Probe> probes = solver.probe(gauge_cells);
-      view.gauge(t, probes);
+      view.gauge(t, io::pick_gauges(job, probes));
       if (gauges) queue->push_row([&g = *gauges, p = std::move(probes), t] { g.write(t, p); });
       if (!(gauge_dt > 0)) next_gauge = std::numeric_limits<double>::infinity();
       while (next_gauge <= t) next_gauge += gauge_dt;

@@ -148,7 +148,7 @@ class SweSimulation {
     std::vector<swe::Probe> p;
     {
       nb::gil_scoped_release unlocked;
-      p = solver_->probe(job_->gauge_cells());
+      p = io::pick_gauges(*job_, solver_->probe(job_->gauge_cells()));  // snapped as gauges.csv
     }
     const size_t n = gs.size();
     std::vector<std::string> names;

@@ -160,9 +160,35 @@ TEST(SweOutput, GaugeCsvRowsFlushed) {
   g.write_points();
   EXPECT_EQ(read_file(dir + "/gauge_points.csv"),
             "name,x_m,y_m,cell_i,cell_j,ground_m,arrival_depth_m,arrival_time_s,max_depth_m,"
-            "max_level_m,time_of_max_s\n"
-            "a,0.5,0.5,0,0,2,0.01,0.8,0.04,2.04,1.1\n"
-            "b,2.5,1.5,2,1,2,0.01,0,0.5,2.5,0\n");
+            "max_level_m,time_of_max_s,snap_radius_m\n"
+            "a,0.5,0.5,0,0,2,0.01,0.8,0.04,2.04,1.1,0\n"
+            "b,2.5,1.5,2,1,2,0.01,0,0.5,2.5,0,0\n");
+}
+
+// A gauge with a snap radius reads the nearest wet cell within it while its own is dry: the
+// probes of its cell, then of the cells around it nearest first; its row says which it read.
+TEST(SweOutput, GaugeSnapsToTheNearestWetCell) {
+  const auto j = job(R"({"png": "none", "gauges": {"interval": 1, "points": [
+      {"name": "a", "x": 0.5, "y": 0.5, "snap_radius": 1.5}]}})");
+  // Cells (1, 0) and (0, 1) at 1 m, then (1, 1) at 1.41 m; (0, 2) at 2 m is beyond.
+  EXPECT_EQ(j.gauge_cells(), (std::vector<Index>{0, 1, 4, 5}));
+  const std::string dir = (scratch() / "gauges_snap").string();
+  io::GaugeCsvWriter g(j, dir);
+  g.write(0.0, {{0.3, 0, 0, 0}, {0.1, 0, 0, 0}, {0.2, 0, 0, 0}, {0, 0, 0, 0}});    // its own: wet
+  g.write(1.0, {{0.0, 0, 0, 0}, {0.0, 0, 0, 0}, {0.2, 1, 0, 0}, {0.4, 0, 0, 0}});  // (0, 1)
+  g.write(2.0, {{0.0, 0, 0, 0}, {0.0, 0, 0, 0}, {0.0, 0, 0, 0}, {0.0, 0, 0, 0}});  // none wet
+  EXPECT_EQ(read_file(g.path()),
+            "time_s,a_h_m,a_u_m_s,a_v_m_s,a_c_kg_m3,a_level_m,a_cell_i,a_cell_j\n"
+            "0,0.3,0,0,0,2.3,0,0\n"
+            "1,0.2,1,0,0,2.2,0,1\n"
+            "2,0,0,0,0,2,0,0\n");
+  std::vector<Index> cells;
+  const auto picked =
+      io::pick_gauges(j, {{0, 0, 0, 0}, {0.5, 0, 0, 0}, {0.2, 0, 0, 0}, {0}}, &cells);
+  EXPECT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0].h, 0.5);
+  EXPECT_EQ(cells, (std::vector<Index>{1}));
+  EXPECT_TRUE(throws_with([&] { g.write(3.0, {{}}); }, {"1 probe values for 1 gauges (4 cells)"}));
 }
 
 TEST(SweOutput, ResolvedSceneRunsAgain) {

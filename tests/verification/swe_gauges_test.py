@@ -89,7 +89,7 @@ def main():
         k = int(t) + 1
     ph, pts = table(os.path.join(every1, "gauge_points.csv"))
     want = ["name", "x_m", "y_m", "cell_i", "cell_j", "ground_m", "arrival_depth_m",
-            "arrival_time_s", "max_depth_m", "max_level_m", "time_of_max_s"]
+            "arrival_time_s", "max_depth_m", "max_level_m", "time_of_max_s", "snap_radius_m"]
     if ph != want:
         fail(f"gauge_points.csv header {ph}, expected {want}")
     p = {r[0]: dict(zip(ph, r)) for r in pts}

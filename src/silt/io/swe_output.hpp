@@ -100,13 +100,20 @@ class SweOutputWriter {
 };
 
 /// gauges.csv: "time_s" then <gauge>_h_m, <gauge>_u_m_s, <gauge>_v_m_s, <gauge>_c_kg_m3 per
-/// gauge, then <gauge>_level_m (water level h + ground) per gauge, one row per sample (at the end of the step
+/// gauge, then <gauge>_level_m (water level h + ground) per gauge, then <gauge>_cell_i,
+/// <gauge>_cell_j (the cell read) per gauge with a snap radius, one row per sample (at the end of the step
 /// that reached the sample time, stamped with that step's time); each row is flushed so a crash
 /// loses at most the row being written. Beside it gauge_points.csv (write_points(): with each frame
 /// and at the end of the run; a restart recomputes it from the rows it keeps): per
 /// gauge its point, the cell read (i, j) and its ground (bed) elevation, its arrival depth, the
 /// arrival time (the first time its depth exceeds the arrival depth, interpolated linearly between
 /// the two samples around it; empty until then) and the largest depth and level sampled.
+/// One probe per gauge from swe::Solver::probe(job.gauge_cells()): the gauge's cell, or when it is
+/// dry the nearest wet cell of its snap_cells (the cell itself when none is wet); *cells (when
+/// given) receives the cell each read.
+std::vector<swe::Probe> pick_gauges(const SweJob& job, const std::vector<swe::Probe>& probes,
+                                    std::vector<Index>* cells = nullptr);
+
 class GaugeCsvWriter {
  public:
   /// keep_rows >= 0 (a restart): appends after the first keep_rows rows the file holds.
@@ -115,7 +122,7 @@ class GaugeCsvWriter {
   GaugeCsvWriter(const GaugeCsvWriter&) = delete;
   GaugeCsvWriter& operator=(const GaugeCsvWriter&) = delete;
 
-  /// probes[g] for gauge g, in job.outputs.gauges order (swe::Solver::probe(job.gauge_cells())).
+  /// probes: swe::Solver::probe(job.gauge_cells()) (pick_gauges() chooses each gauge's).
   void write(double t, const std::vector<swe::Probe>& probes);
   /// gauge_points.csv from the rows so far.
   void write_points() const;

@@ -33,6 +33,12 @@ GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, lo
   for (const auto& g : job.outputs.gauges)
     text += fmt::format(",{0}_h_m,{0}_u_m_s,{0}_v_m_s,{0}_c_kg_m3", g.name);
   for (const auto& g : job.outputs.gauges) text += fmt::format(",{}_level_m", g.name);
+  size_t snapping = 0;  // gauges that may read another cell: its i and j with every sample
+  for (const auto& g : job.outputs.gauges)
+    if (!g.snap_cells.empty()) {
+      text += fmt::format(",{0}_cell_i,{0}_cell_j", g.name);
+      ++snapping;
+    }
   text += '\n';
   if (keep_rows > 0) {
     // A restart: the rows written up to the checkpoint (complete lines only; a row cut by a
@@ -47,7 +53,7 @@ GaugeCsvWriter::GaugeCsvWriter(const SweJob& job, const std::string& out_dir, lo
       std::stringstream cells(line);
       std::string cell;
       while (std::getline(cells, cell, ',')) v.push_back(std::strtod(cell.c_str(), nullptr));
-      if (v.size() != 1 + (kGaugeColumns + 1) * gauges_) continue;
+      if (v.size() != 1 + (kGaugeColumns + 1) * gauges_ + 2 * snapping) continue;
       for (size_t g = 0; g < gauges_; ++g) track(g, v[0], v[1 + kGaugeColumns * g]);
     }
   }
@@ -61,20 +67,48 @@ GaugeCsvWriter::~GaugeCsvWriter() {
   if (file_) std::fclose(file_);
 }
 
-void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& probes) {
-  if (probes.size() != gauges_)
-    throw Error(fmt::format("'{}': {} probe values for {} gauges", path_, probes.size(), gauges_));
-  // 10 significant digits for the time (a sum of intervals carries round-off in the last
-  // digits), 9 for the values (exact for the float32 state, ample for float64).
+std::vector<swe::Probe> pick_gauges(const SweJob& job, const std::vector<swe::Probe>& probes,
+                                    std::vector<Index>* cells) {
+  const auto& gauges = job.outputs.gauges;
+  std::vector<swe::Probe> out;
+  if (cells) cells->clear();
+  size_t next = gauges.size();  // the first snap cell of gauge g in probes
+  for (size_t g = 0; g < gauges.size(); ++g) {
+    size_t use = g;
+    Index cell = gauges[g].cell;
+    const size_t n = gauges[g].snap_cells.size();
+    if (!(probes[g].h > job.scene.dry_depth))
+      for (size_t k = 0; k < n; ++k)
+        if (probes[next + k].h > job.scene.dry_depth) {
+          use = next + k;
+          cell = gauges[g].snap_cells[k];
+          break;
+        }
+    next += n;
+    out.push_back(probes[use]);
+    if (cells) cells->push_back(cell);
+  }
+  return out;
+}
+
+void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& all) {
+  const size_t n_cells = job_->gauge_cells().size();
+  if (all.size() != n_cells)
+    throw Error(fmt::format("'{}': {} probe values for {} gauges{}", path_, all.size(), gauges_,
+                            n_cells == gauges_ ? "" : fmt::format(" ({} cells)", n_cells)));
+  std::vector<Index> cells;
+  const std::vector<swe::Probe> probes = pick_gauges(*job_, all, &cells);
   // The time as it is (the shortest form that reads back), the values to 9 digits (exact for
-  // the float32 state, ample for float64).
+  // the float32 state, ample for float64). The level over the ground of the cell read.
+  const Index nx = job_->scene.grid.nx;
   std::string row = fmt::format("{}", t);
   for (const swe::Probe& p : probes)
     row += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g}", p.h, p.u, p.v, p.c);
-  for (size_t g = 0; g < gauges_; ++g) {
-    const double ground = job_->scene.bed[size_t(job_->outputs.gauges[g].cell)];
-    row += fmt::format(",{:.9g}", ground + probes[g].h);
-  }
+  for (size_t g = 0; g < gauges_; ++g)
+    row += fmt::format(",{:.9g}", job_->scene.bed[size_t(cells[g])] + probes[g].h);
+  for (size_t g = 0; g < gauges_; ++g)
+    if (!job_->outputs.gauges[g].snap_cells.empty())
+      row += fmt::format(",{},{}", cells[g] % nx, cells[g] / nx);
   row += '\n';
   const long before = std::ftell(file_);
   if (std::fputs(row.c_str(), file_) < 0 || std::fflush(file_) != 0) {
@@ -109,7 +143,7 @@ void GaugeCsvWriter::write_points() const {
   const swe::Grid& grid = job_->scene.grid;
   std::string text =
       "name,x_m,y_m,cell_i,cell_j,ground_m,arrival_depth_m,arrival_time_s,max_depth_m,"
-      "max_level_m,time_of_max_s\n";
+      "max_level_m,time_of_max_s,snap_radius_m\n";
   for (size_t g = 0; g < gauges_; ++g) {
     const Gauge& p = job_->outputs.gauges[g];
     const Track& k = track_[g];
@@ -117,8 +151,9 @@ void GaugeCsvWriter::write_points() const {
     text += fmt::format("{},{},{},{},{},{:.9g},{},", p.name, p.x, p.y, p.cell % grid.nx,
                         p.cell / grid.nx, ground, p.arrival_depth);
     text += k.arrival >= 0 ? fmt::format("{:.9g}", k.arrival) : std::string();
-    text += k.max_h >= 0 ? fmt::format(",{:.9g},{:.9g},{}\n", k.max_h, ground + k.max_h, k.max_t)
-                         : std::string(",,,\n");
+    text += k.max_h >= 0 ? fmt::format(",{:.9g},{:.9g},{}", k.max_h, ground + k.max_h, k.max_t)
+                         : std::string(",,,");
+    text += fmt::format(",{}\n", p.snap_radius);
   }
   write_text_atomically(points_path_, text);
 }

@@ -273,6 +273,8 @@ std::string scene_solver(const std::string& path) {
 std::vector<Index> SweJob::gauge_cells() const {
   std::vector<Index> cells;
   for (const auto& g : outputs.gauges) cells.push_back(g.cell);
+  for (const auto& g : outputs.gauges)
+    cells.insert(cells.end(), g.snap_cells.begin(), g.snap_cells.end());
   return cells;
 }
 

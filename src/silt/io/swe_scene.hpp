@@ -68,6 +68,10 @@ struct Gauge {
   double x = 0, y = 0;          // m
   Index cell = 0;               // j * nx + i of the cell containing (x, y)
   double arrival_depth = 0.01;  // m: the flood arrives when the depth first exceeds this
+  // m: when the cell is dry (h <= dry_depth) a sample reads the nearest wet active cell whose
+  // centre lies within this of (x, y) (0: the cell alone); snap_cells lists them, nearest first.
+  double snap_radius = 0;
+  std::vector<Index> snap_cells;
 };
 
 struct SweRunSettings {
@@ -113,6 +117,8 @@ struct SweJob {
   /// message each, for the caller to show.
   std::vector<std::string> warnings;
 
+  /// The cells a gauge sample reads: each gauge's cell (outputs.gauges order), then each gauge's
+  /// snap_cells in turn (swe::Solver::probe() of these; pick_gauges() chooses among them).
   std::vector<Index> gauge_cells() const;
 };
 
