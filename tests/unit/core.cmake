@@ -1,1 +1,2 @@
 silt_add_test(NAME core_test SOURCES core_test.cpp LABEL unit CUDA)
+silt_add_test(NAME core_staging_test SOURCES core_staging_test.cpp LABEL unit CUDA)

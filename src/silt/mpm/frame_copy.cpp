@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 
 #include "silt/core/error.hpp"
@@ -71,58 +70,21 @@ ParticlePack pack_at(float* base, const Offsets& at, std::size_t first) {
 
 }  // namespace
 
-// A frame's copies in flight: the held arrays of all parts' particles, array after array (each
-// holding part after part, so that an array reads as one), the event after each part's copies,
-// and whether the slot is taken: from copy() until get() has read it out, or a dropped copy's
-// events have passed.
-struct FrameSlot {
-  PinnedBuffer staging;
-  Offsets at{};
-  std::size_t n = 0;
-  std::vector<Event> done;  // one per part, after its copies (CUDA)
-  std::atomic<bool> busy{false};
-  bool in_id_order = false;  // packed by id on the device
-
-  FrameArrays arrays() {
-    const auto* base = reinterpret_cast<const float*>(staging.data());
-    const std::array<const float*, kArrays> p = arrays_at(base, at, 0);
-    FrameArrays f;
-    f.n = n;
-    f.position = p[0];
-    f.velocity = p[1];
-    f.material = reinterpret_cast<const std::int32_t*>(p[2]);
-    f.id = reinterpret_cast<const std::int32_t*>(p[3]);
-    f.plastic = p[4];
-    f.stress = p[5];
-    return f;
-  }
-};
-
 namespace {
 
+// A frame's copies in flight: the held arrays of all parts' particles in a slot of the staging
+// pool, array after array (each holding part after part, so that an array reads as one), laid out
+// at `at`; the slot is free again once get() has read it out, or a dropped copy's events have
+// passed (StagedFrame).
 class SlotCopy final : public ParticlesCopy::Pending {
  public:
-  explicit SlotCopy(std::shared_ptr<FrameSlot> slot) : slot_(std::move(slot)) {}
-  ~SlotCopy() override {
-    if (!slot_) return;
-    // Dropped unread (a run stopped before the writer took the frame): the copies still land in
-    // the slot, so it is freed only once they have.
-    try {
-      for (const Event& e : slot_->done) e.synchronize();
-    } catch (...) {
-    }
-    slot_->busy.store(false, std::memory_order_release);
-  }
+  SlotCopy(StagedFrame slot, const Offsets& at, std::size_t n, bool in_id_order)
+      : slot_(std::move(slot)), at_(at), n_(n), in_id_order_(in_id_order) {}
   ParticleFrame get(bool id_order) override {
-    const std::shared_ptr<FrameSlot> slot = std::move(slot_);
-    struct Free {
-      FrameSlot& s;
-      ~Free() { s.busy.store(false, std::memory_order_release); }
-    } free{*slot};
-    for (const Event& e : slot->done) e.synchronize();
-    if (!id_order || !slot->in_id_order)
-      return id_order ? ordered_by_id(slot->arrays()) : copied(slot->arrays());
-    ParticleFrame f = copied(slot->arrays());
+    StagedFrame slot = std::move(slot_);  // freed on return, or on a throw
+    const FrameArrays arrays = arrays_of(reinterpret_cast<const float*>(slot.get()));
+    if (!id_order || !in_id_order_) return id_order ? ordered_by_id(arrays) : copied(arrays);
+    ParticleFrame f = copied(arrays);
     for (std::size_t k = 0; k < f.id.size(); ++k)
       if (f.id[k] != std::int32_t(k))
         throw Error(
@@ -133,7 +95,22 @@ class SlotCopy final : public ParticlesCopy::Pending {
   }
 
  private:
-  std::shared_ptr<FrameSlot> slot_;
+  FrameArrays arrays_of(const float* base) const {
+    const std::array<const float*, kArrays> p = arrays_at(base, at_, 0);
+    FrameArrays f;
+    f.n = n_;
+    f.position = p[0];
+    f.velocity = p[1];
+    f.material = reinterpret_cast<const std::int32_t*>(p[2]);
+    f.id = reinterpret_cast<const std::int32_t*>(p[3]);
+    f.plastic = p[4];
+    f.stress = p[5];
+    return f;
+  }
+  StagedFrame slot_;
+  Offsets at_;
+  std::size_t n_;
+  bool in_id_order_;  // packed by id on the device
 };
 
 }  // namespace
@@ -156,27 +133,6 @@ const Exec& FrameCopier::copy_stream(const Exec& part) {
   return copy_streams_.back().exec();
 }
 
-std::shared_ptr<FrameSlot> FrameCopier::free_slot(std::size_t bytes, const Parts& parts) {
-  // A free slot large enough, else a free one grown, else a new one (frames in flight are
-  // bounded by the writer's queue).
-  std::shared_ptr<FrameSlot> slot;
-  for (const auto& s : slots_) {
-    if (s->busy.load(std::memory_order_acquire)) continue;
-    if (!slot || s->staging.size() >= bytes) slot = s;
-    if (slot->staging.size() >= bytes) break;
-  }
-  if (!slot) {
-    slot = std::make_shared<FrameSlot>();
-    for (const auto& p : parts) slot->done.emplace_back(p->exec());
-    slots_.push_back(slot);
-  }
-  // Headroom for emitters: a growing count pins a new buffer now and then, not every frame.
-  if (slot->staging.size() < bytes)
-    slot->staging = PinnedBuffer(bytes + bytes / 2, parts.front()->exec().is_cuda());
-  slot->busy.store(true, std::memory_order_relaxed);
-  return slot;
-}
-
 ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id_order,
                                 bool dense_ids) {
   const bool cuda = parts.front()->exec().is_cuda();
@@ -187,11 +143,12 @@ ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id
   for (const auto& p : parts) n += std::size_t(p->particle_count());
   std::size_t values = 0;
   const Offsets at = layout(attributes, n, &values);
-  const std::shared_ptr<FrameSlot> slot = free_slot(values * sizeof(float), parts);
-  slot->at = at;
-  slot->n = n;
-  slot->in_id_order = by_id;
-  float* host = reinterpret_cast<float*>(slot->staging.data());
+  // Headroom for emitters: a growing count pins a new buffer now and then, not every frame.
+  const std::size_t bytes = values * sizeof(float);
+  std::vector<Exec> execs;
+  for (const auto& p : parts) execs.push_back(p->exec());
+  StagedFrame slot = pool_.take(bytes, bytes + bytes / 2, execs, cuda);
+  float* host = reinterpret_cast<float*>(slot.data());
   if (cuda && staging_.empty())
     for (const auto& p : parts) staging_.push_back({{}, Event(p->exec()), Event(p->exec())});
   std::size_t first = 0;  // the part's first particle in the frame
@@ -230,11 +187,11 @@ ParticlesCopy FrameCopier::copy(const Parts& parts, unsigned attributes, bool id
       const std::size_t bytes = kWidth[a] * np * sizeof(float);
       copy_rows_async(to[a], bytes, Exec::host(), from[a], bytes, p.exec(), bytes, 1, c);
     }
-    slot->done[q].record(c);
+    slot.done(q).record(c);
     s.copied.record(c);
     first += np;
   }
-  return ParticlesCopy(std::make_unique<SlotCopy>(slot), id_order);
+  return ParticlesCopy(std::make_unique<SlotCopy>(std::move(slot), at, n, by_id), id_order);
 }
 
 }  // namespace silt::mpm

@@ -1,9 +1,10 @@
 // A frame's particles copied to the host behind the steps (Solver::particles_async). Each part
 // packs the asked-for attributes on its stream (Part::pack) into device staging of its own, which
-// takes microseconds; a copy stream per device then brings them into a pinned slot while the next
-// frame steps, and an event per part marks them landed. ParticlesCopy::get() waits for those
-// events on the writer's thread and reads the slot out in id order. On the CPU a part packs
-// straight into the slot. Slots and staging are kept from frame to frame, grown with the count.
+// takes microseconds; a copy stream per device then brings them into a pinned slot of the staging
+// pool (core/staging.hpp) while the next frame steps, and an event per part marks them landed.
+// ParticlesCopy::get() waits for those events on the writer's thread and reads the slot out in id
+// order. On the CPU a part packs straight into the slot. Slots and device staging are kept from
+// frame to frame, grown with the count.
 #pragma once
 
 #include <memory>
@@ -11,12 +12,11 @@
 
 #include "silt/core/buffer.hpp"
 #include "silt/core/device_set.hpp"
+#include "silt/core/staging.hpp"
 #include "silt/mpm/exchange.hpp"
 #include "silt/mpm/particles_copy.hpp"
 
 namespace silt::mpm {
-
-struct FrameSlot;
 
 class FrameCopier {
  public:
@@ -39,11 +39,10 @@ class FrameCopier {
     Event copied;                // on the copy stream, after the copies out of `packed`
   };
   const Exec& copy_stream(const Exec& part);
-  std::shared_ptr<FrameSlot> free_slot(std::size_t bytes, const Parts& parts);
 
   std::vector<Stream> copy_streams_;  // one per CUDA device of the parts
   std::vector<PartStaging> staging_;  // one per part (CUDA)
-  std::vector<std::shared_ptr<FrameSlot>> slots_;
+  StagingPool pool_;
 };
 
 }  // namespace silt::mpm

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -72,52 +71,37 @@ std::vector<std::vector<double>*> destinations(Fields& f, unsigned arrays) {
   if (arrays & arrays::infiltration) dst.push_back(&f.infiltration);
   return dst;
 }
-}  // namespace
 
-// A frame's copies in flight (fields_async): one pinned buffer holding each part's asked-for
-// arrays (owned rows, in their stored type, piece after piece), the event after each part's
-// copies, and where each piece goes in the whole grid. Reused from frame to frame (pinned once):
-// busy from fields_async() until its get() has converted it.
-struct FrameSlot {
-  struct Piece {
-    size_t at;     // byte offset in staging
-    size_t bytes;  // of one value: sizeof(float) or sizeof(double)
-    int k;         // index into destinations()
-    int part;      // whose event covers it
-    Index i0, j0;  // the part's first owned cell in the global grid
-    Index nx, ny;  // its owned cells
-  };
-  PinnedBuffer staging;
-  std::vector<Event> done;  // one per part, recorded after its copies
-  std::vector<Piece> pieces;
-  Index gnx = 0, gny = 0;
-  unsigned arrays = 0;
-  std::atomic<bool> busy{false};
+// A frame's copies in flight (fields_async): a slot of the staging pool holding each part's
+// asked-for arrays (owned rows, in their stored type, piece after piece), and where each piece
+// goes in the whole grid. get() waits for the parts' events, converts the pieces into Fields on
+// the calling thread's OpenMP team and frees the slot; a copy dropped unread frees it once its
+// copies have landed (StagedFrame).
+struct Piece {
+  size_t at;     // byte offset in the slot
+  size_t bytes;  // of one value: sizeof(float) or sizeof(double)
+  int k;         // index into destinations()
+  Index i0, j0;  // the part's first owned cell in the global grid
+  Index nx, ny;  // its owned cells
 };
 
-namespace {
-
-// Waits for a slot's copies, converts them into Fields on the calling thread's OpenMP team, and
-// frees the slot.
 class SlotCopy final : public FieldsCopy::Pending {
  public:
-  explicit SlotCopy(std::shared_ptr<FrameSlot> slot) : slot_(std::move(slot)) {}
-  ~SlotCopy() override {
-    if (slot_) finish_waiting();
-  }
+  SlotCopy(StagedFrame slot, std::vector<Piece> pieces, Index gnx, Index gny, unsigned arrays)
+      : slot_(std::move(slot)), pieces_(std::move(pieces)), gnx_(gnx), gny_(gny), arrays_(arrays) {}
   Fields get() override {
-    FrameSlot& s = *slot_;
+    StagedFrame slot = std::move(slot_);  // freed on return, or on a throw
     Fields f;
-    f.nx = s.gnx;
-    f.ny = s.gny;
-    const std::vector<std::vector<double>*> dst = destinations(f, s.arrays);
-    for (auto* v : dst) v->resize(size_t(s.gnx) * size_t(s.gny));
-    for (const Event& e : s.done) e.synchronize();
-    for (const FrameSlot::Piece& pc : s.pieces) {
-      const char* from = s.staging.data() + pc.at;
-      double* to = dst[size_t(pc.k)]->data() + size_t(pc.j0) * size_t(s.gnx) + size_t(pc.i0);
+    f.nx = gnx_;
+    f.ny = gny_;
+    const std::vector<std::vector<double>*> dst = destinations(f, arrays_);
+    for (auto* v : dst) v->resize(size_t(gnx_) * size_t(gny_));
+    const char* staged = slot.get();
+    for (const Piece& pc : pieces_) {
+      const char* from = staged + pc.at;
+      double* to = dst[size_t(pc.k)]->data() + size_t(pc.j0) * size_t(gnx_) + size_t(pc.i0);
       const auto rows = static_cast<std::int64_t>(pc.ny);
-      const size_t nx = size_t(pc.nx), gx = size_t(s.gnx);
+      const size_t nx = size_t(pc.nx), gx = size_t(gnx_);
 #pragma omp parallel for schedule(static)
       for (std::int64_t j = 0; j < rows; ++j) {
         double* row = to + size_t(j) * gx;
@@ -129,22 +113,14 @@ class SlotCopy final : public FieldsCopy::Pending {
         }
       }
     }
-    slot_->busy.store(false, std::memory_order_release);
-    slot_.reset();
     return f;
   }
 
  private:
-  // Dropped unread (a run stopped before the writer took the frame): the copies still land in
-  // the slot, so it is freed only once they have.
-  void finish_waiting() noexcept {
-    try {
-      for (const Event& e : slot_->done) e.synchronize();
-    } catch (...) {
-    }
-    slot_->busy.store(false, std::memory_order_release);
-  }
-  std::shared_ptr<FrameSlot> slot_;
+  StagedFrame slot_;
+  std::vector<Piece> pieces_;
+  Index gnx_, gny_;
+  unsigned arrays_;
 };
 
 }  // namespace
@@ -181,54 +157,41 @@ FieldsCopy Engine<T>::fields_async(unsigned arrays) const {
   if (world_.distributed()) return FieldsCopy(fields(arrays));
   arrays = present(arrays);
   // Where each piece goes and how large the staging must be.
-  std::vector<FrameSlot::Piece> pieces;
+  std::vector<Piece> pieces;
   size_t bytes = 0;
   for (size_t q = 0; q < parts_.size(); ++q) {
     const Part<T>& p = *parts_[q];
     int k = 0;
     for_each_array(p, arrays, cur_, [&](const auto& b) {
       using U = typename std::decay_t<decltype(b)>::value_type;
-      pieces.push_back(FrameSlot::Piece{bytes, sizeof(U), k++, int(q), p.sub.cells.i0,
-                                        p.sub.cells.j0, p.nx, p.ny});
+      pieces.push_back(Piece{bytes, sizeof(U), k++, p.sub.cells.i0, p.sub.cells.j0, p.nx, p.ny});
       // Page-aligned pieces: each 2D copy starts on its own page.
       bytes += (size_t(p.nx) * size_t(p.ny) * sizeof(U) + 4095) & ~size_t(4095);
     });
   }
-  // A free slot large enough, or a new one (frames in flight are bounded by the writer's queue).
-  std::shared_ptr<FrameSlot> slot;
-  for (const auto& s : frame_slots_)
-    if (!s->busy.load(std::memory_order_acquire) && s->staging.size() >= bytes) {
-      slot = s;
-      break;
-    }
-  if (!slot) {
-    bool pin = false;
-    for (const auto& p : parts_) pin = pin || p->exec.is_cuda();
-    slot = std::make_shared<FrameSlot>();
-    slot->staging = PinnedBuffer(bytes, pin);
-    for (const auto& p : parts_) slot->done.emplace_back(p->exec);
-    frame_slots_.push_back(slot);
+  bool pin = false;
+  std::vector<Exec> execs;
+  for (const auto& p : parts_) {
+    pin = pin || p->exec.is_cuda();
+    execs.push_back(p->exec);
   }
-  slot->busy.store(true, std::memory_order_relaxed);
-  slot->pieces = std::move(pieces);
-  slot->gnx = scene_.grid.nx;
-  slot->gny = scene_.grid.ny;
-  slot->arrays = arrays;
+  StagedFrame slot = frame_slots_.take(bytes, bytes, execs, pin);
   // Each part's owned rows, one 2D copy an array, queued on the part's stream behind its steps.
   size_t n = 0;
   for (size_t q = 0; q < parts_.size(); ++q) {
     const Part<T>& p = *parts_[q];
     for_each_array(p, arrays, cur_, [&](const auto& b) {
       using U = typename std::decay_t<decltype(b)>::value_type;
-      const FrameSlot::Piece& pc = slot->pieces[n++];
+      const Piece& pc = pieces[n++];
       const Grid2<const U> g{b.data(), p.nx, p.ny, p.ring};
-      copy_rows_async(slot->staging.data() + pc.at, size_t(p.nx) * sizeof(U), Exec::host(),
+      copy_rows_async(slot.data() + pc.at, size_t(p.nx) * sizeof(U), Exec::host(),
                       b.data() + g.offset(0, 0), size_t(g.stride()) * sizeof(U), p.exec,
                       size_t(p.nx) * sizeof(U), size_t(p.ny), p.exec);
     });
-    slot->done[q].record(p.exec);
+    slot.done(q).record(p.exec);
   }
-  return FieldsCopy(std::make_unique<SlotCopy>(std::move(slot)));
+  return FieldsCopy(std::make_unique<SlotCopy>(std::move(slot), std::move(pieces), scene_.grid.nx,
+                                               scene_.grid.ny, arrays));
 }
 
 template <class T>

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "silt/core/device_set.hpp"
+#include "silt/core/staging.hpp"
 #include "silt/partition/decompose.hpp"
 #include "silt/partition/halo_exchange.hpp"
 #include "silt/partition/scalar_reduce.hpp"
@@ -29,8 +30,6 @@
 #include "silt/swe/setup.hpp"
 
 namespace silt::swe::detail {
-
-struct FrameSlot;  // engine_output.cpp
 
 template <class T>
 class Engine final : public EngineBase {
@@ -113,8 +112,8 @@ class Engine final : public EngineBase {
   // fields() under MPI: the host side of a frame's copies, kept from frame to frame (pinned once).
   mutable PinnedBuffer frame_staging_;
   // fields_async(): pinned staging slots of frames in flight, reused once their get() is done
-  // (engine_output.cpp, FrameSlot).
-  mutable std::vector<std::shared_ptr<FrameSlot>> frame_slots_;
+  // (core/staging.hpp).
+  mutable StagingPool frame_slots_;
   partition::ScalarReduce reduce_;
   int k_;
   int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
