@@ -460,8 +460,8 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
   }
   // An animated mesh takes its velocity from its motion and refuses the key, so its resolved
   // form leaves the key out (the resolved scene must load again).
-  const bool animated = col.kind == mpm::Collider::Kind::mesh &&
-                        (!col.keys.empty() || col.mesh_files.size() > 1);
+  const bool animated =
+      col.kind == mpm::Collider::Kind::mesh && (!col.keys.empty() || col.mesh_files.size() > 1);
   if (!animated) col.velocity = read_vec3(c, "velocity", col.velocity, "m/s", dims);
   c.finish();
   scene.colliders.push_back(col);
