@@ -55,7 +55,7 @@ def free(port):
             return False
 
 
-def run_view(cmd, cwd, env):
+def run_view(cmd, cwd, env, log_dir):
     """`silt run --view PORT ...`: the page answers during the run and after it has ended;
     Ctrl-C then ends it with exit 0."""
     port = int(re.search(r"--view (?:[\d.]+:)?(\d+)", cmd).group(1))
@@ -67,7 +67,7 @@ def run_view(cmd, cwd, env):
         print(f"readme: port {port} is in use here; the viewer line runs on {new}")
         cmd = cmd.replace(f"--view {port}", f"--view {new}")
         port = new
-    log = open(os.path.join(cwd, "view.log"), "w+")
+    log = open(os.path.join(log_dir, "readme_view.log"), "w+")  # the build tree, not the source
     p = subprocess.Popen(["bash", "-c", "exec " + cmd.split("#")[0]], cwd=cwd, env=env,
                          stdout=log, stderr=subprocess.STDOUT)
     page, finished = None, False
@@ -119,7 +119,7 @@ def main():
           "; ".join(skipped))
     for cmd in todo:
         if "--view" in cmd and " run " in cmd:
-            run_view(cmd, work, env)
+            run_view(cmd, work, env, build)
             continue
         t0 = time.time()
         r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, stdout=subprocess.PIPE,

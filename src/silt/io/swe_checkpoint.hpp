@@ -7,7 +7,7 @@
 #include <string>
 
 #include "silt/io/swe_scene.hpp"
-#include "silt/swe/solver.hpp"
+#include "silt/swe/restart_state.hpp"
 
 namespace silt::io {
 

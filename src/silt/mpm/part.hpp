@@ -12,11 +12,11 @@
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
 #include "silt/mpm/emitter.hpp"
+#include "silt/mpm/motion.hpp"
 #include "silt/mpm/particles.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/rebuild.hpp"
 #include "silt/mpm/scene.hpp"
-#include "silt/mpm/solver.hpp"
 #include "silt/mpm/sparse_grid.hpp"
 #include "silt/mpm/step_control.hpp"
 

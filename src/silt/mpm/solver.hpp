@@ -14,6 +14,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/stop_check.hpp"
+#include "silt/mpm/motion.hpp"
 #include "silt/mpm/particle_frame.hpp"
 #include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/restart_state.hpp"
@@ -21,12 +22,6 @@
 #include "silt/partition/world.hpp"
 
 namespace silt::mpm {
-
-/// Kinetic energy (J) and mass (kg) of a set of particles.
-struct Motion {
-  double kinetic_energy = 0;
-  double mass = 0;
-};
 
 /// Host work of a frame outside its steps, ms of wall time (where a frame's time goes beyond the
 /// steps: `silt run` sums it over the run).

@@ -12,40 +12,11 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/swe/fields.hpp"
+#include "silt/swe/restart_state.hpp"
 #include "silt/swe/scene.hpp"
+#include "silt/swe/totals.hpp"
 
 namespace silt::swe {
-
-/// Volumes since the start of the run (t = 0; a restart carries them on). "Net" volumes count what
-/// entered positive and what left negative.
-struct Totals {
-  double volume = 0;                    // m^3 of water stored in the domain now
-  double pollutant_mass = 0;            // kg
-  double net_inflow_volume = 0;         // m^3: rain + boundary_net_volume + source_net_volume
-  double rain_volume = 0;               // m^3 that fell as rain
-  double infiltrated_volume = 0;        // m^3 that infiltrated into the soil
-  double boundary_net_volume = 0;       // m^3 through all boundary segments
-  double source_net_volume = 0;         // m^3 through all point sources (withdrawals negative)
-  std::vector<double> boundary_volume;  // m^3 net through each of Scene::boundaries, in order
-  std::vector<double> source_volume;    // m^3 net through each of Scene::sources, in order
-  // m^3 through each edge cell of the grid's boundary (west, east, south, north, along each), then
-  // each source: what a restart continues (RestartState::flows)
-  std::vector<double> flows;
-};
-
-/// What a run continues from (a checkpoint, io/swe_checkpoint.hpp): the whole grid's fields and
-/// the clock. The next dt follows from the fields (the CFL condition), so nothing else is kept.
-struct RestartState {
-  Fields fields;        // every cell of the global grid (on every rank for restore())
-  double time = 0;      // s
-  long long steps = 0;  // steps taken
-  double inflow = 0;    // m^3, Totals::net_inflow_volume so far
-  double rain = 0;      // m^3, Totals::rain_volume so far
-  // Totals::flows (empty in a checkpoint that predates them: zeros)
-  std::vector<double> flows;
-  double last_dt = 0;  // s, last non-zero step
-  double cfl_dt = 0;   // s, last step as the CFL condition chose it (batching only)
-};
 
 /// How a run is cut into subdomains (docs/multi-gpu-swe.md).
 enum class SplitShape {
