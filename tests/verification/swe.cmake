@@ -65,3 +65,9 @@ if(TARGET silt)
   set_tests_properties(swe_gauges_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()
+# The second-order scheme through the solver: split runs against one part, the volume balance, a
+# lake at rest with islands, a uniform pollutant (CUDA variant: label gpu).
+silt_add_test(NAME swe_order2_test SOURCES swe_order2_test.cpp LABEL verification
+              LIBS silt::swe CUDA TIMEOUT 120)
+target_include_directories(swe_order2_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+set_tests_properties(swe_order2_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)

@@ -203,7 +203,7 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
 }
 
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight) {
   parallel_reduce_into<silt::detail::SumOp>(
       exec, "swe.boundary_flow", v.n_flow_cells,
       SILT_LAMBDA(Index k)->double {
@@ -219,7 +219,7 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
           q = double(edge_flux(e, b.pos, 0, Dir::y).h);
         else
           q = -double(edge_flux(e, b.pos, e.ny, Dir::y).h);
-        const double volume = q * v.clock[kDt] * v.dx;
+        const double volume = q * v.clock[kDt] * v.dx * weight;
         v.edge_flow()[e.edge_index(b.side, b.pos + (b.side < kSouth ? e.j0 : e.i0))] += volume;
         return volume;
       },
@@ -326,7 +326,7 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*); \
   template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
   template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&);                 \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double);         \
   template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
   template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
   template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                      \

@@ -43,9 +43,10 @@ template <class T>
 void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label);
 
 /// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
-/// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update).
+/// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update), times
+/// weight (the second-order scheme adds each of its two stages' fluxes with weight 1/2).
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v);
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight = 1.0);
 
 /// Point sources: volume (and pollutant) added to (or withdrawn from) their cells' next state.
 template <class T>
