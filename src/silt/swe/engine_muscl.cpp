@@ -73,10 +73,10 @@ void Engine<T>::finish_muscl_parts() {
     const SolverView<T> v = p->view(cur_, 1 - cur_);
     if (v.n_flow_cells > 0) {
       // The step's boundary volume: dt times the mean of the two stages' fluxes, as the update.
-      phase_boundary_flow(p->exec, v, 0.5);
+      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true);
       SolverView<T> star = v;
       star.e = p->edge_view(2);
-      phase_boundary_flow(p->exec, star, 0.5);
+      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true);
     }
     if (v.n_sources > 0) phase_sources(p->exec, v);
     phase_cfl_step(p->exec, v);
