@@ -295,11 +295,14 @@ TEST(MpmScene, BadWallsNameTheKey) {
   EXPECT_TRUE(
       throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": -0.1}})"}); },
                   {"'domain.walls.y-.friction'", "-0.1"}));
+  EXPECT_TRUE(
+      throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": 0}})"}); },
+                  {"'domain.walls.y-.friction'", "positive"}));
   EXPECT_TRUE(throws_with(
-      [] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": 0}})"}); },
-      {"'domain.walls.y-.friction'", "positive"}));
-  EXPECT_TRUE(throws_with([] { parse({"domain.walls=friction", "domain.friction=0"}); },
-                          {"'domain.walls'", "coefficient of 0"}));
+      [] {
+        parse({"domain.walls=friction", "domain.friction=0"});
+      },
+      {"'domain.walls'", "coefficient of 0"}));
   EXPECT_TRUE(throws_with([] { parse({"domain.friction=-1"}); }, {"'domain.friction'", "-1"}));
   EXPECT_TRUE(
       throws_with([] { parse({"colliders[0].friction=-1"}); }, {"'colliders[0].friction'", "-1"}));
