@@ -13,6 +13,7 @@
 #ifdef SILT_WITH_VIEW
 #include "silt/view/address.hpp"
 #include "silt/view/mpm_message.hpp"
+#include "silt/view/replay.hpp"
 #include "silt/view/swe_message.hpp"
 #include "silt/view/viewer.hpp"
 #else
@@ -66,7 +67,7 @@ double wall_now() {
 }
 
 std::unique_ptr<view::Viewer> start(const std::string& address, nlohmann::json scene,
-                                    Progress& progress) {
+                                    run::Progress& progress) {
   view::ViewerOptions o;
   o.log = [](const std::string& line) {
     fmt::print(stderr, "silt: {}\n", line);
@@ -80,14 +81,14 @@ std::unique_ptr<view::Viewer> start(const std::string& address, nlohmann::json s
 }  // namespace
 
 LiveView::LiveView(const std::string& address, const mpm::Scene& scene,
-                   const partition::World& world, Progress& progress)
+                   const partition::World& world, run::Progress& progress)
     : progress_(&progress), mpm_(&scene) {
   check_can_view(address, world);
   if (!address.empty()) viewer_ = start(address, view::describe_mpm(scene), progress);
 }
 
 LiveView::LiveView(const std::string& address, const io::SweJob& job, const partition::World& world,
-                   Progress& progress)
+                   run::Progress& progress)
     : progress_(&progress), swe_(&job) {
   check_can_view(address, world);
   if (address.empty()) return;
@@ -98,17 +99,28 @@ LiveView::LiveView(const std::string& address, const io::SweJob& job, const part
   swe_cells_ = std::size_t(((job.scene.grid.nx + k - 1) / k) * ((job.scene.grid.ny + k - 1) / k));
 }
 
+LiveView::LiveView(const std::string& address, const view::Replay& replay, run::Progress& progress)
+    : progress_(&progress) {
+  viewer_ = start(address, replay.scene(), progress);
+  viewer_->set_static(replay.static_message());
+  for (const auto& row : replay.gauge_rows())
+    viewer_->gauge(row.front(), std::vector<double>(row.begin() + 1, row.end()));
+}
+
 LiveView::~LiveView() = default;
 
-void LiveView::mpm_frame(long frame, double time, long long steps, std::int64_t particles,
+void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
                          const std::function<mpm::ParticlesCopy()>& download) {
   if (!viewer_) return;
-  frame_ = frame;
-  time_ = time;
-  steps_ = steps;
+  frame_ = at.frame;
+  time_ = at.time;
+  steps_ = at.steps;
   mpm_particles_ = std::size_t(particles);
   mpm_download_ = download;
-  viewer_->progress(time, steps);
+  again_ = [this] {
+    post_mpm(true);
+  };
+  viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
   post_mpm(false);
 }
@@ -127,8 +139,7 @@ void LiveView::post_mpm(bool every_particle) {
       every_particle ? mpm_particles_ : std::min(mpm_particles_, cap));
 }
 
-void LiveView::swe_frame(long frame, double time, long long steps,
-                         const std::function<swe::Fields()>& download) {
+void LiveView::swe_frame(const run::FrameInfo& at, const std::function<swe::Fields()>& download) {
   if (!viewer_) return;
   if (chunk_wall_start_ > 0) {
     // Adapt the simulated time per frame to the wall time the last one took (at most 2x a frame).
@@ -136,13 +147,15 @@ void LiveView::swe_frame(long frame, double time, long long steps,
     if (wall > 0) chunk_ *= std::clamp(kSweFrameWall / wall, 0.5, 2.0);
     chunk_wall_start_ = 0;
   }
-  frame_ = frame;
-  time_ = time;
-  steps_ = steps;
-  swe_download_ = download;
-  viewer_->progress(time, steps);
+  frame_ = at.frame;
+  time_ = at.time;
+  steps_ = at.steps;
+  const view::FrameInfo info{at.frame, at.time, at.steps};
+  again_ = [this, download, info] {
+    viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); }, 0);
+  };
+  viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
-  const view::FrameInfo info{frame, time, steps};
   viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                 swe_cells_);
 }
@@ -160,16 +173,6 @@ double LiveView::next_time(double time, double target) {
   return std::min(target, time + chunk_);
 }
 
-void LiveView::post_full() {
-  const view::FrameInfo info{frame_, time_, steps_};
-  if (mpm_ && mpm_download_) {
-    post_mpm(true);
-  } else if (swe_ && swe_download_) {
-    viewer_->post([f = swe_download_(), j = swe_, info] { return view::encode_swe(f, *j, info); },
-                  0);
-  }
-}
-
 void LiveView::hold() {
   if (!viewer_) return;
   bool announced = false, full_sent = false;
@@ -180,8 +183,8 @@ void LiveView::hold() {
       announced = true;
     }
     // Paused: every particle once (no decimation), for a close look.
-    if (!full_sent && viewer_->idle()) {
-      post_full();
+    if (!full_sent && again_ && viewer_->idle()) {
+      again_();
       full_sent = true;
     }
   }
@@ -195,8 +198,8 @@ void LiveView::linger() {
                              viewer_->url()));
   bool full_sent = false;
   while (!StopSignals::received()) {
-    if (!full_sent && viewer_->idle()) {
-      post_full();
+    if (!full_sent && again_ && viewer_->idle()) {
+      again_();
       full_sent = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -206,17 +209,18 @@ void LiveView::linger() {
 #else
 
 LiveView::LiveView(const std::string& address, const mpm::Scene&, const partition::World& world,
-                   Progress&) {
+                   run::Progress&) {
   check_can_view(address, world);
 }
 LiveView::LiveView(const std::string& address, const io::SweJob&, const partition::World& world,
-                   Progress&) {
+                   run::Progress&) {
   check_can_view(address, world);
 }
+LiveView::LiveView(const std::string&, const view::Replay&, run::Progress&) {}
 LiveView::~LiveView() = default;
-void LiveView::mpm_frame(long, double, long long, std::int64_t,
+void LiveView::mpm_frame(const run::FrameInfo&, std::int64_t,
                          const std::function<mpm::ParticlesCopy()>&) {}
-void LiveView::swe_frame(long, double, long long, const std::function<swe::Fields()>&) {}
+void LiveView::swe_frame(const run::FrameInfo&, const std::function<swe::Fields()>&) {}
 void LiveView::gauge(double, const std::vector<swe::Probe>&) {}
 double LiveView::next_time(double, double target) {
   return target;
