@@ -49,8 +49,8 @@ std::vector<std::string> SweOutputWriter::write_report_maps(const swe::Fields& f
   const double show_min = std::max(job_->scene.hazard.wet_depth, 0.01 * top);
   PngImage map = render_map(s.grid, shade_, s.active, depth.values, show_min, top,
                             ColourRamp::blues, o.png_scale);
-  write("report_max_depth.png", with_map_legend(framed_map(map, at), "maximum depth", "m", top,
-                                                ColourRamp::blues, t, mpp));
+  write("report_max_depth.png",
+        with_map_legend(framed_map(map, at), "maximum depth", "m", top, ColourRamp::blues, t, mpp));
   // Hazard classes 1..4; class 0 (not flooded) shows the terrain.
   const Raster cls = hazard_raster(*job_, f, HazardField::hazard_class);
   map = render_map(s.grid, shade_, s.active, cls.values, 0.5, 4.0, ColourRamp::hazard_classes,
