@@ -34,6 +34,8 @@ void Engine<T>::launch_muscl_step() {
   const Index r2 = std::min(valid_star - 2, valid);  // stage 2 reads U* 2 layers out, U^n in place
   muscl_final(r2);
   finish_muscl_parts();
+  // Cross-sections: the first-order fluxes of U^n (not yet the mean of the stages' fluxes).
+  accumulate_sections();
   accumulate_hazard();
   since_exchange_ = int(k_ - r2);
   cur_ = 1 - cur_;
