@@ -1,6 +1,7 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
+//            [--deterministic] [--hash]
 //   silt validate scene.json [--set k=v]...
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -50,6 +51,11 @@ int main(int argc, char** argv) {
                       "Continue the run from this checkpoint, appending to its outputs");
   run_cmd->add_flag("--overwrite", run.overwrite,
                     "Replace the files of an earlier run in a non-empty --out folder");
+  bool deterministic = false;
+  run_cmd->add_flag("--deterministic", deterministic,
+                    "MPM: the same bits run after run (performance.deterministic=true)");
+  run_cmd->add_flag("--hash", run.hash,
+                    "MPM: print a hash of every particle attribute after each frame");
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;
@@ -90,6 +96,7 @@ int main(int argc, char** argv) {
       "on CPU partitions)");
 
   CLI11_PARSE(app, argc, argv);
+  if (deterministic) run.overrides.push_back("performance.deterministic=true");
   try {
     // Given but empty ('--view ""' from a script whose variable was unset) is a mistake, not
     // "no viewer": the run would go on without what was asked for and say nothing.

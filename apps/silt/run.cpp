@@ -422,6 +422,13 @@ int stopped_in_setup(int sig, const std::string& what, Progress& progress, bool 
   return 128 + (sig ? sig : SIGTERM);
 }
 
+/// `--hash`: the frame's state hash on stdout (collective; rank 0 prints), for comparing runs.
+void print_state_hash(const mpm::Solver& solver, long frame, bool root) {
+  const std::uint64_t h = solver.state_hash();
+  if (root) fmt::print("frame {} t = {:.9g} s state_hash {:016x}\n", frame, solver.time(), h);
+  if (root) std::fflush(stdout);
+}
+
 // One solver over the parts of the run: one device, or several parts (--devices 0,1 on CUDA,
 // --devices 0,0 for two parts on one GPU; --backend cpu --devices 0,1,2 for CPU partitions; one
 // part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
@@ -533,6 +540,7 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
                       "blocks {:7}  rebuilds {}  rms speed {:.3g} m/s",
                       f, s.time, s.particles, s.steps, s.ms_per_step, s.active_blocks, s.rebuilds,
                       s.rms_speed));
+      if (o.hash) print_state_hash(solver, f, r.root);
       r.progress.update(s.time, steps);
       view.mpm_frame(f, s.time, steps, s.particles, download);
       if (job.run.rest_speed > 0 && s.rms_speed < job.run.rest_speed) {
