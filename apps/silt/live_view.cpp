@@ -66,7 +66,7 @@ double wall_now() {
 }
 
 std::unique_ptr<view::Viewer> start(const std::string& address, nlohmann::json scene,
-                                    Progress& progress) {
+                                    run::Progress& progress) {
   view::ViewerOptions o;
   o.log = [](const std::string& line) {
     fmt::print(stderr, "silt: {}\n", line);
@@ -80,14 +80,14 @@ std::unique_ptr<view::Viewer> start(const std::string& address, nlohmann::json s
 }  // namespace
 
 LiveView::LiveView(const std::string& address, const mpm::Scene& scene,
-                   const partition::World& world, Progress& progress)
+                   const partition::World& world, run::Progress& progress)
     : progress_(&progress), mpm_(&scene) {
   check_can_view(address, world);
   if (!address.empty()) viewer_ = start(address, view::describe_mpm(scene), progress);
 }
 
 LiveView::LiveView(const std::string& address, const io::SweJob& job, const partition::World& world,
-                   Progress& progress)
+                   run::Progress& progress)
     : progress_(&progress), swe_(&job) {
   check_can_view(address, world);
   if (address.empty()) return;
@@ -100,15 +100,15 @@ LiveView::LiveView(const std::string& address, const io::SweJob& job, const part
 
 LiveView::~LiveView() = default;
 
-void LiveView::mpm_frame(long frame, double time, long long steps, std::int64_t particles,
+void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
                          const std::function<mpm::ParticlesCopy()>& download) {
   if (!viewer_) return;
-  frame_ = frame;
-  time_ = time;
-  steps_ = steps;
+  frame_ = at.frame;
+  time_ = at.time;
+  steps_ = at.steps;
   mpm_particles_ = std::size_t(particles);
   mpm_download_ = download;
-  viewer_->progress(time, steps);
+  viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
   post_mpm(false);
 }
@@ -127,8 +127,7 @@ void LiveView::post_mpm(bool every_particle) {
       every_particle ? mpm_particles_ : std::min(mpm_particles_, cap));
 }
 
-void LiveView::swe_frame(long frame, double time, long long steps,
-                         const std::function<swe::Fields()>& download) {
+void LiveView::swe_frame(const run::FrameInfo& at, const std::function<swe::Fields()>& download) {
   if (!viewer_) return;
   if (chunk_wall_start_ > 0) {
     // Adapt the simulated time per frame to the wall time the last one took (at most 2x a frame).
@@ -136,13 +135,13 @@ void LiveView::swe_frame(long frame, double time, long long steps,
     if (wall > 0) chunk_ *= std::clamp(kSweFrameWall / wall, 0.5, 2.0);
     chunk_wall_start_ = 0;
   }
-  frame_ = frame;
-  time_ = time;
-  steps_ = steps;
+  frame_ = at.frame;
+  time_ = at.time;
+  steps_ = at.steps;
   swe_download_ = download;
-  viewer_->progress(time, steps);
+  viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
-  const view::FrameInfo info{frame, time, steps};
+  const view::FrameInfo info{at.frame, at.time, at.steps};
   viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                 swe_cells_);
 }
@@ -206,17 +205,17 @@ void LiveView::linger() {
 #else
 
 LiveView::LiveView(const std::string& address, const mpm::Scene&, const partition::World& world,
-                   Progress&) {
+                   run::Progress&) {
   check_can_view(address, world);
 }
 LiveView::LiveView(const std::string& address, const io::SweJob&, const partition::World& world,
-                   Progress&) {
+                   run::Progress&) {
   check_can_view(address, world);
 }
 LiveView::~LiveView() = default;
-void LiveView::mpm_frame(long, double, long long, std::int64_t,
+void LiveView::mpm_frame(const run::FrameInfo&, std::int64_t,
                          const std::function<mpm::ParticlesCopy()>&) {}
-void LiveView::swe_frame(long, double, long long, const std::function<swe::Fields()>&) {}
+void LiveView::swe_frame(const run::FrameInfo&, const std::function<swe::Fields()>&) {}
 void LiveView::gauge(double, const std::vector<swe::Probe>&) {}
 double LiveView::next_time(double, double target) {
   return target;

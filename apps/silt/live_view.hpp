@@ -1,6 +1,6 @@
-// `silt run --view [HOST:]PORT`: the run's side of the live viewer (silt::view, docs/viewer.md),
-// kept to a few calls in run.cpp. Off (no --view) every call returns at once; in a build without
-// civetweb, asking for it is an error that says so.
+// `silt run --view [HOST:]PORT`: the run's side of the live viewer (silt::view, docs/viewer.md):
+// the frame loop's hooks (run/hooks.hpp) over a view::Viewer. Off (no --view) every call returns at
+// once; in a build without civetweb, asking for it is an error that says so.
 #pragma once
 
 #include <functional>
@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "progress.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/hooks.hpp"
+#include "silt/run/progress.hpp"
 #include "silt/swe/fields.hpp"
 
 namespace silt::view {
@@ -25,14 +26,14 @@ namespace silt::app {
 /// that does not parse, an IPv6 host where civetweb has no IPv6 (silt::Error naming the option).
 void check_view_option(const std::string& address);
 
-class LiveView {
+class LiveView : public run::Hooks {
  public:
   /// address: the --view value (empty: off). Starts the server and logs its URL.
   LiveView(const std::string& address, const mpm::Scene& scene, const partition::World& world,
-           Progress& progress);
+           run::Progress& progress);
   LiveView(const std::string& address, const io::SweJob& job, const partition::World& world,
-           Progress& progress);
-  ~LiveView();
+           run::Progress& progress);
+  ~LiveView() override;
   LiveView(const LiveView&) = delete;
   LiveView& operator=(const LiveView&) = delete;
 
@@ -41,20 +42,19 @@ class LiveView {
   /// MPM, after each frame: the status line, and a frame (decimated to the budget) when a browser
   /// waits for one; `download` queues the copy of the particles off the devices
   /// (Solver::particles_async) and is called only then; the viewer's encoder thread waits for it.
-  void mpm_frame(long frame, double time, long long steps, std::int64_t particles,
-                 const std::function<mpm::ParticlesCopy()>& download);
+  void mpm_frame(const run::FrameInfo& at, std::int64_t particles,
+                 const std::function<mpm::ParticlesCopy()>& download) override;
   /// Shallow water, after each advance: the same with the mapped field.
-  void swe_frame(long frame, double time, long long steps,
-                 const std::function<swe::Fields()>& download);
+  void swe_frame(const run::FrameInfo& at, const std::function<swe::Fields()>& download) override;
   /// Shallow water: one gauge sample (depth per gauge).
-  void gauge(double time, const std::vector<swe::Probe>& probes);
+  void gauge(double time, const std::vector<swe::Probe>& probes) override;
   /// Shallow water: the simulated time to advance to next, at most `target`, so that a browser
   /// gets a frame about every 1/20 s of wall time (target itself when nobody watches).
-  double next_time(double time, double target);
+  double next_time(double time, double target) override;
   /// Between frames: waits while a browser holds the run paused (sending one frame of every
   /// particle first); returns at once when running, after one frame when a step was asked for,
   /// or when a stop signal arrives.
-  void hold();
+  void hold() override;
   /// After the last frame: the final state stays on the page until SIGINT / SIGTERM.
   void linger();
 
@@ -62,7 +62,7 @@ class LiveView {
   void post_full();
   void post_mpm(bool every_particle);
   std::unique_ptr<view::Viewer> viewer_;
-  Progress* progress_ = nullptr;
+  run::Progress* progress_ = nullptr;
   const mpm::Scene* mpm_ = nullptr;
   const io::SweJob* swe_ = nullptr;
   long frame_ = 0;

@@ -42,10 +42,4 @@ std::string restart_command(const RunOptions& o, const std::string& out,
   return c;
 }
 
-bool any_rank(const partition::World& world, bool mine) {
-  double v = mine ? 1.0 : 0.0;
-  if (world.distributed()) world.allreduce_max_sum(&v, 1, 1);
-  return v > 0;
-}
-
 }  // namespace silt::app

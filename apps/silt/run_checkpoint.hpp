@@ -1,5 +1,5 @@
 // What `silt run` needs around checkpoints besides the file formats (io/*_checkpoint.hpp): where
-// the checkpoint lives, the command that continues a run, and decisions every rank takes alike.
+// the checkpoint lives and the command that continues a run.
 #pragma once
 
 #include <string>
@@ -16,7 +16,5 @@ std::string checkpoint_path(const std::string& out);
 /// run is one over N MPI ranks.
 std::string restart_command(const RunOptions& o, const std::string& out,
                             const partition::World& world);
-/// True on every rank when `mine` is true on any (collective under MPI).
-bool any_rank(const partition::World& world, bool mine);
 
 }  // namespace silt::app

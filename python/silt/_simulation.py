@@ -84,6 +84,12 @@ class _Base:
         """How the run is split into parts."""
         return self._sim.layout
 
+    def _run(self, out: "str | os.PathLike[str] | None", checkpoint_every: Optional[str],
+             overwrite: bool) -> Any:
+        if checkpoint_every is not None and not isinstance(checkpoint_every, str):
+            raise TypeError(f"run: checkpoint_every must be a str such as '10min' or 'sim:2.5', not {checkpoint_every!r}")
+        return self._sim.run("" if out is None else os.fspath(out), checkpoint_every or "", bool(overwrite))
+
     def write_frame(self, dir: "str | os.PathLike[str]") -> List[str]:
         """Writes the current state as the next frame of ``dir`` with ``silt run``'s writers (the
         scene's formats, frames.csv, resolved_scene.json); returns the paths written."""
@@ -198,15 +204,17 @@ class MpmSimulation(_Base):
         (None when no frame was needed)."""
         return self._sim.advance_to(_time(t, "advance_to"))
 
-    def run(self) -> Dict[str, Any]:
-        """The frames ``silt run`` takes: to ``run.frames``, or until the rms speed falls below
-        ``run.rest_speed`` when the scene sets it. Returns the last frame's statistics."""
-        s = None
-        while self.frame < self.frames:
-            s = self.advance_frame()
-            if self._sim.rest_speed > 0 and s["rms_speed"] < self._sim.rest_speed:
-                break
-        return s
+    def run(self, out: "str | os.PathLike[str] | None" = None, *, checkpoint_every: Optional[str] = None,
+            overwrite: bool = False) -> Optional[Dict[str, Any]]:
+        """What ``silt run`` does, through the same frame loop: the frames to ``run.frames``, or
+        until the rms speed falls below ``run.rest_speed`` when the scene sets it. With ``out``, it
+        writes there what ``silt run --out`` writes (frames in the scene's formats, frames.csv,
+        resolved_scene.json; the folder must be empty or new unless ``overwrite``), from frame 0;
+        ``checkpoint_every`` ("10min", "sim:0.5": ``--checkpoint-every``) adds checkpoints to
+        out/checkpoint.silt. Ctrl-C stops it after a frame (the frames before it written, and a
+        checkpoint with ``out``) and raises KeyboardInterrupt. Returns the last frame's statistics
+        (None when no frame was left)."""
+        return self._run(out, checkpoint_every, overwrite)
 
     def particles(self, with_stress: bool = False) -> Dict[str, np.ndarray]:
         """Every particle in stable id order, copied to the host: position (n, 3) and velocity (n, 3)
@@ -379,10 +387,17 @@ class SweSimulation(_Base):
         """To the scene's next output time; returns :meth:`totals`."""
         return self._sim.advance_frame()
 
-    def run(self) -> Dict[str, Any]:
-        """To the scene's ``run.end_time``; returns :meth:`totals`."""
-        self.advance_to(self.end_time)
-        return self.totals()
+    def run(self, out: "str | os.PathLike[str] | None" = None, *, checkpoint_every: Optional[str] = None,
+            overwrite: bool = False) -> Dict[str, Any]:
+        """What ``silt run`` does, through the same frame loop: to the scene's ``run.end_time``,
+        stopping at its output times and gauge samples. With ``out``, it writes there what ``silt
+        run --out`` writes (rasters and maps, frames.csv, gauges.csv, hydrograph.csv,
+        mass_balance.csv, hazard rasters, resolved_scene.json; the folder must be empty or new
+        unless ``overwrite``), from t = 0; ``checkpoint_every`` ("10min", "sim:600":
+        ``--checkpoint-every``) adds checkpoints to out/checkpoint.silt. Ctrl-C stops it at the
+        next frame or gauge time (what was due before written, and a checkpoint with ``out``) and
+        raises KeyboardInterrupt. Returns :meth:`totals`."""
+        return self._run(out, checkpoint_every, overwrite)
 
     def totals(self) -> Dict[str, float]:
         """time, steps, last_dt, volume (m^3 stored), pollutant_mass (kg), and the volumes since

@@ -13,6 +13,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
+#include "silt/run/job.hpp"
 
 namespace silt::python {
 
@@ -99,6 +100,21 @@ class Busy {
  private:
   std::atomic<bool>& flag_;
 };
+
+/// Where Simulation.run() writes: `dir` ("": nothing), claimed as `silt run --out` claims it
+/// (empty or new; `overwrite` removes an earlier run's files), and the checkpoint interval
+/// (--checkpoint-every's forms; checkpoints go to dir/checkpoint.silt).
+struct RunOut {
+  std::string dir;
+  std::string checkpoint_every;
+  bool overwrite = false;
+};
+/// Checks the options of a run from `start` to `end` s and claims the folder (errors name them).
+void check_run_options(const RunOut& out, double start, double end);
+/// The run layer's frame loop over `job` (what `silt run` does), the GIL released, Ctrl-C its stop
+/// signal (the frames queued before are written, a checkpoint too when out has a folder; then
+/// KeyboardInterrupt).
+void run_frames(run::Job& job, const RunOut& out, double end);
 
 void bind_scene(nb::module_& m);
 void bind_mpm(nb::module_& m);

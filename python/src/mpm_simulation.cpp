@@ -7,17 +7,17 @@
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "bindings.hpp"
-#include "silt/io/atomic_file.hpp"
 #include "silt/io/mpm_checkpoint.hpp"
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_output.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/mpm_adapter.hpp"
 
 namespace silt::python {
 
@@ -97,6 +97,35 @@ class MpmSimulation {
     return stats_dict(s, frame_);
   }
 
+  // What `silt run` does from here (to run.frames, or to rest), through the same frame loop,
+  // writing into out.dir (when given) what it writes; a run that writes starts at frame 0.
+  // Returns the last frame's statistics (None when no frame was left).
+  nb::object run(const std::string& dir, const std::string& checkpoint_every, bool overwrite) {
+    std::optional<mpm::FrameStats> last;
+    {
+      Busy busy(busy_);
+      const RunOut out{dir, checkpoint_every, overwrite};
+      if (!dir.empty() && frame_ != 0)
+        throw Error(fmt::format(
+            "run(out='{}'): a run that writes starts at frame 0 (this simulation is at frame "
+            "{}); make a new Simulation, or run() without out",
+            dir, frame_));
+      check_run_options(out, solver_->time(), job_->run.end_time);
+      if (!dir.empty()) run::write_resolved_scene(*job_, dir, describe_execs(execs_), overrides_);
+      run::MpmAdapter frames(*job_, *solver_, frame_ > 0 ? frame_ + 1 : 0, dir, true);
+      ++generation_;  // a fault mid-frame also ends the views
+      frames.on_frame = [&](const mpm::FrameStats& s) {
+        ++generation_;
+        ++frame_;
+        steps_ += s.steps;
+        last = s;
+      };
+      run_frames(frames, out, job_->run.end_time);
+    }
+    if (!last) return nb::none();
+    return stats_dict(*last, frame_);
+  }
+
   double time() const { return solver_->time(); }
 
   nb::dict particles(bool with_stress) {
@@ -151,14 +180,7 @@ class MpmSimulation {
     Busy busy(busy_);
     auto& w = writers_[dir];
     if (!w) {
-      nlohmann::json doc = job_->resolved;
-      doc["provenance"] = {{"build", run::build_id()},
-                           {"backend", describe_execs(execs_)},
-                           {"scene_file", job_->path},
-                           {"overrides", overrides_}};
-      io::prepare_output_dir(dir);  // silt::Error naming the folder, as the SWE writer's
-      io::write_text_atomically((std::filesystem::path(dir) / "resolved_scene.json").string(),
-                                doc.dump(2) + "\n");
+      run::write_resolved_scene(*job_, dir, describe_execs(execs_), overrides_);
       w = std::make_unique<io::MpmFrameWriter>(*job_, dir);
     }
     nb::gil_scoped_release unlocked;
@@ -280,6 +302,8 @@ void bind_mpm(nb::module_& m) {
            nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
       .def("advance_frame", &MpmSimulation::advance_frame)
       .def("advance_to", &MpmSimulation::advance_to, nb::arg("t"))
+      .def("run", &MpmSimulation::run, nb::arg("out"), nb::arg("checkpoint_every"),
+           nb::arg("overwrite"))
       .def("particles", &MpmSimulation::particles, nb::arg("with_stress") = false)
       .def("part_particles", &MpmSimulation::part_particles, nb::arg("part") = 0)
       .def("write_frame", &MpmSimulation::write_frame, nb::arg("dir"))

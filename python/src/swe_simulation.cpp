@@ -17,6 +17,7 @@
 #include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/swe_adapter.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::python {
@@ -84,6 +85,26 @@ class SweSimulation {
                       "advance_to(t) goes further",
                       job_->scene.name, now, job_->run.end_time));
     advance_to(next);
+    return totals();
+  }
+
+  // What `silt run` does from here to run.end_time, through the same frame loop, writing into
+  // out.dir (when given) what it writes; a run that writes starts at t = 0.
+  nb::dict run(const std::string& dir, const std::string& checkpoint_every, bool overwrite) {
+    {
+      Busy busy(busy_);
+      const RunOut out{dir, checkpoint_every, overwrite};
+      if (!dir.empty() && solver_->steps() != 0)
+        throw Error(fmt::format(
+            "run(out='{}'): a run that writes starts at t = 0 (this simulation is at t = {} s, "
+            "step {}); make a new Simulation, or run() without out",
+            dir, solver_->time(), solver_->steps()));
+      check_run_options(out, solver_->time(), job_->run.end_time);
+      if (!dir.empty())
+        io::write_resolved_scene(*job_, dir, run::build_id(), describe_execs(execs_), overrides_);
+      run::SweAdapter frames(*job_, *solver_, nullptr, dir, true, int(execs_.size()));
+      run_frames(frames, out, job_->run.end_time);
+    }
     return totals();
   }
 
@@ -269,6 +290,8 @@ void bind_swe(nb::module_& m) {
            nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
       .def("advance_to", &SweSimulation::advance_to, nb::arg("t"))
       .def("advance_frame", &SweSimulation::advance_frame)
+      .def("run", &SweSimulation::run, nb::arg("out"), nb::arg("checkpoint_every"),
+           nb::arg("overwrite"))
       .def("totals", &SweSimulation::totals)
       .def("field", &SweSimulation::field, nb::arg("name"))
       .def("centres", &SweSimulation::centres, nb::arg("axis"))

@@ -251,7 +251,10 @@ TEST(MpmScene, ExampleScenesLoadAndTheBenchmarkHas370386Particles) {
 TEST(MpmScene, WallsTakeOneConditionOrOnePerFace) {
   using silt::mpm::WallKind;
   const MpmJob d = parse();
-  for (const auto& w : d.scene.walls) EXPECT_EQ(w.kind, WallKind::separate);
+  for (const auto& w : d.scene.walls) {
+    EXPECT_EQ(w.kind, WallKind::separate);
+    EXPECT_DOUBLE_EQ(w.friction, 0.5);  // a rough box unless the scene says otherwise (issue 36)
+  }
   const MpmJob all = parse({"domain.walls=slip", "domain.friction=0.3"});
   for (const auto& w : all.scene.walls) {
     EXPECT_EQ(w.kind, WallKind::slip);
@@ -264,7 +267,7 @@ TEST(MpmScene, WallsTakeOneConditionOrOnePerFace) {
   EXPECT_EQ(w[1].kind, WallKind::separate);  // left out: separate
   EXPECT_EQ(w[2].kind, WallKind::separate);  // "friction": separate with Coulomb friction
   EXPECT_DOUBLE_EQ(w[2].friction, 0.6);
-  EXPECT_DOUBLE_EQ(w[3].friction, 0.0);
+  EXPECT_DOUBLE_EQ(w[3].friction, 0.5);  // left out: the default coefficient
   EXPECT_EQ(w[5].kind, WallKind::slip);
   // The resolved form names every face and loads back to the same walls.
   const MpmJob back = parse_mpm_job(faces.resolved.dump(2), "resolved.json", "");
@@ -277,6 +280,11 @@ TEST(MpmScene, WallsTakeOneConditionOrOnePerFace) {
   const MpmJob col = parse({R"(colliders[0].wall={"type": "friction", "friction": 0.4})"});
   EXPECT_EQ(col.scene.colliders[0].wall, WallKind::separate);
   EXPECT_DOUBLE_EQ(col.scene.colliders[0].friction, 0.4);
+  const MpmJob rough = parse({R"(colliders[0].wall="separate")"});
+  EXPECT_DOUBLE_EQ(rough.scene.colliders[0].friction, 0.5);
+  const MpmJob smooth = parse({"domain.friction=0", "colliders[0].friction=0"});
+  for (const auto& w : smooth.scene.walls) EXPECT_DOUBLE_EQ(w.friction, 0.0);
+  EXPECT_DOUBLE_EQ(smooth.scene.colliders[0].friction, 0.0);
 }
 
 TEST(MpmScene, BadWallsNameTheKey) {
@@ -287,10 +295,14 @@ TEST(MpmScene, BadWallsNameTheKey) {
   EXPECT_TRUE(
       throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": -0.1}})"}); },
                   {"'domain.walls.y-.friction'", "-0.1"}));
-  EXPECT_TRUE(throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction"}})"}); },
-                          {"'domain.walls.y-.friction'", "missing"}));
   EXPECT_TRUE(
-      throws_with([] { parse({"domain.walls=friction"}); }, {"'domain.walls'", "no coefficient"}));
+      throws_with([] { parse({R"(domain.walls={"y-": {"type": "friction", "friction": 0}})"}); },
+                  {"'domain.walls.y-.friction'", "positive"}));
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"domain.walls=friction", "domain.friction=0"});
+      },
+      {"'domain.walls'", "coefficient of 0"}));
   EXPECT_TRUE(throws_with([] { parse({"domain.friction=-1"}); }, {"'domain.friction'", "-1"}));
   EXPECT_TRUE(
       throws_with([] { parse({"colliders[0].friction=-1"}); }, {"'colliders[0].friction'", "-1"}));

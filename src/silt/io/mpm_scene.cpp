@@ -49,7 +49,8 @@ constexpr double kMpmBytesPerParticle = 512;
 // are "separate"); each with the domain's "friction" unless it gives its own.
 void read_walls(Keys& d, mpm::Scene& s) {
   static const char* kFaces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
-  const double friction = d.number("friction", 0.0, Range::non_negative());
+  const double friction =
+      d.number("friction", mpm_detail::kDefaultWallFriction, Range::non_negative());
   const Json* v = d.take("walls");
   if (!v || !v->is_object()) {
     const mpm::Wall w = read_wall(d, "walls", friction);

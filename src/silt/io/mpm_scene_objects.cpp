@@ -418,7 +418,7 @@ void read_collider(Keys& c, std::size_t index, mpm::Scene& scene, std::set<std::
   const int dims = scene.dimensions;
   const std::string kind =
       c.choice("kind", "plane", {"plane", "sphere", "box", "cylinder", "mesh"});
-  const double friction = c.number("friction", 0.0, Range::non_negative());
+  const double friction = c.number("friction", kDefaultWallFriction, Range::non_negative());
   const mpm::Wall wall = read_wall(c, "wall", friction);
   col.wall = wall.kind;
   col.friction = wall.friction;
@@ -478,14 +478,15 @@ mpm::Wall read_wall(Keys& k, const std::string& key, double friction) {
   if (v && v->is_object()) {
     Keys o = k.object(key);
     type = o.choice("type", "separate", kinds);
-    w.friction = type == "friction" ? o.number("friction", Range::non_negative())
-                                    : o.number("friction", friction, Range::non_negative());
+    w.friction = o.number("friction", friction, Range::non_negative());
+    if (type == "friction" && !(w.friction > 0))
+      o.fail("friction", "is 0 on a \"friction\" wall: give a positive coefficient");
     o.finish();
   } else {
     type = k.choice(key, "separate", kinds);
     if (type == "friction" && !(friction > 0))
       k.fail(key,
-             "is \"friction\" with no coefficient: give {\"type\": \"friction\", "
+             "is \"friction\" with a coefficient of 0: give {\"type\": \"friction\", "
              "\"friction\": mu} or a positive 'friction' beside it");
   }
   w.kind = type == "sticky" ? mpm::WallKind::sticky

@@ -12,6 +12,7 @@
 #include "silt/io/png_legend.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/raster.hpp"
+#include "silt/io/resolved_scene.hpp"
 
 namespace silt::io {
 
@@ -274,16 +275,7 @@ void SweOutputWriter::write_files(const swe::Fields& f, double t, int k, Encoded
 std::string write_resolved_scene(const SweJob& job, const std::string& out_dir,
                                  const std::string& build_id, const std::string& backend,
                                  const std::vector<std::string>& overrides) {
-  prepare_output_dir(out_dir);
-  nlohmann::json doc = job.resolved;
-  // Ignored by the loader, so that this file runs again as a scene.
-  doc["provenance"] = {{"build", build_id},
-                       {"backend", backend},
-                       {"scene_file", job.path},
-                       {"overrides", overrides}};
-  const std::string path = (fs::path(out_dir) / "resolved_scene.json").string();
-  write_text_atomically(path, doc.dump(2) + "\n");
-  return path;
+  return write_resolved_scene(job.resolved, job.path, out_dir, build_id, backend, overrides);
 }
 
 }  // namespace silt::io

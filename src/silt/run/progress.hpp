@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-namespace silt::app {
+namespace silt::run {
 
 class Progress {
  public:
@@ -29,4 +29,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
 
-}  // namespace silt::app
+}  // namespace silt::run

@@ -1,4 +1,4 @@
-#include "output_dir.hpp"
+#include "silt/run/output_dir.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 
 #include "silt/core/error.hpp"
 
-namespace silt::app {
+namespace silt::run {
 
 namespace fs = std::filesystem;
 
@@ -103,4 +103,4 @@ void claim_output_dir(const std::string& dir, OutputMode mode) {
     }
 }
 
-}  // namespace silt::app
+}  // namespace silt::run

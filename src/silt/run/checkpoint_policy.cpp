@@ -1,4 +1,4 @@
-#include "checkpoint_policy.hpp"
+#include "silt/run/checkpoint_policy.hpp"
 
 #include <fmt/format.h>
 
@@ -8,38 +8,40 @@
 
 #include "silt/core/error.hpp"
 
-namespace silt::app {
+namespace silt::run {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& spec) {
-  throw Error(fmt::format(
-      "--checkpoint-every '{}': expected a wall-clock interval (600s, 10min, 2h; a plain number "
-      "is seconds) or a simulated-time interval (sim:2.5, seconds of simulated time)",
-      spec));
+[[noreturn]] void bad(const std::string& option, const std::string& spec) {
+  throw Error(
+      fmt::format("{} '{}': expected a wall-clock interval (600s, 10min, 2h; a plain number "
+                  "is seconds) or a simulated-time interval (sim:2.5, seconds of simulated time)",
+                  option, spec));
 }
 
 /// A positive finite number followed by exactly `rest`; bad() otherwise.
-double number(const std::string& spec, const std::string& text, std::string* unit) {
+double number(const std::string& option, const std::string& spec, const std::string& text,
+              std::string* unit) {
   const char* begin = text.c_str();
   char* end = nullptr;
   const double v = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(v) || !(v > 0)) bad(spec);
+  if (end == begin || !std::isfinite(v) || !(v > 0)) bad(option, spec);
   *unit = std::string(end);
   return v;
 }
 
 }  // namespace
 
-CheckpointPolicy::CheckpointPolicy(const std::string& spec) : spec_(spec) {
+CheckpointPolicy::CheckpointPolicy(const std::string& spec, const std::string& option)
+    : spec_(spec), option_(option) {
   if (spec.empty()) return;
   std::string unit;
   if (spec.rfind("sim:", 0) == 0) {
-    sim_s_ = number(spec, spec.substr(4), &unit);
-    if (!unit.empty() && unit != "s") bad(spec);
+    sim_s_ = number(option, spec, spec.substr(4), &unit);
+    if (!unit.empty() && unit != "s") bad(option, spec);
     return;
   }
-  const double v = number(spec, spec, &unit);
+  const double v = number(option, spec, spec, &unit);
   if (unit.empty() || unit == "s")
     wall_s_ = v;
   else if (unit == "min")
@@ -47,7 +49,7 @@ CheckpointPolicy::CheckpointPolicy(const std::string& spec) : spec_(spec) {
   else if (unit == "h")
     wall_s_ = 3600 * v;
   else
-    bad(spec);
+    bad(option, spec);
 }
 
 bool CheckpointPolicy::due(double t) const {
@@ -65,10 +67,10 @@ void CheckpointPolicy::check_run(double start, double end) const {
   const double span = std::max(std::abs(start), std::abs(end));
   const double intervals = (end - start) / sim_s_;
   if (!(span + sim_s_ > span) || !(intervals <= kMaxIntervals))
-    throw Error(fmt::format(
-        "--checkpoint-every '{}': {} s of simulated time is too short for a run from t = {} s to "
-        "{} s ({:.4g} intervals; at most {:.0f}): give a longer interval",
-        spec_, sim_s_, start, end, intervals, kMaxIntervals));
+    throw Error(
+        fmt::format("{} '{}': {} s of simulated time is too short for a run from t = {} s to "
+                    "{} s ({:.4g} intervals; at most {:.0f}): give a longer interval",
+                    option_, spec_, sim_s_, start, end, intervals, kMaxIntervals));
 }
 
 void CheckpointPolicy::taken(double t) {
@@ -82,4 +84,4 @@ void CheckpointPolicy::taken(double t) {
   }
 }
 
-}  // namespace silt::app
+}  // namespace silt::run

@@ -1,13 +1,14 @@
-// The output folder of `silt run` (docs/checkpoints.md): a run writes into an empty or new folder;
-// one that already holds files is refused unless --overwrite (the earlier run's files are removed
-// first, so that no frame of two runs mixes) or --restart (the run continues the outputs there).
+// The output folder of a run (`silt run`, Python's run(out); docs/checkpoints.md): a run writes
+// into an empty or new folder; one that already holds files is refused unless --overwrite (the
+// earlier run's files are removed first, so that no frame of two runs mixes) or --restart (the run
+// continues the outputs there).
 // What a run that failed before its first frame leaves (resolved_scene.json, frames.csv and
 // gauges.csv without rows) does not count.
 #pragma once
 
 #include <string>
 
-namespace silt::app {
+namespace silt::run {
 
 enum class OutputMode { fresh, overwrite, restart };
 
@@ -19,4 +20,4 @@ enum class OutputMode { fresh, overwrite, restart };
 /// refuses.
 void claim_output_dir(const std::string& dir, OutputMode mode);
 
-}  // namespace silt::app
+}  // namespace silt::run

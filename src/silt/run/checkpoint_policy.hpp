@@ -1,21 +1,23 @@
-// When `silt run` writes a checkpoint (docs/checkpoints.md): --checkpoint-every takes a wall-clock
-// interval ("600s", "10min", "2h"; a plain number is seconds) or a simulated-time interval
-// ("sim:2.5", seconds of simulated time). A checkpoint is written at the first point the run
-// stops at anyway once the interval has passed (an output frame or gauge sample of shallow water,
-// a frame end of MPM: stopping elsewhere would change the steps and the results), at the end of the
-// run when checkpoints were asked for, and always on SIGINT / SIGTERM.
+// When a run writes a checkpoint (docs/checkpoints.md): --checkpoint-every (Python's
+// checkpoint_every) takes a wall-clock interval ("600s", "10min", "2h"; a plain number is seconds)
+// or a simulated-time interval ("sim:2.5", seconds of simulated time). A checkpoint is written at
+// the first point the run stops at anyway once the interval has passed (an output frame or gauge
+// sample of shallow water, a frame end of MPM: stopping elsewhere would change the steps and the
+// results), at the end of the run when checkpoints were asked for, and always on a stop (SIGINT /
+// SIGTERM, Ctrl-C in Python).
 #pragma once
 
 #include <chrono>
 #include <string>
 
-namespace silt::app {
+namespace silt::run {
 
 class CheckpointPolicy {
  public:
   /// spec: "" (no periodic checkpoints) or the --checkpoint-every value; silt::Error naming the
-  /// option and the value when it does not parse.
-  explicit CheckpointPolicy(const std::string& spec);
+  /// option (`option`) and the value when it does not parse.
+  explicit CheckpointPolicy(const std::string& spec,
+                            const std::string& option = "--checkpoint-every");
 
   bool enabled() const { return wall_s_ > 0 || sim_s_ > 0; }
   /// Whether a checkpoint is due at simulated time t (s); taken() after writing one.
@@ -33,6 +35,7 @@ class CheckpointPolicy {
 
  private:
   std::string spec_;
+  std::string option_;
   double wall_s_ = 0;  // > 0: wall-clock interval, s
   double sim_s_ = 0;   // > 0: simulated-time interval, s
   std::chrono::steady_clock::time_point last_wall_ = std::chrono::steady_clock::now();
@@ -40,4 +43,4 @@ class CheckpointPolicy {
   double last_sim_ = 0;
 };
 
-}  // namespace silt::app
+}  // namespace silt::run

@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "silt/run/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace silt::app {
+namespace silt::run {
 
 namespace {
 std::string clock_string(double seconds) {
@@ -68,4 +68,4 @@ void Progress::done(double t, long long steps) {
              steps, wall, wall > 0 ? steps / wall : 0.0);
 }
 
-}  // namespace silt::app
+}  // namespace silt::run

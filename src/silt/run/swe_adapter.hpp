@@ -1,0 +1,67 @@
+// The frame loop's shallow-water job (run/job.hpp) over one swe::Solver: frames at the scene's
+// output times (rasters, maps, frames.csv, a hydrograph and water-balance row each), gauge rows at
+// outputs.gauge_interval, the hazard rasters of the whole run at its end, checkpoints that carry
+// where the frames and gauges stand. Used by `silt run` and Python's SweSimulation.run().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "silt/core/stop_check.hpp"
+#include "silt/io/swe_checkpoint.hpp"
+#include "silt/io/swe_output.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/run/job.hpp"
+#include "silt/swe/solver.hpp"
+
+namespace silt::run {
+
+class SweAdapter : public Job {
+ public:
+  /// from: the checkpoint a restart continues (null: a fresh run). out: the output folder ("": the
+  /// run writes nothing, and nothing leaves the devices); `writes`: this rank writes there (rank
+  /// 0). parts: the parts of the whole run (every rank's), named in checkpoints. job, solver and
+  /// from must outlive the adapter.
+  SweAdapter(const io::SweJob& job, swe::Solver& solver, const io::SweCheckpoint* from,
+             const std::string& out, bool writes, int parts);
+  ~SweAdapter() override;
+
+  /// Between batches of steps (Python's Ctrl-C): a stop cuts an advance short of its stop; the
+  /// loop then stops at the next.
+  void set_stop_check(StopCheck stop) { stop_check_ = std::move(stop); }
+
+  double time() const override { return solver_.time(); }
+  long long steps() const override { return solver_.steps(); }
+  long last_frame() const override { return long(next_frame_) - 1; }
+  void write_due(Context& c) override;
+  bool finished() const override { return !(solver_.time() < job_.run.end_time); }
+  void advance(Context& c) override;
+  io::FrameQueue::Job checkpoint(const std::string& path) override;
+  void finish(Context& c) override;
+  std::vector<std::string> closing_lines() override;
+
+ private:
+  void write_frame(Context& c);
+  void write_gauges(Context& c);
+
+  const io::SweJob& job_;
+  swe::Solver& solver_;
+  const int parts_;
+  const swe::Totals at_start_;
+  const double t_start_;
+  StopCheck stop_check_;
+  std::unique_ptr<io::SweOutputWriter> writer_;
+  std::unique_ptr<io::GaugeCsvWriter> gauges_;
+  std::unique_ptr<io::FlowTables> flows_;  // hydrograph.csv and mass_balance.csv: a row a frame
+  const std::vector<Index> gauge_cells_;
+  const bool outputs_;  // the run writes files (on every rank alike: the copies are collective)
+  const bool wants_fields_;
+  std::size_t next_frame_;
+  double next_gauge_;
+  long gauge_rows_;
+  long long frame_steps_;   // steps at the previous frame
+  double stepping_ms_ = 0;  // wall time in advance_to() since the previous frame
+};
+
+}  // namespace silt::run
