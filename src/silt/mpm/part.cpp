@@ -103,6 +103,11 @@ void Part::prepare() {
 }
 
 void Part::begin_frame(double span) {
+  // G2P2G leaves the next step's P2G sums in the grid, which a checkpoint does not hold: a
+  // restart scatters again at its first step (a rebuild), where the material model runs once more
+  // on the current F. In the deterministic mode every frame starts that way, so that a restart
+  // continues bit for bit (one rebuild more per frame).
+  if (scene_.deterministic && scene_.g2p2g && span > 0) request_rebuild();
   mpm::begin_frame(exec_, control(), span);
 }
 
