@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ struct Layout {
   std::string name;
   std::vector<Exec> execs;
   SolverOptions options;
+  /// GPUs with graphs: one synchronisation a step (exchange_peer.cpp), which splits the stress
+  /// force into channels of its own with an adaptive dt, other arithmetic than one part's: its
+  /// runs match each other, not the one-part run (docs/scenes-mpm.md, "Reproducible runs").
+  bool lagged = false;
 };
 
 /// n parts on this backend: CPU partitions; on CUDA n parts on GPU 0, and one per GPU (graphs
@@ -76,7 +81,7 @@ std::vector<Layout> layouts(int n) {
     for (int d = 0; d < n; ++d) e.push_back(Exec::cuda(d));
     SolverOptions plain;
     plain.cuda_graph = false;
-    out.push_back({"GPUs, graphs", e, {}});
+    out.push_back({"GPUs, graphs", e, {}, true});
     out.push_back({"GPUs, plain launches", e, plain});
   }
   return out;
@@ -127,9 +132,17 @@ TEST(MpmDeterministic, PartCountsHashEqual) {
   for (const Scene& scene : {sand(), water_column()}) {
     const std::vector<std::uint64_t> one = run_hashes(scene, {exec()});
     for (int n : {2, 3})
-      for (const Layout& l : layouts(n))
-        EXPECT_EQ(run_hashes(scene, l.execs, l.options), one)
-            << scene.name << " on " << n << " parts (" << l.name << ")";
+      for (const Layout& l : layouts(n)) {
+        const std::vector<std::uint64_t> h = run_hashes(scene, l.execs, l.options);
+        if (!l.lagged) {
+          EXPECT_EQ(h, one) << scene.name << " on " << n << " parts (" << l.name << ")";
+          continue;
+        }
+        EXPECT_EQ(run_hashes(scene, l.execs, l.options), h)
+            << scene.name << ": two runs on " << n << " parts (" << l.name << ") differ";
+        std::printf("%s on %d parts (%s): %s the one-part run\n", scene.name.c_str(), n,
+                    l.name.c_str(), h == one ? "equal to" : "differs from");
+      }
   }
 }
 
@@ -157,13 +170,17 @@ TEST(MpmDeterministic, RestartsHashEqual) {
     EXPECT_EQ(restarted(scene, one, one), ref) << scene.name << ": one part restarted";
     if (scene.g2p2g) continue;  // the fused launch runs on one part only
     for (const Layout& two : layouts(2)) {
-      EXPECT_EQ(restarted(scene, two, two), ref)
+      const std::vector<std::uint64_t> ref2 =
+          two.lagged ? run_hashes(scene, two.execs, two.options) : ref;
+      EXPECT_EQ(restarted(scene, two, two), ref2)
           << scene.name << ": 2 parts restarted, " << two.name;
-      EXPECT_EQ(restarted(scene, two, one), ref) << scene.name << ": 2 parts restarted on one";
+      if (!two.lagged)
+        EXPECT_EQ(restarted(scene, two, one), ref) << scene.name << ": 2 parts restarted on one";
     }
     for (const Layout& three : layouts(3))
-      EXPECT_EQ(restarted(scene, one, three), ref)
-          << scene.name << ": one part restarted on 3, " << three.name;
+      if (!three.lagged)
+        EXPECT_EQ(restarted(scene, one, three), ref)
+            << scene.name << ": one part restarted on 3, " << three.name;
   }
 }
 
