@@ -41,24 +41,24 @@ struct HostSink {
   }
   /// The 4 channels of a node (host_p2g.cpp's packs; add_force: the force channels 4-7). All
   /// loads before the stores: g++ makes the four adds one vector add (the same IEEE sums).
-  SILT_FORCEINLINE void add4(int node, const float* s) const {
+  SILT_HD SILT_FORCEINLINE void add4(int node, const float* s) const {
     if (fixed)
       add4_fixed(node, 0, s);
     else
       add4_at(accum + stride * node, s);
   }
-  SILT_FORCEINLINE void add4_force(int node, const float* s) const {
+  SILT_HD SILT_FORCEINLINE void add4_force(int node, const float* s) const {
     if (fixed)
       add4_fixed(node, 4, s);
     else
       add4_at(accum + stride * node + 4, s);
   }
-  static SILT_FORCEINLINE void add4_at(float* q, const float* s) {
+  static SILT_HD SILT_FORCEINLINE void add4_at(float* q, const float* s) {
     const float q0 = q[0] + s[0], q1 = q[1] + s[1], q2 = q[2] + s[2], q3 = q[3] + s[3];
     q[0] = q0, q[1] = q1, q[2] = q2, q[3] = q3;
   }
   /// Channels c0 .. c0 + 3 (the force's fourth channel is padding, left alone).
-  SILT_FORCEINLINE void add4_fixed(int node, int c0, const float* s) const {
+  SILT_HD SILT_FORCEINLINE void add4_fixed(int node, int c0, const float* s) const {
     long long* q = fixed + stride * node + c0;
     const int n = c0 == 0 ? 4 : 3;
     for (int c = 0; c < n; ++c) {
