@@ -58,38 +58,45 @@ Timing time_steps(swe::Solver& solver, int steps) {
   return t;
 }
 
-}  // namespace
+// The split benchmark on this rank's parts: the header, a row per case (one part, then all), and
+// the CSV.
+class MultiBench {
+ public:
+  explicit MultiBench(const BenchOptions& o)
+      : o_(o),
+        world_(partition::World::get()),
+        execs_(run::choose_execs({o.backend, o.devices, true}, world_)),
+        cuda_(execs_.front().is_cuda()),
+        root_(world_.is_root()),
+        n_(int(execs_.size()) * world_.size()),
+        halo_(run::halo_layers(o.halo, cuda_)) {
+    // What the split could at best reach: one part's rate on each distinct GPU of each rank. CPU
+    // partitions of one rank share its threads, as parts listed on one GPU (0,0) share that GPU.
+    std::vector<int> gpus;
+    for (const Exec& e : execs_)
+      if (std::find(gpus.begin(), gpus.end(), e.device) == gpus.end()) gpus.push_back(e.device);
+    ideal_ = (cuda_ ? int(gpus.size()) : 1) * world_.size();
+    if (!o.csv.empty() && root_) {
+      csv_.open(o.csv);
+      if (!csv_) throw Error(fmt::format("cannot write '{}'", o.csv));
+      csv_ << "precision,cells,devices,ranks,halo,path,steps,seconds,cell_updates_per_s,"
+              "efficiency,exchange_s,reduce_s,exchange_bytes\n";
+    }
+  }
 
-int cmd_bench_swe_multi(const BenchOptions& o) {
-  const partition::World& world = partition::World::get();
-  const std::vector<Exec> execs = run::choose_execs({o.backend, o.devices, true}, world);
-  const bool cuda = execs.front().is_cuda();
-  const bool root = world.is_root();
-  const int n = int(execs.size()) * world.size();
-  // What the split could at best reach: one part's rate on each distinct GPU of each rank. CPU
-  // partitions of one rank share its threads, as parts listed on one GPU (0,0) share that GPU.
-  std::vector<int> gpus;
-  for (const Exec& e : execs)
-    if (std::find(gpus.begin(), gpus.end(), e.device) == gpus.end()) gpus.push_back(e.device);
-  const int ideal = (cuda ? int(gpus.size()) : 1) * world.size();
-  const bool shared = ideal < n;
-  std::vector<std::string> sizes = o.sizes;
-  if (sizes.empty())
-    sizes = cuda ? std::vector<std::string>{"4M", "16M", "64M", "256M"}
-                 : std::vector<std::string>{"1M"};
-  std::vector<std::string> precisions = o.precisions;
-  if (precisions.empty()) precisions = {"float32", "float64"};
-  const int halo = run::halo_layers(o.halo, cuda);
+  bool cuda() const { return cuda_; }
 
-  if (root) {
-    fmt::print("silt bench swe: {} {} ({}){}, halo {} layer{}\n", n,
-               cuda ? "CUDA devices" : "CPU partitions",
-               cuda ? cuda_device_name(execs.front().device)
-                    : fmt::format("{} threads", host_thread_count()),
-               world.distributed() ? fmt::format(", {} MPI ranks of {} device{}", world.size(),
-                                                 execs.size(), execs.size() == 1 ? "" : "s")
-                                   : "",
-               halo, halo == 1 ? "" : "s");
+  void header() const {
+    if (!root_) return;
+    const bool shared = ideal_ < n_;
+    fmt::print("silt bench swe: {} {} ({}){}, halo {} layer{}\n", n_,
+               cuda_ ? "CUDA devices" : "CPU partitions",
+               cuda_ ? cuda_device_name(execs_.front().device)
+                     : fmt::format("{} threads", host_thread_count()),
+               world_.distributed() ? fmt::format(", {} MPI ranks of {} device{}", world_.size(),
+                                                  execs_.size(), execs_.size() == 1 ? "" : "s")
+                                    : "",
+               halo_, halo_ == 1 ? "" : "s");
     fmt::print(
         "'1 fused': one device with the tile kernel (the CPU: '1 rows', the row step); 'N split': "
         "the same in each subdomain (the default). --plain: the plain phases on one subdomain and "
@@ -97,65 +104,83 @@ int cmd_bench_swe_multi(const BenchOptions& o) {
         "on their own (devices waited for).{}\n",
         shared ? fmt::format(" The {} parts share {}{} {}{}: efficiency is the split's rate "
                              "against {} x one part's (100% = a split that costs nothing).",
-                             n, cuda ? "" : "the threads of ", ideal, cuda ? "GPU" : "rank",
-                             ideal == 1 ? "" : "s", ideal)
+                             n_, cuda_ ? "" : "the threads of ", ideal_, cuda_ ? "GPU" : "rank",
+                             ideal_ == 1 ? "" : "s", ideal_)
                : "");
     fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10} {:>13} {:>10} {:>11} {:>10} {:>10}\n", "cells",
                "precision", "path", "steps", "ms/step", "G cell-upd/s", "efficiency", "exchange ms",
                "reduce ms", "halo MB");
   }
-  std::ofstream csv;
-  if (!o.csv.empty() && root) {
-    csv.open(o.csv);
-    if (!csv) throw Error(fmt::format("cannot write '{}'", o.csv));
-    csv << "precision,cells,devices,ranks,halo,path,steps,seconds,cell_updates_per_s,efficiency,"
-           "exchange_s,reduce_s,exchange_bytes\n";
-  }
-  for (const auto& size : sizes)
-    for (const auto& prec : precisions) {
-      const swe::Precision p = bench_precision(prec);
-      const long long cells = bench_parse_size(size);
-      const int steps = bench_steps(o.steps, cells, cuda);
-      const swe::Scene scene = bench_swe_scene(cells, p);
-      const auto row = [&](const std::string& path, int devices, const Timing& t,
-                           double efficiency) {
-        if (!root) return;
-        const bool split = devices > 1;
-        fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10.3f} {:>13.3f} {:>10} {:>11} {:>10} {:>10}\n",
-                   t.cells, prec, path, t.steps, t.ms_per_step(), t.rate() / 1e9,
-                   efficiency > 0 ? fmt::format("{:.1f}%", 100 * efficiency) : "",
-                   split ? fmt::format("{:.3f}", 1e3 * t.comm.exchange_s) : "",
-                   split ? fmt::format("{:.3f}", 1e3 * t.comm.reduce_s) : "",
-                   split ? fmt::format("{:.2f}", t.comm.exchange_bytes / 1e6) : "");
-        std::fflush(stdout);
-        if (csv)
-          csv << fmt::format("{},{},{},{},{},{},{},{:.6f},{:.6e},{:.4f},{:.6e},{:.6e},{:.0f}\n",
-                             prec, t.cells, devices, world.size(), halo, path, t.steps, t.seconds,
-                             t.rate(), efficiency, t.comm.exchange_s, t.comm.reduce_s,
-                             t.comm.exchange_bytes);
-      };
-      // One device, every rank its own (no MPI), then all of them, on the same path.
-      // Not plain: the tile kernel on GPUs, the row step on the CPU (as `silt run` steps).
-      const bool fused = !o.plain;
-      swe::SolverOptions options;
-      options.plain_phases = !fused;
-      Timing one;
-      {
-        swe::Solver one_part(scene, execs.front(), options);  // freed before the split run
-        one = time_steps(one_part, steps);
-      }
-      row(!fused ? "1 plain" : cuda ? "1 fused" : "1 rows", 1, one, 0);
-      swe::Split s;
-      s.execs = execs;
-      s.halo = halo;
-      swe::Solver solver(scene, s, options);
-      Timing all = time_steps(solver, steps);
-      all.comm = solver.measure_communication(20);
-      if (root && size == sizes.front() && prec == precisions.front())
-        fmt::print("split layout: {}\n", solver.layout());
-      row(fmt::format("{} split{}", n, fused ? "" : " plain"), n, all,
-          all.rate() / (ideal * one.rate()));
+
+  // One device, every rank its own (no MPI), then all of them, on the same path. Not plain: the
+  // tile kernel on GPUs, the row step on the CPU (as `silt run` steps). first: print the layout.
+  void run_case(const std::string& size, const std::string& prec, bool first) {
+    const long long cells = bench_parse_size(size);
+    const int steps = bench_steps(o_.steps, cells, cuda_);
+    const swe::Scene scene = bench_swe_scene(cells, bench_precision(prec));
+    const bool fused = !o_.plain;
+    swe::SolverOptions options;
+    options.plain_phases = !fused;
+    Timing one;
+    {
+      swe::Solver one_part(scene, execs_.front(), options);  // freed before the split run
+      one = time_steps(one_part, steps);
     }
+    row(prec, !fused ? "1 plain" : cuda_ ? "1 fused" : "1 rows", 1, one, 0);
+    swe::Split s;
+    s.execs = execs_;
+    s.halo = halo_;
+    swe::Solver solver(scene, s, options);
+    Timing all = time_steps(solver, steps);
+    all.comm = solver.measure_communication(20);
+    if (root_ && first) fmt::print("split layout: {}\n", solver.layout());
+    row(prec, fmt::format("{} split{}", n_, fused ? "" : " plain"), n_, all,
+        all.rate() / (ideal_ * one.rate()));
+  }
+
+ private:
+  void row(const std::string& prec, const std::string& path, int devices, const Timing& t,
+           double efficiency) {
+    if (!root_) return;
+    const bool split = devices > 1;
+    fmt::print("{:>10} {:>9} {:>13} {:>6} {:>10.3f} {:>13.3f} {:>10} {:>11} {:>10} {:>10}\n",
+               t.cells, prec, path, t.steps, t.ms_per_step(), t.rate() / 1e9,
+               efficiency > 0 ? fmt::format("{:.1f}%", 100 * efficiency) : "",
+               split ? fmt::format("{:.3f}", 1e3 * t.comm.exchange_s) : "",
+               split ? fmt::format("{:.3f}", 1e3 * t.comm.reduce_s) : "",
+               split ? fmt::format("{:.2f}", t.comm.exchange_bytes / 1e6) : "");
+    std::fflush(stdout);
+    if (csv_)
+      csv_ << fmt::format("{},{},{},{},{},{},{},{:.6f},{:.6e},{:.4f},{:.6e},{:.6e},{:.0f}\n", prec,
+                          t.cells, devices, world_.size(), halo_, path, t.steps, t.seconds,
+                          t.rate(), efficiency, t.comm.exchange_s, t.comm.reduce_s,
+                          t.comm.exchange_bytes);
+  }
+
+  const BenchOptions& o_;
+  const partition::World& world_;
+  const std::vector<Exec> execs_;
+  const bool cuda_, root_;
+  const int n_;  // parts over every rank
+  const int halo_;
+  int ideal_ = 1;  // distinct devices: the most the split can be faster than one part
+  std::ofstream csv_;
+};
+
+}  // namespace
+
+int cmd_bench_swe_multi(const BenchOptions& o) {
+  MultiBench bench(o);
+  std::vector<std::string> sizes = o.sizes;
+  if (sizes.empty())
+    sizes = bench.cuda() ? std::vector<std::string>{"4M", "16M", "64M", "256M"}
+                         : std::vector<std::string>{"1M"};
+  std::vector<std::string> precisions = o.precisions;
+  if (precisions.empty()) precisions = {"float32", "float64"};
+  bench.header();
+  for (const auto& size : sizes)
+    for (const auto& prec : precisions)
+      bench.run_case(size, prec, size == sizes.front() && prec == precisions.front());
   return 0;
 }
 

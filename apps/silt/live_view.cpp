@@ -13,6 +13,7 @@
 #ifdef SILT_WITH_VIEW
 #include "silt/view/address.hpp"
 #include "silt/view/mpm_message.hpp"
+#include "silt/view/replay.hpp"
 #include "silt/view/swe_message.hpp"
 #include "silt/view/viewer.hpp"
 #else
@@ -98,6 +99,14 @@ LiveView::LiveView(const std::string& address, const io::SweJob& job, const part
   swe_cells_ = std::size_t(((job.scene.grid.nx + k - 1) / k) * ((job.scene.grid.ny + k - 1) / k));
 }
 
+LiveView::LiveView(const std::string& address, const view::Replay& replay, run::Progress& progress)
+    : progress_(&progress) {
+  viewer_ = start(address, replay.scene(), progress);
+  viewer_->set_static(replay.static_message());
+  for (const auto& row : replay.gauge_rows())
+    viewer_->gauge(row.front(), std::vector<double>(row.begin() + 1, row.end()));
+}
+
 LiveView::~LiveView() = default;
 
 void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
@@ -108,6 +117,9 @@ void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
   steps_ = at.steps;
   mpm_particles_ = std::size_t(particles);
   mpm_download_ = download;
+  again_ = [this] {
+    post_mpm(true);
+  };
   viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
   post_mpm(false);
@@ -138,10 +150,12 @@ void LiveView::swe_frame(const run::FrameInfo& at, const std::function<swe::Fiel
   frame_ = at.frame;
   time_ = at.time;
   steps_ = at.steps;
-  swe_download_ = download;
+  const view::FrameInfo info{at.frame, at.time, at.steps};
+  again_ = [this, download, info] {
+    viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); }, 0);
+  };
   viewer_->progress(at.time, at.steps);
   if (!viewer_->wants_frame()) return;
-  const view::FrameInfo info{at.frame, at.time, at.steps};
   viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                 swe_cells_);
 }
@@ -159,16 +173,6 @@ double LiveView::next_time(double time, double target) {
   return std::min(target, time + chunk_);
 }
 
-void LiveView::post_full() {
-  const view::FrameInfo info{frame_, time_, steps_};
-  if (mpm_ && mpm_download_) {
-    post_mpm(true);
-  } else if (swe_ && swe_download_) {
-    viewer_->post([f = swe_download_(), j = swe_, info] { return view::encode_swe(f, *j, info); },
-                  0);
-  }
-}
-
 void LiveView::hold() {
   if (!viewer_) return;
   bool announced = false, full_sent = false;
@@ -179,8 +183,8 @@ void LiveView::hold() {
       announced = true;
     }
     // Paused: every particle once (no decimation), for a close look.
-    if (!full_sent && viewer_->idle()) {
-      post_full();
+    if (!full_sent && again_ && viewer_->idle()) {
+      again_();
       full_sent = true;
     }
   }
@@ -194,8 +198,8 @@ void LiveView::linger() {
                              viewer_->url()));
   bool full_sent = false;
   while (!StopSignals::received()) {
-    if (!full_sent && viewer_->idle()) {
-      post_full();
+    if (!full_sent && again_ && viewer_->idle()) {
+      again_();
       full_sent = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -212,6 +216,7 @@ LiveView::LiveView(const std::string& address, const io::SweJob&, const partitio
                    run::Progress&) {
   check_can_view(address, world);
 }
+LiveView::LiveView(const std::string&, const view::Replay&, run::Progress&) {}
 LiveView::~LiveView() = default;
 void LiveView::mpm_frame(const run::FrameInfo&, std::int64_t,
                          const std::function<mpm::ParticlesCopy()>&) {}

@@ -17,8 +17,9 @@
 #include "silt/swe/fields.hpp"
 
 namespace silt::view {
+class Replay;
 class Viewer;
-}
+}  // namespace silt::view
 
 namespace silt::app {
 
@@ -33,11 +34,19 @@ class LiveView : public run::Hooks {
            run::Progress& progress);
   LiveView(const std::string& address, const io::SweJob& job, const partition::World& world,
            run::Progress& progress);
+  /// `silt view DIR`: the viewer over a finished run's frames (the replay drives it, view_cmd.cpp).
+  LiveView(const std::string& address, const view::Replay& replay, run::Progress& progress);
   ~LiveView() override;
   LiveView(const LiveView&) = delete;
   LiveView& operator=(const LiveView&) = delete;
 
   explicit operator bool() const { return bool(viewer_); }
+  /// The viewer (only when on).
+  view::Viewer& viewer() { return *viewer_; }
+
+  /// The frame just shown, as what posts it again with every point: hold() sends it once while
+  /// the run is paused, linger() once after its end.
+  void shown(std::function<void()> again) { again_ = std::move(again); }
 
   /// MPM, after each frame: the status line, and a frame (decimated to the budget) when a browser
   /// waits for one; `download` queues the copy of the particles off the devices
@@ -59,7 +68,6 @@ class LiveView : public run::Hooks {
   void linger();
 
  private:
-  void post_full();
   void post_mpm(bool every_particle);
   std::unique_ptr<view::Viewer> viewer_;
   run::Progress* progress_ = nullptr;
@@ -70,8 +78,8 @@ class LiveView : public run::Hooks {
   long long steps_ = 0;
   std::size_t mpm_particles_ = 0;  // at the last frame: the wire's pacing
   std::function<mpm::ParticlesCopy()> mpm_download_;
-  std::function<swe::Fields()> swe_download_;
-  double chunk_ = 0;  // simulated s per viewer frame (shallow water), adapted
+  std::function<void()> again_;  // the frame last shown, again with every point
+  double chunk_ = 0;             // simulated s per viewer frame (shallow water), adapted
   double chunk_wall_start_ = 0;
   std::size_t swe_cells_ = 0;  // cells of the image sent
 };

@@ -17,16 +17,13 @@
 #include "silt/core/error.hpp"
 #include "silt/run/devices.hpp"
 
-int main(int argc, char** argv) {
-  using namespace silt::app;
-  CLI::App app{
-      "silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
-      "of sand, snow, water and elastic solids with MPM"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", silt::run::build_id());
+namespace {
 
-  RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "Run a scene (no scene: the embedded dam break)");
+using namespace silt::app;
+
+// `silt run`'s options into `run`.
+CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a scene (no scene: the embedded dam break)");
   run_cmd->add_option("scene", run.scene_path, "Scene file (JSON, comments allowed)");
   run_cmd->add_option("--backend", run.backend, "cpu, cuda or auto (GPU when present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
@@ -51,29 +48,16 @@ int main(int argc, char** argv) {
                       "Continue the run from this checkpoint, appending to its outputs");
   run_cmd->add_flag("--overwrite", run.overwrite,
                     "Replace the files of an earlier run in a non-empty --out folder");
-  bool deterministic = false;
-  run_cmd->add_flag("--deterministic", deterministic,
+  run_cmd->add_flag("--deterministic", run.deterministic,
                     "MPM: the same bits run after run (performance.deterministic=true)");
   run_cmd->add_flag("--hash", run.hash,
                     "MPM: print a hash of every particle attribute after each frame");
+  return run_cmd;
+}
 
-  std::string validate_path;
-  std::vector<std::string> validate_overrides;
-  auto* validate_cmd = app.add_subcommand("validate", "Check a scene file and print a summary");
-  validate_cmd->add_option("scene", validate_path, "Scene file")->required();
-  validate_cmd->add_option("--set", validate_overrides, "Override a scene value: path=value");
-
-  std::string view_dir, view_address = "8080";
-  auto* view_cmd = app.add_subcommand("view", "Replay a finished output folder in the browser");
-  view_cmd->add_option("dir", view_dir, "Output folder of a run (resolved_scene.json, frames.csv)")
-      ->required();
-  view_cmd->add_option("--view", view_address,
-                       "Serve the viewer on [HOST:]PORT (default 8080 on 127.0.0.1)");
-
-  auto* info_cmd = app.add_subcommand("info", "Build, backends and devices");
-
-  BenchOptions bench;
-  auto* bench_cmd = app.add_subcommand("bench", "Benchmarks (print numbers; never assert)");
+// `silt bench`'s options into `bench`.
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Benchmarks (print numbers; never assert)");
   bench_cmd->add_option("what", bench.what, "swe or mpm")
       ->required()
       ->check(CLI::IsMember({"swe", "mpm"}));
@@ -94,22 +78,60 @@ int main(int argc, char** argv) {
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "
       "on CPU partitions)");
+  return bench_cmd;
+}
+
+// Given but empty ('--view ""' from a script whose variable was unset) is a mistake, not "no
+// viewer": the run would go on without what was asked for and say nothing.
+void check_given(const CLI::App& run_cmd, const RunOptions& run) {
+  const std::pair<const char*, const std::string*> given[] = {
+      {"--view", &run.view},
+      {"--checkpoint-every", &run.checkpoint_every},
+      {"--restart", &run.restart},
+      {"--out", &run.out_dir}};
+  for (const auto& [name, value] : given)
+    if (run_cmd.count(name) > 0 && value->empty())
+      throw silt::Error(
+          fmt::format("{} '': the value is empty (leave the option out for none)", name));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "silt: fast GPU simulation of shallow-water floods with pollutant transport, and "
+      "of sand, snow, water and elastic solids with MPM"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", silt::run::build_id());
+
+  RunOptions run;
+  CLI::App* run_cmd = add_run_command(app, run);
+
+  std::string validate_path;
+  std::vector<std::string> validate_overrides;
+  auto* validate_cmd = app.add_subcommand("validate", "Check a scene file and print a summary");
+  validate_cmd->add_option("scene", validate_path, "Scene file")->required();
+  validate_cmd->add_option("--set", validate_overrides, "Override a scene value: path=value");
+
+  std::string view_dir, view_address = "8080";
+  auto* view_cmd = app.add_subcommand("view", "Replay a finished output folder in the browser");
+  view_cmd->add_option("dir", view_dir, "Output folder of a run (resolved_scene.json, frames.csv)")
+      ->required();
+  view_cmd->add_option("--view", view_address,
+                       "Serve the viewer on [HOST:]PORT (default 8080 on 127.0.0.1)");
+
+  auto* info_cmd = app.add_subcommand("info", "Build, backends and devices");
+
+  BenchOptions bench;
+  CLI::App* bench_cmd = add_bench_command(app, bench);
 
   CLI11_PARSE(app, argc, argv);
-  if (deterministic) run.overrides.push_back("performance.deterministic=true");
+  if (run.deterministic) run.overrides.push_back("performance.deterministic=true");
   try {
-    // Given but empty ('--view ""' from a script whose variable was unset) is a mistake, not
-    // "no viewer": the run would go on without what was asked for and say nothing.
-    const std::pair<const char*, const std::string*> given[] = {
-        {"--view", &run.view},
-        {"--checkpoint-every", &run.checkpoint_every},
-        {"--restart", &run.restart},
-        {"--out", &run.out_dir}};
-    for (const auto& [name, value] : given)
-      if (*run_cmd && run_cmd->count(name) > 0 && value->empty())
-        throw silt::Error(
-            fmt::format("{} '': the value is empty (leave the option out for none)", name));
-    if (*run_cmd) return cmd_run(run);
+    if (*run_cmd) {
+      check_given(*run_cmd, run);
+      return cmd_run(run);
+    }
     if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
     if (*view_cmd) return cmd_view(view_dir, view_address);
     if (*info_cmd) return cmd_info();

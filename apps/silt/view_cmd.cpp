@@ -1,8 +1,10 @@
 // `silt view DIR [--view [HOST:]PORT]`: replays a finished output folder in the live viewer
 // (docs/viewer.md), at the run's simulated pace (one simulated second per second, 30 frames per
 // second at most), from the first frame when a browser connects to a replay nobody watched, and
-// from the start again after the last frame. Pause, resume and step work as
-// in a live run; paused, MPM frames are sent with every particle. Ctrl-C ends it (exit 0).
+// from the start again after the last frame. The replay is a job of the run layer's frame loop
+// (silt/run/frame_loop.hpp) whose frames come from the folder instead of a solver, watched through
+// the same hooks as a live run (live_view.hpp): pause, resume and step work as there; paused, a
+// frame is sent again with every particle. Ctrl-C ends it (exit 0).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,7 +13,12 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "live_view.hpp"
 #include "silt/core/error.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/run/frame_loop.hpp"
+#include "silt/run/job.hpp"
+#include "silt/run/progress.hpp"
 #include "stop_signal.hpp"
 
 #ifdef SILT_WITH_VIEW
@@ -30,55 +37,69 @@ using Clock = std::chrono::steady_clock;
 // The pause between the last frame and the first again, s.
 constexpr double kLoopPause = 2.0;
 
+// The folder's frames, one an advance, paced to their simulated times; it never finishes (Ctrl-C
+// ends the loop) and writes nothing.
+class ReplayJob : public run::Job {
+ public:
+  ReplayJob(const view::Replay& replay, LiveView& live)
+      : replay_(replay), live_(live), times_(replay.times()) {}
+
+  double time() const override { return times_[k_]; }
+  long long steps() const override { return 0; }
+  long last_frame() const override { return long(k_) - 1; }
+  bool finished() const override { return false; }
+  io::FrameQueue::Job checkpoint(const std::string&) override { return {}; }
+
+  void advance(run::Context&) override {
+    view::Viewer& viewer = live_.viewer();
+    if (viewer.clients() == 0) {  // nobody watches: start from the first frame when one does
+      k_ = 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      return;
+    }
+    std::this_thread::sleep_until(std::max(due_, Clock::now()));
+    while (!viewer.idle() && !StopSignals::received())
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const std::size_t k = k_, budget = viewer.options().points_per_frame;
+    viewer.progress(times_[k], 0);
+    viewer.post([&r = replay_, k, budget] { return r.frame(k, budget); },
+                replay_.points(k, budget));
+    live_.shown([&viewer, &r = replay_, k] {
+      viewer.post([&r, k] { return r.frame(k, std::size_t(-1)); }, 0);
+    });
+    const double gap = k + 1 < times_.size() ? times_[k + 1] - times_[k] : kLoopPause;
+    due_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(std::max(gap, 1.0 / 30)));
+    k_ = (k + 1) % times_.size();
+  }
+
+ private:
+  const view::Replay& replay_;
+  LiveView& live_;
+  const std::vector<double>& times_;
+  std::size_t k_ = 0;  // the frame shown next
+  Clock::time_point due_ = Clock::now();
+};
+
 }  // namespace
 
 int cmd_view(const std::string& dir, const std::string& address) {
   const StopSignals signals;
   const view::Replay replay(dir);
-  view::ViewerOptions o;
-  o.log = [](const std::string& line) {
-    fmt::print(stderr, "silt: {}\n", line);
-    std::fflush(stderr);
-  };
-  view::Viewer viewer(view::parse_address(address), replay.scene(), o);
-  viewer.set_static(replay.static_message());
-  for (const auto& row : replay.gauge_rows())
-    viewer.gauge(row.front(), std::vector<double>(row.begin() + 1, row.end()));
+  run::Progress quiet(0, true);
+  LiveView live(address, replay, quiet);
   const auto& times = replay.times();
   fmt::print(stderr, "silt view: {} frames of '{}' ({} to {} s) at {}; Ctrl-C ends\n", times.size(),
-             replay.scene()["name"].get<std::string>(), times.front(), times.back(), viewer.url());
+             replay.scene()["name"].get<std::string>(), times.front(), times.back(),
+             live.viewer().url());
   std::fflush(stderr);
-  const std::size_t budget = o.points_per_frame;
-  std::size_t k = 0;
-  bool shown_paused = false;
-  auto due = Clock::now();
-  while (!StopSignals::received()) {
-    const bool go = viewer.control().wait_for_go(std::chrono::milliseconds(100));
-    if (!go) {
-      // Paused: frame k-1 again with every particle, once.
-      if (!shown_paused && k > 0 && viewer.idle()) {
-        viewer.post([&replay, f = k - 1] { return replay.frame(f, std::size_t(-1)); }, 0);
-        shown_paused = true;
-      }
-      due = Clock::now();
-      continue;
-    }
-    shown_paused = false;
-    if (viewer.clients() == 0) {  // nobody watches: start from the first frame when one does
-      k = 0;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      continue;
-    }
-    std::this_thread::sleep_until(due);
-    while (!viewer.idle() && !StopSignals::received())
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    viewer.progress(times[k], 0);
-    viewer.post([&replay, k, budget] { return replay.frame(k, budget); }, replay.points(k, budget));
-    const double gap = k + 1 < times.size() ? times[k + 1] - times[k] : kLoopPause;
-    due = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                             std::chrono::duration<double>(std::max(gap, 1.0 / 30)));
-    k = (k + 1) % times.size();
-  }
+  ReplayJob job(replay, live);
+  run::LoopOptions o;
+  o.stop = [] {
+    return StopSignals::received();
+  };
+  o.writes = false;
+  run::run_frames(job, partition::World::self(), o, live, quiet);
   return 0;
 }
 
