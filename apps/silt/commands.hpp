@@ -26,6 +26,7 @@ struct RunOptions {
   std::string restart;
   bool overwrite = false;
   bool deterministic = false;  // --deterministic: adds performance.deterministic=true
+  std::string ensemble;  // --ensemble FILE: run the scene's members (docs/ensembles.md)
   bool hash = false;  // --hash: print each MPM frame's state hash (mpm/state_hash.hpp) on stdout
   // When the command began (made with the options, as the process starts): the set-up time that
   // `silt run` prints counts from here.
@@ -48,6 +49,8 @@ struct BenchOptions {
 int cmd_info();
 int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);
 int cmd_run(const RunOptions& options);
+/// `silt run scene.json --ensemble ensemble.json` (run_ensemble.cpp).
+int cmd_run_ensemble(const RunOptions& options);
 /// `silt view DIR`: replays a finished output folder in the live viewer on `address`.
 int cmd_view(const std::string& dir, const std::string& address);
 int cmd_bench(const BenchOptions& options);

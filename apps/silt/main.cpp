@@ -1,7 +1,7 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
-//            [--deterministic] [--hash]
+//            [--deterministic] [--hash] [--ensemble ensemble.json]
 //   silt validate scene.json [--set k=v]...
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -50,6 +50,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                     "Replace the files of an earlier run in a non-empty --out folder");
   run_cmd->add_flag("--deterministic", run.deterministic,
                     "MPM: the same bits run after run (performance.deterministic=true)");
+  run_cmd->add_option("--ensemble", run.ensemble,
+                      "Run the members of this ensemble file (shallow water; docs/ensembles.md)");
   run_cmd->add_flag("--hash", run.hash,
                     "MPM: print a hash of every particle attribute after each frame");
   return run_cmd;
@@ -91,7 +93,8 @@ void check_given(const CLI::App& run_cmd, const RunOptions& run) {
       {"--view", &run.view},
       {"--checkpoint-every", &run.checkpoint_every},
       {"--restart", &run.restart},
-      {"--out", &run.out_dir}};
+      {"--out", &run.out_dir},
+      {"--ensemble", &run.ensemble}};
   for (const auto& [name, value] : given)
     if (run_cmd.count(name) > 0 && value->empty())
       throw silt::Error(
@@ -133,7 +136,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) {
       check_given(*run_cmd, run);
-      return cmd_run(run);
+      return run.ensemble.empty() ? cmd_run(run) : cmd_run_ensemble(run);
     }
     if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
     if (*view_cmd) return cmd_view(view_dir, view_address);

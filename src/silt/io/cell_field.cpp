@@ -143,6 +143,7 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
   f.values.assign(static_cast<size_t>(grid_.cells()), fallback);
   if (bed) f.nodata_rule = "reject";
   const std::string path = raster_path(v);
+  double scale = 1.0;  // {"raster": ..., "scale": f}: the raster's values times f (ensembles)
   if (!v) {
     keys.resolved(key) = fallback;
   } else if (v->is_number()) {
@@ -156,6 +157,7 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
         k.fail("raster", fmt::format("must be a file path, got {}", show((*v)["raster"])));
       k.resolved("raster") = path;
       if (bed) f.nodata_rule = k.choice("nodata", "reject", {"wall", "reject"});
+      if (k.has("scale")) scale = k.number("scale", Range::non_negative());
     } else {
       paint_analytic(k, f, fallback);
     }
@@ -178,6 +180,8 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
       if (r.is_nodata(c)) {
         if (f.nodata.empty()) f.nodata.assign(f.values.size(), 0);
         f.nodata[static_cast<size_t>(c)] = 1;
+      } else if (scale != 1.0) {
+        f.values[static_cast<size_t>(c)] *= scale;
       }
   }
   if (const Index c = first_outside(f, range); c >= 0)

@@ -49,12 +49,15 @@ std::string override_key(const std::string& assignment) {
 
 std::string override_note(const SceneSource& src, const std::string& key_path) {
   std::string msg;
-  for (const auto& o : src.overrides) {
+  for (size_t i = 0; i < src.overrides.size(); ++i) {
+    const std::string& o = src.overrides[i];
     const std::string k = override_key(o);
     // The override set this key, or an object that contains it.
     if (key_path == k || key_path.rfind(k + ".", 0) == 0 || key_path.rfind(k + "[", 0) == 0 ||
-        k.rfind(key_path + ".", 0) == 0)
-      msg += fmt::format(" (set by --set {})", o);
+        k.rfind(key_path + ".", 0) == 0) {
+      const bool labelled = i < src.override_labels.size() && !src.override_labels[i].empty();
+      msg += fmt::format(" (set by {} {})", labelled ? src.override_labels[i] : "--set", o);
+    }
   }
   return msg;
 }
@@ -332,6 +335,25 @@ void apply_override(Json& root, const std::string& assignment, const SceneSource
     }
     if (last) *node = value;
   }
+}
+
+const Json* find_key_path(const Json& root, const std::string& path, const std::string& where) {
+  const Json* node = &root;
+  for (const std::string& p : split_key_path(path, where)) {
+    if (node->is_array()) {
+      const bool index = p.size() < 10 && p.find_first_not_of("0123456789") == std::string::npos;
+      if (!index || std::stoul(p) >= node->size()) return nullptr;
+      node = &(*node)[std::stoul(p)];
+    } else if (node->is_object()) {
+      const auto it = node->find(p);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else {
+      throw Error(fmt::format("{}: the key path '{}' goes into {}, which is not an object", where,
+                              path, show(*node)));
+    }
+  }
+  return node;
 }
 
 bool is_plain_name(const std::string& s) {

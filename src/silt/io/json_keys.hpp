@@ -23,6 +23,9 @@ struct SceneSource {
   std::string name;                    // as the user gave it, e.g. "scenes/dam_break.json"
   std::string base_dir;                // "" = current directory
   std::vector<std::string> overrides;  // "path=value" as given
+  /// Where each override came from, named in errors ("--set", "ensemble member 'n_low'"); an
+  /// override without a label here came from --set.
+  std::vector<std::string> override_labels;
   /// path relative to base_dir unless absolute, made absolute: every data file the resolved
   /// scene names opens from any working directory.
   std::string resolve_path(const std::string& path) const;
@@ -102,6 +105,10 @@ class Keys {
 /// elements; value is parsed as JSON, and taken as a string when it is not valid JSON
 /// (physics.precision=float64). Missing objects on the way are created.
 void apply_override(Json& root, const std::string& assignment, const SceneSource& src);
+
+/// The value at a key path ("boundaries[0].discharge", "boundaries.0.discharge") of root, or null
+/// when a key on the way is absent; errors (a malformed path, a key into a number) name `where`.
+const Json* find_key_path(const Json& root, const std::string& path, const std::string& where);
 
 /// Names used as file and folder names and CSV column heads: letters, digits, '_', '-', '.', and
 /// neither "." nor ".." (a scene named ".." would write into the parent of the output folder).

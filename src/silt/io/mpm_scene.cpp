@@ -528,7 +528,7 @@ std::string to_string(mpm::WallKind w) {
 
 MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std::string& base_dir,
                      const std::vector<std::string>& overrides) {
-  SceneSource src{name, base_dir, overrides};
+  SceneSource src{name, base_dir, overrides, {}};
   return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
 }
 
@@ -536,7 +536,7 @@ MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& ove
   require_utf8(path, "scene file name");
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  SceneSource src{path, dir, overrides};
+  SceneSource src{path, dir, overrides, {}};
   return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
 }
 

@@ -253,21 +253,26 @@ std::string stem_of(const std::string& name) {
 
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
                      const std::vector<std::string>& overrides) {
-  SceneSource src{name, base_dir, overrides};
+  SceneSource src{name, base_dir, overrides, {}};
   return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
 }
 
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_swe_job(path, overrides, {});
+}
+
+SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& labels) {
   require_utf8(path, "scene file name");
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  SceneSource src{path, dir, overrides};
+  SceneSource src{path, dir, overrides, labels};
   return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
 }
 
 std::string scene_solver_of_text(const std::string& text, const std::string& name) {
   const Json root = parse_scene_text(text, name);
-  SceneSource src{name, "", {}};
+  SceneSource src{name, "", {}, {}};
   if (!root.is_object()) key_error(src, "(scene)", "must be a JSON object {...}");
   if (!root.contains("solver"))
     key_error(src, "solver", "is missing: set \"solver\": \"swe\" or \"mpm\"");

@@ -124,6 +124,10 @@ struct SweJob {
 
 /// Loads and validates a scene file; overrides are "path=value" strings (--set).
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides = {});
+/// load_swe_job with each override's origin named in errors: labels[i] for overrides[i] ("--set"
+/// when empty or absent; "ensemble member 'n_low'").
+SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& labels);
 /// The same from text: `name` is used in messages and as the default scene name, relative paths
 /// are resolved against base_dir ("" = the current directory).
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,

@@ -161,7 +161,9 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
   double start;
   iso8601_seconds(job.run.start_datetime, start);  // checked when "run" was read
   const std::string units = r.choice("units", "mm/h", {"mm/h", "m/s"});
-  const double to_si = units == "mm/h" ? kMmPerHour : 1.0;
+  // "scale": every rate times this factor (an ensemble's rain factor, docs/ensembles.md).
+  const double scale = r.has("scale") ? r.number("scale", Range::non_negative()) : 1.0;
+  const double to_si = (units == "mm/h" ? kMmPerHour : 1.0) * scale;
   rain.step = r.choice("interpolation", "linear", {"linear", "step"}) == "step";
   if (r.has("netcdf") == r.has("frames"))
     r.fail("netcdf",

@@ -19,9 +19,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// An ensemble's own files (ensemble_report.hpp): its statistics rasters, ensemble.nc and tables.
+bool written_by_ensemble(const std::string& name) {
+  static const std::regex map_file(
+      R"(((max_depth|max_speed|max_level)_(mean|std|p[0-9]{2,3})|p_depth_above_[0-9.e+-]+m|)"
+      R"(p_hazard_[a-z]+)\.(asc|prj|tif))");
+  return name == "ensemble.nc" || name == "members.csv" || name == "resolved_ensemble.json" ||
+         std::regex_match(name, map_file);
+}
+
 bool written_by_silt(const std::string& name) {
   static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp|vdb))");
-  return name == "frames.csv" || name == "gauges.csv" || name == "gauge_points.csv" ||
+  return written_by_ensemble(name) || name == "frames.csv" || name == "gauges.csv" || name == "gauge_points.csv" ||
          name == "hydrograph.csv" || name == "hydrograph.nc" || name == "mass_balance.csv" ||
          name == "resolved_scene.json" || name == "report_max_depth.png" ||
          name == "report_hazard_class.png" || name == "particles.pvd" ||
@@ -103,6 +112,20 @@ void claim_output_dir(const std::string& dir, OutputMode mode) {
       if (ec)
         throw Error(fmt::format("--overwrite: cannot remove '{}': {}", p.string(), ec.message()));
     }
+}
+
+void claim_ensemble_dir(const std::string& dir, OutputMode mode) {
+  std::error_code ec;
+  const fs::path members = fs::path(dir) / "members";
+  if (mode == OutputMode::overwrite && fs::is_directory(members, ec)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(members, ec))
+      if (e.is_directory()) {
+        claim_output_dir(e.path().string(), OutputMode::overwrite);
+        fs::remove(e.path(), ec);  // only when empty: a user's file keeps it
+      }
+    fs::remove(members, ec);
+  }
+  claim_output_dir(dir, mode);
 }
 
 }  // namespace silt::run

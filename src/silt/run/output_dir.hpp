@@ -20,4 +20,9 @@ enum class OutputMode { fresh, overwrite, restart };
 /// refuses.
 void claim_output_dir(const std::string& dir, OutputMode mode);
 
+/// The same for an ensemble's folder (ensemble.hpp): its own files, and with overwrite also the
+/// members' folders members/<name>/ (each as claim_output_dir; removed once empty). Restart is
+/// not offered for ensembles.
+void claim_ensemble_dir(const std::string& dir, OutputMode mode);
+
 }  // namespace silt::run

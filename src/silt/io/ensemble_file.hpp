@@ -1,0 +1,70 @@
+// Ensemble files (docs/ensembles.md): the members of a shallow-water ensemble as sets of scene
+// values, listed one by one and/or as ranges over scene keys combined as a product or a zip, and
+// what the ensemble reports. A member is the scene with its values applied as `--set` overrides
+// are; `scale` multiplies the scene's own value (a number, inline series rows, a CSV series, a
+// cell-field raster, the rain rasters). Errors name the ensemble file, the member and the key.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "silt/io/json_keys.hpp"
+#include "silt/io/raster.hpp"
+
+namespace silt::io {
+
+/// One member: its name (a plain name: it names OUT/members/<name>/) and the scene values it sets,
+/// as "key=json" overrides in the order they apply (after the command line's --set).
+struct EnsembleMember {
+  std::string name;
+  std::vector<std::string> overrides;
+  /// The settings as the ensemble file gives them, for members.csv: "manning=0.02" for a value,
+  /// "rainfall*0.5" for a scale.
+  std::vector<std::string> settings;
+};
+
+/// The end-of-run maxima an ensemble reports statistics of.
+enum class EnsembleField { max_depth, max_speed, max_level };
+std::string to_string(EnsembleField f);  // "max_depth", "max_speed", "max_level"
+
+struct EnsembleOutputs {
+  bool members = false;  // each member's own outputs (its solo run's files) in OUT/members/<name>/
+  std::vector<EnsembleField> fields;
+  bool mean = true, std = true;
+  std::vector<int> percentiles;         // 0..100, NumPy's 'linear' definition
+  std::vector<double> exceedance_depths;  // m: P(max depth > d) for each
+  bool hazard_classes = false;            // P(hazard class >= c) for c = low .. extreme
+  std::vector<RasterFormat> formats;      // rasters of the statistics (nc: one file, ensemble.nc)
+};
+
+/// How members share this machine: several at once, each on one thread (members), or one after
+/// another, each on every thread (cells).
+enum class EnsembleParallel { members, cells };
+
+struct Ensemble {
+  std::string path;  // the ensemble file
+  std::vector<EnsembleMember> members;
+  EnsembleOutputs outputs;
+  EnsembleParallel parallel = EnsembleParallel::members;
+  Json resolved;  // the file with defaults filled in and every member listed with its overrides
+};
+
+/// The greatest number of members an ensemble may have (a product of ranges grows fast).
+constexpr std::size_t kMaxMembers = 100000;
+
+/// Reads the ensemble file at `path`. `scene` is the scene's JSON with the command line's --set
+/// applied (scale reads the values it multiplies there), `scene_src` where it came from (CSV
+/// series are read relative to its folder).
+Ensemble load_ensemble(const std::string& path, const Json& scene, const SceneSource& scene_src);
+/// The same from text; `name` names it in messages.
+Ensemble parse_ensemble(const std::string& text, const std::string& name, const Json& scene,
+                        const SceneSource& scene_src);
+
+/// The scene value at `key` multiplied by `factor`: numbers, [t, value] rows, a CSV series (read
+/// and inlined), a cell-field raster ({"raster", "scale"}), an analytic field (value, gradient
+/// and patches), the rain rasters ({"netcdf"|"frames", "scale"}). Errors name `where` and the key.
+Json scaled_value(const Json& scene, const std::string& key, double factor,
+                  const SceneSource& scene_src, const std::string& where);
+
+}  // namespace silt::io

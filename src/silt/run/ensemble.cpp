@@ -1,0 +1,203 @@
+#include "silt/run/ensemble.hpp"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "silt/core/error.hpp"
+#include "silt/io/swe_output.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
+#include "silt/run/frame_loop.hpp"
+#include "silt/run/hooks.hpp"
+#include "silt/run/swe_adapter.hpp"
+#include "silt/swe/solver.hpp"
+
+namespace silt::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string member_where(const io::Ensemble& e, std::size_t m) {
+  return fmt::format("ensemble '{}', member '{}'", e.path, e.members[m].name);
+}
+
+bool wants_hazard(const io::EnsembleOutputs& o) {
+  return o.hazard_classes ||
+         std::count(o.fields.begin(), o.fields.end(), io::EnsembleField::max_speed) > 0;
+}
+
+// The maxima of a member that has run (collective on the solver: fields()).
+void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::EnsembleOutputs& o,
+                 MemberResult& r) {
+  const bool hazard = job.scene.hazard.enabled;
+  const swe::Fields f = solver.fields(swe::arrays::depth | swe::arrays::max_depth |
+                                      (hazard ? swe::arrays::hazard : 0u));
+  for (io::EnsembleField which : o.fields) {
+    switch (which) {
+      case io::EnsembleField::max_depth:
+        r.maxima.push_back(io::derived_field(job.scene, f, io::SweField::max_depth));
+        break;
+      case io::EnsembleField::max_level:
+        r.maxima.push_back(io::derived_field(job.scene, f, io::SweField::max_level));
+        break;
+      case io::EnsembleField::max_speed:
+        r.maxima.push_back(io::hazard_raster(job, f, io::HazardField::max_speed).values);
+        break;
+    }
+  }
+  if (o.hazard_classes)
+    r.hazard_class = io::hazard_raster(job, f, io::HazardField::hazard_class).values;
+}
+
+// One member through the frame loop, as `silt run` runs it alone: the same solver, the same
+// adapter and the same files in `dir` ("": none). Returns the signal that stopped it (0: none).
+int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e, std::size_t m,
+               const EnsembleOptions& o, const std::function<int()>& stop, MemberResult& r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  // The hazard fields are accumulated beside the flow; they change no bit of it.
+  if (wants_hazard(e.outputs)) job.scene.hazard.enabled = true;
+  std::string dir;
+  if (e.outputs.members) {
+    dir = (fs::path(o.out) / "members" / e.members[m].name).string();
+    std::vector<std::string> overrides = scene.overrides;
+    overrides.insert(overrides.end(), e.members[m].overrides.begin(),
+                     e.members[m].overrides.end());
+    io::write_resolved_scene(job, dir, build_id(), o.backend, overrides);
+  }
+  swe::Split split;
+  split.execs = {o.exec};
+  split.halo = halo_layers(0, o.exec.is_cuda());
+  split.this_process_only = true;
+  swe::Solver solver(job.scene, split);
+  SweAdapter frames(job, solver, nullptr, dir, true, 1);
+  Progress quiet(job.run.end_time, true);
+  Hooks hooks;
+  LoopOptions lo;
+  lo.stop = stop;
+  const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+  if (end.signal) return end.signal;
+  take_maxima(job, solver, e.outputs, r);
+  r.done = true;
+  r.time = solver.time();
+  r.steps = solver.steps();
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return 0;
+}
+
+}  // namespace
+
+EnsembleScene load_ensemble_scene(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  EnsembleScene s;
+  s.path = path;
+  s.overrides = overrides;
+  s.source = io::SceneSource{path, fs::path(path).parent_path().string(), overrides, {}};
+  s.tree = io::parse_scene_text(io::read_text_file(path, "scene file"), path);
+  for (const std::string& a : overrides) io::apply_override(s.tree, a, s.source);
+  return s;
+}
+
+io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
+  const io::EnsembleMember& mem = e.members[m];
+  std::vector<std::string> overrides = scene.overrides;
+  std::vector<std::string> labels(overrides.size(), "--set");
+  overrides.insert(overrides.end(), mem.overrides.begin(), mem.overrides.end());
+  labels.resize(overrides.size(), fmt::format("ensemble member '{}':", mem.name));
+  try {
+    return io::load_swe_job(scene.path, overrides, labels);
+  } catch (const Error& err) {
+    throw Error(fmt::format("{}: {}", member_where(e, m), err.what()));
+  }
+}
+
+io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
+  io::SweJob first = member_job(scene, e, 0);
+  const swe::Grid& g = first.scene.grid;
+  for (std::size_t m = 1; m < e.members.size(); ++m) {
+    const swe::Grid h = member_job(scene, e, m).scene.grid;
+    if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
+      throw Error(fmt::format(
+          "{}: its grid ({} x {} cells of {} m at ({}, {})) is not member '{}''s ({} x {} of {} m "
+          "at ({}, {})); the statistics are per cell, so every member needs one grid",
+          member_where(e, m), h.nx, h.ny, h.dx, h.x0, h.y0, e.members[0].name, g.nx, g.ny, g.dx,
+          g.x0, g.y0));
+  }
+  return first;
+}
+
+int run_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
+                Progress& progress, std::vector<MemberResult>& results) {
+  const std::size_t n = e.members.size();
+  results.assign(n, MemberResult{});
+  const bool at_once = e.parallel == io::EnsembleParallel::members && !o.exec.is_cuda();
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const std::size_t workers = at_once ? std::min<std::size_t>(std::size_t(threads), n) : 1;
+  std::atomic<std::size_t> next{0}, finished{0};
+  std::atomic<int> signal{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;  // the progress log and `error`
+  // A member's stop: the command's signal, or another member's failure (the run ends with it).
+  const std::function<int()> stop = [&] {
+    if (failed) return int(SIGTERM);
+    return o.stop ? o.stop() : 0;
+  };
+  const auto work = [&] {
+    // A member at a time on this thread alone while others run theirs; one after another on
+    // every thread.
+    const int before = omp_get_max_threads();
+    if (at_once) omp_set_num_threads(1);
+    struct Restore {
+      int threads;
+      ~Restore() { omp_set_num_threads(threads); }
+    } restore{before};
+    for (std::size_t m; !failed && !signal && (m = next++) < n;) {
+      try {
+        io::SweJob job = member_job(scene, e, m);  // its errors name the member
+        int sig = 0;
+        try {
+          sig = run_member(std::move(job), scene, e, m, o, stop, results[m]);
+        } catch (const std::exception& ex) {
+          throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
+        }
+        if (sig && !failed) signal = sig;
+        if (sig) return;
+        const std::lock_guard<std::mutex> lock(mutex);
+        progress.log(fmt::format("member {:>4}/{} '{}': t = {:.6g} s, {} steps, {:.2f} s",
+                                 ++finished, n, e.members[m].name, results[m].time,
+                                 results[m].steps, results[m].wall_s));
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (!failed) error = std::current_exception();
+        failed = true;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& err) {
+      throw Error(fmt::format("ensemble '{}': {}", e.path, err.what()));
+    }
+  }
+  return signal;
+}
+
+}  // namespace silt::run

@@ -1,0 +1,63 @@
+// A shallow-water ensemble as one run (docs/ensembles.md): every member is the scene with its
+// values applied (io/ensemble_file.hpp), validated before anything runs, and run through the same
+// frame loop as a solo run (frame_loop.hpp, SweAdapter), its own outputs on request in
+// OUT/members/<name>/; the end-of-run maxima of every member then give the ensemble's statistics
+// (ensemble_report.hpp). On the CPU members run several at once, one thread each, or one after
+// another on every thread (Ensemble::parallel); on a GPU one after another.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "silt/core/exec.hpp"
+#include "silt/io/ensemble_file.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/run/ensemble_stats.hpp"
+#include "silt/run/progress.hpp"
+
+namespace silt::run {
+
+/// The scene an ensemble varies: its file, the command line's --set (applied before each
+/// member's values), and its JSON with them applied (what `scale` multiplies).
+struct EnsembleScene {
+  std::string path;
+  std::vector<std::string> overrides;
+  io::Json tree;
+  io::SceneSource source;
+};
+EnsembleScene load_ensemble_scene(const std::string& path,
+                                  const std::vector<std::string>& overrides);
+
+/// Member m's scene, parsed and validated; errors name the ensemble file, the member and the key.
+io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
+/// Every member's scene, before anything runs: each parses, and every grid is the first's (the
+/// statistics are per cell). Returns the first member's job (the grid and output settings of the
+/// ensemble's rasters).
+io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
+
+/// What a member's run left: where it ended and its maxima (one array per outputs.fields, NaN
+/// where a field has no value), and its hazard classes when the ensemble reports them.
+struct MemberResult {
+  bool done = false;
+  double time = 0, wall_s = 0;
+  long long steps = 0;
+  MemberValues maxima;
+  std::vector<double> hazard_class;
+};
+
+struct EnsembleOptions {
+  Exec exec;
+  std::string out;                // the ensemble's output folder
+  std::string backend;            // as described next to the outputs
+  std::function<int()> stop;      // SIGINT / SIGTERM (0: none)
+  int threads = 0;                // members at once with parallel = members (0: OpenMP's threads)
+};
+
+/// Runs every member (members' outputs in out/members/<name>/ when asked for); returns the
+/// signal a stop was asked with (0: every member ran). Errors name the member.
+int run_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
+                Progress& progress, std::vector<MemberResult>& results);
+
+}  // namespace silt::run

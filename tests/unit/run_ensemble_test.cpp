@@ -1,0 +1,175 @@
+// Ensembles (docs/ensembles.md): the ensemble file (members listed and ranges as a product or a
+// zip, scale of the scene's values), every member validated with the scene parser before
+// anything runs (a bad member is refused naming the member and the key; grids must agree), and
+// the statistics' definitions against values NumPy gives (numpy 1.24: np.percentile(v, p),
+// method 'linear'; np.std, ddof 0).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "silt/core/error.hpp"
+#include "silt/io/ensemble_file.hpp"
+#include "silt/run/ensemble.hpp"
+#include "silt/run/ensemble_stats.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using silt::io::Json;
+
+// The values below are NumPy's repr (17 digits); the host code follows NumPy's formulae (its
+// _lerp, its two-pass std) and gives the same bits: a plain a + (b - a) g gives 7.95 at p = 95.
+constexpr double kNumpyTol = 0.0;
+
+// A small scene file with a series in a CSV file and a raster for Manning's n.
+struct SceneDir {
+  fs::path dir = fs::temp_directory_path() / ("silt_ensemble_test_" + std::to_string(::getpid()));
+  std::string scene;
+  SceneDir() {
+    fs::create_directories(dir);
+    std::ofstream(dir / "q.csv") << "time,q\n0,1\n10,3\n";
+    std::ofstream(dir / "n.asc") << "ncols 4\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n"
+                                    "0.01 0.02 0.03 0.04\n0.05 0.06 0.07 0.08\n";
+    scene = (dir / "scene.json").string();
+    std::ofstream(scene) << R"({
+      "solver": "swe", "grid": {"nx": 4, "ny": 2, "dx": 1.0},
+      "manning": "n.asc",
+      "initial": {"depth": {"value": 0.1, "patches": [{"min": [0, 0], "max": [1, 2], "value": 0.5}]}},
+      "boundaries": [{"side": "west", "type": "discharge", "discharge": "q.csv"}],
+      "rainfall_mm_h": [[0, 10], [20, 0]],
+      "run": {"end_time": 2.0}})";
+  }
+  ~SceneDir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+silt::io::Ensemble parse(const SceneDir& d, const std::string& text) {
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  return silt::io::parse_ensemble(text, "ens.json", s.tree, s.source);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const silt::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(EnsembleFile, ProductAndZipNameMembersInOrder) {
+  SceneDir d;
+  const auto product = parse(d, R"({"members": [{"name": "base"}],
+    "vary": {"keys": {"physics.cfl": {"values": [0.3, 0.4]}, "manning": {"from": 0.01, "to": 0.03, "count": 3}}}})");
+  ASSERT_EQ(product.members.size(), 1u + 6u);
+  EXPECT_EQ(product.members[0].name, "base");
+  EXPECT_TRUE(product.members[0].overrides.empty());
+  // Keys in alphabetical order, the last (physics.cfl) fastest.
+  EXPECT_EQ(product.members[1].name, "m00");
+  EXPECT_EQ(product.members[1].overrides, (std::vector<std::string>{"manning=0.01", "physics.cfl=0.3"}));
+  EXPECT_EQ(product.members[2].overrides[1], "physics.cfl=0.4");
+  EXPECT_EQ(product.members[6].name, "m05");
+  EXPECT_EQ(product.members[6].overrides[0], "manning=0.03");
+  const auto zip = parse(d, R"({"vary": {"combine": "zip", "prefix": "z",
+    "keys": {"physics.cfl": {"values": [0.3, 0.4]}, "run.end_time": {"values": [1, 2]}}}})");
+  ASSERT_EQ(zip.members.size(), 2u);
+  EXPECT_EQ(zip.members[1].name, "z01");
+  EXPECT_EQ(zip.members[1].overrides, (std::vector<std::string>{"physics.cfl=0.4", "run.end_time=2"}));
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"vary": {"combine": "zip", "keys": {"physics.cfl": {"values": [0.3]},
+                 "run.end_time": {"values": [1, 2]}}}})");
+            }).find("one length"),
+            std::string::npos);
+}
+
+TEST(EnsembleFile, ScaleMultipliesTheScenesValue) {
+  SceneDir d;
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  const auto scaled = [&](const std::string& key, double f) {
+    return silt::io::scaled_value(s.tree, key, f, s.source, "test");
+  };
+  EXPECT_EQ(scaled("manning", 2.0), (Json{{"raster", "n.asc"}, {"scale", 2.0}}));
+  EXPECT_EQ(scaled("rainfall_mm_h", 2.0), Json::parse("[[0, 20.0], [20, 0.0]]"));
+  EXPECT_EQ(scaled("boundaries[0].discharge", 2.0), Json::parse("[[0.0, 2.0], [10.0, 6.0]]"));
+  const Json depth = scaled("initial.depth", 2.0);
+  EXPECT_DOUBLE_EQ(depth["value"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(depth["patches"][0]["value"].get<double>(), 1.0);
+  EXPECT_NE(error_of([&] { scaled("physics.cfl", 2.0); }).find("no value there"),
+            std::string::npos);
+  // The scaled raster is what the scene parser reads: n times 2 in every cell.
+  const auto e = parse(d, R"({"members": [{"name": "rough", "scale": {"manning": 2}}]})");
+  const silt::io::SweJob job = silt::run::member_job(s, e, 0);
+  ASSERT_EQ(job.scene.manning.size(), 8u);
+  EXPECT_DOUBLE_EQ(job.scene.manning[0], 0.10);  // row j = 0 is the south row: 0.05 x 2
+  EXPECT_DOUBLE_EQ(job.scene.manning[7], 0.08);  // north-east: 0.04 x 2
+}
+
+TEST(EnsembleFile, BadMemberIsRefusedNamingMemberAndKey) {
+  SceneDir d;
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  const auto e = parse(d, R"({"members": [{"name": "fine", "set": {"physics.cfl": 0.4}},
+    {"name": "broken", "set": {"physics.cfl": 0.9}}]})");
+  const std::string msg = error_of([&] { silt::run::check_members(s, e); });
+  EXPECT_NE(msg.find("member 'broken'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'physics.cfl'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("set by ensemble member 'broken': physics.cfl=0.9"), std::string::npos)
+      << msg;
+  // An unknown key in a member's set is the scene's unknown key.
+  const auto typo = parse(d, R"({"members": [{"name": "t", "set": {"physics.cfll": 0.4}}]})");
+  const std::string unknown = error_of([&] { silt::run::check_members(s, typo); });
+  EXPECT_NE(unknown.find("member 't'"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("physics.cfll"), std::string::npos) << unknown;
+  // Every member needs the first one's grid.
+  const auto grids = parse(d, R"({"members": [{"name": "a"}, {"name": "wide", "set": {"grid.nx": 8}}]})");
+  const std::string grid = error_of([&] { silt::run::check_members(s, grids); });
+  EXPECT_NE(grid.find("member 'wide'"), std::string::npos) << grid;
+  // The ensemble file's own errors name its key.
+  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a"}, {"name": "a"}]})"); })
+                .find("both named 'a'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a", "sett": {}}]})"); })
+                .find("members[0].sett"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse(d, R"({"vary": {"keys": {"manning": {"scale": [-1]}}}})"); })
+                .find("vary.keys.manning.scale[0]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a"}], "outputs": {"percentiles": [5.5]}})"); })
+                .find("outputs.percentiles[0]"),
+            std::string::npos);
+}
+
+TEST(EnsembleStats, PercentilesAsNumpyLinear) {
+  // np.percentile([3, 1, 4, 1, 5, 9, 2, 6], [0, 5, 37, 50, 95, 100]) (numpy 1.24).
+  std::vector<double> v = {3, 1, 4, 1, 5, 9, 2, 6};
+  std::sort(v.begin(), v.end());
+  const double expected[][2] = {{0, 1.0}, {5, 1.0}, {37, 2.59}, {50, 3.5}, {95, 7.949999999999998},
+                                {100, 9.0}};
+  for (const auto& [p, want] : expected)
+    EXPECT_NEAR(silt::run::percentile_linear(v, p), want, kNumpyTol) << "p = " << p;
+  EXPECT_EQ(silt::run::percentile_linear({2.5}, 95), 2.5);
+}
+
+TEST(EnsembleStats, CellStatsSkipNanAndExceedanceCountsStrictly) {
+  const double nan = std::nan("");
+  // Three members, three cells: cell 2 has no value in any member.
+  const silt::run::MemberValues v = {{0.0, 1.0, nan}, {0.5, nan, nan}, {1.0, 3.0, nan}};
+  const silt::run::CellStats s = silt::run::cell_stats(v, true, true, {50});
+  EXPECT_DOUBLE_EQ(s.mean[0], 0.5);
+  EXPECT_NEAR(s.std[0], 0.408248290463863, kNumpyTol);  // np.std([0, 0.5, 1])
+  EXPECT_DOUBLE_EQ(s.mean[1], 2.0);                    // np.nanmean([1, nan, 3])
+  EXPECT_DOUBLE_EQ(s.std[1], 1.0);
+  EXPECT_DOUBLE_EQ(s.percentiles[0][1], 2.0);
+  EXPECT_TRUE(std::isnan(s.mean[2]) && std::isnan(s.percentiles[0][2]));
+  const auto p = silt::run::exceedance(v, {0.5, 1.0});
+  EXPECT_DOUBLE_EQ(p[0][0], 1.0 / 3.0);  // only 1.0 is above 0.5
+  EXPECT_DOUBLE_EQ(p[1][1], 0.5);        // 3.0 of {1.0, 3.0}
+  EXPECT_TRUE(std::isnan(p[0][2]));
+}
+
+}  // namespace
