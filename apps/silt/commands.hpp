@@ -26,7 +26,7 @@ struct RunOptions {
   std::string restart;
   bool overwrite = false;
   bool deterministic = false;  // --deterministic: adds performance.deterministic=true
-  std::string ensemble;  // --ensemble FILE: run the scene's members (docs/ensembles.md)
+  std::string ensemble;        // --ensemble FILE: run the scene's members (docs/ensembles.md)
   bool hash = false;  // --hash: print each MPM frame's state hash (mpm/state_hash.hpp) on stdout
   // When the command began (made with the options, as the process starts): the set-up time that
   // `silt run` prints counts from here.

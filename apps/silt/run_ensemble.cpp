@@ -69,14 +69,13 @@ int cmd_run_ensemble(const RunOptions& o) {
   run::EnsembleOptions eo;
   eo.exec = run::choose_execs({o.backend, o.devices, false}, world).front();
   eo.backend = run::describe_execs({eo.exec}, world);
-  eo.out = o.out_dir.empty()
-               ? (fs::path("silt-out") / fs::path(o.ensemble).stem()).string()
-               : o.out_dir;
+  eo.out =
+      o.out_dir.empty() ? (fs::path("silt-out") / fs::path(o.ensemble).stem()).string() : o.out_dir;
   eo.stop = [] {
     return StopSignals::received();
   };
-  run::claim_ensemble_dir(eo.out, o.overwrite ? run::OutputMode::overwrite
-                                              : run::OutputMode::fresh);
+  run::claim_ensemble_dir(eo.out,
+                          o.overwrite ? run::OutputMode::overwrite : run::OutputMode::fresh);
   io::prepare_output_dir(eo.out);
   run::Progress progress(1.0, o.quiet);
   const bool at_once = e.parallel == io::EnsembleParallel::members && !eo.exec.is_cuda();
@@ -84,7 +83,8 @@ int cmd_run_ensemble(const RunOptions& o) {
       "silt run: ensemble '{}' of {} members of shallow water '{}', {} x {} cells of {} m, {}, on "
       "{}",
       o.ensemble, e.members.size(), first.scene.name, first.scene.grid.nx, first.scene.grid.ny,
-      first.scene.grid.dx, at_once ? "several members at once, one thread each" : "one member after another",
+      first.scene.grid.dx,
+      at_once ? "several members at once, one thread each" : "one member after another",
       eo.backend));
   write_resolved_ensemble(e, scene, eo.backend, eo.out);
   std::vector<run::MemberResult> results;

@@ -4,3 +4,11 @@ silt_add_test(NAME run_devices_test SOURCES run_devices_test.cpp LABEL unit LIBS
 silt_add_test(NAME run_frame_loop_test SOURCES run_frame_loop_test.cpp LABEL unit LIBS silt::run)
 # Ensembles: the ensemble file, members validated before anything runs, the statistics' formulae.
 silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LIBS silt::run)
+# `silt run --ensemble`: members equal to their solo runs byte for byte, the statistics equal to
+# NumPy's on the members' maxima, ensemble.nc through the CF checker, a bad member refused.
+if(TARGET silt AND SILT_NETCDF)
+  add_test(NAME run_ensemble_cli_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/run_ensemble_cli_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/run_ensemble_cli)
+  set_tests_properties(run_ensemble_cli_test PROPERTIES LABELS unit TIMEOUT 120)
+endif()

@@ -72,7 +72,8 @@ TEST(EnsembleFile, ProductAndZipNameMembersInOrder) {
   EXPECT_TRUE(product.members[0].overrides.empty());
   // Keys in alphabetical order, the last (physics.cfl) fastest.
   EXPECT_EQ(product.members[1].name, "m00");
-  EXPECT_EQ(product.members[1].overrides, (std::vector<std::string>{"manning=0.01", "physics.cfl=0.3"}));
+  EXPECT_EQ(product.members[1].overrides,
+            (std::vector<std::string>{"manning=0.01", "physics.cfl=0.3"}));
   EXPECT_EQ(product.members[2].overrides[1], "physics.cfl=0.4");
   EXPECT_EQ(product.members[6].name, "m05");
   EXPECT_EQ(product.members[6].overrides[0], "manning=0.03");
@@ -80,7 +81,8 @@ TEST(EnsembleFile, ProductAndZipNameMembersInOrder) {
     "keys": {"physics.cfl": {"values": [0.3, 0.4]}, "run.end_time": {"values": [1, 2]}}}})");
   ASSERT_EQ(zip.members.size(), 2u);
   EXPECT_EQ(zip.members[1].name, "z01");
-  EXPECT_EQ(zip.members[1].overrides, (std::vector<std::string>{"physics.cfl=0.4", "run.end_time=2"}));
+  EXPECT_EQ(zip.members[1].overrides,
+            (std::vector<std::string>{"physics.cfl=0.4", "run.end_time=2"}));
   EXPECT_NE(error_of([&] {
               parse(d, R"({"vary": {"combine": "zip", "keys": {"physics.cfl": {"values": [0.3]},
                  "run.end_time": {"values": [1, 2]}}}})");
@@ -118,29 +120,33 @@ TEST(EnsembleFile, BadMemberIsRefusedNamingMemberAndKey) {
   const std::string msg = error_of([&] { silt::run::check_members(s, e); });
   EXPECT_NE(msg.find("member 'broken'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'physics.cfl'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("set by ensemble member 'broken': physics.cfl=0.9"), std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("set by ensemble member 'broken': physics.cfl=0.9"), std::string::npos) << msg;
   // An unknown key in a member's set is the scene's unknown key.
   const auto typo = parse(d, R"({"members": [{"name": "t", "set": {"physics.cfll": 0.4}}]})");
   const std::string unknown = error_of([&] { silt::run::check_members(s, typo); });
   EXPECT_NE(unknown.find("member 't'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("physics.cfll"), std::string::npos) << unknown;
   // Every member needs the first one's grid.
-  const auto grids = parse(d, R"({"members": [{"name": "a"}, {"name": "wide", "set": {"grid.nx": 8}}]})");
+  const auto grids =
+      parse(d, R"({"members": [{"name": "a"}, {"name": "wide", "set": {"grid.nx": 8}}]})");
   const std::string grid = error_of([&] { silt::run::check_members(s, grids); });
   EXPECT_NE(grid.find("member 'wide'"), std::string::npos) << grid;
   // The ensemble file's own errors name its key.
-  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a"}, {"name": "a"}]})"); })
-                .find("both named 'a'"),
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"members": [{"name": "a"}, {"name": "a"}]})");
+            }).find("both named 'a'"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a", "sett": {}}]})"); })
-                .find("members[0].sett"),
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"members": [{"name": "a", "sett": {}}]})");
+            }).find("members[0].sett"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse(d, R"({"vary": {"keys": {"manning": {"scale": [-1]}}}})"); })
-                .find("vary.keys.manning.scale[0]"),
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"vary": {"keys": {"manning": {"scale": [-1]}}}})");
+            }).find("vary.keys.manning.scale[0]"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse(d, R"({"members": [{"name": "a"}], "outputs": {"percentiles": [5.5]}})"); })
-                .find("outputs.percentiles[0]"),
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"members": [{"name": "a"}], "outputs": {"percentiles": [5.5]}})");
+            }).find("outputs.percentiles[0]"),
             std::string::npos);
 }
 
@@ -148,7 +154,7 @@ TEST(EnsembleStats, PercentilesAsNumpyLinear) {
   // np.percentile([3, 1, 4, 1, 5, 9, 2, 6], [0, 5, 37, 50, 95, 100]) (numpy 1.24).
   std::vector<double> v = {3, 1, 4, 1, 5, 9, 2, 6};
   std::sort(v.begin(), v.end());
-  const double expected[][2] = {{0, 1.0}, {5, 1.0}, {37, 2.59}, {50, 3.5}, {95, 7.949999999999998},
+  const double expected[][2] = {{0, 1.0},  {5, 1.0}, {37, 2.59}, {50, 3.5}, {95, 7.949999999999998},
                                 {100, 9.0}};
   for (const auto& [p, want] : expected)
     EXPECT_NEAR(silt::run::percentile_linear(v, p), want, kNumpyTol) << "p = " << p;
@@ -162,7 +168,7 @@ TEST(EnsembleStats, CellStatsSkipNanAndExceedanceCountsStrictly) {
   const silt::run::CellStats s = silt::run::cell_stats(v, true, true, {50});
   EXPECT_DOUBLE_EQ(s.mean[0], 0.5);
   EXPECT_NEAR(s.std[0], 0.408248290463863, kNumpyTol);  // np.std([0, 0.5, 1])
-  EXPECT_DOUBLE_EQ(s.mean[1], 2.0);                    // np.nanmean([1, nan, 3])
+  EXPECT_DOUBLE_EQ(s.mean[1], 2.0);                     // np.nanmean([1, nan, 3])
   EXPECT_DOUBLE_EQ(s.std[1], 1.0);
   EXPECT_DOUBLE_EQ(s.percentiles[0][1], 2.0);
   EXPECT_TRUE(std::isnan(s.mean[2]) && std::isnan(s.percentiles[0][2]));

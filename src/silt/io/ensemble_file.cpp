@@ -15,8 +15,7 @@ namespace {
 
 // Keys whose value is a time series (a string there is a CSV file, not a raster).
 bool is_series_key(const std::string& key) {
-  return key == "rainfall_mm_h" || key.rfind("boundaries", 0) == 0 ||
-         key.rfind("sources", 0) == 0;
+  return key == "rainfall_mm_h" || key.rfind("boundaries", 0) == 0 || key.rfind("sources", 0) == 0;
 }
 
 // [[t, v], ...] with every v times f; false when `rows` is not such a list.
@@ -121,12 +120,12 @@ class EnsembleReader {
     std::size_t count = zip ? axes.front().size() : 1;
     for (const Axis& a : axes) {
       if (zip && a.size() != count)
-        v.fail("keys", fmt::format("combine \"zip\" needs lists of one length: '{}' has {}, '{}' {}",
-                                   axes.front().key, count, a.key, a.size()));
+        v.fail("keys",
+               fmt::format("combine \"zip\" needs lists of one length: '{}' has {}, '{}' {}",
+                           axes.front().key, count, a.key, a.size()));
       if (!zip) count = count * a.size() > kMaxMembers ? kMaxMembers + 1 : count * a.size();
     }
-    if (count > kMaxMembers)
-      v.fail("keys", fmt::format("makes more than {} members", kMaxMembers));
+    if (count > kMaxMembers) v.fail("keys", fmt::format("makes more than {} members", kMaxMembers));
     const int width = int(std::max<std::size_t>(2, fmt::format("{}", count - 1).size()));
     for (std::size_t m = 0; m < count; ++m) {
       EnsembleMember mem{fmt::format("{}{:0{}}", prefix, m, width), {}, {}};
@@ -140,8 +139,8 @@ class EnsembleReader {
       }
       for (std::size_t k = 0; k < axes.size(); ++k) {
         const Axis& a = axes[k];
-        const Json value = a.scale ? scaled_value(scene_, a.key, a.factors[at[k]], ssrc_, where)
-                                   : a.values[at[k]];
+        const Json value =
+            a.scale ? scaled_value(scene_, a.key, a.factors[at[k]], ssrc_, where) : a.values[at[k]];
         mem.overrides.push_back(assignment(a.key, value));
         mem.settings.push_back(a.scale ? fmt::format("{}*{}", a.key, a.factors[at[k]])
                                        : mem.overrides.back());
@@ -164,12 +163,12 @@ class EnsembleReader {
     out.key = key;
     const int forms = int(a.has("values")) + int(a.has("scale")) + int(a.has("from"));
     if (forms != 1)
-      a.fail("values", "give one of \"values\": [...], \"scale\": [...] or \"from\", \"to\", "
-                       "\"count\"");
+      a.fail("values",
+             "give one of \"values\": [...], \"scale\": [...] or \"from\", \"to\", "
+             "\"count\"");
     if (a.has("values")) {
-      out.values = read_list<Json>(a, "values", {}, [](const Json& v, const std::string&) {
-        return v;
-      });
+      out.values =
+          read_list<Json>(a, "values", {}, [](const Json& v, const std::string&) { return v; });
     } else if (a.has("scale")) {
       out.scale = true;
       out.factors = read_list<double>(a, "scale", {}, [&](const Json& v, const std::string& kp) {
@@ -181,7 +180,8 @@ class EnsembleReader {
       const double from = a.number("from"), to = a.number("to");
       const int n = a.integer("count", 1, int(kMaxMembers));
       for (int i = 0; i < n; ++i)
-        out.values.push_back(i + 1 == n && n > 1 ? to : from + (to - from) * i / std::max(n - 1, 1));
+        out.values.push_back(i + 1 == n && n > 1 ? to
+                                                 : from + (to - from) * i / std::max(n - 1, 1));
     }
     if (out.size() == 0) a.fail(out.scale ? "scale" : "values", "is empty");
     a.finish();
@@ -235,18 +235,18 @@ void read_outputs(Keys& o, EnsembleOutputs& out) {
       [&](const Json& v, const std::string& kp) {
         RasterFormat f;
         if (!v.is_string() || !raster_format_from_name(v.get<std::string>(), f))
-          key_error(o.source(), kp, fmt::format("must be \"asc\", \"tif\" or \"nc\", got {}",
-                                                show(v)));
+          key_error(o.source(), kp,
+                    fmt::format("must be \"asc\", \"tif\" or \"nc\", got {}", show(v)));
         return f;
       });
-  const bool depth =
-      std::count(out.fields.begin(), out.fields.end(), EnsembleField::max_depth) > 0;
+  const bool depth = std::count(out.fields.begin(), out.fields.end(), EnsembleField::max_depth) > 0;
   if (!out.exceedance_depths.empty() && !depth)
     o.fail("exceedance_depths", "needs \"max_depth\" in \"fields\"");
   if (!out.hazard_classes && out.exceedance_depths.empty() &&
       (out.fields.empty() || (!out.mean && !out.std && out.percentiles.empty())))
-    o.fail("statistics", "the outputs ask for no statistic (mean, std, percentiles, "
-                         "exceedance_depths or hazard_classes)");
+    o.fail("statistics",
+           "the outputs ask for no statistic (mean, std, percentiles, "
+           "exceedance_depths or hazard_classes)");
   if (o.resolved("formats").is_array()) {
     Json names_out = Json::array();
     for (RasterFormat f : out.formats) names_out.push_back(extension_of(f));
@@ -278,9 +278,10 @@ Ensemble parse_tree(const Json& root, const SceneSource& esrc, const Json& scene
   for (std::size_t m = 0; m < e.members.size(); ++m) {
     const auto [it, fresh] = seen.emplace(e.members[m].name, m);
     if (!fresh)
-      throw Error(fmt::format("{}: member {} and member {} are both named '{}' (names name the "
-                              "members' output folders)",
-                              esrc.name, it->second, m, e.members[m].name));
+      throw Error(
+          fmt::format("{}: member {} and member {} are both named '{}' (names name the "
+                      "members' output folders)",
+                      esrc.name, it->second, m, e.members[m].name));
   }
   Keys outputs = top.object("outputs");
   read_outputs(outputs, e.outputs);
@@ -336,9 +337,8 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
   if (v->is_object()) {
     if (v->contains("raster") || v->contains("netcdf") || v->contains("frames")) {
       Json out = *v;
-      const double before = out.contains("scale") && out["scale"].is_number()
-                                ? out["scale"].get<double>()
-                                : 1.0;
+      const double before =
+          out.contains("scale") && out["scale"].is_number() ? out["scale"].get<double>() : 1.0;
       out["scale"] = before * factor;
       return out;
     }

@@ -32,7 +32,7 @@ struct EnsembleOutputs {
   bool members = false;  // each member's own outputs (its solo run's files) in OUT/members/<name>/
   std::vector<EnsembleField> fields;
   bool mean = true, std = true;
-  std::vector<int> percentiles;         // 0..100, NumPy's 'linear' definition
+  std::vector<int> percentiles;           // 0..100, NumPy's 'linear' definition
   std::vector<double> exceedance_depths;  // m: P(max depth > d) for each
   bool hazard_classes = false;            // P(hazard class >= c) for c = low .. extreme
   std::vector<RasterFormat> formats;      // rasters of the statistics (nc: one file, ensemble.nc)

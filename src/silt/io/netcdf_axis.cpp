@@ -135,9 +135,9 @@ void add_netcdf_axis(const std::string& path, const RasterSeries& s, const Netcd
   for (std::size_t v = 0; v < vars.size(); ++v)
     for (std::size_t i = 0; i < values[v].size(); ++i) {
       const std::vector<double>& in = values[v][i];
-      SILT_REQUIRE(in.size() == buf.size(), fmt::format("'{}': {} values of '{}' for {} cells",
-                                                        path, in.size(), vars[v].variable,
-                                                        buf.size()));
+      SILT_REQUIRE(in.size() == buf.size(),
+                   fmt::format("'{}': {} values of '{}' for {} cells", path, in.size(),
+                               vars[v].variable, buf.size()));
       for (std::size_t c = 0; c < buf.size(); ++c)
         buf[c] = std::isnan(in[c]) ? vars[v].nodata : in[c];
       const std::size_t start[3] = {i, 0, 0};

@@ -70,9 +70,10 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
     std::vector<std::string> overrides = scene.overrides;
-    overrides.insert(overrides.end(), e.members[m].overrides.begin(),
-                     e.members[m].overrides.end());
-    io::write_resolved_scene(job, dir, build_id(), o.backend, overrides);
+    overrides.insert(overrides.end(), e.members[m].overrides.begin(), e.members[m].overrides.end());
+    // The member's own backend: on this thread's OpenMP threads (one while members run at once).
+    io::write_resolved_scene(job, dir, build_id(),
+                             describe_execs({o.exec}, partition::World::self()), overrides);
   }
   swe::Split split;
   split.execs = {o.exec};

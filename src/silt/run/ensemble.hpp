@@ -49,10 +49,10 @@ struct MemberResult {
 
 struct EnsembleOptions {
   Exec exec;
-  std::string out;                // the ensemble's output folder
-  std::string backend;            // as described next to the outputs
-  std::function<int()> stop;      // SIGINT / SIGTERM (0: none)
-  int threads = 0;                // members at once with parallel = members (0: OpenMP's threads)
+  std::string out;            // the ensemble's output folder
+  std::string backend;        // the ensemble's, as described next to its outputs
+  std::function<int()> stop;  // SIGINT / SIGTERM (0: none)
+  int threads = 0;            // members at once with parallel = members (0: OpenMP's threads)
 };
 
 /// Runs every member (members' outputs in out/members/<name>/ when asked for); returns the

@@ -60,8 +60,8 @@ void add_field_stats(Maps& maps, const io::EnsembleOutputs& o, io::EnsembleField
   const std::string name = io::to_string(f);
   const FieldText t = text_of(f);
   const CellStats s = cell_stats(v, o.mean, o.std, o.percentiles);
-  if (o.mean) maps.add(name + "_mean", t.units, std::string("ensemble mean of the ") + t.what,
-                       s.mean);
+  if (o.mean)
+    maps.add(name + "_mean", t.units, std::string("ensemble mean of the ") + t.what, s.mean);
   if (o.std)
     maps.add(name + "_std", t.units,
              std::string("ensemble standard deviation (population, ddof = 0) of the ") + t.what,
@@ -84,7 +84,8 @@ void write_map_files(const Maps& maps, const io::EnsembleOutputs& o, const std::
   for (const io::Raster& r : maps.maps)
     for (io::RasterFormat format : o.formats) {
       if (format == io::RasterFormat::nc) continue;
-      const std::string path = (fs::path(out) / (r.variable + "." + io::extension_of(format))).string();
+      const std::string path =
+          (fs::path(out) / (r.variable + "." + io::extension_of(format))).string();
       io::write_atomically(path, [&](const std::string& tmp) { io::write_raster(tmp, r, format); });
       written.push_back(path);
       if (format == io::RasterFormat::asc && !prj.empty()) {

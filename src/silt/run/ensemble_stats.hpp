@@ -19,7 +19,7 @@ using MemberValues = std::vector<std::vector<double>>;
 double percentile_linear(const std::vector<double>& sorted, double p);
 
 struct CellStats {
-  std::vector<double> mean, std;                // per cell (empty when not asked for)
+  std::vector<double> mean, std;                 // per cell (empty when not asked for)
   std::vector<std::vector<double>> percentiles;  // [k][c] for the k-th percentile asked for
 };
 

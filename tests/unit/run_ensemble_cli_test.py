@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""`silt run scene.json --ensemble ensemble.json` (issue 37, docs/ensembles.md) on
+scenes/rain_plane.json in float64:
+  - each member's files in OUT/members/<name>/ equal, byte for byte, those of its solo run with
+    the member's values as --set (every raster, frames.csv, gauges, hydrograph and mass balance),
+    members run two at once on one thread each against solo runs on one thread;
+  - the statistics in ensemble.nc and in the ESRI ASCII rasters equal NumPy's (nanmean, nanstd,
+    nanpercentile 'linear', the fraction above each depth, each hazard class or worse) on the
+    members' maxima, which equal each member's own max_depth raster;
+  - the CF checker finds no error in ensemble.nc;
+  - a bad member is refused before anything runs, naming the member and the key.
+
+Usage: run_ensemble_cli_test.py <silt executable> <scratch dir>; run with the venv's Python
+(/opt/silt-venv: xarray and cfchecks)."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import xarray as xr
+
+SILT, SCRATCH = sys.argv[1], sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENE = os.path.join(HERE, "..", "..", "scenes", "rain_plane.json")
+VENV = os.path.dirname(os.path.dirname(sys.executable))
+BASE = ["--set", "physics.precision=float64", "--set", "outputs.precision=float64",
+        "--set", "outputs.png=none", "--set", 'outputs.formats=["asc"]']
+# The statistics are computed in float64 on the host as NumPy computes them; NumPy's nan*
+# functions sum in another order (pairwise), so agreement to round-off, not bits.
+STATS_RTOL = 1e-12
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def silt(args, threads, expect=0):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    r = subprocess.run([SILT, "run", SCENE, "-q"] + BASE + args, capture_output=True, text=True,
+                       env=env)
+    if r.returncode != expect:
+        print(r.stdout, r.stderr)
+    check(r.returncode == expect, f"silt run {' '.join(args[-4:])} exits {expect}")
+    return r
+
+
+shutil.rmtree(SCRATCH, ignore_errors=True)
+os.makedirs(SCRATCH)
+ens = os.path.join(SCRATCH, "ens.json")
+with open(ens, "w") as f:
+    json.dump({"members": [{"name": "smooth", "set": {"manning": 0.02}}],
+               "vary": {"keys": {"manning": {"scale": [1.0, 1.5]},
+                                 "rainfall": {"scale": [0.5, 2.0]}}},
+               "outputs": {"members": True, "formats": ["asc", "nc"],
+                           "exceedance_depths": [0.02, 0.1], "percentiles": [5, 50, 95]},
+               "run": {"parallel": "members"}}, f)
+out = os.path.join(SCRATCH, "ens")
+silt(["--ensemble", ens, "--out", out], threads=2)
+resolved = json.load(open(os.path.join(out, "resolved_ensemble.json")))
+members = resolved["provenance"]["members"]
+names = [m["name"] for m in members]
+check(names == ["smooth", "m00", "m01", "m02", "m03"], f"members in order: {names}")
+
+# Members against their solo runs, byte for byte.
+for m in (members[0], members[4]):
+    solo = os.path.join(SCRATCH, "solo_" + m["name"])
+    silt(sum((["--set", s] for s in m["set"]), []) + ["--out", solo], threads=1)
+    files = sorted(os.listdir(solo))
+    mine = os.path.join(out, "members", m["name"])
+    differ = [f for f in files if open(os.path.join(solo, f), "rb").read() !=
+              open(os.path.join(mine, f), "rb").read()]
+    check(len(files) > 20 and not differ,
+          f"member '{m['name']}' ({' '.join(m['settings'])}): {len(files)} files equal to its "
+          f"solo run's" + (f"; differ: {differ}" if differ else ""))
+
+
+def asc(path):
+    with open(path) as f:
+        head = [next(f) for _ in range(6)]
+        nodata = float(head[5].split()[1])
+        v = np.loadtxt(f)[::-1]  # south row first, as the NetCDF file
+    return np.where(v == nodata, np.nan, v)
+
+
+def close(a, b):
+    return a.shape == b.shape and np.array_equal(np.isnan(a), np.isnan(b)) and \
+        np.allclose(a[~np.isnan(a)], b[~np.isnan(b)], rtol=STATS_RTOL, atol=0)
+
+
+d = xr.open_dataset(os.path.join(out, "ensemble.nc"))
+depth = d["member_max_depth"].values
+check(depth.shape[0] == 5, f"ensemble.nc: member_max_depth over 5 members ({depth.shape})")
+last = sorted(glob.glob(os.path.join(out, "members", "m03", "max_depth_*.asc")))[-1]
+check(close(depth[4], asc(last)), "member m03's maxima equal its own last max_depth raster")
+for field in ("max_depth", "max_speed", "max_level"):
+    v = d["member_" + field].values
+    want = {"mean": np.nanmean(v, axis=0), "std": np.nanstd(v, axis=0)}
+    for p in (5, 50, 95):
+        want[f"p{p:02}"] = np.nanpercentile(v, p, axis=0)
+    for stat, w in want.items():
+        name = f"{field}_{stat}"
+        check(close(d[name].values, w) and close(asc(os.path.join(out, name + ".asc")), w),
+              f"{name} (ensemble.nc and .asc) equals NumPy's")
+for k, threshold in enumerate((0.02, 0.1)):
+    w = np.mean(depth > threshold, axis=0)
+    check(close(d["p_depth_above"].values[k], w) and
+          close(asc(os.path.join(out, f"p_depth_above_{threshold:g}m.asc")), w) and
+          0 < np.nanmax(w) and np.nanmin(w) < 1,
+          f"P(max depth > {threshold} m) equals NumPy's and is neither 0 nor 1 everywhere")
+classes = d["member_hazard_class"].values
+for c, name in enumerate(("low", "moderate", "significant", "extreme")):
+    check(close(d["p_hazard_" + name].values, np.mean(classes >= c + 1, axis=0)),
+          f"P(hazard class >= {name}) equals NumPy's")
+
+table = glob.glob(os.path.join(VENV, "lib", "python3*", "site-packages", "compliance_checker",
+                               "data", "cf-standard-name-table.xml"))
+r = subprocess.run([os.path.join(VENV, "bin", "cfchecks"), "-s", table[0],
+                    "-a", os.path.join(HERE, "data", "cf_area_types_none.xml"),
+                    "-r", os.path.join(HERE, "data", "cf_region_names_none.xml"),
+                    os.path.join(out, "ensemble.nc")], capture_output=True, text=True)
+check("ERRORS detected: 0" in r.stdout, "cfchecks finds no error in ensemble.nc")
+if "ERRORS detected: 0" not in r.stdout:
+    print(r.stdout[-3000:])
+
+# A bad member: refused before anything runs, naming the member and the key.
+bad = os.path.join(SCRATCH, "bad.json")
+with open(bad, "w") as f:
+    json.dump({"members": [{"name": "fine"}, {"name": "negative", "set": {"manning": -0.01}}]}, f)
+bad_out = os.path.join(SCRATCH, "bad")
+r = silt(["--ensemble", bad, "--out", bad_out], threads=1, expect=1)
+check("member 'negative'" in r.stderr and "'manning'" in r.stderr,
+      f"the error names the member and the key: {r.stderr.strip()}")
+check(not os.path.exists(bad_out), "nothing was written for a refused ensemble")
+
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
