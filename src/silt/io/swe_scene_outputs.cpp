@@ -580,12 +580,12 @@ std::string describe(const SweJob& job) {
   out += fmt::format("  run       to t = {} s, {} output times; {}\n", job.run.end_time,
                      job.run.output_times.size(),
                      s.precision == swe::Precision::f64 ? "float64" : "float32");
-  out += fmt::format("  outputs   {} as {}; png {}; {} gauges\n", fmt::join(fields, ", "),
-                     fmt::join(formats, ", "),
+  out += fmt::format("  outputs   {} as {}; png {}; {} gauges; {} cross sections\n",
+                     fmt::join(fields, ", "), fmt::join(formats, ", "),
                      job.outputs.png == PngMap::none    ? "none"
                      : job.outputs.png == PngMap::depth ? "depth"
                                                         : "concentration",
-                     job.outputs.gauges.size());
+                     job.outputs.gauges.size(), job.scene.sections.size());
   if (!job.outputs.hazard.empty()) {
     std::vector<std::string> hazard;
     for (HazardField f : job.outputs.hazard) hazard.push_back(to_string(f));
