@@ -221,6 +221,41 @@ TEST(SweScene, NegativeDepthNamesCell) {
   EXPECT_TRUE(throws_with([&] { parse(j); }, {"got -1", "(i = 1, j = 7)", "neg.asc"}));
 }
 
+TEST(SweScene, PolygonPatchPaintsCellCentresInside) {
+  // A square turned 45 degrees (a diamond) centred on cell (i = 4, j = 3) at (109, 57), half
+  // diagonal 3 m: the cells whose centre lies inside are the centre cell and its four neighbours
+  // 2 m away (their centres are 2 m < 3 m from it along an axis); the diagonal ones (2 + 2 = 4 m
+  // in the diamond's norm) are outside.
+  Json j = base();
+  j["bed"] = Json::parse(
+      R"({"value": 0, "patches": [{"shape": "polygon", "value": 1,
+          "vertices": [[109, 54], [112, 57], [109, 60], [106, 57]]}]})");
+  const auto job = parse(j);
+  const auto& s = job.scene;
+  double sum = 0;
+  for (double z : s.bed) sum += z;
+  EXPECT_EQ(sum, 5.0);
+  for (const auto& [i, jj] : {std::pair{4, 3}, {3, 3}, {5, 3}, {4, 2}, {4, 4}})
+    EXPECT_EQ(s.bed[static_cast<size_t>(jj) * 10 + i], 1.0) << "cell " << i << ", " << jj;
+  EXPECT_EQ(job.resolved["bed"]["patches"][0]["vertices"].size(), 4u);
+  // Either orientation, and a concave (L-shaped) outline: the notch stays unpainted.
+  j["bed"]["patches"][0]["vertices"] =
+      Json::parse("[[100, 50], [100, 56], [104, 56], [104, 52], [108, 52], [108, 50]]");
+  const auto l = parse(j).scene;
+  EXPECT_EQ(l.bed[0], 1.0);           // (101, 51)
+  EXPECT_EQ(l.bed[1 * 10 + 1], 1.0);  // (103, 53)
+  EXPECT_EQ(l.bed[1 * 10 + 3], 0.0);  // (107, 53): in the notch
+  EXPECT_EQ(l.bed[3], 1.0);           // (107, 51)
+  // Errors name the key.
+  j["bed"]["patches"][0]["vertices"] = Json::parse("[[100, 50], [104, 56]]");
+  EXPECT_TRUE(throws_with([&] { parse(j); },
+                          {"'bed.patches[0].vertices' must be a list of at least 3 points"}));
+  j["bed"]["patches"][0]["vertices"] = Json::parse(R"([[100, 50], [104, 56], [104, "x"]])");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'bed.patches[0].vertices'", "vertex 2"}));
+  j["bed"]["patches"][0].erase("vertices");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'bed.patches[0].vertices' is missing"}));
+}
+
 TEST(SweScene, LevelGivesDepthAboveBed) {
   Json j = base();
   j["initial"] = Json::parse(R"({"level": 1.25})");
