@@ -75,6 +75,32 @@ TEST(SweScene, DamBreakExampleLoads) {
 #endif
 }
 
+TEST(SweScene, IsolatedBuildingExampleLoads) {
+  const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/isolated_building.json");
+  const auto& s = job.scene;
+  ASSERT_EQ(s.grid.nx, 716);
+  ASSERT_EQ(s.grid.ny, 72);
+  const auto at = [&](double x, double y) {
+    return static_cast<size_t>(y / 0.05) * 716 + static_cast<size_t>(x / 0.05);
+  };
+  EXPECT_EQ(s.bed[at(7.0, 0.5)], 1.0);    // the dam
+  EXPECT_EQ(s.bed[at(7.0, 1.8)], 0.0);    // its gate
+  EXPECT_EQ(s.depth[at(7.0, 1.8)], 0.4);  // full at the start
+  EXPECT_EQ(s.depth[at(3.0, 1.8)], 0.4);  // the reservoir
+  EXPECT_NEAR(s.depth[at(20.0, 1.8)], 0.02, 1e-12);
+  EXPECT_NEAR(s.bed[at(3.0, 0.1)], 0.155 * (0.34 - 0.125) / 0.34, 1e-12);  // side slope
+  EXPECT_EQ(s.bed[at(11.345, 2.02)], 1.0);                                 // the building's centre
+  EXPECT_EQ(s.bed[at(10.9, 2.4)], 0.0);  // beside it, inside its bounding box
+  // The building covers 0.8 x 0.4 m = 128 cells of 0.05 m, up to its staircase edge.
+  int building = 0;
+  for (size_t c = 0; c < s.bed.size(); ++c) {
+    const double x = (static_cast<double>(c % 716) + 0.5) * 0.05;
+    building += x > 9.0 && x < 13.0 && s.bed[c] == 1.0;
+  }
+  EXPECT_NEAR(building, 128, 8);
+  ASSERT_EQ(job.outputs.gauges.size(), 6u);
+}
+
 TEST(SweScene, RiverSpillExampleLoads) {
   const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/river_spill.json");
   const auto& s = job.scene;
