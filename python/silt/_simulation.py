@@ -403,8 +403,9 @@ class SweSimulation(_Base):
         """time, steps, last_dt, volume (m^3 stored), pollutant_mass (kg), and the volumes since
         t = 0 (m^3; net: what left counts negative): net_inflow_volume (rain + boundaries +
         sources; also under its former name inflow_volume), rain_volume, infiltrated_volume,
-        boundary_net_volume, source_net_volume, and boundary_volume / source_volume: dicts of
-        the net volume through each boundary and point source by name."""
+        boundary_net_volume, source_net_volume, and boundary_volume / source_volume /
+        section_volume: dicts of the net volume through each boundary, point source and cross
+        section (outputs.cross_sections; toward the line's left) by name."""
         return self._sim.totals()
 
     def field(self, name: str) -> np.ndarray:

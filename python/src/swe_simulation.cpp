@@ -123,7 +123,7 @@ class SweSimulation {
     d["infiltrated_volume"] = t.infiltrated_volume;
     d["boundary_net_volume"] = t.boundary_net_volume;
     d["source_net_volume"] = t.source_net_volume;
-    nb::dict boundaries, sources;
+    nb::dict boundaries, sources, sections;
     const swe::Scene& s = job_->scene;
     for (size_t k = 0; k < t.boundary_volume.size(); ++k)
       boundaries[s.boundaries[k].name.c_str()] = t.boundary_volume[k];
@@ -131,6 +131,9 @@ class SweSimulation {
       sources[s.sources[k].name.c_str()] = t.source_volume[k];
     d["boundary_volume"] = boundaries;
     d["source_volume"] = sources;
+    for (size_t k = 0; k < t.section_volume.size(); ++k)
+      sections[s.sections[k].name.c_str()] = t.section_volume[k];
+    d["section_volume"] = sections;
     return d;
   }
 

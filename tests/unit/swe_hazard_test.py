@@ -244,8 +244,9 @@ for n in HAZARD:
     check(ok, f"fields.nc: hazard_{n}_frames (time, y, x) equals the frames' .tif, "
           f"hazard_{n} (y, x) stays")
 c = ds["hazard_class_frames"]
-check(c.dtype == np.uint8 and list(c.attrs.get("flag_values", [])) == [0, 1, 2, 3, 4],
-      "hazard_class_frames holds bytes with flag_values 0..4")
+# 16-bit integers, not NetCDF-4's unsigned bytes, which ParaView's readers cannot read.
+check(c.dtype == np.int16 and list(c.attrs.get("flag_values", [])) == [0, 1, 2, 3, 4],
+      "hazard_class_frames holds 16-bit integers with flag_values 0..4")
 check("since the start" in ds["hazard_max_speed_frames"].attrs.get("long_name", ""),
       "a frame's hazard long_name says since the start of the run")
 cfchecks(os.path.join(out, "fields.nc"), "fields.nc with hazard variables over time")

@@ -3,7 +3,7 @@
 
   silt_checkpoint.py SILT SOURCE_DIR WORK_DIR CASE [MPIEXEC]
 
-  swe_extend    shallow water with inflow, a spill and gauges (river_spill, float32): a run to
+  swe_extend    shallow water with inflow, a spill, gauges and cross sections (river_spill, float32): a run to
                 450 s with checkpoints, continued to 900 s with --restart, writes every file of
                 the uninterrupted run to 900 s byte for byte (frames, gauges.csv, frames.csv).
   swe_split     the same across part counts: 1 part continued on 3 CPU partitions, 2 continued
@@ -79,7 +79,13 @@ def run(silt, args, threads="2", expect=0):
 def river(source, out, end, *extra, backend="cpu"):
     return [os.path.join(source, "scenes", "river_spill.json"), "--backend", backend, "--out", out,
             "--set", f"run.end_time={end}", "--set", "run.output_interval=150",
-            "--set", 'outputs.formats=["asc"]', "-q"] + list(extra)
+            "--set", 'outputs.formats=["asc"]', "--set", CROSS_SECTIONS, "-q"] + list(extra)
+
+
+# Two cross sections (hydrograph.csv columns): their volumes continue across a restart, on the
+# part that owns each edge of any split.
+CROSS_SECTIONS = ('outputs.cross_sections=[{"name": "xs", "points": [[1000, 300], [1000, 0]]}, '
+                  '{"name": "diagonal", "points": [[1510, 310], [1390, -10]]}]')
 
 
 def fountain(source, out, frames, *extra, backend="cpu"):

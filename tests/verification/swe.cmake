@@ -56,6 +56,24 @@ if(TARGET silt)
   set_tests_properties(swe_flow_tables_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()
+# Cross sections: the discharge through lines across a channel equals its steady inflow, the volume
+# between two lines their storage change; three partitions write the same hydrograph; bad lines
+# are refused naming the section.
+if(TARGET silt)
+  add_test(NAME swe_cross_sections_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_cross_sections_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_cross_sections)
+  set_tests_properties(swe_cross_sections_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+  # The GPU machine has no venv: any Python 3 (the test needs its standard library only).
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(SILT_CUDA AND Python3_FOUND)
+    add_test(NAME swe_cross_sections_test_cuda
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_cross_sections_test.py
+                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_cross_sections_cuda cuda)
+    set_tests_properties(swe_cross_sections_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
+  endif()
+endif()
 # Gauges at no cost: samples at the ends of steps (gauges every 1 s take at most 2% more steps than
 # none, the same maximum depth), level and ground, the cell read, arrival times and maxima.
 if(TARGET silt)
@@ -73,5 +91,14 @@ if(TARGET silt)
            COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_isolated_building_test.py
                    $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_isolated_building --check)
   set_tests_properties(swe_isolated_building_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+endif()
+# docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
+if(TARGET silt AND SILT_NETCDF)
+  add_test(NAME docs_python_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/docs_python_test.py
+                   $<TARGET_FILE:silt> ${PROJECT_SOURCE_DIR}/docs/scenes-swe.md
+                   ${CMAKE_CURRENT_BINARY_DIR}/docs_python)
+  set_tests_properties(docs_python_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()

@@ -213,6 +213,24 @@ std::pair<double, double> Keys::point(const std::string& key) {
   return {(*v)[0].get<double>(), (*v)[1].get<double>()};
 }
 
+std::vector<std::array<double, 2>> Keys::points(const std::string& key) {
+  const Json* v = take(key);
+  if (!v) fail(key, "is missing (a list of points [[x, y], ...] in m)");
+  if (!v->is_array())
+    fail(key, fmt::format("must be a list of points [[x, y], ...] (m), got {}", show(*v)));
+  std::vector<std::array<double, 2>> out;
+  for (size_t k = 0; k < v->size(); ++k) {
+    const Json& p = (*v)[k];
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number() ||
+        !std::isfinite(p[0].get<double>()) || !std::isfinite(p[1].get<double>()))
+      fail(fmt::format("{}[{}]", key, k),
+           fmt::format("must be a point [x, y] of two numbers (m), got {}", show(p)));
+    out.push_back({p[0].get<double>(), p[1].get<double>()});
+  }
+  resolved(key) = *v;
+  return out;
+}
+
 Keys Keys::object(const std::string& key, bool required) {
   static const Json empty = Json::object();
   const Json* v = take(key);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <limits>
 #include <set>
 #include <string>
@@ -78,6 +79,8 @@ class Keys {
                      const std::vector<std::string>& choices);
   /// [x, y] in m.
   std::pair<double, double> point(const std::string& key);
+  /// [[x, y], ...] in m (required): a line's points.
+  std::vector<std::array<double, 2>> points(const std::string& key);
   /// A sub-object (an empty one when absent and optional).
   Keys object(const std::string& key, bool required = false);
   /// The elements of an array of objects.

@@ -21,6 +21,13 @@ constexpr int kLegendMinWidth = 240;
 PngImage with_map_legend(const PngImage& map, const std::string& field, const std::string& units,
                          double vmax, ColourRamp ramp, double time, double metres_per_pixel);
 
+/// The map with a strip below it naming classes (a box of colours[k] and classes[k] each, after
+/// `title`) and a scale bar (see with_map_legend).
+PngImage with_class_legend(const PngImage& map, const std::string& title,
+                           const std::vector<std::string>& classes,
+                           const std::vector<std::array<double, 3>>& colours,
+                           double metres_per_pixel);
+
 /// Draws the frame time and the materials' names in their colours onto a preview.
 void annotate_preview(SplatImage& image, double time, const std::vector<std::string>& names,
                       const std::vector<Rgb>& palette);

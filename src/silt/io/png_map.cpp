@@ -60,6 +60,11 @@ constexpr Rgb kHeat[] = {
 }  // namespace
 
 std::array<double, 3> ramp_colour(ColourRamp r, double s) {
+  if (r == ColourRamp::hazard_classes) {
+    static constexpr Rgb kClasses[] = {
+        {254, 217, 118}, {253, 141, 60}, {227, 26, 28}, {128, 0, 38}};
+    return kClasses[std::clamp(int(std::lround(s * 4.0)), 1, 4) - 1];
+  }
   const Rgb* stops = r == ColourRamp::blues ? kBlues : kHeat;
   s = std::clamp(s, 0.0, 1.0) * 4.0;
   const int k = std::min(3, static_cast<int>(s));

@@ -19,7 +19,10 @@ struct PngImage {
 
 enum class ColourRamp {
   blues,  // depth: ColorBrewer "Blues", light to dark
-  heat    // concentration: ColorBrewer "YlOrRd", yellow to dark red
+  heat,   // concentration: ColorBrewer "YlOrRd", yellow to dark red
+  // Flood hazard classes 1..4 (low, moderate, significant, extreme) at s = class / 4: one colour
+  // each, ColorBrewer "YlOrRd" stops, not interpolated.
+  hazard_classes
 };
 
 /// The ramp's colour (0..255 per channel) at s in [0, 1] (clamped).

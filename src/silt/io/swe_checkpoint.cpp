@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "silt/io/checkpoint_file.hpp"
+#include "silt/swe/sections.hpp"
 
 namespace silt::io {
 
@@ -105,14 +106,19 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   c.state.steps = k.header.step;
   c.state.inflow = k.get_value<double>("clock.inflow");
   c.state.rain = k.has("clock.rain") ? k.get_value<double>("clock.rain") : 0.0;
-  // Each boundary's and source's volume (hydrograph.csv); absent before they were kept: zeros.
+  // Each boundary's, source's and cross-section edge's volume (hydrograph.csv); absent before
+  // they were kept: zeros (a checkpoint without the cross sections' restarts them from 0).
   if (k.has("clock.flows")) c.state.flows = k.get_vector<double>("clock.flows");
-  const size_t n_flows =
+  const size_t n_boundary =
       size_t(2 * (job.scene.grid.nx + job.scene.grid.ny)) + job.scene.sources.size();
-  if (!c.state.flows.empty() && c.state.flows.size() != n_flows)
+  const size_t n_flows =
+      n_boundary +
+      swe::section_edges(job.scene.grid, job.scene.active, job.scene.sections).edges.size();
+  if (!c.state.flows.empty() && c.state.flows.size() != n_flows &&
+      c.state.flows.size() != n_boundary)
     throw CheckpointError(CheckpointProblem::corrupt,
                           fmt::format("checkpoint '{}' is corrupt: section 'clock.flows' holds {} "
-                                      "volumes for {} edge cells and sources",
+                                      "volumes for {} edge cells, sources and cross-section edges",
                                       path, c.state.flows.size(), n_flows));
   c.state.last_dt = k.get_value<double>("clock.last_dt");
   c.state.cfl_dt = k.get_value<double>("clock.cfl_dt");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,10 @@ class SweOutputWriter {
   /// hazard_<field>.<asc|tif> (a .prj beside each .asc) and, in NetCDF, variables without time
   /// in the run's fields.nc or in hazard.nc. Returns the paths written.
   std::vector<std::string> write_hazard(const swe::Fields& f, double t);
+  /// The report's maps of f (swe_output_report.cpp; with PNG maps on, called by write_hazard):
+  /// report_max_depth.png and report_hazard_class.png (t: the end of the run, s). Returns the
+  /// paths written.
+  std::vector<std::string> write_report_maps(const swe::Fields& f, double t) const;
 
   const std::string& dir() const { return dir_; }
   /// "<dir>/<stem>_<kkkk>.<ext>"
@@ -150,15 +155,23 @@ class GaugeCsvWriter {
 ///   hydrograph.csv: "frame,time_s", then for each boundary that is not a wall and each point
 ///     source (scene order) "<name>_q_m3_s": the mean discharge into the domain over the interval
 ///     since the previous frame (out of it: negative; 0 on the first row), then
-///     "<name>_volume_m3": the net volume that has passed it since t = 0;
+///     "<name>_volume_m3": the net volume that has passed it since t = 0; then the same two
+///     columns per cross section (outputs.cross_sections), positive toward the line's left;
 ///   mass_balance.csv: "frame,time_s,stored_m3,rain_m3,infiltrated_m3,boundary_net_m3,
 ///     source_net_m3,residual_m3": the water stored at the frame, the volumes since t = 0 (net: what
 ///     left counts negative) and stored - stored at frame 0 - (rain + boundaries + sources -
-///     infiltrated), round-off or a defect.
+///     infiltrated), round-off or a defect;
+///   hydrograph.nc, with "nc" among outputs.formats in builds with netCDF-C: hydrograph.csv's
+///     columns as CF timeSeries (hydrograph_netcdf.hpp).
+struct HydrographSeries;
+
 class FlowTables {
  public:
   /// keep_below >= 0 (a restart): keeps the rows of frames below it that the files hold.
   FlowTables(const SweJob& job, const std::string& out_dir, long keep_below = -1);
+  ~FlowTables();
+  FlowTables(const FlowTables&) = delete;
+  FlowTables& operator=(const FlowTables&) = delete;
   /// The rows of frame k at time t (s) from the solver's totals then.
   void write(long k, double t, const swe::Totals& totals);
   const std::string& hydrograph_path() const { return hydro_path_; }
@@ -166,13 +179,17 @@ class FlowTables {
 
  private:
   std::vector<size_t> boundaries_;  // the Scene::boundaries that are not walls
-  size_t sources_ = 0;
+  size_t sources_ = 0, sections_ = 0;
   std::string hydro_path_, balance_path_, hydro_, balance_;
   // The previous row: time and each column's volume; the stored volume of frame 0.
   bool have_previous_ = false;
   double previous_t_ = 0.0;
   std::vector<double> previous_volume_;
   double stored_0_ = 0.0;
+  // hydrograph.nc (with "nc" among outputs.formats): every row so far, rewritten at each frame.
+  std::string nc_path_;
+  std::unique_ptr<HydrographSeries> nc_;
+  void add_row(double t, const double* q, const double* v);
 };
 
 /// resolved_scene.json: the resolved scene (loadable again as a scene) with a "provenance"

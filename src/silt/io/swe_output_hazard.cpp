@@ -154,6 +154,7 @@ std::vector<std::string> SweOutputWriter::write_hazard(const swe::Fields& f, dou
     });
     written.push_back(path);
   }
+  for (std::string& p : write_report_maps(f, t)) written.push_back(std::move(p));
   return written;
 }
 

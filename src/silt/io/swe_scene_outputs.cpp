@@ -13,6 +13,7 @@
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
 #include "silt/swe/kernels/hazard_k.hpp"
+#include "silt/swe/sections.hpp"
 
 namespace silt::io {
 
@@ -396,6 +397,33 @@ void read_gauges(Keys& o, const swe::Scene& s, SweOutputSettings& out, double en
   g.finish();
 }
 
+// outputs.cross_sections: lines across which the solver accumulates the volume that passes
+// (swe/sections.hpp); their geometry is checked here so that `silt validate` refuses it.
+void read_sections(Keys& o, swe::Scene& s) {
+  std::vector<Keys> list = o.objects("cross_sections");
+  // Their columns sit beside the boundaries' and sources' in hydrograph.csv.
+  std::unordered_set<std::string> names;
+  for (const auto& b : s.boundaries) names.insert(b.name);
+  for (const auto& p : s.sources) names.insert(p.name);
+  for (size_t k = 0; k < list.size(); ++k) {
+    Keys& c = list[k];
+    swe::CrossSection sec;
+    sec.name = c.name("name", fmt::format("section_{}", k), "it heads hydrograph.csv columns");
+    if (!names.insert(sec.name).second)
+      c.fail("name", fmt::format("\"{}\" is used twice (cross sections, boundaries and sources "
+                                 "name hydrograph.csv's columns)",
+                                 sec.name));
+    sec.points = c.points("points");
+    try {
+      swe::section_edges(s.grid, s.active, {sec});
+    } catch (const Error& e) {
+      c.fail("points", e.what());
+    }
+    c.finish();
+    s.sections.push_back(sec);
+  }
+}
+
 constexpr HazardField kHazardFields[] = {
     HazardField::max_depth,      HazardField::max_speed,    HazardField::max_depth_speed,
     HazardField::first_wet_time, HazardField::wet_duration, HazardField::max_concentration,
@@ -505,6 +533,7 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
           ? ValueType::f64
           : ValueType::f32;
   read_gauges(o, job.scene, out, job.run.end_time);
+  read_sections(o, job.scene);
   read_hazard(o, job);
   o.finish();
 }
@@ -554,12 +583,12 @@ std::string describe(const SweJob& job) {
   out += fmt::format("  run       to t = {} s, {} output times; {}\n", job.run.end_time,
                      job.run.output_times.size(),
                      s.precision == swe::Precision::f64 ? "float64" : "float32");
-  out += fmt::format("  outputs   {} as {}; png {}; {} gauges\n", fmt::join(fields, ", "),
-                     fmt::join(formats, ", "),
+  out += fmt::format("  outputs   {} as {}; png {}; {} gauges; {} cross sections\n",
+                     fmt::join(fields, ", "), fmt::join(formats, ", "),
                      job.outputs.png == PngMap::none    ? "none"
                      : job.outputs.png == PngMap::depth ? "depth"
                                                         : "concentration",
-                     job.outputs.gauges.size());
+                     job.outputs.gauges.size(), job.scene.sections.size());
   if (!job.outputs.hazard.empty()) {
     std::vector<std::string> hazard;
     for (HazardField f : job.outputs.hazard) hazard.push_back(to_string(f));

@@ -22,8 +22,10 @@ namespace {
 bool written_by_silt(const std::string& name) {
   static const std::regex frame_file(R"([A-Za-z_]+_[0-9]{4,}\.(asc|tif|nc|png|ply|vtp|vdb))");
   return name == "frames.csv" || name == "gauges.csv" || name == "gauge_points.csv" ||
-         name == "hydrograph.csv" || name == "mass_balance.csv" || name == "resolved_scene.json" ||
-         name == "particles.pvd" || name == "checkpoint.silt" || std::regex_match(name, frame_file);
+         name == "hydrograph.csv" || name == "hydrograph.nc" || name == "mass_balance.csv" ||
+         name == "resolved_scene.json" || name == "report_max_depth.png" ||
+         name == "report_hazard_class.png" || name == "particles.pvd" ||
+         name == "checkpoint.silt" || std::regex_match(name, frame_file);
 }
 
 /// What a run that failed before its first frame leaves: the resolved scene and tables with no

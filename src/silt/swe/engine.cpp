@@ -183,6 +183,7 @@ void Engine<T>::launch_step() {
   else
     update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
   finish_parts();
+  accumulate_sections();
   accumulate_hazard();
   since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
@@ -279,6 +280,17 @@ void Engine<T>::finish_parts() {
       phase_cfl_step(p->exec, v);  // after a no-op step, *smax still holds the global speed
     }
     if (coupled()) phase_step_scalars(*p, 1 - cur_);
+  }
+}
+
+// The volume through each cross-section edge this step (sections.hpp), from the fluxes of the
+// state the step started from, on the part that owns the edge.
+template <class T>
+void Engine<T>::accumulate_sections() {
+  if (layout_.sections.edges.empty()) return;
+  for (auto& p : parts_) {
+    activate(p->exec);
+    phase_section_flow(p->exec, p->section_view(cur_));
   }
 }
 

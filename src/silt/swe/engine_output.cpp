@@ -285,7 +285,8 @@ Totals Engine<T>::totals() const {
   // Depth, pollutant (per area), inflow volume, rain volume, infiltrated depth, then the flow
   // slots: each edge cell's and source's volume, non-zero on its owner alone (an exact sum).
   const size_t n_edge = size_t(edge_slots(scene_.grid.nx, scene_.grid.ny));
-  const size_t n_flow = n_edge + layout_.sources.size();
+  const size_t n_src = layout_.sources.size();
+  const size_t n_flow = n_edge + n_src + layout_.sections.edges.size();
   std::vector<double> sums(5 + n_flow, 0.0);
   for (const auto& p : parts_) {
     const EdgeView<T> e = p->edge_view(cur_);
@@ -310,8 +311,16 @@ Totals Engine<T>::totals() const {
   t.boundary_volume.assign(layout_.seg_kind.size(), 0.0);
   for (size_t k = 0; k < n_edge; ++k)
     if (layout_.side_seg[k] >= 0) t.boundary_volume[size_t(layout_.side_seg[k])] += sums[5 + k];
-  t.source_volume.assign(sums.begin() + 5 + long(n_edge), sums.end());
-  t.flows.assign(sums.begin() + 5, sums.end());
+  const auto flow = sums.begin() + 5;
+  t.source_volume.assign(flow + long(n_edge), flow + long(n_edge + n_src));
+  // Each section's edges in order, likewise.
+  const SectionEdges& sec = layout_.sections;
+  for (size_t s = 0; s + 1 < sec.offset.size(); ++s) {
+    double v = 0.0;
+    for (Index k = sec.offset[s]; k < sec.offset[s + 1]; ++k) v += flow[long(n_edge + n_src) + k];
+    t.section_volume.push_back(v);
+  }
+  t.flows.assign(flow, sums.end());
   for (double v : t.boundary_volume) t.boundary_net_volume += v;
   for (double v : t.source_volume) t.source_net_volume += v;
   return t;

@@ -32,7 +32,8 @@ void place(DeviceBuffer<U>& b, const Part<T>& p, const std::vector<double>& g, I
 }  // namespace
 
 // The subdomain that owns the cell of flow slot k (Totals::flows: the edge cells of the global
-// grid, west, east, south, north, then the point sources).
+// grid, west, east, south, north, then the point sources, then the cross-section edges, owned by
+// their east or north cell).
 template <class T>
 int Engine<T>::flow_owner(size_t k) const {
   const Index nx = scene_.grid.nx, ny = scene_.grid.ny, e = Index(k);
@@ -44,10 +45,15 @@ int Engine<T>::flow_owner(size_t k) const {
     const Index r = e - 2 * ny;
     i = r % nx;
     j = r < nx ? 0 : ny - 1;
-  } else {
+  } else if (e < edge_slots(nx, ny) + Index(layout_.sources.size())) {
     const SourceCell& src = layout_.sources[size_t(e - edge_slots(nx, ny))];
     i = src.i;
     j = src.j;
+  } else {
+    const SectionEdge& s =
+        layout_.sections.edges[size_t(e - edge_slots(nx, ny) - Index(layout_.sources.size()))];
+    i = s.i;
+    j = s.j;
   }
   return dec_.owner(i, j).id;
 }

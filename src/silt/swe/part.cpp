@@ -40,6 +40,18 @@ std::vector<BoundaryCell> owned_cells(const std::vector<BoundaryCell>& all,
   return out;
 }
 
+/// The cross-section edges whose east or north cell the part owns, with cells made local.
+std::vector<SectionEdge> owned_edges(const SectionEdges& all, const partition::Subdomain& sub) {
+  std::vector<SectionEdge> out;
+  for (SectionEdge e : all.edges) {
+    if (!sub.contains(e.i, e.j)) continue;
+    e.i -= sub.cells.i0;
+    e.j -= sub.cells.j0;
+    out.push_back(e);
+  }
+  return out;
+}
+
 bool has_neighbours(const partition::Subdomain& sub) {
   for (int d = 0; d < partition::kDirections; ++d)
     if (d != partition::kSelf && sub.neighbour[size_t(d)] >= 0) return true;
@@ -169,9 +181,9 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
   p.bk_hc = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hc");
   p.bk_max_depth = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.max_depth");
   const Layout& l = *p.layout;
-  std::vector<double> c(
-      size_t(clock_size(edge_slots(p.scene->grid.nx, p.scene->grid.ny), Index(l.sources.size()))),
-      0.0);
+  std::vector<double> c(size_t(clock_size(edge_slots(p.scene->grid.nx, p.scene->grid.ny),
+                                          Index(l.sources.size()), Index(l.sections.edges.size()))),
+                        0.0);
   c[kTarget] = std::numeric_limits<double>::infinity();
   c[kStopAfter] = std::numeric_limits<double>::infinity();
   p.clock = upload(p.exec, c, "swe.clock");
@@ -207,6 +219,7 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub, gnx, gny), "swe.rating_cells");
   p.seg_slot = upload(p.exec, l.seg_slot, "swe.segment.slot");
   p.sources = upload(p.exec, local_sources(l, p.sub, p.nx, p.ny, p.ring), "swe.sources");
+  p.section_edges = upload(p.exec, owned_edges(l.sections, p.sub), "swe.section_edges");
   std::vector<int> series;
   for (const SourceCell& sc : l.sources) series.push_back(sc.series);
   p.source_series = upload(p.exec, series, "swe.source_series");
@@ -314,6 +327,18 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_all_sources = int(source_series.size());
   v.n_edge = edge_slots(scene->grid.nx, scene->grid.ny);
   v.forcing = forcing.view(read, write);
+  return v;
+}
+
+template <class T>
+SectionFlowView<T> Part<T>::section_view(int read) const {
+  SectionFlowView<T> v;
+  v.e = edge_view(read);
+  v.edges = section_edges.data();
+  v.n = section_edges.size();
+  v.clock = const_cast<double*>(clock.data());
+  v.first = kClockSize + edge_slots(scene->grid.nx, scene->grid.ny) + Index(layout->sources.size());
+  v.dx = scene->grid.dx;
   return v;
 }
 

@@ -18,6 +18,7 @@
 #include "silt/swe/phases.hpp"
 #include "silt/swe/row_step.hpp"
 #include "silt/swe/scene.hpp"
+#include "silt/swe/sections.hpp"
 #include "silt/swe/setup.hpp"
 #include "silt/swe/views.hpp"
 
@@ -35,6 +36,8 @@ struct Part {
   SolverView<T> view(int read, int write) const;
   /// The hazard accumulation over state `state` (hazard.cpp).
   HazardView<T> hazard_view(int state) const;
+  /// The cross sections' edges this part owns, over state `read` (the step's start).
+  SectionFlowView<T> section_view(int read) const;
   /// Checkpoint (to_backup) or restore of state, max depth, clock (phase_copy), hazard fields and
   /// cumulative infiltration.
   void copy_state(int cur, bool to_backup);
@@ -72,8 +75,9 @@ struct Part {
   DeviceBuffer<T> seg_value, seg_conc, seg_aux, seg_slope;
   DeviceBuffer<BoundaryCell> flow_cells, discharge_cells, rating_cells;  // owned, positions local
   DeviceBuffer<int> seg_slot;
-  DeviceBuffer<SourceCell> sources;  // owned and halo, cells local
-  DeviceBuffer<int> source_series;   // every source's discharge series (the clock's bound)
+  DeviceBuffer<SourceCell> sources;         // owned and halo, cells local
+  DeviceBuffer<SectionEdge> section_edges;  // owned (the east or north cell), cells local
+  DeviceBuffer<int> source_series;          // every source's discharge series (the clock's bound)
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
   RowScratch<T> rows;         // the CPU row step's buffers (host parts only)

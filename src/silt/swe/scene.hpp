@@ -4,6 +4,7 @@
 // + i.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -80,6 +81,14 @@ struct PointSource {
   double concentration = 0.0;  // kg/m^3 of the inflowing water
 };
 
+/// A cross-section line (outputs.cross_sections) across which the solver accumulates the volume
+/// that passes (sections.hpp): a polyline in map coordinates, m. Positive discharge crosses it
+/// from its right to its left looking from its first point to its last.
+struct CrossSection {
+  std::string name;
+  std::vector<std::array<double, 2>> points;  // x, y, m; at least 2
+};
+
 struct Grid {
   Index nx = 0, ny = 0;
   double dx = 1.0;            // m, square cells
@@ -130,8 +139,9 @@ struct Scene {
 
   std::vector<Boundary> boundaries;
   std::vector<PointSource> sources;
-  Series rainfall;  // uniform rainfall rate, m/s (empty: none)
-  RainRaster rain;  // rainfall rasters, added to `rainfall` (empty: none)
+  std::vector<CrossSection> sections;  // discharge accumulated across them (output only)
+  Series rainfall;                     // uniform rainfall rate, m/s (empty: none)
+  RainRaster rain;                     // rainfall rasters, added to `rainfall` (empty: none)
   Infiltration infiltration;
 
   double gravity = 9.81;    // m/s^2

@@ -340,6 +340,11 @@ Layout prepare(const Scene& s) {
   l.side_seg.assign(size_t(2 * s.grid.ny + 2 * s.grid.nx), -1);
   for (size_t b = 0; b < s.boundaries.size(); ++b) add_boundary(check, s, b, l);
   for (const PointSource& p : s.sources) add_source(check, s, p, l);
+  try {
+    l.sections = section_edges(s.grid, l.active, s.sections);
+  } catch (const Error& e) {
+    check.fail(e.what());
+  }
   return l;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "silt/swe/scene.hpp"
+#include "silt/swe/sections.hpp"
 #include "silt/swe/views.hpp"
 
 namespace silt::swe::detail {
@@ -21,6 +22,7 @@ struct Layout {
   std::vector<BoundaryCell> rating_cells;
   std::vector<int> seg_slot{0};
   std::vector<SourceCell> sources;
+  SectionEdges sections;  // the cross sections' edges (global cells)
   // Every forcing series, concatenated; series k is [offset[k], offset[k + 1]).
   std::vector<double> series_t, series_v;
   std::vector<int> series_offset{0};

@@ -17,8 +17,10 @@ struct Totals {
   double source_net_volume = 0;         // m^3 through all point sources (withdrawals negative)
   std::vector<double> boundary_volume;  // m^3 net through each of Scene::boundaries, in order
   std::vector<double> source_volume;    // m^3 net through each of Scene::sources, in order
+  // m^3 across each of Scene::sections, in order, toward the line's left (not part of the balance)
+  std::vector<double> section_volume;
   // m^3 through each edge cell of the grid's boundary (west, east, south, north, along each), then
-  // each source: what a restart continues (RestartState::flows)
+  // each source, then each cross-section edge: what a restart continues (RestartState::flows)
   std::vector<double> flows;
 };
 

@@ -45,14 +45,16 @@ enum ClockSlot : int {
 // (kClockSize + edge_slots + its index in the scene). Only the part that owns a cell adds to its
 // slots, one add per step, so every slot holds the same sum on any split and the parts' clocks
 // add up exactly (totals() sums them, then each segment's edges in order). Part of kInflow.
+// After them, one slot per edge of the cross sections (sections.hpp), which are not inflows.
 
 /// Edge cells along the four sides of an nx x ny grid (EdgeView::side_seg's length).
 inline Index edge_slots(Index nx, Index ny) {
   return 2 * (nx + ny);
 }
-/// The clock's size with n_edge edge slots and n_sources point sources.
-inline Index clock_size(Index n_edge, Index n_sources) {
-  return Index(kClockSize) + n_edge + n_sources;
+/// The clock's size with n_edge edge slots, n_sources point sources and n_section cross-section
+/// edges.
+inline Index clock_size(Index n_edge, Index n_sources, Index n_section) {
+  return Index(kClockSize) + n_edge + n_sources + n_section;
 }
 
 /// Domain sides, in the order of swe::Side.

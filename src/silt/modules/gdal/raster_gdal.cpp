@@ -206,11 +206,13 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
     text_attr(nc.time, "units", time_units(r));
     text_attr(nc.time, "calendar", "standard");
   }
-  for (auto [var, axis] : {std::pair{var_x, "X"}, std::pair{var_y, "Y"}}) {
-    text_attr(var, "axis", axis);
+  // No `axis` attribute: VTK's CF reader (ParaView's "NetCDF CF" reader, VTK 9.1 to 9.3) takes
+  // axis X and Y for longitude and latitude whatever the units, and with its default spherical
+  // coordinates wraps a grid in metres around a unit sphere. The standard names identify x and y
+  // (CF 4.1, 5.6), for GDAL, xarray and cfchecks alike.
+  for (auto [var, axis] : {std::pair{var_x, "x"}, std::pair{var_y, "y"}}) {
     text_attr(var, "units", "m");
-    text_attr(var, "standard_name",
-              std::string("projection_") + (axis[0] == 'X' ? "x" : "y") + "_coordinate");
+    text_attr(var, "standard_name", std::string("projection_") + axis + "_coordinate");
   }
   // A CRS with a CF grid mapping: GDAL's grid mapping variable, named by each variable's
   // grid_mapping (GDAL, QGIS and xarray read it). Without one (CF 5.6 allows only its
@@ -231,7 +233,11 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
                                 CPLStringList& var_opts) {
     var_opts.AddNameValue("COMPRESS", "DEFLATE");
     const std::string name = f.variable.empty() ? "Band1" : f.variable;
-    const auto type = GDALExtendedDataType::Create(gdal_type(f));
+    // Bytes (the hazard classes) as 16-bit integers: GDAL writes bytes as NetCDF-4's unsigned
+    // byte, which VTK's NetCDF readers (ParaView) cannot read ("unknown netCDF variable type 7"),
+    // and this GDAL (3.6) has no signed byte type.
+    const GDALDataType stored = f.type == ValueType::u8 ? GDT_Int16 : gdal_type(f);
+    const auto type = GDALExtendedDataType::Create(stored);
     auto var = root->CreateMDArray(name, dims, type, var_opts.List());
     if (!var) throw Error(fmt::format("cannot write '{}': {}", path, last_error("variable")));
     var->SetNoDataValue(f.nodata);
@@ -247,7 +253,8 @@ NcFile create_nc(const std::string& path, const Raster& r, const std::vector<con
       const GUInt64 start0[1] = {0};
       const size_t count0[1] = {values.size()};
       auto at = var->CreateAttribute("flag_values", {GUInt64(values.size())}, type);
-      if (!at || !at->Write(start0, count0, nullptr, nullptr, type, values.data()))
+      if (!at || !at->Write(start0, count0, nullptr, nullptr,
+                            GDALExtendedDataType::Create(GDT_Byte), values.data()))
         throw Error(fmt::format("cannot write '{}': {}", path, last_error("flag_values")));
       text_attr(var, "flag_meanings", f.flag_meanings);
     }
