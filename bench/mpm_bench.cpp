@@ -6,7 +6,7 @@
 //       graph per frame: overhead measured on a near-empty scene (64 particles), work as the rest.
 // The first line of every case is its roofline: bytes and atomics per particle-step and the time
 // they need at 3.98 TB/s and ~100 G atomics/s (the H200 rates of DESIGN.md §4).
-// Options set the rebuild period, the graph, G2P2G and the transfer. --ablation prints markdown
+// Options set the rebuild period, the graph, G2P2G, the transfer and the deterministic mode. --ablation prints markdown
 // tables for the cube and 1M sand: the default configuration against each principle rolled back
 // that remains a setting (bench/README.md; the retired ones are in bench/results); --quick
 // shortens it.
@@ -53,6 +53,7 @@ struct Config {
   int steps = 0;  // 0: per-backend default
   int rebuild_period = 8;
   bool graph = true, g2p2g = false;
+  bool deterministic = false;  // performance.deterministic (fixed-point P2G)
   std::string transfer = "apic";
   int warmup_steps = 0;  // steps run before the timed frame (mixing)
   bool ablation = false, quick = false;
@@ -150,6 +151,7 @@ Scene base_scene(const Config& c, const std::string& name) {
   s.fixed_dt = kDt;
   s.rebuild_period = c.rebuild_period;
   s.g2p2g = c.g2p2g;
+  s.deterministic = c.deterministic;
   s.transfer = c.transfer == "asflip" ? silt::mpm::Transfer::asflip : silt::mpm::Transfer::apic;
   return s;
 }
@@ -444,6 +446,9 @@ int main(int argc, char** argv) {
   app.add_option("--rebuild-period", c.rebuild_period, "steps between rebuilds (1: every step)");
   app.add_option("--graph", c.graph, "one CUDA graph per frame (on/off)");
   app.add_option("--g2p2g", c.g2p2g, "fused G2P2G (on/off)");
+  app.add_option(
+      "--deterministic", c.deterministic,
+      "fixed-point P2G, performance.deterministic (on/off; bench/deterministic_cost.sh)");
   app.add_option("--warmup-steps", c.warmup_steps,
                  "steps to run before the timed frame (a mixed, settled state)");
   app.add_flag("--ablation", c.ablation,
@@ -485,12 +490,12 @@ int main(int argc, char** argv) {
     }
     fmt::print(
         "silt mpm_bench on {}: rebuild period {}, graph {}, g2p2g {}, transfer {}, warm-up {} "
-        "steps\n",
+        "steps{}\n",
         gpu ? silt::cuda_device_name(exec.device)
             : fmt::format("cpu ({} threads, {}-lane packs)", silt::host_thread_count(),
                           silt::mpm::detail::host_pack_lanes(silt::mpm::detail::host_packs())),
         c.rebuild_period, c.graph ? "on" : "off", c.g2p2g ? "on" : "off", c.transfer,
-        c.warmup_steps);
+        c.warmup_steps, c.deterministic ? ", deterministic" : "");
     if (!gpu)
       fmt::print(
           "cpu roofline: STREAM copy {:.3g} GB/s (read + write) on {} threads, {:.3g} GB/s per "

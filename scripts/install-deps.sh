@@ -16,6 +16,7 @@ run_packages=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libpng-dev zlib1g-dev libgdal-dev
+  python3-gdal  # the quickstart's summary reads the GeoTIFF rasters a GDAL build writes
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
   libopenvdb-dev libboost-iostreams-dev  # mesh colliders (SDFs), VDB outputs
   libcgal-dev  # mesh checks: self-intersecting collider and source meshes (header-only)
@@ -32,7 +33,7 @@ test_packages=(
   blender  # the VFX outputs' test imports a frame headless through tools/blender (~70 s to install)
   libudunits2-0  # the venv of the CF checker (cfchecks needs UDUNITS-2)
   python3-netcdf4 python3-xarray  # the NetCDF outputs' tests read them as users do
-  python3-gdal python3-vtk9
+  python3-vtk9
   python3-pytest python3-matplotlib  # the Python package's tests
   clang-format
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan, UBSan

@@ -61,7 +61,8 @@ run_and_summarise() {
   start=$(date +%s%N)
   build/apps/silt/silt run --backend auto --overwrite --out "$out" "$@"
   wall=$(( ($(date +%s%N) - start) / 1000000 ))
-  python3 scripts/silt_summary.py "$out" --wall "$((wall / 1000)).$(printf '%03d' $((wall % 1000)))"
+  # Debian's python3, which has python3-gdal for GeoTIFF rasters (a python3 earlier on PATH may not)
+  /usr/bin/python3 scripts/silt_summary.py "$out" --wall "$((wall / 1000)).$(printf '%03d' $((wall % 1000)))"
 }
 run_and_summarise silt-out/dam_break "$@"
 # On a GPU, the MPM solver too: a snowball thrown at a sticky post (scenes/mpm_snow_obstacle.json,

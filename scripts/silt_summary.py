@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes DIR/summary.html for a finished `silt run` output folder, one page a person opens to judge
 the run: for a flood, the map of the maximum depth with its colour bar, the gauges' depths over
 time, the mass balance and whether it closes; for MPM, a strip of the frames' previews; for both,
@@ -6,8 +6,9 @@ the run's speed when --wall gives its wall time. Prints the page's path and a li
 
   scripts/silt_summary.py silt-out/dam_break [--wall 0.41]
 
-Python's standard library only (the page's map is a PNG made here, the plots are inline SVG), so
-the quickstart needs nothing more than python3.
+Python's standard library (the page's map is a PNG made here, the plots are inline SVG), and
+GDAL's Python bindings (python3-gdal, installed with GDAL by install-deps.sh run) for a run that
+wrote GeoTIFF rasters instead of ESRI ASCII ones.
 """
 import argparse
 import base64
@@ -46,6 +47,28 @@ def read_asc(path):
             head[k.lower()] = float(v)
         rows = [[float(x) for x in line.split()] for line in f if line.strip()]
     return head, rows
+
+
+def read_tif(path):
+    """A GeoTIFF through GDAL: (header dict as read_asc gives it, rows top to bottom)."""
+    try:
+        from osgeo import gdal  # only for .tif: ESRI ASCII runs need nothing beyond python3
+    except ImportError:
+        sys.exit(f"silt_summary: reading '{path}' needs GDAL's Python bindings, which "
+                 f"{sys.executable} has not: run it with Debian's /usr/bin/python3 "
+                 "(apt-get install python3-gdal)")
+    gdal.UseExceptions()
+    ds = gdal.Open(path)
+    band = ds.GetRasterBand(1)
+    nodata = band.GetNoDataValue()
+    head = {"cellsize": abs(ds.GetGeoTransform()[1]),
+            "nodata_value": -9999.0 if nodata is None else nodata}
+    rows = [[float(v) for v in row] for row in band.ReadAsArray().tolist()]
+    return head, rows
+
+
+def read_raster(path):
+    return read_tif(path) if path.endswith(".tif") else read_asc(path)
 
 
 def png(rows_rgb, scale):
@@ -112,9 +135,9 @@ def last_frame(folder, pattern):
 
 def flood_sections(folder, notes):
     parts = []
-    last = last_frame(folder, r"max_depth_(\d+)\.asc")
+    last = last_frame(folder, r"max_depth_(\d+)\.(?:asc|tif)")
     if last:
-        head, rows = read_asc(os.path.join(folder, last))
+        head, rows = read_raster(os.path.join(folder, last))
         nodata = head.get("nodata_value", -9999.0)
         vals = [v for r in rows for v in r if v != nodata and math.isfinite(v)]
         top = max(vals) if vals else 0.0

@@ -25,6 +25,8 @@ struct RunOptions {
   std::string checkpoint_every;
   std::string restart;
   bool overwrite = false;
+  bool deterministic = false;  // --deterministic: adds performance.deterministic=true
+  bool hash = false;  // --hash: print each MPM frame's state hash (mpm/state_hash.hpp) on stdout
   // When the command began (made with the options, as the process starts): the set-up time that
   // `silt run` prints counts from here.
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
+//            [--deterministic] [--hash]
 //   silt validate scene.json [--set k=v]...
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -47,6 +48,10 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                       "Continue the run from this checkpoint, appending to its outputs");
   run_cmd->add_flag("--overwrite", run.overwrite,
                     "Replace the files of an earlier run in a non-empty --out folder");
+  run_cmd->add_flag("--deterministic", run.deterministic,
+                    "MPM: the same bits run after run (performance.deterministic=true)");
+  run_cmd->add_flag("--hash", run.hash,
+                    "MPM: print a hash of every particle attribute after each frame");
   return run_cmd;
 }
 
@@ -121,6 +126,7 @@ int main(int argc, char** argv) {
   CLI::App* bench_cmd = add_bench_command(app, bench);
 
   CLI11_PARSE(app, argc, argv);
+  if (run.deterministic) run.overrides.push_back("performance.deterministic=true");
   try {
     if (*run_cmd) {
       check_given(*run_cmd, run);

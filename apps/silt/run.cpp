@@ -230,6 +230,13 @@ void make_mpm_solver(const io::MpmJob& job, RunSetup& r, std::optional<mpm::Solv
   made.emplace(job.scene, r.execs, so, r.world);
 }
 
+/// `--hash`: the frame's state hash on stdout (collective; rank 0 prints), for comparing runs.
+void print_state_hash(const mpm::Solver& solver, long frame, bool root) {
+  const std::uint64_t h = solver.state_hash();
+  if (root) fmt::print("frame {} t = {:.9g} s state_hash {:016x}\n", frame, solver.time(), h);
+  if (root) std::fflush(stdout);
+}
+
 // One solver over the parts of the run: one device, or several parts (--devices 0,1 on CUDA,
 // --devices 0,0 for two parts on one GPU; --backend cpu --devices 0,1,2 for CPU partitions; one
 // part per rank under mpirun). Frames come in stable id order, so the files of a split run line up
@@ -267,6 +274,10 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     r.progress.log(setup.line());
     LiveView view(o.view, job.scene, r.world, r.progress);
     run::MpmAdapter frames(job, solver, from ? long(from->frame) + 1 : 0, r.out, r.root);
+    if (o.hash)
+      frames.on_frame = [&](const mpm::FrameStats&) {
+        print_state_hash(solver, frames.last_frame(), r.root);
+      };
     return run_frames(frames, r, o, view);
   });
 }

@@ -108,7 +108,7 @@ def main():
     env.pop("PYTHONPATH", None)
     # What scripts/quickstart.sh ends with (its install and build are this tree).
     todo = ["build/apps/silt/silt run --backend auto --overwrite --out silt-out/dam_break",
-            "python3 scripts/silt_summary.py silt-out/dam_break"]
+            "/usr/bin/python3 scripts/silt_summary.py silt-out/dam_break"]
     todo += [c for c in commands(os.path.join(source, "README.md")) if not NOT_HERE.match(c)]
     skipped = [c for c in commands(os.path.join(source, "README.md")) if NOT_HERE.match(c)]
     # A run does not write into a folder that holds files: start from none.

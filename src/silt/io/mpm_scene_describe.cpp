@@ -74,9 +74,10 @@ std::string describe(const MpmJob& job) {
                      s.fixed_dt > 0 ? fmt::format("fixed {} s", s.fixed_dt)
                                     : fmt::format("adaptive (cfl {}, elastic_cfl {}, max {} s)",
                                                   s.cfl, s.elastic_cfl, s.max_dt));
-  out += fmt::format("  transfer   {}, rebuild every {} steps{}\n",
+  out += fmt::format("  transfer   {}, rebuild every {} steps{}{}\n",
                      s.transfer == mpm::Transfer::asflip ? "ASFLIP" : "APIC", s.rebuild_period,
-                     s.g2p2g ? ", fused G2P2G" : "");
+                     s.g2p2g ? ", fused G2P2G" : "",
+                     s.deterministic ? ", deterministic (fixed-point P2G sums)" : "");
   std::string formats;
   for (ParticleFormat f : job.outputs.formats)
     formats += f == ParticleFormat::ply ? " ply" : f == ParticleFormat::vtp ? " vtp" : " vdb";

@@ -474,7 +474,10 @@ void read_swe_run_outputs(Keys& root, const FieldReader& fields, SweJob& job) {
   for (SweField f : kAllFields) field_names.push_back(to_string(f));
   out.fields =
       read_list<SweField>(o, "fields", {"depth", "velocity", "max_depth"}, field_names, field_of);
-  out.formats = read_list<RasterFormat>(o, "formats", {"asc"}, {"asc", "tif", "nc"}, format_of);
+  // GeoTIFF where this build has GDAL (what GIS users open first; georeferenced, compressed),
+  // ESRI ASCII otherwise.
+  out.formats = read_list<RasterFormat>(o, "formats", {gdal_available() ? "tif" : "asc"},
+                                        {"asc", "tif", "nc"}, format_of);
   for (RasterFormat f : out.formats)
     if (f != RasterFormat::asc && !gdal_available())
       o.fail("formats", fmt::format("asks for .{} output, which needs GDAL; this build of silt "

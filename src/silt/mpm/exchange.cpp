@@ -102,7 +102,8 @@ void SplitExchange::agree(bool allow_pause) {
 
 void SplitExchange::grid_update(int k) {
   Part& p = *parts_[std::size_t(k)];
-  enqueue_grid_update_shared(p.exec(), p.grid_args(), p.grid_view(), p.control(), grids(k));
+  enqueue_grid_update_shared(p.exec(), p.grid_args(), p.grid_view(), p.control(), grids(k),
+                             p.fault());
 }
 
 }  // namespace silt::mpm

@@ -59,6 +59,7 @@ struct SharedNodeUpdate {
   GridView g;
   StepControl* ctl;
   PartGrids pg;
+  FaultView fault;  // kFaultFixedRange (deterministic mode)
   /// One synchronisation per step: a shared node also clears its sums in the other accumulator,
   /// which the others read in the last step, and on a rebuild step every node does (the blocks
   /// were renumbered; the others are past the rebuild's barrier).
@@ -78,15 +79,11 @@ struct SharedNodeUpdate {
   SILT_HD SILT_FORCEINLINE void operator()(Index node) const {
     update(node, ctl->dt, ctl->time, ctl->accum_parity);
   }
-  /// The node's update for the step of size dt (s) ending at time (s), whose P2G filled the
-  /// accumulator of `parity` (StepControl::accum_parity).
-  SILT_HD SILT_FORCEINLINE void update(Index node, float dt, double time, int parity) const {
-    const int b = int(node / kBlockNodes);
-    const int l = int(node - Index(b) * kBlockNodes);
+  /// Sums node l of own block b over its holders, in part order, into sum; true when another
+  /// part holds the block.
+  SILT_HD SILT_FORCEINLINE bool sum_float(int b, int l, bool alt, float* sum) const {
     const int stride = g.accum_stride;
     const int* row = pg.peer_block + Index(pg.parts) * b;
-    const bool alt = parity != 0;
-    float sum[kAccumChannelsSplit] = {};
     bool shared = false;
     for (int p = 0; p < pg.parts; ++p) {
       const int pb = row[p];
@@ -95,16 +92,41 @@ struct SharedNodeUpdate {
       const float* base = alt && pg.accum_alt[p] ? pg.accum_alt[p] : pg.accum[p];
       add_node(sum, base + Index(stride) * (Index(pb) * kBlockNodes + l), stride);
     }
+    return shared;
+  }
+  /// The same over the fixed-point sums (deterministic mode): integer sums, so the node's value
+  /// is the one-part run's whatever the parts and their order; then to float with the range
+  /// check.
+  SILT_HD SILT_FORCEINLINE bool sum_fixed(int b, int l, bool alt, float* sum) const {
+    const int stride = g.accum_stride;
+    const int* row = pg.peer_block + Index(pg.parts) * b;
+    long long q[kAccumChannelsSplit] = {};
+    bool shared = false;
+    for (int p = 0; p < pg.parts; ++p) {
+      const int pb = row[p];
+      if (pb < 0) continue;
+      shared = shared || p != pg.self;
+      const long long* base = alt && pg.fixed_alt[p] ? pg.fixed_alt[p] : pg.fixed[p];
+      const long long* node = base + Index(stride) * (Index(pb) * kBlockNodes + l);
+      for (int c = 0; c < stride; ++c) q[c] += node[c];
+    }
+    const int bad = fixed_to_float(q, stride, g.scale, sum);
+    if (bad >= 0) fault.raise(kFaultFixedRange, b * kBlockNodes + l, bad);
+    return shared;
+  }
+  /// The node's update for the step of size dt (s) ending at time (s), whose P2G filled the
+  /// accumulator of `parity` (StepControl::accum_parity).
+  SILT_HD SILT_FORCEINLINE void update(Index node, float dt, double time, int parity) const {
+    const int b = int(node / kBlockNodes);
+    const int l = int(node - Index(b) * kBlockNodes);
+    const int stride = g.accum_stride;
+    const bool alt = parity != 0;
+    float sum[kAccumChannelsSplit] = {};
+    const bool shared = g.fixed ? sum_fixed(b, l, alt, sum) : sum_float(b, l, alt, sum);
     // Others may still read this node's sums when the block is shared: those are cleared after
     // the next agreement (enqueue_clear_shared, enqueue_agree_step), the rest right away.
-    if (!shared) {
-      float* own = accum_of(g, parity) + Index(stride) * node;
-      for (int c = 0; c < stride; ++c) own[c] = 0.0f;
-    }
-    if (clear_other && (shared || ctl->rebuild != 0)) {
-      float* other = accum_of(g, parity ^ 1) + Index(stride) * node;
-      for (int c = 0; c < stride; ++c) other[c] = 0.0f;
-    }
+    if (!shared) clear_node_sums(g, parity, node);
+    if (clear_other && (shared || ctl->rebuild != 0)) clear_node_sums(g, parity ^ 1, node);
     const Vec3f transfer{sum[1], sum[2], sum[3]};
     const Vec3f momentum =
         stride > kAccumChannels ? transfer + Vec3f{sum[4], sum[5], sum[6]} * dt : transfer;

@@ -196,6 +196,13 @@ void HostExchange::link(const std::vector<std::vector<BlockKey>>& keys) {
 }  // namespace
 
 std::unique_ptr<Exchange> make_host_exchange(Parts& parts, const partition::World& world) {
+  // The packed shared-block sums travel as floats: the fixed-point sums would need a message
+  // format of their own (not done; docs/scenes-mpm.md, "Reproducible runs").
+  if (parts.front()->scene().deterministic)
+    throw Error(fmt::format(
+        "MPM scene '{}': performance.deterministic is not supported under MPI (mpirun) yet; "
+        "run the parts in one process (--devices 0,1 or CPU partitions) or without the mode",
+        parts.front()->scene().name));
   return std::make_unique<HostExchange>(parts, world);
 }
 

@@ -52,11 +52,10 @@ void enqueue_clear_shared(const Exec& exec, GridView g, const PartGrids& pg,
   parallel_for(
       exec, "mpm.exchange.clear_shared", n, SILT_LAMBDA(Index t) {
         const Index nodes = Index(*count) * kBlockNodes;
-        float* acc = accum_of(g, ctl->accum_parity);
         for (Index i = t; i < nodes; i += stride) {
           const Index k = i / kBlockNodes;
-          const Index node = Index(list[k]) * kBlockNodes + (i - k * kBlockNodes);
-          for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
+          clear_node_sums(g, ctl->accum_parity,
+                          Index(list[k]) * kBlockNodes + (i - k * kBlockNodes));
         }
       });
 }
@@ -72,9 +71,9 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 }
 
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
-                                const PartGrids& pg) {
+                                const PartGrids& pg, FaultView fault) {
   const Index nodes = g.capacity * kBlockNodes;
-  const SharedNodeUpdate u{a, g, ctl, pg};
+  const SharedNodeUpdate u{a, g, ctl, pg, fault};
   gated_for(
       exec, "mpm.exchange.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
         if (u.in_use(node)) u(node);

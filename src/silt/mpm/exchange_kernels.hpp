@@ -35,6 +35,9 @@ struct PartGrids {
   /// accum_alt[p]: part p's second accumulator (GridView::accum_alt), or null; steps with
   /// StepControl::accum_parity 1 read it instead of accum[p].
   const float* accum_alt[kMaxParts] = {};
+  /// The same for the fixed-point sums (GridView::fixed, fixed_alt; deterministic mode).
+  const long long* fixed[kMaxParts] = {};
+  const long long* fixed_alt[kMaxParts] = {};
   /// hash[p]: part p's block hash (in-process tagging reads it over the peer link).
   BlockHashView hash[kMaxParts] = {};
   /// [capacity * parts]: for own block b and part p, p's index of the block (or of its copy),
@@ -62,7 +65,7 @@ void enqueue_tag(const Exec& exec, GridView g, StepControl* ctl, const PartGrids
 /// in part order (so every holder of a node computes the same bits), then updates as on one
 /// device. Non-shared accumulators are cleared at once, shared ones by enqueue_clear_shared.
 void enqueue_grid_update_shared(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
-                                const PartGrids& pg);
+                                const PartGrids& pg, FaultView fault);
 
 /// Per-part device state of the barriers of the graph step; zero at start.
 struct BarrierState {

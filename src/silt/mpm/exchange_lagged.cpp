@@ -260,8 +260,8 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
   if (nodes <= 0) return;
   launch_kernel(exec, "mpm.exchange.grid_update_lagged",
                 dim3(silt::detail::blocks_for(nodes, kUpdateThreads) + 1), dim3(kUpdateThreads), 0,
-                update_lagged_kernel, nodes, SharedNodeUpdate{a, g, ctl, pg, true}, sync, fault,
-                params, handles);
+                update_lagged_kernel, nodes, SharedNodeUpdate{a, g, ctl, pg, fault, true}, sync,
+                fault, params, handles);
 #else
   (void)a, (void)g, (void)ctl, (void)pg, (void)sync, (void)fault, (void)params, (void)handles;
 #endif

@@ -141,6 +141,8 @@ class PeerExchange : public SplitExchange {
       const GridView v = parts_[q]->grid_view();
       g.accum[q] = v.accum;
       g.accum_alt[q] = v.accum_alt;
+      g.fixed[q] = v.fixed;
+      g.fixed_alt[q] = v.fixed_alt;
       g.hash[q] = v.hash;
     }
     return g;

@@ -49,8 +49,8 @@ void p2g(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl, Fa
   const float dt = ctl->dt, dt_prev = advance_f ? ctl->dt_prev : 0.0f;
   static const bool avx = host_svd_has_avx();
   const HostPacks packs = host_packs();
-  host_scatter("mpm.p2g", a.particles, gate, accum_of(g, ctl->accum_parity), g.accum_stride,
-               blocks * kBlockNodes, parts, [&](Index lo, Index hi, const HostSink& sink) {
+  host_scatter("mpm.p2g", a.particles, gate, g, ctl->accum_parity, blocks * kBlockNodes, parts,
+               fault, [&](Index lo, Index hi, const HostSink& sink) {
                  if (packs == HostPacks::avx512)
                    host_p2g_range_avx512(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
                  else if (packs == HostPacks::avx2)

@@ -55,16 +55,17 @@ SILT_HD SILT_FORCEINLINE LaneGroup lane_group(int key, bool enabled) {
   return g;
 }
 
-/// Sums v over the lane's group into the leader (the other lanes' v become partial sums).
-template <int N>
-SILT_HD SILT_FORCEINLINE void group_sum(const LaneGroup& g, float (&v)[N]) {
+/// Sums v over the lane's group into the leader (the other lanes' v become partial sums). T:
+/// float, or long long (fixed-point shares, fixed_sums.hpp: the same sum in any order).
+template <class T, int N>
+SILT_HD SILT_FORCEINLINE void group_sum(const LaneGroup& g, T (&v)[N]) {
 #if SILT_DEVICE_PASS && (__CUDA_ARCH__ >= 800)
 #pragma unroll
   for (int s = 0; s < 5; ++s) {
     if (s >= g.steps) break;
 #pragma unroll
     for (int c = 0; c < N; ++c) {
-      const float o = __shfl_sync(g.mask, v[c], int((g.src >> (5 * s)) & 31u));
+      const T o = __shfl_sync(g.mask, v[c], int((g.src >> (5 * s)) & 31u));
       if ((g.recv >> s) & 1u) v[c] += o;
     }
   }

@@ -6,12 +6,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "silt/core/error.hpp"
 #include "silt/mpm/scene_params.hpp"
 
 namespace silt::mpm {
+
+namespace {
+/// The P2G accumulator channels (sparse_grid.hpp), for messages.
+constexpr const char* kChannelName[8] = {"mass",    "momentum x", "momentum y", "momentum z",
+                                         "force x", "force y",    "force z",    "padding"};
+}  // namespace
 
 Part::Part(const Scene& scene, const Exec& exec, std::string where)
     : scene_(scene), exec_(exec), where_(std::move(where)) {
@@ -21,10 +28,15 @@ Part::Part(const Scene& scene, const Exec& exec, std::string where)
   ctl_.set(0, init);
   faults_ = FaultFlags(exec_);
   particles_ = ParticleStore(exec_, 0);
-  const bool asflip = scene_.transfer == Transfer::asflip;
-  grid_ = SparseGrid(exec_, asflip, split_force_channels(scene_));
+  grid_ = make_grid(split_force_channels(scene_));
   build_tables();
   refresh_args();
+}
+
+SparseGrid Part::make_grid(bool split_force) const {
+  const FixedScale fixed = fixed_scale(scene_);
+  return SparseGrid(exec_, scene_.transfer == Transfer::asflip, split_force,
+                    scene_.deterministic ? &fixed : nullptr);
 }
 
 void Part::decide(const StepHandles& handles, bool allow_pause) {
@@ -53,7 +65,7 @@ void Part::p2g() {
 }
 
 void Part::grid_update() {
-  enqueue_grid_update(exec_, gargs_, grid_.view(), control());
+  enqueue_grid_update(exec_, gargs_, grid_.view(), control(), fault());
 }
 
 void Part::g2p() {
@@ -91,6 +103,11 @@ void Part::prepare() {
 }
 
 void Part::begin_frame(double span) {
+  // G2P2G leaves the next step's P2G sums in the grid, which a checkpoint does not hold: a
+  // restart scatters again at its first step (a rebuild), where the material model runs once more
+  // on the current F. In the deterministic mode every frame starts that way, so that a restart
+  // continues bit for bit (one rebuild more per frame).
+  if (scene_.deterministic && scene_.g2p2g && span > 0) request_rebuild();
   mpm::begin_frame(exec_, control(), span);
 }
 
@@ -111,6 +128,25 @@ StepControl Part::read_control() const {
 long long Part::storage_key() const {
   return (long long)particles_.size() * 1000003LL + particles_.reallocations() * 1009LL +
          grid_.reallocations();
+}
+
+std::string Part::describe_node(int node) const {
+  const int b = node / kBlockNodes, l = node % kBlockNodes;
+  BlockKey key{};
+  if (b >= 0 && b < grid_.block_capacity())
+    detail::copy_bytes(&key, Exec::host(), grid_.block_keys() + b, exec_, sizeof(BlockKey));
+  int bc[3];
+  unpack_block(key, bc[0], bc[1], bc[2]);
+  const int local[3] = {l & (kBlockEdge - 1), (l >> kBlockLog2) & (kBlockEdge - 1),
+                        l >> (2 * kBlockLog2)};
+  int n[3];
+  double x[3];
+  for (int a = 0; a < 3; ++a) {
+    n[a] = kBlockEdge * bc[a] + local[a];
+    x[a] = scene_.domain_min[a] + scene_.dx * n[a];
+  }
+  return fmt::format("node ({}, {}, {}) (x = {:.6g}, {:.6g}, {:.6g} m)", n[0], n[1], n[2], x[0],
+                     x[1], x[2]);
 }
 
 void Part::throw_on_fault(const StepControl& c, long long frame) const {
@@ -143,6 +179,13 @@ void Part::throw_on_fault(const StepControl& c, long long frame) const {
                               where));
     case kFaultBadDt:
       throw Error(fmt::format("MPM: dt is not a positive number in {}", where));
+    case kFaultFixedRange:
+      throw Error(fmt::format(
+          "MPM: the fixed-point P2G sum of {} at {} left its range in {} (performance."
+          "deterministic: a share of 2^50 or a node sum of 2^62 units, or not finite; the units "
+          "are sized for particles of the scene's masses below ~{:.3g} m/s, docs/scenes-mpm.md)",
+          kChannelName[std::clamp(f.aux, 0, 7)], describe_node(f.index), where,
+          fixed_speed_bound(scene_) * 16384.0));
     case kFaultBarrier:
       throw Error(fmt::format(
           "MPM: the cross-GPU barrier after P2G timed out in {} (another GPU never arrived)",

@@ -114,6 +114,10 @@ class Part {
 
  private:
   void build_tables();
+  /// The part's grid: ASFLIP's old velocities, force channels, fixed point as the scene asks.
+  SparseGrid make_grid(bool split_force) const;
+  /// "node (i, j, k) at (x, y, z) m" for node index `node` of the grid (a device read).
+  std::string describe_node(int node) const;
   void refresh_args();
   /// The device collider table of `colliders` (mesh colliders point into meshes_).
   std::vector<ColliderParams<float>> collider_table(const std::vector<Collider>& colliders) const;

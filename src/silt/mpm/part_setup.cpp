@@ -299,7 +299,7 @@ HostParticles Part::download_all() const {
 
 void Part::configure_lagged(bool on, bool split_force) {
   if (split_force && !targs_.split_force) {
-    grid_ = SparseGrid(exec_, scene_.transfer == Transfer::asflip, true);
+    grid_ = make_grid(true);
     targs_.split_force = true;
   }
   grid_.set_double_accum(on);

@@ -64,7 +64,9 @@ struct GridArgs {
 void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault, const int* gate, bool advance_f,
                  HostPartials partials = {});
-void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl);
+/// fault: kFaultFixedRange for a node sum out of the fixed-point range (deterministic mode).
+void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
+                         FaultView fault);
 void enqueue_g2p(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
                  StepControl* ctl, FaultView fault);
 /// G2P of this step and P2G of the next in one launch (Wang et al. 2020; paper 000 §4.2 keeps it

@@ -196,8 +196,7 @@ void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
         // The step's accumulator (the other one, where there are two, may still be read by
         // other GPUs: exchange_kernels.hpp clears it after their barrier).
-        float* acc = accum_of(g, ctl->accum_parity);
-        for (int c = 0; c < g.accum_stride; ++c) acc[g.accum_stride * node + c] = 0.0f;
+        clear_node_sums(g, ctl->accum_parity, node);
       });
 }
 

@@ -109,6 +109,10 @@ struct Collider {
 
 enum class Transfer { apic, asflip };
 
+/// performance.deterministic when the scene leaves it out. The lead flips it to true once the GPU
+/// cost table (bench/deterministic_cost.sh) shows the mode under ~10% (docs/NOTES.md).
+inline constexpr bool kDeterministicDefault = false;
+
 struct Scene {
   std::string name;
   /// 3, or 2: plane strain in the x-y plane. A 2D scene's particles and nodes lie in the plane z =
@@ -128,15 +132,18 @@ struct Scene {
   std::vector<Collider> colliders;
 
   Transfer transfer = Transfer::apic;
-  double asflip_flip = 0.95;       // ASFLIP blend (Fei et al. 2021)
-  double asflip_advect = 1.0;      // ASFLIP position correction weight
-  double cfl = 0.5;                // particle-velocity CFL: dt <= cfl dx / |v|max
-  double elastic_cfl = 0.5;        // dt <= elastic_cfl dx / c, c the material wave speed
-  double max_dt = 1.0e-3;          // s
-  double fixed_dt = 0.0;           // s; > 0 disables the adaptive dt
-  double frame_dt = 1.0 / 60;      // s per output frame
-  int rebuild_period = 8;          // steps between particle-block rebuilds (1: every step)
-  bool g2p2g = false;              // fused G2P2G kernel (small counts, no emitters)
+  double asflip_flip = 0.95;   // ASFLIP blend (Fei et al. 2021)
+  double asflip_advect = 1.0;  // ASFLIP position correction weight
+  double cfl = 0.5;            // particle-velocity CFL: dt <= cfl dx / |v|max
+  double elastic_cfl = 0.5;    // dt <= elastic_cfl dx / c, c the material wave speed
+  double max_dt = 1.0e-3;      // s
+  double fixed_dt = 0.0;       // s; > 0 disables the adaptive dt
+  double frame_dt = 1.0 / 60;  // s per output frame
+  int rebuild_period = 8;      // steps between particle-block rebuilds (1: every step)
+  bool g2p2g = false;          // fused G2P2G kernel (small counts, no emitters)
+  /// P2G sums in 64-bit fixed point (fixed_sums.hpp): the same bits whatever the order of the
+  /// adds (threads, GPU scheduling, part count, restarts). Default: kDeterministicDefault.
+  bool deterministic = kDeterministicDefault;
   std::int64_t max_particles = 0;  // 0: sized from the sources; else a hard capacity
 };
 

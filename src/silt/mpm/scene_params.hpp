@@ -3,6 +3,10 @@
 // only on core/config.hpp and core/math, and share their enums with the scene (kinds_k.hpp).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
+#include "silt/mpm/fixed_sums.hpp"
 #include "silt/mpm/kernels/grid_update_k.hpp"
 #include "silt/mpm/kernels/material_k.hpp"
 #include "silt/mpm/kernels/materials/drucker_prager_k.hpp"
@@ -53,6 +57,44 @@ MaterialParams<T> make_material_params(const Material& in) {
 /// damping (it acts on the force).
 inline bool split_force_channels(const Scene& s) {
   return s.transfer == Transfer::asflip || s.g2p2g || s.damping > 0;
+}
+
+/// The speed the fixed-point momentum unit is sized for (m/s, fixed_sums.hpp): the fastest source
+/// or collider velocity plus the free-fall speed over the domain's diagonal, at least 1 m/s,
+/// rounded up to a power of two.
+inline double fixed_speed_bound(const Scene& s) {
+  const auto norm = [](const Vec3d& v) {
+    return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  };
+  double v = 0;
+  for (const Source& src : s.sources) v = std::max(v, norm(src.velocity));
+  for (const Collider& c : s.colliders) v = std::max(v, norm(c.velocity));
+  const Vec3d d{s.domain_max[0] - s.domain_min[0], s.domain_max[1] - s.domain_min[1],
+                s.domain_max[2] - s.domain_min[2]};
+  v += std::sqrt(2.0 * norm(s.gravity) * norm(d));
+  return std::exp2(std::ceil(std::log2(std::max(v, 1.0))));
+}
+
+/// The units of the deterministic mode's fixed-point P2G sums (fixed_sums.hpp): mass m_max 2^-40,
+/// momentum m_max v_ref 2^-36, force that per dt_ref (max_dt, or fixed_dt), each rounded down to a
+/// power of two; m_max is the heaviest particle of the scene's sources (kg).
+inline FixedScale fixed_scale(const Scene& s) {
+  const double cell = s.dx * s.dx * s.dx;
+  double m_max = 0;
+  for (const Source& src : s.sources)
+    m_max = std::max(
+        m_max, s.materials[std::size_t(src.material)].density * cell / src.particles_per_cell);
+  if (!(m_max > 0)) m_max = s.materials.empty() ? 1.0 : s.materials.front().density * cell;
+  const double dt_ref = s.fixed_dt > 0 ? s.fixed_dt : s.max_dt;
+  const double unit[3] = {m_max * 0x1p-40, m_max * fixed_speed_bound(s) * 0x1p-36,
+                          m_max * fixed_speed_bound(s) * 0x1p-36 / dt_ref};
+  FixedScale f;
+  for (int k = 0; k < 3; ++k) {
+    const double u = std::exp2(std::floor(std::log2(unit[k])));
+    f.from_fixed[k] = float(u);
+    f.to_fixed[k] = float(1.0 / u);
+  }
+  return f;
 }
 
 /// Normals and axes are normalised here so the kernels can assume unit vectors.

@@ -154,6 +154,9 @@ class Solver {
   /// part on the CPU then steps bit for bit as the run it continues); on another part count the
   /// particles are split anew and every part rebuilds. Collective.
   void restore(const RestartState& s);
+  /// state_hash.hpp's hash of every particle attribute now, between frames (`silt run --hash`):
+  /// equal values mean bit-identical states. On rank 0; 0 elsewhere. Collective.
+  std::uint64_t state_hash() const;
 
   // Between frames (solver_edit.cpp).
   /// Adds particles at x (m) with velocities v (m/s), 3 floats per particle, of scene source

@@ -15,6 +15,7 @@
 #include "silt/core/error.hpp"
 #include "silt/mpm/block_hash.hpp"
 #include "silt/mpm/solver_impl.hpp"
+#include "silt/mpm/state_hash.hpp"
 
 namespace silt::mpm {
 
@@ -201,6 +202,15 @@ RestartState Solver::state() const {
   s.cuts = m.balancer.cuts();
   s.rebalances = m.balancer.rebalances();
   return s;
+}
+
+std::uint64_t Solver::state_hash() const {
+  Impl& m = *impl_;
+  RestartState s;
+  m.each([&](Part& p, int) { s.parts.push_back(state_of(p)); });
+  if (m.world.distributed()) s.parts = gather_states(m.world, std::move(s.parts.front()));
+  if (!m.world.is_root()) return 0;
+  return mpm::state_hash(s, m.parts.front()->read_control().time);
 }
 
 void Solver::restore(const RestartState& s) {

@@ -23,10 +23,15 @@ Index next_pow2(long long v) {
 }
 }  // namespace
 
-SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force)
+SparseGrid::SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force,
+                       const FixedScale* fixed)
     : exec_(exec),
       with_old_(with_old_velocity),
+      fixed_on_(fixed != nullptr),
       accum_stride_(split_force ? kAccumChannelsSplit : kAccumChannels) {
+  if (fixed) scale_ = *fixed;
+  fixed_ = GrowBuffer<long long>(exec, 0, "grid P2G sums, fixed point");
+  fixed_alt_ = GrowBuffer<long long>(exec, 0, "grid P2G sums, fixed point, second");
   block_key_ = GrowBuffer<BlockKey>(exec, 0, "grid block keys");
   neighbours_ = GrowBuffer<int>(exec, 0, "grid block neighbours");
   block_count_ = GrowBuffer<int>(exec, 0, "grid block counts");
@@ -55,12 +60,15 @@ bool SparseGrid::ensure(Index blocks) {
   cell_count_.ensure(kBlockNodes * blocks, 0);
   accum_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
   if (double_accum_) accum_alt_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
+  if (fixed_on_) fixed_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
+  if (fixed_on_ && double_accum_) fixed_alt_.ensure(accum_stride_ * kBlockNodes * blocks, 0);
   vel_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   if (with_old_) vel_old_.ensure(kVelChannels * kBlockNodes * blocks, 0);
   const Index cap = block_key_.capacity();
   if (!exec_.is_cuda()) {
     host_slabs_ = host_thread_count() - 1;
     host_partials_.assign(std::size_t(host_slabs_) * accum_.capacity(), 0.0f);
+    if (fixed_on_) host_fixed_partials_.assign(std::size_t(host_slabs_) * accum_.capacity(), 0);
   }
   const Index slots = next_pow2(2LL * cap);
   if (slots != keys_.size()) {
@@ -77,16 +85,24 @@ void SparseGrid::set_double_accum(bool on) {
     accum_alt_ = GrowBuffer<float>(exec_, accum_.capacity(), "grid P2G sums, second");
     accum_alt_.buffer().zero();
   }
+  if (on && fixed_on_ && fixed_alt_.capacity() < fixed_.capacity()) {
+    fixed_alt_ = GrowBuffer<long long>(exec_, fixed_.capacity(), "grid P2G sums, fixed, second");
+    fixed_alt_.buffer().zero();
+  }
 }
 
 void SparseGrid::zero_accum() {
   accum_.buffer().zero();
   if (accum_alt_.capacity() > 0) accum_alt_.buffer().zero();
+  if (fixed_.capacity() > 0) fixed_.buffer().zero();
+  if (fixed_alt_.capacity() > 0) fixed_alt_.buffer().zero();
 }
 
 HostPartials SparseGrid::host_partials() {
   if (host_slabs_ == 0) return {};
-  return HostPartials{host_partials_.data(), accum_.capacity(), host_slabs_};
+  return HostPartials{host_partials_.data(),
+                      host_fixed_partials_.empty() ? nullptr : host_fixed_partials_.data(),
+                      accum_.capacity(), host_slabs_};
 }
 
 GridView SparseGrid::view() {
@@ -100,6 +116,11 @@ GridView SparseGrid::view() {
   g.accum = accum_.data();
   g.accum_stride = accum_stride_;
   g.accum_alt = double_accum_ ? accum_alt_.data() : nullptr;
+  if (fixed_on_) {
+    g.fixed = fixed_.data();
+    g.fixed_alt = double_accum_ ? fixed_alt_.data() : nullptr;
+    g.scale = scale_;
+  }
   g.vel = vel_.data();
   g.vel_old = with_old_ ? vel_old_.data() : nullptr;
   g.capacity = block_key_.capacity();

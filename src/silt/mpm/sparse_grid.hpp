@@ -14,6 +14,7 @@
 #include "silt/core/gated_for.hpp"
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/block_hash.hpp"
+#include "silt/mpm/fixed_sums.hpp"
 
 namespace silt::mpm {
 
@@ -74,6 +75,11 @@ struct GridView {
   /// (StepControl::accum_parity), so that other GPUs can read one step's sums while this GPU
   /// already scatters the next (several GPUs with one synchronisation per step).
   float* accum_alt = nullptr;
+  /// performance.deterministic: the P2G sums as fixed-point integers (fixed_sums.hpp) in
+  /// accum's layout, and a second array like accum_alt; null otherwise (accum holds them).
+  long long* fixed = nullptr;
+  long long* fixed_alt = nullptr;
+  FixedScale scale;          // the units of fixed
   float* vel = nullptr;      // [4 * 64 capacity] grid velocity after the update, m/s
   float* vel_old = nullptr;  // [4 * 64 capacity] velocity before forces (ASFLIP), or null
   Index capacity = 0;        // blocks
@@ -84,12 +90,29 @@ SILT_HD SILT_FORCEINLINE float* accum_of(const GridView& g, int parity) {
   return parity != 0 && g.accum_alt ? g.accum_alt : g.accum;
 }
 
+/// The fixed-point P2G sums of a step with the given parity (null unless deterministic).
+SILT_HD SILT_FORCEINLINE long long* fixed_of(const GridView& g, int parity) {
+  return parity != 0 && g.fixed_alt ? g.fixed_alt : g.fixed;
+}
+
+/// Zeroes a node's P2G sums in the accumulator of `parity` (the fixed-point one when there is one).
+SILT_HD SILT_FORCEINLINE void clear_node_sums(const GridView& g, int parity, Index node) {
+  if (g.fixed) {
+    long long* q = fixed_of(g, parity) + Index(g.accum_stride) * node;
+    for (int c = 0; c < g.accum_stride; ++c) q[c] = 0;
+  } else {
+    float* q = accum_of(g, parity) + Index(g.accum_stride) * node;
+    for (int c = 0; c < g.accum_stride; ++c) q[c] = 0.0f;
+  }
+}
+
 /// The host backend's per-thread P2G grids (SparseGrid::host_partials, host_scatter.hpp): slab
 /// t - 1 belongs to OpenMP thread t of the scatter; they are zero between scatters. Empty: the
 /// host scatter runs on one thread. Unused on CUDA.
 struct HostPartials {
   float* data = nullptr;
-  Index slab = 0;  // floats per slab: accum_stride * 64 * block capacity
+  long long* fixed = nullptr;  // the same slabs of fixed-point sums (deterministic mode)
+  Index slab = 0;              // floats per slab: accum_stride * 64 * block capacity
   int slabs = 0;
 };
 
@@ -97,8 +120,10 @@ class SparseGrid {
  public:
   SparseGrid() = default;
   /// with_old_velocity: keep the pre-update grid velocity (ASFLIP needs it); split_force: the
-  /// stress force in its own accumulator channels (ASFLIP, G2P2G).
-  SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force = false);
+  /// stress force in its own accumulator channels (ASFLIP, G2P2G); fixed: P2G sums in fixed
+  /// point with these units (performance.deterministic), or null.
+  SparseGrid(const Exec& exec, bool with_old_velocity, bool split_force = false,
+             const FixedScale* fixed = nullptr);
 
   /// Makes room for `blocks` active blocks (4x growth when more than half full); the hash table
   /// keeps at least twice as many slots as block capacity, so probe runs stay short. Between
@@ -108,6 +133,8 @@ class SparseGrid {
   Index block_capacity() const { return block_key_.capacity(); }
   Index table_capacity() const { return keys_.size(); }
   int reallocations() const { return reallocations_; }
+  /// The numbered blocks' coordinates (device memory; GridView::block_key).
+  const BlockKey* block_keys() const { return block_key_.data(); }
   GridView view();
   /// Keeps a second P2G accumulator (GridView::accum_alt); off by default.
   void set_double_accum(bool on);
@@ -127,6 +154,8 @@ class SparseGrid {
   Exec exec_{};
   bool with_old_ = false;
   bool double_accum_ = false;
+  bool fixed_on_ = false;
+  FixedScale scale_;
   int accum_stride_ = kAccumChannels;
   int reallocations_ = 0;
   DeviceBuffer<BlockKey> keys_;
@@ -134,7 +163,9 @@ class SparseGrid {
   GrowBuffer<BlockKey> block_key_;
   GrowBuffer<int> neighbours_, block_count_, block_offset_, cell_count_;
   GrowBuffer<float> accum_, accum_alt_, vel_, vel_old_;
-  std::vector<float> host_partials_;  // zero between scatters (host_scatter.hpp)
+  GrowBuffer<long long> fixed_, fixed_alt_;  // deterministic mode only
+  std::vector<float> host_partials_;         // zero between scatters (host_scatter.hpp)
+  std::vector<long long> host_fixed_partials_;
   int host_slabs_ = 0;
 };
 

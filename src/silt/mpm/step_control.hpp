@@ -23,6 +23,8 @@ enum FaultCode : int {
   kFaultStepLimit = 5,      // a frame needed more steps than StepParams::max_steps
   kFaultBadDt = 6,          // dt was not a positive finite number
   kFaultBarrier = 7,        // a cross-GPU barrier timed out (exchange_kernels.hpp)
+  kFaultFixedRange = 8,     // a fixed-point P2G share or node sum out of range (fixed_sums.hpp;
+                            // index: node, block * 64 + node in block; aux: channel)
 };
 
 struct StepControl {

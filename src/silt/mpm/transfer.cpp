@@ -37,6 +37,16 @@ void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
     detail::host_p2g(D, a, p, g, ctl, fault, gate, advance_f, host_blocks(g, ctl), parts);
     return;
   }
+  if (g.fixed) {
+    transfer_for(
+        exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
+          const detail::FixedSink sink{fixed_of(g, ctl->accum_parity), g.accum_stride, g.scale,
+                                       fault};
+          detail::p2g_particle_body<D>(a, p, g, i, ctl->dt, advance_f ? ctl->dt_prev : 0.0f, fault,
+                                       sink);
+        });
+    return;
+  }
   transfer_for(
       exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
         GridView gs = g;
@@ -66,13 +76,22 @@ void g2p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView 
   if (!exec.is_cuda()) {
     const float dt = ctl->dt;
     const float t_end = float(ctl->time);
-    detail::host_scatter("mpm.g2p2g", a.particles, &ctl->active, g.accum, g.accum_stride,
-                         host_blocks(g, ctl) * kBlockNodes, parts,
+    detail::host_scatter("mpm.g2p2g", a.particles, &ctl->active, g, 0,
+                         host_blocks(g, ctl) * kBlockNodes, parts, fault,
                          [&](Index lo, Index hi, const detail::HostSink& sink) {
                            for (Index i = lo; i < hi; ++i)
                              detail::g2p2g_particle_body<D>(
                                  a, p, g, i, dt, t_end, &ctl->zone_escape, &ctl->vmax, fault, sink);
                          });
+    return;
+  }
+  if (g.fixed) {
+    const detail::FixedSink sink{g.fixed, g.accum_stride, g.scale, fault};
+    transfer_for(
+        exec, "mpm.g2p2g", a.particles, &ctl->active, SILT_LAMBDA(Index i) {
+          detail::g2p2g_particle_body<D>(a, p, g, i, ctl->dt, float(ctl->time), &ctl->zone_escape,
+                                         &ctl->vmax, fault, sink);
+        });
     return;
   }
   transfer_for(
@@ -93,23 +112,32 @@ void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
     p2g_in<3>(exec, a, p, g, ctl, fault, gate, advance_f, partials);
 }
 
-void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl) {
+void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
+                         FaultView fault) {
   const Index nodes = (exec.is_cuda() ? g.capacity : host_blocks(g, ctl)) * kBlockNodes;
   gated_for(
       exec, "mpm.grid_update", nodes, &ctl->active, SILT_LAMBDA(Index node) {
         const int b = node / kBlockNodes;
         if (b >= ctl->num_blocks) return;
         const float dt = ctl->dt;
-        float* acc = g.accum + g.accum_stride * node;
+        // The accumulators are cleared right after their last read, so the next P2G needs no
+        // separate clearing launch.
+        float acc[kAccumChannelsSplit];
+        if (g.fixed) {
+          long long* q = g.fixed + g.accum_stride * node;
+          const int bad = fixed_to_float(q, g.accum_stride, g.scale, acc);
+          if (bad >= 0) fault.raise(kFaultFixedRange, int(node), bad);
+          for (int c = 0; c < g.accum_stride; ++c) q[c] = 0;
+        } else {
+          float* q = g.accum + g.accum_stride * node;
+          for (int c = 0; c < g.accum_stride; ++c) acc[c] = q[c], q[c] = 0.0f;
+        }
         const float mass = acc[0];
         const Vec3f transfer{acc[1], acc[2], acc[3]};
         // Split channels hold the stress force (N); fused ones already hold its impulse.
         const Vec3f momentum = g.accum_stride > kAccumChannels
                                    ? transfer + Vec3f{acc[4], acc[5], acc[6]} * dt
                                    : transfer;
-        // The accumulators are cleared here, right after their last read, so the next P2G needs no
-        // separate clearing launch.
-        for (int c = 0; c < g.accum_stride; ++c) acc[c] = 0.0f;
         detail::grid_node_update(a, g, dt, ctl->time, node, b, mass, transfer, momentum);
       });
 }

@@ -7,12 +7,14 @@
 #include "silt/core/atomic_vec.hpp"
 #include "silt/core/config.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/mpm/fixed_sums.hpp"
 #include "silt/mpm/kernels/bspline_k.hpp"
 #include "silt/mpm/kernels/material_k.hpp"
 #include "silt/mpm/kernels/transfer_k.hpp"
 #include "silt/mpm/lane_group.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/speed_max.hpp"
+#include "silt/mpm/step_control.hpp"
 
 // Full unrolling of the 3x3x3 stencil loops keeps the B-spline weights and the stencil map in
 // registers (without it ptxas puts both, 168 bytes per thread, in local memory). In a g++ build
@@ -85,16 +87,54 @@ SILT_HD SILT_FORCEINLINE void home_coords(const ParticleView& p, const GridView&
 /// Where the scatter adds a node's share: straight into the global accumulators with native
 /// atomics, no shared-memory staging (paper 000 §4.3; staging measured 1.3-1.4x slower on the
 /// H200), one 16-byte vector atomic per 4 channels where the GPU has it (2.7x over scalar ones).
+/// Lanes of a group (lane_group.hpp) sum their shares first; the leader adds.
 struct GlobalSink {
   float* accum;
   int stride;
-  SILT_HD SILT_FORCEINLINE void add(const StencilMap& m, const int* nb, int ii, int j, int k,
-                                    float mass, const Vec3f& mv) const {
-    atomic_add4(accum + stride * stencil_node(m, nb, ii, j, k), mass, mv[0], mv[1], mv[2]);
+  SILT_HD SILT_FORCEINLINE void add(const LaneGroup& group, const StencilMap& m, const int* nb,
+                                    int ii, int j, int k, float (&s)[4]) const {
+    group_sum(group, s);
+    if (group.leader)
+      atomic_add4(accum + stride * stencil_node(m, nb, ii, j, k), s[0], s[1], s[2], s[3]);
   }
-  SILT_HD SILT_FORCEINLINE void add_force(const StencilMap& m, const int* nb, int ii, int j, int k,
-                                          const Vec3f& f) const {
-    atomic_add4(accum + stride * stencil_node(m, nb, ii, j, k) + 4, f[0], f[1], f[2], 0.0f);
+  SILT_HD SILT_FORCEINLINE void add_force(const LaneGroup& group, const StencilMap& m,
+                                          const int* nb, int ii, int j, int k,
+                                          float (&f)[3]) const {
+    group_sum(group, f);
+    if (group.leader)
+      atomic_add4(accum + stride * stencil_node(m, nb, ii, j, k) + 4, f[0], f[1], f[2], 0.0f);
+  }
+};
+
+/// The scatter of the deterministic mode (fixed_sums.hpp): each share rounded to fixed point,
+/// then summed over the lane group and added with 64-bit integer atomics, so that the node sums
+/// do not depend on the order of the adds. A share out of range raises kFaultFixedRange.
+struct FixedSink {
+  long long* sums;
+  int stride;
+  FixedScale scale;
+  FaultView fault;
+  template <int N>
+  SILT_HD SILT_FORCEINLINE void add_at(const LaneGroup& group, const StencilMap& m, const int* nb,
+                                       int ii, int j, int k, int c0, const float (&s)[N]) const {
+    long long q[N];
+    int bad = -1;
+    for (int c = 0; c < N; ++c)
+      if (!to_fixed(s[c], scale.to_fixed[fixed_kind(c0 + c)], q[c])) bad = c0 + c;
+    if (bad >= 0) fault.raise(kFaultFixedRange, stencil_node(m, nb, ii, j, k), bad);
+    group_sum(group, q);
+    if (!group.leader) return;
+    long long* p = sums + stride * stencil_node(m, nb, ii, j, k) + c0;
+    for (int c = 0; c < N; ++c) fixed_atomic_add(p + c, q[c]);
+  }
+  SILT_HD SILT_FORCEINLINE void add(const LaneGroup& group, const StencilMap& m, const int* nb,
+                                    int ii, int j, int k, float (&s)[4]) const {
+    add_at(group, m, nb, ii, j, k, 0, s);
+  }
+  SILT_HD SILT_FORCEINLINE void add_force(const LaneGroup& group, const StencilMap& m,
+                                          const int* nb, int ii, int j, int k,
+                                          float (&f)[3]) const {
+    add_at(group, m, nb, ii, j, k, 4, f);
   }
 };
 
@@ -134,13 +174,11 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
     const Vec3f dpos = s.dpos(ii, j, k, a.geo.dx);
     const Vec3f mv = p2g_node_momentum(q, w, dpos);
     float share[4] = {w * pc.mass, mv[0], mv[1], mv[2]};
-    group_sum(group, share);
-    if (group.leader) sink.add(m, nb, ii, j, k, share[0], Vec3f{share[1], share[2], share[3]});
+    sink.add(group, m, nb, ii, j, k, share);
     if (a.split_force) {
       const Vec3f f = p2g_node_momentum(qf, w, dpos);
       float force[3] = {f[0], f[1], f[2]};
-      group_sum(group, force);
-      if (group.leader) sink.add_force(m, nb, ii, j, k, Vec3f{force[0], force[1], force[2]});
+      sink.add_force(group, m, nb, ii, j, k, force);
     }
   }
   return true;
