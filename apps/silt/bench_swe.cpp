@@ -77,10 +77,16 @@ struct Result {
   double cell_updates_per_s() const { return double(cells) * steps / seconds; }
 };
 
-Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain) {
+Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain,
+                bool muscl) {
   swe::SolverOptions options;
   options.plain_phases = plain;
-  swe::Solver solver(bench_scene(cells, p), exec, options);
+  swe::Scene scene = bench_scene(cells, p);
+  if (muscl) {
+    scene.scheme = swe::Scheme::muscl;
+    scene.cfl = 0.25;
+  }
+  swe::Solver solver(scene, exec, options);
   const long long real_cells = solver.scene().grid.cells();
   for (int i = 0; i < 5; ++i) solver.step();  // warm up: module load, caches, first dt
   (void)solver.time();                        // waits for the device
@@ -127,8 +133,9 @@ int cmd_bench_swe(const BenchOptions& o) {
   if (precisions.empty()) precisions = {"float32", "float64"};
 
   const int threads = host_thread_count();
-  fmt::print("silt bench swe: backend {}{}\n", to_string(backend),
-             cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads", threads));
+  fmt::print("silt bench swe: backend {}{}{}\n", to_string(backend),
+             cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads", threads),
+             o.muscl ? ", scheme muscl (plain phases; a step is two stages)" : "");
   double roof = kHbmBytesPerSecond;
   if (!cuda) {
     const HostStream st = measure_host_stream();
@@ -153,7 +160,7 @@ int cmd_bench_swe(const BenchOptions& o) {
       const swe::Precision p = bench_precision(prec);
       const long long cells = parse_size(size);
       const int steps = bench_steps(o.steps, cells, cuda);
-      const Result r = run_case(exec, cells, p, steps, o.plain);
+      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl);
       const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       if (cuda)

@@ -41,6 +41,7 @@ struct BenchOptions {
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
+  bool muscl = false;  // swe: physics.scheme = "muscl" (a step: Heun's two stages)
   int halo = 0;        // swe split: halo layers (0: run::halo_layers())
 };
 

@@ -201,6 +201,25 @@ TEST(SweScene, OverridesApplyBeforeValidation) {
   EXPECT_TRUE(throws_with([&] { parse(base(), {"run.end_time.x=1"}); }, {"not an object"}));
 }
 
+TEST(SweScene, SchemeIsFirstOrderUnlessMusclIsAskedFor) {
+  EXPECT_EQ(parse(base()).scene.scheme, swe::Scheme::first_order);
+  EXPECT_EQ(parse(base()).scene.cfl, 0.45);
+  EXPECT_EQ(parse(base()).resolved["physics"]["scheme"], "first_order");
+  // muscl: its own default Courant number, and a bound that names the key and the reason.
+  const auto job = parse(base(), {"physics.scheme=muscl"});
+  EXPECT_EQ(job.scene.scheme, swe::Scheme::muscl);
+  EXPECT_EQ(job.scene.cfl, 0.25);
+  EXPECT_EQ(job.resolved["physics"]["cfl"], 0.25);
+  EXPECT_EQ(parse(base(), {"physics.scheme=muscl", "physics.cfl=0.2"}).scene.cfl, 0.2);
+  EXPECT_TRUE(throws_with(
+      [&] {
+        parse(base(), {"physics.scheme=muscl", "physics.cfl=0.45"});
+      },
+      {"'physics.cfl'", "0.45 is above 0.25", "physics.scheme = \"muscl\""}));
+  EXPECT_TRUE(throws_with([&] { parse(base(), {"physics.scheme=second_order"}); },
+                          {"'physics.scheme' must be one of", "\"second_order\""}));
+}
+
 TEST(SweScene, WrongTypesAndRangesNameKeyAndValue) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"grid.dx=-1", {"'grid.dx' must be in [1e-06, 10000000], got -1"}},

@@ -10,3 +10,5 @@ silt_add_test(NAME swe_pack_test SOURCES swe_pack_test.cpp LABEL unit LIBS silt:
 # The cell update on host packs of cells and the row step's update pass: every lane the scalar bits.
 silt_add_test(NAME swe_pack_update_test SOURCES swe_pack_update_test.cpp LABEL unit LIBS silt::swe
               TIMEOUT 120)
+# The second-order scheme's reconstruction (kernels/muscl_k.hpp) on a small host grid (plain g++).
+silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 120)

@@ -93,6 +93,22 @@ if(TARGET silt)
   set_tests_properties(swe_isolated_building_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()
+# The second-order scheme through the solver: split runs against one part, the volume balance, a
+# lake at rest with islands, a uniform pollutant (CUDA variant: label gpu).
+silt_add_test(NAME swe_order2_test SOURCES swe_order2_test.cpp LABEL verification
+              LIBS silt::swe CUDA TIMEOUT 120)
+target_include_directories(swe_order2_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+set_tests_properties(swe_order2_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+# The second-order scheme against SWASHES on the smooth steady channel with rain: observed orders
+# of q near 2 (of h 1: docs/NOTES.md, "A second-order scheme").
+if(TARGET silt)
+  add_test(NAME swe_swashes_muscl_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_swashes_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_swashes_muscl --scheme muscl
+                   rain_sub)
+  set_tests_properties(swe_swashes_muscl_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test

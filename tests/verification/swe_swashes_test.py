@@ -34,7 +34,10 @@ import numpy as np
 SILT, SCRATCH = sys.argv[1], sys.argv[2]
 ARGS = sys.argv[3:]
 BACKEND = ARGS[ARGS.index("--backend") + 1] if "--backend" in ARGS else "cpu"
-ONLY = {a for a in ARGS if a not in ("--backend", BACKEND)}
+SCHEME = ARGS[ARGS.index("--scheme") + 1] if "--scheme" in ARGS else "first_order"
+ONLY = {a for a in ARGS if a not in ("--backend", BACKEND, "--scheme", SCHEME)}
+# The scheme's Courant number: the first order's 0.45 of these runs, muscl's default 0.25.
+CFL = 0.25 if SCHEME == "muscl" else 0.45
 G = 9.81
 failures = []
 passed = 0
@@ -110,6 +113,7 @@ def run_silt(name, doc):
                                          precision="float64")
     doc["run"]["output_interval"] = doc["run"]["end_time"]
     doc.setdefault("physics", {})["precision"] = "float64"
+    doc["physics"].update(scheme=SCHEME, cfl=CFL)
     scene = os.path.join(folder, "scene.json")
     with open(scene, "w") as f:
         json.dump(doc, f, indent=1)
@@ -188,22 +192,27 @@ def dam_break(choice, n):
                 "q": norms(q - ex.table[:, 4], dx, length)}
 
 
-def macdonald_rain(choice, n):
-    work = os.path.join(SCRATCH, f"swashes_rain{choice}_{n}", "input")
+def macdonald_rain(choice, n, domain=4):
+    """MacDonald's steady channels: domain 4 with rain, domain 1 without (rain 0 below)."""
+    tag = f"swashes_mac{domain}_{choice}_{n}"
+    work = os.path.join(SCRATCH, tag, "input")
     os.makedirs(work, exist_ok=True)
-    ex = Exact([1, 2, 4, choice, n], work)
+    ex = Exact([1, 2, domain, choice, n], work)
     length, manning = ex.number("Length of the domain"), ex.number("Manning's friction coefficient")
     q_in = ex.number("Imposed discharge on the left boundary")
     dx = length / n
     h_exact, z, q_exact = ex.table[:, 1], ex.table[:, 3], ex.table[:, 4]
     # The rain is what the exact discharge gains along the channel: q(x) = q_in + r x.
-    rain = float(np.polyfit(ex.table[:, 0], q_exact, 1)[0])  # m/s
+    rain = float(np.polyfit(ex.table[:, 0], q_exact, 1)[0]) if domain == 4 else 0.0  # m/s
     write_asc(os.path.join(work, "z.asc"), z[None, :], dx)
     bounds = [{"side": "west", "type": "discharge", "discharge": q_in * dx}]
     if "Imposed water height on the right boundary" in "".join(ex.header):
-        # Subcritical outflow: the level SWASHES imposes at x = L over the last cell's bed.
+        # Subcritical outflow: the level SWASHES imposes at x = L, over the bed there (the last
+        # two cells' bed extrapolated half a cell: the last cell's bed put the level S dx / 2
+        # low, an error of first order that the second-order scheme shows).
         h_out = ex.number("Imposed water height on the right boundary")
-        bounds.append({"side": "east", "type": "level", "level": float(z[-1] + h_out)})
+        z_end = 1.5 * z[-1] - 0.5 * z[-2]
+        bounds.append({"side": "east", "type": "level", "level": float(z_end + h_out)})
     else:
         bounds.append({"side": "east", "type": "open"})
     # From a dry channel (SWASHES's initial state) to the steady state: ~8 times the time the flow
@@ -212,7 +221,7 @@ def macdonald_rain(choice, n):
     doc = {"grid": {"nx": n, "ny": 1, "dx": dx}, "bed": os.path.join(work, "z.asc"),
            "manning": manning, "rainfall_mm_h": rain * 1e3 * 3600, "boundaries": bounds,
            "physics": {"cfl": 0.45}, "run": {"end_time": t_end}}
-    h, u, _ = run_silt(f"swashes_rain{choice}_{n}", doc)
+    h, u, _ = run_silt(tag, doc)
     h, q = h[0], h[0] * u[0]
     return dx, {"h": norms(h - h_exact, dx, length), "q": norms(q - q_exact, dx, length)}
 
@@ -281,13 +290,28 @@ if wanted("ritter"):
     # 0.39-0.49: SWASHES's dam holds 5 mm, so the dry depth (1e-5 m) and the front's thin tail
     # weigh more than in the 1 m Ritter of swe_dam_break_test (orders 0.61-0.73).
     expect("Ritter", rows, {"h": (2.7e-5, 5.3e-5, 2.8e-4), "q": (5.2e-6, 1.22e-5, 6.1e-5)}, 0.3)
-if wanted("rain_sub"):
+if wanted("rain_sub") and SCHEME == "muscl":
+    rows = study("MacDonald with rain, subcritical (SWASHES 1 2 4 2), muscl",
+                 lambda n: macdonald_rain(2, n), [50, 100, 200])
+    # Measured at 200 cells (2026-12-04): h 1.81e-3, 2.17e-3, 5.64e-3; q 8.80e-5, 5.61e-4,
+    # 7.59e-3; L1 orders of q 2.01, 2.00, of h 1.01, 1.00 (docs/NOTES.md, "A second-order scheme":
+    # the depth's first-order error is not found yet). First order: h 3.5e-3, q 8.9e-3.
+    expect("rain subcritical, muscl", rows,
+           {"h": (2.3e-3, 2.7e-3, 7.1e-3), "q": (1.1e-4, 7.0e-4, 9.5e-3)}, None)
+    check(min(orders(rows, "q")) > 1.8, f"rain subcritical, muscl: L1 orders of q "
+          f"{', '.join(f'{v:.2f}' for v in orders(rows, 'q'))} > 1.8")
+    check(min(orders(rows, "h")) > 0.9, f"rain subcritical, muscl: L1 orders of h "
+          f"{', '.join(f'{v:.2f}' for v in orders(rows, 'h'))} > 0.9")
+elif wanted("rain_sub"):
     rows = study("MacDonald with rain, subcritical (SWASHES 1 2 4 2)",
                  lambda n: macdonald_rain(2, n), [50, 100, 200])
     # Measured at 200 cells: h 3.60e-3, 5.27e-3, 1.84e-2; q 8.95e-3, 9.74e-3, 2.51e-2; orders
     # 1.02-1.05.
     expect("rain subcritical", rows, {"h": (4.5e-3, 6.6e-3, 2.3e-2), "q": (1.12e-2, 1.22e-2, 3.1e-2)},
            0.9)
+if wanted("mac_sub"):
+    rows = study("MacDonald, subcritical (SWASHES 1 2 1 2)",
+                 lambda n: macdonald_rain(2, n, domain=1), [50, 100, 200])
 if wanted("rain_super"):
     rows = study("MacDonald with rain, supercritical (SWASHES 1 2 4 4)",
                  lambda n: macdonald_rain(4, n), [50, 100, 200])

@@ -48,13 +48,12 @@ SILT_HD EdgeForcing<T> edge_forcing(const EdgeView<T>& v, Index i, Index j, Inde
   return f;
 }
 
-/// Flux through a boundary edge of cell (i, j), whose ghost lies on the left (west/south) or right
-/// (east/north) of the edge. seg < 0 is a wall.
+/// Flux through a boundary edge of cell (i, j) in state `in` on bed z at the edge (its cell-centre
+/// state, or the second-order scheme's face state), whose ghost lies on the left (west/south) or
+/// right (east/north) of the edge. seg < 0 is a wall.
 template <class T>
 SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,
-                                  bool ghost_left) {
-  const NormalState<T> in = normal_state_k(v.cell(i, j), d, v.dry);
-  const T z = v.z(i, j);
+                                  bool ghost_left, const NormalState<T>& in, T z) {
   if (seg < 0) return boundary_edge_flux_k(kWall, in, z, T(0), T(0), v.g, v.dry, ghost_left);
   const int kind = v.seg_kind[seg];
   if (kind == kWall || kind == kOpen || kind == kLevel)
@@ -64,6 +63,28 @@ SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
   const Index ni = d == Dir::x ? i + step : i, nj = d == Dir::x ? j : j + step;
   return flow_boundary_flux_k(kind, in, edge_forcing(v, i, j, ni, nj, seg, kind, in.h), v.g, v.dry,
                               ghost_left);
+}
+template <class T>
+SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,
+                                  bool ghost_left) {
+  return boundary_flux(v, i, j, d, seg, ghost_left, normal_state_k(v.cell(i, j), d, v.dry),
+                       v.z(i, j));
+}
+
+/// The boundary segment (-1: a wall) of the edge between cells (i - 1, j) and (i, j) (d ==
+/// Dir::x) or (i, j - 1) and (i, j) (Dir::y) of which only the right cell (right) or only the left
+/// one is active: a segment where the edge lies on the global grid's edge (a subdomain's halo
+/// holds its neighbours' cells, so only the global edge is physical), else a wall.
+template <class T>
+SILT_HD int boundary_segment(const EdgeView<T>& v, Index i, Index j, Dir d, bool right) {
+  const bool along_x = d == Dir::x;
+  if (right) {
+    const bool at_side = along_x ? i + v.i0 == 0 : j + v.j0 == 0;
+    return at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j + v.j0 : i + v.i0) : -1;
+  }
+  const Index il = along_x ? i - 1 : i, jl = along_x ? j : j - 1;
+  const bool at_side = along_x ? i + v.i0 == v.gnx : j + v.j0 == v.gny;
+  return at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl + v.j0 : il + v.i0) : -1;
 }
 
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and
@@ -78,17 +99,9 @@ SILT_HD EdgeFlux<T> edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
     return well_balanced_flux_k(normal_state_k(v.cell(il, jl), d, v.dry), v.z(il, jl),
                                 normal_state_k(v.cell(i, j), d, v.dry), v.z(i, j), v.g, v.dry);
   if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
-  // One side inactive: a wall, or a boundary segment where the edge is on the global grid's edge
-  // (a subdomain's halo holds its neighbours' cells, so only the global edge is physical).
-  if (right) {
-    const bool at_side = along_x ? i + v.i0 == 0 : j + v.j0 == 0;
-    const int seg =
-        at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j + v.j0 : i + v.i0) : -1;
-    return boundary_flux(v, i, j, d, seg, /*ghost_left=*/true);
-  }
-  const bool at_side = along_x ? i + v.i0 == v.gnx : j + v.j0 == v.gny;
-  const int seg =
-      at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl + v.j0 : il + v.i0) : -1;
+  // One side inactive: a wall, or a boundary segment on the global grid's edge.
+  const int seg = boundary_segment(v, i, j, d, right);
+  if (right) return boundary_flux(v, i, j, d, seg, /*ghost_left=*/true);
   return boundary_flux(v, il, jl, d, seg, /*ghost_left=*/false);
 }
 

@@ -27,9 +27,10 @@ partition::Shape to_shape(SplitShape s) {
 }
 
 // The tile kernel when every exec can run it, the row step when every exec is the host.
+// The second-order scheme runs the plain phases (muscl_step.hpp) on every backend.
 template <class Path>
-Path step_path(const Split& split, const SolverOptions& options) {
-  if (options.plain_phases) return Path::plain;
+Path step_path(const Scene& s, const Split& split, const SolverOptions& options) {
+  if (options.plain_phases || s.scheme == Scheme::muscl) return Path::plain;
   bool tile = true, host = true;
   for (const Exec& e : split.execs) {
     tile = tile && fused_step_available(e);
@@ -42,6 +43,12 @@ const partition::World& world_of(const Split& split) {
   return split.this_process_only ? partition::World::self() : partition::World::get();
 }
 
+// Halo layers of a split run: the second-order reconstruction reads two cells beyond an updated
+// one, so a stage needs at least 2.
+int halo_layers(const Scene& s, const Split& split) {
+  return s.scheme == Scheme::muscl ? std::max(split.halo, 2) : split.halo;
+}
+
 partition::Decomposition decompose(const Scene& s, const Layout& layout, const Split& split,
                                    int parts) {
   if (split.execs.empty())
@@ -50,7 +57,7 @@ partition::Decomposition decompose(const Scene& s, const Layout& layout, const S
     throw Error(fmt::format("swe scene '{}': halo width {} (must be >= 1)", s.name, split.halo));
   partition::SplitOptions o;
   o.parts = parts;
-  o.halo = parts > 1 ? split.halo : 1;  // one part: the whole grid, whatever its size
+  o.halo = parts > 1 ? halo_layers(s, split) : 1;  // one part: the whole grid, whatever its size
   o.shape = to_shape(split.shape);
   try {
     return partition::split(s.grid.nx, s.grid.ny, layout.active, o);
@@ -67,11 +74,12 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       layout_(prepare(s)),
       world_(world_of(split)),
       per_rank_(int(split.execs.size())),
-      k_(split.halo),
-      since_exchange_(split.halo),
+      muscl_(s.scheme == Scheme::muscl),
+      k_(halo_layers(s, split)),
+      since_exchange_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
-      path_(step_path<Path>(split, options)) {
+      path_(step_path<Path>(s, split, options)) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
@@ -169,6 +177,10 @@ void Engine<T>::fence_all() const {
 // One step of every part: no host synchronisation unless MPI is involved.
 template <class T>
 void Engine<T>::launch_step() {
+  if (muscl_) {
+    launch_muscl_step();
+    return;
+  }
   const bool exchange = coupled() && since_exchange_ >= k_;
   if (exchange) {
     halo_->begin(storage(cur_));

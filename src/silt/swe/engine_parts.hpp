@@ -55,6 +55,13 @@ class Engine final : public EngineBase {
   void make_coupling();
   // The phases of a step (engine.cpp).
   void launch_step();
+  // The second-order step (engine_muscl.cpp): Heun's two stages over ghost-expanded boxes, then
+  // the plain phases with the boundary flow of both stages.
+  void launch_muscl_step();
+  void exchange_state(int which, bool with_infiltration);
+  void muscl_stage(Index r);
+  void muscl_final(Index r);
+  void finish_muscl_parts();
   void agree_on_dt();
   void advance_clocks();
   void update_all(Index r, const char* label);
@@ -116,8 +123,11 @@ class Engine final : public EngineBase {
   // (core/staging.hpp).
   mutable StagingPool frame_slots_;
   partition::ScalarReduce reduce_;
+  bool muscl_;  // physics.scheme = "muscl"
   int k_;
-  int since_exchange_;  // steps since the last exchange; >= k_: exchange before the next step
+  // Steps since the last exchange (>= k_: exchange before the next step); with muscl_, halo
+  // layers of the current state used since then (each stage uses 2).
+  int since_exchange_;
   bool has_discharge_;
   bool has_rating_;
   // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel

@@ -171,6 +171,12 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
   p.hu[1] = twin(p.hu[0], "swe.hu");
   p.hv[1] = twin(p.hv[0], "swe.hv");
   p.hc[1] = twin(p.hc[0], "swe.hc");
+  if (p.scene->scheme == Scheme::muscl) {
+    p.h[2] = twin(p.h[0], "swe.h_stage");
+    p.hu[2] = twin(p.hu[0], "swe.hu_stage");
+    p.hv[2] = twin(p.hv[0], "swe.hv_stage");
+    p.hc[2] = twin(p.hc[0], "swe.hc_stage");
+  }
   p.z = upload(p.exec, st.z, "swe.z");
   p.manning = upload(p.exec, st.manning, "swe.manning");
   p.max_depth = twin(p.h[0], "swe.max_depth");
@@ -327,6 +333,16 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_all_sources = int(source_series.size());
   v.n_edge = edge_slots(scene->grid.nx, scene->grid.ny);
   v.forcing = forcing.view(read, write);
+  return v;
+}
+
+template <class T>
+SolverView<T> Part<T>::stage_view(int read) const {
+  SolverView<T> v = view(read, 1 - read);
+  v.h_new = grid(h[2]);
+  v.hu_new = grid(hu[2]);
+  v.hv_new = grid(hv[2]);
+  v.hc_new = grid(hc[2]);
   return v;
 }
 

@@ -32,8 +32,11 @@ struct Part {
   Grid2<T> grid(const DeviceBuffer<T>& b) const {
     return Grid2<T>{const_cast<T*>(b.data()), nx, ny, ring};
   }
+  /// Views of state buffer read (0, 1, or 2: the intermediate state) writing buffer write.
   EdgeView<T> edge_view(int read) const;
   SolverView<T> view(int read, int write) const;
+  /// view(read, 1 - read) writing the intermediate state [2] instead (Heun's first stage).
+  SolverView<T> stage_view(int read) const;
   /// The hazard accumulation over state `state` (hazard.cpp).
   HazardView<T> hazard_view(int state) const;
   /// The cross sections' edges this part owns, over state `read` (the step's start).
@@ -54,7 +57,9 @@ struct Part {
   Index ext;
   Exec exec;
   double active_area;  // m^2 of owned active cells (rain inflow)
-  DeviceBuffer<T> h[2], hu[2], hv[2], hc[2];
+  // The state: [0] and [1] alternate as the step's start and end; [2] is the second-order
+  // scheme's intermediate state U* (Heun's first stage; empty for the first-order scheme).
+  DeviceBuffer<T> h[3], hu[3], hv[3], hc[3];
   DeviceBuffer<T> z, manning, max_depth;
   DeviceBuffer<std::uint8_t> active;
   DeviceBuffer<T> bk_h, bk_hu, bk_hv, bk_hc, bk_max_depth;

@@ -6,6 +6,7 @@
 #include "silt/swe/kernels/cell_update_k.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
 #include "silt/swe/kernels/transport_k.hpp"
+#include "silt/swe/muscl_edges.hpp"
 #include "silt/swe/point_source.hpp"
 
 namespace silt::swe::detail {
@@ -202,8 +203,17 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
       });
 }
 
+namespace {
+/// The flux through a boundary edge as the step's update computes it.
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
+SILT_HD EdgeFlux<T> boundary_edge(const EdgeView<T>& e, Index i, Index j, Dir d, bool muscl) {
+  return muscl ? muscl_edge_flux(e, i, j, d) : edge_flux(e, i, j, d);
+}
+}  // namespace
+
+template <class T>
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight,
+                         bool second_order) {
   parallel_reduce_into<silt::detail::SumOp>(
       exec, "swe.boundary_flow", v.n_flow_cells,
       SILT_LAMBDA(Index k)->double {
@@ -212,14 +222,14 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v) {
         // Mass flux along +x / +y: into the domain on west/south sides, out of it on east/north.
         double q;
         if (b.side == kWest)
-          q = double(edge_flux(e, 0, b.pos, Dir::x).h);
+          q = double(boundary_edge(e, 0, b.pos, Dir::x, second_order).h);
         else if (b.side == kEast)
-          q = -double(edge_flux(e, e.nx, b.pos, Dir::x).h);
+          q = -double(boundary_edge(e, e.nx, b.pos, Dir::x, second_order).h);
         else if (b.side == kSouth)
-          q = double(edge_flux(e, b.pos, 0, Dir::y).h);
+          q = double(boundary_edge(e, b.pos, 0, Dir::y, second_order).h);
         else
-          q = -double(edge_flux(e, b.pos, e.ny, Dir::y).h);
-        const double volume = q * v.clock[kDt] * v.dx;
+          q = -double(boundary_edge(e, b.pos, e.ny, Dir::y, second_order).h);
+        const double volume = q * v.clock[kDt] * v.dx * weight;
         v.edge_flow()[e.edge_index(b.side, b.pos + (b.side < kSouth ? e.j0 : e.i0))] += volume;
         return volume;
       },
@@ -326,7 +336,7 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*); \
   template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
   template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&);                 \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool);   \
   template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
   template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
   template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                      \

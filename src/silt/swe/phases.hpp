@@ -43,9 +43,12 @@ template <class T>
 void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label);
 
 /// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
-/// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update).
+/// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update), times
+/// weight; second_order: the fluxes of the second-order scheme (muscl_edges.hpp), which adds each
+/// of its two stages' fluxes with weight 1/2.
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v);
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight = 1.0,
+                         bool second_order = false);
 
 /// Point sources: volume (and pollutant) added to (or withdrawn from) their cells' next state.
 template <class T>

@@ -15,6 +15,10 @@
 namespace silt::swe {
 
 enum class Precision { f32, f64 };
+/// The finite-volume scheme (physics.scheme): first-order Roe (paper 001), or MUSCL reconstruction
+/// with hydrostatic reconstruction and Heun's two stages (kernels/muscl_k.hpp), second order in
+/// smooth flow, first order at wet/dry fronts.
+enum class Scheme { first_order, muscl };
 enum class Side { west, east, south, north };
 enum class BoundaryKind {
   wall,          // reflective: no flow through the edge
@@ -144,8 +148,11 @@ struct Scene {
   RainRaster rain;                     // rainfall rasters, added to `rainfall` (empty: none)
   Infiltration infiltration;
 
-  double gravity = 9.81;    // m/s^2
-  double cfl = 0.45;        // Courant number of the 2D unsplit first-order scheme (stable <= 0.5)
+  double gravity = 9.81;  // m/s^2
+  Scheme scheme = Scheme::first_order;
+  // Courant number of the 2D unsplit scheme: first order stable and positive <= 0.5; muscl
+  // positive <= 0.25 (its face depths reach 3/2 of the cell's), its default
+  double cfl = 0.45;
   double dry_depth = 1e-5;  // m: below this a cell is dry (no velocity, no outflow)
   double max_dt = std::numeric_limits<double>::infinity();  // s
   double min_dt = 1e-9;  // s: a step below this is reported as a collapsing time step

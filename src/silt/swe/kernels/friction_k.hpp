@@ -34,4 +34,18 @@ SILT_HD SILT_FORCEINLINE T manning_factor_k(T h, T hu, T hv, T n, T g, T dt) {
   return math::select(slowed, T(1) / (T(1) + dt * k), T(1));
 }
 
+/// The factor of the fully implicit step, hu_new = hu / (1 + dt k(hu_new)) with k linear in |q|:
+/// f = 2 / (1 + sqrt(1 + 4 dt k(hu))), k as in manning_factor_k. Its steady state balances the
+/// friction at the new discharge whatever dt, where manning_factor_k's (k at the discharge before
+/// friction) is dt k too strong: a first-order error in the depth of a steady flow, which the
+/// second-order scheme's stages cannot carry (SWASHES's MacDonald channels: order 1 in h). Scalar T.
+template <class T>
+SILT_HD SILT_FORCEINLINE T manning_implicit_factor_k(T h, T hu, T hv, T n, T g, T dt) {
+  if (!(n > T(0) && h > T(0) && dt > T(0))) return T(1);
+  const T q = math::sqrt(hu * hu + hv * hv);  // m^2/s
+  if (!(q > T(0))) return T(1);
+  const T k = g * n * n * (q / h) / (h * math::cbrt_fast(h));  // 1/s, +inf if h^(4/3) underflows
+  return T(2) / (T(1) + math::sqrt(T(1) + T(4) * dt * k));
+}
+
 }  // namespace silt::swe

@@ -1,0 +1,99 @@
+// The engine's second-order step (physics.scheme = "muscl"; kernels/muscl_k.hpp, muscl_step.hpp):
+// dt from U^n as in the first-order step, Heun's first stage into the intermediate state U*, the
+// second into the next state, then the plain phases (boundary flow as the mean of the two stages'
+// fluxes, point sources on the final state, the CFL speed). Several parts: ghost cell expansion
+// by stages, each reading two layers beyond the cells it updates; a state whose halo holds fewer
+// than two valid layers is exchanged first (halo k: stage 1 updates k - 2 layers of the halo,
+// stage 2 k - 4, or U* is exchanged when k < 4), without overlap.
+#include <algorithm>
+
+#include "silt/swe/engine_parts.hpp"
+#include "silt/swe/muscl_step.hpp"
+#include "silt/swe/phases.hpp"
+
+namespace silt::swe::detail {
+
+template <class T>
+void Engine<T>::launch_muscl_step() {
+  // Halo layers of U^n still valid (since_exchange_ counts those used since the exchange); one
+  // part has no halo to keep and updates its owned cells (r1 = r2 = 0).
+  Index valid = coupled() ? k_ - since_exchange_ : 2;
+  if (valid < 2) {
+    exchange_state(cur_, true);
+    valid = k_;
+  }
+  agree_on_dt();
+  advance_clocks();
+  const Index r1 = valid - 2;  // stage 1 updates r1 halo layers: U* is valid there
+  muscl_stage(r1);
+  Index valid_star = coupled() ? r1 : 2;
+  if (valid_star < 2) {
+    exchange_state(2, false);
+    valid_star = k_;
+  }
+  const Index r2 = std::min(valid_star - 2, valid);  // stage 2 reads U* 2 layers out, U^n in place
+  muscl_final(r2);
+  finish_muscl_parts();
+  // Cross-sections: the first-order fluxes of U^n (not yet the mean of the stages' fluxes).
+  accumulate_sections();
+  accumulate_hazard();
+  since_exchange_ = int(k_ - r2);
+  cur_ = 1 - cur_;
+}
+
+// The halos of state buffer `which` (and, with with_infiltration, the cumulative infiltration of
+// the current state) from the neighbours, waited for.
+template <class T>
+void Engine<T>::exchange_state(int which, bool with_infiltration) {
+  halo_->begin(storage(which));
+  if (with_infiltration && halo_F_) halo_F_->begin(infiltration_storage(cur_));
+  halo_->finish();
+  if (with_infiltration && halo_F_) halo_F_->finish();
+}
+
+template <class T>
+void Engine<T>::muscl_stage(Index r) {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    phase_muscl_stage(p->exec, p->stage_view(cur_), grown(*p, r), "swe.muscl.stage");
+  }
+}
+
+template <class T>
+void Engine<T>::muscl_final(Index r) {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    phase_muscl_final(p->exec, p->view(cur_, 1 - cur_), p->edge_view(2), grown(*p, r),
+                      "swe.muscl.final");
+  }
+}
+
+template <class T>
+void Engine<T>::finish_muscl_parts() {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    if (v.n_flow_cells > 0) {
+      // The step's boundary volume: dt times the mean of the two stages' fluxes, as the update.
+      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true);
+      SolverView<T> star = v;
+      star.e = p->edge_view(2);
+      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true);
+    }
+    if (v.n_sources > 0) phase_sources(p->exec, v);
+    phase_cfl_step(p->exec, v);
+    if (coupled()) phase_step_scalars(*p, 1 - cur_);
+  }
+}
+
+#define SILT_SWE_ENGINE_MUSCL(T)                      \
+  template void Engine<T>::launch_muscl_step();       \
+  template void Engine<T>::exchange_state(int, bool); \
+  template void Engine<T>::muscl_stage(Index);        \
+  template void Engine<T>::muscl_final(Index);        \
+  template void Engine<T>::finish_muscl_parts();
+SILT_SWE_ENGINE_MUSCL(float)
+SILT_SWE_ENGINE_MUSCL(double)
+#undef SILT_SWE_ENGINE_MUSCL
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,58 @@
+// Edge fluxes of the second-order scheme on the grid (kernels/muscl_k.hpp): between two active
+// cells, muscl_flux_k with each cell's slopes from its two neighbours along the edge's direction;
+// at a boundary (the domain's edge or an inactive neighbour) the boundary flux of edges.hpp on the
+// active cell's face state, whose slopes are one-sided. The plain phases of muscl_step.hpp and the
+// boundary volume (phase_boundary_flow) call these; the reconstruction reads cells up to two away
+// from an edge.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/swe/edges.hpp"
+#include "silt/swe/kernels/muscl_k.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// Slopes of active cell (i, j) along d: limited between two active neighbours, one-sided at a
+/// boundary (one neighbour inactive or beyond the view), zero in a cell between two boundaries.
+template <class T>
+SILT_HD Slopes<T> cell_slopes(const EdgeView<T>& v, Index i, Index j, Dir d) {
+  const Index di = d == Dir::x ? 1 : 0, dj = 1 - di;
+  const NormalState<T> c = normal_state_k(v.cell(i, j), d, v.dry);
+  const bool west = v.is_active(i - di, j - dj), east = v.is_active(i + di, j + dj);
+  if (west && east)
+    return muscl_slopes_k(normal_state_k(v.cell(i - di, j - dj), d, v.dry), v.z(i - di, j - dj), c,
+                          v.z(i, j), normal_state_k(v.cell(i + di, j + dj), d, v.dry),
+                          v.z(i + di, j + dj), v.dry);
+  if (west || east) {
+    const Index a = east ? i + di : i - di, b = east ? j + dj : j - dj;
+    return muscl_boundary_slopes_k(c, v.z(i, j), normal_state_k(v.cell(a, b), d, v.dry), v.z(a, b),
+                                   v.dry, east);
+  }
+  return Slopes<T>{T(0), T(0), T(0), T(0), T(0)};
+}
+
+/// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and
+/// (i, j) for d == Dir::y, as edge_flux() but second order: between active cells muscl_flux_k; at
+/// a boundary the boundary flux of the active cell's face state, with its half of the centred bed
+/// source.
+template <class T>
+SILT_HD EdgeFlux<T> muscl_edge_flux(const EdgeView<T>& v, Index i, Index j, Dir d) {
+  const Index il = d == Dir::x ? i - 1 : i, jl = d == Dir::x ? j : j - 1;
+  const bool left = v.is_active(il, jl), right = v.is_active(i, j);
+  if (left && right)
+    return muscl_flux_k(normal_state_k(v.cell(il, jl), d, v.dry), v.z(il, jl),
+                        cell_slopes(v, il, jl, d), normal_state_k(v.cell(i, j), d, v.dry),
+                        v.z(i, j), cell_slopes(v, i, j, d), v.g, v.dry);
+  if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
+  const Index ci = right ? i : il, cj = right ? j : jl;  // the active cell
+  const NormalState<T> c = normal_state_k(v.cell(ci, cj), d, v.dry);
+  const Slopes<T> s = cell_slopes(v, ci, cj, d);
+  const FaceState<T> face = face_state_k(c, v.z(ci, cj), s, /*east=*/!right);
+  EdgeFlux<T> f = boundary_flux(v, ci, cj, d, boundary_segment(v, i, j, d, right),
+                                /*ghost_left=*/right, face.s, face.z);
+  add_centred_source_k(f, c, s, v.g, /*east=*/!right);
+  return f;
+}
+
+}  // namespace silt::swe::detail

@@ -1,0 +1,76 @@
+#include "silt/swe/muscl_step.hpp"
+
+#include "silt/swe/kernels/cell_update_k.hpp"
+#include "silt/swe/kernels/friction_k.hpp"
+#include "silt/swe/kernels/muscl_k.hpp"
+#include "silt/swe/muscl_edges.hpp"
+
+namespace silt::swe::detail {
+
+namespace {
+/// The first-order update of cell (i, j) of e's state with its second-order edge fluxes; raises
+/// a fault for an owned cell.
+template <class T>
+SILT_HD CellState<T> muscl_update(const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j,
+                                  double dt) {
+  CellState<T> s = e.cell(i, j);
+  const Index off = e.h.offset(i, j);
+  // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
+  // point-implicit factor leaves a steady flow's depth a first-order error off.
+  const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt), e.g, e.dry, T(0)};
+  const int code =
+      update_cell_k(s, muscl_edge_flux(e, i, j, Dir::x), muscl_edge_flux(e, i + 1, j, Dir::x),
+                    muscl_edge_flux(e, i, j, Dir::y), muscl_edge_flux(e, i, j + 1, Dir::y), p);
+  // A halo cell repeats its owner's update (ghost cell expansion): the owner reports.
+  if (code != kFaultNone && e.owns(i, j))
+    v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+  if (v.manning.ptr) {
+    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning(i, j), e.g, T(dt));
+    s.hu *= f;
+    s.hv *= f;
+  }
+  return s;
+}
+}  // namespace
+
+template <class T>
+void phase_muscl_stage(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+  parallel_for(
+      exec, label, box, SILT_LAMBDA(Index i, Index j) {
+        const double dt = v.clock[kDt];
+        const CellState<T> s =
+            v.e.active(i, j) && dt > 0.0 ? muscl_update(v, v.e, i, j, dt) : v.e.cell(i, j);
+        v.h_new(i, j) = s.h;
+        v.hu_new(i, j) = s.hu;
+        v.hv_new(i, j) = s.hv;
+        v.hc_new(i, j) = s.hc;
+      });
+}
+
+template <class T>
+void phase_muscl_final(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& star, Box2 box,
+                       const char* label) {
+  parallel_for(
+      exec, label, box, SILT_LAMBDA(Index i, Index j) {
+        const double dt = v.clock[kDt];
+        const bool update = v.e.active(i, j) && dt > 0.0;
+        CellState<T> s = v.e.cell(i, j);
+        if (update) s = heun_average_k(s, muscl_update(v, star, i, j, dt), v.e.dry);
+        v.forcing.infiltrate(s, v.e.h.offset(i, j), update, dt, v.e.dry);
+        if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
+        v.h_new(i, j) = s.h;
+        v.hu_new(i, j) = s.hu;
+        v.hv_new(i, j) = s.hv;
+        v.hc_new(i, j) = s.hc;
+      });
+}
+
+#define SILT_SWE_MUSCL_PHASES(T)                                                                  \
+  template void phase_muscl_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*);       \
+  template void phase_muscl_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&, Box2, \
+                                     const char*);
+SILT_SWE_MUSCL_PHASES(float)
+SILT_SWE_MUSCL_PHASES(double)
+#undef SILT_SWE_MUSCL_PHASES
+
+}  // namespace silt::swe::detail
