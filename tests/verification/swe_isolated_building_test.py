@@ -3,7 +3,8 @@ of Soares-Frazão & Zech (2007, J. Hydraulic Research 45 extra issue, 27-36; EA 
 scenes/isolated_building.json, against the depths measured at gauges G1-G6 (0-30 s every 0.01 s,
 scenes/data/isolated_building/building_gauges_h.txt).
 
-For each run (a cell size, a scheme) it runs `silt run` on the CPU and prints per gauge:
+For each run (a cell size, a scheme) it runs `silt run` (on the CPU unless --backend) and prints
+per gauge:
   - RMSE of the depth over 0-30 s at the measured times (model linear between its samples), m;
   - the arrival time of the front, the first time the depth exceeds ARRIVAL_DEPTH (1 cm above the
     experiment's 2 cm layer), linear between the samples around it, measured and modelled, s;
@@ -13,6 +14,7 @@ With --check it asserts the bounds of BOUNDS (the first-order result at 0.1 m wi
 
 Usage: swe_isolated_building_test.py <silt> <work dir> [--dx 0.1 [0.05 ...]] [--scheme S ...]
            [--set key=value ...] [--check] [--plot out.png] [--threads N] [--reuse]
+           [--backend cpu|cuda]
   ctest (label verification): --dx 0.1 --check, ~3 s of `silt run`.
   The docs' table and plot: --dx 0.1 0.05 --plot docs/images/isolated_building_gauges.png"""
 import argparse
@@ -65,7 +67,7 @@ def read_measured():
     return a[:, 0], {g: a[:, 1 + k] for k, g in enumerate(GAUGES)}
 
 
-def run_silt(silt, work, dx, scheme, sets, threads, reuse):
+def run_silt(silt, work, dx, scheme, sets, threads, reuse, backend):
     nx, ny = round(FLUME[0] / dx), round(FLUME[1] / dx)
     if abs(nx * dx - FLUME[0]) > 1e-9 or abs(ny * dx - FLUME[1]) > 1e-9:
         fail(f"dx = {dx} m does not divide the flume {FLUME[0]} m x {FLUME[1]} m")
@@ -73,7 +75,7 @@ def run_silt(silt, work, dx, scheme, sets, threads, reuse):
     out = os.path.join(work, name)
     if reuse and os.path.exists(os.path.join(out, "gauges.csv")):
         return name, out, 0, 0.0
-    cmd = [silt, "run", SCENE, "--backend", "cpu", "--overwrite", "--out", out,
+    cmd = [silt, "run", SCENE, "--backend", backend, "--overwrite", "--out", out,
            "--set", "grid=" + json.dumps({"nx": nx, "ny": ny, "dx": dx}),
            "--set", "outputs.fields=[\"max_depth\"]", "--set", "outputs.png=\"none\"",
            "--set", "run.output_interval=30"]
@@ -206,6 +208,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--plot")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--backend", default="cpu", help="silt run's --backend (cpu, cuda)")
     ap.add_argument("--reuse", action="store_true",
                     help="take the gauges of runs already in the work dir (to redraw the plot)")
     a = ap.parse_args()
@@ -215,7 +218,7 @@ def main():
     for scheme in a.scheme:
         for dx in a.dx:
             name, out, steps, wall = run_silt(a.silt, a.work, dx, scheme, a.sets, a.threads,
-                                              a.reuse)
+                                              a.reuse, a.backend)
             t, h = read_model(out)
             res = compare(tm, hm, t, h)
             print_table(f"{name}: {steps} steps, {wall:.1f} s wall", res)
