@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io_test_util.hpp"
+#include "silt/io/raster.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/io/time_series.hpp"
 #include "test_support.hpp"
@@ -73,6 +74,32 @@ TEST(SweScene, DamBreakExampleLoads) {
   EXPECT_NE(job.warnings[0].find("'outputs.png'"), std::string::npos) << job.warnings[0];
   EXPECT_EQ(job.outputs.png, io::PngMap::none);
 #endif
+}
+
+TEST(SweScene, IsolatedBuildingExampleLoads) {
+  const auto job = io::load_swe_job(SILT_SOURCE_DIR "/scenes/isolated_building.json");
+  const auto& s = job.scene;
+  ASSERT_EQ(s.grid.nx, 716);
+  ASSERT_EQ(s.grid.ny, 72);
+  const auto at = [&](double x, double y) {
+    return static_cast<size_t>(y / 0.05) * 716 + static_cast<size_t>(x / 0.05);
+  };
+  EXPECT_EQ(s.bed[at(7.0, 0.5)], 1.0);    // the dam
+  EXPECT_EQ(s.bed[at(7.0, 1.8)], 0.0);    // its gate
+  EXPECT_EQ(s.depth[at(7.0, 1.8)], 0.4);  // full at the start
+  EXPECT_EQ(s.depth[at(3.0, 1.8)], 0.4);  // the reservoir
+  EXPECT_NEAR(s.depth[at(20.0, 1.8)], 0.02, 1e-12);
+  EXPECT_NEAR(s.bed[at(3.0, 0.1)], 0.155 * (0.34 - 0.125) / 0.34, 1e-12);  // side slope
+  EXPECT_EQ(s.bed[at(11.345, 2.02)], 1.0);                                 // the building's centre
+  EXPECT_EQ(s.bed[at(11.06, 2.4)], 0.0);  // beside it, inside its bounding box
+  // The building covers 0.8 x 0.4 m = 128 cells of 0.05 m, up to its staircase edge.
+  int building = 0;
+  for (size_t c = 0; c < s.bed.size(); ++c) {
+    const double x = (static_cast<double>(c % 716) + 0.5) * 0.05;
+    building += x > 9.0 && x < 13.0 && s.bed[c] == 1.0;
+  }
+  EXPECT_NEAR(building, 128, 8);
+  ASSERT_EQ(job.outputs.gauges.size(), 6u);
 }
 
 TEST(SweScene, RiverSpillExampleLoads) {
@@ -238,6 +265,41 @@ TEST(SweScene, NegativeDepthNamesCell) {
   write_file("neg.asc", asc(10, 8, 2, rows));
   j["initial"]["depth"] = "neg.asc";
   EXPECT_TRUE(throws_with([&] { parse(j); }, {"got -1", "(i = 1, j = 7)", "neg.asc"}));
+}
+
+TEST(SweScene, PolygonPatchPaintsCellCentresInside) {
+  // A square turned 45 degrees (a diamond) centred on cell (i = 4, j = 3) at (109, 57), half
+  // diagonal 3 m: the cells whose centre lies inside are the centre cell and its four neighbours
+  // 2 m away (their centres are 2 m < 3 m from it along an axis); the diagonal ones (2 + 2 = 4 m
+  // in the diamond's norm) are outside.
+  Json j = base();
+  j["bed"] = Json::parse(
+      R"({"value": 0, "patches": [{"shape": "polygon", "value": 1,
+          "vertices": [[109, 54], [112, 57], [109, 60], [106, 57]]}]})");
+  const auto job = parse(j);
+  const auto& s = job.scene;
+  double sum = 0;
+  for (double z : s.bed) sum += z;
+  EXPECT_EQ(sum, 5.0);
+  for (const auto& [i, jj] : {std::pair{4, 3}, {3, 3}, {5, 3}, {4, 2}, {4, 4}})
+    EXPECT_EQ(s.bed[static_cast<size_t>(jj) * 10 + i], 1.0) << "cell " << i << ", " << jj;
+  EXPECT_EQ(job.resolved["bed"]["patches"][0]["vertices"].size(), 4u);
+  // Either orientation, and a concave (L-shaped) outline: the notch stays unpainted.
+  j["bed"]["patches"][0]["vertices"] =
+      Json::parse("[[100, 50], [100, 56], [104, 56], [104, 52], [108, 52], [108, 50]]");
+  const auto l = parse(j).scene;
+  EXPECT_EQ(l.bed[0], 1.0);           // (101, 51)
+  EXPECT_EQ(l.bed[1 * 10 + 1], 1.0);  // (103, 53)
+  EXPECT_EQ(l.bed[1 * 10 + 3], 0.0);  // (107, 53): in the notch
+  EXPECT_EQ(l.bed[3], 1.0);           // (107, 51)
+  // Errors name the key.
+  j["bed"]["patches"][0]["vertices"] = Json::parse("[[100, 50], [104, 56]]");
+  EXPECT_TRUE(throws_with([&] { parse(j); },
+                          {"'bed.patches[0].vertices' must be a list of at least 3 points"}));
+  j["bed"]["patches"][0]["vertices"] = Json::parse(R"([[100, 50], [104, 56], [104, "x"]])");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'bed.patches[0].vertices'", "vertex 2"}));
+  j["bed"]["patches"][0].erase("vertices");
+  EXPECT_TRUE(throws_with([&] { parse(j); }, {"'bed.patches[0].vertices' is missing"}));
 }
 
 TEST(SweScene, LevelGivesDepthAboveBed) {
@@ -449,7 +511,8 @@ TEST(SweScene, ResolvedSceneHasDefaultsAndReloadsIdentically) {
   EXPECT_EQ(r["physics"]["precision"], "float32");
   EXPECT_TRUE(r["physics"]["max_dt"].is_null());
   EXPECT_EQ(r["initial"]["depth"]["patches"][0]["shape"], "rectangle");
-  EXPECT_EQ(r["outputs"]["formats"], Json::array({"asc"}));
+  // GeoTIFF where the GDAL module loads, ESRI ASCII without it.
+  EXPECT_EQ(r["outputs"]["formats"], Json::array({io::gdal_available() ? "tif" : "asc"}));
   EXPECT_EQ(r["run"]["output_interval"], 1.0);
   EXPECT_EQ(r["name"], "scene");
   const auto again = io::parse_swe_job(r.dump(2), "resolved.json", "");

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "silt/core/error.hpp"
 
@@ -98,6 +100,41 @@ Index first_outside(const CellField& f, Range range) {
   }
   return first < n ? first : -1;
 }
+
+using Vertices = std::vector<std::pair<double, double>>;
+
+// A patch's outline: at least 3 points [x, y] in m, closed back to the first.
+Vertices read_vertices(Keys& p) {
+  const Json* v = p.take("vertices");
+  if (!v) p.fail("vertices", "is missing (a list of at least 3 points [x, y] in m)");
+  if (!v->is_array() || v->size() < 3)
+    p.fail("vertices",
+           fmt::format("must be a list of at least 3 points [x, y] in m, got {}", show(*v)));
+  Vertices out;
+  for (size_t k = 0; k < v->size(); ++k) {
+    const Json& q = (*v)[k];
+    const bool ok = q.is_array() && q.size() == 2 && q[0].is_number() && q[1].is_number() &&
+                    std::isfinite(q[0].get<double>()) && std::isfinite(q[1].get<double>());
+    if (!ok)
+      p.fail("vertices", fmt::format("vertex {} must be a point [x, y] of two numbers (m), got {}",
+                                     k, show(q)));
+    out.emplace_back(q[0].get<double>(), q[1].get<double>());
+  }
+  p.resolved("vertices") = *v;
+  return out;
+}
+
+// Even-odd rule (crossing number): a rotated building, an L-shaped wall. Any orientation; a point
+// exactly on an edge may fall either side.
+bool inside_polygon(const Vertices& poly, double x, double y) {
+  bool in = false;
+  for (size_t a = 0, b = poly.size() - 1; a < poly.size(); b = a++) {
+    const auto [xa, ya] = poly[a];
+    const auto [xb, yb] = poly[b];
+    if ((ya > y) != (yb > y) && x < xa + (y - ya) * (xb - xa) / (yb - ya)) in = !in;
+  }
+  return in;
+}
 }  // namespace
 
 void FieldReader::paint_analytic(Keys& k, CellField& f, double fallback) {
@@ -109,7 +146,7 @@ void FieldReader::paint_analytic(Keys& k, CellField& f, double fallback) {
     k.resolved("gradient") = Json::array({0.0, 0.0});
   paint(f, grid_, v, grad.first, grad.second, [](double, double) { return true; });
   for (Keys& p : k.objects("patches")) {
-    const std::string shape = p.choice("shape", "rectangle", {"rectangle", "circle"});
+    const std::string shape = p.choice("shape", "rectangle", {"rectangle", "circle", "polygon"});
     const double pv = p.number("value");
     std::pair<double, double> pg{0.0, 0.0};
     if (p.has("gradient"))
@@ -124,6 +161,10 @@ void FieldReader::paint_analytic(Keys& k, CellField& f, double fallback) {
       paint(f, grid_, pv, pg.first, pg.second, [&](double x, double y) {
         return x >= lo.first && x <= hi.first && y >= lo.second && y <= hi.second;
       });
+    } else if (shape == "polygon") {
+      const Vertices poly = read_vertices(p);
+      paint(f, grid_, pv, pg.first, pg.second,
+            [&](double x, double y) { return inside_polygon(poly, x, y); });
     } else {
       const auto c = p.point("center");
       const double r = p.number("radius", Range::positive());
