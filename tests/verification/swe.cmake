@@ -27,6 +27,16 @@ silt_add_test(NAME swe_rain_infiltration_test SOURCES swe_rain_infiltration_test
               LABEL verification LIBS silt::swe CUDA TIMEOUT 600)
 target_include_directories(swe_rain_infiltration_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 set_tests_properties(swe_rain_infiltration_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+# The example ensemble of it (docs/ensembles.md): 11 members of rain x roughness, every member
+# to its end and the statistics written.
+if(TARGET silt)
+  add_test(NAME silt_run_rain_plane_ensemble
+           COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/rain_plane.json --backend cpu --overwrite
+                   --ensemble ${PROJECT_SOURCE_DIR}/scenes/rain_plane_ensemble.json
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_rain_plane_ensemble)
+  set_tests_properties(silt_run_rain_plane_ensemble PROPERTIES LABELS verification TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "member +11/11 .*t = 5400 s.*\nensemble: [0-9]+ files of statistics")
+endif()
 # The rain-on-catchment example scene end to end: rain rasters resampled, Green-Ampt soil from a
 # raster, an open outlet; passes when `silt run` prints a mass balance that closes to 1e-7.
 if(TARGET silt)
