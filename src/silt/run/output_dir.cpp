@@ -125,7 +125,15 @@ void claim_ensemble_dir(const std::string& dir, OutputMode mode) {
       }
     fs::remove(members, ec);
   }
-  claim_output_dir(dir, mode);
+  if (mode != OutputMode::fresh) return claim_output_dir(dir, mode);
+  try {
+    claim_output_dir(dir, mode);
+  } catch (const Error&) {  // its way out names --restart, which ensembles do not offer
+    throw Error(fmt::format(
+        "output folder '{}' is not empty: pass --overwrite to replace an earlier ensemble's files "
+        "(its members' folders too), or another --out",
+        dir));
+  }
 }
 
 }  // namespace silt::run
