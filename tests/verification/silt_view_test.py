@@ -738,6 +738,20 @@ async def replay_client(port, seconds):
             [h for h in headers if h["type"] != "terrain"], gauges[-1] if gauges else 0)
 
 
+async def replay_pause(port):
+    """A replay paused by its client (the frame loop's hold hook, as in a live run): frames while
+    running, at most the one in flight and the last frame again while paused, frames again after
+    resume."""
+    import websockets
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        running = frame_times((await receive(ws, 1.5))[0])
+        await ws.send('{"cmd": "pause"}')
+        paused = frame_times((await receive(ws, 2.0))[0])
+        await ws.send('{"cmd": "resume"}')
+        resumed = frame_times((await receive(ws, 2.0))[0])
+    return running, paused, resumed
+
+
 def replay(silt, source, work, shots):
     env = dict(os.environ, OMP_NUM_THREADS="1")
     mpm_out, swe_out = os.path.join(work, "mpm"), os.path.join(work, "swe")
@@ -761,6 +775,7 @@ def replay(silt, source, work, shots):
                     fail(f"silt view {out} did not start: {open(log.name).read()}")
                 time.sleep(0.1)
             scene, terrain, frames, gauges = asyncio.run(replay_client(port, 6))
+            running, paused, resumed = asyncio.run(replay_pause(port))
         finally:
             p.send_signal(signal.SIGTERM)
             rc = p.wait(30)
@@ -775,6 +790,11 @@ def replay(silt, source, work, shots):
             fail("mpm replay: frames without every particle")
         if solver == "swe" and (not terrain or gauges < 20):
             fail(f"swe replay: terrain {terrain}, {gauges} gauge rows (24 written)")
+        print(f"{solver} replay paused: frames {running} running, {paused} paused, {resumed} "
+              "after resume")
+        if len(running) < 2 or len(paused) > 2 or len(resumed) < 2:
+            fail(f"{solver} replay: {len(running)} frames running, {len(paused)} paused (at most "
+                 f"the one in flight and the last again), {len(resumed)} after resume")
         if rc != 0:
             fail(f"silt view exited {rc} on SIGTERM")
     p = subprocess.run([silt, "view", work, "--view", f"127.0.0.1:{free_port()}"],

@@ -1,4 +1,4 @@
-// The hazard rasters of a run (outputs.hazard; swe/kernels/hazard_k.hpp), written at its end from
+// The hazard rasters of a run (outputs.hazard; swe/hazard_class.hpp), written at its end from
 // the fields the solver accumulated every step (and, with every_frame, by write_files with each
 // frame).
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/swe_output.hpp"
-#include "silt/swe/kernels/hazard_k.hpp"
+#include "silt/swe/hazard_class.hpp"
 
 namespace silt::io {
 
@@ -111,7 +111,7 @@ Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which,
     if (!s.active.empty() && !s.active[k]) continue;
     const bool wet = f.first_wet_time[k] >= 0;
     if (which == HazardField::hazard_class)
-      r.values[k] = wet ? swe::hazard_class_k(f.max_rating[k]) : swe::kHazardDry;
+      r.values[k] = swe::hazard_class(f.max_rating[k], wet);
     else if (which != HazardField::first_wet_time || wet)
       r.values[k] = a[k];
   }

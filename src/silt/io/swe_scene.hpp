@@ -43,7 +43,7 @@ bool iso8601_to_utc(const std::string& text, std::string& utc);
 /// The same as seconds since 1970-01-01 00:00:00 UTC; false when text is not such a date.
 bool iso8601_seconds(const std::string& text, double& seconds);
 
-/// Hazard rasters written at the end of a run (outputs.hazard; swe/kernels/hazard_k.hpp): the
+/// Hazard rasters written at the end of a run (outputs.hazard; swe/hazard_class.hpp): the
 /// maxima since the start (depth, speed, depth x speed, concentration, hazard rating HR), the time
 /// of first wetting and the time wet above outputs.hazard.wet_depth, and the HR classes.
 enum class HazardField {

@@ -12,7 +12,7 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
-#include "silt/swe/kernels/hazard_k.hpp"
+#include "silt/swe/hazard_class.hpp"
 #include "silt/swe/sections.hpp"
 
 namespace silt::io {
@@ -454,10 +454,7 @@ void read_hazard(Keys& o, SweJob& job) {
                                     job.scene.dry_depth));
   const std::string debris =
       h.choice("debris", "conservative", {"conservative", "pasture", "woodland", "urban"});
-  hz.debris = debris == "pasture"    ? swe::kDebrisPasture
-              : debris == "woodland" ? swe::kDebrisWoodland
-              : debris == "urban"    ? swe::kDebrisUrban
-                                     : swe::kDebrisConservative;
+  hz.debris = swe::hazard_debris(debris);
   // Off by default: the end rasters are what reports use, and every frame then downloads and
   // writes eight more arrays.
   job.outputs.hazard_every_frame = h.boolean("every_frame", false);

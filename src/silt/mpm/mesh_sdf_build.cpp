@@ -1,6 +1,6 @@
 // build_mesh_sdf (mesh_sdf.hpp): OBJ -> OpenVDB narrow-band SDF -> silt's bricks. OpenVDB's part
 // (add_mesh_frame) lives in silt's VDB module, opened on the first mesh collider
-// (mesh_sdf_vdb.hpp), so that runs without one never load OpenVDB. Compiled by the host compiler
+// (mesh_vdb_module.hpp), so that runs without one never load OpenVDB. Compiled by the host compiler
 // only (src/silt/mpm/CMakeLists.txt).
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 
 #if SILT_WITH_VDB
 #include "silt/core/module_loader.hpp"
-#include "silt/mpm/mesh_sdf_vdb.hpp"
+#include "silt/mpm/mesh_vdb_module.hpp"
 #endif
 
 namespace silt::mpm {

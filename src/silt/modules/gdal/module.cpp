@@ -1,5 +1,5 @@
-// libsilt_gdal.so's boundary: the entry point that hands raster_gdal.cpp's functions to the core,
-// and the core functions raster_gdal.cpp calls, forwarded to the core's own (gdal_module.hpp).
+// libsilt_gdal.so's boundary: the entry point that hands gdal_rasters.cpp's functions to the core,
+// and the core functions gdal_rasters.cpp calls, forwarded to the core's own (gdal_module.hpp).
 #include "silt/io/disk_space.hpp"
 #include "silt/io/gdal_module.hpp"
 #include "silt/io/memory_limit.hpp"
