@@ -97,7 +97,7 @@ TEST(SweOutput, FramesNamedAndReadable) {
 }
 
 TEST(SweOutput, FailedWriteKeepsEarlierFilesAndLeavesNoTemporary) {
-  const auto j = job(R"({"fields": ["depth"], "png": "none"})");
+  const auto j = job(R"({"fields": ["depth"], "formats": ["asc"], "png": "none"})");
   const std::string dir = (scratch() / "atomic").string();
   io::SweOutputWriter w(j, dir);
   w.write_frame(fields(), 0.0, 2);

@@ -36,3 +36,12 @@ endif()
 silt_add_test(NAME mpm_contact_test LABEL verification CUDA
   SOURCES mpm_contact_test.cpp LIBS silt::mpm silt::io)
 target_compile_definitions(mpm_contact_test PRIVATE SILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# `silt run --deterministic --hash` as a user compares runs: the same hashes over thread counts,
+# CPU partitions and a restart (issue 38).
+if(TARGET silt)
+  add_test(NAME silt_hash_test
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/silt_hash_test.py $<TARGET_FILE:silt>
+                   ${PROJECT_SOURCE_DIR}/scenes ${CMAKE_CURRENT_BINARY_DIR}/silt_hash)
+  set_tests_properties(silt_hash_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
+endif()

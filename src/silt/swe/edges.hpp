@@ -53,7 +53,8 @@ SILT_HD EdgeForcing<T> edge_forcing(const EdgeView<T>& v, Index i, Index j, Inde
 /// right (east/north) of the edge. seg < 0 is a wall.
 template <class T>
 SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,
-                                  bool ghost_left, const NormalState<T>& in, T z) {
+                                  bool ghost_left, const NormalState<T>& in, T z,
+                                  bool at_face = false) {
   if (seg < 0) return boundary_edge_flux_k(kWall, in, z, T(0), T(0), v.g, v.dry, ghost_left);
   const int kind = v.seg_kind[seg];
   if (kind == kWall || kind == kOpen || kind == kLevel)
@@ -61,8 +62,9 @@ SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
                                 v.seg_conc[seg], v.g, v.dry, ghost_left);
   const Index step = ghost_left ? 1 : -1;  // toward the interior
   const Index ni = d == Dir::x ? i + step : i, nj = d == Dir::x ? j : j + step;
-  return flow_boundary_flux_k(kind, in, edge_forcing(v, i, j, ni, nj, seg, kind, in.h), v.g, v.dry,
-                              ghost_left);
+  EdgeForcing<T> f = edge_forcing(v, i, j, ni, nj, seg, kind, in.h);
+  if (at_face) f.dz = T(0);
+  return flow_boundary_flux_k(kind, in, f, v.g, v.dry, ghost_left);
 }
 template <class T>
 SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,

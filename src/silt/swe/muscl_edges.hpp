@@ -50,7 +50,7 @@ SILT_HD EdgeFlux<T> muscl_edge_flux(const EdgeView<T>& v, Index i, Index j, Dir 
   const Slopes<T> s = cell_slopes(v, ci, cj, d);
   const FaceState<T> face = face_state_k(c, v.z(ci, cj), s, /*east=*/!right);
   EdgeFlux<T> f = boundary_flux(v, ci, cj, d, boundary_segment(v, i, j, d, right),
-                                /*ghost_left=*/right, face.s, face.z);
+                                /*ghost_left=*/right, face.s, face.z, /*at_face=*/true);
   add_centred_source_k(f, c, s, v.g, /*east=*/!right);
   return f;
 }
