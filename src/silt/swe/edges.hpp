@@ -50,7 +50,10 @@ SILT_HD EdgeForcing<T> edge_forcing(const EdgeView<T>& v, Index i, Index j, Inde
 
 /// Flux through a boundary edge of cell (i, j) in state `in` on bed z at the edge (its cell-centre
 /// state, or the second-order scheme's face state), whose ghost lies on the left (west/south) or
-/// right (east/north) of the edge. seg < 0 is a wall.
+/// right (east/north) of the edge. seg < 0 is a wall. at_face: `in` is a face state, already at
+/// the edge's bed, so a flow segment's hydrostatic reconstruction takes no bed step across the edge
+/// (a cell-centre state takes the step to the ghost's bed, 2 z0 - z1: its half cell's bed force;
+/// the second-order scheme counts that force in its centred bed source instead).
 template <class T>
 SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d, int seg,
                                   bool ghost_left, const NormalState<T>& in, T z,
