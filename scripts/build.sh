@@ -10,7 +10,23 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 args=(-G Ninja -DCMAKE_BUILD_TYPE=Release "$@")
 stamp=build/.silt-configure-args
-if [ -f build/build.ninja ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${args[*]}" ]; then
+# The stamp holds only while the cache still has every -D value: `pip install .` with build
+# isolation (README's venv) configures build/ afresh, with the tests off by default.
+cache_has_args() {
+  local a kv name
+  for a in "${args[@]}"; do
+    case $a in
+      -D*=*)
+        kv=${a#-D}
+        name=${kv%%=*}
+        name=${name%%:*}  # -DNAME:TYPE=value
+        [ "$(sed -n "s/^${name}:[A-Z]*=//p" build/CMakeCache.txt)" = "${kv#*=}" ] || return 1
+        ;;
+    esac
+  done
+}
+if [ -f build/build.ninja ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${args[*]}" ] &&
+  cache_has_args; then
   echo "build: build/ is configured with these arguments (${*:-none}); building"
 else
   cmake -S . -B build "${args[@]}"
