@@ -52,8 +52,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                     "MPM: the same bits run after run (performance.deterministic=true)");
   run_cmd->add_option("--ensemble", run.ensemble,
                       "Run the members of this ensemble file (shallow water; docs/ensembles.md)");
-  run_cmd->add_flag("--hash", run.hash,
-                    "MPM: print a hash of every particle attribute after each frame");
+  run_cmd->add_flag(
+      "--hash", run.hash,
+      "MPM: print a hash of every particle attribute at the start and after each frame");
   return run_cmd;
 }
 

@@ -274,10 +274,14 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
     r.progress.log(setup.line());
     LiveView view(o.view, job.scene, r.world, r.progress);
     run::MpmAdapter frames(job, solver, from ? long(from->frame) + 1 : 0, r.out, r.root);
-    if (o.hash)
+    if (o.hash) {
+      // The state it starts from too: frame 0's sampling, or the checkpoint's frame (a restart
+      // prints the hash its first run printed there).
+      print_state_hash(solver, from ? long(from->frame) : 0, r.root);
       frames.on_frame = [&](const mpm::FrameStats&) {
         print_state_hash(solver, frames.last_frame(), r.root);
       };
+    }
     return run_frames(frames, r, o, view);
   });
 }
