@@ -10,7 +10,7 @@
 #include "silt/io/raster.hpp"
 
 #if SILT_WITH_NETCDF
-#include <netcdf.h>
+#include "silt/io/netcdf_call.hpp"
 #endif
 
 namespace silt::io {
@@ -25,10 +25,7 @@ struct NcFile {
   ~NcFile() {
     if (id >= 0) nc_close(id);
   }
-  void check(int status, const std::string& what) const {
-    if (status != NC_NOERR)
-      throw Error(fmt::format("cannot write '{}': {}: {}", path, what, nc_strerror(status)));
-  }
+  void check(int status, const std::string& what) const { detail::check(status, path, what); }
   void text(int var, const char* name, const std::string& value) const {
     check(nc_put_att_text(id, var, name, value.size(), value.c_str()), name);
   }

@@ -9,7 +9,7 @@
 #include "silt/io/disk_space.hpp"
 
 #if SILT_WITH_NETCDF && SILT_WITH_GDAL
-#include <netcdf.h>
+#include "silt/io/netcdf_call.hpp"
 #endif
 
 namespace silt::io {
@@ -18,20 +18,8 @@ namespace silt::io {
 
 namespace {
 
-struct NcHandle {
-  int id = -1;
-  ~NcHandle() {
-    if (id >= 0) nc_close(id);
-  }
-};
-
-void check(int status, const std::string& path, const std::string& what) {
-  if (status != NC_NOERR) {
-    const std::string full = full_disk_reason(path);
-    throw Error(fmt::format("cannot write '{}': {}: {}{}", path, what, nc_strerror(status),
-                            full.empty() ? "" : " (" + full + ")"));
-  }
-}
+using detail::check;
+using detail::NcHandle;
 
 void text(int nc, int var, const char* name, const std::string& value, const std::string& path) {
   if (value.empty()) return;

@@ -14,7 +14,7 @@
 
 #if SILT_WITH_NETCDF && SILT_WITH_GDAL
 #include <hdf5.h>
-#include <netcdf.h>
+#include "silt/io/netcdf_call.hpp"
 #endif
 
 namespace silt::io {
@@ -34,21 +34,8 @@ std::unique_lock<std::mutex> lock_netcdf() {
 
 namespace {
 
-// Closes the file on every path out.
-struct NcHandle {
-  int id = -1;
-  ~NcHandle() {
-    if (id >= 0) nc_close(id);
-  }
-};
-
-void check(int status, const std::string& path, const std::string& what) {
-  if (status != NC_NOERR) {
-    const std::string full = full_disk_reason(path);
-    throw Error(fmt::format("cannot write '{}': {}: {}{}", path, what, nc_strerror(status),
-                            full.empty() ? "" : " (" + full + ")"));
-  }
-}
+using detail::check;
+using detail::NcHandle;
 
 }  // namespace
 
