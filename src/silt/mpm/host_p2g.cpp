@@ -16,7 +16,7 @@ struct Sse2Unit {};
 constexpr int kLanes = 4;
 using Pack = FloatPack<kLanes, Sse2Unit>;
 
-/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_avx.cpp; its matrices
+/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_isa.cpp; its matrices
 /// and results move through memory), else svd3 on the two SSE2 packs.
 struct HostSvdBatch {
   static constexpr int kPacks = kHostSvdLanes / kLanes;

@@ -1,7 +1,7 @@
 // SVDs of several particles' F at once on the host (SIMD across particles): svd3 on FloatPack
 // lanes, each lane the bits of svd3<float> for its matrix (float_pack.hpp). 4 lanes on baseline
-// x86-64 (SSE2); 8 where the CPU has AVX, from a translation unit built for it (host_svd_avx.cpp)
-// and picked at run time. Host compiler only (host_p2g.cpp, host_svd_avx.cpp).
+// x86-64 (SSE2); 8 where the CPU has AVX, from a translation unit built for it (host_svd_isa.cpp)
+// and picked at run time. Host compiler only (host_p2g.cpp, host_svd_isa.cpp).
 #pragma once
 
 #include "silt/core/math/float_pack.hpp"
