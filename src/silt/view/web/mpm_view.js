@@ -218,7 +218,7 @@ class MpmView {
     this.camera.updateMatrixWorld();
     const m = new THREE.Matrix4().multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse).elements;
     const W = window.innerWidth, H = window.innerHeight, lo = this.boxMin, sz = this.boxSize;
-    let best = -1, bestD = 64, bestZ = Infinity;
+    let best = -1, bestZ = Infinity;
     for (let i = 0; i < this.count; ++i) {
       const x = lo.x + sz.x * this.pos[3 * i] / 65535, y = lo.y + sz.y * this.pos[3 * i + 1] / 65535,
         z = lo.z + sz.z * this.pos[3 * i + 2] / 65535;
@@ -227,7 +227,7 @@ class MpmView {
       const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w + 1) / 2 * W;
       const sy = (1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w) / 2 * H;
       const d = (sx - px) * (sx - px) + (sy - py) * (sy - py);
-      if (d < bestD || (d < 64 && w < bestZ && d < 16)) { best = i; bestD = d; bestZ = w; }
+      if (d < 64 && w < bestZ) { best = i; bestZ = w; }
     }
     if (best < 0) return 'particle: none';
     const mat = this.scene.materials[this.mat[best]];
