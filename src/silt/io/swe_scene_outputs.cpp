@@ -12,8 +12,8 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
-#include "silt/swe/hazard_class.hpp"
 #include "silt/swe/boundary_lines.hpp"
+#include "silt/swe/hazard_class.hpp"
 #include "silt/swe/sections.hpp"
 
 namespace silt::io {

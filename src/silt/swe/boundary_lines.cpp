@@ -22,10 +22,18 @@ namespace {
 using Pt = std::array<double, 2>;
 constexpr double kHalf = 0.5 + 1e-6;  // half a cell, with room for the coordinates' round-off
 
-double dot(Pt a, Pt b) { return a[0] * b[0] + a[1] * b[1]; }
-double cross(Pt a, Pt b) { return a[0] * b[1] - a[1] * b[0]; }
-Pt sub(Pt a, Pt b) { return Pt{a[0] - b[0], a[1] - b[1]}; }
-double norm(Pt a) { return std::sqrt(dot(a, a)); }
+double dot(Pt a, Pt b) {
+  return a[0] * b[0] + a[1] * b[1];
+}
+double cross(Pt a, Pt b) {
+  return a[0] * b[1] - a[1] * b[0];
+}
+Pt sub(Pt a, Pt b) {
+  return Pt{a[0] - b[0], a[1] - b[1]};
+}
+double norm(Pt a) {
+  return std::sqrt(dot(a, a));
+}
 
 // Distance from p to segment a-b, and the parameter of the foot of the perpendicular (unclamped).
 double segment_distance(Pt p, Pt a, Pt b, double* t_out = nullptr) {
@@ -101,9 +109,10 @@ class Line {
       }
   }
   [[noreturn]] void report(size_t a, size_t b, Pt at) const {
-    fail(fmt::format("crosses itself: its segments {} and {} (from point {} and from point {}) "
-                     "meet at ({}, {})",
-                     a, b, a, b, x(at[0]), y(at[1])));
+    fail(
+        fmt::format("crosses itself: its segments {} and {} (from point {} and from point {}) "
+                    "meet at ({}, {})",
+                    a, b, a, b, x(at[0]), y(at[1])));
   }
 
   const Grid& g_;
@@ -120,10 +129,14 @@ bool is_active(const Grid& g, const std::vector<std::uint8_t>& active, Index i, 
 std::array<Pt, 2> edge_ends(Index i, Index j, int side) {
   const double u = double(i), v = double(j);
   switch (side) {
-    case 0: return {Pt{u, v}, Pt{u, v + 1}};
-    case 1: return {Pt{u + 1, v}, Pt{u + 1, v + 1}};
-    case 2: return {Pt{u, v}, Pt{u + 1, v}};
-    default: return {Pt{u, v + 1}, Pt{u + 1, v + 1}};
+    case 0:
+      return {Pt{u, v}, Pt{u, v + 1}};
+    case 1:
+      return {Pt{u + 1, v}, Pt{u + 1, v + 1}};
+    case 2:
+      return {Pt{u, v}, Pt{u + 1, v}};
+    default:
+      return {Pt{u, v + 1}, Pt{u + 1, v + 1}};
   }
 }
 
@@ -182,11 +195,10 @@ void check_on_edge(const Line& line, const Grid& g, const std::vector<std::uint8
   if (worst == 0.0) return;
   const Index i = Index(std::floor(at[0])), j = Index(std::floor(at[1]));
   const bool inside = i >= 0 && j >= 0 && i < g.nx && j < g.ny;
-  const std::string where =
-      !inside ? "outside the grid"
-      : is_active(g, active, i, j)
-          ? fmt::format("inside the domain, in active cell ({}, {})", i, j)
-          : fmt::format("over inactive (nodata) cell ({}, {})", i, j);
+  const std::string where = !inside ? "outside the grid"
+                            : is_active(g, active, i, j)
+                                ? fmt::format("inside the domain, in active cell ({}, {})", i, j)
+                                : fmt::format("over inactive (nodata) cell ({}, {})", i, j);
   if (!std::isfinite(worst))
     line.fail(fmt::format("lies on a grid without active cells (point ({}, {}) m)", line.x(at[0]),
                           line.y(at[1])));
@@ -267,9 +279,10 @@ std::vector<LineCell> line_cells(const Grid& g, const std::vector<std::uint8_t>&
     }
   }
   if (length.empty())
-    line.fail(fmt::format("crosses no active cell of the grid, which spans x {} to {} m and y {} to "
-                          "{} m (a line outside it, or over inactive, nodata cells only)",
-                          g.x0, g.x0 + double(g.nx) * g.dx, g.y0, g.y0 + double(g.ny) * g.dx));
+    line.fail(
+        fmt::format("crosses no active cell of the grid, which spans x {} to {} m and y {} to "
+                    "{} m (a line outside it, or over inactive, nodata cells only)",
+                    g.x0, g.x0 + double(g.nx) * g.dx, g.y0, g.y0 + double(g.ny) * g.dx));
   std::vector<LineCell> out;
   for (const auto& [c, l] : length) out.push_back(LineCell{c.second, c.first, l * g.dx});
   return out;

@@ -182,8 +182,7 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
   p.bk_max_depth = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.max_depth");
   const Layout& l = *p.layout;
   std::vector<double> c(
-      size_t(clock_size(l.n_edge(), Index(l.sources.size()), Index(l.sections.edges.size()))),
-      0.0);
+      size_t(clock_size(l.n_edge(), Index(l.sources.size()), Index(l.sections.edges.size()))), 0.0);
   c[kTarget] = std::numeric_limits<double>::infinity();
   c[kStopAfter] = std::numeric_limits<double>::infinity();
   p.clock = upload(p.exec, c, "swe.clock");
@@ -213,8 +212,7 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.seg_slope =
       upload(p.exec, std::vector<T>(l.seg_slope.begin(), l.seg_slope.end()), "swe.segment.slope");
   p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub), "swe.boundary_cells");
-  p.discharge_cells =
-      upload(p.exec, owned_cells(l.discharge_cells, p.sub), "swe.discharge_cells");
+  p.discharge_cells = upload(p.exec, owned_cells(l.discharge_cells, p.sub), "swe.discharge_cells");
   p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub), "swe.rating_cells");
   p.mask_cells = upload(p.exec, owned_cells(l.mask_cells, p.sub), "swe.mask_cells");
   p.mask_key = upload(p.exec, l.mask_key, "swe.mask_key");

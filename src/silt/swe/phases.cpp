@@ -212,8 +212,8 @@ SILT_HD EdgeFlux<T> boundary_edge(const EdgeView<T>& e, Index i, Index j, Dir d,
 }  // namespace
 
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight,
-                         bool second_order, bool mask) {
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight, bool second_order,
+                         bool mask) {
   const BoundaryCell* cells = mask ? v.mask_cells : v.flow_cells;
   const Index n = mask ? v.n_mask_cells : v.n_flow_cells;
   if (n == 0) return;
@@ -233,7 +233,7 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight
           q = double(boundary_edge(e, b.i, b.j, Dir::y, second_order).h);
         else
           q = -double(boundary_edge(e, b.i, b.j + 1, Dir::y, second_order).h);
-        const double volume = q * v.clock[kDt] * v.dx * weight;
+        const double volume = q * (v.clock[kDt] * v.dx) * weight;  // as boundary_inflow() rounds it
         v.edge_flow()[b.flow] += volume;
         return volume;
       },
@@ -333,19 +333,19 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   return sum_active(exec, "swe.sum_pollutant", v, v.hc);
 }
 
-#define SILT_SWE_PHASES(T)                                                                 \
-  template void phase_clock<T>(const Exec&, const SolverView<T>&);                         \
-  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                     \
-  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);           \
-  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*); \
-  template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
-  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool, bool);\
-  template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
-  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
-  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                      \
-  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                           \
-  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                           \
+#define SILT_SWE_PHASES(T)                                                                     \
+  template void phase_clock<T>(const Exec&, const SolverView<T>&);                             \
+  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                         \
+  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);               \
+  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*);     \
+  template void phase_update<T>(const Exec&, const SolverView<T>&);                            \
+  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*);     \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool, bool); \
+  template void phase_sources<T>(const Exec&, const SolverView<T>&);                           \
+  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                               \
+  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                          \
+  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                               \
+  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                               \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
 SILT_SWE_PHASES(float)
 SILT_SWE_PHASES(double)

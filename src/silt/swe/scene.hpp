@@ -71,8 +71,8 @@ struct Series {
 struct Boundary {
   std::string name;
   Side side = Side::west;
-  Index begin = 0;  // first cell along the side
-  Index end = 0;    // one past the last cell along the side
+  Index begin = 0;                          // first cell along the side
+  Index end = 0;                            // one past the last cell along the side
   std::vector<std::array<double, 2>> line;  // x, y, m; empty: side + range
   BoundaryKind kind = BoundaryKind::wall;
   Series series;               // discharge (m^3/s, into the domain) or level (m)
@@ -89,8 +89,8 @@ struct PointSource {
   std::string name;
   double x = 0.0, y = 0.0;                  // m (a line: its first point)
   std::vector<std::array<double, 2>> line;  // x, y, m; empty: a point source
-  Series discharge;            // m^3/s
-  double concentration = 0.0;  // kg/m^3 of the inflowing water
+  Series discharge;                         // m^3/s
+  double concentration = 0.0;               // kg/m^3 of the inflowing water
 };
 
 /// A cross-section line (outputs.cross_sections) across which the solver accumulates the volume

@@ -221,10 +221,10 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l,
   const Boundary& bd = s.boundaries[b];
   const bool vertical = bd.side == Side::west || bd.side == Side::east;
   const Index len = vertical ? g.ny : g.nx;
-  const std::string what =
-      bd.line.empty() ? fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
-                                    side_name(bd.side), bd.begin, bd.end - 1)
-                      : fmt::format("boundary {} '{}' (a line)", b, bd.name);
+  const std::string what = bd.line.empty()
+                               ? fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
+                                             side_name(bd.side), bd.begin, bd.end - 1)
+                               : fmt::format("boundary {} '{}' (a line)", b, bd.name);
   if (bd.line.empty() && (bd.begin < 0 || bd.end > len || bd.begin >= bd.end))
     check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
                            bd.end, len));
@@ -321,9 +321,9 @@ static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::
 void add_source(const Checker& check, const Scene& s, size_t k, Layout& l) {
   const Grid& g = s.grid;
   const PointSource& p = s.sources[k];
-  const std::string what =
-      p.line.empty() ? fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y)
-                     : fmt::format("inflow line {} '{}'", k, p.name);
+  const std::string what = p.line.empty()
+                               ? fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y)
+                               : fmt::format("inflow line {} '{}'", k, p.name);
   if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
   check.series(p.discharge, what, false);
   if (!std::isfinite(p.concentration) || p.concentration < 0)
