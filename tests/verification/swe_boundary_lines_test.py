@@ -210,7 +210,7 @@ def main():
             [key, "boundary 0 'in'", "runs along no edge of an active cell"])
     refused(silt, work, bad("overlap", [[10, 10], [10, 35]],
                             [{"name": "wall", "line": [[10, 30], [10, 45]], "type": "wall"}]),
-            ["'boundaries[1].line'", "boundary 1 'wall' overlaps boundary 0 'in'",
+            ["'boundaries[1].line'", "boundary 1 'wall' overlaps boundary 'in' (boundary 0)",
              "west edge of cell (2, 6)"])
     refused(silt, work, bad("one_point", [[10, 10]]), [key, "boundary 0 'in'", "has 1 point"])
     sc = scene("line_nodata", "masked.asc", [],

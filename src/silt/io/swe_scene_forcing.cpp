@@ -231,9 +231,9 @@ std::vector<swe::BoundaryEdge> place_boundary(
     if (fresh) continue;
     const swe::Boundary& o = s.boundaries[it->second];
     b.fail(bd.line.empty() ? "range" : "line",
-           fmt::format("boundary {} '{}' overlaps boundary {} '{}' on the {} edge of cell ({}, {}) "
-                       "(boundaries must not share an edge)",
-                       k, bd.name, it->second, o.name, side_word(e.side), e.i, e.j));
+           fmt::format("boundary {} '{}' overlaps boundary '{}' (boundary {}) on the {} edge of "
+                       "cell ({}, {}) (boundaries must not share an edge)",
+                       k, bd.name, o.name, it->second, side_word(e.side), e.i, e.j));
   }
   return edges;
 }

@@ -71,15 +71,15 @@ struct Series {
 struct Boundary {
   std::string name;
   Side side = Side::west;
-  Index begin = 0;                          // first cell along the side
-  Index end = 0;                            // one past the last cell along the side
-  std::vector<std::array<double, 2>> line;  // x, y, m; empty: side + range
+  Index begin = 0;  // first cell along the side
+  Index end = 0;    // one past the last cell along the side
   BoundaryKind kind = BoundaryKind::wall;
   Series series;               // discharge (m^3/s, into the domain) or level (m)
   double concentration = 0.0;  // pollutant concentration of water entering here, kg/m^3
   Series aux = {};             // inflow_depth: depth (m); inflow_velocity: velocity (m/s)
   double slope = 0.0;          // normal_depth: bed (energy) slope, m/m (> 0)
   Series rating = {};  // rating: t = stage (m, the bed's datum), value = discharge (m^3/s, >= 0)
+  std::vector<std::array<double, 2>> line = {};  // x, y, m; empty: side + range
 };
 
 /// A point inflow (or outflow, if negative) into the cell containing (x, y), or, with `line`, an
@@ -87,10 +87,10 @@ struct Boundary {
 /// its length in each (boundary_lines.hpp).
 struct PointSource {
   std::string name;
-  double x = 0.0, y = 0.0;                  // m (a line: its first point)
-  std::vector<std::array<double, 2>> line;  // x, y, m; empty: a point source
-  Series discharge;                         // m^3/s
-  double concentration = 0.0;               // kg/m^3 of the inflowing water
+  double x = 0.0, y = 0.0;                       // m (a line: its first point)
+  Series discharge;                              // m^3/s
+  double concentration = 0.0;                    // kg/m^3 of the inflowing water
+  std::vector<std::array<double, 2>> line = {};  // x, y, m; empty: a point source
 };
 
 /// A cross-section line (outputs.cross_sections) across which the solver accumulates the volume

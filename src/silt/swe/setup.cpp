@@ -180,12 +180,16 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
       if (!s.active.empty() && !s.active[k]) continue;
       (!s.manning.empty() && s.manning[k] > 0 ? rough : smooth) = &e;
     }
-    if (rough && smooth)
-      check.fail(
-          fmt::format("{}: the rating's discharge is shared by conveyance h^(5/3) / n, so Manning "
-                      "n must be > 0 in every cell of the segment or 0 in all; cell ({}, {}) has "
-                      "n > 0, cell ({}, {}) has 0",
-                      what, rough->i, rough->j, smooth->i, smooth->j));
+    if (rough && smooth) {
+      const auto cell = [&](const BoundaryEdge* e) {
+        return bd.line.empty() ? fmt::format("cell {}", e->side < kSouth ? e->j : e->i)
+                               : fmt::format("cell ({}, {})", e->i, e->j);
+      };
+      check.fail(fmt::format(
+          "{}: the rating's discharge is shared by conveyance h^(5/3) / n, so Manning n must be > "
+          "0 in every cell of the segment or 0 in all; {}{} has n > 0, {} has 0",
+          what, cell(rough), bd.line.empty() ? " along the side" : "", cell(smooth)));
+    }
     const Series& r = bd.rating;
     if (r.t.size() < 2 || r.t.size() != r.value.size())
       check.fail(fmt::format("{}: the stage-discharge table needs at least 2 rows, has {}", what,
@@ -255,10 +259,10 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l,
                                           : 2 * g.ny + g.nx;
     int& owner = global ? l.side_seg[size_t(base + pos)] : mask[key_of(e, g.nx)];
     if (global ? owner >= 0 : owner != 0)
-      check.fail(fmt::format("{} overlaps boundary {} '{}' on the {} edge of cell ({}, {})", what,
-                             global ? owner : owner - 1,
-                             s.boundaries[size_t(global ? owner : owner - 1)].name,
-                             edge_name(e.side), e.i, e.j));
+      check.fail(
+          fmt::format("{} overlaps boundary '{}' (boundary {}) on the {} edge of cell ({}, {})",
+                      what, s.boundaries[size_t(global ? owner : owner - 1)].name,
+                      global ? owner : owner - 1, edge_name(e.side), e.i, e.j));
     owner = global ? seg : seg + 1;  // mask: 1 + segment until the keys are laid out
     cells += l.active[size_t(e.j) * size_t(g.nx) + size_t(e.i)];
     const int slot = rating ? first_slot + int(flow.size()) : -1;
