@@ -83,7 +83,9 @@ void run_swe(Prepared& p, Progress& progress, EnsembleOutcome& r, OutputMode mod
 EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   const partition::World& world = partition::World::self();
   Prepared p{load_ensemble_scene(q.scene, q.overrides), {}, {}};
-  p.e = io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source);
+  p.e = q.ensemble_text.empty()
+            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
+            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
   p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
   p.o.backend = describe_execs({p.o.exec}, world);
   p.o.out = q.out.empty() ? (fs::path("silt-out") / fs::path(q.ensemble).stem()).string() : q.out;

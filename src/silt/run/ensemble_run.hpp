@@ -13,8 +13,9 @@
 namespace silt::run {
 
 struct EnsembleRequest {
-  std::string scene;                   // the scene file the members vary
-  std::string ensemble;                // the ensemble file
+  std::string scene;          // the scene file the members vary
+  std::string ensemble;       // the ensemble file (with ensemble_text: its name in messages)
+  std::string ensemble_text;  // non-empty: the ensemble's JSON itself (Python's dict)
   std::vector<std::string> overrides;  // --set, applied before each member's values
   std::string out;                     // "": silt-out/<ensemble file's stem>
   std::string backend = "auto";        // cpu, cuda or auto
