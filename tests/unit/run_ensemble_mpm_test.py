@@ -11,6 +11,8 @@ on a coarse scenes/mpm_sand_column_2d.json (dx = 0.01 m, 400-800 particles, 0.5 
     which the rms speed stays below the rest speed;
   - measures_stats.csv equals NumPy's nanmean, nanstd, nanpercentile on measures.csv, and
     measures.nc holds the same numbers over a `member` dimension (and passes the CF checker);
+  - a run stopped by SIGINT after its first member continues with --restart
+    OUT/ensemble_checkpoint and writes the uninterrupted run's files (a changed --set refused);
   - a bad member is refused before anything runs, naming the member and the key.
 
 Usage: run_ensemble_mpm_test.py <silt executable> <scratch dir>; the venv's Python
@@ -20,6 +22,7 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -188,6 +191,42 @@ try:
         print(r.stdout[-3000:])
 except ImportError:
     print("skip measures.nc (no xarray)")
+
+# Checkpoints: a run stopped (SIGINT) after its first member continues with --restart
+# OUT/ensemble_checkpoint and writes what the uninterrupted run wrote.
+stopped = os.path.join(SCRATCH, "stopped")
+args = [SILT, "run", SCENE] + BASE + ["--ensemble", ens, "--out", stopped]
+p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                     env=dict(os.environ, OMP_NUM_THREADS="1"))
+for line in p.stderr:
+    if "member    1/" in line:
+        p.send_signal(signal.SIGINT)
+        break
+_, err = p.communicate()
+ckpt = os.path.join(stopped, "ensemble_checkpoint")
+saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
+check(p.returncode == 130 and 0 < len(saved) < len(names) and "--restart" in err,
+      f"SIGINT after the first member: exit {p.returncode}, saved {saved}")
+r = silt(["--set", "run.end_time=0.4", "--ensemble", ens, "--out", stopped, "--restart", ckpt],
+         threads=1, expect=1)
+check("another ensemble (set differs)" in r.stderr,
+      f"a restart with another --set refused: {r.stderr.strip()[:160]}")
+silt(["--ensemble", ens, "--out", stopped, "--restart", ckpt], threads=1)
+differ = []
+for f in ("measures.csv", "measures_stats.csv", "kinetic_energy.csv", "measures.nc"):
+    a = open(os.path.join(out, f), "rb").read()
+    b = open(os.path.join(stopped, f), "rb").read()
+    if f == "measures.csv":  # but the wall seconds
+        a, b = ([r.split(b",")[:5] + r.split(b",")[6:] for r in x.splitlines()] for x in (a, b))
+    if a != b:
+        differ.append(f)
+for m in names:
+    differ += [f"members/{m}/{f}" for f in same_files(os.path.join(out, "members", m),
+                                                      os.path.join(stopped, "members", m))[1]]
+check(not differ and not os.path.exists(ckpt),
+      "the restarted ensemble's measures, statistics, kinetic energies, measures.nc and members' "
+      "files equal the uninterrupted run's; its checkpoint is gone" +
+      (f"; differ: {differ}" if differ else ""))
 
 # A bad member: refused before anything runs, naming the member and the key.
 bad = os.path.join(SCRATCH, "bad.json")
