@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """`silt run mpm_scene.json --ensemble ensemble.json` (issue 37, docs/ensembles.md "MPM sweeps")
-on a coarse scenes/mpm_sand_column_2d.json (dx = 0.01 m, 400-800 particles, 0.5 s):
+on a coarse scenes/mpm_sand_column_2d.json (dx = 0.01 m, 400-800 particles, 0.4 s):
   - each member's files in OUT/members/<name>/ (frames.csv, every particles_NNNN.ply,
     resolved_scene.json) equal, byte for byte, those of its solo run with the member's values as
     --set: members two at once on one thread each against solo runs on one thread; and with
@@ -32,7 +32,7 @@ SILT, SCRATCH = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENE = os.path.join(HERE, "..", "..", "scenes", "mpm_sand_column_2d.json")
 VENV = os.path.dirname(os.path.dirname(sys.executable))
-BASE = ["--set", "domain.dx=0.01", "--set", "run.end_time=0.5", "--set", "outputs.png=false"]
+BASE = ["--set", "domain.dx=0.01", "--set", "run.end_time=0.4", "--set", "outputs.png=false"]
 failures = []
 
 
@@ -80,7 +80,7 @@ with open(ens, "w") as f:
         {"name": "steep", "set": {"materials[0].friction_angle": 40}},
         {"name": "pushed", "set": {"sources[0].velocity": [0.5, 0], "sources[0].seed": 7}},
         {"name": "stiff", "scale": {"materials[0].youngs_modulus": 2}}],
-        "vary": {"keys": {"materials[0].friction_angle": {"values": [25, 35]},
+        "vary": {"keys": {"materials[0].friction_angle": {"values": [25]},
                           "sources[0].max": {"values": [[0.1, 0.1], [0.1, 0.2]]}}},
         "outputs": {"members": True, "formats": ["csv", "nc"], "percentiles": [5, 50, 95]}}, f)
 out = os.path.join(SCRATCH, "ens")
@@ -88,10 +88,10 @@ silt(["--ensemble", ens, "--out", out], threads=2)
 resolved = json.load(open(os.path.join(out, "resolved_ensemble.json")))
 members = resolved["provenance"]["members"]
 names = [m["name"] for m in members]
-check(names == ["steep", "pushed", "stiff", "m00", "m01", "m02", "m03"], f"members: {names}")
+check(names == ["steep", "pushed", "stiff", "m00", "m01"], f"members: {names}")
 
 # Members against their solo runs, byte for byte (one thread each): one of each kind of change.
-for m in (members[0], members[1], members[2], members[5]):
+for m in (members[0], members[1], members[2], members[4]):
     solo = os.path.join(SCRATCH, "solo_" + m["name"])
     silt(sum((["--set", s] for s in m["set"]), []) + ["--out", solo], threads=1)
     files, differ = same_files(solo, os.path.join(out, "members", m["name"]))
@@ -207,7 +207,7 @@ ckpt = os.path.join(stopped, "ensemble_checkpoint")
 saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
 check(p.returncode == 130 and 0 < len(saved) < len(names) and "--restart" in err,
       f"SIGINT after the first member: exit {p.returncode}, saved {saved}")
-r = silt(["--set", "run.end_time=0.4", "--ensemble", ens, "--out", stopped, "--restart", ckpt],
+r = silt(["--set", "run.end_time=0.3", "--ensemble", ens, "--out", stopped, "--restart", ckpt],
          threads=1, expect=1)
 check("another ensemble (set differs)" in r.stderr,
       f"a restart with another --set refused: {r.stderr.strip()[:160]}")
