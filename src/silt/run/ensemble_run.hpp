@@ -13,13 +13,18 @@
 namespace silt::run {
 
 struct EnsembleRequest {
-  std::string scene;                   // the scene file the members vary
-  std::string ensemble;                // the ensemble file
+  std::string scene;          // the scene file the members vary
+  std::string ensemble;       // the ensemble file (with ensemble_text: its name in messages)
+  std::string ensemble_text;  // non-empty: the ensemble's JSON itself (Python's dict)
   std::vector<std::string> overrides;  // --set, applied before each member's values
   std::string out;                     // "": silt-out/<ensemble file's stem>
   std::string backend = "auto";        // cpu, cuda or auto
   int device = 0;
   bool overwrite = false;
+  /// The checkpoint of a stopped run of this ensemble (OUT/ensemble_checkpoint,
+  /// ensemble_checkpoint.hpp): its finished members are read back, the others run; out defaults
+  /// to its folder.
+  std::string restart;
   bool quiet = false;
   std::function<int()> stop;  // SIGINT / SIGTERM, Ctrl-C (0: none)
 };
@@ -29,6 +34,7 @@ struct EnsembleOutcome {
   std::size_t members = 0, done = 0;
   std::string out;                 // the output folder
   std::vector<std::string> files;  // the report's files
+  std::string checkpoint;          // what --restart takes to continue a stopped run
 };
 
 /// Runs the ensemble; errors name the ensemble file, the member and the key.
