@@ -25,6 +25,7 @@
 #include "stop_signal.hpp"
 
 #ifdef SILT_WITH_VIEW
+#include "silt/view/history.hpp"
 #include "silt/view/replay.hpp"
 #include "silt/view/viewer.hpp"
 #endif
@@ -60,11 +61,8 @@ class ReplayJob : public run::Job {
   io::FrameQueue::Job checkpoint(const std::string&) override { return {}; }
 
   void seek(double t) {
-    const auto it = std::lower_bound(times_.begin(), times_.end(), t);
-    std::size_t k = std::size_t(it - times_.begin());
-    if (k == times_.size() || (k > 0 && t - times_[k - 1] < times_[k] - t)) --k;
     std::lock_guard<std::mutex> lock(mutex_);
-    show(k);
+    show(view::nearest_index(times_, t));
   }
 
   void advance(run::Context&) override {

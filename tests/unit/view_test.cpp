@@ -245,6 +245,9 @@ TEST(ViewHistory, KeepsFramesInTimeOrderWithinItsBudgetSpreadOverTheRun) {
   EXPECT_GT(h.version(), v);
   EXPECT_LE(h.bytes(), 1000u);
   EXPECT_EQ(h.times(), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+  FrameHistory few(1 << 20, 4);  // at most 4 frames, whatever their size
+  for (int k = 0; k < 5; ++k) few.record(k, frame('a'));
+  EXPECT_EQ(few.times(), (std::vector<double>{0, 2, 4}));
 }
 
 TEST(ViewMpmMessage, DecimatesToTheBudgetWithTheSameParticlesEachFrame) {

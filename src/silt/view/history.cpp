@@ -6,6 +6,13 @@
 
 namespace silt::view {
 
+std::size_t nearest_index(const std::vector<double>& times, double t) {
+  const auto it = std::lower_bound(times.begin(), times.end(), t);
+  std::size_t k = std::size_t(it - times.begin());
+  if (k == times.size() || (k > 0 && t - times[k - 1] < times[k] - t)) --k;
+  return k;
+}
+
 void FrameHistory::record(double time, std::shared_ptr<const std::string> frame) {
   if (!frame) return;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -19,7 +26,7 @@ void FrameHistory::record(double time, std::shared_ptr<const std::string> frame)
   times_.push_back(time);
   frames_.push_back(std::move(frame));
   ++version_;
-  while (bytes_ > max_bytes_ && frames_.size() > 2) thin();
+  while ((bytes_ > max_bytes_ || frames_.size() > max_frames_) && frames_.size() > 2) thin();
 }
 
 // Drops frames 1, 3, 5, ... of those before the newest.
@@ -47,10 +54,7 @@ std::vector<double> FrameHistory::times() const {
 std::shared_ptr<const std::string> FrameHistory::nearest(double time) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (times_.empty()) return nullptr;
-  const auto it = std::lower_bound(times_.begin(), times_.end(), time);
-  std::size_t k = std::size_t(it - times_.begin());
-  if (k == times_.size() || (k > 0 && time - times_[k - 1] < times_[k] - time)) --k;
-  return frames_[k];
+  return frames_[nearest_index(times_, time)];
 }
 
 long FrameHistory::version() const {
