@@ -21,7 +21,7 @@ class Ensemble:
     values apply to every member, as ``--set`` does). ``ensemble``: an ensemble file, or the
     ensemble as a dict (the file's JSON). :meth:`run` writes what the CLI writes.
 
-        ens = silt.Ensemble("scenes/mpm_column_sweep_2d.json", "scenes/mpm_column_sweep.json")
+        ens = silt.Ensemble("scenes/mpm_column_sweep_2d.json", "scenes/column_sweep_ensemble.json")
         result = ens.run("out/sweep")   # measures.csv, measures_stats.csv, ... in out/sweep
     """
 

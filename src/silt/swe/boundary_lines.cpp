@@ -183,14 +183,29 @@ double outer_distance(const Grid& g, const std::vector<std::uint8_t>& active, Pt
   return best;
 }
 
-// The line's farthest point from the outer edge, refused when it is more than half a cell away.
+// Distance from q to the nearest outer edge, searching rings of cells twice as wide each time
+// until an edge is nearer than the ring's reach (cells beyond it are farther).
+double nearest_outer(const Grid& g, const std::vector<std::uint8_t>& active, Pt q) {
+  double d = INFINITY;
+  for (Index r = 2;; r *= 2) {
+    d = outer_distance(g, active, q, r);
+    if (d <= double(r) - 1.0 || r > std::max(g.nx, g.ny)) return d;
+  }
+}
+
+// The line's farthest point from the outer edge, refused when it is more than half a cell away
+// (the exact distance for at most 64 of the points that are, spread along the line: a line far off
+// a large grid costs no search of the grid per point).
 void check_on_edge(const Line& line, const Grid& g, const std::vector<std::uint8_t>& active) {
+  std::vector<Pt> off;
+  for (const Pt& q : line.samples())
+    if (outer_distance(g, active, q, 1) > kHalf) off.push_back(q);
   double worst = 0.0;
   Pt at{0, 0};
-  for (const Pt& q : line.samples()) {
-    if (outer_distance(g, active, q, 1) <= kHalf) continue;
-    const double d = outer_distance(g, active, q, std::max(g.nx, g.ny));
-    if (d > worst) worst = d, at = q;
+  const size_t stride = (off.size() + 63) / 64;
+  for (size_t k = 0; k < off.size(); k += stride) {
+    const double d = nearest_outer(g, active, off[k]);
+    if (d > worst) worst = d, at = off[k];
   }
   if (worst == 0.0) return;
   const Index i = Index(std::floor(at[0])), j = Index(std::floor(at[1]));
@@ -203,7 +218,8 @@ void check_on_edge(const Line& line, const Grid& g, const std::vector<std::uint8
     line.fail(fmt::format("lies on a grid without active cells (point ({}, {}) m)", line.x(at[0]),
                           line.y(at[1])));
   line.fail(fmt::format(
-      "runs off the model's outer edge: its point ({}, {}) m, {}, is {} m from the nearest edge "
+      "runs off the model's outer edge: its point ({}, {}) m, {}, is {:.6g} m from the nearest "
+      "edge "
       "between an active cell and the outside of the model; a boundary line must run along that "
       "edge within half a cell ({} m)",
       line.x(at[0]), line.y(at[1]), where, worst * g.dx, 0.5 * g.dx));
