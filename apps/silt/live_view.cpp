@@ -168,9 +168,12 @@ void LiveView::swe_frame(const run::FrameInfo& at, const std::function<swe::Fiel
     viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); }, 0);
   });
   viewer_->progress(at.time, at.steps);
-  if (viewer_->followers() == 0)  // nobody follows: kept for the slider
+  // Nobody follows: an output frame is kept for the slider (not a gauge sample's stop).
+  const auto& outputs = swe_->run.output_times;
+  const bool output = std::size_t(at.frame) < outputs.size() && at.time >= outputs[at.frame];
+  if (viewer_->followers() == 0 && output)
     viewer_->wait_encoder();
-  else if (!viewer_->wants_frame())
+  else if (viewer_->followers() == 0 || !viewer_->wants_frame())
     return;
   viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                 swe_cells_);

@@ -46,7 +46,9 @@ verification). Each case starts its own run on a loopback port and ends it with 
                  while the run goes on; "live" returns to the newest frames.
   ended_run      an MPM run that ends before a browser connects: the page has all 7 frames on its
                  slider; colour by pressure (stress written), the particle under the cursor
-                 (sand and its pressure; none above the column); the PNG; exit 0 on SIGTERM.
+                 (sand and its pressure; none above the column); the PNG; exit 0 on SIGTERM. A
+                 dam break likewise keeps its 5 output frames (not its gauge stops), each with
+                 depth, level, speed, max depth and hazard class.
 SHOTS_DIR: where the browser cases also leave their screenshots (docs/images/ in the repository).
 """
 import asyncio
@@ -1096,6 +1098,34 @@ def ended_run(silt, source, work, shots):
         run.stop()
     if run.proc.returncode != 0:
         fail(f"silt exited {run.proc.returncode} on SIGTERM after the run")
+    # Shallow water likewise: every output frame (not the gauges' stops), with every field.
+    run = Run(silt, ["--set", "run.end_time=2.4", "--set", "run.output_interval=0.6",
+                     "--set", 'outputs.png="none"', "--set", "outputs.formats=[]",
+                     "--set", 'outputs.hazard={"fields": ["class"]}'], os.path.join(work, "swe"))
+    try:
+        deadline = time.time() + 120
+        while "the run is complete" not in run.text():
+            if time.time() > deadline or not run.alive():
+                fail(f"the dam break did not complete: {run.text()}")
+            time.sleep(0.2)
+        headers = asyncio.run(replay_client(run.port, 2))[2]
+        kept = asyncio.run(frames_kept(run.port))
+    finally:
+        run.stop()
+    layers = [l["name"] for l in headers[0]["layers"]] if headers else []
+    print(f"ended dam break: frames kept at {kept}; layers {layers}")
+    if kept != [0, 0.6, 1.2, 1.8, 2.4]:
+        fail(f"the dam break's frames kept are at {kept}, not its 5 output times")
+    if layers != ["depth", "level", "velocity", "max_depth", "hazard_class"]:
+        fail(f"the dam break's frame has the layers {layers}")
+
+
+async def frames_kept(port):
+    """The times of the frames a page's slider spans (the 'frames' message)."""
+    import websockets
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        texts = (await receive(ws, 1))[1]
+    return [j["times"] for j in texts if j["type"] == "frames"][-1]
 
 
 def main():

@@ -132,7 +132,11 @@ void SweAdapter::advance(Context& c) {
   solver_.advance_to(target, stop_check_, next_gauge_);
   stepping_ms_ +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  // Every stored array the scene has: the viewer shows any field (depth, level, speed, ...).
+  show(c);
+}
+
+// Every stored array the scene has: the viewer shows any field (depth, level, speed, ...).
+void SweAdapter::show(Context& c) {
   c.hooks.swe_frame({long(next_frame_), solver_.time(), solver_.steps()},
                     [this] { return solver_.fields(swe::arrays::all); });
 }

@@ -34,6 +34,8 @@ class SweAdapter : public Job {
   double time() const override { return solver_.time(); }
   long long steps() const override { return solver_.steps(); }
   long last_frame() const override { return long(next_frame_) - 1; }
+  /// The state the run starts from, to a watcher (the viewer's first frame).
+  void start(Context& c) override { show(c); }
   void write_due(Context& c) override;
   bool finished() const override { return !(solver_.time() < job_.run.end_time); }
   void advance(Context& c) override;
@@ -44,6 +46,7 @@ class SweAdapter : public Job {
  private:
   void write_frame(Context& c);
   void write_gauges(Context& c);
+  void show(Context& c);  // the fields to the hooks (a watcher copies them when it wants a frame)
 
   const io::SweJob& job_;
   swe::Solver& solver_;

@@ -59,7 +59,12 @@ std::vector<Layer> swe_layers(const swe::Fields& f, const io::SweJob& job) {
   std::vector<Layer> out;
   if (f.h.empty()) return out;
   const std::size_t n = f.h.size();
-  const bool pollutant = f.hc.size() == n;
+  // Concentration where the run has a pollutant: it maps or writes it, or starts with one.
+  const auto& fields = job.outputs.fields;
+  const bool pollutant =
+      f.hc.size() == n &&
+      (!maps_depth(job) || !job.scene.concentration.empty() ||
+       std::find(fields.begin(), fields.end(), SweField::concentration) != fields.end());
   if (!maps_depth(job) && pollutant) out.push_back(field_layer(job, f, SweField::concentration));
   for (SweField w : {SweField::depth, SweField::level}) out.push_back(field_layer(job, f, w));
   if (f.hu.size() == n && f.hv.size() == n) out.push_back(field_layer(job, f, SweField::velocity));
