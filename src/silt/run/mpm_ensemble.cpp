@@ -4,16 +4,20 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "silt/core/error.hpp"
 #include "silt/core/stop_check.hpp"
+#include "silt/io/mpm_checkpoint.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
 #include "silt/run/mpm_adapter.hpp"
+#include "silt/run/output_dir.hpp"
 
 namespace silt::run {
 
@@ -28,15 +32,64 @@ double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
   return job.run.rest_speed > 0 ? job.run.rest_speed : 0.01;
 }
 
+// What a member stopped mid-run has gathered beside its solver checkpoint: the extent it started
+// from, the steps and the frames' energies so far.
+struct Partial {
+  ParticleExtent start;
+  long long steps = 0;
+  EnergySeries energy;
+};
+
+void save_partial(const std::string& dir, std::size_t m, const std::string& name,
+                  const Partial& p) {
+  MemberBytes b;
+  b.put(std::vector<double>{p.start.front, p.start.back, p.start.height});
+  b.put(std::int64_t(p.steps));
+  b.put(p.energy.time);
+  b.put(p.energy.kinetic_energy);
+  b.put(p.energy.rms_speed);
+  save_member_bytes(dir, m, name, "mpm", b, "partial");
+}
+
+// The member's checkpoint and what it had gathered, when a stop left both (false: none).
+bool load_partial(const std::string& dir, std::size_t m, const std::string& name, Partial& p) {
+  std::error_code ec;
+  MemberBytes b;
+  if (!fs::is_regular_file(member_solver_checkpoint(dir, m), ec) ||
+      !load_member_bytes(dir, m, name, "mpm", b, "partial"))
+    return false;
+  const std::vector<double> start = b.numbers();
+  if (start.size() != 3)
+    throw Error(fmt::format("--restart: member {} '{}': a bad partial", m, name));
+  p.start = {start[0], start[1], start[2]};
+  p.steps = b.integer();
+  p.energy.time = b.numbers();
+  p.energy.kinetic_energy = b.numbers();
+  p.energy.rms_speed = b.numbers();
+  return true;
+}
+
 // One member through the frame loop as `silt run` runs it alone: the same solver, adapter and
-// files in `dir` ("": none). Returns the signal that stopped it (0: none).
+// files in `dir` ("": none); with a restart, from the member's own checkpoint when a stop left
+// one. Returns the signal that stopped it (0: none).
 int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ensemble& e,
                std::size_t m, const EnsembleOptions& o, const std::function<int()>& stop,
                MpmMemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
+  const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
+  Partial p;
+  std::unique_ptr<mpm::RestartState> from;
+  if (o.restart && load_partial(o.checkpoint, m, e.members[m].name, p)) {
+    from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
+    if (from->frame != p.energy.time.size())
+      throw Error(fmt::format("--restart: '{}' is after frame {}, its partial measures after {}",
+                              ckpt, from->frame, p.energy.time.size()));
+  }
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
+    // What a stopped run left: continued from the checkpoint, or cleared.
+    claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
     write_resolved_scene(job, dir, describe_execs({o.exec}, partition::World::self()),
                          member_overrides(scene, e, m, nullptr));
   }
@@ -54,8 +107,12 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     return sig ? sig : 15;
   }
   const std::array<double, 3>& d = e.measures.direction;
-  const ParticleExtent start = extent_of(solver->particles(), d, job.scene);
-  MpmAdapter frames(job, *solver, 0, dir, true);
+  if (from)
+    solver->restore(*from);
+  else
+    p.start = extent_of(solver->particles(), d, job.scene);
+  r.energy = p.energy;
+  MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&r](const mpm::FrameStats& s) {
     r.energy.add(s);
   };
@@ -63,17 +120,61 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   Hooks hooks;
   LoopOptions lo;
   lo.stop = stop;
+  lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
-  if (end.signal) return end.signal;
+  if (end.signal) {
+    std::error_code ec;
+    if (!ckpt.empty() && fs::is_regular_file(ckpt, ec))
+      save_partial(o.checkpoint, m, e.members[m].name,
+                   {p.start, p.steps + frames.steps(), r.energy});
+    return end.signal;
+  }
   r.rest_speed = rest_speed_of(e, job);
   r.measures =
-      measures_of(start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
+      measures_of(p.start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
   r.done = true;
   r.time = solver->time();
-  r.steps = frames.steps();
+  r.steps = p.steps + frames.steps();
   r.particles = solver->particle_count();
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return 0;
+}
+
+void save(const std::string& dir, std::size_t m, const std::string& name,
+          const MpmMemberResult& r) {
+  MemberBytes b;
+  b.put(r.time);
+  b.put(r.wall_s);
+  b.put(std::int64_t(r.steps));
+  b.put(std::int64_t(r.particles));
+  b.put(r.rest_speed);
+  b.put(r.measures);
+  b.put(r.energy.time);
+  b.put(r.energy.kinetic_energy);
+  b.put(r.energy.rms_speed);
+  save_member_bytes(dir, m, name, "mpm", b);
+}
+
+bool load(const std::string& dir, std::size_t m, const std::string& name, MpmMemberResult& r) {
+  MemberBytes b;
+  if (!load_member_bytes(dir, m, name, "mpm", b)) return false;
+  try {
+    r.time = b.number();
+    r.wall_s = b.number();
+    r.steps = b.integer();
+    r.particles = b.integer();
+    r.rest_speed = b.number();
+    r.measures = b.numbers();
+    r.energy.time = b.numbers();
+    r.energy.kinetic_energy = b.numbers();
+    r.energy.rms_speed = b.numbers();
+    if (!b.at_end() || r.measures.size() != measure_names().size())
+      throw Error("not the result this build writes");
+  } catch (const Error& e) {
+    throw Error(fmt::format("--restart: member {} '{}' in '{}': {}", m, name, dir, e.what()));
+  }
+  r.done = r.restored = true;
+  return true;
 }
 
 }  // namespace
@@ -98,17 +199,22 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
                     Progress& progress, std::vector<MpmMemberResult>& results) {
   results.assign(e.members.size(), MpmMemberResult{});
   const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+    const std::string& name = e.members[m].name;
+    if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
     try {
-      return run_member(job, scene, e, m, o, stop, results[m]);
+      const int sig = run_member(job, scene, e, m, o, stop, results[m]);
+      if (!sig && !o.checkpoint.empty()) save(o.checkpoint, m, name, results[m]);
+      return sig;
     } catch (const std::exception& ex) {
       throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
     }
   };
   return for_each_member(e, o, progress, one, [&](std::size_t m) {
     const MpmMemberResult& r = results[m];
-    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s", r.time,
-                       r.steps, r.particles, r.measures[2], r.wall_s);
+    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s{}", r.time,
+                       r.steps, r.particles, r.measures[2], r.wall_s,
+                       r.restored ? " (from the checkpoint)" : "");
   });
 }
 
