@@ -112,16 +112,14 @@ void contact_p2g(const TransferArgs& a, const ParticleView& p, const GridView& g
   static const bool avx = detail::host_svd_has_avx();
   const Index blocks = std::min<Index>(std::max(ctl->num_blocks, 0), g.capacity);
   const long long slab = static_cast<long long>(kContactChannels) * kBlockNodes * g.capacity;
-  detail::host_scatter(
-      "mpm.p2g.contact", a.particles, &ctl->active, g, ctl->accum_parity, blocks * kBlockNodes,
-      parts, fault, [&](Index lo, Index hi, const detail::HostSink& sink) {
-        const int t = omp_get_thread_num();
-        ContactSink cs{sink.accum, sink.stride, t == 0 ? sums : partials + (t - 1) * slab, false};
-        for (Index i = lo; i < hi; ++i) {
-          cs.first = a.classes[p.material[i]].first_body != 0;
-          detail::p2g_particle_body<D>(a, p, g, i, dt, dt_prev, fault, cs);
-        }
-      });
+  detail::host_scatter("mpm.p2g.contact", a.particles, &ctl->active, g, ctl->accum_parity,
+                       blocks * kBlockNodes, parts, fault,
+                       [&](Index lo, Index hi, const detail::HostSink& sink) {
+                         const int t = omp_get_thread_num();
+                         const ContactSink cs{sink.accum, sink.stride,
+                                              t == 0 ? sums : partials + (t - 1) * slab, false};
+                         contact_p2g_range<D>(a, p, g, lo, hi, dt, dt_prev, fault, avx, cs);
+                       });
   // Every slab (those of threads the scatter did not run are zero).
   if (ctl->active == 0 || a.particles <= 0 || parts.slabs < 1) return;
   const long long values = static_cast<long long>(blocks) * kBlockNodes * kContactChannels;
