@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU cost of an MPM sweep (issue 37, "members over threads at no loss against solo runs"):
-# scenes/mpm_column_sweep.json's 15 columns at dx = 1 cm (800 particles each) as one ensemble with
+# scenes/column_sweep_ensemble.json's 15 columns at dx = 1 cm (800 particles each) as one ensemble with
 # members at once (one thread each), as one ensemble with members one after another (every thread
 # each), and as 15 solo `silt run` processes one after another; ROUNDS interleaved rounds.
 # Usage: bench/ensemble_mpm_cpu.sh [build dir] [rounds]
@@ -15,7 +15,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 sets=(--set domain.dx=0.01 -q)
 /usr/bin/python3 - "$tmp" <<'PY'
 import json, re, sys
-text = open("scenes/mpm_column_sweep.json").read()
+text = open("scenes/column_sweep_ensemble.json").read()
 text = "\n".join(l for l in text.splitlines() if not l.strip().startswith("//"))
 e = json.loads(text)
 json.dump(e, open(sys.argv[1] + "/members.json", "w"))
