@@ -50,11 +50,7 @@ using Rows = nb::ndarray<const float, nb::shape<-1, 3>, nb::c_contig, nb::device
 class MpmSimulation {
  public:
   MpmSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
-      : job_(std::make_unique<io::MpmJob>(load_scene([&] {
-          return spec.path.empty()
-                     ? io::parse_mpm_job(spec.text, spec.name, spec.base_dir, spec.overrides)
-                     : io::load_mpm_job(spec.path, spec.overrides);
-        }))),
+      : job_(std::make_unique<io::MpmJob>(load_mpm(spec))),
         execs_(choose_execs(backend, devices)),
         overrides_(spec.overrides) {
     mpm::SolverOptions o;

@@ -42,11 +42,7 @@ using Samples = nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device:
 class SweSimulation {
  public:
   SweSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
-      : job_(std::make_unique<io::SweJob>(load_scene([&] {
-          return spec.path.empty()
-                     ? io::parse_swe_job(spec.text, spec.name, spec.base_dir, spec.overrides)
-                     : io::load_swe_job(spec.path, spec.overrides);
-        }))),
+      : job_(std::make_unique<io::SweJob>(load_swe(spec))),
         execs_(choose_execs(backend, devices)),
         overrides_(spec.overrides) {
     swe::Split split;

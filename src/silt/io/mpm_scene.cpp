@@ -527,8 +527,8 @@ std::string to_string(mpm::WallKind w) {
 }
 
 MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std::string& base_dir,
-                     const std::vector<std::string>& overrides) {
-  SceneSource src{name, base_dir, overrides, {}};
+                     const std::vector<std::string>& overrides, const SceneArrays* arrays) {
+  SceneSource src{name, base_dir, overrides, {}, arrays};
   return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
 }
 

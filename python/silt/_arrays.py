@@ -1,0 +1,103 @@
+"""NumPy arrays in scenes: a 2D array where a scene takes a raster (the bed, an initial field,
+Manning n, a rain frame, a soil parameter) is checked here (shape, dtype, finite values), kept by
+reference (converted to C-contiguous float64 only when it is not already) and named in the scene
+text as ``"array:<key>"``; the loader (io/scene_arrays.hpp) reads it as a raster on the grid with
+the checks and messages of a raster file. One copy is made, into the solver's scene."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from . import _silt
+
+PREFIX = "array:"
+
+# Keys of a shallow-water scene that take a raster (docs/scenes-swe.md), with "{"raster": ...}"
+# spelled out or not.
+_SWE_RASTER_KEYS = re.compile(
+    r"^(bed|manning|initial\.(depth|level|u|v|concentration)|rainfall\.frames\[\d+\]|"
+    r"infiltration\.(conductivity_mm_h|suction_m|porosity|initial_moisture|initial_rate_mm_h|"
+    r"final_rate_mm_h|decay_per_h))(\.raster)?$")
+
+# 2^53: integers above it are not all exactly float64.
+_EXACT_INT = 2 ** 53
+
+
+def is_raster_key(solver: str, path: str) -> bool:
+    """Whether a scene of `solver` takes a raster at `path` ("bed", "rainfall.frames[0].raster")."""
+    return solver == "swe" and _SWE_RASTER_KEYS.match(path) is not None
+
+
+def grid_array(key: str, a: Any, shape: Optional[Tuple[int, int]]) -> np.ndarray:
+    """`a` as a C-contiguous float64 (ny, nx) array for the scene key `key`, or TypeError /
+    ValueError naming the key: not an array of real numbers, a dtype that does not convert exactly,
+    the wrong shape (expected `shape`, None: any 2D), empty, a value that is not finite."""
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"'{key}': must be a 2D NumPy array, not {type(a).__name__}")
+    kind = a.dtype.kind
+    if kind not in "fiu":
+        raise TypeError(f"'{key}': must be an array of real numbers (float or int), not {a.dtype}")
+    if a.ndim != 2:
+        want = f"(ny, nx) = {shape}" if shape else "(ny, nx)"
+        raise ValueError(f"'{key}': must be a 2D array of shape {want}, got {a.ndim} dimensions, shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"'{key}': is empty (shape {a.shape})")
+    if shape is not None and tuple(a.shape) != tuple(shape):
+        raise ValueError(f"'{key}': expected shape (ny, nx) = {tuple(shape)} of the grid, got {tuple(a.shape)} "
+                         "(row j is y, column i is x; row 0 is the southern edge)")
+    if kind in "iu":
+        big = np.flatnonzero(np.abs(a.astype(np.float64, copy=False).ravel()) > _EXACT_INT)
+        if big.size:
+            j, i = np.unravel_index(int(big[0]), a.shape)
+            raise TypeError(f"'{key}': the {a.dtype} value {a[j, i]} at [j, i] = [{j}, {i}] is not exact "
+                            "as float64; give floats")
+    out = np.ascontiguousarray(a, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(out.ravel()))
+    if bad.size:
+        j, i = np.unravel_index(int(bad[0]), out.shape)
+        raise ValueError(f"'{key}': the value at [j, i] = [{j}, {i}] is {out[j, i]}; arrays must be finite "
+                         f"({bad.size} of {out.size} values are not)")
+    return out
+
+
+def _grid_shape(d: Dict[str, Any]) -> Optional[Tuple[int, int]]:
+    g = d.get("grid")
+    if not isinstance(g, dict):
+        return None
+    nx, ny = g.get("nx"), g.get("ny")
+    if isinstance(nx, (int, np.integer)) and isinstance(ny, (int, np.integer)):
+        return int(ny), int(nx)
+    return None
+
+
+def extract(d: Dict[str, Any], name: str) -> Tuple[Dict[str, Any], Dict[str, np.ndarray]]:
+    """The scene dict with each array at a raster key replaced by its name "array:<key>", and the
+    arrays by name (checked). Other values stay as they are (NumPy values elsewhere become JSON
+    lists); the dict given is not changed."""
+    solver = d.get("solver")
+    arrays: Dict[str, np.ndarray] = {}
+    if solver != "swe":
+        return d, arrays
+    shape = _grid_shape(d)
+    out = copy.copy(d)
+
+    def walk(node: Any, path: str) -> Any:
+        if isinstance(node, np.ndarray) and is_raster_key(solver, path):
+            if shape is None:
+                raise _silt.SceneError(
+                    f"{name}: '{path}' is a NumPy array: an array has no georeferencing, so the scene needs "
+                    "\"grid\": {\"nx\", \"ny\", \"dx\", \"origin\"} with it")
+            arrays[PREFIX + path] = grid_array(path, node, shape)
+            return PREFIX + path
+        if isinstance(node, dict):
+            return {k: walk(v, f"{path}.{k}" if path else str(k)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v, f"{path}[{k}]") for k, v in enumerate(node)]
+        return node
+
+    out = walk(out, "")
+    return out, arrays
