@@ -6,7 +6,6 @@ the checks and messages of a raster file. One copy is made, into the solver's sc
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any, Dict, Optional, Tuple
 
@@ -74,6 +73,26 @@ def _grid_shape(d: Dict[str, Any]) -> Optional[Tuple[int, int]]:
     return None
 
 
+def replace(solver: str, path: str, value: Any, shape: Any, arrays: Dict[str, np.ndarray]) -> Any:
+    """`value` (set at the scene key `path`) with each array at a raster key below it replaced by
+    its name, the arrays checked into `arrays`. `shape`: the grid's (ny, nx), or a function giving
+    it (called only when an array is found; None: no grid, a SceneError)."""
+    if isinstance(value, np.ndarray) and is_raster_key(solver, path):
+        want = shape() if callable(shape) else shape
+        if want is None:
+            raise _silt.SceneError(
+                f"'{path}' is a NumPy array: an array has no georeferencing, so the scene needs "
+                "\"grid\": {\"nx\", \"ny\", \"dx\", \"origin\"} with it")
+        arrays[PREFIX + path] = grid_array(path, value, want)
+        return PREFIX + path
+    if isinstance(value, dict):
+        return {k: replace(solver, f"{path}.{k}" if path else str(k), v, shape, arrays)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [replace(solver, f"{path}[{k}]", v, shape, arrays) for k, v in enumerate(value)]
+    return value
+
+
 def extract(d: Dict[str, Any], name: str) -> Tuple[Dict[str, Any], Dict[str, np.ndarray]]:
     """The scene dict with each array at a raster key replaced by its name "array:<key>", and the
     arrays by name (checked). Other values stay as they are (NumPy values elsewhere become JSON
@@ -82,22 +101,7 @@ def extract(d: Dict[str, Any], name: str) -> Tuple[Dict[str, Any], Dict[str, np.
     arrays: Dict[str, np.ndarray] = {}
     if solver != "swe":
         return d, arrays
-    shape = _grid_shape(d)
-    out = copy.copy(d)
-
-    def walk(node: Any, path: str) -> Any:
-        if isinstance(node, np.ndarray) and is_raster_key(solver, path):
-            if shape is None:
-                raise _silt.SceneError(
-                    f"{name}: '{path}' is a NumPy array: an array has no georeferencing, so the scene needs "
-                    "\"grid\": {\"nx\", \"ny\", \"dx\", \"origin\"} with it")
-            arrays[PREFIX + path] = grid_array(path, node, shape)
-            return PREFIX + path
-        if isinstance(node, dict):
-            return {k: walk(v, f"{path}.{k}" if path else str(k)) for k, v in node.items()}
-        if isinstance(node, list):
-            return [walk(v, f"{path}[{k}]") for k, v in enumerate(node)]
-        return node
-
-    out = walk(out, "")
-    return out, arrays
+    try:
+        return replace(solver, "", d, _grid_shape(d), arrays), arrays
+    except _silt.SceneError as e:
+        raise _silt.SceneError(f"{name}: {e}") from None

@@ -6,8 +6,6 @@ import json
 import os
 from typing import Any, Dict, List, Optional
 
-import numpy as np
-
 from . import _arrays, _silt
 
 
@@ -81,16 +79,13 @@ class Scene:
             if not isinstance(path, str) or not path:
                 raise TypeError("Scene.update: every path must be a non-empty str such as 'physics.cfl'")
         spec = self._copy_spec()
-        shape = None
+        arrays = dict(spec.arrays)
+        overrides = list(spec.overrides)
         for path, value in values.items():
-            if isinstance(value, np.ndarray) and _arrays.is_raster_key(self.solver, path):
-                if shape is None:
-                    shape = _grid_shape(self, values)
-                arrays = dict(spec.arrays)
-                arrays[_arrays.PREFIX + path] = _arrays.grid_array(path, value, shape)
-                spec.arrays = arrays
-                value = _arrays.PREFIX + path
-            spec.overrides = list(spec.overrides) + [f"{path}={_to_json(value, path)}"]
+            value = _arrays.replace(self.solver, path, value, lambda: _grid_shape(self, values), arrays)
+            overrides = _without_earlier(overrides, path)
+            overrides.append(f"{path}={_to_json(value, path)}")
+        spec.arrays, spec.overrides = arrays, overrides
         info = _silt.check_scene(spec)
         self._spec, self._info = spec, info
         return self
@@ -99,6 +94,13 @@ class Scene:
         """An independent scene with the same source and overrides (for parameter sweeps; NumPy
         arrays are shared, not copied)."""
         return Scene(self._copy_spec())
+
+    def _updated(self, values: Dict[str, Any]) -> "Scene":
+        """A copy with `values` set (one validation; SceneError names the key): a simulation's
+        setters check their values with it."""
+        s = Scene.__new__(Scene)
+        s._spec, s._info = self._copy_spec(), self._info
+        return s.update(values)
 
     def _copy_spec(self) -> "_silt.SceneSpec":
         spec = _silt.SceneSpec()
@@ -139,6 +141,18 @@ class Scene:
     def __repr__(self) -> str:
         where = self._spec.path or self._spec.name
         return f"<silt.Scene {self.solver} '{self.name}' from {where!r}, {len(self._spec.overrides)} overrides>"
+
+
+def _without_earlier(overrides: List[str], path: str) -> List[str]:
+    """The overrides without earlier ones of exactly `path`, which a new value replaces (so that
+    messages name only the value now), unless a later one reached inside that value."""
+    out: List[str] = []
+    for k, o in enumerate(overrides):
+        if o.split("=", 1)[0] == path and not any(
+                p.split("=", 1)[0].startswith((path + ".", path + "[")) for p in overrides[k + 1:]):
+            continue
+        out.append(o)
+    return out
 
 
 def _grid_shape(scene: "Scene", values: Dict[str, Any]) -> "tuple[int, int]":

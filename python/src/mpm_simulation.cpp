@@ -257,6 +257,25 @@ class MpmSimulation {
     }
   }
 
+  // Gravity and the materials of `spec`: the simulation's scene with the change, validated by the
+  // scene's loader (Python's Scene.update); the solver refuses a material's kind or density.
+  void set_physics(const SceneSpec& spec) {
+    Busy busy(busy_);
+    const io::MpmJob changed = load_mpm(spec);
+    std::string error;
+    {
+      nb::gil_scoped_release unlocked;
+      try {
+        solver_->set_physics(changed.scene.gravity, changed.scene.materials);
+      } catch (const Error& e) {
+        error = e.what();
+      }
+    }
+    if (!error.empty()) throw nb::value_error(error.c_str());
+    job_->scene.gravity = changed.scene.gravity;
+    job_->scene.materials = changed.scene.materials;
+  }
+
   long frame_index() const { return frame_; }
   long long steps() const { return steps_; }
   long long generation() const { return generation_; }
@@ -309,6 +328,7 @@ void bind_mpm(nb::module_& m) {
       .def("add_particles", &MpmSimulation::add_particles, nb::arg("source"), nb::arg("position"),
            nb::arg("velocity"))
       .def("source_names", &MpmSimulation::source_names)
+      .def("set_physics", &MpmSimulation::set_physics, nb::arg("spec"))
       .def("colliders", &MpmSimulation::colliders)
       .def("move_collider", &MpmSimulation::move_collider, nb::arg("index"), nb::arg("at"),
            nb::arg("velocity"))

@@ -65,16 +65,24 @@ class SweSimulation {
     interrupted.raise_if_interrupted();
   }
 
+  // One step of the CFL's dt, clipped so as not to pass the next output time or run.end_time (a
+  // loop of steps lands on each, as run() does); past the end, not clipped. Checked for faults
+  // as advance_to's batches are. Returns the step's dt.
+  double step() {
+    Busy busy(busy_);
+    const double now = solver_->time();
+    const double stop = next_output(now) > now ? next_output(now) : now + kUnclipped;
+    {
+      nb::gil_scoped_release unlocked;
+      solver_->advance_to(stop, {}, std::nextafter(now, stop));
+    }
+    return solver_->last_dt();
+  }
+
   // To the scene's next output time (outputs.times / run.output_interval) after now.
   nb::dict advance_frame() {
     const double now = solver_->time();
-    const auto& times = job_->run.output_times;
-    double next = job_->run.end_time;
-    for (const double t : times)
-      if (t > now) {
-        next = t;
-        break;
-      }
+    const double next = next_output(now);
     if (!(next > now))
       throw Error(
           fmt::format("swe scene '{}': the run is at its end (t = {} s, run.end_time = {} s); "
@@ -249,6 +257,41 @@ class SweSimulation {
     if (!error.empty()) throw nb::value_error(error.c_str());
   }
 
+  // Setters between steps: `spec` is the simulation's scene with the change, validated by the
+  // scene's loader (Python's Scene.update); the solver takes the changed values from it, and the
+  // job the writers read keeps them too.
+  void set_gravity(const SceneSpec& spec) {
+    Busy busy(busy_);
+    const io::SweJob changed = load_swe(spec);
+    nb::gil_scoped_release unlocked;
+    solver_->set_gravity(changed.scene.gravity);
+    job_->scene.gravity = changed.scene.gravity;
+  }
+
+  // The uniform rainfall and, unless drop_rasters, the rain rasters of spec.
+  void set_rain(const SceneSpec& spec, bool drop_rasters) {
+    Busy busy(busy_);
+    io::SweJob changed = load_swe(spec);
+    if (drop_rasters) changed.scene.rain = {};
+    nb::gil_scoped_release unlocked;
+    solver_->set_rain(changed.scene.rainfall, changed.scene.rain);
+    job_->scene.rainfall = std::move(changed.scene.rainfall);
+    job_->scene.rain = std::move(changed.scene.rain);
+  }
+
+  void set_bed(const SceneSpec& spec, bool keep_level) {
+    Busy busy(busy_);
+    io::SweJob changed = load_swe(spec);
+    if (changed.scene.active != job_->scene.active)
+      throw nb::value_error(
+          "set_bed: the new bed has no data in other cells than the scene's bed; the active "
+          "cells cannot change mid-run");
+    nb::gil_scoped_release unlocked;
+    solver_->set_bed(changed.scene.bed,
+                     keep_level ? swe::BedChange::keep_level : swe::BedChange::keep_depth);
+    job_->scene.bed = solver_->scene().bed;
+  }
+
   double time() const { return solver_->time(); }
   long long steps() const { return solver_->steps(); }
   double last_dt() const { return solver_->last_dt(); }
@@ -259,6 +302,16 @@ class SweSimulation {
   double dx() const { return job_->scene.grid.dx; }
 
  private:
+  // A step past the run's end is not clipped: its target lies this far ahead, s.
+  static constexpr double kUnclipped = 1e30;
+
+  // The scene's first output time after `now`, else run.end_time.
+  double next_output(double now) const {
+    for (const double t : job_->run.output_times)
+      if (t > now) return t;
+    return job_->run.end_time;
+  }
+
   struct Output {
     std::unique_ptr<io::SweOutputWriter> frames;
     std::unique_ptr<io::GaugeCsvWriter> gauges;
@@ -289,6 +342,7 @@ void bind_swe(nb::module_& m) {
            nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
       .def("advance_to", &SweSimulation::advance_to, nb::arg("t"))
       .def("advance_frame", &SweSimulation::advance_frame)
+      .def("step", &SweSimulation::step)
       .def("run", &SweSimulation::run, nb::arg("out"), nb::arg("checkpoint_every"),
            nb::arg("overwrite"))
       .def("totals", &SweSimulation::totals)
@@ -301,6 +355,9 @@ void bind_swe(nb::module_& m) {
       .def("restore", &SweSimulation::restore, nb::arg("path"))
       .def("set_series", &SweSimulation::set_series, nb::arg("name"), nb::arg("times"),
            nb::arg("values"))
+      .def("set_gravity", &SweSimulation::set_gravity, nb::arg("spec"))
+      .def("set_rain", &SweSimulation::set_rain, nb::arg("spec"), nb::arg("drop_rasters"))
+      .def("set_bed", &SweSimulation::set_bed, nb::arg("spec"), nb::arg("keep_level"))
       .def_prop_ro("time", &SweSimulation::time)
       .def_prop_ro("steps", &SweSimulation::steps)
       .def_prop_ro("last_dt", &SweSimulation::last_dt)
