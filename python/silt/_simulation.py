@@ -206,6 +206,13 @@ class MpmSimulation(_Base):
         rebuilds, dt_min, dt_max, stable_dt, kinetic_energy, rms_speed, warnings, ...)."""
         return self._sim.advance_frame()
 
+    def step(self) -> float:
+        """One step of the time step the CFL condition allows, checked for faults; returns its dt,
+        s (:attr:`time` and :attr:`steps` say where the run is). Steps are not clipped to frames:
+        a frame begun after steps (:meth:`advance_frame`, :meth:`advance_to`) ends ``frame_dt``
+        after where they left the run. Device views taken before end (:class:`DeviceArray`)."""
+        return self._sim.step()
+
     def advance_to(self, t: float) -> Optional[Dict[str, Any]]:
         """Whole frames until the time reaches ``t`` (s); returns the last frame's statistics
         (None when no frame was needed)."""

@@ -121,6 +121,9 @@ struct RunOut {
   std::string dir;
   std::string checkpoint_every;
   bool overwrite = false;
+  /// The run continues a restored checkpoint: the folder is claimed as `silt run --restart`
+  /// claims it (its files kept, the frames after the checkpoint's written there).
+  bool restart = false;
 };
 /// Checks the options of a run from `start` to `end` s and claims the folder (errors name them).
 void check_run_options(const RunOut& out, double start, double end);

@@ -97,16 +97,20 @@ class SweSimulation {
   nb::dict run(const std::string& dir, const std::string& checkpoint_every, bool overwrite) {
     {
       Busy busy(busy_);
-      const RunOut out{dir, checkpoint_every, overwrite};
-      if (!dir.empty() && solver_->steps() != 0)
+      const bool continues = restored_ && solver_->steps() == restored_->state.steps &&
+                             solver_->time() == restored_->state.time;
+      const RunOut out{dir, checkpoint_every, overwrite, continues};
+      if (!dir.empty() && solver_->steps() != 0 && !continues)
         throw Error(fmt::format(
-            "run(out='{}'): a run that writes starts at t = 0 (this simulation is at t = {} s, "
-            "step {}); make a new Simulation, or run() without out",
+            "run(out='{}'): a run that writes starts at t = 0 or at the checkpoint restore() "
+            "read (this simulation is at t = {} s, step {}); make a new Simulation, or run() "
+            "without out",
             dir, solver_->time(), solver_->steps()));
       check_run_options(out, solver_->time(), job_->run.end_time);
       if (!dir.empty())
         io::write_resolved_scene(*job_, dir, run::build_id(), describe_execs(execs_), overrides_);
-      run::SweAdapter frames(*job_, *solver_, nullptr, dir, true, int(execs_.size()));
+      run::SweAdapter frames(*job_, *solver_, continues ? restored_.get() : nullptr, dir, true,
+                             int(execs_.size()));
       run_frames(frames, out, job_->run.end_time);
     }
     return totals();
@@ -232,10 +236,15 @@ class SweSimulation {
     io::save_swe_checkpoint(path, *job_, c, run::build_id());
   }
 
+  // Continues from a checkpoint; run(out) then goes on with the frames and gauge rows after it,
+  // as `silt run --restart` does.
   void restore(const std::string& path) {
     Busy busy(busy_);
     nb::gil_scoped_release unlocked;
-    solver_->restore(io::load_swe_checkpoint(path, *job_).state);
+    auto c = std::make_unique<io::SweCheckpoint>(io::load_swe_checkpoint(path, *job_));
+    solver_->restore(c->state);
+    c->state.fields = {};  // where the run stands is kept, not the cells
+    restored_ = std::move(c);
   }
 
   // A boundary's or point source's series replaced from now on (Solver::set_series); the
@@ -330,6 +339,7 @@ class SweSimulation {
   std::vector<Exec> execs_;
   std::vector<std::string> overrides_;
   std::unique_ptr<swe::Solver> solver_;
+  std::unique_ptr<io::SweCheckpoint> restored_;  // the last restore()'s, without its fields
   std::map<std::string, Output> outputs_;
   std::atomic<bool> busy_{false};
 };

@@ -91,9 +91,10 @@ void Solver::set_physics(const Vec3d& gravity, const std::vector<Material>& mate
       throw Error(fmt::format("{}: materials[{}] ('{}') cannot change its kind mid-run", what, i,
                               now.name));
     if (materials[i].density != now.density)
-      throw Error(fmt::format("{}: materials[{}] ('{}').density cannot change mid-run: the "
-                              "particles' mass was set from it ({} kg/m^3)",
-                              what, i, now.name, now.density));
+      throw Error(
+          fmt::format("{}: materials[{}] ('{}').density cannot change mid-run: the "
+                      "particles' mass was set from it ({} kg/m^3)",
+                      what, i, now.name, now.density));
   }
   if (m.physics_set_at < 0) {
     m.scene_gravity = m.scene.gravity;

@@ -40,9 +40,9 @@ Series& series_named(Scene& sc, const std::string& name) {
   for (PointSource& p : sc.sources)
     if (p.name == name) targets.push_back(&p.discharge);
   if (targets.empty())
-    throw Error(fmt::format(
-        "swe scene '{}': set_series: no boundary or source is named '{}' (series: {})", sc.name,
-        name, series_names(sc)));
+    throw Error(
+        fmt::format("swe scene '{}': set_series: no boundary or source is named '{}' (series: {})",
+                    sc.name, name, series_names(sc)));
   if (targets.size() > 1)
     throw Error(
         fmt::format("swe scene '{}': set_series: '{}' names several boundaries or sources ({})",
