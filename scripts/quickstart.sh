@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what building and running the CLI needs (missing packages only), builds the CLI (the
+# Installs what building and running the CLI needs (missing packages only; the optional libraries
+# are `scripts/install-deps.sh full`'s, and the build finds them when present), builds the CLI (the
 # `silt` target only), runs silt's main job on its embedded default scene (a dam break) on the GPU
 # when there is one, else on the CPU, and writes a summary of the run (summary.html: the maximum
 # depth map, the gauges, the mass balance, the run's speed); on a GPU also an MPM scene (a snowball
@@ -43,6 +44,19 @@ if [ "$cuda" = ON ] && ! command -v nvcc >/dev/null 2>&1; then
 fi
 echo "quickstart: CUDA backend $cuda: $why"
 SILT_TARGETS=silt scripts/build.sh "${cmake_args[@]}"
+
+# What this build leaves out: the optional libraries that `install-deps.sh run` does not install.
+info=$(build/apps/silt/silt info)
+left_out=()
+grep -q '^rasters: ESRI ASCII$' <<<"$info" && left_out+=("GeoTIFF/NetCDF rasters (GDAL)")
+grep -q '^VDB outputs and mesh colliders: no' <<<"$info" &&
+  left_out+=("mesh colliders and VDB outputs (OpenVDB)")
+grep -q '^MPI: no' <<<"$info" && left_out+=("runs over several machines (MPI)")
+if [ ${#left_out[@]} -gt 0 ]; then
+  printf -v list '%s, ' "${left_out[@]}"
+  echo "quickstart: this build has no ${list%, }: scripts/install-deps.sh full &&" \
+       "cmake build && scripts/quickstart.sh adds them"
+fi
 
 # Which backend the run takes (--backend auto: the GPU when the build has CUDA and one is found).
 on_gpu=0

@@ -13,6 +13,7 @@ docs/python.md describes the whole API.
 
 from ._silt import CheckpointError, Error, FaultError, SceneError
 from ._silt import build_id, cuda_compiled, cuda_device_count, host_thread_count
+from ._ensemble import Ensemble
 from ._scene import Scene
 from ._simulation import DeviceArray, MpmSimulation, Simulation, StaleViewError, SweSimulation
 
@@ -25,6 +26,7 @@ del _e
 __all__ = [
     "CheckpointError",
     "DeviceArray",
+    "Ensemble",
     "Error",
     "FaultError",
     "MpmSimulation",

@@ -135,5 +135,6 @@ void run_frames(run::Job& job, const RunOut& out, double end);
 void bind_scene(nb::module_& m);
 void bind_mpm(nb::module_& m);
 void bind_swe(nb::module_& m);
+void bind_ensemble(nb::module_& m);  // ensemble.cpp
 
 }  // namespace silt::python

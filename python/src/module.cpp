@@ -68,4 +68,5 @@ NB_MODULE(_silt, m) {
   bind_mpm(m);
 #endif
   bind_swe(m);
+  bind_ensemble(m);
 }

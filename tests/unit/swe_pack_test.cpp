@@ -215,9 +215,9 @@ void check_packed_rows() {
       const detail::FluxRow<T> f{out[0].data(), out[1].data(), out[2].data(), out[3].data(),
                                  out[4].data()};
       const Index m =
-          u == "AVX-512F" ? detail::packed_edge_fluxes_avx512(a.view(), b.view(), count, g, dry, f)
-          : u == "AVX2"   ? detail::packed_edge_fluxes_avx2(a.view(), b.view(), count, g, dry, f)
-                          : detail::packed_edge_fluxes_sse(a.view(), b.view(), count, g, dry, f);
+          u == "AVX-512F" ? detail::avx512::packed_edge_fluxes(a.view(), b.view(), count, g, dry, f)
+          : u == "AVX2"   ? detail::avx2::packed_edge_fluxes(a.view(), b.view(), count, g, dry, f)
+                          : detail::sse2::packed_edge_fluxes(a.view(), b.view(), count, g, dry, f);
       const Index w = u == "SSE2" ? Index(16 / sizeof(T)) : Index(32 / sizeof(T));
       ASSERT_EQ(m, count - count % w) << unit << ", " << count << " edges";
       for (Index k = 0; k < n; ++k) {

@@ -269,9 +269,10 @@ void check_packed_row(bool with_manning) {
       const CellUpdateParams<T> p = params(T(0));
       const detail::FluxRow<T> xr = row(x), sr = row(s), nr = row(no);
       const T speed =
-          u == "AVX-512F" ? detail::packed_cell_updates_avx512(c, xr, sr, nr, count, p, left.data())
-          : u == "AVX2"   ? detail::packed_cell_updates_avx2(c, xr, sr, nr, count, p, left.data())
-                          : detail::packed_cell_updates_sse(c, xr, sr, nr, count, p, left.data());
+          u == "AVX-512F"
+              ? detail::avx512::packed_cell_updates(c, xr, sr, nr, count, p, left.data())
+          : u == "AVX2" ? detail::avx2::packed_cell_updates(c, xr, sr, nr, count, p, left.data())
+                        : detail::sse2::packed_cell_updates(c, xr, sr, nr, count, p, left.data());
       const Index w = u == "SSE2" ? Index(16 / sizeof(T)) : Index(32 / sizeof(T));
       const auto packs =
           u == "AVX-512F" ? row_packs(count, 2 * w, true) : row_packs(count, w, false);

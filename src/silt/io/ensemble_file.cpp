@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -255,6 +256,52 @@ void read_outputs(Keys& o, EnsembleOutputs& out) {
   o.finish();
 }
 
+// An MPM ensemble's outputs: the members' own files, the measures' statistics, the spread
+// direction, the rest speed and the measures' formats (csv always; nc on request).
+void read_mpm_outputs(Keys& o, EnsembleOutputs& out, EnsembleMeasures& m) {
+  out.members = o.boolean("members", false);
+  out.fields.clear();
+  out.exceedance_depths.clear();
+  out.hazard_classes = false;
+  const std::vector<std::string> stats = read_list<std::string>(
+      o, "statistics", {"mean", "std"}, [&](const Json& v, const std::string& kp) {
+        if (!v.is_string() || (v != "mean" && v != "std"))
+          key_error(o.source(), kp, fmt::format("must be \"mean\" or \"std\", got {}", show(v)));
+        return v.get<std::string>();
+      });
+  out.mean = std::count(stats.begin(), stats.end(), "mean") > 0;
+  out.std = std::count(stats.begin(), stats.end(), "std") > 0;
+  out.percentiles =
+      read_list<int>(o, "percentiles", {5, 50, 95}, [&](const Json& v, const std::string& kp) {
+        if (!v.is_number_integer() || v.get<long>() < 0 || v.get<long>() > 100)
+          key_error(o.source(), kp,
+                    fmt::format("must be a whole percent in 0 .. 100, got {}", show(v)));
+        return v.get<int>();
+      });
+  const std::vector<double> d =
+      read_list<double>(o, "direction", {1.0, 0.0, 0.0}, [&](const Json& v, const std::string& kp) {
+        if (!v.is_number())
+          key_error(o.source(), kp, fmt::format("must be a number, got {}", show(v)));
+        return v.get<double>();
+      });
+  double norm = 0;
+  for (double x : d) norm += x * x;
+  if ((d.size() != 2 && d.size() != 3) || !(norm > 0) || !std::isfinite(norm))
+    o.fail("direction",
+           "must be a vector [x, y] or [x, y, z] of length > 0 (the spread direction)");
+  m.direction = {0, 0, 0};
+  for (std::size_t i = 0; i < d.size(); ++i) m.direction[i] = d[i] / std::sqrt(norm);
+  m.rest_speed = o.number("rest_speed", 0.0, Range::non_negative());
+  const std::vector<std::string> formats =
+      read_list<std::string>(o, "formats", {"csv"}, [&](const Json& v, const std::string& kp) {
+        if (!v.is_string() || (v != "csv" && v != "nc"))
+          key_error(o.source(), kp, fmt::format("must be \"csv\" or \"nc\", got {}", show(v)));
+        return v.get<std::string>();
+      });
+  m.nc = std::count(formats.begin(), formats.end(), "nc") > 0;
+  o.finish();
+}
+
 Ensemble parse_tree(const Json& root, const SceneSource& esrc, const Json& scene,
                     const SceneSource& ssrc) {
   Ensemble e;
@@ -283,8 +330,12 @@ Ensemble parse_tree(const Json& root, const SceneSource& esrc, const Json& scene
                       "members' output folders)",
                       esrc.name, it->second, m, e.members[m].name));
   }
+  e.mpm = scene.is_object() && scene.contains("solver") && scene["solver"] == "mpm";
   Keys outputs = top.object("outputs");
-  read_outputs(outputs, e.outputs);
+  if (e.mpm)
+    read_mpm_outputs(outputs, e.outputs, e.measures);
+  else
+    read_outputs(outputs, e.outputs);
   Keys run = top.object("run");
   e.parallel = run.choice("parallel", "members", {"members", "cells"}) == "cells"
                    ? EnsembleParallel::cells

@@ -5,6 +5,7 @@
 // cell-field raster, the rain rasters). Errors name the ensemble file, the member and the key.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -38,14 +39,25 @@ struct EnsembleOutputs {
   std::vector<RasterFormat> formats;      // rasters of the statistics (nc: one file, ensemble.nc)
 };
 
+/// What an MPM ensemble measures on each member (docs/ensembles.md, "MPM sweeps"): the runout
+/// along `direction`, the final height against gravity, the kinetic energy of every frame and the
+/// time at rest (the first frame from which the rms speed stays below rest_speed).
+struct EnsembleMeasures {
+  std::array<double, 3> direction{1, 0, 0};  // unit vector, the spread direction
+  double rest_speed = 0;  // m/s; 0: the member's run.rest_speed, or 0.01 m/s when it has none
+  bool nc = false;        // measures.nc beside measures.csv
+};
+
 /// How members share this machine: several at once, each on one thread (members), or one after
 /// another, each on every thread (cells).
 enum class EnsembleParallel { members, cells };
 
 struct Ensemble {
   std::string path;  // the ensemble file
+  bool mpm = false;  // the scene's solver is "mpm": `measures` instead of the rasters' outputs
   std::vector<EnsembleMember> members;
-  EnsembleOutputs outputs;
+  EnsembleOutputs outputs;  // MPM: members, mean, std and percentiles only
+  EnsembleMeasures measures;
   EnsembleParallel parallel = EnsembleParallel::members;
   Json resolved;  // the file with defaults filled in and every member listed with its overrides
 };

@@ -533,10 +533,15 @@ MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std
 }
 
 MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_mpm_job(path, overrides, {});
+}
+
+MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& labels) {
   require_utf8(path, "scene file name");
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  SceneSource src{path, dir, overrides, {}};
+  SceneSource src{path, dir, overrides, labels};
   return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
 }
 

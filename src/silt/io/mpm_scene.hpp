@@ -61,6 +61,10 @@ struct MpmJob {
 
 /// Loads and validates a scene file; overrides are "path=value" strings (--set).
 MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides = {});
+/// load_mpm_job with each override's origin named in errors: labels[i] for overrides[i] ("--set",
+/// "ensemble member 'm03':").
+MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& labels);
 /// The same from text: `name` is used in messages and as the default scene name; relative paths
 /// (meshes) are resolved against base_dir ("" = the current directory); arrays: what
 /// "array:<name>" values name (scene_arrays.hpp: rasters, a points source's particles).

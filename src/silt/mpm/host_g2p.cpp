@@ -26,9 +26,9 @@ void g2p(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl, Fa
   const Index n = a.particles, packs = n / lanes;
   const auto body = [&](Index b) {
     if (b < packs && width == HostPacks::avx512) {
-      host_g2p_pack_avx512(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
+      avx512::host_g2p_pack(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
     } else if (b < packs && width == HostPacks::avx2) {
-      host_g2p_pack_avx2(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
+      avx2::host_g2p_pack(D, a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
     } else if (b < packs) {
       packed::g2p_pack<Pack, kLanes, D>(a, p, g, b * lanes, dt, t_end, zone_escape, vmax, fault);
     } else {

@@ -3,7 +3,7 @@
 // particle's C, advance, colliders and stores as in g2p_particle_body. Included only by the
 // host-compiled units that instantiate it, each with a pack tagged by a type of its own anonymous
 // namespace (every function instantiated here has internal linkage): host_g2p.cpp (SSE2, 4
-// lanes), host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16).
+// lanes) and host_transfer_isa.cpp (built for AVX2, 8 lanes, and AVX-512F, 16).
 #pragma once
 
 #include "silt/core/math/float_pack.hpp"
@@ -13,14 +13,18 @@
 namespace silt::mpm::detail {
 
 /// The AVX2 unit's G2P of the 8 particles [i0, i0 + 8) and the AVX-512 unit's of the 16
-/// particles [i0, i0 + 16) (host_transfer_avx2.cpp, host_transfer_avx512.cpp; call only where
-/// host_packs() allows them). dims 2 or 3; the rest as g2p_pack takes it.
-void host_g2p_pack_avx2(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
-                        Index i0, float dt, float t_end, int* zone_escape, float* vmax,
-                        const FaultView& fault);
-void host_g2p_pack_avx512(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
-                          Index i0, float dt, float t_end, int* zone_escape, float* vmax,
-                          const FaultView& fault);
+/// particles [i0, i0 + 16) (host_transfer_isa.cpp; call only where host_packs() allows them).
+/// dims 2 or 3; the rest as g2p_pack takes it.
+namespace avx2 {
+void host_g2p_pack(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
+                   Index i0, float dt, float t_end, int* zone_escape, float* vmax,
+                   const FaultView& fault);
+}  // namespace avx2
+namespace avx512 {
+void host_g2p_pack(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
+                   Index i0, float dt, float t_end, int* zone_escape, float* vmax,
+                   const FaultView& fault);
+}  // namespace avx512
 
 namespace packed {
 

@@ -16,7 +16,7 @@ struct Sse2Unit {};
 constexpr int kLanes = 4;
 using Pack = FloatPack<kLanes, Sse2Unit>;
 
-/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_avx.cpp; its matrices
+/// The batch's SVDs: one AVX pack of 8 where the CPU has AVX (host_svd_isa.cpp; its matrices
 /// and results move through memory), else svd3 on the two SSE2 packs.
 struct HostSvdBatch {
   static constexpr int kPacks = kHostSvdLanes / kLanes;
@@ -31,7 +31,7 @@ struct HostSvdBatch {
     for (int l = 0; l < kHostSvdLanes; ++l)
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) fl[l].m[r][c] = f[l / kLanes].m[r][c][l % kLanes];
-    svd3_lanes8_avx(fl, dl);
+    avx::svd3_lanes8(fl, dl);
     for (int l = 0; l < kHostSvdLanes; ++l)
       for (int r = 0; r < 3; ++r) {
         out[l / kLanes].sigma[r].set(l % kLanes, dl[l].sigma[r]);
@@ -52,9 +52,9 @@ void p2g(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl, Fa
   host_scatter("mpm.p2g", a.particles, gate, g, ctl->accum_parity, blocks * kBlockNodes, parts,
                fault, [&](Index lo, Index hi, const HostSink& sink) {
                  if (packs == HostPacks::avx512)
-                   host_p2g_range_avx512(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
+                   avx512::host_p2g_range(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
                  else if (packs == HostPacks::avx2)
-                   host_p2g_range_avx2(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
+                   avx2::host_p2g_range(D, a, p, g, lo, hi, dt, dt_prev, fault, sink);
                  else
                    packed::p2g_range<Pack, kLanes, kHostSvdLanes, D>(
                        a, p, g, lo, hi, dt, dt_prev, HostSvdBatch{avx}, fault, sink);

@@ -4,8 +4,8 @@
 // particle so that every node sums in the per-particle order (docs/NOTES.md, "The P2G scatter on
 // packs", "The sand model on packs"). Included only by the host-compiled units that
 // instantiate it, each with a pack tagged by a type of its own anonymous namespace, so that every
-// function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes),
-// host_transfer_avx2.cpp (AVX2, 8 lanes) and host_transfer_avx512.cpp (AVX-512F, 16 lanes): a
+// function instantiated here has internal linkage: host_p2g.cpp (SSE2, 4 lanes) and
+// host_transfer_isa.cpp (built for AVX2, 8 lanes, and AVX-512F, 16 lanes): a
 // wider unit's copy of a shared inline function can never replace the baseline one at link time.
 #pragma once
 
@@ -19,15 +19,18 @@
 
 namespace silt::mpm::detail {
 
-/// The AVX2 and AVX-512 units' P2G of particles [lo, hi) into sink (host_transfer_avx2.cpp,
-/// host_transfer_avx512.cpp; call only where host_packs() allows them). dims 2 or 3; dt_prev as
-/// p2g_range takes it.
-void host_p2g_range_avx2(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
-                         Index lo, Index hi, float dt, float dt_prev, const FaultView& fault,
-                         const HostSink& sink);
-void host_p2g_range_avx512(int dims, const TransferArgs& a, const ParticleView& p,
-                           const GridView& g, Index lo, Index hi, float dt, float dt_prev,
-                           const FaultView& fault, const HostSink& sink);
+/// The AVX2 and AVX-512 units' P2G of particles [lo, hi) into sink (host_transfer_isa.cpp; call
+/// only where host_packs() allows them). dims 2 or 3; dt_prev as p2g_range takes it.
+namespace avx2 {
+void host_p2g_range(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
+                    Index lo, Index hi, float dt, float dt_prev, const FaultView& fault,
+                    const HostSink& sink);
+}  // namespace avx2
+namespace avx512 {
+void host_p2g_range(int dims, const TransferArgs& a, const ParticleView& p, const GridView& g,
+                    Index lo, Index hi, float dt, float dt_prev, const FaultView& fault,
+                    const HostSink& sink);
+}  // namespace avx512
 
 namespace packed {
 

@@ -1,6 +1,6 @@
 // Which packs the host transfers run (host_p2g.cpp, host_g2p.cpp): SSE2's 4 float lanes on any
-// x86-64 CPU, 8 lanes from the unit built for AVX2 (host_transfer_avx2.cpp) or 16 from the one
-// built for AVX-512F (host_transfer_avx512.cpp) where the CPU has them. Every width gives the same
+// x86-64 CPU, 8 lanes from the unit built for AVX2 (host_transfer_isa.cpp) or 16 from the one
+// built for AVX-512F (host_transfer_isa.cpp) where the CPU has them. Every width gives the same
 // bits (each lane the scalar operations, no FMA), so the choice changes only the speed; tests cap
 // it to run the narrower paths on any CPU.
 #pragma once

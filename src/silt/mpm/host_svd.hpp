@@ -1,7 +1,7 @@
 // SVDs of several particles' F at once on the host (SIMD across particles): svd3 on FloatPack
 // lanes, each lane the bits of svd3<float> for its matrix (float_pack.hpp). 4 lanes on baseline
-// x86-64 (SSE2); 8 where the CPU has AVX, from a translation unit built for it (host_svd_avx.cpp)
-// and picked at run time. Host compiler only (host_p2g.cpp, host_svd_avx.cpp).
+// x86-64 (SSE2); 8 where the CPU has AVX, from a translation unit built for it (host_svd_isa.cpp)
+// and picked at run time. Host compiler only (host_p2g.cpp, host_svd_isa.cpp).
 #pragma once
 
 #include "silt/core/math/float_pack.hpp"
@@ -31,15 +31,17 @@ inline void svd3_lanes(const Mat3f* f, Svd3<float>* out) {
   }
 }
 
-/// svd3_lanes<8> built for AVX (host_svd_avx.cpp); call only where host_svd_has_avx().
-void svd3_lanes8_avx(const Mat3f* f, Svd3<float>* out);
+/// svd3_lanes<8> built for AVX (host_svd_isa.cpp); call only where host_svd_has_avx().
+namespace avx {
+void svd3_lanes8(const Mat3f* f, Svd3<float>* out);
+}  // namespace avx
 /// Whether this CPU (and its OS) runs AVX.
 bool host_svd_has_avx();
 
 /// out[l] = svd3(f[l]) for the kHostSvdLanes matrices f: one AVX pack of 8, or two SSE2 packs.
 inline void host_svd3(const Mat3f* f, Svd3<float>* out, bool avx) {
   if (avx) {
-    svd3_lanes8_avx(f, out);
+    avx::svd3_lanes8(f, out);
   } else {
     svd3_lanes<4>(f, out);
     svd3_lanes<4>(f + 4, out + 4);

@@ -27,10 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string member_where(const io::Ensemble& e, std::size_t m) {
-  return fmt::format("ensemble '{}', member '{}'", e.path, e.members[m].name);
-}
-
 bool wants_hazard(const io::EnsembleOutputs& o) {
   return o.hazard_classes ||
          std::count(o.fields.begin(), o.fields.end(), io::EnsembleField::max_speed) > 0;
@@ -69,8 +65,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
-    std::vector<std::string> overrides = scene.overrides;
-    overrides.insert(overrides.end(), e.members[m].overrides.begin(), e.members[m].overrides.end());
+    const std::vector<std::string> overrides = member_overrides(scene, e, m, nullptr);
     // The member's own backend: on this thread's OpenMP threads (one while members run at once).
     io::write_resolved_scene(job, dir, build_id(),
                              describe_execs({o.exec}, partition::World::self()), overrides);
@@ -97,6 +92,20 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
 
 }  // namespace
 
+std::string member_where(const io::Ensemble& e, std::size_t m) {
+  return fmt::format("ensemble '{}', member '{}'", e.path, e.members[m].name);
+}
+
+std::vector<std::string> member_overrides(const EnsembleScene& scene, const io::Ensemble& e,
+                                          std::size_t m, std::vector<std::string>* labels) {
+  std::vector<std::string> overrides = scene.overrides;
+  if (labels) labels->assign(overrides.size(), "--set");
+  const io::EnsembleMember& mem = e.members[m];
+  overrides.insert(overrides.end(), mem.overrides.begin(), mem.overrides.end());
+  if (labels) labels->resize(overrides.size(), fmt::format("ensemble member '{}':", mem.name));
+  return overrides;
+}
+
 EnsembleScene load_ensemble_scene(const std::string& path,
                                   const std::vector<std::string>& overrides) {
   EnsembleScene s;
@@ -109,11 +118,8 @@ EnsembleScene load_ensemble_scene(const std::string& path,
 }
 
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
-  const io::EnsembleMember& mem = e.members[m];
-  std::vector<std::string> overrides = scene.overrides;
-  std::vector<std::string> labels(overrides.size(), "--set");
-  overrides.insert(overrides.end(), mem.overrides.begin(), mem.overrides.end());
-  labels.resize(overrides.size(), fmt::format("ensemble member '{}':", mem.name));
+  std::vector<std::string> labels;
+  const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
   try {
     return io::load_swe_job(scene.path, overrides, labels);
   } catch (const Error& err) {
@@ -136,10 +142,9 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
   return first;
 }
 
-int run_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
-                Progress& progress, std::vector<MemberResult>& results) {
+int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line) {
   const std::size_t n = e.members.size();
-  results.assign(n, MemberResult{});
   const bool at_once = e.parallel == io::EnsembleParallel::members && !o.exec.is_cuda();
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::size_t workers = at_once ? std::min<std::size_t>(std::size_t(threads), n) : 1;
@@ -164,19 +169,12 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     } restore{before};
     for (std::size_t m; !failed && !signal && (m = next++) < n;) {
       try {
-        io::SweJob job = member_job(scene, e, m);  // its errors name the member
-        int sig = 0;
-        try {
-          sig = run_member(std::move(job), scene, e, m, o, stop, results[m]);
-        } catch (const std::exception& ex) {
-          throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
-        }
+        const int sig = one(m, stop);  // its errors name the member
         if (sig && !failed) signal = sig;
         if (sig) return;
         const std::lock_guard<std::mutex> lock(mutex);
-        progress.log(fmt::format("member {:>4}/{} '{}': t = {:.6g} s, {} steps, {:.2f} s",
-                                 ++finished, n, e.members[m].name, results[m].time,
-                                 results[m].steps, results[m].wall_s));
+        progress.log(
+            fmt::format("member {:>4}/{} '{}': {}", ++finished, n, e.members[m].name, line(m)));
       } catch (...) {
         const std::lock_guard<std::mutex> lock(mutex);
         if (!failed) error = std::current_exception();
@@ -199,6 +197,23 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     }
   }
   return signal;
+}
+
+int run_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
+                Progress& progress, std::vector<MemberResult>& results) {
+  results.assign(e.members.size(), MemberResult{});
+  const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+    io::SweJob job = member_job(scene, e, m);  // its errors name the member
+    try {
+      return run_member(std::move(job), scene, e, m, o, stop, results[m]);
+    } catch (const std::exception& ex) {
+      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
+    }
+  };
+  return for_each_member(e, o, progress, one, [&](std::size_t m) {
+    return fmt::format("t = {:.6g} s, {} steps, {:.2f} s", results[m].time, results[m].steps,
+                       results[m].wall_s);
+  });
 }
 
 }  // namespace silt::run

@@ -30,6 +30,13 @@ struct EnsembleScene {
 EnsembleScene load_ensemble_scene(const std::string& path,
                                   const std::vector<std::string>& overrides);
 
+/// "ensemble 'ens.json', member 'm03'", for errors.
+std::string member_where(const io::Ensemble& e, std::size_t m);
+/// The command line's --set, then member m's values: the overrides of its scene (labels: where
+/// each came from, for errors; may be null).
+std::vector<std::string> member_overrides(const EnsembleScene& scene, const io::Ensemble& e,
+                                          std::size_t m, std::vector<std::string>* labels);
+
 /// Member m's scene, parsed and validated; errors name the ensemble file, the member and the key.
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
 /// Every member's scene, before anything runs: each parses, and every grid is the first's (the
@@ -54,6 +61,16 @@ struct EnsembleOptions {
   std::function<int()> stop;  // SIGINT / SIGTERM (0: none)
   int threads = 0;            // members at once with parallel = members (0: OpenMP's threads)
 };
+
+/// One member's run: returns the signal that stopped it (0: it ran to its end); its errors name
+/// the member. `stop` is polled between frames (the command's signal, or another member's failure).
+using MemberRun = std::function<int(std::size_t m, const std::function<int()>& stop)>;
+/// Runs `one` for every member: several at once, each on one OpenMP thread (o.threads of them),
+/// with parallel = members on the CPU, else one after another; after each, `line(m)` is logged.
+/// Returns the signal of a stop (0: every member ran); the first error ends the others at their
+/// next frame and is thrown.
+int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line);
 
 /// Runs every member (members' outputs in out/members/<name>/ when asked for); returns the
 /// signal a stop was asked with (0: every member ran). Errors name the member.

@@ -1,6 +1,6 @@
-// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (SSE2 here; AVX2 in
-// row_fluxes_avx.cpp, AVX-512F in row_fluxes_avx512.cpp, where the CPU has them), the rest edge by
-// edge with the same functions.
+// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (SSE2 here; AVX2 and
+// AVX-512F in row_fluxes_isa.cpp, where the CPU has them), the rest edge by edge with the same
+// functions.
 #include "silt/swe/row_fluxes.hpp"
 
 #include <cstdint>
@@ -11,20 +11,24 @@
 
 namespace silt::swe::detail {
 
+namespace sse2 {
+
 namespace {
-struct Sse2Tag {};
+struct Tag {};
 }  // namespace
 
-__attribute__((flatten)) Index packed_edge_fluxes_sse(const EdgeSide<float>& a,
-                                                      const EdgeSide<float>& b, Index n, float g,
-                                                      float dry, const FluxRow<float>& f) {
-  return packed_edge_fluxes<FloatPack<4, Sse2Tag, float>, 4>(a, b, 0, n, g, dry, f);
+__attribute__((flatten)) Index packed_edge_fluxes(const EdgeSide<float>& a,
+                                                  const EdgeSide<float>& b, Index n, float g,
+                                                  float dry, const FluxRow<float>& f) {
+  return packed_edge_fluxes_width<128, Tag>(a, b, n, g, dry, f);
 }
-__attribute__((flatten)) Index packed_edge_fluxes_sse(const EdgeSide<double>& a,
-                                                      const EdgeSide<double>& b, Index n, double g,
-                                                      double dry, const FluxRow<double>& f) {
-  return packed_edge_fluxes<FloatPack<2, Sse2Tag, double>, 2>(a, b, 0, n, g, dry, f);
+__attribute__((flatten)) Index packed_edge_fluxes(const EdgeSide<double>& a,
+                                                  const EdgeSide<double>& b, Index n, double g,
+                                                  double dry, const FluxRow<double>& f) {
+  return packed_edge_fluxes_width<128, Tag>(a, b, n, g, dry, f);
 }
+
+}  // namespace sse2
 
 namespace {
 
@@ -33,9 +37,9 @@ Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T>& b, Index n, T 
                          const FluxRow<T>& f) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx512) return packed_edge_fluxes_avx512(a, b, n, g, dry, f);
-  return avx2 ? packed_edge_fluxes_avx2(a, b, n, g, dry, f)
-              : packed_edge_fluxes_sse(a, b, n, g, dry, f);
+  if (avx512) return avx512::packed_edge_fluxes(a, b, n, g, dry, f);
+  return avx2 ? avx2::packed_edge_fluxes(a, b, n, g, dry, f)
+              : sse2::packed_edge_fluxes(a, b, n, g, dry, f);
 }
 
 // Row r's cells from staged index s on, seen from an x edge (x_normal) or a y edge.

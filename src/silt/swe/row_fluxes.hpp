@@ -3,8 +3,9 @@
 // all of them. Each lane computes exactly the scalar flux of its edge (the kernels' branches are
 // any()/select() on lanes), so the row step's results are those of the plain phases to the bit
 // (SweSolver.RowStepMatchesThePlainPathBitForBit, tests/unit/swe_pack_test.cpp). Host only: the
-// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp, row_fluxes_avx.cpp and
-// row_fluxes_avx512.cpp are built by the host compiler in every build; the widest the CPU has is
+// packs are GCC vector types that nvcc never parses, so row_fluxes.cpp and row_fluxes_isa.cpp (once
+// per wider instruction set, cmake/SiltIsaUnits.cmake) are built by the host compiler in every
+// build; the widest the CPU has is
 // picked at run time: AVX-512F (16 float or 8 double lanes), AVX2 (8 or 4) or SSE2 (4 or 2).
 #pragma once
 
@@ -37,19 +38,26 @@ struct EdgeSide {
 /// The fluxes of edges [0, m) between sides a (left) and b (right), m the largest multiple of the
 /// pack width <= n, into f[0, m); returns m. A pack's lanes whose sides are not both active hold
 /// values to be replaced (edge_flux's general case); a pack with no such pair is skipped.
-Index packed_edge_fluxes_sse(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
-                             float dry, const FluxRow<float>& f);
-Index packed_edge_fluxes_sse(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
-                             double g, double dry, const FluxRow<double>& f);
-Index packed_edge_fluxes_avx2(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
-                              float dry, const FluxRow<float>& f);
-Index packed_edge_fluxes_avx2(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
-                              double g, double dry, const FluxRow<double>& f);
-/// The same for AVX-512F: packs of 16 float / 8 double lanes, then one of 8 / 4 where that many
-/// edges remain; returns the same m as the AVX2 form (the largest multiple of 8 / 4 <= n).
-Index packed_edge_fluxes_avx512(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n,
-                                float g, float dry, const FluxRow<float>& f);
-Index packed_edge_fluxes_avx512(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n,
-                                double g, double dry, const FluxRow<double>& f);
+/// One pair per instruction set: sse2 (row_fluxes.cpp), avx2 and avx512 (row_fluxes_isa.cpp).
+/// AVX-512F's packs are 16 float / 8 double lanes, then one of 8 / 4 where that many edges remain:
+/// the same m as the AVX2 form (the largest multiple of 8 / 4 <= n).
+namespace sse2 {
+Index packed_edge_fluxes(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
+                         float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n, double g,
+                         double dry, const FluxRow<double>& f);
+}  // namespace sse2
+namespace avx2 {
+Index packed_edge_fluxes(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
+                         float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n, double g,
+                         double dry, const FluxRow<double>& f);
+}  // namespace avx2
+namespace avx512 {
+Index packed_edge_fluxes(const EdgeSide<float>& a, const EdgeSide<float>& b, Index n, float g,
+                         float dry, const FluxRow<float>& f);
+Index packed_edge_fluxes(const EdgeSide<double>& a, const EdgeSide<double>& b, Index n, double g,
+                         double dry, const FluxRow<double>& f);
+}  // namespace avx512
 
 }  // namespace silt::swe::detail

@@ -1,8 +1,9 @@
-// The body of packed_edge_fluxes_* (row_fluxes.hpp) for one pack type; included by the host-only
-// units row_fluxes.cpp (SSE2), row_fluxes_avx.cpp (AVX2) and row_fluxes_avx512.cpp (AVX-512F)
-// only, each with a tag type of its own anonymous namespace, so that every function instantiated
-// on its packs has internal linkage (an AVX2 or AVX-512 copy of a shared inline function can never
-// replace the baseline one at link time). Nothing here is instantiated on a scalar type.
+// The body of packed_edge_fluxes (row_fluxes.hpp) for one pack type; included by the host-only
+// units row_fluxes.cpp (SSE2) and row_fluxes_isa.cpp (built once per wider instruction set by
+// silt_isa_units, cmake/SiltIsaUnits.cmake) only, each with a tag type of its own anonymous
+// namespace, so that every function instantiated on its packs has internal linkage (an AVX2 or
+// AVX-512 copy of a shared inline function can never replace the baseline one at link time).
+// Nothing here is instantiated on a scalar type.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,22 @@ SILT_FORCEINLINE Index packed_edge_fluxes(const EdgeSide<T>& a, const EdgeSide<T
     w.c.store(f.c + k);
   }
   return k;
+}
+
+/// A row's edges on `Bits`-bit registers: packs of Bits / 8 / sizeof(T) lanes, then, on registers
+/// wider than 256 bits, one pack of half that width where that many edges remain, so that a row's
+/// tail left to the edge-by-edge pass is no longer than with 256-bit packs. Returns the end of the
+/// last pack.
+template <int Bits, class Tag, class T>
+SILT_FORCEINLINE Index packed_edge_fluxes_width(const EdgeSide<T>& a, const EdgeSide<T>& b, Index n,
+                                                T g, T dry, const FluxRow<T>& f) {
+  constexpr int W = Bits / 8 / int(sizeof(T));
+  const Index m = packed_edge_fluxes<FloatPack<W, Tag, T>, W>(a, b, 0, n, g, dry, f);
+  if constexpr (Bits > 256) {
+    return packed_edge_fluxes<FloatPack<W / 2, Tag, T>, W / 2>(a, b, m, n, g, dry, f);
+  } else {
+    return m;
+  }
 }
 
 }  // namespace silt::swe::detail

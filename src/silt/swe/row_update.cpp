@@ -1,6 +1,6 @@
 // The row step's update pass (row_update.hpp): full packs of cells through packed_cell_updates
-// (SSE2 here; AVX2 in row_update_avx.cpp, AVX-512F in row_update_avx512.cpp, where the CPU has
-// them), the rest cell by cell with the same functions.
+// (SSE2 here; AVX2 and AVX-512F in row_update_isa.cpp, where the CPU has them), the rest cell by
+// cell with the same functions.
 #include "silt/swe/row_update.hpp"
 
 #include <algorithm>
@@ -14,20 +14,25 @@
 
 namespace silt::swe::detail {
 
+namespace sse2 {
+
 namespace {
-struct Sse2Tag {};
+struct Tag {};
 }  // namespace
 
-__attribute__((flatten)) float packed_cell_updates_sse(
-    const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
-    const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p, unsigned char* left) {
-  return packed_cell_updates<FloatPack<4, Sse2Tag, float>, 4>(c, x, s, n, 0, count, p, left);
+__attribute__((flatten)) float packed_cell_updates(const CellRow<float>& c, const FluxRow<float>& x,
+                                                   const FluxRow<float>& s, const FluxRow<float>& n,
+                                                   Index count, const CellUpdateParams<float>& p,
+                                                   unsigned char* left) {
+  return packed_cell_updates_width<128, Tag>(c, x, s, n, count, p, left);
 }
-__attribute__((flatten)) double packed_cell_updates_sse(
+__attribute__((flatten)) double packed_cell_updates(
     const CellRow<double>& c, const FluxRow<double>& x, const FluxRow<double>& s,
     const FluxRow<double>& n, Index count, const CellUpdateParams<double>& p, unsigned char* left) {
-  return packed_cell_updates<FloatPack<2, Sse2Tag, double>, 2>(c, x, s, n, 0, count, p, left);
+  return packed_cell_updates_width<128, Tag>(c, x, s, n, count, p, left);
 }
+
+}  // namespace sse2
 
 namespace {
 
@@ -37,9 +42,9 @@ T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x, const FluxRow<T>
                       unsigned char* left) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx512) return packed_cell_updates_avx512(c, x, s, n, count, p, left);
-  return avx2 ? packed_cell_updates_avx2(c, x, s, n, count, p, left)
-              : packed_cell_updates_sse(c, x, s, n, count, p, left);
+  if (avx512) return avx512::packed_cell_updates(c, x, s, n, count, p, left);
+  return avx2 ? avx2::packed_cell_updates(c, x, s, n, count, p, left)
+              : sse2::packed_cell_updates(c, x, s, n, count, p, left);
 }
 
 // Row f from element d on.

@@ -5,9 +5,9 @@
 // with the same functions; each lane computes exactly its cell's scalar update, so the row step
 // still matches
 // the plain phases bit for bit (SweSolver.RowStepMatchesThePlainPathBitForBit,
-// tests/unit/swe_pack_update_test.cpp). Host only: row_update.cpp, row_update_avx.cpp and
-// row_update_avx512.cpp are built by the host compiler in every build (nvcc never parses the
-// packs).
+// tests/unit/swe_pack_update_test.cpp). Host only: row_update.cpp and row_update_isa.cpp (once
+// per wider instruction set, cmake/SiltIsaUnits.cmake) are built by the host compiler in every
+// build (nvcc never parses the packs).
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -49,25 +49,32 @@ struct CellRow {
 /// n[k]) whose cells are all active and none of which faults, with p (manning from c.manning);
 /// sets left[k] = 0 for each cell so updated and leaves the others alone. Returns the largest
 /// wave_speed_k of the updated cells (+0 if none). No rain rasters, infiltration or point sources.
-float packed_cell_updates_sse(const CellRow<float>& c, const FluxRow<float>& x,
-                              const FluxRow<float>& s, const FluxRow<float>& n, Index count,
-                              const CellUpdateParams<float>& p, unsigned char* left);
-double packed_cell_updates_sse(const CellRow<double>& c, const FluxRow<double>& x,
-                               const FluxRow<double>& s, const FluxRow<double>& n, Index count,
-                               const CellUpdateParams<double>& p, unsigned char* left);
-float packed_cell_updates_avx2(const CellRow<float>& c, const FluxRow<float>& x,
-                               const FluxRow<float>& s, const FluxRow<float>& n, Index count,
-                               const CellUpdateParams<float>& p, unsigned char* left);
-double packed_cell_updates_avx2(const CellRow<double>& c, const FluxRow<double>& x,
-                                const FluxRow<double>& s, const FluxRow<double>& n, Index count,
-                                const CellUpdateParams<double>& p, unsigned char* left);
-/// The same for AVX-512F: packs of 16 float / 8 double lanes, then one of 8 / 4 where that many
-/// cells remain (the AVX2 form's cells, in fewer packs).
-float packed_cell_updates_avx512(const CellRow<float>& c, const FluxRow<float>& x,
-                                 const FluxRow<float>& s, const FluxRow<float>& n, Index count,
-                                 const CellUpdateParams<float>& p, unsigned char* left);
-double packed_cell_updates_avx512(const CellRow<double>& c, const FluxRow<double>& x,
-                                  const FluxRow<double>& s, const FluxRow<double>& n, Index count,
-                                  const CellUpdateParams<double>& p, unsigned char* left);
+// The same per instruction set: sse2 (row_update.cpp), avx2 and avx512 (row_update_isa.cpp).
+// AVX-512F's packs are 16 float / 8 double lanes, then one of 8 / 4 where that many cells remain
+// (the AVX2 form's cells, in fewer packs).
+namespace sse2 {
+float packed_cell_updates(const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
+                          const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p,
+                          unsigned char* left);
+double packed_cell_updates(const CellRow<double>& c, const FluxRow<double>& x,
+                           const FluxRow<double>& s, const FluxRow<double>& n, Index count,
+                           const CellUpdateParams<double>& p, unsigned char* left);
+}  // namespace sse2
+namespace avx2 {
+float packed_cell_updates(const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
+                          const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p,
+                          unsigned char* left);
+double packed_cell_updates(const CellRow<double>& c, const FluxRow<double>& x,
+                           const FluxRow<double>& s, const FluxRow<double>& n, Index count,
+                           const CellUpdateParams<double>& p, unsigned char* left);
+}  // namespace avx2
+namespace avx512 {
+float packed_cell_updates(const CellRow<float>& c, const FluxRow<float>& x, const FluxRow<float>& s,
+                          const FluxRow<float>& n, Index count, const CellUpdateParams<float>& p,
+                          unsigned char* left);
+double packed_cell_updates(const CellRow<double>& c, const FluxRow<double>& x,
+                           const FluxRow<double>& s, const FluxRow<double>& n, Index count,
+                           const CellUpdateParams<double>& p, unsigned char* left);
+}  // namespace avx512
 
 }  // namespace silt::swe::detail

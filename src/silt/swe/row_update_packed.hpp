@@ -1,7 +1,8 @@
-// The body of packed_cell_updates_* (row_update.hpp) for one pack type; included by the host-only
-// units row_update.cpp (SSE2), row_update_avx.cpp (AVX2) and row_update_avx512.cpp (AVX-512F)
-// only, each with a tag type of its own anonymous namespace, so that every function instantiated
-// on its packs has internal linkage. Nothing here is instantiated on a scalar type.
+// The body of packed_cell_updates (row_update.hpp) for one pack type; included by the host-only
+// units row_update.cpp (SSE2) and row_update_isa.cpp (built once per wider instruction set by
+// silt_isa_units, cmake/SiltIsaUnits.cmake) only, each with a tag type of its own anonymous
+// namespace, so that every function instantiated on its packs has internal linkage. Nothing here is
+// instantiated on a scalar type.
 #pragma once
 
 #include <algorithm>
@@ -30,7 +31,7 @@ SILT_FORCEINLINE EdgeFlux<P> load_fluxes(const FluxRow<T>& f, Index k) {
                      P::load(f.ut + k), P::load(f.c + k)};
 }
 
-/// The cells of packs k = k0, k0 + W, ... while k + W <= count (packed_cell_updates_sse's
+/// The cells of packs k = k0, k0 + W, ... while k + W <= count (packed_cell_updates's
 /// contract); returns the largest speed of the cells updated (+0 if none).
 template <class P, int W, class T>
 SILT_FORCEINLINE T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x,
@@ -60,6 +61,26 @@ SILT_FORCEINLINE T packed_cell_updates(const CellRow<T>& c, const FluxRow<T>& x,
   T m = T(0);
   for (int l = 0; l < W; ++l) m = std::max(m, speed[l]);
   return m;
+}
+
+/// A row's cells on `Bits`-bit registers: packs of Bits / 8 / sizeof(T) lanes, then, on registers
+/// wider than 256 bits, one pack of half that width where that many cells remain, so that a row's
+/// tail left to the cell-by-cell pass is no longer than with 256-bit packs. Returns the largest
+/// speed of the cells updated (+0 if none).
+template <int Bits, class Tag, class T>
+SILT_FORCEINLINE T packed_cell_updates_width(const CellRow<T>& c, const FluxRow<T>& x,
+                                             const FluxRow<T>& s, const FluxRow<T>& n, Index count,
+                                             const CellUpdateParams<T>& p, unsigned char* left) {
+  constexpr int W = Bits / 8 / int(sizeof(T));
+  const T a = packed_cell_updates<FloatPack<W, Tag, T>, W>(c, x, s, n, 0, count, p, left);
+  if constexpr (Bits > 256) {
+    const Index half = count - count % W;
+    const T b =
+        packed_cell_updates<FloatPack<W / 2, Tag, T>, W / 2>(c, x, s, n, half, count, p, left);
+    return std::max(a, b);  // speeds are >= +0 and not NaN
+  } else {
+    return a;
+  }
 }
 
 }  // namespace silt::swe::detail

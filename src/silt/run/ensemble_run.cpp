@@ -1,0 +1,125 @@
+#include "silt/run/ensemble_run.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "silt/core/error.hpp"
+#include "silt/io/atomic_file.hpp"
+#include "silt/io/swe_scene.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
+#include "silt/run/ensemble.hpp"
+#include "silt/run/ensemble_report.hpp"
+#include "silt/run/output_dir.hpp"
+#include "silt/run/progress.hpp"
+#if SILT_RUN_WITH_MPM
+#include "silt/run/mpm_ensemble.hpp"
+#include "silt/run/mpm_ensemble_report.hpp"
+#endif
+
+namespace silt::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_resolved_ensemble(const io::Ensemble& e, const EnsembleScene& scene,
+                             const std::string& backend, const std::string& out) {
+  io::Json doc = e.resolved;
+  io::Json members = io::Json::array();
+  for (const io::EnsembleMember& m : e.members)
+    members.push_back({{"name", m.name}, {"settings", m.settings}, {"set", m.overrides}});
+  doc["provenance"] = {{"build", build_id()},
+                       {"backend", backend},
+                       {"scene", fs::absolute(scene.path).lexically_normal().string()},
+                       {"set", scene.overrides},
+                       {"members", members}};
+  io::write_text_atomically((fs::path(out) / "resolved_ensemble.json").string(),
+                            doc.dump(2) + "\n");
+}
+
+template <class Result>
+std::size_t count_done(const std::vector<Result>& results) {
+  std::size_t done = 0;
+  for (const Result& r : results) done += r.done;
+  return done;
+}
+
+// What runs differ in by solver: the check of every member, the log line, the members' run and
+// the report.
+struct Prepared {
+  EnsembleScene scene;
+  io::Ensemble e;
+  EnsembleOptions o;
+};
+
+void run_swe(Prepared& p, Progress& progress, EnsembleOutcome& r, OutputMode mode) {
+  const io::SweJob first = check_members(p.scene, p.e);  // every member, before anything runs
+  const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
+  claim_ensemble_dir(p.o.out, mode);
+  io::prepare_output_dir(p.o.out);
+  progress.log(fmt::format(
+      "silt run: ensemble '{}' of {} members of shallow water '{}', {} x {} cells of {} m, {}, on "
+      "{}",
+      p.e.path, p.e.members.size(), first.scene.name, first.scene.grid.nx, first.scene.grid.ny,
+      first.scene.grid.dx,
+      at_once ? "several members at once, one thread each" : "one member after another",
+      p.o.backend));
+  write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
+  std::vector<MemberResult> results;
+  r.signal = run_members(p.scene, p.e, p.o, progress, results);
+  r.done = count_done(results);
+  if (r.signal) {
+    write_members_csv(p.e, results, p.o.out);
+    return;
+  }
+  r.files = write_ensemble_report(first, p.e, results, p.o.out);
+  progress.log(fmt::format("ensemble: {} files of statistics in '{}'", r.files.size(), p.o.out));
+}
+
+}  // namespace
+
+EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
+  const partition::World& world = partition::World::self();
+  Prepared p{load_ensemble_scene(q.scene, q.overrides), {}, {}};
+  p.e = q.ensemble_text.empty()
+            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
+            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
+  p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
+  p.o.backend = describe_execs({p.o.exec}, world);
+  p.o.out = q.out.empty() ? (fs::path("silt-out") / fs::path(q.ensemble).stem()).string() : q.out;
+  p.o.stop = q.stop;
+  EnsembleOutcome r;
+  r.out = p.o.out;
+  r.members = p.e.members.size();
+  Progress progress(1.0, q.quiet);
+  const OutputMode mode = q.overwrite ? OutputMode::overwrite : OutputMode::fresh;
+  if (!p.e.mpm) {
+    run_swe(p, progress, r, mode);
+    return r;
+  }
+#if SILT_RUN_WITH_MPM
+  const io::MpmJob first = check_mpm_members(p.scene, p.e);
+  claim_ensemble_dir(p.o.out, mode);
+  io::prepare_output_dir(p.o.out);
+  const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
+  progress.log(
+      fmt::format("silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}",
+                  p.e.path, p.e.members.size(), first.scene.name, first.scene.dx,
+                  at_once ? "several members at once, one thread each" : "one member after another",
+                  p.o.backend));
+  write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
+  std::vector<MpmMemberResult> results;
+  r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);
+  r.done = count_done(results);
+  r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
+  if (!r.signal)
+    progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
+  return r;
+#else
+  throw Error(fmt::format("{}: an MPM scene, and this build of silt has no MPM solver", q.scene));
+#endif
+}
+
+}  // namespace silt::run

@@ -1,0 +1,38 @@
+// An ensemble run as the CLI (`silt run scene --ensemble ens.json`) and Python (silt.Ensemble)
+// start it (docs/ensembles.md): the scene and the ensemble file read, every member checked before
+// anything runs, the output folder claimed, resolved_ensemble.json, the members run
+// (ensemble.hpp for shallow water, mpm_ensemble.hpp for MPM) and the report written
+// (ensemble_report.hpp, mpm_ensemble_report.hpp).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace silt::run {
+
+struct EnsembleRequest {
+  std::string scene;          // the scene file the members vary
+  std::string ensemble;       // the ensemble file (with ensemble_text: its name in messages)
+  std::string ensemble_text;  // non-empty: the ensemble's JSON itself (Python's dict)
+  std::vector<std::string> overrides;  // --set, applied before each member's values
+  std::string out;                     // "": silt-out/<ensemble file's stem>
+  std::string backend = "auto";        // cpu, cuda or auto
+  int device = 0;
+  bool overwrite = false;
+  bool quiet = false;
+  std::function<int()> stop;  // SIGINT / SIGTERM, Ctrl-C (0: none)
+};
+
+struct EnsembleOutcome {
+  int signal = 0;  // the stop's signal (0: every member ran and the report is written)
+  std::size_t members = 0, done = 0;
+  std::string out;                 // the output folder
+  std::vector<std::string> files;  // the report's files
+};
+
+/// Runs the ensemble; errors name the ensemble file, the member and the key.
+EnsembleOutcome run_ensemble(const EnsembleRequest& request);
+
+}  // namespace silt::run

@@ -1,0 +1,115 @@
+#include "silt/run/mpm_ensemble.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+
+#include "silt/core/error.hpp"
+#include "silt/core/stop_check.hpp"
+#include "silt/mpm/solver.hpp"
+#include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
+#include "silt/run/frame_loop.hpp"
+#include "silt/run/hooks.hpp"
+#include "silt/run/mpm_adapter.hpp"
+
+namespace silt::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The rest speed of the time at rest: the ensemble's, else the member's run.rest_speed, else
+// 0.01 m/s.
+double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
+  if (e.measures.rest_speed > 0) return e.measures.rest_speed;
+  return job.run.rest_speed > 0 ? job.run.rest_speed : 0.01;
+}
+
+// One member through the frame loop as `silt run` runs it alone: the same solver, adapter and
+// files in `dir` ("": none). Returns the signal that stopped it (0: none).
+int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ensemble& e,
+               std::size_t m, const EnsembleOptions& o, const std::function<int()>& stop,
+               MpmMemberResult& r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string dir;
+  if (e.outputs.members) {
+    dir = (fs::path(o.out) / "members" / e.members[m].name).string();
+    write_resolved_scene(job, dir, describe_execs({o.exec}, partition::World::self()),
+                         member_overrides(scene, e, m, nullptr));
+  }
+  mpm::SolverOptions so;
+  so.log = [](const std::string&) {
+  };  // a member's warnings: its solo run shows them
+  so.stop = [&stop] {
+    return stop() != 0;
+  };
+  std::optional<mpm::Solver> solver;
+  try {
+    solver.emplace(job.scene, std::vector<Exec>{o.exec}, so);
+  } catch (const Stopped&) {
+    const int sig = stop();
+    return sig ? sig : 15;
+  }
+  const std::array<double, 3>& d = e.measures.direction;
+  const ParticleExtent start = extent_of(solver->particles(), d, job.scene);
+  MpmAdapter frames(job, *solver, 0, dir, true);
+  frames.on_frame = [&r](const mpm::FrameStats& s) {
+    r.energy.add(s);
+  };
+  Progress quiet(job.run.end_time, true);
+  Hooks hooks;
+  LoopOptions lo;
+  lo.stop = stop;
+  const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+  if (end.signal) return end.signal;
+  r.rest_speed = rest_speed_of(e, job);
+  r.measures =
+      measures_of(start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
+  r.done = true;
+  r.time = solver->time();
+  r.steps = frames.steps();
+  r.particles = solver->particle_count();
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return 0;
+}
+
+}  // namespace
+
+io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
+  std::vector<std::string> labels;
+  const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
+  try {
+    return io::load_mpm_job(scene.path, overrides, labels);
+  } catch (const Error& err) {
+    throw Error(fmt::format("{}: {}", member_where(e, m), err.what()));
+  }
+}
+
+io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e) {
+  io::MpmJob first = mpm_member_job(scene, e, 0);
+  for (std::size_t m = 1; m < e.members.size(); ++m) mpm_member_job(scene, e, m);
+  return first;
+}
+
+int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
+                    Progress& progress, std::vector<MpmMemberResult>& results) {
+  results.assign(e.members.size(), MpmMemberResult{});
+  const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+    const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
+    try {
+      return run_member(job, scene, e, m, o, stop, results[m]);
+    } catch (const std::exception& ex) {
+      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
+    }
+  };
+  return for_each_member(e, o, progress, one, [&](std::size_t m) {
+    const MpmMemberResult& r = results[m];
+    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s", r.time,
+                       r.steps, r.particles, r.measures[2], r.wall_s);
+  });
+}
+
+}  // namespace silt::run

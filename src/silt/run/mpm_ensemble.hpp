@@ -1,0 +1,39 @@
+// An MPM parameter sweep as one run (docs/ensembles.md, "MPM sweeps"): every member is the scene
+// with its values applied (material parameters, initial velocities, source positions, seeds: any
+// scene key), validated before anything runs, and run through the same frame loop and adapter as
+// a solo `silt run` (MpmAdapter), its own files on request in OUT/members/<name>/. Each member
+// gives its measures (mpm_measures.hpp); the ensemble writes them and their statistics
+// (mpm_ensemble_report.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "silt/io/mpm_scene.hpp"
+#include "silt/run/ensemble.hpp"
+#include "silt/run/mpm_measures.hpp"
+
+namespace silt::run {
+
+/// Member m's MPM scene, parsed and validated; errors name the ensemble file, the member and the
+/// key (the override labelled "set by ensemble member 'x'").
+io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
+/// Every member's scene, before anything runs; returns the first member's job.
+io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e);
+
+struct MpmMemberResult {
+  bool done = false;
+  double time = 0, wall_s = 0;
+  long long steps = 0;
+  std::int64_t particles = 0;
+  double rest_speed = 0;         // m/s, the one time_at_rest used
+  std::vector<double> measures;  // in the order of measure_names()
+  EnergySeries energy;
+};
+
+/// Runs every member; returns the signal a stop was asked with (0: every member ran).
+int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
+                    Progress& progress, std::vector<MpmMemberResult>& results);
+
+}  // namespace silt::run
