@@ -2,9 +2,9 @@
 """The runout of an MPM column-collapse sweep against the collapse laws (docs/ensembles.md,
 "MPM sweeps"; issue 37): reads measures.csv of
 
-    silt run scenes/mpm_column_sweep_2d.json --ensemble scenes/mpm_column_sweep.json --out OUT
+    silt run scenes/mpm_column_sweep_2d.json --ensemble scenes/column_sweep_ensemble.json --out OUT
 
-(or the GPU sweep, scenes/mpm_column_sweep_gpu.json) and plots each member's relative runout
+(or the GPU sweep, scenes/column_sweep_gpu_ensemble.json) and plots each member's relative runout
 (L_inf - L0) / L0 (measures.csv's relative_runout: the front's travel over the initial extent
 along x) against the column's aspect ratio a = H / L0 (from the member's sources[0].max = [L0, H]),
 one series per friction angle, with the laws as the brief for issue 37 gives them for Lube et al.

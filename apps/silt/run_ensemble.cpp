@@ -25,8 +25,10 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
     throw Error(fmt::format("--ensemble: {} (docs/ensembles.md, \"Not done yet\")", what));
   };
   if (o.scene_path.empty()) refuse("give the scene file the members vary");
-  if (!o.restart.empty() || !o.checkpoint_every.empty())
-    refuse("an ensemble has no checkpoints yet (--restart, --checkpoint-every)");
+  if (!o.checkpoint_every.empty())
+    refuse(
+        "--checkpoint-every: an ensemble's checkpoint is its finished members, saved as each "
+        "ends (--restart OUT/ensemble_checkpoint continues a stopped one)");
   if (!o.view.empty()) refuse("the live viewer watches one run (--view)");
   if (o.devices.size() != 1) refuse("members run on one device (--devices lists one)");
   if (world.distributed()) refuse("members are not spread over MPI ranks yet (run one process)");
@@ -45,6 +47,7 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.backend = o.backend;
   q.device = o.devices.front();
   q.overwrite = o.overwrite;
+  q.restart = o.restart;
   q.quiet = o.quiet;
   q.stop = [] {
     return StopSignals::received();
@@ -52,9 +55,9 @@ int cmd_run_ensemble(const RunOptions& o) {
   const run::EnsembleOutcome r = run::run_ensemble(q);
   if (r.signal) {
     fmt::print(stderr,
-               "silt: stopped by {} after {} of {} members; no statistics were written (an "
-               "ensemble has no checkpoints yet: run it again with --overwrite)\n",
-               StopSignals::name(r.signal), r.done, r.members);
+               "silt: stopped by {} with {} of {} members done (saved in '{}'); no statistics "
+               "were written yet. Continue with the same command and --restart {}\n",
+               StopSignals::name(r.signal), r.done, r.members, r.checkpoint, r.checkpoint);
     std::fflush(stderr);
     return 128 + r.signal;
   }

@@ -21,7 +21,7 @@ class Ensemble:
     values apply to every member, as ``--set`` does). ``ensemble``: an ensemble file, or the
     ensemble as a dict (the file's JSON). :meth:`run` writes what the CLI writes.
 
-        ens = silt.Ensemble("scenes/mpm_column_sweep_2d.json", "scenes/mpm_column_sweep.json")
+        ens = silt.Ensemble("scenes/mpm_column_sweep_2d.json", "scenes/column_sweep_ensemble.json")
         result = ens.run("out/sweep")   # measures.csv, measures_stats.csv, ... in out/sweep
     """
 
@@ -45,15 +45,19 @@ class Ensemble:
                             f"{type(ensemble).__name__}")
 
     def run(self, out: Optional[PathLike] = None, *, backend: str = "auto", device: int = 0,
-            overwrite: bool = False, quiet: bool = True) -> Dict[str, Any]:
+            overwrite: bool = False, quiet: bool = True,
+            restart: Optional[PathLike] = None) -> Dict[str, Any]:
         """Runs every member (each checked before anything runs: a bad one raises
         :class:`silt.Error` naming the member and the key) and writes the ensemble's files into
         ``out`` (default ``silt-out/<ensemble file name>``), as the CLI does. Returns
-        ``{"out", "members", "done", "files"}``. Ctrl-C stops the members at their next frame
-        and raises KeyboardInterrupt."""
+        ``{"out", "members", "done", "files", "checkpoint"}``. Ctrl-C stops the members at their
+        next frame and raises KeyboardInterrupt; the members that had finished are kept in
+        ``out``/ensemble_checkpoint, and ``run(out, restart=out + "/ensemble_checkpoint")``
+        continues (the report is then the uninterrupted run's)."""
         return _silt.run_ensemble(self._scene, self._overrides, self._ensemble, self._text,
                                   "" if out is None else os.fspath(out), backend, int(device),
-                                  bool(overwrite), bool(quiet))
+                                  bool(overwrite), bool(quiet),
+                                  "" if restart is None else os.fspath(restart))
 
     def __repr__(self) -> str:
         return f"<silt.Ensemble of {self._scene!r} by {self._ensemble!r}>"

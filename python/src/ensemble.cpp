@@ -15,7 +15,8 @@ void bind_ensemble(nb::module_& m) {
       "run_ensemble",
       [](const std::string& scene, const std::vector<std::string>& overrides,
          const std::string& ensemble, const std::string& ensemble_text, const std::string& out,
-         const std::string& backend, int device, bool overwrite, bool quiet) {
+         const std::string& backend, int device, bool overwrite, bool quiet,
+         const std::string& restart) {
         Interrupt interrupted;
         run::EnsembleRequest q;
         q.scene = scene;
@@ -27,6 +28,7 @@ void bind_ensemble(nb::module_& m) {
         q.device = device;
         q.overwrite = overwrite;
         q.quiet = quiet;
+        q.restart = restart;
         q.stop = [&interrupted] {
           return interrupted() ? SIGINT : 0;
         };
@@ -41,11 +43,12 @@ void bind_ensemble(nb::module_& m) {
         d["members"] = r.members;
         d["done"] = r.done;
         d["files"] = r.files;
+        d["checkpoint"] = r.checkpoint;
         return d;
       },
       nb::arg("scene"), nb::arg("overrides"), nb::arg("ensemble"), nb::arg("ensemble_text"),
-      nb::arg("out"), nb::arg("backend"), nb::arg("device"), nb::arg("overwrite"),
-      nb::arg("quiet"));
+      nb::arg("out"), nb::arg("backend"), nb::arg("device"), nb::arg("overwrite"), nb::arg("quiet"),
+      nb::arg("restart"));
 }
 
 }  // namespace silt::python

@@ -105,3 +105,10 @@ def test_ensemble_arguments(sand_dict):
         silt.Ensemble(3, {})
     with pytest.raises(ValueError, match="from a file"):
         silt.Ensemble(silt.Scene.from_dict(sand_dict), {})
+
+
+def test_ensemble_restart_needs_a_checkpoint(tmp_path):
+    (tmp_path / "out").mkdir()
+    with pytest.raises(silt.Error, match="not an ensemble's checkpoint"):
+        silt.Ensemble(SCENES / "mpm_column_sweep_2d.json", MPM_ENSEMBLE).run(
+            tmp_path / "out", restart=tmp_path / "out" / "ensemble_checkpoint")

@@ -8,6 +8,9 @@ silt_add_test(NAME swe_set_series_test SOURCES swe_set_series_test.cpp LABEL uni
 # Gravity, rain and bed changed between steps (solver_edit.cpp), on CPU (unit) and CUDA (gpu).
 silt_add_test(NAME swe_solver_edit_test SOURCES swe_solver_edit_test.cpp LABEL unit LIBS silt::swe
               CUDA)
+# Boundary lines and inflow lines laid on the grid: the edges and cells they take, their errors.
+silt_add_test(NAME swe_boundary_lines_unit_test SOURCES swe_boundary_lines_test.cpp LABEL unit
+              LIBS silt::swe)
 # The edge flux on host packs of edges (float_pack.hpp): every lane the scalar bits (plain g++).
 silt_add_test(NAME swe_pack_test SOURCES swe_pack_test.cpp LABEL unit LIBS silt::swe TIMEOUT 120)
 # The cell update on host packs of cells and the row step's update pass: every lane the scalar bits.

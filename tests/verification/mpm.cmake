@@ -45,3 +45,15 @@ if(TARGET silt)
   set_tests_properties(silt_hash_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
 endif()
+# The column-collapse sweep of docs/ensembles.md (an MPM ensemble, issue 37) end to end at
+# dx = 2 cm (200 particles a column): 15 members to rest and their measures written.
+if(TARGET silt)
+  add_test(NAME silt_run_column_sweep_ensemble
+           COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/mpm_column_sweep_2d.json --backend cpu
+                   --overwrite --set domain.dx=0.02
+                   --ensemble ${PROJECT_SOURCE_DIR}/scenes/column_sweep_ensemble.json
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/silt_run_column_sweep_ensemble)
+  set_tests_properties(silt_run_column_sweep_ensemble PROPERTIES LABELS verification TIMEOUT 120
+    ENVIRONMENT OMP_WAIT_POLICY=PASSIVE
+    PASS_REGULAR_EXPRESSION "member +15/15 .*\nensemble: 4 files of measures")
+endif()

@@ -84,6 +84,23 @@ if(TARGET silt)
     set_tests_properties(swe_cross_sections_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
   endif()
 endif()
+# Boundary lines along the model's outer edge (also beside nodata cells) and inflow lines inside it
+# (issue 34, item 8): equal to side + range on the rectangle where they coincide, volumes as the
+# hydrographs, three partitions as one; bad geometry refused naming the boundary.
+if(TARGET silt)
+  add_test(NAME swe_boundary_lines_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_boundary_lines_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_boundary_lines)
+  set_tests_properties(swe_boundary_lines_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(SILT_CUDA AND Python3_FOUND)
+    add_test(NAME swe_boundary_lines_test_cuda
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_boundary_lines_test.py
+                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_boundary_lines_cuda cuda)
+    set_tests_properties(swe_boundary_lines_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
+  endif()
+endif()
 # Gauges at no cost: samples at the ends of steps (gauges every 1 s take at most 2% more steps than
 # none, the same maximum depth), level and ground, the cell read, arrival times and maxima.
 if(TARGET silt)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "silt/io/checkpoint_file.hpp"
+#include "silt/swe/boundary_lines.hpp"
 #include "silt/swe/sections.hpp"
 
 namespace silt::io {
@@ -109,8 +110,7 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   // Each boundary's, source's and cross-section edge's volume (hydrograph.csv); absent before
   // they were kept: zeros (a checkpoint without the cross sections' restarts them from 0).
   if (k.has("clock.flows")) c.state.flows = k.get_vector<double>("clock.flows");
-  const size_t n_boundary =
-      size_t(2 * (job.scene.grid.nx + job.scene.grid.ny)) + job.scene.sources.size();
+  const size_t n_boundary = swe::boundary_source_slots(job.scene);
   const size_t n_flows =
       n_boundary +
       swe::section_edges(job.scene.grid, job.scene.active, job.scene.sections).edges.size();

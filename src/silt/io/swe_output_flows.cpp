@@ -52,6 +52,11 @@ void add_stations(const SweJob& job, const std::vector<size_t>& boundaries, Hydr
   };
   for (size_t b : boundaries) {
     const swe::Boundary& bd = s.boundaries[b];
+    if (!bd.line.empty()) {  // a line: the middle of its first and last points, as a section's
+      const auto &p = bd.line.front(), &q = bd.line.back();
+      add(bd.name, 0, 0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1]));
+      continue;
+    }
     const double mid = 0.5 * double(bd.begin + bd.end) * g.dx;
     const double x1 = g.x0 + double(g.nx) * g.dx, y1 = g.y0 + double(g.ny) * g.dx;
     switch (bd.side) {
@@ -69,7 +74,14 @@ void add_stations(const SweJob& job, const std::vector<size_t>& boundaries, Hydr
         break;
     }
   }
-  for (const auto& src : s.sources) add(src.name, 1, src.x, src.y);
+  for (const auto& src : s.sources) {
+    if (src.line.empty()) {
+      add(src.name, 1, src.x, src.y);
+    } else {  // an inflow line: the middle of its first and last points
+      const auto &p = src.line.front(), &q = src.line.back();
+      add(src.name, 1, 0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1]));
+    }
+  }
   for (const auto& sec : s.sections) {
     const auto &a = sec.points.front(), &b = sec.points.back();
     add(sec.name, 2, 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]));

@@ -2,10 +2,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include "silt/core/error.hpp"
 #include "silt/io/swe_scene_parts.hpp"
 #include "silt/io/time_series.hpp"
+#include "silt/swe/boundary_lines.hpp"
 
 namespace silt::io::detail {
 
@@ -102,19 +105,25 @@ swe::Series read_rating(Keys& b, const std::string& name) {
   return r;
 }
 
-swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
-  swe::Boundary out;
+// Where a boundary lies: cells along one side (side + range), or a line along the model's outer
+// edge (line), laid on the grid once the scene's mask is known (read_swe_forcing).
+void read_place(Keys& b, size_t index, const swe::Grid& g, swe::Boundary& out) {
+  if (b.has("line")) {
+    if (b.has("side") || b.has("range"))
+      b.fail(b.has("side") ? "side" : "range",
+             "cannot be given with \"line\": a boundary is a line in map coordinates or a range "
+             "along one side of the grid");
+    out.line = b.points("line");
+    out.name = b.string("name", fmt::format("line_{}", index));
+    return;
+  }
   const std::string side = b.choice("side", "", {"west", "east", "south", "north"});
-  if (!b.has("side")) b.fail("side", "is missing (\"west\", \"east\", \"south\" or \"north\")");
+  if (!b.has("side"))
+    b.fail("side",
+           "is missing (\"west\", \"east\", \"south\" or \"north\"; or a \"line\" [[x, y], "
+           "...] along the model's outer edge)");
   out.side = side_of(side);
   out.name = b.string("name", fmt::format("{}_{}", side, index));
-  const std::string type = b.choice("type", "",
-                                    {"wall", "open", "discharge", "supercritical", "level",
-                                     "critical", "normal_depth", "rating"});
-  if (!b.has("type"))
-    b.fail("type",
-           "is missing (\"wall\", \"open\", \"discharge\", \"supercritical\", \"level\", "
-           "\"critical\", \"normal_depth\" or \"rating\")");
   // Cells along the side: j for west/east (coordinate y), i for south/north (coordinate x).
   const bool along_y = out.side == swe::Side::west || out.side == swe::Side::east;
   const Index n = along_y ? g.ny : g.nx;
@@ -138,6 +147,18 @@ swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
     out.end = n;
     b.resolved("range") = Json::array({origin, origin + n * g.dx});
   }
+}
+
+swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
+  swe::Boundary out;
+  read_place(b, index, g, out);
+  const std::string type = b.choice("type", "",
+                                    {"wall", "open", "discharge", "supercritical", "level",
+                                     "critical", "normal_depth", "rating"});
+  if (!b.has("type"))
+    b.fail("type",
+           "is missing (\"wall\", \"open\", \"discharge\", \"supercritical\", \"level\", "
+           "\"critical\", \"normal_depth\" or \"rating\")");
   if (type == "wall") {
     out.kind = swe::BoundaryKind::wall;
   } else if (type == "open") {
@@ -170,20 +191,51 @@ swe::Boundary read_boundary(Keys& b, size_t index, const swe::Grid& g) {
 }
 
 // Manning's normal depth needs a roughness on every active cell of the segment.
-void check_roughness(Keys& b, const swe::Boundary& bd, const swe::Scene& s) {
+void check_roughness(Keys& b, const swe::Boundary& bd, const std::vector<swe::BoundaryEdge>& edges,
+                     const swe::Scene& s) {
   const swe::Grid& g = s.grid;
-  const bool vertical = bd.side == swe::Side::west || bd.side == swe::Side::east;
-  for (Index p = bd.begin; p < bd.end; ++p) {
-    const Index i = vertical ? (bd.side == swe::Side::west ? 0 : g.nx - 1) : p;
-    const Index j = vertical ? p : (bd.side == swe::Side::south ? 0 : g.ny - 1);
-    const size_t c = size_t(j) * size_t(g.nx) + size_t(i);
+  for (const swe::BoundaryEdge& e : edges) {
+    const size_t c = size_t(e.j) * size_t(g.nx) + size_t(e.i);
     if (!s.active.empty() && !s.active[c]) continue;
     const double n = s.manning.empty() ? 0.0 : s.manning[c];
     if (!(n > 0))
       b.fail("type", fmt::format("normal_depth: boundary '{}' needs Manning n > 0 on its cells "
                                  "('manning'), cell (i = {}, j = {}) has {}",
-                                 bd.name, i, j, n));
+                                 bd.name, e.i, e.j, n));
   }
+}
+
+const char* side_word(int side) {
+  static const char* const names[] = {"west", "east", "south", "north"};
+  return names[side];
+}
+
+// A boundary's edges: a line laid on the model's outer edge (its errors under 'line'), or its
+// cells along a side; then no edge taken twice (overlap names both boundaries and the edge).
+std::vector<swe::BoundaryEdge> place_boundary(
+    Keys& b, size_t k, const swe::Scene& s, const swe::Boundary& bd,
+    std::map<std::tuple<Index, Index, int>, size_t>& taken) {
+  std::vector<swe::BoundaryEdge> edges;
+  try {
+    edges = swe::boundary_edges(s.grid, s.active, bd, k);
+  } catch (const Error& e) {
+    b.fail("line", e.what());
+  }
+  for (const swe::BoundaryEdge& e : edges) {
+    // An edge between two cells inside the grid has two names: the inactive neighbour's too.
+    Index i = e.i, j = e.j;
+    int side = e.side;
+    if (side == 1) ++i, side = 0;
+    if (side == 3) ++j, side = 2;
+    const auto [it, fresh] = taken.insert({{i, j, side}, k});
+    if (fresh) continue;
+    const swe::Boundary& o = s.boundaries[it->second];
+    b.fail(bd.line.empty() ? "range" : "line",
+           fmt::format("boundary {} '{}' overlaps boundary '{}' (boundary {}) on the {} edge of "
+                       "cell ({}, {}) (boundaries must not share an edge)",
+                       k, bd.name, o.name, it->second, side_word(e.side), e.i, e.j));
+  }
+  return edges;
 }
 
 }  // namespace
@@ -191,16 +243,19 @@ void check_roughness(Keys& b, const swe::Boundary& bd, const swe::Scene& s) {
 void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& s) {
   const swe::Grid& g = fields.grid();
   std::vector<Keys> bs = root.objects("boundaries");
+  std::map<std::tuple<Index, Index, int>, size_t> taken;  // (i, j, west or south edge): boundary
   for (size_t k = 0; k < bs.size(); ++k) {
     swe::Boundary b = read_boundary(bs[k], k, g);
     for (const auto& o : s.boundaries)
-      if (o.side == b.side && o.begin < b.end && b.begin < o.end)
+      if (o.line.empty() && b.line.empty() && o.side == b.side && o.begin < b.end &&
+          b.begin < o.end)
         bs[k].fail("range", fmt::format("overlaps boundary '{}' on the same side (cells {}..{} and "
                                         "{}..{})",
                                         o.name, o.begin, o.end - 1, b.begin, b.end - 1));
     for (const auto& o : s.boundaries)
       if (o.name == b.name) bs[k].fail("name", fmt::format("\"{}\" is used twice", b.name));
-    if (b.kind == swe::BoundaryKind::normal_depth) check_roughness(bs[k], b, s);
+    const std::vector<swe::BoundaryEdge> edges = place_boundary(bs[k], k, s, b, taken);
+    if (b.kind == swe::BoundaryKind::normal_depth) check_roughness(bs[k], b, edges, s);
     bs[k].finish();
     s.boundaries.push_back(std::move(b));
   }
@@ -209,6 +264,24 @@ void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& s) {
     Keys& p = ps[k];
     swe::PointSource src;
     src.name = p.string("name", fmt::format("source_{}", k));
+    if (p.has("line")) {
+      if (p.has("x") || p.has("y"))
+        p.fail(p.has("x") ? "x" : "y",
+               "cannot be given with \"line\": a source is a point (x, y) or an inflow line");
+      src.line = p.points("line");
+      src.x = src.line.front()[0];
+      src.y = src.line.front()[1];
+      try {
+        swe::line_cells(g, s.active, src, k);
+      } catch (const Error& e) {
+        p.fail("line", e.what());
+      }
+      src.discharge = read_series(p, "discharge", 1.0, Range::any());
+      src.concentration = p.number("concentration", 0.0, Range::non_negative());
+      p.finish();
+      s.sources.push_back(std::move(src));
+      continue;
+    }
     src.x = p.number("x");
     src.y = p.number("y");
     const Index c = cell_at(g, src.x, src.y);

@@ -12,6 +12,7 @@
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/png_map.hpp"
 #include "silt/io/swe_scene_parts.hpp"
+#include "silt/swe/boundary_lines.hpp"
 #include "silt/swe/hazard_class.hpp"
 #include "silt/swe/sections.hpp"
 
@@ -566,16 +567,30 @@ std::string describe(const SweJob& job) {
   }
   out += fmt::format("  water     {:.6g} m^3 initially, deepest {:.4g} m\n", volume, h_max);
   static const char* sides[] = {"west", "east", "south", "north"};
-  for (const auto& b : s.boundaries)
-    out += fmt::format(
-        "  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)],
-        swe::boundary_kind_name(b.kind), b.begin, b.end - 1,
-        b.series.empty() ? ""
-                         : ", " + series_text(b.series, 1.0,
-                                              b.kind == swe::BoundaryKind::level ? "m" : "m^3/s"));
-  for (const auto& p : s.sources)
-    out += fmt::format("  source    {} at ({}, {}), C = {} kg/m^3\n", p.name, p.x, p.y,
-                       p.concentration);
+  for (size_t k = 0; k < s.boundaries.size(); ++k) {
+    const swe::Boundary& b = s.boundaries[k];
+    const std::string series =
+        b.series.empty()
+            ? ""
+            : ", " + series_text(b.series, 1.0, b.kind == swe::BoundaryKind::level ? "m" : "m^3/s");
+    if (b.line.empty())
+      out += fmt::format("  boundary  {}: {} {} cells {}..{}{}\n", b.name, sides[int(b.side)],
+                         swe::boundary_kind_name(b.kind), b.begin, b.end - 1, series);
+    else
+      out += fmt::format("  boundary  {}: {} line of {} points, {} edges{}\n", b.name,
+                         swe::boundary_kind_name(b.kind), b.line.size(),
+                         swe::boundary_edges(s.grid, s.active, b, k).size(), series);
+  }
+  for (size_t k = 0; k < s.sources.size(); ++k) {
+    const swe::PointSource& p = s.sources[k];
+    if (p.line.empty())
+      out += fmt::format("  source    {} at ({}, {}), C = {} kg/m^3\n", p.name, p.x, p.y,
+                         p.concentration);
+    else
+      out += fmt::format("  source    {}: inflow line of {} points over {} cells, C = {} kg/m^3\n",
+                         p.name, p.line.size(), swe::line_cells(s.grid, s.active, p, k).size(),
+                         p.concentration);
+  }
   if (!s.rainfall.empty()) out += "  rainfall  " + series_text(s.rainfall, 3600e3, "mm/h") + "\n";
   std::vector<std::string> fields, formats;
   for (SweField f : job.outputs.fields) fields.push_back(to_string(f));

@@ -16,8 +16,10 @@
 #include "silt/io/swe_output.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
+#include "silt/run/output_dir.hpp"
 #include "silt/run/swe_adapter.hpp"
 #include "silt/swe/solver.hpp"
 
@@ -65,6 +67,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
+    if (o.restart) claim_output_dir(dir, OutputMode::overwrite);  // what a stopped run left
     const std::vector<std::string> overrides = member_overrides(scene, e, m, nullptr);
     // The member's own backend: on this thread's OpenMP threads (one while members run at once).
     io::write_resolved_scene(job, dir, build_id(),
@@ -203,16 +206,23 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
                 Progress& progress, std::vector<MemberResult>& results) {
   results.assign(e.members.size(), MemberResult{});
   const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+    const std::string& name = e.members[m].name;
+    if (o.restart && load_member(o.checkpoint, m, name, results[m])) {
+      results[m].restored = true;
+      return 0;
+    }
     io::SweJob job = member_job(scene, e, m);  // its errors name the member
     try {
-      return run_member(std::move(job), scene, e, m, o, stop, results[m]);
+      const int sig = run_member(std::move(job), scene, e, m, o, stop, results[m]);
+      if (!sig && !o.checkpoint.empty()) save_member(o.checkpoint, m, name, results[m]);
+      return sig;
     } catch (const std::exception& ex) {
       throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
     }
   };
   return for_each_member(e, o, progress, one, [&](std::size_t m) {
-    return fmt::format("t = {:.6g} s, {} steps, {:.2f} s", results[m].time, results[m].steps,
-                       results[m].wall_s);
+    return fmt::format("t = {:.6g} s, {} steps, {:.2f} s{}", results[m].time, results[m].steps,
+                       results[m].wall_s, results[m].restored ? " (from the checkpoint)" : "");
   });
 }
 

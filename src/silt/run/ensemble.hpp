@@ -48,6 +48,7 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
 /// where a field has no value), and its hazard classes when the ensemble reports them.
 struct MemberResult {
   bool done = false;
+  bool restored = false;  // read back from the ensemble's checkpoint (ensemble_checkpoint.hpp)
   double time = 0, wall_s = 0;
   long long steps = 0;
   MemberValues maxima;
@@ -60,6 +61,11 @@ struct EnsembleOptions {
   std::string backend;        // the ensemble's, as described next to its outputs
   std::function<int()> stop;  // SIGINT / SIGTERM (0: none)
   int threads = 0;            // members at once with parallel = members (0: OpenMP's threads)
+  /// The ensemble's checkpoint folder ("": none): each finished member's result is saved there;
+  /// with `restart` the members saved there are read back instead of run, and the others' own
+  /// folders (outputs.members) are cleared before they run again.
+  std::string checkpoint;
+  bool restart = false;
 };
 
 /// One member's run: returns the signal that stopped it (0: it ran to its end); its errors name

@@ -10,6 +10,7 @@
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_report.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/progress.hpp"
@@ -54,11 +55,34 @@ struct Prepared {
   EnsembleOptions o;
 };
 
-void run_swe(Prepared& p, Progress& progress, EnsembleOutcome& r, OutputMode mode) {
+// The output folder and the checkpoint: a fresh run claims the folder (with overwrite: an earlier
+// run's checkpoint goes too) and starts the checkpoint; a restart checks that the checkpoint is
+// this ensemble's.
+void open_out(Prepared& p, const EnsembleRequest& q) {
+  const std::string key = ensemble_key(p.scene, p.e);
+  p.o.checkpoint = ensemble_checkpoint_dir(p.o.out);
+  if (!q.restart.empty()) {
+    std::error_code ec;
+    if (fs::weakly_canonical(q.restart, ec) != fs::weakly_canonical(p.o.checkpoint, ec))
+      throw Error(fmt::format(
+          "--restart '{}': an ensemble continues in the folder of its checkpoint ('{}'), not "
+          "in --out '{}'",
+          q.restart, fs::path(q.restart).parent_path().string(), p.o.out));
+    claim_ensemble_dir(p.o.out, OutputMode::restart);
+    check_ensemble_checkpoint(p.o.checkpoint, key);
+    p.o.restart = true;
+    return;
+  }
+  if (q.overwrite) remove_ensemble_checkpoint(p.o.checkpoint);
+  claim_ensemble_dir(p.o.out, q.overwrite ? OutputMode::overwrite : OutputMode::fresh);
+  io::prepare_output_dir(p.o.out);
+  start_ensemble_checkpoint(p.o.checkpoint, key);
+}
+
+void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const io::SweJob first = check_members(p.scene, p.e);  // every member, before anything runs
   const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
-  claim_ensemble_dir(p.o.out, mode);
-  io::prepare_output_dir(p.o.out);
+  open_out(p, q);
   progress.log(fmt::format(
       "silt run: ensemble '{}' of {} members of shallow water '{}', {} x {} cells of {} m, {}, on "
       "{}",
@@ -75,6 +99,7 @@ void run_swe(Prepared& p, Progress& progress, EnsembleOutcome& r, OutputMode mod
     return;
   }
   r.files = write_ensemble_report(first, p.e, results, p.o.out);
+  remove_ensemble_checkpoint(p.o.checkpoint);
   progress.log(fmt::format("ensemble: {} files of statistics in '{}'", r.files.size(), p.o.out));
 }
 
@@ -88,21 +113,22 @@ EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
             : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
   p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
   p.o.backend = describe_execs({p.o.exec}, world);
-  p.o.out = q.out.empty() ? (fs::path("silt-out") / fs::path(q.ensemble).stem()).string() : q.out;
+  p.o.out = !q.out.empty()       ? q.out
+            : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
+                                 : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
   p.o.stop = q.stop;
   EnsembleOutcome r;
   r.out = p.o.out;
+  r.checkpoint = ensemble_checkpoint_dir(p.o.out);
   r.members = p.e.members.size();
   Progress progress(1.0, q.quiet);
-  const OutputMode mode = q.overwrite ? OutputMode::overwrite : OutputMode::fresh;
   if (!p.e.mpm) {
-    run_swe(p, progress, r, mode);
+    run_swe(p, q, progress, r);
     return r;
   }
 #if SILT_RUN_WITH_MPM
   const io::MpmJob first = check_mpm_members(p.scene, p.e);
-  claim_ensemble_dir(p.o.out, mode);
-  io::prepare_output_dir(p.o.out);
+  open_out(p, q);
   const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
   progress.log(
       fmt::format("silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}",
@@ -114,8 +140,9 @@ EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);
   r.done = count_done(results);
   r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
-  if (!r.signal)
-    progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
+  if (r.signal) return r;
+  remove_ensemble_checkpoint(p.o.checkpoint);
+  progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
   return r;
 #else
   throw Error(fmt::format("{}: an MPM scene, and this build of silt has no MPM solver", q.scene));

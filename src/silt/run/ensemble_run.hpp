@@ -21,6 +21,10 @@ struct EnsembleRequest {
   std::string backend = "auto";        // cpu, cuda or auto
   int device = 0;
   bool overwrite = false;
+  /// The checkpoint of a stopped run of this ensemble (OUT/ensemble_checkpoint,
+  /// ensemble_checkpoint.hpp): its finished members are read back, the others run; out defaults
+  /// to its folder.
+  std::string restart;
   bool quiet = false;
   std::function<int()> stop;  // SIGINT / SIGTERM, Ctrl-C (0: none)
 };
@@ -30,6 +34,7 @@ struct EnsembleOutcome {
   std::size_t members = 0, done = 0;
   std::string out;                 // the output folder
   std::vector<std::string> files;  // the report's files
+  std::string checkpoint;          // what --restart takes to continue a stopped run
 };
 
 /// Runs the ensemble; errors name the ensemble file, the member and the key.

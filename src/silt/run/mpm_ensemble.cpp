@@ -11,9 +11,11 @@
 #include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
 #include "silt/run/mpm_adapter.hpp"
+#include "silt/run/output_dir.hpp"
 
 namespace silt::run {
 
@@ -37,6 +39,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
+    if (o.restart) claim_output_dir(dir, OutputMode::overwrite);  // what a stopped run left
     write_resolved_scene(job, dir, describe_execs({o.exec}, partition::World::self()),
                          member_overrides(scene, e, m, nullptr));
   }
@@ -76,6 +79,43 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   return 0;
 }
 
+void save(const std::string& dir, std::size_t m, const std::string& name,
+          const MpmMemberResult& r) {
+  MemberBytes b;
+  b.put(r.time);
+  b.put(r.wall_s);
+  b.put(std::int64_t(r.steps));
+  b.put(std::int64_t(r.particles));
+  b.put(r.rest_speed);
+  b.put(r.measures);
+  b.put(r.energy.time);
+  b.put(r.energy.kinetic_energy);
+  b.put(r.energy.rms_speed);
+  save_member_bytes(dir, m, name, "mpm", b);
+}
+
+bool load(const std::string& dir, std::size_t m, const std::string& name, MpmMemberResult& r) {
+  MemberBytes b;
+  if (!load_member_bytes(dir, m, name, "mpm", b)) return false;
+  try {
+    r.time = b.number();
+    r.wall_s = b.number();
+    r.steps = b.integer();
+    r.particles = b.integer();
+    r.rest_speed = b.number();
+    r.measures = b.numbers();
+    r.energy.time = b.numbers();
+    r.energy.kinetic_energy = b.numbers();
+    r.energy.rms_speed = b.numbers();
+    if (!b.at_end() || r.measures.size() != measure_names().size())
+      throw Error("not the result this build writes");
+  } catch (const Error& e) {
+    throw Error(fmt::format("--restart: member {} '{}' in '{}': {}", m, name, dir, e.what()));
+  }
+  r.done = r.restored = true;
+  return true;
+}
+
 }  // namespace
 
 io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
@@ -98,17 +138,22 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
                     Progress& progress, std::vector<MpmMemberResult>& results) {
   results.assign(e.members.size(), MpmMemberResult{});
   const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+    const std::string& name = e.members[m].name;
+    if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
     try {
-      return run_member(job, scene, e, m, o, stop, results[m]);
+      const int sig = run_member(job, scene, e, m, o, stop, results[m]);
+      if (!sig && !o.checkpoint.empty()) save(o.checkpoint, m, name, results[m]);
+      return sig;
     } catch (const std::exception& ex) {
       throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
     }
   };
   return for_each_member(e, o, progress, one, [&](std::size_t m) {
     const MpmMemberResult& r = results[m];
-    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s", r.time,
-                       r.steps, r.particles, r.measures[2], r.wall_s);
+    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s{}", r.time,
+                       r.steps, r.particles, r.measures[2], r.wall_s,
+                       r.restored ? " (from the checkpoint)" : "");
   });
 }
 

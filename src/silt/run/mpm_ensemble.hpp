@@ -24,6 +24,7 @@ io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e);
 
 struct MpmMemberResult {
   bool done = false;
+  bool restored = false;  // read back from the ensemble's checkpoint
   double time = 0, wall_s = 0;
   long long steps = 0;
   std::int64_t particles = 0;

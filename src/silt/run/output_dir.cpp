@@ -134,8 +134,9 @@ void claim_ensemble_dir(const std::string& dir, OutputMode mode) {
   } catch (const Error&) {  // its way out names --restart, which ensembles do not offer
     throw Error(fmt::format(
         "output folder '{}' is not empty: pass --overwrite to replace an earlier ensemble's files "
-        "(its members' folders too), or another --out",
-        dir));
+        "(its members' folders too), --restart {}/ensemble_checkpoint to continue a stopped "
+        "ensemble, or another --out",
+        dir, dir));
   }
 }
 

@@ -21,8 +21,8 @@ enum class OutputMode { fresh, overwrite, restart };
 void claim_output_dir(const std::string& dir, OutputMode mode);
 
 /// The same for an ensemble's folder (ensemble.hpp): its own files, and with overwrite also the
-/// members' folders members/<name>/ (each as claim_output_dir; removed once empty). Restart is
-/// not offered for ensembles.
+/// members' folders members/<name>/ (each as claim_output_dir; removed once empty). Restart
+/// (a stopped ensemble continued from OUT/ensemble_checkpoint) keeps everything.
 void claim_ensemble_dir(const std::string& dir, OutputMode mode);
 
 }  // namespace silt::run

@@ -78,18 +78,21 @@ SILT_HD EdgeFlux<T> boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
 
 /// The boundary segment (-1: a wall) of the edge between cells (i - 1, j) and (i, j) (d ==
 /// Dir::x) or (i, j - 1) and (i, j) (Dir::y) of which only the right cell (right) or only the left
-/// one is active: a segment where the edge lies on the global grid's edge (a subdomain's halo
-/// holds its neighbours' cells, so only the global edge is physical), else a wall.
+/// one is active: where the edge lies on the global grid's edge, its side's segment (a subdomain's
+/// halo holds its neighbours' cells, so only the global edge is physical); inside the grid, beside
+/// an inactive cell, a boundary line's mask edge, else a wall.
 template <class T>
 SILT_HD int boundary_segment(const EdgeView<T>& v, Index i, Index j, Dir d, bool right) {
   const bool along_x = d == Dir::x;
   if (right) {
     const bool at_side = along_x ? i + v.i0 == 0 : j + v.j0 == 0;
-    return at_side ? v.segment(along_x ? kWest : kSouth, along_x ? j + v.j0 : i + v.i0) : -1;
+    if (at_side) return v.segment(along_x ? kWest : kSouth, along_x ? j + v.j0 : i + v.i0);
+  } else {
+    const Index il = along_x ? i - 1 : i, jl = along_x ? j : j - 1;
+    const bool at_side = along_x ? i + v.i0 == v.gnx : j + v.j0 == v.gny;
+    if (at_side) return v.segment(along_x ? kEast : kNorth, along_x ? jl + v.j0 : il + v.i0);
   }
-  const Index il = along_x ? i - 1 : i, jl = along_x ? j : j - 1;
-  const bool at_side = along_x ? i + v.i0 == v.gnx : j + v.j0 == v.gny;
-  return at_side ? v.segment(along_x ? kEast : kNorth, along_x ? jl + v.j0 : il + v.i0) : -1;
+  return v.mask_segment(i, j, along_x ? 0 : 1);
 }
 
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and

@@ -196,6 +196,7 @@ void Engine<T>::launch_step() {
     update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
   finish_parts();
   accumulate_sections();
+  accumulate_mask_edges();
   accumulate_hazard();
   since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
@@ -303,6 +304,18 @@ void Engine<T>::accumulate_sections() {
   for (auto& p : parts_) {
     activate(p->exec);
     phase_section_flow(p->exec, p->section_view(cur_));
+  }
+}
+
+// The volume through the boundary lines' mask edges this step (edges beside inactive cells inside
+// the grid, which the tile kernel and the row step do not count inline), from the fluxes of the
+// state the step started from, on the part that owns the edge's cell.
+template <class T>
+void Engine<T>::accumulate_mask_edges() {
+  if (layout_.mask_cells.empty()) return;
+  for (auto& p : parts_) {
+    activate(p->exec);
+    phase_boundary_flow(p->exec, p->view(cur_, 1 - cur_), 1.0, false, /*mask=*/true);
   }
 }
 

@@ -80,6 +80,12 @@ void Engine<T>::finish_muscl_parts() {
       star.e = p->edge_view(2);
       phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true);
     }
+    if (v.n_mask_cells > 0) {  // the boundary lines' edges beside inactive cells, likewise
+      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true, /*mask=*/true);
+      SolverView<T> star = v;
+      star.e = p->edge_view(2);
+      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true, /*mask=*/true);
+    }
     if (v.n_sources > 0) phase_sources(p->exec, v);
     phase_cfl_step(p->exec, v);
     if (coupled()) phase_step_scalars(*p, 1 - cur_);

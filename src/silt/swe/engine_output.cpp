@@ -284,7 +284,8 @@ template <class T>
 Totals Engine<T>::totals() const {
   // Depth, pollutant (per area), inflow volume, rain volume, infiltrated depth, then the flow
   // slots: each edge cell's and source's volume, non-zero on its owner alone (an exact sum).
-  const size_t n_edge = size_t(edge_slots(scene_.grid.nx, scene_.grid.ny));
+  const size_t n_grid_edge = size_t(edge_slots(scene_.grid.nx, scene_.grid.ny));
+  const size_t n_edge = size_t(layout_.n_edge());
   const size_t n_src = layout_.sources.size();
   const size_t n_flow = n_edge + n_src + layout_.sections.edges.size();
   std::vector<double> sums(5 + n_flow, 0.0);
@@ -309,10 +310,16 @@ Totals Engine<T>::totals() const {
   t.infiltrated_volume = sums[4] * area;
   // Each segment's edges in the order of the sides and along them: the same sum on any split.
   t.boundary_volume.assign(layout_.seg_kind.size(), 0.0);
-  for (size_t k = 0; k < n_edge; ++k)
+  // Then the mask edges of boundary lines, in key order.
+  for (size_t k = 0; k < n_grid_edge; ++k)
     if (layout_.side_seg[k] >= 0) t.boundary_volume[size_t(layout_.side_seg[k])] += sums[5 + k];
+  for (size_t k = n_grid_edge; k < n_edge; ++k)
+    t.boundary_volume[size_t(layout_.mask_seg[k - n_grid_edge])] += sums[5 + k];
   const auto flow = sums.begin() + 5;
-  t.source_volume.assign(flow + long(n_edge), flow + long(n_edge + n_src));
+  // Each source's slots (an inflow line has one per cell) in order.
+  t.source_volume.assign(scene_.sources.size(), 0.0);
+  for (size_t k = 0; k < n_src; ++k)
+    t.source_volume[size_t(layout_.source_of[k])] += flow[long(n_edge + k)];
   // Each section's edges in order, likewise.
   const SectionEdges& sec = layout_.sections;
   for (size_t s = 0; s + 1 < sec.offset.size(); ++s) {

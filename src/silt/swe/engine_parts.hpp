@@ -69,6 +69,7 @@ class Engine final : public EngineBase {
   void update(Part<T>& p, Box2 box, const char* label);
   void finish_parts();
   void accumulate_sections();
+  void accumulate_mask_edges();
   void accumulate_hazard();
   void update_speed();
   /// The time steps land on and the time after which they stop (kTarget, kStopAfter).

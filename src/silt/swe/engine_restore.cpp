@@ -32,11 +32,13 @@ void place(DeviceBuffer<U>& b, const Part<T>& p, const std::vector<double>& g, I
 }  // namespace
 
 // The subdomain that owns the cell of flow slot k (Totals::flows: the edge cells of the global
-// grid, west, east, south, north, then the point sources, then the cross-section edges, owned by
+// grid, west, east, south, north, then the mask edges of boundary lines, owned by their active
+// cell, then the point sources' and inflow lines' cells, then the cross-section edges, owned by
 // their east or north cell).
 template <class T>
 int Engine<T>::flow_owner(size_t k) const {
   const Index nx = scene_.grid.nx, ny = scene_.grid.ny, e = Index(k);
+  const Index n_edge = layout_.n_edge();
   Index i, j;
   if (e < 2 * ny) {
     i = e < ny ? 0 : nx - 1;
@@ -45,13 +47,20 @@ int Engine<T>::flow_owner(size_t k) const {
     const Index r = e - 2 * ny;
     i = r % nx;
     j = r < nx ? 0 : ny - 1;
-  } else if (e < edge_slots(nx, ny) + Index(layout_.sources.size())) {
-    const SourceCell& src = layout_.sources[size_t(e - edge_slots(nx, ny))];
+  } else if (e < n_edge) {  // a mask edge: its active cell
+    const long long key = layout_.mask_key[size_t(e - edge_slots(nx, ny))];
+    const int dir = int(key % 2);
+    i = Index((key / 2) % (nx + 1));
+    j = Index((key / 2) / (nx + 1));
+    const Index il = dir == 0 ? i - 1 : i, jl = dir == 0 ? j : j - 1;
+    if (!(i < nx && j < ny && layout_.active[size_t(j) * size_t(nx) + size_t(i)])) i = il, j = jl;
+  } else if (e < n_edge + Index(layout_.sources.size())) {
+    const SourceCell& src = layout_.sources[size_t(e - n_edge)];
     i = src.i;
     j = src.j;
   } else {
     const SectionEdge& s =
-        layout_.sections.edges[size_t(e - edge_slots(nx, ny) - Index(layout_.sources.size()))];
+        layout_.sections.edges[size_t(e - n_edge - Index(layout_.sources.size()))];
     i = s.i;
     j = s.j;
   }

@@ -19,23 +19,17 @@ DeviceBuffer<T> upload(const Exec& exec, const std::vector<T>& host, const char*
   return b;
 }
 
-// The global edge cell of a boundary table entry.
-void edge_cell(const BoundaryCell& c, Index gnx, Index gny, Index& i, Index& j) {
-  i = c.side == kWest ? 0 : c.side == kEast ? gnx - 1 : c.pos;
-  j = c.side == kSouth ? 0 : c.side == kNorth ? gny - 1 : c.pos;
-}
-
-// Boundary cells owned by sub, with positions along their side made local.
+// Boundary cells owned by sub, with their cells and positions along their side made local.
 std::vector<BoundaryCell> owned_cells(const std::vector<BoundaryCell>& all,
-                                      const partition::Subdomain& sub, Index gnx, Index gny) {
+                                      const partition::Subdomain& sub) {
   std::vector<BoundaryCell> out;
-  for (const BoundaryCell& c : all) {
-    Index i, j;
-    edge_cell(c, gnx, gny, i, j);
-    if (!sub.contains(i, j)) continue;
+  for (BoundaryCell c : all) {
+    if (!sub.contains(c.i, c.j)) continue;
     const bool vertical = c.side == kWest || c.side == kEast;
-    out.push_back(
-        BoundaryCell{c.side, c.pos - (vertical ? sub.cells.j0 : sub.cells.i0), c.seg, c.slot});
+    if (c.pos >= 0) c.pos -= vertical ? sub.cells.j0 : sub.cells.i0;
+    c.i -= sub.cells.i0;
+    c.j -= sub.cells.j0;
+    out.push_back(c);
   }
   return out;
 }
@@ -187,9 +181,8 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
   p.bk_hc = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.hc");
   p.bk_max_depth = DeviceBuffer<T>(p.exec, n, "swe.checkpoint.max_depth");
   const Layout& l = *p.layout;
-  std::vector<double> c(size_t(clock_size(edge_slots(p.scene->grid.nx, p.scene->grid.ny),
-                                          Index(l.sources.size()), Index(l.sections.edges.size()))),
-                        0.0);
+  std::vector<double> c(
+      size_t(clock_size(l.n_edge(), Index(l.sources.size()), Index(l.sections.edges.size()))), 0.0);
   c[kTarget] = std::numeric_limits<double>::infinity();
   c[kStopAfter] = std::numeric_limits<double>::infinity();
   p.clock = upload(p.exec, c, "swe.clock");
@@ -200,7 +193,6 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
 
 template <class T>
 void upload_tables(Part<T>& p, const Layout& l) {
-  const Index gnx = p.scene->grid.nx, gny = p.scene->grid.ny;
   const size_t n_seg = l.seg_kind.size();
   const size_t n_slots = size_t(l.seg_slot.back());
   p.scalars = upload(p.exec, std::vector<double>(1 + n_seg + n_slots, 0.0), "swe.step_scalars");
@@ -219,10 +211,12 @@ void upload_tables(Part<T>& p, const Layout& l) {
   p.seg_aux = upload(p.exec, std::vector<T>(n_seg, T(0)), "swe.segment.aux");
   p.seg_slope =
       upload(p.exec, std::vector<T>(l.seg_slope.begin(), l.seg_slope.end()), "swe.segment.slope");
-  p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub, gnx, gny), "swe.boundary_cells");
-  p.discharge_cells =
-      upload(p.exec, owned_cells(l.discharge_cells, p.sub, gnx, gny), "swe.discharge_cells");
-  p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub, gnx, gny), "swe.rating_cells");
+  p.flow_cells = upload(p.exec, owned_cells(l.flow_cells, p.sub), "swe.boundary_cells");
+  p.discharge_cells = upload(p.exec, owned_cells(l.discharge_cells, p.sub), "swe.discharge_cells");
+  p.rating_cells = upload(p.exec, owned_cells(l.rating_cells, p.sub), "swe.rating_cells");
+  p.mask_cells = upload(p.exec, owned_cells(l.mask_cells, p.sub), "swe.mask_cells");
+  p.mask_key = upload(p.exec, l.mask_key, "swe.mask_key");
+  p.mask_seg = upload(p.exec, l.mask_seg, "swe.mask_segment");
   p.seg_slot = upload(p.exec, l.seg_slot, "swe.segment.slot");
   p.sources = upload(p.exec, local_sources(l, p.sub, p.nx, p.ny, p.ring), "swe.sources");
   p.section_edges = upload(p.exec, owned_edges(l.sections, p.sub), "swe.section_edges");
@@ -283,6 +277,9 @@ EdgeView<T> Part<T>::edge_view(int read) const {
   e.seg_aux = seg_aux.data();
   e.seg_slope = seg_slope.data();
   e.seg_table = seg_table.data();
+  e.mask_key = mask_key.data();
+  e.mask_seg = mask_seg.data();
+  e.n_mask = mask_key.size();
   e.manning = manning.size() > 0 ? Grid2<const T>(grid(manning)) : Grid2<const T>{};
   e.series_t = series_t.data();
   e.series_v = series_v.data();
@@ -322,6 +319,8 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.seg_wet = const_cast<int*>(seg_wet.data());
   v.flow_cells = flow_cells.data();
   v.n_flow_cells = flow_cells.size();
+  v.mask_cells = mask_cells.data();
+  v.n_mask_cells = mask_cells.size();
   v.discharge_cells = discharge_cells.data();
   v.n_discharge_cells = discharge_cells.size();
   v.rating_cells = rating_cells.data();
@@ -331,7 +330,7 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.n_sources = sources.size();
   v.source_series = source_series.data();
   v.n_all_sources = int(source_series.size());
-  v.n_edge = edge_slots(scene->grid.nx, scene->grid.ny);
+  v.n_edge = layout->n_edge();
   v.forcing = forcing.view(read, write);
   return v;
 }
@@ -353,7 +352,7 @@ SectionFlowView<T> Part<T>::section_view(int read) const {
   v.edges = section_edges.data();
   v.n = section_edges.size();
   v.clock = const_cast<double*>(clock.data());
-  v.first = kClockSize + edge_slots(scene->grid.nx, scene->grid.ny) + Index(layout->sources.size());
+  v.first = kClockSize + layout->n_edge() + Index(layout->sources.size());
   v.dx = scene->grid.dx;
   return v;
 }

@@ -79,6 +79,9 @@ struct Part {
   DeviceBuffer<int> seg_aux_series, seg_table;
   DeviceBuffer<T> seg_value, seg_conc, seg_aux, seg_slope;
   DeviceBuffer<BoundaryCell> flow_cells, discharge_cells, rating_cells;  // owned, positions local
+  DeviceBuffer<BoundaryCell> mask_cells;  // owned mask edges of flow segments, cells local
+  DeviceBuffer<long long> mask_key;       // every mask edge of the grid (EdgeView::mask_key)
+  DeviceBuffer<int> mask_seg;
   DeviceBuffer<int> seg_slot;
   DeviceBuffer<SourceCell> sources;         // owned and halo, cells local
   DeviceBuffer<SectionEdge> section_edges;  // owned (the east or north cell), cells local

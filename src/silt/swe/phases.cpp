@@ -127,9 +127,9 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
 
 namespace {
 template <class T>
-SILT_HD void boundary_cell_ij(const EdgeView<T>& e, const BoundaryCell& b, Index& i, Index& j) {
-  i = b.side == kWest ? 0 : b.side == kEast ? e.nx - 1 : b.pos;
-  j = b.side == kSouth ? 0 : b.side == kNorth ? e.ny - 1 : b.pos;
+SILT_HD void boundary_cell_ij(const EdgeView<T>&, const BoundaryCell& b, Index& i, Index& j) {
+  i = b.i;
+  j = b.j;
 }
 }  // namespace
 
@@ -212,25 +212,29 @@ SILT_HD EdgeFlux<T> boundary_edge(const EdgeView<T>& e, Index i, Index j, Dir d,
 }  // namespace
 
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight,
-                         bool second_order) {
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight, bool second_order,
+                         bool mask) {
+  const BoundaryCell* cells = mask ? v.mask_cells : v.flow_cells;
+  const Index n = mask ? v.n_mask_cells : v.n_flow_cells;
+  if (n == 0) return;
   parallel_reduce_into<silt::detail::SumOp>(
-      exec, "swe.boundary_flow", v.n_flow_cells,
+      exec, mask ? "swe.mask_boundary_flow" : "swe.boundary_flow", n,
       SILT_LAMBDA(Index k)->double {
-        const BoundaryCell b = v.flow_cells[k];
+        const BoundaryCell b = cells[k];
         const EdgeView<T>& e = v.e;
-        // Mass flux along +x / +y: into the domain on west/south sides, out of it on east/north.
+        // Mass flux along +x / +y: into the domain through a cell's west or south edge, out of it
+        // through its east or north edge.
         double q;
         if (b.side == kWest)
-          q = double(boundary_edge(e, 0, b.pos, Dir::x, second_order).h);
+          q = double(boundary_edge(e, b.i, b.j, Dir::x, second_order).h);
         else if (b.side == kEast)
-          q = -double(boundary_edge(e, e.nx, b.pos, Dir::x, second_order).h);
+          q = -double(boundary_edge(e, b.i + 1, b.j, Dir::x, second_order).h);
         else if (b.side == kSouth)
-          q = double(boundary_edge(e, b.pos, 0, Dir::y, second_order).h);
+          q = double(boundary_edge(e, b.i, b.j, Dir::y, second_order).h);
         else
-          q = -double(boundary_edge(e, b.pos, e.ny, Dir::y, second_order).h);
-        const double volume = q * v.clock[kDt] * v.dx * weight;
-        v.edge_flow()[e.edge_index(b.side, b.pos + (b.side < kSouth ? e.j0 : e.i0))] += volume;
+          q = -double(boundary_edge(e, b.i, b.j + 1, Dir::y, second_order).h);
+        const double volume = q * (v.clock[kDt] * v.dx) * weight;  // as boundary_inflow() rounds it
+        v.edge_flow()[b.flow] += volume;
         return volume;
       },
       v.clock + kInflow);
@@ -329,19 +333,19 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   return sum_active(exec, "swe.sum_pollutant", v, v.hc);
 }
 
-#define SILT_SWE_PHASES(T)                                                                 \
-  template void phase_clock<T>(const Exec&, const SolverView<T>&);                         \
-  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                     \
-  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);           \
-  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*); \
-  template void phase_update<T>(const Exec&, const SolverView<T>&);                        \
-  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool);   \
-  template void phase_sources<T>(const Exec&, const SolverView<T>&);                       \
-  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                           \
-  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                      \
-  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                           \
-  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                           \
+#define SILT_SWE_PHASES(T)                                                                     \
+  template void phase_clock<T>(const Exec&, const SolverView<T>&);                             \
+  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                         \
+  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);               \
+  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*);     \
+  template void phase_update<T>(const Exec&, const SolverView<T>&);                            \
+  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*);     \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool, bool); \
+  template void phase_sources<T>(const Exec&, const SolverView<T>&);                           \
+  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                               \
+  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                          \
+  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                               \
+  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                               \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
 SILT_SWE_PHASES(float)
 SILT_SWE_PHASES(double)

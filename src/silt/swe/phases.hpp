@@ -45,10 +45,12 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
 /// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
 /// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update), times
 /// weight; second_order: the fluxes of the second-order scheme (muscl_edges.hpp), which adds each
-/// of its two stages' fluxes with weight 1/2.
+/// of its two stages' fluxes with weight 1/2. mask: over the mask edges of boundary lines
+/// (SolverView::mask_cells) rather than the global grid's edge cells; each edge's volume also goes
+/// to its flow slot.
 template <class T>
 void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight = 1.0,
-                         bool second_order = false);
+                         bool second_order = false, bool mask = false);
 
 /// Point sources: volume (and pollutant) added to (or withdrawn from) their cells' next state.
 template <class T>

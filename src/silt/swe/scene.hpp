@@ -63,7 +63,11 @@ struct Series {
 };
 
 /// A segment of the domain edge with one boundary condition. Edges not covered by any segment are
-/// walls. Cells along west/east are counted by j, along south/north by i.
+/// walls. Either cells [begin, end) along one side of the grid (cells along west/east counted by
+/// j, along south/north by i), or, with `line`, a polyline in map coordinates laid on the edges of
+/// the model's outer edge (between an active cell and the outside of the grid or an inactive
+/// cell) that it runs along within half a cell (boundary_lines.hpp); side, begin and end are then
+/// unused.
 struct Boundary {
   std::string name;
   Side side = Side::west;
@@ -75,14 +79,18 @@ struct Boundary {
   Series aux = {};             // inflow_depth: depth (m); inflow_velocity: velocity (m/s)
   double slope = 0.0;          // normal_depth: bed (energy) slope, m/m (> 0)
   Series rating = {};  // rating: t = stage (m, the bed's datum), value = discharge (m^3/s, >= 0)
+  std::vector<std::array<double, 2>> line = {};  // x, y, m; empty: side + range
 };
 
-/// A point inflow (or outflow, if negative) into the cell containing (x, y).
+/// A point inflow (or outflow, if negative) into the cell containing (x, y), or, with `line`, an
+/// inflow line: the discharge split among the active cells the polyline crosses in proportion to
+/// its length in each (boundary_lines.hpp).
 struct PointSource {
   std::string name;
-  double x = 0.0, y = 0.0;     // m
-  Series discharge;            // m^3/s
-  double concentration = 0.0;  // kg/m^3 of the inflowing water
+  double x = 0.0, y = 0.0;                       // m (a line: its first point)
+  Series discharge;                              // m^3/s
+  double concentration = 0.0;                    // kg/m^3 of the inflowing water
+  std::vector<std::array<double, 2>> line = {};  // x, y, m; empty: a point source
 };
 
 /// A cross-section line (outputs.cross_sections) across which the solver accumulates the volume

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "silt/core/error.hpp"
+#include "silt/swe/boundary_lines.hpp"
 #include "silt/swe/kernels/boundary_k.hpp"
 
 namespace silt::swe::detail {
@@ -139,7 +141,7 @@ void add_active_cells(const Checker& check, const Scene& s, Layout& l) {
 /// depth's slope (> 0) over cells with Manning n > 0, a rating table with stages increasing
 /// strictly and discharges >= 0 that never decrease.
 void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& bd,
-                         const std::string& what) {
+                         const std::vector<BoundaryEdge>& edges, const std::string& what) {
   const Grid& g = s.grid;
   if (bd.kind == BoundaryKind::inflow_depth || bd.kind == BoundaryKind::inflow_velocity) {
     const char* name = bd.kind == BoundaryKind::inflow_depth ? "depth" : "velocity";
@@ -159,10 +161,8 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
   if (bd.kind == BoundaryKind::normal_depth) {
     if (!(bd.slope > 0) || !std::isfinite(bd.slope))
       check.fail(fmt::format("{}: slope {} (must be > 0)", what, bd.slope));
-    const bool vertical = bd.side == Side::west || bd.side == Side::east;
-    for (Index p = bd.begin; p < bd.end; ++p) {
-      const Index i = vertical ? (bd.side == Side::west ? 0 : g.nx - 1) : p;
-      const Index j = vertical ? p : (bd.side == Side::south ? 0 : g.ny - 1);
+    for (const BoundaryEdge& e : edges) {
+      const Index i = e.i, j = e.j;
       const size_t k = size_t(j) * size_t(g.nx) + size_t(i);
       if (!s.active.empty() && !s.active[k]) continue;
       if (s.manning.empty() || !(s.manning[k] > 0))
@@ -173,21 +173,23 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
   if (bd.kind == BoundaryKind::rating) {
     // The table's Q is shared by conveyance h^(5/3) / n: n > 0 in every active cell, or a
     // frictionless segment (n = 0 in all, shared by h^(5/3)); a mix has no meaning.
-    const bool vertical = bd.side == Side::west || bd.side == Side::east;
-    Index rough = -1, smooth = -1;
-    for (Index p = bd.begin; p < bd.end; ++p) {
-      const Index i = vertical ? (bd.side == Side::west ? 0 : g.nx - 1) : p;
-      const Index j = vertical ? p : (bd.side == Side::south ? 0 : g.ny - 1);
-      const size_t k = size_t(j) * size_t(g.nx) + size_t(i);
+    const BoundaryEdge* rough = nullptr;
+    const BoundaryEdge* smooth = nullptr;
+    for (const BoundaryEdge& e : edges) {
+      const size_t k = size_t(e.j) * size_t(g.nx) + size_t(e.i);
       if (!s.active.empty() && !s.active[k]) continue;
-      (!s.manning.empty() && s.manning[k] > 0 ? rough : smooth) = p;
+      (!s.manning.empty() && s.manning[k] > 0 ? rough : smooth) = &e;
     }
-    if (rough >= 0 && smooth >= 0)
-      check.fail(
-          fmt::format("{}: the rating's discharge is shared by conveyance h^(5/3) / n, so Manning "
-                      "n must be > 0 in every cell of the segment or 0 in all; cell {} along the "
-                      "side has n > 0, cell {} has 0",
-                      what, rough, smooth));
+    if (rough && smooth) {
+      const auto cell = [&](const BoundaryEdge* e) {
+        return bd.line.empty() ? fmt::format("cell {}", e->side < kSouth ? e->j : e->i)
+                               : fmt::format("cell ({}, {})", e->i, e->j);
+      };
+      check.fail(fmt::format(
+          "{}: the rating's discharge is shared by conveyance h^(5/3) / n, so Manning n must be > "
+          "0 in every cell of the segment or 0 in all; {}{} has n > 0, {} has 0",
+          what, cell(rough), bd.line.empty() ? " along the side" : "", cell(smooth)));
+    }
     const Series& r = bd.rating;
     if (r.t.size() < 2 || r.t.size() != r.value.size())
       check.fail(fmt::format("{}: the stage-discharge table needs at least 2 rows, has {}", what,
@@ -203,42 +205,70 @@ void check_flow_boundary(const Checker& check, const Scene& s, const Boundary& b
   }
 }
 
-/// Boundary segment b: its cells in side_seg (each edge cell belongs to at most one segment; the
-/// others are walls), its table entries, and its flow cells.
-void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
+// The flow slot key of edge e of the grid (edge_key()).
+long long key_of(const BoundaryEdge& e, Index nx) {
+  const Index i = e.side == kEast ? e.i + 1 : e.i, j = e.side == kNorth ? e.j + 1 : e.j;
+  return edge_key(i, j, e.side < kSouth ? 0 : 1, nx);
+}
+
+const char* edge_name(int side) {
+  static const char* const names[] = {"west", "east", "south", "north"};
+  return names[side];
+}
+
+/// Boundary segment b: its edges in side_seg or, beside inactive cells inside the grid, in `mask`
+/// (each edge belongs to at most one segment; the others are walls), its table entries, and its
+/// flow cells (a mask cell's flow slot is set once every mask edge is known).
+void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l,
+                  std::map<long long, int>& mask) {
   const Grid& g = s.grid;
   const Boundary& bd = s.boundaries[b];
   const bool vertical = bd.side == Side::west || bd.side == Side::east;
   const Index len = vertical ? g.ny : g.nx;
-  const std::string what = fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
-                                       side_name(bd.side), bd.begin, bd.end - 1);
-  if (bd.begin < 0 || bd.end > len || bd.begin >= bd.end)
+  const std::string what = bd.line.empty()
+                               ? fmt::format("boundary '{}' ({} side, cells {}..{})", bd.name,
+                                             side_name(bd.side), bd.begin, bd.end - 1)
+                               : fmt::format("boundary {} '{}' (a line)", b, bd.name);
+  if (bd.line.empty() && (bd.begin < 0 || bd.end > len || bd.begin >= bd.end))
     check.fail(fmt::format("{}: range [{}, {}) is not within the side's {} cells", what, bd.begin,
                            bd.end, len));
+  std::vector<BoundaryEdge> edges;
+  try {
+    edges = boundary_edges(g, l.active, bd, b);
+  } catch (const Error& e) {
+    check.fail(e.what());
+  }
   const bool needs_series = boundary_has_series(bd.kind);
   if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
   check.series(bd.series, what, false);
-  check_flow_boundary(check, s, bd, what);
+  check_flow_boundary(check, s, bd, edges, what);
   if (!std::isfinite(bd.concentration) || bd.concentration < 0)
     check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
-  const int side = int(bd.side);
-  const Index base = side == kWest    ? 0
-                     : side == kEast  ? g.ny
-                     : side == kSouth ? 2 * g.ny
-                                      : 2 * g.ny + g.nx;
-  const int seg = int(l.seg_kind.size());
+  const int seg = int(l.seg_kind.size());  // == b: one segment per boundary, in order
+  const bool rating = bd.kind == BoundaryKind::rating;
+  const int first_slot = l.seg_slot.back();
   int cells = 0;
-  for (Index p = bd.begin; p < bd.end; ++p) {
-    int& slot = l.side_seg[size_t(base + p)];
-    if (slot >= 0)
-      check.fail(fmt::format("{} overlaps boundary '{}' at cell {}", what,
-                             s.boundaries[size_t(slot)].name, p));
-    slot = int(b);  // replaced by the segment index below
-    const Index i = side == kWest ? 0 : side == kEast ? g.nx - 1 : p;
-    const Index j = side == kSouth ? 0 : side == kNorth ? g.ny - 1 : p;
-    cells += l.active[size_t(j) * g.nx + i];
+  std::vector<BoundaryCell> flow;
+  for (const BoundaryEdge& e : edges) {
+    const bool global = (e.side == kWest && e.i == 0) || (e.side == kEast && e.i == g.nx - 1) ||
+                        (e.side == kSouth && e.j == 0) || (e.side == kNorth && e.j == g.ny - 1);
+    const Index pos = e.side < kSouth ? e.j : e.i;
+    const Index base = e.side == kWest    ? 0
+                       : e.side == kEast  ? g.ny
+                       : e.side == kSouth ? 2 * g.ny
+                                          : 2 * g.ny + g.nx;
+    int& owner = global ? l.side_seg[size_t(base + pos)] : mask[key_of(e, g.nx)];
+    if (global ? owner >= 0 : owner != 0)
+      check.fail(
+          fmt::format("{} overlaps boundary '{}' (boundary {}) on the {} edge of cell ({}, {})",
+                      what, s.boundaries[size_t(global ? owner : owner - 1)].name,
+                      global ? owner : owner - 1, edge_name(e.side), e.i, e.j));
+    owner = global ? seg : seg + 1;  // mask: 1 + segment until the keys are laid out
+    cells += l.active[size_t(e.j) * size_t(g.nx) + size_t(e.i)];
+    const int slot = rating ? first_slot + int(flow.size()) : -1;
+    flow.push_back(BoundaryCell{e.side, global ? pos : -1, seg, slot, e.i, e.j,
+                                global ? base + pos : Index(-1)});
   }
-  for (Index p = bd.begin; p < bd.end; ++p) l.side_seg[size_t(base + p)] = seg;
   if (bd.kind != BoundaryKind::wall && bd.kind != BoundaryKind::open &&
       bd.kind != BoundaryKind::level && cells == 0)
     check.fail(what + ": every cell of the segment is inactive");
@@ -249,19 +279,33 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l) {
   l.seg_aux_series.push_back(supercritical ? add_series(l, bd.aux) : -1);
   Series table = bd.rating;  // stages on the solver's datum (the lowest active bed)
   for (double& st : table.t) st -= l.z_ref;
-  l.seg_table.push_back(bd.kind == BoundaryKind::rating ? add_series(l, table) : -1);
+  l.seg_table.push_back(rating ? add_series(l, table) : -1);
   l.seg_slope.push_back(bd.kind == BoundaryKind::normal_depth ? std::sqrt(bd.slope) : 0.0);
   l.seg_cells.push_back(cells);
   l.seg_conc.push_back(bd.concentration);
-  const bool rating = bd.kind == BoundaryKind::rating;
-  l.seg_slot.push_back(l.seg_slot.back() + (rating ? int(bd.end - bd.begin) : 0));
+  l.seg_slot.push_back(first_slot + (rating ? int(flow.size()) : 0));
   if (bd.kind == BoundaryKind::wall) return;
-  for (Index p = bd.begin; p < bd.end; ++p) {
-    const BoundaryCell c{side, p, seg, rating ? l.seg_slot[size_t(seg)] + int(p - bd.begin) : -1};
-    l.flow_cells.push_back(c);
+  for (const BoundaryCell& c : flow) {
+    (c.pos >= 0 ? l.flow_cells : l.mask_cells).push_back(c);
     if (bd.kind == BoundaryKind::discharge) l.discharge_cells.push_back(c);
     if (rating) l.rating_cells.push_back(c);
   }
+}
+
+/// The mask edges in key order (EdgeView::mask_key) and the flow slots of their cells.
+void lay_out_mask(const std::map<long long, int>& mask, Layout& l) {
+  for (const auto& [key, seg1] : mask) {
+    l.mask_key.push_back(key);
+    l.mask_seg.push_back(seg1 - 1);
+  }
+  const Index first = edge_slots(l.nx, l.ny);
+  for (auto* cells : {&l.mask_cells, &l.discharge_cells, &l.rating_cells})
+    for (BoundaryCell& c : *cells) {
+      if (c.pos >= 0) continue;
+      const BoundaryEdge e{c.i, c.j, c.side};
+      const auto it = std::lower_bound(l.mask_key.begin(), l.mask_key.end(), key_of(e, l.nx));
+      c.flow = first + Index(it - l.mask_key.begin());
+    }
 }
 static_assert(int(BoundaryKind::wall) == kWall && int(BoundaryKind::open) == kOpen &&
                   int(BoundaryKind::discharge) == kDischarge &&
@@ -276,21 +320,44 @@ static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::
                   int(Side::north) == kNorth,
               "SideCode follows Side");
 
-/// Point source p: the active cell it lies on and its discharge series.
-void add_source(const Checker& check, const Scene& s, const PointSource& p, Layout& l) {
+/// Point source k: the active cell it lies on and its discharge series; an inflow line: each
+/// active cell it crosses, with the discharge times the line's share of length in the cell.
+void add_source(const Checker& check, const Scene& s, size_t k, Layout& l) {
   const Grid& g = s.grid;
-  const std::string what = fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y);
+  const PointSource& p = s.sources[k];
+  const std::string what = p.line.empty()
+                               ? fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y)
+                               : fmt::format("inflow line {} '{}'", k, p.name);
+  if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
+  check.series(p.discharge, what, false);
+  if (!std::isfinite(p.concentration) || p.concentration < 0)
+    check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
+  if (!p.line.empty()) {
+    std::vector<LineCell> cells;
+    try {
+      cells = line_cells(g, l.active, p, k);
+    } catch (const Error& e) {
+      check.fail(e.what());
+    }
+    double total = 0.0;
+    for (const LineCell& c : cells) total += c.length;
+    for (const LineCell& c : cells) {
+      Series share = p.discharge;
+      for (double& q : share.value) q *= c.length / total;
+      const int id = int(l.sources.size());
+      l.sources.push_back(SourceCell{c.i, c.j, add_series(l, share), p.concentration, id});
+      l.source_of.push_back(int(k));
+    }
+    return;
+  }
   const double fi = std::floor((p.x - g.x0) / g.dx), fj = std::floor((p.y - g.y0) / g.dx);
   if (!(fi >= 0 && fi < g.nx && fj >= 0 && fj < g.ny)) check.fail(what + " lies outside the grid");
   const Index i = Index(fi), j = Index(fj);
   if (!l.active[size_t(j) * g.nx + i])
     check.fail(fmt::format("{} lies on inactive cell ({}, {})", what, i, j));
-  if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
-  check.series(p.discharge, what, false);
-  if (!std::isfinite(p.concentration) || p.concentration < 0)
-    check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
   const int id = int(l.sources.size());
   l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration, id});
+  l.source_of.push_back(int(k));
 }
 
 // Rain rasters: one grid of rates (m/s, >= 0) per frame, times increasing strictly; soil fields
@@ -337,9 +404,13 @@ Layout prepare(const Scene& s) {
     l.rain_series = add_series(l, s.rainfall);
   }
   check_rain_and_soil(check, s);
+  l.nx = s.grid.nx;
+  l.ny = s.grid.ny;
   l.side_seg.assign(size_t(2 * s.grid.ny + 2 * s.grid.nx), -1);
-  for (size_t b = 0; b < s.boundaries.size(); ++b) add_boundary(check, s, b, l);
-  for (const PointSource& p : s.sources) add_source(check, s, p, l);
+  std::map<long long, int> mask;
+  for (size_t b = 0; b < s.boundaries.size(); ++b) add_boundary(check, s, b, l, mask);
+  lay_out_mask(mask, l);
+  for (size_t k = 0; k < s.sources.size(); ++k) add_source(check, s, k, l);
   try {
     l.sections = section_edges(s.grid, l.active, s.sections);
   } catch (const Error& e) {

@@ -60,13 +60,23 @@ inline Index clock_size(Index n_edge, Index n_sources, Index n_section) {
 /// Domain sides, in the order of swe::Side.
 enum SideCode : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
 
-/// A cell along the domain edge that belongs to a boundary segment.
+/// An edge of the model's outer edge that belongs to a boundary segment, seen from its active
+/// cell: an edge of the global grid's side, or an edge beside an inactive cell (a mask edge, of a
+/// boundary line on a masked domain).
 struct BoundaryCell {
-  int side;       // SideCode
-  Index pos;      // position along the side (j on west/east, i on south/north)
+  int side;       // SideCode: which edge of the cell
+  Index pos;      // position along the global side (j on west/east, i on south/north); -1: mask
   int seg;        // segment index
   int slot = -1;  // a rating segment's cell: its conveyance's place in the step's sums
+  Index i = 0, j = 0;  // the cell: global in the Layout, local in a part's tables
+  Index flow = 0;      // the edge's flow slot (EdgeView::edge_index, or mask_slot for a mask edge)
 };
+
+/// Key of the edge between cells (gi - 1, gj) and (gi, gj) (dir 0) or (gi, gj - 1) and (gi, gj)
+/// (dir 1) of a grid gnx cells wide: EdgeView::mask_key's order.
+SILT_HD inline long long edge_key(Index gi, Index gj, int dir, Index gnx) {
+  return (static_cast<long long>(gj) * (gnx + 1) + gi) * 2 + dir;
+}
 
 /// A point source in cell (i, j).
 struct SourceCell {
@@ -101,6 +111,11 @@ struct EdgeView {
   // This step: depth (m) or velocity (m/s) of a supercritical inflow; for a rating segment the sum
   // of its cells' conveyances h^(5/3) / n (phase_conveyance_sum, after the clock).
   const T* seg_aux;
+  // Mask edges of boundary lines: edges between an active and an inactive cell inside the grid
+  // that belong to a segment, by edge_key() ascending; mask edge k is flow slot 2 (gnx + gny) + k.
+  const long long* mask_key = nullptr;
+  const int* mask_seg = nullptr;
+  Index n_mask = 0;
   const T* seg_slope;      // sqrt of a normal-depth segment's bed slope, -
   const int* seg_table;    // a rating segment's stage-discharge table (series index), else -1
   Grid2<const T> manning;  // Manning n, s m^-1/3 (ptr null: frictionless), normal depth, rating
@@ -129,6 +144,26 @@ struct EdgeView {
   }
   /// Segment of the global edge cell at global position pos along side (-1: wall).
   SILT_HD int segment(int side, Index pos) const { return side_seg[edge_index(side, pos)]; }
+  /// Index in mask_key of the edge of edge_key() key (-1: none), by bisection: only edges beside
+  /// an inactive cell ask.
+  SILT_HD Index mask_index(long long key) const {
+    Index lo = 0, hi = n_mask;
+    while (lo < hi) {
+      const Index mid = lo + (hi - lo) / 2;
+      if (mask_key[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo < n_mask && mask_key[lo] == key ? lo : -1;
+  }
+  /// Segment of the mask edge between local cells (i - 1, j) and (i, j) (Dir x: dir 0) or (i, j
+  /// - 1) and (i, j) (dir 1); -1: a wall.
+  SILT_HD int mask_segment(Index i, Index j, int dir) const {
+    if (n_mask == 0) return -1;
+    const Index k = mask_index(edge_key(i + i0, j + j0, dir, gnx));
+    return k < 0 ? -1 : mask_seg[k];
+  }
 };
 
 /// Spatial forcing of a step (forcing.hpp): rain rasters and infiltration, laid out as the state
@@ -190,8 +225,12 @@ struct SolverView {
   T* seg_value;
   T* seg_aux;
   int* seg_wet;
-  const BoundaryCell* flow_cells;  // cells of open, level and discharge segments
+  const BoundaryCell* flow_cells;  // owned global-edge cells of flow segments (not walls)
   Index n_flow_cells;
+  // Owned mask edges of flow segments: their volume is counted by phase_boundary_flow on every
+  // path (the tile kernel and the row step count the global edges' inline).
+  const BoundaryCell* mask_cells;
+  Index n_mask_cells;
   const BoundaryCell* discharge_cells;
   Index n_discharge_cells;
   // Owned cells of rating segments, and each segment's range of conveyance slots: segment s has
@@ -201,7 +240,7 @@ struct SolverView {
   const int* seg_slot;
   const SourceCell* sources;
   Index n_sources;
-  Index n_edge;  // edge slots of the global grid (edge_slots())
+  Index n_edge;  // edge slots: the global grid's (edge_slots()), then its mask edges
   // The discharge series of every point source of the scene, wherever it lies: the clock bounds
   // the step by them on every part alike (one dt for all parts).
   const int* source_series;

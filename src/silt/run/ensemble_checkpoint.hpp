@@ -1,0 +1,69 @@
+// An ensemble's checkpoint (docs/ensembles.md, "Checkpoints"): the folder OUT/ensemble_checkpoint/
+// holds key.json (what the ensemble is: the scene file and its text's hash, --set, every member's
+// values, the outputs asked for) and a file per finished member with what its run left for the
+// report (member_<index>.bin: its maxima, or its measures and frames' kinetic energy). A stopped
+// ensemble continues with --restart OUT/ensemble_checkpoint: the finished members are read back,
+// the others run from their start (a member is a deterministic run, so the report is the one an
+// uninterrupted run writes); the folder is removed once the report is written.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "silt/io/ensemble_file.hpp"
+
+namespace silt::run {
+
+struct EnsembleScene;
+struct MemberResult;
+
+/// OUT/ensemble_checkpoint.
+std::string ensemble_checkpoint_dir(const std::string& out);
+
+/// What identifies an ensemble run (key.json's text).
+std::string ensemble_key(const EnsembleScene& scene, const io::Ensemble& e);
+/// Creates the folder with its key (a fresh run).
+void start_ensemble_checkpoint(const std::string& dir, const std::string& key);
+/// Checks that `dir` is the checkpoint of this ensemble; silt::Error naming the folder and what
+/// differs (the scene, --set, a member, the outputs) otherwise.
+void check_ensemble_checkpoint(const std::string& dir, const std::string& key);
+/// Removes the folder (the report is written).
+void remove_ensemble_checkpoint(const std::string& dir);
+
+/// Little-endian bytes of a member's result, with a header naming its kind and member.
+class MemberBytes {
+ public:
+  MemberBytes() = default;
+  explicit MemberBytes(std::string bytes) : bytes_(std::move(bytes)) {}
+  void put(double v);
+  void put(std::int64_t v);
+  void put(const std::vector<double>& v);
+  void put(const std::string& s);
+  double number();
+  std::int64_t integer();
+  std::vector<double> numbers();
+  std::string text();
+  const std::string& bytes() const { return bytes_; }
+  bool at_end() const { return at_ == bytes_.size(); }
+
+ private:
+  void raw(void* p, std::size_t n);
+  std::string bytes_;
+  std::size_t at_ = 0;
+};
+
+/// member_<m>.bin in dir, written atomically.
+void save_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
+                       const std::string& kind, const MemberBytes& b);
+/// The bytes saved for member m (false: none); silt::Error when the file is not this member's.
+bool load_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
+                       const std::string& kind, MemberBytes& b);
+
+/// A shallow-water member's result.
+void save_member(const std::string& dir, std::size_t m, const std::string& name,
+                 const MemberResult& r);
+bool load_member(const std::string& dir, std::size_t m, const std::string& name, MemberResult& r);
+
+}  // namespace silt::run

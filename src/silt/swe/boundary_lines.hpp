@@ -1,0 +1,56 @@
+// Boundary lines and inflow lines laid on the grid once, at set-up (host), like the cross sections
+// (sections.hpp). A boundary line is a polyline in map coordinates along the model's outer edge:
+// the edges between an active cell and the outside of the model (beyond the grid, or an inactive,
+// nodata cell), also on masked, non-rectangular domains. An inflow line is a polyline inside the
+// domain whose discharge is split among the active cells it crosses by its length in each.
+//
+// A boundary line takes an outer edge when the edge's middle lies within half a cell of the line
+// (at most dx / 2 from one of its segments, where the foot of the perpendicular falls within the
+// segment, or from one of its inner vertices) and the edge runs within 60 degrees of that segment's
+// direction: a line along a straight side takes that side's edges, one along a staircase of masked
+// cells takes both edges of every step, and the edges across the line's end or across a one-cell
+// notch are left out.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "silt/swe/scene.hpp"
+
+namespace silt::swe {
+
+/// An edge of the model's outer edge: edge `side` (SideCode's order: 0 west, 1 east, 2 south, 3
+/// north) of cell (i, j), global.
+struct BoundaryEdge {
+  Index i = 0, j = 0;
+  int side = 0;
+};
+
+/// The edges of boundary b, scene.boundaries[index] (named in errors as "boundary <index>
+/// '<name>'"), ordered by (j, i, side). With side + range: the side's cells [begin, end), active or
+/// not (a range outside the side: empty). With a line: the outer edges of active cells it runs
+/// along. Throws silt::Error naming the boundary when the line has fewer than 2 points or a point
+/// that is not finite, crosses itself, has a point farther than half a cell from the outer edge
+/// (giving the point and its distance), or runs along no edge of an active cell.
+std::vector<BoundaryEdge> boundary_edges(const Grid& grid, const std::vector<std::uint8_t>& active,
+                                         const Boundary& b, size_t index);
+
+/// An active cell an inflow line crosses and the line's length in it, m.
+struct LineCell {
+  Index i = 0, j = 0;
+  double length = 0;
+};
+
+/// The active cells that inflow line s, scene.sources[index], crosses, ordered by (j, i), with
+/// the line's length in each (its parts over inactive cells or outside the grid count nowhere).
+/// Throws silt::Error naming the source when the line has fewer than 2 points or a point that is
+/// not finite, crosses itself, or crosses no active cell.
+std::vector<LineCell> line_cells(const Grid& grid, const std::vector<std::uint8_t>& active,
+                                 const PointSource& s, size_t index);
+
+/// Flow slots of the scene's boundaries and sources (Totals::flows before the cross sections'):
+/// the grid's edge cells, the boundary lines' edges beside inactive cells, one per point source and
+/// one per cell of each inflow line. Throws as boundary_edges and line_cells.
+size_t boundary_source_slots(const Scene& scene);
+
+}  // namespace silt::swe

@@ -1,0 +1,115 @@
+// Boundary lines and inflow lines laid on the grid (swe/boundary_lines.hpp): which outer edges a
+// line takes (straight sides, corners, staircases, notches, ends), the cells and lengths of an
+// inflow line, and the errors naming the boundary.
+#include "silt/swe/boundary_lines.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "silt/core/error.hpp"
+#include "test_support.hpp"
+
+namespace silt::swe {
+namespace {
+
+using silt::test::throws_with;
+
+// A grid of nx x ny cells of 1 m from (0, 0), active where on(i, j).
+template <class F>
+std::vector<std::uint8_t> mask(Index nx, Index ny, F on) {
+  std::vector<std::uint8_t> a(size_t(nx * ny));
+  for (Index j = 0; j < ny; ++j)
+    for (Index i = 0; i < nx; ++i) a[size_t(j * nx + i)] = on(i, j) ? 1 : 0;
+  return a;
+}
+
+Boundary line(std::vector<std::array<double, 2>> points) {
+  Boundary b;
+  b.name = "b";
+  b.line = std::move(points);
+  return b;
+}
+
+std::string text(const std::vector<BoundaryEdge>& e) {
+  std::string t;
+  for (const BoundaryEdge& x : e)
+    t += "(" + std::to_string(x.i) + "," + std::to_string(x.j) + "," + "WESN"[x.side] + ")";
+  return t;
+}
+
+TEST(SweBoundaryLines, AStraightLineTakesTheCellsBetweenItsEndsAsARange) {
+  const Grid g{6, 5, 1.0, 0.0, 0.0};
+  // Along the west side from y = 1 to 3.2: cells whose centre lies in [1, 3.2], j = 1..2.
+  const auto e = boundary_edges(g, {}, line({{0, 1}, {0, 3.2}}), 0);
+  EXPECT_EQ(text(e), "(0,1,W)(0,2,W)");
+  Boundary side;
+  side.side = Side::west;
+  side.begin = 1;
+  side.end = 3;
+  EXPECT_EQ(text(boundary_edges(g, {}, side, 0)), text(e));
+}
+
+TEST(SweBoundaryLines, ALineTurnsCornersAndFollowsAStaircase) {
+  const Grid g{6, 6, 1.0, 0.0, 0.0};
+  // Around the south-west corner: west edges of j = 0..1, south edges of i = 0..1.
+  EXPECT_EQ(text(boundary_edges(g, {}, line({{0, 2}, {0, 0}, {2, 0}}), 0)),
+            "(0,0,W)(0,0,S)(1,0,S)(0,1,W)");
+  // Active where j >= i: the staircase's east and south edges between (1, 0) and (4, 3).
+  const auto a = mask(6, 6, [](Index i, Index j) { return j >= i; });
+  EXPECT_EQ(text(boundary_edges(g, a, line({{1, 0}, {4, 3}}), 0)),
+            "(0,0,E)(1,1,E)(1,1,S)(2,2,E)(2,2,S)(3,3,S)");
+}
+
+TEST(SweBoundaryLines, NotchSidesAndEdgesBeyondTheEndsAreLeftOut) {
+  const Grid g{4, 6, 1.0, 0.0, 0.0};
+  // Cell (0, 2) inactive: a notch in the west side. The line along x = 0 takes the west edges
+  // beside it, not the notch's north and south sides (across the line) nor its back (1 m off).
+  const auto a = mask(4, 6, [](Index i, Index j) { return !(i == 0 && j == 2); });
+  EXPECT_EQ(text(boundary_edges(g, a, line({{0, 0}, {0, 5}}), 0)), "(0,0,W)(0,1,W)(0,3,W)(0,4,W)");
+}
+
+TEST(SweBoundaryLines, BadLinesNameTheBoundaryAndWhatIsWrong) {
+  const Grid g{10, 10, 2.0, 100.0, 0.0};
+  Boundary b = line({{110, 2}, {110, 18}});
+  b.name = "inlet";
+  EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); },
+                          {"boundary 3 'inlet'", "runs off the model's outer edge",
+                           "(110, 10) m, inside the domain, in active cell (5, 5)",
+                           "is 10 m from the nearest edge", "(1 m)"}))
+      << "a line through the middle of the domain";
+  b.line = {{100, 2}, {100, 10}, {101, 6}, {99, 6}};
+  EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); },
+                          {"boundary 3 'inlet'", "crosses itself", "meet at (100, 6)"}));
+  b.line = {{100, 2}, {100, 10}, {100, 4}};
+  EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); }, {"crosses itself"}))
+      << "doubling back";
+  b.line = {{100, 5.2}, {100, 5.6}};
+  EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); },
+                          {"boundary 3 'inlet'", "runs along no edge of an active cell"}));
+  b.line = {{100, 5}};
+  EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); }, {"has 1 point"}));
+}
+
+TEST(SweBoundaryLines, AnInflowLineSplitsByLengthOverActiveCells) {
+  const Grid g{4, 4, 2.0, 0.0, 0.0};
+  PointSource s;
+  s.name = "spill";
+  s.line = {{1, 1}, {7, 1}};  // along row 0: 1 m in cell 0, 2 m in 1 and 2, 1 m in 3
+  const auto a = mask(4, 4, [](Index i, Index) { return i != 2; });
+  const auto c = line_cells(g, a, s, 0);
+  ASSERT_EQ(c.size(), 3u);  // cell (2, 0) inactive: its 2 m count nowhere
+  EXPECT_EQ(c[0].i, 0);
+  EXPECT_DOUBLE_EQ(c[0].length, 1.0);
+  EXPECT_DOUBLE_EQ(c[1].length, 2.0);
+  EXPECT_EQ(c[2].i, 3);
+  EXPECT_DOUBLE_EQ(c[2].length, 1.0);
+  s.line = {{9, 9}, {12, 12}};
+  EXPECT_TRUE(throws_with([&] { line_cells(g, a, s, 2); },
+                          {"inflow line 2 'spill'", "crosses no active cell"}));
+}
+
+}  // namespace
+}  // namespace silt::swe
