@@ -1,11 +1,13 @@
 """NumPy arrays in scenes: a 2D array where a scene takes a raster (the bed, an initial field,
 Manning n, a rain frame, a soil parameter) is checked here (shape, dtype, finite values), kept by
 reference (converted to C-contiguous float64 only when it is not already) and named in the scene
-text as ``"array:<key>"``; the loader (io/scene_arrays.hpp) reads it as a raster on the grid with
+text as ``"array:<key>@<digest>"`` (BLAKE2b of its values: a checkpoint's scene hash covers
+them); the loader (io/scene_arrays.hpp) reads it as a raster on the grid with
 the checks and messages of a raster file. One copy is made, into the solver's scene."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any, Dict, Optional, Tuple
 
@@ -63,6 +65,12 @@ def grid_array(key: str, a: Any, shape: Optional[Tuple[int, int]]) -> np.ndarray
     return out
 
 
+def digest(a: np.ndarray) -> str:
+    """16 hex digits of BLAKE2b over the array's float64 bytes: part of the array's name in the
+    scene, so that the resolved scene and the hash a checkpoint is tied to tell arrays apart."""
+    return hashlib.blake2b(memoryview(a).cast("B"), digest_size=8).hexdigest()
+
+
 def _grid_shape(d: Dict[str, Any]) -> Optional[Tuple[int, int]]:
     g = d.get("grid")
     if not isinstance(g, dict):
@@ -83,8 +91,10 @@ def replace(solver: str, path: str, value: Any, shape: Any, arrays: Dict[str, np
             raise _silt.SceneError(
                 f"'{path}' is a NumPy array: an array has no georeferencing, so the scene needs "
                 "\"grid\": {\"nx\", \"ny\", \"dx\", \"origin\"} with it")
-        arrays[PREFIX + path] = grid_array(path, value, want)
-        return PREFIX + path
+        a = grid_array(path, value, want)
+        name = f"{PREFIX}{path}@{digest(a)}"
+        arrays[name] = a
+        return name
     if isinstance(value, dict):
         return {k: replace(solver, f"{path}.{k}" if path else str(k), v, shape, arrays)
                 for k, v in value.items()}

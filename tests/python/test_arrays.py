@@ -38,7 +38,7 @@ def test_arrays_give_the_fields_that_the_scene_keys_give():
     arrays = silt.Scene.from_dict(base(bed=bed, initial={"level": level},
                                        manning=np.full((NY, NX), 0.03, dtype=np.float32).astype(np.float64),
                                        rainfall_mm_h=36))
-    assert arrays.to_dict()["bed"] == "array:bed"
+    assert arrays.to_dict()["bed"].startswith("array:bed@")  # the name and a digest of the values
     a, b = run(keys), run(arrays)
     for name in ("depth", "hu", "bed"):
         np.testing.assert_array_equal(a.field(name), b.field(name))
@@ -60,7 +60,7 @@ def test_rain_and_soil_rasters_as_arrays():
 def test_an_array_is_kept_by_reference_and_set_replaces_it():
     bed = np.zeros((NY, NX))
     scene = silt.Scene.from_dict(base(bed=bed))
-    assert np.shares_memory(scene._spec.arrays["array:bed"], bed)  # no copy of a float64 array
+    assert np.shares_memory(scene._spec.arrays[scene.to_dict()["bed"]], bed)  # no copy of a float64 array
     scene.set("bed", np.full((NY, NX), 3.0))
     sim = silt.Simulation(scene, backend="cpu")
     assert (sim.field("bed") == 3.0).all()
@@ -93,7 +93,7 @@ def test_values_that_are_not_finite_name_the_first_index(bad):
 
 def test_the_loader_checks_an_array_as_a_raster():
     # Ranges are the scene's own checks, named by key and cell.
-    with pytest.raises(silt.SceneError, match=r"'initial.depth' must be >= 0, got -1 at cell \(i = 2, j = 1\).*'array:initial.depth'"):
+    with pytest.raises(silt.SceneError, match=r"'initial.depth' must be >= 0, got -1 at cell \(i = 2, j = 1\).*'array:initial.depth@[0-9a-f]{16}'"):
         depth = np.zeros((NY, NX))
         depth[1, 2] = -1
         silt.Scene.from_dict(base(initial={"depth": depth}))
@@ -108,3 +108,18 @@ def test_the_loader_checks_an_array_as_a_raster():
 def test_integer_arrays_convert_exactly():
     scene = silt.Scene.from_dict(base(bed=np.arange(NX * NY, dtype=np.int32).reshape(NY, NX)))
     assert silt.Simulation(scene, backend="cpu").field("bed")[1, 0] == NX
+
+
+def test_a_checkpoint_knows_the_arrays(tmp_path):
+    # The array's digest is in the resolved scene that a checkpoint's scene hash is taken over.
+    bed = np.zeros((NY, NX))
+    sim = silt.Simulation(silt.Scene.from_dict(base(bed=bed, initial={"depth": 0.5})), backend="cpu")
+    sim.advance_to(1.0)
+    sim.checkpoint(tmp_path / "c.silt")
+    same = silt.Simulation(silt.Scene.from_dict(base(bed=bed.copy(), initial={"depth": 0.5})), backend="cpu")
+    same.restore(tmp_path / "c.silt")
+    assert same.time == 1.0
+    bed[0, 0] = 0.1
+    other = silt.Simulation(silt.Scene.from_dict(base(bed=bed, initial={"depth": 0.5})), backend="cpu")
+    with pytest.raises(silt.CheckpointError):
+        other.restore(tmp_path / "c.silt")
