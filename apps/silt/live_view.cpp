@@ -109,6 +109,16 @@ LiveView::LiveView(const std::string& address, const view::Replay& replay, run::
 
 LiveView::~LiveView() = default;
 
+void LiveView::shown(std::function<void()> again) {
+  std::lock_guard<std::mutex> lock(again_mutex_);
+  again_ = std::move(again);
+}
+
+std::function<void()> LiveView::again() const {
+  std::lock_guard<std::mutex> lock(again_mutex_);
+  return again_;
+}
+
 void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
                          const std::function<mpm::ParticlesCopy()>& download) {
   if (!viewer_) return;
@@ -117,10 +127,13 @@ void LiveView::mpm_frame(const run::FrameInfo& at, std::int64_t particles,
   steps_ = at.steps;
   mpm_particles_ = std::size_t(particles);
   mpm_download_ = download;
-  again_ = [this] {
-    post_mpm(true);
-  };
+  shown([this] { post_mpm(true); });
   viewer_->progress(at.time, at.steps);
+  if (viewer_->followers() == 0) {  // nobody follows: kept for the slider
+    viewer_->wait_encoder();
+    post_mpm(false);
+    return;
+  }
   if (!viewer_->wants_frame()) return;
   post_mpm(false);
 }
@@ -151,11 +164,14 @@ void LiveView::swe_frame(const run::FrameInfo& at, const std::function<swe::Fiel
   time_ = at.time;
   steps_ = at.steps;
   const view::FrameInfo info{at.frame, at.time, at.steps};
-  again_ = [this, download, info] {
+  shown([this, download, info] {
     viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); }, 0);
-  };
+  });
   viewer_->progress(at.time, at.steps);
-  if (!viewer_->wants_frame()) return;
+  if (viewer_->followers() == 0)  // nobody follows: kept for the slider
+    viewer_->wait_encoder();
+  else if (!viewer_->wants_frame())
+    return;
   viewer_->post([f = download(), j = swe_, info] { return view::encode_swe(f, *j, info); },
                 swe_cells_);
 }
@@ -183,8 +199,8 @@ void LiveView::hold() {
       announced = true;
     }
     // Paused: every particle once (no decimation), for a close look.
-    if (!full_sent && again_ && viewer_->idle()) {
-      again_();
+    if (!full_sent && again() && viewer_->idle()) {
+      again()();
       full_sent = true;
     }
   }
@@ -198,8 +214,8 @@ void LiveView::linger() {
                              viewer_->url()));
   bool full_sent = false;
   while (!StopSignals::received()) {
-    if (!full_sent && again_ && viewer_->idle()) {
-      again_();
+    if (!full_sent && again() && viewer_->idle()) {
+      again()();
       full_sent = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -218,6 +234,10 @@ LiveView::LiveView(const std::string& address, const io::SweJob&, const partitio
 }
 LiveView::LiveView(const std::string&, const view::Replay&, run::Progress&) {}
 LiveView::~LiveView() = default;
+void LiveView::shown(std::function<void()>) {}
+std::function<void()> LiveView::again() const {
+  return {};
+}
 void LiveView::mpm_frame(const run::FrameInfo&, std::int64_t,
                          const std::function<mpm::ParticlesCopy()>&) {}
 void LiveView::swe_frame(const run::FrameInfo&, const std::function<swe::Fields()>&) {}

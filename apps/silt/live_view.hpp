@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,8 @@ class LiveView : public run::Hooks {
   view::Viewer& viewer() { return *viewer_; }
 
   /// The frame just shown, as what posts it again with every point: hold() sends it once while
-  /// the run is paused, linger() once after its end.
-  void shown(std::function<void()> again) { again_ = std::move(again); }
+  /// the run is paused, linger() once after its end. Any thread (a replay's seek).
+  void shown(std::function<void()> again);
 
   /// MPM, after each frame: the status line, and a frame (decimated to the budget) when a browser
   /// waits for one; `download` queues the copy of the particles off the devices
@@ -78,6 +79,8 @@ class LiveView : public run::Hooks {
   long long steps_ = 0;
   std::size_t mpm_particles_ = 0;  // at the last frame: the wire's pacing
   std::function<mpm::ParticlesCopy()> mpm_download_;
+  std::function<void()> again() const;
+  mutable std::mutex again_mutex_;
   std::function<void()> again_;  // the frame last shown, again with every point
   double chunk_ = 0;             // simulated s per viewer frame (shallow water), adapted
   double chunk_wall_start_ = 0;

@@ -110,6 +110,24 @@ TEST(MpmScene, BadValuesNameKeyAndValue) {
       throws_with([] { parse({"physics.transfer=flip"}); }, {"'physics.transfer'", "flip"}));
 }
 
+// "contact": two bodies by source or material name; the first body's sources are marked.
+TEST(MpmScene, ContactNamesTwoBodies) {
+  EXPECT_FALSE(parse().scene.contact.enabled());
+  const MpmJob a = parse({"contact.bodies=[\"ball\",\"sand\"]", "contact.friction=0.3"});
+  EXPECT_TRUE(a.scene.contact.enabled());
+  EXPECT_EQ(a.scene.contact.first_body, (std::vector<int>{0, 1}));
+  EXPECT_DOUBLE_EQ(a.scene.contact.friction, 0.3);
+  EXPECT_DOUBLE_EQ(a.scene.contact.gap, 0.5);
+  EXPECT_TRUE(throws_with([] { parse({"contact.bodies=[\"ball\",\"rock\"]"}); },
+                          {"'contact.bodies'", "'rock'"}));
+  EXPECT_TRUE(throws_with([] { parse({"contact.bodies=[\"ball\"]"}); }, {"'contact.bodies'"}));
+  EXPECT_TRUE(throws_with(
+      [] {
+        parse({"contact.bodies=[\"ball\",\"pile\"]", "contact.gap=2"});
+      },
+      {"'contact.gap'"}));
+}
+
 TEST(MpmScene, OverridesApplyBeforeValidationAndAreNamedInErrors) {
   const MpmJob job = parse({"domain.dx=0.025", "materials[1].youngs_modulus=3e4"});
   EXPECT_DOUBLE_EQ(job.scene.dx, 0.025);

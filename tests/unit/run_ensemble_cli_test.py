@@ -8,8 +8,9 @@ scenes/rain_plane.json in float64:
     nanpercentile 'linear', the fraction above each depth, each hazard class or worse) on the
     members' maxima, which equal each member's own max_depth raster;
   - the CF checker finds no error in ensemble.nc;
-  - a run stopped by SIGINT after its first member continues with --restart
-    OUT/ensemble_checkpoint and writes the uninterrupted run's files;
+  - a run stopped by SIGINT in the middle of its second member continues with --restart
+    OUT/ensemble_checkpoint (the second member from its own checkpoint) and writes the
+    uninterrupted run's files;
   - a bad member is refused before anything runs, naming the member and the key.
 
 Usage: run_ensemble_cli_test.py <silt executable> <scratch dir>; run with the venv's Python
@@ -21,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import xarray as xr
@@ -131,36 +133,52 @@ check("ERRORS detected: 0" in r.stdout, "cfchecks finds no error in ensemble.nc"
 if "ERRORS detected: 0" not in r.stdout:
     print(r.stdout[-3000:])
 
-# Checkpoints: stopped (SIGINT) after its first member, the ensemble continues with --restart
-# OUT/ensemble_checkpoint and writes the uninterrupted run's statistics and members' files.
+# Checkpoints: stopped (SIGINT) in the middle of its second member (after that member's 3rd
+# frame), the ensemble continues with --restart OUT/ensemble_checkpoint (the first member read
+# back, the second from its own solver checkpoint) and writes the uninterrupted run's files.
+ens_long = os.path.join(SCRATCH, "long.json")
+with open(ens_long, "w") as f:
+    json.dump({"members": [{"name": "short", "set": {"run.end_time": 600}},
+                           {"name": "long", "set": {"run.end_time": 7200}},
+                           {"name": "third", "set": {"manning": 0.05}}],
+               "outputs": {"members": True, "formats": ["asc", "nc"]}}, f)
+full = os.path.join(SCRATCH, "full")
+silt(["--ensemble", ens_long, "--out", full], threads=2)
 stopped = os.path.join(SCRATCH, "stopped")
-p = subprocess.Popen([SILT, "run", SCENE] + BASE + ["--ensemble", ens, "--out", stopped],
+p = subprocess.Popen([SILT, "run", SCENE] + BASE + ["--ensemble", ens_long, "--out", stopped],
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                      env=dict(os.environ, OMP_NUM_THREADS="1"))
 for line in p.stderr:
     if "member    1/" in line:
-        p.send_signal(signal.SIGINT)
         break
+third = os.path.join(stopped, "members", "long", "depth_0003.asc")
+deadline = time.time() + 60
+while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
+    time.sleep(0.005)
+p.send_signal(signal.SIGINT)
 p.communicate()
 ckpt = os.path.join(stopped, "ensemble_checkpoint")
-check(p.returncode == 130 and os.path.isdir(ckpt), f"SIGINT after the first member: {p.returncode}")
-silt(["--ensemble", ens, "--out", stopped, "--restart", ckpt], threads=1)
+saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
+check(p.returncode == 130 and saved == ["member_0.bin", "member_1.silt"],
+      f"SIGINT in the second member: exit {p.returncode}, saved {saved}")
+silt(["--ensemble", ens_long, "--out", stopped, "--restart", ckpt], threads=1)
 differ = []
-for root, _, files in os.walk(out):
+for root, _, files in os.walk(full):
     for f in files:
         a = os.path.join(root, f)
-        b = os.path.join(stopped, os.path.relpath(a, out))
+        b = os.path.join(stopped, os.path.relpath(a, full))
         if f in ("members.csv", "resolved_ensemble.json", "ensemble.nc"):
             continue  # wall seconds; the build; GDAL's history with the time
         if not os.path.exists(b) or open(a, "rb").read() != open(b, "rb").read():
-            differ.append(os.path.relpath(a, out))
-e1 = xr.open_dataset(os.path.join(out, "ensemble.nc"))
+            differ.append(os.path.relpath(a, full))
+e1 = xr.open_dataset(os.path.join(full, "ensemble.nc"))
 e2 = xr.open_dataset(os.path.join(stopped, "ensemble.nc"))
 same_nc = all(np.array_equal(e1[v].values, e2[v].values, equal_nan=True)
               for v in e1.data_vars if e1[v].dtype.kind == "f")
 check(not differ and same_nc and not os.path.exists(ckpt),
-      "the restarted ensemble's rasters, ensemble.nc values and members' files equal the "
-      "uninterrupted run's" + (f"; differ: {differ[:5]}" if differ else ""))
+      "the restarted ensemble's rasters, ensemble.nc values and members' files (the stopped "
+      "member's frames, gauges and mass balance too) equal the uninterrupted run's" +
+      (f"; differ: {differ[:5]}" if differ else ""))
 
 # A bad member: refused before anything runs, naming the member and the key.
 bad = os.path.join(SCRATCH, "bad.json")

@@ -11,8 +11,9 @@ on a coarse scenes/mpm_sand_column_2d.json (dx = 0.01 m, 400-800 particles, 0.4 
     which the rms speed stays below the rest speed;
   - measures_stats.csv equals NumPy's nanmean, nanstd, nanpercentile on measures.csv, and
     measures.nc holds the same numbers over a `member` dimension (and passes the CF checker);
-  - a run stopped by SIGINT after its first member continues with --restart
-    OUT/ensemble_checkpoint and writes the uninterrupted run's files (a changed --set refused);
+  - a run stopped by SIGINT in the middle of its second member continues with --restart
+    OUT/ensemble_checkpoint (the first member read back, the second from its own checkpoint) and
+    writes the uninterrupted run's files (a changed --set refused);
   - a bad member is refused before anything runs, naming the member and the key.
 
 Usage: run_ensemble_mpm_test.py <silt executable> <scratch dir>; the venv's Python
@@ -25,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -192,41 +194,55 @@ try:
 except ImportError:
     print("skip measures.nc (no xarray)")
 
-# Checkpoints: a run stopped (SIGINT) after its first member continues with --restart
-# OUT/ensemble_checkpoint and writes what the uninterrupted run wrote.
+# Checkpoints: a run stopped (SIGINT) in the middle of its second member (after the member's 5th
+# frame) saved the first member's result and the second's solver checkpoint; --restart
+# OUT/ensemble_checkpoint continues the second from there and writes what the uninterrupted run
+# wrote, byte for byte (but the wall seconds).
+ens_long = os.path.join(SCRATCH, "long.json")
+with open(ens_long, "w") as f:
+    json.dump({"members": [{"name": "short", "set": {"run.end_time": 0.1}},
+                           {"name": "long", "set": {"run.end_time": 1.0, "run.rest_speed": 1e-9}},
+                           {"name": "third", "set": {"materials[0].friction_angle": 40}}],
+               "outputs": {"members": True, "formats": ["csv", "nc"]}}, f)
+full = os.path.join(SCRATCH, "full")
+silt(["--ensemble", ens_long, "--out", full], threads=2)
 stopped = os.path.join(SCRATCH, "stopped")
-args = [SILT, "run", SCENE] + BASE + ["--ensemble", ens, "--out", stopped]
+args = [SILT, "run", SCENE] + BASE + ["--ensemble", ens_long, "--out", stopped]
 p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                      env=dict(os.environ, OMP_NUM_THREADS="1"))
 for line in p.stderr:
     if "member    1/" in line:
-        p.send_signal(signal.SIGINT)
         break
+fifth = os.path.join(stopped, "members", "long", "particles_0005.ply")
+deadline = time.time() + 60
+while not os.path.exists(fifth) and time.time() < deadline and p.poll() is None:
+    time.sleep(0.01)
+p.send_signal(signal.SIGINT)
 _, err = p.communicate()
 ckpt = os.path.join(stopped, "ensemble_checkpoint")
 saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
-check(p.returncode == 130 and 0 < len(saved) < len(names) and "--restart" in err,
-      f"SIGINT after the first member: exit {p.returncode}, saved {saved}")
-r = silt(["--set", "run.end_time=0.3", "--ensemble", ens, "--out", stopped, "--restart", ckpt],
-         threads=1, expect=1)
+check(p.returncode == 130 and saved == ["member_0.bin", "member_1.partial", "member_1.silt"] and
+      "--restart" in err, f"SIGINT in the second member: exit {p.returncode}, saved {saved}")
+r = silt(["--set", "run.end_time=0.3", "--ensemble", ens_long, "--out", stopped,
+          "--restart", ckpt], threads=1, expect=1)
 check("another ensemble (set differs)" in r.stderr,
       f"a restart with another --set refused: {r.stderr.strip()[:160]}")
-silt(["--ensemble", ens, "--out", stopped, "--restart", ckpt], threads=1)
+silt(["--ensemble", ens_long, "--out", stopped, "--restart", ckpt], threads=1)
 differ = []
 for f in ("measures.csv", "measures_stats.csv", "kinetic_energy.csv", "measures.nc"):
-    a = open(os.path.join(out, f), "rb").read()
+    a = open(os.path.join(full, f), "rb").read()
     b = open(os.path.join(stopped, f), "rb").read()
     if f == "measures.csv":  # but the wall seconds
         a, b = ([r.split(b",")[:5] + r.split(b",")[6:] for r in x.splitlines()] for x in (a, b))
     if a != b:
         differ.append(f)
-for m in names:
-    differ += [f"members/{m}/{f}" for f in same_files(os.path.join(out, "members", m),
-                                                      os.path.join(stopped, "members", m))[1]]
+for m in ("short", "long", "third"):
+    files, d = same_files(os.path.join(full, "members", m), os.path.join(stopped, "members", m))
+    differ += [f"members/{m}/{f}" for f in d]
 check(not differ and not os.path.exists(ckpt),
       "the restarted ensemble's measures, statistics, kinetic energies, measures.nc and members' "
-      "files equal the uninterrupted run's; its checkpoint is gone" +
-      (f"; differ: {differ}" if differ else ""))
+      "files (the stopped member's frames too) equal the uninterrupted run's; its checkpoint is "
+      "gone" + (f"; differ: {differ}" if differ else ""))
 
 # A bad member: refused before anything runs, naming the member and the key.
 bad = os.path.join(SCRATCH, "bad.json")

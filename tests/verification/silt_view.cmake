@@ -6,7 +6,8 @@
 find_program(SILT_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SILT_DEBIAN_PYTHON AND TARGET silt AND TARGET silt_view)
   foreach(case IN ITEMS mpm_browser swe_browser port_in_use bad_requests bad_clients
-                    hostile_frames crowded paced_client replay unwatched)
+                    hostile_frames crowded paced_client replay unwatched replay_tools
+                    live_slider ended_run)
     add_test(NAME silt_view_${case}
              COMMAND ${SILT_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/silt_view_test.py
                      $<TARGET_FILE:silt> ${PROJECT_SOURCE_DIR}

@@ -36,6 +36,17 @@ verification). Each case starts its own run on a loopback port and ends it with 
                  history; a folder that is not a run's is an error naming the file.
   unwatched      `--view` with no browser connected changes nothing: the dam break's rasters and
                  gauges and the sand column's PLY frames are byte-identical to a run without it.
+  replay_tools   `silt view` of a dam break in Chromium: the slider scrubs to a frame (it stays
+                 there paused), step goes one on; the panel says "frame n of N", no steps/s; the
+                 colour menu offers the four fields written, the colour bar names field and units;
+                 the read-out under the cursor (10 m over the reservoir, dry on the dam, the speed
+                 in the breach); two gauges 1 m apart have labels that do not overlap; the PNG of
+                 the view (the reservoir blue) and the PNG button's download.
+  live_slider    a live MPM run: the slider goes back to an earlier frame and the page stays there
+                 while the run goes on; "live" returns to the newest frames.
+  ended_run      an MPM run that ends before a browser connects: the page has all 7 frames on its
+                 slider; colour by pressure (stress written), the particle under the cursor
+                 (sand and its pressure; none above the column); the PNG; exit 0 on SIGTERM.
 SHOTS_DIR: where the browser cases also leave their screenshots (docs/images/ in the repository).
 """
 import asyncio
@@ -125,10 +136,13 @@ def dam_break():
 # ----------------------------------------------------------------------------------- browser
 
 class Browser:
-    def __init__(self, url, width=960, height=640):
+    def __init__(self, url, width=960, height=640, downloads=None):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         opts = webdriver.ChromeOptions()
+        if downloads:
+            opts.add_experimental_option("prefs", {"download.default_directory": downloads,
+                                                   "download.prompt_for_download": False})
         for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                   "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                   "--ignore-gpu-blocklist", f"--window-size={width},{height}",
@@ -164,6 +178,43 @@ class Browser:
 
     def click(self, element_id):
         self.d.find_element("id", element_id).click()
+
+    def slide(self, k):
+        """Moves the time slider to frame k (as a drag that ends there does)."""
+        self.js(f"""(() => {{ const s = document.getElementById('slider'); s.value = {k};
+            s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));
+            return true; }})()""")
+
+    def text(self, element_id):
+        return self.js(f"document.getElementById('{element_id}').textContent")
+
+    def shown(self, element_id):
+        return self.js(f"document.getElementById('{element_id}').getClientRects().length > 0")
+
+    def colour_by(self, value):
+        from selenium.webdriver.support.ui import Select
+        Select(self.d.find_element("id", "colour")).select_by_value(value)
+
+    def point_at(self, p):
+        """Moves the mouse over scene point p (silt.project) and returns what the page reads
+        out there."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        q, size = self.js(f"silt.project({list(p)})"), self.js("[innerWidth, innerHeight]")
+        stage = self.d.find_element("id", "stage")
+        ActionChains(self.d).move_to_element_with_offset(
+            stage, int(q[0] - size[0] / 2), int(q[1] - size[1] / 2)).perform()
+        time.sleep(0.3)
+        return self.js("silt.hoverText")
+
+    def snapshot(self):
+        """The page's PNG of its view (what the PNG button saves), decoded."""
+        import base64
+        import io
+        from PIL import Image
+        url = self.js("silt.snapshot()")
+        if not url.startswith("data:image/png;base64,"):
+            fail(f"the snapshot is not a PNG data URL: {url[:40]!r}")
+        return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
 
     def quit(self):
         self.d.quit()
@@ -837,6 +888,216 @@ def unwatched(silt, source, work, shots):
         print(f"{name}: {len(files)} files identical with and without --view")
 
 
+def dam_break_replay_folder(silt, out):
+    """A finished dam break with four fields per frame (5 frames) and two gauges 1 m apart."""
+    gauges = ('[{"name": "reservoir", "x": 50, "y": 130}, {"name": "gauge_a", "x": 150, '
+              '"y": 130}, {"name": "gauge_b", "x": 151, "y": 130.5}]')
+    subprocess.run([silt, "run", "--set", "run.end_time=2.4", "--set", "run.output_interval=0.6",
+                    "--set", 'outputs.png="none"', "--set", 'outputs.formats=["asc"]',
+                    "--set", 'outputs.fields=["depth","velocity","level","max_depth"]',
+                    "--set", f"outputs.gauges.points={gauges}", "--backend", "cpu", "--out", out],
+                   check=True, capture_output=True, env=dict(os.environ, OMP_NUM_THREADS="1"),
+                   timeout=300)
+
+
+def view_folder(silt, out, work):
+    """`silt view OUT` in the background: (process, url)."""
+    port = free_port()
+    log = open(os.path.join(work, "view.log"), "w")
+    p = subprocess.Popen([silt, "view", out, "--view", f"127.0.0.1:{port}"],
+                         stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.time() + 60
+    while "silt view:" not in open(log.name).read():
+        if p.poll() is not None or time.time() > deadline:
+            fail(f"silt view {out} did not start: {open(log.name).read()}")
+        time.sleep(0.1)
+    return p, f"http://127.0.0.1:{port}/"
+
+
+def value_in(text, name):
+    """The number after `name` in the page's read-out ("depth 9.98 m" -> 9.98), or None."""
+    m = re.search(re.escape(name) + r" (-?[0-9.e+-]+)", text)
+    return float(m.group(1)) if m else None
+
+
+def labels_apart(b, names):
+    """The placed labels of `names`: every one shown, no two boxes overlapping."""
+    labels = {l["text"]: l for l in b.js("silt.labels")}
+    boxes = [labels[n]["box"] for n in names if labels.get(n, {}).get("shown")]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, c = boxes[i], boxes[j]
+            if a[0] < c[2] and c[0] < a[2] and a[1] < c[3] and c[1] < a[3]:
+                fail(f"labels overlap: {names} at {boxes}")
+    return labels
+
+
+def replay_tools(silt, source, work, shots):
+    """The page on a replay: the slider scrubs to any frame, pause and step; colour by each field
+    with its colour bar; the value under the cursor; two close gauges' labels apart; a PNG."""
+    out, downloads = os.path.join(work, "swe"), os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    dam_break_replay_folder(silt, out)
+    p, url = view_folder(silt, out, work)
+    b = Browser(url, downloads=downloads)
+    try:
+        b.wait("silt.frames.length === 5 && silt.framesReceived > 0", 60, "the replay's 5 frames")
+        if b.shown("sps") or b.shown("fps") or "replay" not in b.text("title"):
+            fail("a replay's panel shows a frame rate or steps/s, or no 'replay'")
+        b.click("pause")
+        b.wait("silt.status && silt.status.paused", 20, "the replay to pause")
+        b.slide(2)
+        b.wait("silt.time === silt.frames[2]", 20, "frame 3 after the slider moved there")
+        time.sleep(1.5)
+        frames, t = b.js("silt.frames"), b.time()
+        if t != frames[2] or b.text("frame") != "frame 3 of 5":
+            fail(f"paused on frame 3: time {t} (frames {frames}), panel '{b.text('frame')}'")
+        b.click("step")
+        b.wait("silt.time === silt.frames[3]", 20, "the next frame after step")
+        print(f"slider: frame 3 at {frames[2]} s stays while paused, step shows {frames[3]} s; "
+              f"panel '{b.text('frame')}', label '{b.text('slider-label')}'")
+        options = b.js("[...document.getElementById('colour').options].map((o) => o.value)")
+        if sorted(options) != ["depth", "level", "max_depth", "velocity"] or options[0] != "depth":
+            fail(f"the colour menu offers {options}, not the four fields written")
+        read = b.point_at([30, 60])
+        depth = value_in(read, "depth")
+        print(f"over the reservoir: {read!r}")
+        if depth is None or abs(depth - 10) > 0.05 or abs(value_in(read, "x") - 30) > 1.5:
+            fail(f"the read-out over the reservoir (10 m deep) is {read!r}")
+        read = b.point_at([100, 40])
+        if "depth dry" not in read:
+            fail(f"the read-out over the dry dam is {read!r}")
+        b.colour_by("velocity")
+        b.wait("document.getElementById('cb-title').textContent === 'speed, m/s'", 10,
+               "the colour bar of the speed")
+        read = b.point_at([100, 130])  # in the breach: the water runs
+        speed = value_in(read, "speed")
+        print(f"colour by speed: bar '{b.text('cb-title')}' {b.text('cb-min')} .. "
+              f"{b.text('cb-max')}; in the breach {read!r}")
+        if speed is None or not 1 < speed < 20:
+            fail(f"the speed in the breach reads {read!r}")
+        b.colour_by("level")
+        b.wait("document.getElementById('cb-title').textContent === 'level, m'", 10, "level")
+        if abs(value_in(b.point_at([30, 60]), "level") - 10) > 0.05:
+            fail("the level over the reservoir is not 10 m")
+        labels = labels_apart(b, ["gauge_a", "gauge_b"])
+        shown = [n for n in ("gauge_a", "gauge_b") if labels[n]["shown"]]
+        naive = abs(b.js("silt.project([150, 130])[0] - silt.project([151, 130.5])[0]")) < 20
+        print(f"gauges 1 m apart: labels shown {shown}, boxes "
+              f"{[labels[n]['box'] for n in shown]} (the same offset for both would overlap: {naive})")
+        if not shown or not naive:
+            fail(f"two close gauges: shown {shown}")
+        b.colour_by("depth")
+        img = b.snapshot()
+        size = b.js("[innerWidth, innerHeight]")
+        blue = lambda r, g, b_: b_ > r + 40 and b_ > g
+        f = patch_fraction(img, b.js("silt.project([30, 60])"), 3, blue)
+        print(f"PNG: {img.size}, {f:.2f} of the reservoir's pixels blue")
+        if list(img.size) != size or f < 0.9:
+            fail(f"the PNG of the view: {img.size} (window {size}), reservoir blue {f:.2f}")
+        b.click("png")
+        deadline = time.time() + 20
+        while not [n for n in os.listdir(downloads) if n.endswith(".png")]:
+            if time.time() > deadline:
+                fail(f"the PNG button saved nothing in {downloads}: {os.listdir(downloads)}")
+            time.sleep(0.2)
+        saved = [n for n in os.listdir(downloads) if n.endswith(".png")][0]
+        print(f"the PNG button saved {saved}")
+        if not saved.startswith("silt_dam_break_t"):
+            fail(f"the saved PNG is named {saved}")
+        b.shot(os.path.join(work, "replay_tools.png"))
+        keep_shot(os.path.join(work, "replay_tools.png"), shots, "viewer_replay.png")
+    finally:
+        b.quit()
+        p.send_signal(signal.SIGTERM)
+        p.wait(30)
+
+
+def live_slider(silt, source, work, shots):
+    """A live run: the page goes back to an earlier frame while the run goes on, then live."""
+    run = Run(silt, sand_column(source), work)
+    b = Browser(run.url)
+    try:
+        b.wait("silt.frames.length >= 6 && silt.framesReceived > 0", 60, "six frames kept")
+        if b.shown("live"):
+            fail("the live button shows while the page follows the run")
+        frames = b.js("silt.frames")
+        b.slide(1)
+        b.wait(f"silt.time === {frames[1]}", 20, "the second frame after the slider moved there")
+        lines, status = run.frame_lines(), b.js("silt.status.time")
+        time.sleep(2)
+        t, later = b.time(), b.js("silt.status.time")
+        print(f"back at frame 2 ({frames[1]} s): still {t} s after 2 s while the run went from "
+              f"{status} to {later} s ({run.frame_lines() - lines} frames); panel "
+              f"'{b.text('frame')}'")
+        if t != frames[1] or not later > status or not run.frame_lines() > lines:
+            fail("going back: the page did not stay on the frame, or the run did not go on")
+        if not b.shown("live") or not b.text("frame").startswith("frame 2 of"):
+            fail(f"gone back: live button {b.shown('live')}, panel '{b.text('frame')}'")
+        b.click("live")
+        b.wait(f"silt.time > {later}", 30, "the newest frames after 'live'")
+        if b.shown("live") or not b.text("frame").startswith("live"):
+            fail(f"live again: live button {b.shown('live')}, panel '{b.text('frame')}'")
+        print(f"live again: {b.time()} s, panel '{b.text('frame')}'")
+    finally:
+        b.quit()
+        run.stop()
+
+
+def ended_run(silt, source, work, shots):
+    """A run that ends before a browser connects: the page has every frame on its slider; MPM's
+    attributes (stress and plastic written) colour the particles; the particle under the cursor."""
+    args = [*sand_column(source)[:3], "--set", "run.frames=6", "--set", 'outputs.formats=["ply"]',
+            "--set", "outputs.with_stress=true", "--set", "outputs.png=false"]
+    run = Run(silt, args, work)
+    b = None
+    try:
+        deadline = time.time() + 120
+        while "the run is complete" not in run.text():
+            if time.time() > deadline or not run.alive():
+                fail(f"the run did not complete: {run.text()}")
+            time.sleep(0.2)
+        b = Browser(run.url)
+        b.wait("silt.frames.length === 7 && silt.framesReceived > 0", 60, "the run's 7 frames")
+        frames = b.js("silt.frames")
+        if frames[0] != 0 or abs(frames[-1] - 6 / 60) > 1e-6:
+            fail(f"the frames kept are at {frames}")
+        b.slide(0)
+        b.wait("silt.time === 0", 20, "the first frame")
+        options = b.js("[...document.getElementById('colour').options].map((o) => o.value)")
+        print(f"ended run: frames {frames}; colour menu {options}")
+        if options != ["material", "speed", "pressure", "von_mises", "plastic"]:
+            fail(f"the colour menu offers {options}")
+        b.colour_by("pressure")
+        b.wait("document.getElementById('cb-title').textContent === 'pressure, Pa'", 10, "Pa")
+        b.slide(6)  # the last frame: the sand weighs on the column's base
+        b.wait("silt.time === silt.frames[6]", 20, "the last frame")
+        read = b.point_at([0.5, 0.05, 0.5])
+        empty = b.point_at([0.5, 0.45, 0.5])
+        print(f"over the column: {read!r}; above it: {empty!r}; bar {b.text('cb-min')} .. "
+              f"{b.text('cb-max')}")
+        # The sand weighs on itself (up to ~rho g h = 1600 x 9.81 x 0.3 m = 4.7 kPa at the base):
+        # a particle on the column's face reads a positive pressure within the bar's range.
+        top = float(b.text("cb-max").split()[0])
+        if (not read.startswith("particle: sand") or not 1e3 < top < 2e4
+                or not 0 < (value_in(read, "pressure") or 0) <= top):
+            fail(f"the read-out over the column is {read!r}")
+        if empty != "particle: none":
+            fail(f"the read-out above the column is {empty!r}")
+        img = b.snapshot()
+        bg = img.getpixel((img.width - 5, 5))
+        col = img.getpixel(tuple(int(v) for v in b.js("silt.project([0.5, 0.05, 0.5])")))
+        print(f"PNG: {img.size}, background {bg}, column {col}")
+        if not near(bg, (30, 34, 40), 6) or near(col, bg, 20):
+            fail(f"the PNG: background {bg}, column {col}")
+    finally:
+        if b:
+            b.quit()
+        run.stop()
+    if run.proc.returncode != 0:
+        fail(f"silt exited {run.proc.returncode} on SIGTERM after the run")
+
+
 def main():
     silt, source, work, case = sys.argv[1:5]
     shots = sys.argv[5] if len(sys.argv) > 5 else ""
@@ -845,7 +1106,8 @@ def main():
     {"mpm_browser": mpm_browser, "swe_browser": swe_browser, "port_in_use": port_in_use,
      "bad_requests": bad_requests, "bad_clients": bad_clients, "paced_client": paced_client,
      "hostile_frames": hostile_frames, "crowded": crowded,
-     "replay": replay, "unwatched": unwatched}[case](silt, source, work, shots)
+     "replay": replay, "unwatched": unwatched, "replay_tools": replay_tools,
+     "live_slider": live_slider, "ended_run": ended_run}[case](silt, source, work, shots)
     print("PASS")
 
 

@@ -470,6 +470,7 @@ MpmJob parse_json(Json root, const SceneSource& src, const std::string& default_
   mpm_detail::read_materials(top, s);
   mpm_detail::read_sources(top, s);
   mpm_detail::read_colliders(top, s);
+  mpm_detail::read_contact(top, s);
   read_physics(top, s);
   read_performance(top, s);
   read_run(top, s, job.run);

@@ -68,6 +68,11 @@ std::string describe(const MpmJob& job) {
     static const char* kinds[] = {"plane", "sphere", "box", "cylinder", "mesh"};
     out += fmt::format("  collider   {}: {} ({})\n", c.name, kinds[int(c.kind)], to_string(c.wall));
   }
+  if (s.contact.enabled())
+    out += fmt::format(
+        "  contact    '{}' against '{}': a velocity field each (friction {}, gap {} "
+        "cell)\n",
+        s.contact.bodies[0], s.contact.bodies[1], s.contact.friction, s.contact.gap);
   out += fmt::format("  particles  ~{:.0f} in all\n", total);
   out += fmt::format("  time       {} frames of {:.6g} s to t = {:.6g} s; dt {}\n", job.run.frames,
                      s.frame_dt, job.run.end_time,

@@ -30,5 +30,7 @@ void read_materials(Keys& root, mpm::Scene& scene);
 void read_sources(Keys& root, mpm::Scene& scene);
 /// "colliders": [...] into scene.colliders.
 void read_colliders(Keys& root, mpm::Scene& scene);
+/// "contact": {"bodies": [a, b], "friction", "gap"} into scene.contact (sources already read).
+void read_contact(Keys& root, mpm::Scene& scene);
 
 }  // namespace silt::io::mpm_detail

@@ -116,6 +116,14 @@ mpm::ParticleFrame read_particles_ply(const std::string& path) {
   const bool has_v = props.count("vx") && props.count("vy") && props.count("vz");
   const bool has_id = props.count("id") > 0;
   if (has_id) f.id.resize(n);
+  // Stress: the six components the writer names, into the frame's 9 per particle (symmetric).
+  const char* stress_names[6] = {"sxx", "syy", "szz", "sxy", "syz", "sxz"};
+  const int stress_at[6][2] = {{0, 0}, {4, 4}, {8, 8}, {1, 3}, {5, 7}, {2, 6}};
+  bool has_stress = true;
+  for (const char* c : stress_names) has_stress = has_stress && props.count(c) > 0;
+  if (has_stress) f.stress.resize(9 * n);
+  const bool has_plastic = props.count("plastic") > 0;
+  if (has_plastic) f.plastic.resize(n);
   const char* axes[3][2] = {{"x", "vx"}, {"y", "vy"}, {"z", "vz"}};
   for (std::size_t i = 0; i < n; ++i) {
     const char* row = data.data() + i * stride;
@@ -132,6 +140,16 @@ mpm::ParticleFrame read_particles_ply(const std::string& path) {
     if (has_id) {
       const Property& d = props["id"];
       f.id[i] = std::int32_t(read_value(row + d.offset, d.type));
+    }
+    for (int c = 0; has_stress && c < 6; ++c) {
+      const Property& t = props[stress_names[c]];
+      const float v = float(read_value(row + t.offset, t.type));
+      f.stress[9 * i + std::size_t(stress_at[c][0])] = v;
+      f.stress[9 * i + std::size_t(stress_at[c][1])] = v;
+    }
+    if (has_plastic) {
+      const Property& q = props["plastic"];
+      f.plastic[i] = float(read_value(row + q.offset, q.type));
     }
   }
   return f;

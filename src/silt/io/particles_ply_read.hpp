@@ -1,5 +1,6 @@
 // Reads back the binary PLY particle frames that write_particles_ply writes (`silt view DIR`
-// replays them): positions, velocities, material and id; other properties are skipped.
+// replays them): positions, velocities, material, id, stress (sxx .. sxz, symmetric) and the
+// plastic measure; other properties (pressure, which follows from the stress) are skipped.
 #pragma once
 
 #include <string>

@@ -25,6 +25,7 @@ namespace silt::mpm::detail {
 /// writes. The same float operations as GlobalSink on the host, in the same order; with `fixed`
 /// (deterministic mode) each share is rounded to fixed point and added to the integer grid.
 struct HostSink {
+  static constexpr bool kMoments = false;  // no volume moments (contact.hpp's sink takes them)
   float* accum;
   int stride;
   long long* fixed = nullptr;

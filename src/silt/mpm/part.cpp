@@ -29,6 +29,7 @@ Part::Part(const Scene& scene, const Exec& exec, std::string where)
   faults_ = FaultFlags(exec_);
   particles_ = ParticleStore(exec_, 0);
   grid_ = make_grid(split_force_channels(scene_));
+  contact_ = ContactGrid(scene_, exec_);
   build_tables();
   refresh_args();
 }
@@ -60,16 +61,27 @@ void Part::rebuild() {
 
 void Part::p2g() {
   if (scene_.g2p2g) return;
+  if (contact_.on()) {
+    contact_.p2g(targs_, particles_.view(), grid_.view(), control(), fault(),
+                 grid_.host_partials());
+    return;
+  }
   enqueue_p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
               &control()->active, true, grid_.host_partials());
 }
 
 void Part::grid_update() {
+  if (contact_.on()) {
+    contact_.grid_update(gargs_, grid_.view(), control());
+    return;
+  }
   enqueue_grid_update(exec_, gargs_, grid_.view(), control(), fault());
 }
 
 void Part::g2p() {
-  if (scene_.g2p2g)
+  if (contact_.on())
+    contact_.g2p(targs_, particles_.view(), grid_.view(), control(), fault());
+  else if (scene_.g2p2g)
     enqueue_g2p2g(exec_, targs_, particles_.view(), grid_.view(), control(), fault(),
                   grid_.host_partials());
   else

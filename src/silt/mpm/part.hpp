@@ -11,6 +11,7 @@
 #include "silt/core/buffer.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/fault.hpp"
+#include "silt/mpm/contact.hpp"
 #include "silt/mpm/emitter.hpp"
 #include "silt/mpm/motion.hpp"
 #include "silt/mpm/particles.hpp"
@@ -144,6 +145,7 @@ class Part {
   std::vector<MeshTables> meshes_;  // one per scene collider (empty for analytic ones)
   ParticleStore particles_;
   SparseGrid grid_;
+  ContactGrid contact_;  // multi-field contact (Scene::contact), or off
   DeviceBuffer<StepControl> ctl_;
   FaultFlags faults_;
   StepParams step_params_;

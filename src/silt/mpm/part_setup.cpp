@@ -22,6 +22,29 @@ constexpr double kFaceToleranceCells = 1e-3;
 constexpr double kMinNodeMassFraction = 1e-9;
 }  // namespace
 
+/// Scene::contact: what the multi-field contact (contact.hpp) takes.
+template <class Fail>
+void validate_contact(const Scene& s, const Fail& fail) {
+  const Contact& c = s.contact;
+  if (!c.enabled()) return;
+  if (c.bodies.size() != 2) fail("contact.bodies", "must name two bodies");
+  if (c.first_body.size() != s.sources.size())
+    fail("contact.bodies", fmt::format("assigns {} sources to a body; the scene has {}",
+                                       c.first_body.size(), s.sources.size()));
+  if (!(c.friction >= 0))
+    fail("contact.friction", fmt::format("must be >= 0 (got {})", c.friction));
+  if (!(c.gap >= 0 && c.gap <= 1))
+    fail("contact.gap", fmt::format("must lie in [0, 1] cell (got {})", c.gap));
+  if (s.g2p2g)
+    fail("contact",
+         "cannot be combined with performance.g2p2g (the fused kernel has one velocity "
+         "field per node); set g2p2g to false");
+  if (s.deterministic)
+    fail("contact",
+         "cannot be combined with performance.deterministic (the contact grid sums in "
+         "floating point); set deterministic to false");
+}
+
 void validate(const Scene& s) {
   auto fail = [&](const std::string& key, const std::string& why) {
     throw Error(fmt::format("MPM scene '{}': {} {}", s.name, key, why));
@@ -72,6 +95,7 @@ void validate(const Scene& s) {
     if (!(s.materials[i].density > 0))
       fail(fmt::format("materials[{}] ('{}').density", i, s.materials[i].name),
            fmt::format("must be > 0 (got {})", s.materials[i].density));
+  validate_contact(s, fail);
 }
 
 SourceTables source_tables(const Scene& scene) {
@@ -91,12 +115,14 @@ void Part::build_tables() {
   const Scene& s = scene_;
   const double cell = s.dx * s.dx * s.dx;
   double wave = 0, min_mass = 1e300;
-  for (const Source& src : s.sources) {
+  for (std::size_t i = 0; i < s.sources.size(); ++i) {
+    const Source& src = s.sources[i];
     ParticleClass c;
     c.material = make_material_params<float>(s.materials[std::size_t(src.material)]);
     c.volume0 = float(cell / src.particles_per_cell);
     c.mass = float(s.materials[std::size_t(src.material)].density * cell / src.particles_per_cell);
     c.scene_material = src.material;
+    c.first_body = s.contact.enabled() ? s.contact.first_body[i] : 0;
     classes_host_.push_back(c);
     wave = std::max(wave, double(c.material.wave_speed));
     min_mass = std::min(min_mass, double(c.mass));

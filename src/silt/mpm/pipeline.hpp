@@ -21,6 +21,7 @@ struct ParticleClass {
   float volume0 = 0;       // m^3, initial particle volume dx^3 / ppc
   float mass = 0;          // kg, density * volume0
   int scene_material = 0;  // index into Scene::materials
+  int first_body = 0;      // multi-field contact (Scene::contact): 1 in the first body, else 0
 };
 
 /// Settings of the transfers, copied into the kernels by value.

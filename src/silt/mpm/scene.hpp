@@ -109,6 +109,18 @@ struct Collider {
 
 enum class Transfer { apic, asflip };
 
+/// Contact between two bodies with a velocity field each where they meet (multi-field MPM,
+/// Bardenhagen et al. 2000; docs/scenes-mpm.md, "Contact between bodies"). A body is a set of
+/// sources: `first_body[s]` is 1 for the sources of the first named body; every other source is in
+/// the second. Off when `bodies` is empty (one velocity per node, the default).
+struct Contact {
+  std::vector<std::string> bodies;  // the two names as the scene gives them (sources or materials)
+  std::vector<int> first_body;      // per source: 1 in the first body, 0 in the second
+  double friction = 0.0;            // Coulomb coefficient between the bodies, -
+  double gap = 0.5;                 // cells: surfaces closer than this are in contact
+  bool enabled() const { return !bodies.empty(); }
+};
+
 /// performance.deterministic when the scene leaves it out. The lead flips it to true once the GPU
 /// cost table (bench/deterministic_cost.sh) shows the mode under ~10% (docs/NOTES.md).
 inline constexpr bool kDeterministicDefault = false;
@@ -145,6 +157,7 @@ struct Scene {
   /// adds (threads, GPU scheduling, part count, restarts). Default: kDeterministicDefault.
   bool deterministic = kDeterministicDefault;
   std::int64_t max_particles = 0;  // 0: sized from the sources; else a hard capacity
+  Contact contact;                 // off unless the scene has "contact"
 };
 
 }  // namespace silt::mpm

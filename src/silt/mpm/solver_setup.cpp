@@ -50,6 +50,11 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
         "MPM scene '{}': g2p2g runs on one part only (the fused kernel has no place for the "
         "shared-block reduction); set g2p2g to false",
         scene.name));
+  if (nparts > 1 && scene.contact.enabled())
+    throw Error(fmt::format(
+        "MPM scene '{}': the key 'contact' (a velocity field per body) runs on one part only (the "
+        "part exchange does not carry the second body's channels); run on one device",
+        scene.name));
   poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   make_parts(execs);
   exchange = make_exchange(parts, world);

@@ -89,6 +89,7 @@ SILT_HD SILT_FORCEINLINE void home_coords(const ParticleView& p, const GridView&
 /// H200), one 16-byte vector atomic per 4 channels where the GPU has it (2.7x over scalar ones).
 /// Lanes of a group (lane_group.hpp) sum their shares first; the leader adds.
 struct GlobalSink {
+  static constexpr bool kMoments = false;  // no volume moments (contact.hpp's sink takes them)
   float* accum;
   int stride;
   SILT_HD SILT_FORCEINLINE void add(const LaneGroup& group, const StencilMap& m, const int* nb,
@@ -110,6 +111,7 @@ struct GlobalSink {
 /// then summed over the lane group and added with 64-bit integer atomics, so that the node sums
 /// do not depend on the order of the adds. A share out of range raises kFaultFixedRange.
 struct FixedSink {
+  static constexpr bool kMoments = false;
   long long* sums;
   int stride;
   FixedScale scale;
@@ -175,6 +177,8 @@ SILT_HD SILT_FORCEINLINE bool scatter_particle(const TransferArgs& a, const Grid
     const Vec3f mv = p2g_node_momentum(q, w, dpos);
     float share[4] = {w * pc.mass, mv[0], mv[1], mv[2]};
     sink.add(group, m, nb, ii, j, k, share);
+    // Multi-field contact (contact.hpp): the particle's volume and volume moment, sum V w dpos.
+    if constexpr (Sink::kMoments) sink.add_moment(m, nb, ii, j, k, w * pc.volume0, dpos);
     if (a.split_force) {
       const Vec3f f = p2g_node_momentum(qf, w, dpos);
       float force[3] = {f[0], f[1], f[2]};

@@ -9,10 +9,12 @@
 #include <csignal>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "silt/core/error.hpp"
+#include "silt/io/swe_checkpoint.hpp"
 #include "silt/io/swe_output.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
@@ -58,16 +60,23 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
 }
 
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
-// adapter and the same files in `dir` ("": none). Returns the signal that stopped it (0: none).
+// adapter and the same files in `dir` ("": none); with a restart, from the member's own
+// checkpoint when a stop left one. Returns the signal that stopped it (0: none).
 int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e, std::size_t m,
                const EnsembleOptions& o, const std::function<int()>& stop, MemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   // The hazard fields are accumulated beside the flow; they change no bit of it.
   if (wants_hazard(e.outputs)) job.scene.hazard.enabled = true;
+  const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
+  std::unique_ptr<io::SweCheckpoint> from;
+  std::error_code ec;
+  if (o.restart && fs::is_regular_file(ckpt, ec))
+    from = std::make_unique<io::SweCheckpoint>(io::load_swe_checkpoint(ckpt, job));
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
-    if (o.restart) claim_output_dir(dir, OutputMode::overwrite);  // what a stopped run left
+    // What a stopped run left: continued from the checkpoint, or cleared.
+    claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
     const std::vector<std::string> overrides = member_overrides(scene, e, m, nullptr);
     // The member's own backend: on this thread's OpenMP threads (one while members run at once).
     io::write_resolved_scene(job, dir, build_id(),
@@ -78,11 +87,13 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   split.halo = halo_layers(0, o.exec.is_cuda());
   split.this_process_only = true;
   swe::Solver solver(job.scene, split);
-  SweAdapter frames(job, solver, nullptr, dir, true, 1);
+  if (from) solver.restore(from->state);
+  SweAdapter frames(job, solver, from.get(), dir, true, 1);
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
   LoopOptions lo;
   lo.stop = stop;
+  lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   if (end.signal) return end.signal;
   take_maxima(job, solver, e.outputs, r);

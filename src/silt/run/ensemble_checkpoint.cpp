@@ -25,10 +25,6 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-std::string member_file(const std::string& dir, std::size_t m) {
-  return (fs::path(dir) / fmt::format("member_{}.bin", m)).string();
-}
-
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
@@ -38,6 +34,14 @@ std::string read_bytes(const std::string& path) {
 }
 
 }  // namespace
+
+std::string member_file(const std::string& dir, std::size_t m, const std::string& ext) {
+  return (fs::path(dir) / fmt::format("member_{}.{}", m, ext)).string();
+}
+
+std::string member_solver_checkpoint(const std::string& dir, std::size_t m) {
+  return dir.empty() ? std::string() : member_file(dir, m, "silt");
+}
 
 std::string ensemble_checkpoint_dir(const std::string& out) {
   return (fs::path(out) / "ensemble_checkpoint").string();
@@ -88,7 +92,9 @@ void remove_ensemble_checkpoint(const std::string& dir) {
   std::error_code ec;
   for (const fs::directory_entry& f : fs::directory_iterator(dir, ec)) {
     const std::string name = f.path().filename().string();
-    if (name == "key.json" || (name.rfind("member_", 0) == 0 && f.path().extension() == ".bin"))
+    const std::string ext = f.path().extension().string();
+    if (name == "key.json" ||
+        (name.rfind("member_", 0) == 0 && (ext == ".bin" || ext == ".silt" || ext == ".partial")))
       fs::remove(f.path(), ec);
   }
   fs::remove(dir, ec);  // only when empty
@@ -141,17 +147,17 @@ std::string MemberBytes::text() {
 }
 
 void save_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
-                       const std::string& kind, const MemberBytes& b) {
+                       const std::string& kind, const MemberBytes& b, const std::string& ext) {
   MemberBytes head;
   head.put(std::string(kMagic));
   head.put(kind);
   head.put(name);
-  io::write_text_atomically(member_file(dir, m), head.bytes() + b.bytes());
+  io::write_text_atomically(member_file(dir, m, ext), head.bytes() + b.bytes());
 }
 
 bool load_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
-                       const std::string& kind, MemberBytes& b) {
-  const std::string path = member_file(dir, m);
+                       const std::string& kind, MemberBytes& b, const std::string& ext) {
+  const std::string path = member_file(dir, m, ext);
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return false;
   b = MemberBytes(read_bytes(path));

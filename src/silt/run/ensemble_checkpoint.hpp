@@ -1,10 +1,13 @@
 // An ensemble's checkpoint (docs/ensembles.md, "Checkpoints"): the folder OUT/ensemble_checkpoint/
 // holds key.json (what the ensemble is: the scene file and its text's hash, --set, every member's
 // values, the outputs asked for) and a file per finished member with what its run left for the
-// report (member_<index>.bin: its maxima, or its measures and frames' kinetic energy). A stopped
-// ensemble continues with --restart OUT/ensemble_checkpoint: the finished members are read back,
-// the others run from their start (a member is a deterministic run, so the report is the one an
-// uninterrupted run writes); the folder is removed once the report is written.
+// report (member_<index>.bin: its maxima, or its measures and frames' kinetic energy), and for a
+// member a stop ended mid-run its solver checkpoint (member_<index>.silt, with MPM's gathered
+// measures in member_<index>.partial). A stopped ensemble continues with --restart
+// OUT/ensemble_checkpoint: the finished members are read back, the stopped ones continue from
+// their checkpoints, the others run (each member is a deterministic run, and a CPU restart steps
+// bit for bit as the run it continues, so the report is the one an uninterrupted run writes);
+// the folder is removed once the report is written.
 #pragma once
 
 #include <cstddef>
@@ -54,12 +57,20 @@ class MemberBytes {
   std::size_t at_ = 0;
 };
 
+/// member_<m>.silt: the solver checkpoint of member m, written when a stop ends it mid-run (the
+/// frame loop's checkpoint on a stop); a restart continues the member from it. "" when dir is "".
+std::string member_solver_checkpoint(const std::string& dir, std::size_t m);
+/// member_<m>.<ext> in dir ("bin": a finished member's result; "partial": what a member stopped
+/// mid-run has gathered beside its solver checkpoint).
+std::string member_file(const std::string& dir, std::size_t m, const std::string& ext = "bin");
+
 /// member_<m>.bin in dir, written atomically.
 void save_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
-                       const std::string& kind, const MemberBytes& b);
+                       const std::string& kind, const MemberBytes& b,
+                       const std::string& ext = "bin");
 /// The bytes saved for member m (false: none); silt::Error when the file is not this member's.
 bool load_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
-                       const std::string& kind, MemberBytes& b);
+                       const std::string& kind, MemberBytes& b, const std::string& ext = "bin");
 
 /// A shallow-water member's result.
 void save_member(const std::string& dir, std::size_t m, const std::string& name,

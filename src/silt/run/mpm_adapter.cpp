@@ -38,9 +38,13 @@ void MpmAdapter::emit(Context& c, long f, double t) {
         [](const std::vector<std::string>& written) { io::remove_files(written); }));
 }
 
+// The viewer's frames carry every attribute the run writes (stress and the plastic measure with
+// outputs.with_stress), so that the page can colour by them.
 std::function<mpm::ParticlesCopy()> MpmAdapter::download() {
   return [this] {
-    return solver_.particles_async(mpm::attributes::motion, false);
+    const unsigned extra =
+        job_.outputs.with_stress ? mpm::attributes::stress | mpm::attributes::plastic : 0u;
+    return solver_.particles_async(mpm::attributes::motion | extra, false);
   };
 }
 

@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "silt/core/error.hpp"
 #include "silt/core/stop_check.hpp"
+#include "silt/io/mpm_checkpoint.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
@@ -30,16 +32,64 @@ double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
   return job.run.rest_speed > 0 ? job.run.rest_speed : 0.01;
 }
 
+// What a member stopped mid-run has gathered beside its solver checkpoint: the extent it started
+// from, the steps and the frames' energies so far.
+struct Partial {
+  ParticleExtent start;
+  long long steps = 0;
+  EnergySeries energy;
+};
+
+void save_partial(const std::string& dir, std::size_t m, const std::string& name,
+                  const Partial& p) {
+  MemberBytes b;
+  b.put(std::vector<double>{p.start.front, p.start.back, p.start.height});
+  b.put(std::int64_t(p.steps));
+  b.put(p.energy.time);
+  b.put(p.energy.kinetic_energy);
+  b.put(p.energy.rms_speed);
+  save_member_bytes(dir, m, name, "mpm", b, "partial");
+}
+
+// The member's checkpoint and what it had gathered, when a stop left both (false: none).
+bool load_partial(const std::string& dir, std::size_t m, const std::string& name, Partial& p) {
+  std::error_code ec;
+  MemberBytes b;
+  if (!fs::is_regular_file(member_solver_checkpoint(dir, m), ec) ||
+      !load_member_bytes(dir, m, name, "mpm", b, "partial"))
+    return false;
+  const std::vector<double> start = b.numbers();
+  if (start.size() != 3)
+    throw Error(fmt::format("--restart: member {} '{}': a bad partial", m, name));
+  p.start = {start[0], start[1], start[2]};
+  p.steps = b.integer();
+  p.energy.time = b.numbers();
+  p.energy.kinetic_energy = b.numbers();
+  p.energy.rms_speed = b.numbers();
+  return true;
+}
+
 // One member through the frame loop as `silt run` runs it alone: the same solver, adapter and
-// files in `dir` ("": none). Returns the signal that stopped it (0: none).
+// files in `dir` ("": none); with a restart, from the member's own checkpoint when a stop left
+// one. Returns the signal that stopped it (0: none).
 int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ensemble& e,
                std::size_t m, const EnsembleOptions& o, const std::function<int()>& stop,
                MpmMemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
+  const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
+  Partial p;
+  std::unique_ptr<mpm::RestartState> from;
+  if (o.restart && load_partial(o.checkpoint, m, e.members[m].name, p)) {
+    from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
+    if (from->frame != p.energy.time.size())
+      throw Error(fmt::format("--restart: '{}' is after frame {}, its partial measures after {}",
+                              ckpt, from->frame, p.energy.time.size()));
+  }
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
-    if (o.restart) claim_output_dir(dir, OutputMode::overwrite);  // what a stopped run left
+    // What a stopped run left: continued from the checkpoint, or cleared.
+    claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
     write_resolved_scene(job, dir, describe_execs({o.exec}, partition::World::self()),
                          member_overrides(scene, e, m, nullptr));
   }
@@ -57,8 +107,12 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     return sig ? sig : 15;
   }
   const std::array<double, 3>& d = e.measures.direction;
-  const ParticleExtent start = extent_of(solver->particles(), d, job.scene);
-  MpmAdapter frames(job, *solver, 0, dir, true);
+  if (from)
+    solver->restore(*from);
+  else
+    p.start = extent_of(solver->particles(), d, job.scene);
+  r.energy = p.energy;
+  MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&r](const mpm::FrameStats& s) {
     r.energy.add(s);
   };
@@ -66,14 +120,21 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   Hooks hooks;
   LoopOptions lo;
   lo.stop = stop;
+  lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
-  if (end.signal) return end.signal;
+  if (end.signal) {
+    std::error_code ec;
+    if (!ckpt.empty() && fs::is_regular_file(ckpt, ec))
+      save_partial(o.checkpoint, m, e.members[m].name,
+                   {p.start, p.steps + frames.steps(), r.energy});
+    return end.signal;
+  }
   r.rest_speed = rest_speed_of(e, job);
   r.measures =
-      measures_of(start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
+      measures_of(p.start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
   r.done = true;
   r.time = solver->time();
-  r.steps = frames.steps();
+  r.steps = p.steps + frames.steps();
   r.particles = solver->particle_count();
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return 0;

@@ -132,8 +132,9 @@ void SweAdapter::advance(Context& c) {
   solver_.advance_to(target, stop_check_, next_gauge_);
   stepping_ms_ +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  // Every stored array the scene has: the viewer shows any field (depth, level, speed, ...).
   c.hooks.swe_frame({long(next_frame_), solver_.time(), solver_.steps()},
-                    [this] { return solver_.fields(swe::arrays::depth | swe::arrays::pollutant); });
+                    [this] { return solver_.fields(swe::arrays::all); });
 }
 
 io::FrameQueue::Job SweAdapter::checkpoint(const std::string& path) {

@@ -49,6 +49,16 @@ bool Client::ready_for_frame() const {
   return alive_ && !frame_ && in_flight_ < kFramesInFlight;
 }
 
+void Client::follow(bool on) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  following_ = on;
+}
+
+bool Client::following() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return following_;
+}
+
 std::size_t Client::dropped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return dropped_;

@@ -44,6 +44,11 @@ class Client {
   /// otherwise).
   bool ready_for_frame() const;
 
+  /// Whether the run's frames go to this client (Server::broadcast_frame): not while its page
+  /// shows an earlier frame of a live run (the time slider), until it asks for live again.
+  void follow(bool on);
+  bool following() const;
+
   /// Frames replaced before they were sent.
   std::size_t dropped() const;
   /// False once a write failed (the client went away; the server's close handler removes it).
@@ -66,6 +71,7 @@ class Client {
   int in_flight_ = 0;  // frames sent, not yet acknowledged
   bool stopping_ = false;
   bool alive_ = true;
+  bool following_ = true;
   std::thread thread_;  // last: starts once the members above exist
 };
 

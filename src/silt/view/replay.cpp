@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "silt/io/mpm_scene.hpp"
 #include "silt/io/particles_ply_read.hpp"
 #include "silt/io/raster.hpp"
+#include "silt/io/swe_output.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/view/mpm_message.hpp"
 #include "silt/view/swe_message.hpp"
@@ -56,8 +58,37 @@ struct Replay::Impl {
   std::vector<std::vector<double>> gauges;
   std::string raster_ext;  // SWE: the format the run wrote
 
+  std::vector<Layer> layers;  // SWE: the rasters of each frame (or the run's end): name, units
+
   fs::path swe_raster(const std::string& field, long k) const {
     return dir / frame_name(field, k, raster_ext);
+  }
+
+  // A raster of the scene's grid as a layer (nodata: NaN).
+  Layer layer(const Layer& named, const fs::path& path) const {
+    const io::Raster r = io::read_raster(path.string());
+    const swe::Grid& g = swe->scene.grid;
+    if (r.nx != g.nx || r.ny != g.ny)
+      throw Error(fmt::format("{}: {} x {} cells, the scene has {} x {}", path.string(), r.nx, r.ny,
+                              g.nx, g.ny));
+    Layer l{named.name, named.units, r.values};
+    for (Index c = 0; c < r.cells(); ++c)
+      if (r.is_nodata(c)) l.values[std::size_t(c)] = std::numeric_limits<double>::quiet_NaN();
+    return l;
+  }
+
+  // Every field of the run's output list whose frame rasters are in the folder, and the hazard
+  // rasters (with every frame, or the run's end for all of them).
+  void find_layers() {
+    const long k = frames[0];
+    for (const io::SweField f : swe->outputs.fields)
+      if (fs::exists(swe_raster(io::to_string(f), k)))
+        layers.push_back({io::to_string(f), io::units_of(f), {}});
+    for (const io::HazardField f : swe->outputs.hazard) {
+      const std::string name = "hazard_" + io::to_string(f);
+      if (fs::exists(swe_raster(name, k)) || fs::exists(dir / (name + "." + raster_ext)))
+        layers.push_back({name, io::hazard_raster(*swe, {}, f).units, {}});
+    }
   }
 };
 
@@ -105,6 +136,7 @@ Replay::Replay(const std::string& dir) : impl_(std::make_unique<Impl>()) {
   if (field == "concentration" && !fs::exists(m.swe_raster("concentration", m.frames[0])))
     throw Error(fmt::format("{}: missing; the scene maps the concentration",
                             m.swe_raster("concentration", m.frames[0]).string()));
+  m.find_layers();
   // gauges.csv: time_s, then h u v c per gauge; the page plots the depths.
   const fs::path gauges = m.dir / "gauges.csv";
   if (fs::exists(gauges)) {
@@ -148,25 +180,16 @@ std::string Replay::frame(std::size_t k, std::size_t budget) const {
         io::read_particles_ply((m.dir / frame_name("particles", m.frames[k], "ply")).string());
     return encode_mpm(p, m.mpm->scene, info, budget);
   }
-  const io::Raster depth = io::read_raster(m.swe_raster("depth", m.frames[k]).string());
-  const swe::Grid& g = m.swe->scene.grid;
-  if (depth.nx != g.nx || depth.ny != g.ny)
-    throw Error(fmt::format("{}: {} x {} cells, the scene has {} x {}",
-                            m.swe_raster("depth", m.frames[k]).string(), depth.nx, depth.ny, g.nx,
-                            g.ny));
-  swe::Fields f;
-  f.nx = g.nx;
-  f.ny = g.ny;
-  f.h = depth.values;
-  for (Index c = 0; c < depth.cells(); ++c)
-    if (depth.is_nodata(c)) f.h[std::size_t(c)] = 0;
-  if (m.scene["field"] == "concentration") {
-    const io::Raster conc = io::read_raster(m.swe_raster("concentration", m.frames[k]).string());
-    f.hc.resize(f.h.size());
-    for (std::size_t c = 0; c < f.h.size(); ++c)
-      f.hc[c] = conc.is_nodata(Index(c)) ? 0 : conc.values[c] * f.h[c];
+  std::vector<Layer> layers;
+  for (const Layer& named : m.layers) {
+    const fs::path frame_file = m.swe_raster(named.name, m.frames[k]);
+    const fs::path end_file = m.dir / (named.name + "." + m.raster_ext);  // hazard: the run's end
+    layers.push_back(m.layer(named, fs::exists(frame_file) ? frame_file : end_file));
   }
-  return encode_swe(f, *m.swe, info);
+  if (m.scene["field"] == "concentration")  // the map's field first, as in a live run
+    std::stable_partition(layers.begin(), layers.end(),
+                          [](const Layer& l) { return l.name == "concentration"; });
+  return encode_swe(layers, *m.swe, info);
 }
 
 }  // namespace silt::view

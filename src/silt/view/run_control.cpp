@@ -4,11 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "silt/core/error.hpp"
 
 namespace silt::view {
 
-Command parse_command(const std::string& text) {
+Command parse_command(const std::string& text, double* time) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -17,14 +19,22 @@ Command parse_command(const std::string& text) {
   }
   if (!j.is_object() || !j.contains("cmd") || !j["cmd"].is_string())
     throw Error("expected an object with a string \"cmd\"");
-  for (const auto& [key, value] : j.items())
-    if (key != "cmd") throw Error(fmt::format("unknown key '{}'", key));
   const std::string c = j["cmd"];
+  for (const auto& [key, value] : j.items())
+    if (key != "cmd" && !(key == "time" && c == "seek"))
+      throw Error(fmt::format("unknown key '{}'", key));
   if (c == "pause") return Command::pause;
   if (c == "resume") return Command::resume;
   if (c == "step") return Command::step;
   if (c == "shown") return Command::shown;
-  throw Error(fmt::format("unknown cmd '{}' (pause, resume, step or shown)", c));
+  if (c == "live") return Command::live;
+  if (c == "seek") {
+    if (!j.contains("time") || !j["time"].is_number() || !std::isfinite(j["time"].get<double>()))
+      throw Error("seek needs a number \"time\" (s)");
+    if (time) *time = j["time"];
+    return Command::seek;
+  }
+  throw Error(fmt::format("unknown cmd '{}' (pause, resume, step, shown, seek or live)", c));
 }
 
 void RunControl::apply(Command c) {
@@ -42,7 +52,9 @@ void RunControl::apply(Command c) {
         paused_ = true;
         ++steps_;
         break;
-      case Command::shown:  // the Client's, not the run's
+      case Command::shown:  // the Client's and the Viewer's, not the run's
+      case Command::seek:
+      case Command::live:
         return;
     }
   }

@@ -11,12 +11,14 @@
 
 namespace silt::view {
 
-/// shown: the page has handled a frame (Client's pacing; the run does not see it).
-enum class Command { pause, resume, step, shown };
+/// shown: the page has handled a frame (Client's pacing; the run does not see it). seek: show the
+/// frame nearest a time (the time slider; a live run's page then stays there while the run goes
+/// on); live: back to the run's newest frame. Neither seek nor live is the run's either.
+enum class Command { pause, resume, step, shown, seek, live };
 
-/// Parses a browser's message ({"cmd": "pause" | "resume" | "step" | "shown"}); an Error says what
-/// is wrong.
-Command parse_command(const std::string& text);
+/// Parses a browser's message ({"cmd": "pause" | "resume" | "step" | "shown" | "live"}, or
+/// {"cmd": "seek", "time": t} with t in s, stored in *time); an Error says what is wrong.
+Command parse_command(const std::string& text, double* time = nullptr);
 
 class RunControl {
  public:

@@ -162,10 +162,17 @@ std::size_t Server::clients() const {
   return clients_.size();
 }
 
+std::size_t Server::followers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& c : clients_) n += c.second->following();
+  return n;
+}
+
 bool Server::any_ready_for_frame() const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& c : clients_)
-    if (c.second->ready_for_frame()) return true;
+    if (c.second->following() && c.second->ready_for_frame()) return true;
   return false;
 }
 
@@ -178,7 +185,8 @@ std::size_t Server::dropped() const {
 
 void Server::broadcast_frame(const std::shared_ptr<const std::string>& frame) {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& c : clients_) c.second->send_frame(frame);
+  for (auto& c : clients_)
+    if (c.second->following()) c.second->send_frame(frame);
 }
 
 void Server::broadcast_text(const std::string& text) {

@@ -43,11 +43,14 @@ class Server {
   std::string url() const;
   int port() const { return port_; }
   std::size_t clients() const;
-  /// True when some client would send a frame given now (Client::ready_for_frame).
+  /// Clients that follow the run (Client::following).
+  std::size_t followers() const;
+  /// True when some client that follows the run would send a frame given now
+  /// (Client::ready_for_frame).
   bool any_ready_for_frame() const;
 
-  /// To every client: a binary frame (dropped for a client still sending the previous one) or a
-  /// text message.
+  /// To every client: a binary frame (to those that follow the run; dropped for a client still
+  /// sending the previous one) or a text message.
   void broadcast_frame(const std::shared_ptr<const std::string>& frame);
   void broadcast_text(const std::string& text);
 

@@ -23,7 +23,7 @@ constexpr std::size_t kMaxGaugeRows = 100000;
 }  // namespace
 
 Viewer::Viewer(const Address& address, nlohmann::json scene, ViewerOptions options)
-    : options_(std::move(options)), scene_(std::move(scene)) {
+    : options_(std::move(options)), scene_(std::move(scene)), history_(options_.history_bytes) {
   rate_wall_ = Clock::now();
   next_frame_ = rate_wall_;
   Handlers h;
@@ -54,6 +54,25 @@ Viewer::~Viewer() {
 bool Viewer::idle() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return !busy_ && !job_ && server_->clients() > 0;
+}
+
+void Viewer::wait_encoder() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return stopping_ || (!busy_ && !job_); });
+}
+
+void Viewer::set_replay(std::vector<double> times, std::function<void(double)> seek) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  replay_times_ = std::move(times);
+  replay_seek_ = std::move(seek);
+}
+
+std::vector<double> Viewer::frame_times() const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (replay_seek_) return replay_times_;
+  }
+  return history_.times();
 }
 
 bool Viewer::wants_frame() const {
@@ -121,8 +140,12 @@ nlohmann::json Viewer::status() const {
 
 void Viewer::on_connect(Client& c) {
   std::lock_guard<std::mutex> lock(mutex_);
-  c.send_text(to_text(nlohmann::json{
-      {"type", "hello"}, {"scene", scene_}, {"points_per_frame", options_.points_per_frame}}));
+  c.send_text(to_text(nlohmann::json{{"type", "hello"},
+                                     {"scene", scene_},
+                                     {"points_per_frame", options_.points_per_frame},
+                                     {"replay", bool(replay_seek_)}}));
+  c.send_text(to_text(nlohmann::json{{"type", "frames"},
+                                     {"times", replay_seek_ ? replay_times_ : history_.times()}}));
   if (!static_.empty()) c.send_queued(static_, true);
   if (!gauge_rows_.empty())
     c.send_text(to_text(nlohmann::json{{"type", "gauge_history"}, {"rows", gauge_rows_}}));
@@ -132,12 +155,14 @@ void Viewer::on_connect(Client& c) {
 
 void Viewer::on_message(Client& c, const std::string& text) {
   Command cmd;
+  double time = 0;
   try {
-    cmd = parse_command(text);
+    cmd = parse_command(text, &time);
     if (cmd == Command::shown) {
       c.frame_shown();
       return;
     }
+    if (cmd == Command::seek || cmd == Command::live) return seek(c, cmd, time);
     control_.apply(cmd);
   } catch (const Error& e) {
     // A browser's mistake is that browser's business: it gets the reason, the run goes on.
@@ -150,6 +175,29 @@ void Viewer::on_message(Client& c, const std::string& text) {
     if (cmd != Command::pause) rate_steps_ = -1;  // the pause is not stepping time
   }
   changed_.notify_all();
+}
+
+// A replay moves for every page; a live run's page alone shows a kept frame, and stops receiving
+// the run's until it asks for live again.
+void Viewer::seek(Client& c, Command cmd, double time) {
+  std::function<void(double)> replay;
+  std::shared_ptr<const std::string> latest;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    replay = replay_seek_;
+    latest = latest_;
+  }
+  if (replay) {
+    if (cmd == Command::seek) replay(time);
+    return;
+  }
+  if (cmd == Command::live) {
+    c.follow(true);
+    if (latest) c.send_frame(latest);
+    return;
+  }
+  c.follow(false);
+  if (auto frame = history_.nearest(time)) c.send_frame(frame);
 }
 
 void Viewer::on_disconnect() {
@@ -174,6 +222,7 @@ void Viewer::work() {
       std::function<std::string()> job = std::move(job_);
       job_ = nullptr;
       const std::size_t points = job_points_;
+      const bool keep = !replay_seek_;  // a replay's frames are in its folder
       busy_ = true;
       lock.unlock();
       std::shared_ptr<const std::string> msg;
@@ -182,9 +231,17 @@ void Viewer::work() {
       } catch (const std::exception& e) {
         if (options_.log) options_.log(fmt::format("viewer: a frame was not sent: {}", e.what()));
       }
+      if (msg && keep) {
+        try {
+          history_.record(read_header(*msg)["time"].get<double>(), msg);
+        } catch (const std::exception& e) {
+          if (options_.log) options_.log(fmt::format("viewer: a frame was not kept: {}", e.what()));
+        }
+      }
       if (msg) server_->broadcast_frame(msg);
       lock.lock();
       busy_ = false;
+      changed_.notify_all();  // wait_encoder()
       if (msg) {
         latest_ = msg;
         ++frames_sent_;
@@ -199,6 +256,11 @@ void Viewer::work() {
     if (now >= next_status || status_due_) {
       status_due_ = false;
       server_->broadcast_text(to_text(status()));
+      if (!replay_seek_ && history_.version() != history_sent_) {
+        history_sent_ = history_.version();
+        server_->broadcast_text(
+            to_text(nlohmann::json{{"type", "frames"}, {"times", history_.times()}}));
+      }
       next_status = now + kStatusEvery;
     }
   }

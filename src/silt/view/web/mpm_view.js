@@ -1,19 +1,21 @@
 // MPM frames: particles as point sprites (shaded spheres, darker with depth) coloured by material
-// or speed, the domain box and the colliders, and an orbit camera (drag: rotate, wheel: zoom,
-// right drag: pan). Positions arrive as uint16 in the domain box and are placed by the shader.
+// or by any attribute the frame carries (speed, pressure, von Mises stress, plastic), the domain
+// box and the colliders, and an orbit camera (drag: rotate, wheel: zoom, right drag: pan); the
+// particle under the cursor reads out. Positions arrive as uint16 in the domain box and are
+// placed by the shader.
 'use strict';
 
-// Speed ramp (slow to fast): dark blue, teal, yellow, red.
+// Attribute ramp (low to high): dark blue, teal, yellow, red.
 const kSpeedStops = [[40, 60, 160], [40, 170, 170], [240, 220, 60], [220, 50, 40]];
 
 const kPointVertex = `
   attribute float material;
-  attribute float speed;
+  attribute float value;
   uniform vec3 boxMin;
   uniform vec3 boxSize;
   uniform float radius;      // m
   uniform float pointScale;  // pixels per m at unit distance
-  uniform float bySpeed;
+  uniform float byValue;
   uniform vec3 palette[16];
   uniform vec3 speedStops[4];
   varying vec3 vColour;
@@ -26,11 +28,11 @@ const kPointVertex = `
     int m = int(clamp(material, 0.0, 15.0));
     vec3 c = palette[0];
     for (int k = 1; k < 16; ++k) if (k == m) c = palette[k];
-    float s = clamp(speed, 0.0, 1.0) * 3.0;
+    float s = clamp(value, 0.0, 1.0) * 3.0;
     vec3 sc = s < 1.0 ? mix(speedStops[0], speedStops[1], s)
             : s < 2.0 ? mix(speedStops[1], speedStops[2], s - 1.0)
                       : mix(speedStops[2], speedStops[3], s - 2.0);
-    vColour = bySpeed > 0.5 ? sc : c;
+    vColour = byValue > 0.5 ? sc : c;
     vDepth = -mv.z;
   }`;
 
@@ -73,13 +75,15 @@ class MpmView {
     this.addColliders(diag);
     this.uniforms = {
       boxMin: {value: this.boxMin}, boxSize: {value: this.boxSize},
-      radius: {value: 0.5 * scene.dx}, pointScale: {value: 1}, bySpeed: {value: 0},
+      radius: {value: 0.5 * scene.dx}, pointScale: {value: 1}, byValue: {value: 0},
       palette: {value: this.palette()}, nearDepth: {value: 0}, farDepth: {value: 1},
       speedStops: {value: kSpeedStops.map((c) => new THREE.Vector3(c[0] / 255, c[1] / 255, c[2] / 255))},
     };
     this.material = new THREE.ShaderMaterial({
       uniforms: this.uniforms, vertexShader: kPointVertex, fragmentShader: kPointFragment});
     this.points = null;
+    this.attrs = [];       // the frame's attributes: {name, units, lo, hi, data: Uint16Array}
+    this.colourBy = 'material';
     this.legend();
     window.addEventListener('resize', () => this.resize());
     this.resize();
@@ -97,27 +101,35 @@ class MpmView {
     return p;
   }
 
+  attr() { return this.attrs.find((a) => a.name === this.colourBy); }
+
+  colourOptions() {
+    return [{value: 'material', label: 'material'}].concat(
+      this.attrs.map((a) => ({value: a.name, label: labelOf(a.name)})));
+  }
+
+  // Material: the swatches in the panel; an attribute: the colour bar over the frame's range.
   legend() {
-    const el = document.getElementById('legend');
+    const el = document.getElementById('legend'), a = this.attr();
     el.innerHTML = '';
-    if (this.uniforms.bySpeed.value > 0.5) {
-      el.innerHTML = `<div>speed, m/s</div><div style="height:10px;background:${cssGradient(kSpeedStops)}"></div>` +
-        `<div style="display:flex;justify-content:space-between"><span>0</span><span id="speed-max">–</span></div>`;
+    if (a) {
+      silt.colourBar(`${labelOf(a.name)}, ${a.units}`, kSpeedStops, fmtValue(a.lo), `${fmtValue(a.hi)} ${a.units}`);
       return;
     }
+    silt.colourBar(null);
     for (const m of this.scene.materials)
       el.innerHTML += `<div><span class="sw" style="background:rgb(${m.colour.join(',')})"></span>${m.name}</div>`;
   }
 
   setColourBy(by) {
-    this.uniforms.bySpeed.value = by === 'speed' ? 1 : 0;
+    this.colourBy = by;
+    const a = this.attr();
+    this.uniforms.byValue.value = a ? 1 : 0;
+    if (this.points) {
+      const data = a ? a.data : new Uint16Array(this.count);
+      this.points.geometry.setAttribute('value', new THREE.BufferAttribute(data, 1, true));
+    }
     this.legend();
-    if (this.speedMax !== undefined) this.showSpeedMax();
-  }
-
-  showSpeedMax() {
-    const el = document.getElementById('speed-max');
-    if (el) el.textContent = this.speedMax.toFixed(2);
   }
 
   addDomain(centre) {
@@ -172,11 +184,17 @@ class MpmView {
     let o = offset + ((6 * n + 3) & ~3);
     const mat = new Uint8Array(buf, o, n);
     o += (n + 3) & ~3;
-    const spd = new Uint8Array(buf, o, n);
+    this.attrs = (h.attributes || []).map((a) => {
+      const data = new Uint16Array(buf, o, n);
+      o += (2 * n + 3) & ~3;
+      return Object.assign({data}, a);
+    });
+    this.pos = pos;
+    this.mat = mat;
+    this.count = n;
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.BufferAttribute(pos, 3, true));
     g.setAttribute('material', new THREE.BufferAttribute(mat, 1, false));
-    g.setAttribute('speed', new THREE.BufferAttribute(spd, 1, true));
     if (this.points) {
       this.three.remove(this.points);
       this.points.geometry.dispose();
@@ -184,12 +202,39 @@ class MpmView {
     this.points = new THREE.Points(g, this.material);
     this.points.frustumCulled = false;  // the bounds of the uint16 attribute are not in metres
     this.three.add(this.points);
+    if (!this.attr()) this.colourBy = 'material';
+    this.setColourBy(this.colourBy);
     // A subset is drawn with larger sprites so that the material still looks filled.
     const fill = n > 0 && h.total > n ? Math.cbrt(h.total / n) : 1;
     this.uniforms.radius.value = 0.5 * this.scene.dx * fill;
     for (const m of this.moving) m.mesh.position.copy(m.base).addScaledVector(m.velocity, h.time);
     this.speedMax = h.speed_max;
-    this.showSpeedMax();
+  }
+
+  // The particle nearest the cursor on screen (within 8 px; of those, the nearest the camera):
+  // its material and the chosen attribute's value, or "none".
+  valueAt(px, py) {
+    if (!this.pos) return '';
+    this.camera.updateMatrixWorld();
+    const m = new THREE.Matrix4().multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse).elements;
+    const W = window.innerWidth, H = window.innerHeight, lo = this.boxMin, sz = this.boxSize;
+    let best = -1, bestZ = Infinity;
+    for (let i = 0; i < this.count; ++i) {
+      const x = lo.x + sz.x * this.pos[3 * i] / 65535, y = lo.y + sz.y * this.pos[3 * i + 1] / 65535,
+        z = lo.z + sz.z * this.pos[3 * i + 2] / 65535;
+      const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+      if (w <= 0) continue;
+      const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w + 1) / 2 * W;
+      const sy = (1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w) / 2 * H;
+      const d = (sx - px) * (sx - px) + (sy - py) * (sy - py);
+      if (d < 64 && w < bestZ) { best = i; bestZ = w; }
+    }
+    if (best < 0) return 'particle: none';
+    const mat = this.scene.materials[this.mat[best]];
+    let text = `particle: ${mat ? mat.name : `material ${this.mat[best]}`}`;
+    const a = this.attr();
+    if (a) text += `\n${labelOf(a.name)} ${fmtValue(a.lo + a.data[best] / 65535 * (a.hi - a.lo))} ${a.units}`;
+    return text;
   }
 
   resize() {

@@ -1,17 +1,32 @@
-// Shallow-water frames: the mapped field (depth or concentration) in the PNG maps' colour ramp
-// over a hillshade of the terrain, north up, with a colour bar (field and units), a scale bar and
-// the gauges as points; click a gauge for its depth so far. Drag to pan, wheel to zoom.
+// Shallow-water frames: any field of the frame (depth, level, speed, max depth, concentration,
+// hazard class, ...; the mapped one first) in a colour ramp over a hillshade of the terrain, north
+// up, with a colour bar (field and units), a scale bar, the gauges as points and the cross
+// sections as lines, their labels kept apart (labels.js); click a gauge for its depth so far; the
+// cell under the cursor reads out. Drag to pan, wheel to zoom.
 'use strict';
 
 // ColorBrewer ramps, as in io/png_map.cpp.
 const kBlues = [[198, 219, 239], [107, 174, 214], [33, 113, 181], [8, 81, 156], [8, 48, 107]];
 const kHeat = [[255, 255, 178], [254, 204, 92], [253, 141, 60], [240, 59, 32], [189, 0, 38]];
+const kViridis = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+const kClasses = [[254, 217, 118], [253, 141, 60], [227, 26, 28], [128, 0, 38]];  // H1..H4
 const kWaterOpacity = 0.8;  // of the field over the terrain, as in the PNG maps
+
+// The colour ramp of a field: the PNG maps' for depth and concentration, classes for the hazard
+// class, viridis for the rest.
+function rampOf(name) {
+  if (/depth/.test(name)) return kBlues;
+  if (/concentration/.test(name)) return kHeat;
+  if (name === 'hazard_class') return kClasses;
+  return kViridis;
+}
 
 class SweView {
   constructor(stage, scene) {
     this.scene = scene;
     this.stops = scene.field === 'depth' ? kBlues : kHeat;
+    this.layers = [];     // the frame's fields: {name, units, lo, hi, range, data: Uint16Array}
+    this.colourBy = null;
     this.canvas = document.createElement('canvas');
     stage.appendChild(this.canvas);
     this.ctx = this.canvas.getContext('2d');
@@ -26,7 +41,7 @@ class SweView {
     this.plotDue = false;  // a redraw of the plot is queued for the next animation frame
     this.fit();
     this.interact();
-    this.colourBar();
+    document.getElementById('scalebar').style.display = 'block';
     window.addEventListener('resize', () => { this.fit(); this.draw(); });
   }
 
@@ -89,27 +104,62 @@ class SweView {
     this.draw();
   }
 
+  layer() { return this.layers.find((l) => l.name === this.colourBy) || this.layers[0]; }
+
+  colourOptions() { return this.layers.map((l) => ({value: l.name, label: labelOf(l.name)})); }
+
+  setColourBy(name) {
+    if (name === this.colourBy) return;
+    this.colourBy = name;
+    this.compose();
+    this.draw();
+  }
+
   colourBar() {
-    document.getElementById('colourbar').style.display = 'block';
-    document.getElementById('scalebar').style.display = 'block';
-    document.getElementById('cb-title').textContent = `${this.scene.field}, ${this.scene.units}`;
-    document.getElementById('cb-ramp').style.background = cssGradient(this.stops);
-    document.getElementById('cb-min').textContent = '0';
-    document.getElementById('cb-max').textContent = `≥ ${this.scene.vmax} ${this.scene.units}`;
+    const l = this.layer();
+    if (!l) return;
+    const units = l.units.replace(' s-1', '/s').replace(' m-3', '/m^3').replace('m2', 'm^2');
+    const top = l.name === this.scene.field ? `≥ ${fmtValue(l.range[1])}` : fmtValue(l.range[1]);
+    silt.colourBar(`${labelOf(l.name)}, ${units}`, rampOf(l.name), fmtValue(l.range[0]), `${top} ${units}`);
   }
 
   frame(h, buf, offset) {
     const n = this.scene.nx * this.scene.ny;
     if (h.type === 'terrain') this.shade = new Uint8Array(buf.slice(offset, offset + n));
-    else if (h.type === 'swe') this.field = new Uint16Array(buf, offset, n);
-    else return;
+    else if (h.type === 'swe') {
+      this.layers = h.layers.map((l, k) => Object.assign(
+        {data: new Uint16Array(buf, offset + k * ((2 * n + 3) & ~3), n)}, l));
+      if (!this.layers.some((l) => l.name === this.colourBy) && this.layers.length)
+        this.colourBy = this.layers[0].name;
+    } else return;
     this.compose();
     this.draw();
   }
 
-  // One RGBA pixel per cell: the field over the hillshade; rows arrive from the south.
+  // The value of the chosen field at cell c of the image (NaN: no data).
+  value(l, c) {
+    const q = l.data[c];
+    return q === 0 ? NaN : l.lo + (q - 1) / 65534 * (l.hi - l.lo);
+  }
+
+  // What the cursor points at: map coordinates and the chosen field's value there.
+  valueAt(px, py) {
+    const s = this.scene, p = this.unproject(px, py);
+    const i = Math.floor((p[0] - s.x0) / s.dx), j = Math.floor((p[1] - s.y0) / s.dx);
+    if (i < 0 || j < 0 || i >= s.nx || j >= s.ny) return '';
+    const l = this.layer(), where = `x ${p[0].toFixed(1)} m, y ${p[1].toFixed(1)} m`;
+    if (this.shade && this.shade[j * s.nx + i] === 0) return `${where}\ninactive cell`;
+    if (!l) return where;
+    const v = this.value(l, j * s.nx + i);
+    const units = l.units.replace(' s-1', '/s').replace(' m-3', '/m^3');
+    return `${where}\n${labelOf(l.name)} ${isNaN(v) ? (/depth/.test(l.name) ? 'dry' : 'no data') : `${fmtValue(v)} ${units}`}`;
+  }
+
+  // One RGBA pixel per cell: the chosen field over the hillshade; rows arrive from the south.
   compose() {
-    const {nx, ny} = this.scene, px = this.pixels.data;
+    const {nx, ny} = this.scene, px = this.pixels.data, l = this.layer();
+    const stops = l ? rampOf(l.name) : kBlues, classes = l && l.name === 'hazard_class';
+    const r0 = l ? l.range[0] : 0, span = l ? Math.max(l.range[1] - l.range[0], 1e-30) : 1;
     for (let j = 0; j < ny; ++j)
       for (let i = 0; i < nx; ++i) {
         const c = j * nx + i, o = 4 * ((ny - 1 - j) * nx + i);
@@ -117,14 +167,16 @@ class SweView {
         if (s === 0) { px[o + 3] = 0; continue; }
         const grey = 255 * (s - 1) / 254;
         let rgb = [grey, grey, grey];
-        const v = this.field ? this.field[c] : 0;
-        if (v > 0) {
-          const w = rampColour(this.stops, (v - 1) / 65534);
+        const v = l ? this.value(l, c) : NaN;
+        if (!isNaN(v)) {
+          const w = classes ? kClasses[Math.min(3, Math.max(0, Math.round(v) - 1))]
+            : rampColour(stops, (v - r0) / span);
           rgb = rgb.map((g, q) => (1 - kWaterOpacity) * g + kWaterOpacity * w[q]);
         }
         px[o] = rgb[0]; px[o + 1] = rgb[1]; px[o + 2] = rgb[2]; px[o + 3] = 255;
       }
     this.image.getContext('2d').putImageData(this.pixels, 0, 0);
+    this.colourBar();
   }
 
   draw() {
@@ -134,6 +186,24 @@ class SweView {
     ctx.imageSmoothingEnabled = false;
     const tl = this.project([s.x0, s.y0 + s.ny * s.dx]);
     ctx.drawImage(this.image, tl[0], tl[1], s.nx * s.dx * this.zoom, s.ny * s.dx * this.zoom);
+    this.drawLabelled(ctx);
+    this.scaleBar();
+  }
+
+  // Cross sections as lines, gauges as points, then every label where it overlaps no other
+  // (the selected gauge's first); silt.labels is what was placed, for the tests.
+  drawLabelled(ctx) {
+    const s = this.scene, items = [];
+    for (const sec of s.sections || []) {
+      const pts = sec.points.map((p) => this.project(p));
+      ctx.beginPath();
+      pts.forEach((q, k) => (k ? ctx.lineTo(q[0], q[1]) : ctx.moveTo(q[0], q[1])));
+      ctx.strokeStyle = '#ffe066';
+      ctx.lineWidth = 2;
+      ctx.stroke();
+      const mid = pts[Math.floor((pts.length - 1) / 2)], next = pts[Math.floor((pts.length - 1) / 2) + 1];
+      items.push({text: sec.name, x: (mid[0] + next[0]) / 2, y: (mid[1] + next[1]) / 2});
+    }
     s.gauges.forEach((g, k) => {
       const q = this.project([g.x, g.y]);
       ctx.beginPath();
@@ -141,12 +211,20 @@ class SweView {
       ctx.fillStyle = k === this.selected ? '#ffcc33' : '#ff6633';
       ctx.fill();
       ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1;
       ctx.stroke();
-      ctx.fillStyle = '#fff';
-      ctx.font = '12px sans-serif';
-      ctx.fillText(g.name, q[0] + 8, q[1] - 6);
+      const item = {text: g.name, x: q[0], y: q[1]};
+      if (k === this.selected) items.unshift(item); else items.push(item);
     });
-    this.scaleBar();
+    ctx.font = '12px sans-serif';
+    silt.labels = placeLabels(ctx, items, this.canvas.width, this.canvas.height);
+    for (const l of silt.labels) {
+      if (!l.shown) continue;
+      ctx.fillStyle = 'rgba(20, 22, 26, 0.6)';
+      ctx.fillRect(l.box[0], l.box[1], l.box[2] - l.box[0], l.box[3] - l.box[1]);
+      ctx.fillStyle = '#fff';
+      ctx.fillText(l.text, l.x, l.y);
+    }
   }
 
   // A bar of 1, 2 or 5 x 10^k m about 120 px long.
