@@ -28,9 +28,40 @@ _SWE_RASTER_KEYS = re.compile(
 _EXACT_INT = 2 ** 53
 
 
+# Keys of an MPM scene that take an (n, 3) array: a points source's particles.
+_MPM_ROW_KEYS = re.compile(r"^sources\[\d+\]\.(position|velocity)$")
+
+
 def is_raster_key(solver: str, path: str) -> bool:
     """Whether a scene of `solver` takes a raster at `path` ("bed", "rainfall.frames[0].raster")."""
     return solver == "swe" and _SWE_RASTER_KEYS.match(path) is not None
+
+
+def is_array_key(solver: str, path: str) -> bool:
+    """Whether a scene of `solver` takes an array at `path`: a raster, or (MPM) the (n, 3) rows of a
+    points source ("sources[0].position")."""
+    return is_raster_key(solver, path) or (solver == "mpm" and _MPM_ROW_KEYS.match(path) is not None)
+
+
+def row_array(key: str, a: Any) -> np.ndarray:
+    """`a` as a C-contiguous float64 (n, 3) array for the scene key `key` (a row per particle:
+    x, y, z), or TypeError / ValueError naming the key: the checks of :func:`grid_array`, the first
+    row that is not finite."""
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"'{key}': must be an (n, 3) NumPy array, not {type(a).__name__}")
+    if a.dtype.kind not in "fiu":
+        raise TypeError(f"'{key}': must be an array of real numbers (float or int), not {a.dtype}")
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise ValueError(f"'{key}': expected shape (n, 3) (a row x, y, z per particle), got {a.shape}")
+    if a.shape[0] == 0:
+        raise ValueError(f"'{key}': is empty (shape {a.shape})")
+    out = np.ascontiguousarray(a, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(out).all(axis=1))
+    if bad.size:
+        r = int(bad[0])
+        raise ValueError(f"'{key}': row {r} {tuple(float(x) for x in out[r])} is not finite "
+                         f"({bad.size} rows are not)")
+    return out
 
 
 def grid_array(key: str, a: Any, shape: Optional[Tuple[int, int]]) -> np.ndarray:
@@ -85,6 +116,11 @@ def replace(solver: str, path: str, value: Any, shape: Any, arrays: Dict[str, np
     """`value` (set at the scene key `path`) with each array at a raster key below it replaced by
     its name, the arrays checked into `arrays`. `shape`: the grid's (ny, nx), or a function giving
     it (called only when an array is found; None: no grid, a SceneError)."""
+    if isinstance(value, np.ndarray) and solver == "mpm" and is_array_key(solver, path):
+        a = row_array(path, value)
+        name = f"{PREFIX}{path}@{digest(a)}"
+        arrays[name] = a
+        return name
     if isinstance(value, np.ndarray) and is_raster_key(solver, path):
         want = shape() if callable(shape) else shape
         if want is None:
@@ -109,7 +145,7 @@ def extract(d: Dict[str, Any], name: str) -> Tuple[Dict[str, Any], Dict[str, np.
     lists); the dict given is not changed."""
     solver = d.get("solver")
     arrays: Dict[str, np.ndarray] = {}
-    if solver != "swe":
+    if solver not in ("swe", "mpm"):
         return d, arrays
     try:
         return replace(solver, "", d, _grid_shape(d), arrays), arrays

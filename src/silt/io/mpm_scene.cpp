@@ -403,7 +403,9 @@ void check_scene(Keys& top, MpmJob& job) {
                                   "[{:.6g}, {:.6g}] m, the domain [{:.6g}, {:.6g}] m",
                                   src.name, "xyz"[a], region.lower()[a], region.upper()[a],
                                   s.domain_min[a], s.domain_max[a]));
-    const double n = src.particles_per_cell * region.volume() / cell;
+    const double n = src.shape == mpm::Shape::points
+                         ? double(src.point_count())
+                         : src.particles_per_cell * region.volume() / cell;
     if (n < 1)
       top.fail(key, fmt::format("(source '{}') holds {:.3g} particles at dx = {} m and {} per "
                                 "cell: make it larger or raise particles_per_cell",
@@ -511,6 +513,8 @@ std::string to_string(mpm::Shape s) {
       return "cylinder";
     case mpm::Shape::mesh:
       return "mesh";
+    case mpm::Shape::points:
+      return "points";
   }
   return "box";
 }
