@@ -50,8 +50,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                     "Replace the files of an earlier run in a non-empty --out folder");
   run_cmd->add_flag("--deterministic", run.deterministic,
                     "MPM: the same bits run after run (performance.deterministic=true)");
-  run_cmd->add_option("--ensemble", run.ensemble,
-                      "Run the members of this ensemble file (shallow water; docs/ensembles.md)");
+  run_cmd->add_option(
+      "--ensemble", run.ensemble,
+      "Run the members of this ensemble file (shallow water or MPM; docs/ensembles.md)");
   run_cmd->add_flag(
       "--hash", run.hash,
       "MPM: print a hash of every particle attribute at the start and after each frame");

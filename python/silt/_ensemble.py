@@ -49,7 +49,8 @@ class Ensemble:
             restart: Optional[PathLike] = None) -> Dict[str, Any]:
         """Runs every member (each checked before anything runs: a bad one raises
         :class:`silt.Error` naming the member and the key) and writes the ensemble's files into
-        ``out`` (default ``silt-out/<ensemble file name>``), as the CLI does. Returns
+        ``out`` (default ``silt-out/<ensemble file name>``; ``silt-out/ensemble`` for a dict), as
+        the CLI does. Returns
         ``{"out", "members", "done", "files", "checkpoint"}``. Ctrl-C stops the members at their
         next frame and raises KeyboardInterrupt; the members that had finished are kept in
         ``out``/ensemble_checkpoint, and ``run(out, restart=out + "/ensemble_checkpoint")``

@@ -64,7 +64,7 @@ def _same_outputs(py_out, cli_out):
 
 
 def _run_cli(scene, sets, ensemble_path, out):
-    args = [CLI, "run", str(scene), "-q", "--ensemble", str(ensemble_path), "--out", str(out)]
+    args = [CLI, "run", str(scene), "-q", "--backend", "cpu", "--ensemble", str(ensemble_path), "--out", str(out)]
     for k, v in sets.items():
         args += ["--set", f"{k}={json.dumps(v)}"]
     env = dict(os.environ, OMP_NUM_THREADS=str(silt.host_thread_count()))
@@ -80,13 +80,13 @@ def test_ensemble_run_equals_cli(tmp_path, kind):
     ens_path.write_text(json.dumps(ens))
     scene = silt.Scene.from_file(scene_file)
     scene.update(sets)
-    r = silt.Ensemble(scene, ens_path).run(tmp_path / "py")
+    r = silt.Ensemble(scene, ens_path).run(tmp_path / "py", backend="cpu")
     assert r["done"] == r["members"] == len(ens.get("members", [])) + 2
     _run_cli(scene_file, sets, ens_path, tmp_path / "cli")
     files = _same_outputs(tmp_path / "py", tmp_path / "cli")
     assert ("measures.csv" if kind == "mpm" else "members.csv") in files
     # The ensemble as a dict writes the same files.
-    silt.Ensemble(scene, ens).run(tmp_path / "dict")
+    silt.Ensemble(scene, ens).run(tmp_path / "dict", backend="cpu")
     f = "measures.csv" if kind == "mpm" else "members.csv"
     assert (_without_wall((tmp_path / "dict" / f).read_text()) ==
             _without_wall((tmp_path / "cli" / f).read_text()))

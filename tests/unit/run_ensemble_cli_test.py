@@ -31,8 +31,9 @@ SILT, SCRATCH = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENE = os.path.join(HERE, "..", "..", "scenes", "rain_plane.json")
 VENV = os.path.dirname(os.path.dirname(sys.executable))
-BASE = ["--set", "physics.precision=float64", "--set", "outputs.precision=float64",
-        "--set", "outputs.png=none", "--set", 'outputs.formats=["asc"]']
+BASE = ["--backend", "cpu", "--set", "physics.precision=float64",
+        "--set", "outputs.precision=float64", "--set", "outputs.png=none",
+        "--set", 'outputs.formats=["asc"]']
 # The statistics are computed in float64 on the host as NumPy computes them; NumPy's nan*
 # functions sum in another order (pairwise), so agreement to round-off, not bits.
 STATS_RTOL = 1e-12

@@ -103,30 +103,8 @@ void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
   progress.log(fmt::format("ensemble: {} files of statistics in '{}'", r.files.size(), p.o.out));
 }
 
-}  // namespace
-
-EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
-  const partition::World& world = partition::World::self();
-  Prepared p{load_ensemble_scene(q.scene, q.overrides), {}, {}};
-  p.e = q.ensemble_text.empty()
-            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
-            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
-  p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
-  p.o.backend = describe_execs({p.o.exec}, world);
-  p.o.out = !q.out.empty()       ? q.out
-            : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
-                                 : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
-  p.o.stop = q.stop;
-  EnsembleOutcome r;
-  r.out = p.o.out;
-  r.checkpoint = ensemble_checkpoint_dir(p.o.out);
-  r.members = p.e.members.size();
-  Progress progress(1.0, q.quiet);
-  if (!p.e.mpm) {
-    run_swe(p, q, progress, r);
-    return r;
-  }
 #if SILT_RUN_WITH_MPM
+void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const io::MpmJob first = check_mpm_members(p.scene, p.e);
   open_out(p, q);
   const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
@@ -140,9 +118,39 @@ EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);
   r.done = count_done(results);
   r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
-  if (r.signal) return r;
+  if (r.signal) return;
   remove_ensemble_checkpoint(p.o.checkpoint);
   progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
+}
+#endif
+
+}  // namespace
+
+EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
+  const partition::World& world = partition::World::self();
+  Prepared p{load_ensemble_scene(q.scene, q.overrides), {}, {}};
+  p.e = q.ensemble_text.empty()
+            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
+            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
+  p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
+  p.o.backend = describe_execs({p.o.exec}, world);
+  p.o.out = !q.out.empty()       ? q.out
+            : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
+            : !q.ensemble_text.empty()
+                ? std::string("silt-out/ensemble")
+                : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
+  p.o.stop = q.stop;
+  EnsembleOutcome r;
+  r.out = p.o.out;
+  r.checkpoint = ensemble_checkpoint_dir(p.o.out);
+  r.members = p.e.members.size();
+  Progress progress(1.0, q.quiet);
+  if (!p.e.mpm) {
+    run_swe(p, q, progress, r);
+    return r;
+  }
+#if SILT_RUN_WITH_MPM
+  run_mpm(p, q, progress, r);
   return r;
 #else
   throw Error(fmt::format("{}: an MPM scene, and this build of silt has no MPM solver", q.scene));

@@ -229,9 +229,9 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     T md = in.max_depth;
     if (s.h > md) md = s.h;
     if constexpr ((F & kTileSources) != 0) {
-      for (Index k = 0; k < v.n_sources && dt > 0.0; ++k) {
+      for (Index k = first_source(v, i, j); k < v.n_sources && dt > 0.0; ++k) {
         const SourceCell src = v.sources[k];
-        if (src.i != i || src.j != j) continue;
+        if (src.i != i || src.j != j) break;  // sorted by (j, i): the cell's sources are done
         double dh, dhc;
         const double volume = point_source_k(v, src, dt, s.h, s.hc, dh, dhc);
         s.h += T(dh);

@@ -1,5 +1,6 @@
 #include "silt/swe/part.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -135,7 +136,8 @@ HostState<T> host_state(const Scene& s, const Layout& l, const partition::Subdom
   return st;
 }
 
-/// The point sources within the part or its ring, with cells made local.
+/// The point sources within the part or its ring, with cells made local, ordered by (j, i) (the
+/// scene's order within a cell) for first_source().
 std::vector<SourceCell> local_sources(const Layout& l, const partition::Subdomain& sub, Index nx,
                                       Index ny, Index ring) {
   std::vector<SourceCell> src;
@@ -144,6 +146,9 @@ std::vector<SourceCell> local_sources(const Layout& l, const partition::Subdomai
     if (i >= -ring && j >= -ring && i < nx + ring && j < ny + ring)
       src.push_back(SourceCell{i, j, sc.series, sc.conc, sc.id});
   }
+  std::stable_sort(src.begin(), src.end(), [](const SourceCell& a, const SourceCell& b) {
+    return a.j < b.j || (a.j == b.j && a.i < b.i);
+  });
   return src;
 }
 

@@ -28,4 +28,22 @@ SILT_HD double point_source_k(const SolverView<T>& v, const SourceCell& src, dou
   return volume;
 }
 
+/// Index of the first of v.sources at or after cell (i, j) in the order (j, i) in which a part
+/// keeps them (v.n_sources: none): a cell's sources are [first_source, while at (i, j)), found by
+/// bisection, so an inflow line's many cells cost each cell's update a few steps, not one per
+/// source.
+template <class T>
+SILT_HD Index first_source(const SolverView<T>& v, Index i, Index j) {
+  Index lo = 0, hi = v.n_sources;
+  while (lo < hi) {
+    const Index mid = lo + (hi - lo) / 2;
+    const SourceCell& s = v.sources[mid];
+    if (s.j < j || (s.j == j && s.i < i))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace silt::swe::detail

@@ -104,9 +104,10 @@ template <class T>
 bool row_sources(const RowPass<T>& rp, Index j, const StagedRow<T>& r, double& inflow) {
   const SolverView<T>& v = rp.v;
   bool any = false;
-  for (Index k = 0; k < v.n_sources; ++k) {
+  for (Index k = first_source(v, rp.i0, j); k < v.n_sources; ++k) {
     const SourceCell src = v.sources[k];
-    if (src.j != j || src.i < rp.i0 || src.i >= rp.i1 || !r.active[src.i - rp.i0 + 1]) continue;
+    if (src.j != j || src.i >= rp.i1) break;  // sorted by (j, i): the row's are done
+    if (!r.active[src.i - rp.i0 + 1]) continue;
     any = true;
     T& h = v.h_new(src.i, src.j);
     T& hc = v.hc_new(src.i, src.j);

@@ -20,7 +20,8 @@ struct Totals {
   // m^3 across each of Scene::sections, in order, toward the line's left (not part of the balance)
   std::vector<double> section_volume;
   // m^3 through each edge cell of the grid's boundary (west, east, south, north, along each), then
-  // each source, then each cross-section edge: what a restart continues (RestartState::flows)
+  // each boundary line's edge beside an inactive cell, then each source (an inflow line: each of
+  // its cells), then each cross-section edge: what a restart continues (RestartState::flows)
   std::vector<double> flows;
 };
 

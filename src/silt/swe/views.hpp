@@ -42,10 +42,12 @@ enum ClockSlot : int {
 // After the kClockSize slots the clock holds the flow slots: the net volume (m^3, positive into
 // the domain) that has passed each edge of the global grid's boundary since the start (slot
 // kClockSize + the edge cell's place in EdgeView::side_seg's layout) and each point source
-// (kClockSize + edge_slots + its index in the scene). Only the part that owns a cell adds to its
+// (kClockSize + n_edge + its slot, SourceCell::id). Only the part that owns a cell adds to its
 // slots, one add per step, so every slot holds the same sum on any split and the parts' clocks
-// add up exactly (totals() sums them, then each segment's edges in order). Part of kInflow.
-// After them, one slot per edge of the cross sections (sections.hpp), which are not inflows.
+// add up exactly (totals() sums them, then each segment's edges in order). Part of kInflow. The
+// edge slots end with the boundary lines' mask edges (EdgeView::mask_key), the source slots hold
+// one per cell of an inflow line. After them, one slot per edge of the cross sections
+// (sections.hpp), which are not inflows.
 
 /// Edge cells along the four sides of an nx x ny grid (EdgeView::side_seg's length).
 inline Index edge_slots(Index nx, Index ny) {
@@ -69,7 +71,7 @@ struct BoundaryCell {
   int seg;        // segment index
   int slot = -1;  // a rating segment's cell: its conveyance's place in the step's sums
   Index i = 0, j = 0;  // the cell: global in the Layout, local in a part's tables
-  Index flow = 0;      // the edge's flow slot (EdgeView::edge_index, or mask_slot for a mask edge)
+  Index flow = 0;      // flow slot: EdgeView::edge_index, or a mask edge's 2 (gnx + gny) + k
 };
 
 /// Key of the edge between cells (gi - 1, gj) and (gi, gj) (dir 0) or (gi, gj - 1) and (gi, gj)
