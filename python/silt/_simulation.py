@@ -90,6 +90,13 @@ class _Base:
             raise TypeError(f"run: checkpoint_every must be a str such as '10min' or 'sim:2.5', not {checkpoint_every!r}")
         return self._sim.run("" if out is None else os.fspath(out), checkpoint_every or "", bool(overwrite))
 
+    def _change(self, values: Dict[str, Any], apply: Any, *args: Any) -> None:
+        """Validates `values` as the scene keys they mirror (silt.SceneError naming the key), hands
+        the changed scene to `apply`, and keeps it as :attr:`scene` once the solver took it."""
+        scene = self.scene._updated(values)
+        apply(scene._spec, *args)
+        self.scene = scene
+
     def write_frame(self, dir: "str | os.PathLike[str]") -> List[str]:
         """Writes the current state as the next frame of ``dir`` with ``silt run``'s writers (the
         scene's formats, frames.csv, resolved_scene.json); returns the paths written."""
@@ -199,6 +206,13 @@ class MpmSimulation(_Base):
         rebuilds, dt_min, dt_max, stable_dt, kinetic_energy, rms_speed, warnings, ...)."""
         return self._sim.advance_frame()
 
+    def step(self) -> float:
+        """One step of the time step the CFL condition allows, checked for faults; returns its dt,
+        s (:attr:`time` and :attr:`steps` say where the run is). Steps are not clipped to frames:
+        a frame begun after steps (:meth:`advance_frame`, :meth:`advance_to`) ends ``frame_dt``
+        after where they left the run. Device views taken before end (:class:`DeviceArray`)."""
+        return self._sim.step()
+
     def advance_to(self, t: float) -> Optional[Dict[str, Any]]:
         """Whole frames until the time reaches ``t`` (s); returns the last frame's statistics
         (None when no frame was needed)."""
@@ -282,6 +296,29 @@ class MpmSimulation(_Base):
         at = c["at"] if given[field] is None else _vec3(f"set_collider: {field}", given[field])
         vel = c["velocity"] if velocity is None else _vec3("set_collider: velocity", velocity)
         self._sim.move_collider(index, at, vel)
+
+    def set_gravity(self, gravity: Any) -> None:
+        """Gravity (m/s^2; 2 or 3 numbers as ``physics.gravity`` takes them) from the current time
+        on, between frames. Checked as the scene key is (:class:`silt.SceneError` naming
+        ``physics.gravity``). A checkpoint holds the scene's values, so :meth:`checkpoint`
+        raises :class:`silt.Error` after a change (until :meth:`restore`, which puts them back)."""
+        self._change({"physics.gravity": gravity}, self._sim.set_physics)
+
+    def set_material(self, material: Union[str, int], **params: Any) -> None:
+        """Changes material ``material`` (its name or index) between frames, from the current time
+        on: any parameter of its kind but ``kind`` and ``density`` (the particles' mass was set
+        from it), e.g. ``set_material("sand", friction_angle=25, cohesion=0.01)``; the time step
+        follows the new stiffness. Each value is checked as the scene key ``materials[i].<name>``
+        is (:class:`silt.SceneError` naming it); ``kind`` or a new ``density`` raise ValueError.
+        As for :meth:`set_gravity`, :meth:`checkpoint` refuses after a change."""
+        names = [m["name"] for m in self.scene.to_dict()["materials"]]
+        index = _pick("set_material", "material", material, names)
+        if not params:
+            raise TypeError("set_material: give the parameters to change, e.g. friction_angle=25")
+        for fixed in ("kind", "name"):
+            if fixed in params:
+                raise ValueError(f"set_material: a material's {fixed} cannot change mid-run")
+        self._change({f"materials[{index}].{k}": v for k, v in params.items()}, self._sim.set_physics)
 
     def _source_index(self, source: Union[str, int]) -> int:
         return _pick("add_particles", "source", source, self._sim.source_names())
@@ -383,6 +420,14 @@ class SweSimulation(_Base):
         """Steps until the simulated time is ``t`` (s) exactly."""
         self._sim.advance_to(_time(t, "advance_to"))
 
+    def step(self) -> float:
+        """One step of the time step the CFL condition allows, clipped so as not to pass the next
+        output time or ``run.end_time`` (so that ``while sim.time < sim.end_time: sim.step()``
+        lands on each output time, as :meth:`run` does; past the end it is not clipped). Checked
+        for faults as :meth:`advance_to` is. Returns the step's dt, s (:attr:`time` and
+        :attr:`steps` say where the run is)."""
+        return self._sim.step()
+
     def advance_frame(self) -> Dict[str, Any]:
         """To the scene's next output time; returns :meth:`totals`."""
         return self._sim.advance_frame()
@@ -436,6 +481,48 @@ class SweSimulation(_Base):
         if t.shape != v.shape:
             raise ValueError(f"set_series: {t.shape[0]} times but {v.shape[0]} values")
         self._sim.set_series(name, t, v)
+
+    def set_gravity(self, gravity: float) -> None:
+        """Gravity (m/s^2) from the current time on, between steps; checked as
+        ``physics.gravity`` is (:class:`silt.SceneError` naming it). Like every change below, it
+        builds the solver's parts anew and continues from the state now, exactly as a restart
+        from a checkpoint does (every cell, the clock, the volumes), on the CPU and on CUDA. A
+        checkpoint holds the scene as given, so :meth:`checkpoint` raises :class:`silt.Error`
+        after a change, and :meth:`restore` puts the scene back."""
+        self._change({"physics.gravity": gravity}, self._sim.set_gravity)
+
+    def set_rain(self, mm_h: Any = None, raster: Any = None) -> None:
+        """The rain from the current time on, between steps. ``mm_h``: the uniform rate as
+        ``rainfall_mm_h`` takes it (a number, or rows ``[[t, rate], ...]`` with t in s since the
+        start; None: unchanged). ``raster``: a (ny, nx) array of rates in mm/h held from now on, or
+        a ``rainfall`` object of the scene (frames with times, NetCDF); ``False`` removes the
+        scene's rain rasters; None leaves them. Checked as those scene keys are
+        (:class:`silt.SceneError` naming the key, or TypeError / ValueError for a bad array). See
+        :meth:`set_gravity` for how the change is made and checkpoints."""
+        values: Dict[str, Any] = {}
+        if mm_h is not None:
+            values["rainfall_mm_h"] = mm_h
+        if isinstance(raster, np.ndarray):
+            values["rainfall"] = {"frames": [{"time": 0, "raster": raster}], "units": "mm/h"}
+        elif raster is not None and raster is not False:
+            values["rainfall"] = raster
+        if not values and raster is not False:
+            raise TypeError("set_rain: give mm_h=, raster= or raster=False")
+        self._change(values, self._sim.set_rain, raster is False)
+
+    def set_bed(self, bed: Any, keep: str = "depth") -> None:
+        """The bed (m) from the current time on, between steps: a (ny, nx) array, or anything the
+        scene's ``bed`` takes (a number, a raster path, an analytic field), checked as that key
+        is. The active cells stay as they are. ``keep="depth"``: each cell keeps its depth (the
+        volume is unchanged; the level moves with the bed); ``keep="level"``: wet cells keep their
+        water level h + z (deepen where the bed fell, dry where it rose above the water), with
+        their velocity and concentration: the volume changes, and the water balance
+        (mass_balance.csv's residual) shows it. :meth:`field` ("bed", "level") and the frames
+        written after it show the new bed. See :meth:`set_gravity` for how the change is made and
+        checkpoints."""
+        if keep not in ("depth", "level"):
+            raise ValueError(f"set_bed: keep must be 'depth' or 'level', not {keep!r}")
+        self._change({"bed": bed}, self._sim.set_bed, keep == "level")
 
     def write_gauges(self, dir: "str | os.PathLike[str]") -> str:
         """Appends the gauges' current values as a row of ``dir``/gauges.csv; returns its path."""

@@ -15,6 +15,11 @@
 #include "silt/core/exec.hpp"
 #include "silt/run/job.hpp"
 
+namespace silt::io {
+struct SweJob;
+struct MpmJob;
+}  // namespace silt::io
+
 namespace silt::python {
 
 namespace nb = nanobind;
@@ -35,6 +40,9 @@ struct SceneSpec {
   std::string name;
   std::string base_dir;
   std::vector<std::string> overrides;
+  /// NumPy arrays the scene names as "array:<name>" (io/scene_arrays.hpp), by that name: float64,
+  /// C-contiguous (the Python layer checked and converted them, silt/_arrays.py).
+  nb::dict arrays;
 };
 
 /// "swe" or "mpm" (SceneError when the scene does not say or cannot be read).
@@ -51,6 +59,11 @@ auto load_scene(F load) {
     throw SceneError(e.what());
   }
 }
+
+/// The scene of spec loaded and validated (SceneError with the loader's message), its arrays read
+/// where the scene names them.
+io::SweJob load_swe(const SceneSpec& spec);
+io::MpmJob load_mpm(const SceneSpec& spec);
 
 /// One exec per listed device (run::choose_execs, as `silt run` chooses, on this process alone):
 /// "cpu" (CPU partitions), "cuda" or "auto" (CUDA when this build has it and a GPU is present); a
@@ -108,6 +121,9 @@ struct RunOut {
   std::string dir;
   std::string checkpoint_every;
   bool overwrite = false;
+  /// The run continues a restored checkpoint: the folder is claimed as `silt run --restart`
+  /// claims it (its files kept, the frames after the checkpoint's written there).
+  bool restart = false;
 };
 /// Checks the options of a run from `start` to `end` s and claims the folder (errors name them).
 void check_run_options(const RunOut& out, double start, double end);

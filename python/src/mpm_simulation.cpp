@@ -50,11 +50,7 @@ using Rows = nb::ndarray<const float, nb::shape<-1, 3>, nb::c_contig, nb::device
 class MpmSimulation {
  public:
   MpmSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
-      : job_(std::make_unique<io::MpmJob>(load_scene([&] {
-          return spec.path.empty()
-                     ? io::parse_mpm_job(spec.text, spec.name, spec.base_dir, spec.overrides)
-                     : io::load_mpm_job(spec.path, spec.overrides);
-        }))),
+      : job_(std::make_unique<io::MpmJob>(load_mpm(spec))),
         execs_(choose_execs(backend, devices)),
         overrides_(spec.overrides) {
     mpm::SolverOptions o;
@@ -73,6 +69,21 @@ class MpmSimulation {
       s = frame();
     }
     return stats_dict(s, frame_);
+  }
+
+  // One step of the dt the CFL condition allows (Solver::step, not clipped to a frame's end),
+  // checked for faults. Returns the step's dt.
+  double step() {
+    Busy busy(busy_);
+    const double before = solver_->time();
+    {
+      nb::gil_scoped_release unlocked;
+      ++generation_;  // before: a fault mid-step also ends the views
+      solver_->step();
+      solver_->check();
+      ++steps_;
+    }
+    return solver_->time() - before;
   }
 
   // Frames until the time reaches t (frame k ends at k frame_dt), looking for Ctrl-C between
@@ -104,15 +115,17 @@ class MpmSimulation {
     std::optional<mpm::FrameStats> last;
     {
       Busy busy(busy_);
-      const RunOut out{dir, checkpoint_every, overwrite};
-      if (!dir.empty() && frame_ != 0)
+      const bool continues = restored_steps_ == steps_;
+      const RunOut out{dir, checkpoint_every, overwrite, continues};
+      if (!dir.empty() && steps_ != 0 && !continues)
         throw Error(fmt::format(
-            "run(out='{}'): a run that writes starts at frame 0 (this simulation is at frame "
-            "{}); make a new Simulation, or run() without out",
-            dir, frame_));
+            "run(out='{}'): a run that writes starts at frame 0 or at the checkpoint restore() "
+            "read (this simulation is at frame {}, step {}); make a new Simulation, or run() "
+            "without out",
+            dir, frame_, steps_));
       check_run_options(out, solver_->time(), job_->run.end_time);
       if (!dir.empty()) run::write_resolved_scene(*job_, dir, describe_execs(execs_), overrides_);
-      run::MpmAdapter frames(*job_, *solver_, frame_ > 0 ? frame_ + 1 : 0, dir, true);
+      run::MpmAdapter frames(*job_, *solver_, frame_ > 0 || continues ? frame_ + 1 : 0, dir, true);
       ++generation_;  // a fault mid-frame also ends the views
       frames.on_frame = [&](const mpm::FrameStats& s) {
         ++generation_;
@@ -201,6 +214,7 @@ class MpmSimulation {
     const mpm::RestartState st = io::load_mpm_checkpoint(path, *job_);
     solver_->restore(st);
     frame_ = long(st.frame);
+    restored_steps_ = steps_;
     ++generation_;
   }
 
@@ -261,6 +275,25 @@ class MpmSimulation {
     }
   }
 
+  // Gravity and the materials of `spec`: the simulation's scene with the change, validated by the
+  // scene's loader (Python's Scene.update); the solver refuses a material's kind or density.
+  void set_physics(const SceneSpec& spec) {
+    Busy busy(busy_);
+    const io::MpmJob changed = load_mpm(spec);
+    std::string error;
+    {
+      nb::gil_scoped_release unlocked;
+      try {
+        solver_->set_physics(changed.scene.gravity, changed.scene.materials);
+      } catch (const Error& e) {
+        error = e.what();
+      }
+    }
+    if (!error.empty()) throw nb::value_error(error.c_str());
+    job_->scene.gravity = changed.scene.gravity;
+    job_->scene.materials = changed.scene.materials;
+  }
+
   long frame_index() const { return frame_; }
   long long steps() const { return steps_; }
   long long generation() const { return generation_; }
@@ -290,6 +323,7 @@ class MpmSimulation {
   std::map<std::string, std::unique_ptr<io::MpmFrameWriter>> writers_;
   long frame_ = 0;
   long long steps_ = 0;
+  long long restored_steps_ = -1;  // steps_ at the last restore(): run(out) continues from there
   long long generation_ = 0;
   std::atomic<bool> busy_{false};
 };
@@ -301,6 +335,7 @@ void bind_mpm(nb::module_& m) {
       .def(nb::init<const SceneSpec&, const std::string&, const std::vector<int>&>(),
            nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
       .def("advance_frame", &MpmSimulation::advance_frame)
+      .def("step", &MpmSimulation::step)
       .def("advance_to", &MpmSimulation::advance_to, nb::arg("t"))
       .def("run", &MpmSimulation::run, nb::arg("out"), nb::arg("checkpoint_every"),
            nb::arg("overwrite"))
@@ -313,6 +348,7 @@ void bind_mpm(nb::module_& m) {
       .def("add_particles", &MpmSimulation::add_particles, nb::arg("source"), nb::arg("position"),
            nb::arg("velocity"))
       .def("source_names", &MpmSimulation::source_names)
+      .def("set_physics", &MpmSimulation::set_physics, nb::arg("spec"))
       .def("colliders", &MpmSimulation::colliders)
       .def("move_collider", &MpmSimulation::move_collider, nb::arg("index"), nb::arg("at"),
            nb::arg("velocity"))

@@ -16,8 +16,9 @@ void check_run_options(const RunOut& out, double start, double end) {
   if (out.dir.empty() && !out.checkpoint_every.empty())
     throw nb::value_error("run: checkpoint_every needs an output folder (out=...)");
   if (!out.dir.empty())
-    run::claim_output_dir(out.dir,
-                          out.overwrite ? run::OutputMode::overwrite : run::OutputMode::fresh);
+    run::claim_output_dir(out.dir, out.restart     ? run::OutputMode::restart
+                                   : out.overwrite ? run::OutputMode::overwrite
+                                                   : run::OutputMode::fresh);
 }
 
 void run_frames(run::Job& job, const RunOut& out, double end) {

@@ -42,11 +42,7 @@ using Samples = nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device:
 class SweSimulation {
  public:
   SweSimulation(const SceneSpec& spec, const std::string& backend, const std::vector<int>& devices)
-      : job_(std::make_unique<io::SweJob>(load_scene([&] {
-          return spec.path.empty()
-                     ? io::parse_swe_job(spec.text, spec.name, spec.base_dir, spec.overrides)
-                     : io::load_swe_job(spec.path, spec.overrides);
-        }))),
+      : job_(std::make_unique<io::SweJob>(load_swe(spec))),
         execs_(choose_execs(backend, devices)),
         overrides_(spec.overrides) {
     swe::Split split;
@@ -69,16 +65,24 @@ class SweSimulation {
     interrupted.raise_if_interrupted();
   }
 
+  // One step of the CFL's dt, clipped so as not to pass the next output time or run.end_time (a
+  // loop of steps lands on each, as run() does); past the end, not clipped. Checked for faults
+  // as advance_to's batches are. Returns the step's dt.
+  double step() {
+    Busy busy(busy_);
+    const double now = solver_->time();
+    const double stop = next_output(now) > now ? next_output(now) : now + kUnclipped;
+    {
+      nb::gil_scoped_release unlocked;
+      solver_->advance_to(stop, {}, std::nextafter(now, stop));
+    }
+    return solver_->last_dt();
+  }
+
   // To the scene's next output time (outputs.times / run.output_interval) after now.
   nb::dict advance_frame() {
     const double now = solver_->time();
-    const auto& times = job_->run.output_times;
-    double next = job_->run.end_time;
-    for (const double t : times)
-      if (t > now) {
-        next = t;
-        break;
-      }
+    const double next = next_output(now);
     if (!(next > now))
       throw Error(
           fmt::format("swe scene '{}': the run is at its end (t = {} s, run.end_time = {} s); "
@@ -93,16 +97,20 @@ class SweSimulation {
   nb::dict run(const std::string& dir, const std::string& checkpoint_every, bool overwrite) {
     {
       Busy busy(busy_);
-      const RunOut out{dir, checkpoint_every, overwrite};
-      if (!dir.empty() && solver_->steps() != 0)
+      const bool continues = restored_ && solver_->steps() == restored_->state.steps &&
+                             solver_->time() == restored_->state.time;
+      const RunOut out{dir, checkpoint_every, overwrite, continues};
+      if (!dir.empty() && solver_->steps() != 0 && !continues)
         throw Error(fmt::format(
-            "run(out='{}'): a run that writes starts at t = 0 (this simulation is at t = {} s, "
-            "step {}); make a new Simulation, or run() without out",
+            "run(out='{}'): a run that writes starts at t = 0 or at the checkpoint restore() "
+            "read (this simulation is at t = {} s, step {}); make a new Simulation, or run() "
+            "without out",
             dir, solver_->time(), solver_->steps()));
       check_run_options(out, solver_->time(), job_->run.end_time);
       if (!dir.empty())
         io::write_resolved_scene(*job_, dir, run::build_id(), describe_execs(execs_), overrides_);
-      run::SweAdapter frames(*job_, *solver_, nullptr, dir, true, int(execs_.size()));
+      run::SweAdapter frames(*job_, *solver_, continues ? restored_.get() : nullptr, dir, true,
+                             int(execs_.size()));
       run_frames(frames, out, job_->run.end_time);
     }
     return totals();
@@ -228,10 +236,15 @@ class SweSimulation {
     io::save_swe_checkpoint(path, *job_, c, run::build_id());
   }
 
+  // Continues from a checkpoint; run(out) then goes on with the frames and gauge rows after it,
+  // as `silt run --restart` does.
   void restore(const std::string& path) {
     Busy busy(busy_);
     nb::gil_scoped_release unlocked;
-    solver_->restore(io::load_swe_checkpoint(path, *job_).state);
+    auto c = std::make_unique<io::SweCheckpoint>(io::load_swe_checkpoint(path, *job_));
+    solver_->restore(c->state);
+    c->state.fields = {};  // where the run stands is kept, not the cells
+    restored_ = std::move(c);
   }
 
   // A boundary's or point source's series replaced from now on (Solver::set_series); the
@@ -253,6 +266,41 @@ class SweSimulation {
     if (!error.empty()) throw nb::value_error(error.c_str());
   }
 
+  // Setters between steps: `spec` is the simulation's scene with the change, validated by the
+  // scene's loader (Python's Scene.update); the solver takes the changed values from it, and the
+  // job the writers read keeps them too.
+  void set_gravity(const SceneSpec& spec) {
+    Busy busy(busy_);
+    const io::SweJob changed = load_swe(spec);
+    nb::gil_scoped_release unlocked;
+    solver_->set_gravity(changed.scene.gravity);
+    job_->scene.gravity = changed.scene.gravity;
+  }
+
+  // The uniform rainfall and, unless drop_rasters, the rain rasters of spec.
+  void set_rain(const SceneSpec& spec, bool drop_rasters) {
+    Busy busy(busy_);
+    io::SweJob changed = load_swe(spec);
+    if (drop_rasters) changed.scene.rain = {};
+    nb::gil_scoped_release unlocked;
+    solver_->set_rain(changed.scene.rainfall, changed.scene.rain);
+    job_->scene.rainfall = std::move(changed.scene.rainfall);
+    job_->scene.rain = std::move(changed.scene.rain);
+  }
+
+  void set_bed(const SceneSpec& spec, bool keep_level) {
+    Busy busy(busy_);
+    io::SweJob changed = load_swe(spec);
+    if (changed.scene.active != job_->scene.active)
+      throw nb::value_error(
+          "set_bed: the new bed has no data in other cells than the scene's bed; the active "
+          "cells cannot change mid-run");
+    nb::gil_scoped_release unlocked;
+    solver_->set_bed(changed.scene.bed,
+                     keep_level ? swe::BedChange::keep_level : swe::BedChange::keep_depth);
+    job_->scene.bed = solver_->scene().bed;
+  }
+
   double time() const { return solver_->time(); }
   long long steps() const { return solver_->steps(); }
   double last_dt() const { return solver_->last_dt(); }
@@ -263,6 +311,16 @@ class SweSimulation {
   double dx() const { return job_->scene.grid.dx; }
 
  private:
+  // A step past the run's end is not clipped: its target lies this far ahead, s.
+  static constexpr double kUnclipped = 1e30;
+
+  // The scene's first output time after `now`, else run.end_time.
+  double next_output(double now) const {
+    for (const double t : job_->run.output_times)
+      if (t > now) return t;
+    return job_->run.end_time;
+  }
+
   struct Output {
     std::unique_ptr<io::SweOutputWriter> frames;
     std::unique_ptr<io::GaugeCsvWriter> gauges;
@@ -281,6 +339,7 @@ class SweSimulation {
   std::vector<Exec> execs_;
   std::vector<std::string> overrides_;
   std::unique_ptr<swe::Solver> solver_;
+  std::unique_ptr<io::SweCheckpoint> restored_;  // the last restore()'s, without its fields
   std::map<std::string, Output> outputs_;
   std::atomic<bool> busy_{false};
 };
@@ -293,6 +352,7 @@ void bind_swe(nb::module_& m) {
            nb::arg("spec"), nb::arg("backend"), nb::arg("devices"))
       .def("advance_to", &SweSimulation::advance_to, nb::arg("t"))
       .def("advance_frame", &SweSimulation::advance_frame)
+      .def("step", &SweSimulation::step)
       .def("run", &SweSimulation::run, nb::arg("out"), nb::arg("checkpoint_every"),
            nb::arg("overwrite"))
       .def("totals", &SweSimulation::totals)
@@ -305,6 +365,9 @@ void bind_swe(nb::module_& m) {
       .def("restore", &SweSimulation::restore, nb::arg("path"))
       .def("set_series", &SweSimulation::set_series, nb::arg("name"), nb::arg("times"),
            nb::arg("values"))
+      .def("set_gravity", &SweSimulation::set_gravity, nb::arg("spec"))
+      .def("set_rain", &SweSimulation::set_rain, nb::arg("spec"), nb::arg("drop_rasters"))
+      .def("set_bed", &SweSimulation::set_bed, nb::arg("spec"), nb::arg("keep_level"))
       .def_prop_ro("time", &SweSimulation::time)
       .def_prop_ro("steps", &SweSimulation::steps)
       .def_prop_ro("last_dt", &SweSimulation::last_dt)

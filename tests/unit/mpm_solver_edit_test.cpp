@@ -1,6 +1,8 @@
 // mpm::Solver's changes between frames (solver_edit.cpp): particles added by the caller (counts,
 // ids, where they are after the next frame, on one part and on two) and a collider moved by the
-// caller (a block resting on a plane rises with it), with the errors a caller needs.
+// caller (a block resting on a plane rises with it), gravity and material parameters set by the
+// caller (the particles fall from then on; kind and density refused), with the errors a caller
+// needs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -158,6 +160,39 @@ TEST(MpmSolverEdit, ABlockOnAMovedPlaneRisesWithIt) {
           solver.move_collider(1, {0, 0, 0}, {0, 0, 0});
         },
         {"collider 1 does not exist"}));
+  }
+}
+
+TEST(MpmSolverEdit, GravitySetBetweenFramesActsFromThenOnAndCheckpointsWait) {
+  for (int parts : {1, 2}) {
+    SCOPED_TRACE(parts);
+    Solver solver(drifting_scene(), execs(parts));
+    solver.advance_frame();
+    const RestartState before = solver.state();
+    const double dt = solver.scene().frame_dt;
+    std::vector<Material> m = solver.scene().materials;
+    m[0].youngs_modulus *= 2;  // a stiffer jelly: allowed
+    solver.set_physics({0, -10, 0}, m);
+    EXPECT_EQ(solver.scene().materials[0].youngs_modulus, 2e4);
+    solver.advance_frame();
+    const ParticleFrame f = solver.particles();
+    double vy = 0;
+    for (std::size_t k = 0; k < f.count(); ++k) vy += f.velocity[3 * k + 1];
+    EXPECT_NEAR(vy / double(f.count()), -10 * dt, 0.05 * 10 * dt);  // free fall for one frame
+    EXPECT_TRUE(throws_with([&] { solver.state(); }, {"drift", "gravity or a material was set"}));
+    solver.restore(before);  // the scene's gravity and materials again
+    EXPECT_EQ(solver.scene().gravity[1], 0.0);
+    EXPECT_EQ(solver.scene().materials[0].youngs_modulus, 1e4);
+    solver.state();
+    m[0].density *= 2;
+    EXPECT_TRUE(throws_with(
+        [&] {
+          solver.set_physics({0, 0, 0}, m);
+        },
+        {"drift", "materials[0]", "density cannot change mid-run"}));
+    m = solver.scene().materials;
+    m[1].kind = MaterialKind::fluid;
+    EXPECT_TRUE(throws_with([&] { solver.set_physics({0, 0, 0}, m); }, {"kind"}));
   }
 }
 

@@ -5,6 +5,9 @@ silt_add_test(NAME swe_solver_test SOURCES swe_solver_test.cpp LABEL unit LIBS s
               TIMEOUT 300)
 silt_add_test(NAME swe_set_series_test SOURCES swe_set_series_test.cpp LABEL unit LIBS silt::swe
               CUDA)
+# Gravity, rain and bed changed between steps (solver_edit.cpp), on CPU (unit) and CUDA (gpu).
+silt_add_test(NAME swe_solver_edit_test SOURCES swe_solver_edit_test.cpp LABEL unit LIBS silt::swe
+              CUDA)
 # Boundary lines and inflow lines laid on the grid: the edges and cells they take, their errors.
 silt_add_test(NAME swe_boundary_lines_unit_test SOURCES swe_boundary_lines_test.cpp LABEL unit
               LIBS silt::swe)

@@ -325,6 +325,23 @@ TEST(MpmContact, WithAFieldPerBodyABlockSlidesDownAnInclineByItsFriction) {
   EXPECT_LT(std::abs(grid), 0.1 * free_ref);
 }
 
+// Split runs (several parts), g2p2g and the deterministic mode refuse the key, naming it.
+TEST(MpmContact, SplitRunsG2p2gAndDeterministicRefuseContact) {
+  if (on_gpu()) GTEST_SKIP() << "the CUDA backend refuses the key first";
+  Scene s = resting_scene(0.02);
+  contact_between(s, {1}, 0.5);
+  EXPECT_TRUE(throws_with(
+      [&] { silt::mpm::Solver solver(s, std::vector<silt::Exec>(2, silt::Exec::host())); },
+      {"'contact'", "one part"}));
+  Scene fused = s;
+  fused.g2p2g = true;
+  EXPECT_TRUE(throws_with([&] { silt::mpm::Solver solver(fused, exec()); }, {"contact", "g2p2g"}));
+  Scene det = s;
+  det.deterministic = true;
+  EXPECT_TRUE(
+      throws_with([&] { silt::mpm::Solver solver(det, exec()); }, {"contact", "deterministic"}));
+}
+
 // The CUDA backend refuses the key with a message naming it.
 TEST(MpmContact, CudaRefusesContactNamingTheKey) {
   if (!on_gpu()) GTEST_SKIP() << "the CPU backend runs multi-field contact";

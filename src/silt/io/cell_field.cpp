@@ -27,11 +27,33 @@ std::string FieldReader::raster_path(const Json* v) const {
 const Raster& FieldReader::raster(const std::string& path, const std::string& key_path) {
   auto it = cache_.find(path);
   if (it != cache_.end()) return it->second;
+  if (path.rfind(kArrayPrefix, 0) == 0)
+    return cache_.emplace(path, array_raster(path, key_path)).first->second;
   try {
     return cache_.emplace(path, read_raster(path)).first->second;
   } catch (const Error& e) {
     throw Error(fmt::format("{} (raster '{}' of {})", e.what(), key_path, src_->name));
   }
+}
+
+Raster FieldReader::array_raster(const std::string& name, const std::string& key_path) const {
+  if (!names_array(src_->arrays, name))
+    key_error(*src_, key_path,
+              fmt::format("names the array '{}', which was not given with the scene", name));
+  if (grid_.nx == 0)
+    key_error(*src_, key_path,
+              fmt::format("is the array '{}': an array has no georeferencing, so the scene needs "
+                          "\"grid\": {{\"nx\", \"ny\", \"dx\", \"origin\"}} with it",
+                          name));
+  const ArrayView& a = src_->arrays->at(name);
+  Raster r;
+  r.nx = a.cols;
+  r.ny = a.rows;
+  r.dx = grid_.dx;
+  r.x0 = grid_.x0;
+  r.y0 = grid_.y0;
+  r.values.assign(a.data, a.data + a.rows * a.cols);
+  return r;
 }
 
 void FieldReader::set_grid(const swe::Grid& grid, std::string origin) {

@@ -8,6 +8,8 @@
 //                                              by patches (rectangles, circles) whose value has the
 //                                              same form; a cell belongs to a patch when its centre
 //                                              is inside.
+//   "array:bed"                                an array given with the scene (scene_arrays.hpp:
+//                                              Python's NumPy arrays), read as a raster on the grid
 #pragma once
 
 #include <cstdint>
@@ -64,6 +66,8 @@ class FieldReader {
   void check_crs(const Raster& r, const std::string& path, const std::string& key_path);
 
  private:
+  /// The scene's array `name` ("array:bed") as a raster on the grid (set_grid() first).
+  Raster array_raster(const std::string& name, const std::string& key_path) const;
   void check_matches(const Raster& r, const std::string& path, const std::string& key_path) const;
   void paint_analytic(Keys& k, CellField& f, double fallback);
 

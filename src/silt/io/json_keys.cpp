@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 // Absolute, so that the resolved scene written next to the outputs names the same file from
 // any folder (`silt view OUT`, a rerun of OUT/resolved_scene.json).
 std::string SceneSource::resolve_path(const std::string& path) const {
+  if (path.rfind(kArrayPrefix, 0) == 0) return path;
   fs::path p(path);
   if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
   return fs::absolute(p).lexically_normal().string();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "silt/core/error.hpp"
+#include "silt/io/scene_arrays.hpp"
 #include "silt/io/scene_text.hpp"
 
 namespace silt::io {
@@ -26,8 +27,11 @@ struct SceneSource {
   /// Where each override came from, named in errors ("--set", "ensemble member 'n_low'"); an
   /// override without a label here came from --set.
   std::vector<std::string> override_labels;
+  /// In-memory arrays the scene names as "array:<name>" in place of raster files (null: none;
+  /// scene_arrays.hpp). They must outlive the loading.
+  const SceneArrays* arrays = nullptr;
   /// path relative to base_dir unless absolute, made absolute: every data file the resolved
-  /// scene names opens from any working directory.
+  /// scene names opens from any working directory. An array's name ("array:bed") stays as it is.
   std::string resolve_path(const std::string& path) const;
   /// base_dir as an absolute path (the working directory when base_dir is "").
   std::string absolute_base_dir() const;

@@ -403,7 +403,9 @@ void check_scene(Keys& top, MpmJob& job) {
                                   "[{:.6g}, {:.6g}] m, the domain [{:.6g}, {:.6g}] m",
                                   src.name, "xyz"[a], region.lower()[a], region.upper()[a],
                                   s.domain_min[a], s.domain_max[a]));
-    const double n = src.particles_per_cell * region.volume() / cell;
+    const double n = src.shape == mpm::Shape::points
+                         ? double(src.point_count())
+                         : src.particles_per_cell * region.volume() / cell;
     if (n < 1)
       top.fail(key, fmt::format("(source '{}') holds {:.3g} particles at dx = {} m and {} per "
                                 "cell: make it larger or raise particles_per_cell",
@@ -511,6 +513,8 @@ std::string to_string(mpm::Shape s) {
       return "cylinder";
     case mpm::Shape::mesh:
       return "mesh";
+    case mpm::Shape::points:
+      return "points";
   }
   return "box";
 }
@@ -528,8 +532,8 @@ std::string to_string(mpm::WallKind w) {
 }
 
 MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std::string& base_dir,
-                     const std::vector<std::string>& overrides) {
-  SceneSource src{name, base_dir, overrides, {}};
+                     const std::vector<std::string>& overrides, const SceneArrays* arrays) {
+  SceneSource src{name, base_dir, overrides, {}, arrays};
   return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
 }
 

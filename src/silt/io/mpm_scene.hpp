@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "silt/io/particles_vtp.hpp"
+#include "silt/io/scene_arrays.hpp"
 #include "silt/io/splat_render.hpp"
 #include "silt/io/up_axis.hpp"
 #include "silt/io/volume_vdb.hpp"
@@ -65,9 +66,11 @@ MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& ove
 MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides,
                     const std::vector<std::string>& labels);
 /// The same from text: `name` is used in messages and as the default scene name; relative paths
-/// (meshes) are resolved against base_dir ("" = the current directory).
+/// (meshes) are resolved against base_dir ("" = the current directory); arrays: what
+/// "array:<name>" values name (scene_arrays.hpp: rasters, a points source's particles).
 MpmJob parse_mpm_job(const std::string& text, const std::string& name, const std::string& base_dir,
-                     const std::vector<std::string>& overrides = {});
+                     const std::vector<std::string>& overrides = {},
+                     const SceneArrays* arrays = nullptr);
 
 /// A few lines for `silt validate`: domain, materials, sources and their particle counts, dt
 /// limits, outputs, warnings.

@@ -154,6 +154,44 @@ void read_emit(Keys& s, mpm::Source& src) {
   e.finish();
 }
 
+// An (n, 3) array the scene names at `key` (scene_arrays.hpp), as doubles; `rows` (when > 0) the
+// count it must have. In 2D the z column is ignored (the particles lie in the plane).
+std::shared_ptr<const std::vector<double>> read_rows(Keys& s, const std::string& key,
+                                                     std::size_t rows) {
+  const std::string name = s.string(key, "");
+  const SceneArrays* arrays = s.source().arrays;
+  if (!names_array(arrays, name))
+    s.fail(key, fmt::format("must name an array given with the scene (in Python an (n, 3) NumPy "
+                            "array), got \"{}\"",
+                            excerpt(name, 80)));
+  s.resolved(key) = name;
+  const ArrayView& a = arrays->at(name);
+  if (a.cols != 3 || a.rows < 1 || (rows > 0 && std::size_t(a.rows) != rows))
+    s.fail(key, fmt::format("'{}' is {} x {}; expected {} x 3 (a row per particle: x, y, z)", name,
+                            a.rows, a.cols, rows > 0 ? fmt::format("{}", rows) : "n"));
+  auto out = std::make_shared<std::vector<double>>(a.data, a.data + 3 * a.rows);
+  for (std::size_t k = 0; k < out->size(); ++k)
+    if (!std::isfinite((*out)[k]))
+      s.fail(key, fmt::format("'{}' row {} is not finite", name, k / 3));
+  return out;
+}
+
+// A points source: particles at the rows of "position", with "velocity" an array of as many
+// rows or one velocity for all; given once (no "emit").
+void read_points(Keys& s, mpm::Source& src) {
+  src.points = read_rows(s, "position", 0);
+  const std::size_t n = src.point_count();
+  for (std::size_t a = 0; a < 3; ++a) {
+    src.box_min[a] = src.box_max[a] = (*src.points)[a];
+    for (std::size_t i = 1; i < n; ++i) {
+      src.box_min[a] = std::min(src.box_min[a], (*src.points)[3 * i + a]);
+      src.box_max[a] = std::max(src.box_max[a], (*src.points)[3 * i + a]);
+    }
+  }
+  const Json* v = s.take("velocity");  // read again below when it is one velocity for all
+  if (v && v->is_string()) src.point_velocities = read_rows(s, "velocity", n);
+}
+
 void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::string>& names) {
   mpm::Source src;
   src.name = s.name("name", fmt::format("source{}", index), "it names the source");
@@ -185,7 +223,8 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
   s.resolved("material") = mat;
 
   const int dims = scene.dimensions;
-  const std::string shape = s.choice("shape", "box", {"box", "sphere", "cylinder", "mesh"});
+  const std::string shape =
+      s.choice("shape", "box", {"box", "sphere", "cylinder", "mesh", "points"});
   if (dims == 2 && (shape == "cylinder" || shape == "mesh"))
     s.fail("shape", fmt::format("is \"{}\", which a 2D scene has not: it fills \"box\" and "
                                 "\"sphere\" (a disc in the plane) sources",
@@ -198,6 +237,9 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
       if (!(src.box_max[d] > src.box_min[d]))
         s.fail("max", fmt::format("must exceed 'min' along every axis; axis {}: {} <= {}", "xyz"[d],
                                   src.box_max[d], src.box_min[d]));
+  } else if (shape == "points") {
+    src.shape = mpm::Shape::points;
+    read_points(s, src);
   } else if (shape == "sphere") {
     src.shape = mpm::Shape::sphere;
     src.center = read_vec3(s, "center", "m", dims);
@@ -222,7 +264,7 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
     src.mesh_scale = s.number("scale", 1.0, Range::positive());
     src.mesh_offset = read_vec3(s, "offset", src.mesh_offset, "m");
   }
-  src.velocity = read_vec3(s, "velocity", src.velocity, "m/s", dims);
+  if (!src.point_velocities) src.velocity = read_vec3(s, "velocity", src.velocity, "m/s", dims);
   // Per dx^3, or per dx^2 in 2D (2 x 2 there, as 2 x 2 x 2 in 3D).
   src.particles_per_cell = s.number("particles_per_cell", dims == 2 ? 4.0 : src.particles_per_cell,
                                     Range{0.0, 1000.0, true, false});
@@ -240,6 +282,8 @@ void read_source(Keys& s, std::size_t index, mpm::Scene& scene, std::set<std::st
   }
   s.resolved("seed") = src.seed;
   read_emit(s, src);
+  if (src.shape == mpm::Shape::points && src.emit_interval > 0)
+    s.fail("emit", "is for sampled shapes: a points source gives its particles once, at t = 0");
   s.finish();
   scene.sources.push_back(src);
 }

@@ -252,8 +252,8 @@ std::string stem_of(const std::string& name) {
 }  // namespace
 
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
-                     const std::vector<std::string>& overrides) {
-  SceneSource src{name, base_dir, overrides, {}};
+                     const std::vector<std::string>& overrides, const SceneArrays* arrays) {
+  SceneSource src{name, base_dir, overrides, {}, arrays};
   return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
 }
 
@@ -262,11 +262,11 @@ SweJob load_swe_job(const std::string& path, const std::vector<std::string>& ove
 }
 
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides,
-                    const std::vector<std::string>& labels) {
+                    const std::vector<std::string>& labels, const SceneArrays* arrays) {
   require_utf8(path, "scene file name");
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  SceneSource src{path, dir, overrides, labels};
+  SceneSource src{path, dir, overrides, labels, arrays};
   return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "silt/io/raster.hpp"
+#include "silt/io/scene_arrays.hpp"
 #include "silt/swe/scene.hpp"
 
 namespace silt::io {
@@ -125,13 +126,15 @@ struct SweJob {
 /// Loads and validates a scene file; overrides are "path=value" strings (--set).
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides = {});
 /// load_swe_job with each override's origin named in errors: labels[i] for overrides[i] ("--set"
-/// when empty or absent; "ensemble member 'n_low'").
+/// when empty or absent; "ensemble member 'n_low'"); arrays: what "array:<name>" values name.
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides,
-                    const std::vector<std::string>& labels);
+                    const std::vector<std::string>& labels, const SceneArrays* arrays = nullptr);
 /// The same from text: `name` is used in messages and as the default scene name, relative paths
-/// are resolved against base_dir ("" = the current directory).
+/// are resolved against base_dir ("" = the current directory); arrays: what "array:<name>" values
+/// name (scene_arrays.hpp).
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
-                     const std::vector<std::string>& overrides = {});
+                     const std::vector<std::string>& overrides = {},
+                     const SceneArrays* arrays = nullptr);
 
 /// The "solver" key of a scene file ("swe", "mpm"), so the CLI can dispatch.
 std::string scene_solver(const std::string& path);

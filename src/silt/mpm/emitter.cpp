@@ -34,6 +34,8 @@ SourceSample Emitter::sample_of(std::size_t s) const {
     for (int a = 0; a < 3; ++a)
       x[3 * i + a] = std::clamp(float(points[std::size_t(i)][a]), clamp_lo_[a], clamp_hi_[a]);
   for (int a = 0; a < 3; ++a) out.v[a] = float(src.velocity[a]);
+  if (src.point_velocities)
+    out.vs.assign(src.point_velocities->begin(), src.point_velocities->end());
   out.plastic = initial_plastic_[s];
   out.material = int(s);
   return out;
@@ -55,7 +57,8 @@ std::vector<Emission> Emitter::take_due_emissions(double t) {
     const int id0 = next_id_;
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < static_cast<long long>(n); ++i) {
-      for (int a = 0; a < 3; ++a) v[3 * i + a] = from.v[a];
+      for (int a = 0; a < 3; ++a)
+        v[3 * i + a] = from.vs.empty() ? from.v[a] : from.vs[std::size_t(3 * i + a)];
       id[i] = id0 + int(i);
     }
     next_id_ += int(n);

@@ -23,10 +23,11 @@ struct Emission {
 
 /// A repeating source's sample, as every one of its emissions adds it.
 struct SourceSample {
-  std::vector<float> x;  // 3 per particle, m, clamped to the domain
-  float v[3] = {};       // m/s, the source's velocity
-  float plastic = 0;     // initial plastic state
-  int material = 0;      // material-table index (the source's)
+  std::vector<float> x;   // 3 per particle, m, clamped to the domain
+  float v[3] = {};        // m/s, the source's velocity
+  std::vector<float> vs;  // m/s, 3 per particle where they differ (a points source), else empty
+  float plastic = 0;      // initial plastic state
+  int material = 0;       // material-table index (the source's)
   std::size_t count() const { return x.size() / 3; }
 };
 

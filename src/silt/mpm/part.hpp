@@ -74,6 +74,10 @@ class Part {
   void prepare();
   /// Replaces the collider table (same count) in place: recorded graphs keep its pointer.
   void set_colliders(const std::vector<Collider>& colliders);
+  /// Gravity and the materials' parameters (the same kinds and densities: the particles' mass
+  /// stays) from now on: the material table re-uploaded in place, the step's wave speed and the
+  /// grid update's gravity set (kernel arguments: recorded graphs must be recorded again).
+  void set_physics(const Vec3d& gravity, const std::vector<Material>& materials);
   /// Makes the next step rebuild (a host write between frames).
   void request_rebuild();
   void begin_frame(double span);

@@ -217,6 +217,24 @@ void Part::set_colliders(const std::vector<Collider>& colliders) {
   fence(exec_);  // col is a temporary
 }
 
+void Part::set_physics(const Vec3d& gravity, const std::vector<Material>& materials) {
+  fence(exec_);  // no step still reads the table
+  scene_.gravity = gravity;
+  scene_.materials = materials;
+  double wave = 0;
+  for (std::size_t k = 0; k < classes_host_.size(); ++k) {
+    ParticleClass& c = classes_host_[k];
+    c.material = make_material_params<float>(materials[std::size_t(c.scene_material)]);
+    wave = std::max(wave, double(c.material.wave_speed));
+  }
+  if (!classes_host_.empty()) {
+    classes_.upload(classes_host_);
+    fence(exec_);
+  }
+  step_params_.wave_speed = float(wave);
+  gargs_.update.gravity = to_vec3<float>(gravity);
+}
+
 void Part::refresh_args() {
   step_params_.grow_blocks = grid_.block_capacity() / 4 * 3;
   targs_.particles = particles_.size();

@@ -36,7 +36,8 @@ struct Material {
   double nacc_alpha0 = -0.04;  // initial log(-p0 / kappa)-type hardening state (alpha), see docs
 };
 
-enum class Shape { box, sphere, cylinder, mesh };
+/// points: particles given by the caller (Python's NumPy arrays), not sampled.
+enum class Shape { box, sphere, cylinder, mesh, points };
 enum class Sampling { jittered, poisson };
 
 /// Particles filling a shape, one material, one initial velocity.
@@ -60,6 +61,11 @@ struct Source {
   // Emitters add the shape's particles again every `emit_interval` s between emit_start and
   // emit_end (0 interval: sampled once at t = 0).
   double emit_interval = 0.0, emit_start = 0.0, emit_end = 0.0;
+  // points: x, y, z per particle (m; box_min/box_max hold their bounding box) and, when not null,
+  // a velocity each (m/s; null: `velocity` for all). Shared, not copied, with the scene's copies
+  // (every part keeps one).
+  std::shared_ptr<const std::vector<double>> points, point_velocities;
+  std::size_t point_count() const { return points ? points->size() / 3 : 0; }
 };
 
 /// The boundary condition of one face of the domain box (or of a collider's surface).

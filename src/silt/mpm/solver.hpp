@@ -172,6 +172,13 @@ class Solver {
   /// shifted and the same device table re-uploaded on every part. A checkpoint holds the scene's
   /// colliders only: state() refuses after a move; restore() puts the scene's colliders back.
   void move_collider(std::size_t index, const Vec3d& at, const Vec3d& velocity);
+  /// Between frames: gravity (m/s^2) and the materials' parameters become these, from the current
+  /// time on (the stiffness, friction, cohesion, viscosity, ... of each material; the time step
+  /// follows the new wave speeds). Each material keeps its kind and density (the particles' mass
+  /// was set from it): silt::Error names the material otherwise. Every part's table is replaced
+  /// in place and the CUDA graphs are recorded again. As for moved colliders, a checkpoint holds
+  /// the scene's values: state() refuses after a change; restore() puts them back.
+  void set_physics(const Vec3d& gravity, const std::vector<Material>& materials);
 
   /// Part k of this process's parts (solver_views.cpp), after waiting for its device. The
   /// pointers hold until the next call that steps, adds or moves particles (advance_frame(),

@@ -1,5 +1,6 @@
-// mpm::Solver's changes between frames (solver.hpp): particles added and colliders moved by the
-// caller (the Python package's add_particles and set_collider).
+// mpm::Solver's changes between frames (solver.hpp): particles added, colliders moved, gravity and
+// material parameters set by the caller (the Python package's add_particles, set_collider,
+// set_gravity and set_material).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -73,6 +74,37 @@ void Solver::move_collider(std::size_t index, const Vec3d& at, const Vec3d& velo
     }
   });
   m.collider_moved_at = t;
+}
+
+void Solver::set_physics(const Vec3d& gravity, const std::vector<Material>& materials) {
+  Impl& m = *impl_;
+  const std::string what = fmt::format("MPM scene '{}': set_physics", m.scene.name);
+  for (int a = 0; a < 3; ++a)
+    if (!std::isfinite(gravity[std::size_t(a)]))
+      throw Error(fmt::format("{}: gravity must be finite", what));
+  if (materials.size() != m.scene.materials.size())
+    throw Error(fmt::format("{}: {} materials for a scene of {}", what, materials.size(),
+                            m.scene.materials.size()));
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    const Material& now = m.scene.materials[i];
+    if (materials[i].kind != now.kind)
+      throw Error(fmt::format("{}: materials[{}] ('{}') cannot change its kind mid-run", what, i,
+                              now.name));
+    if (materials[i].density != now.density)
+      throw Error(
+          fmt::format("{}: materials[{}] ('{}').density cannot change mid-run: the "
+                      "particles' mass was set from it ({} kg/m^3)",
+                      what, i, now.name, now.density));
+  }
+  if (m.physics_set_at < 0) {
+    m.scene_gravity = m.scene.gravity;
+    m.scene_materials = m.scene.materials;
+  }
+  m.each([&](Part& p, int) { p.set_physics(gravity, materials); });
+  m.scene.gravity = gravity;
+  m.scene.materials = materials;
+  m.graph_key = -1;  // the graphs baked in the gravity and wave speed: record them again
+  m.physics_set_at = m.parts.front()->read_control().time;
 }
 
 }  // namespace silt::mpm

@@ -50,6 +50,11 @@ struct Solver::Impl {
   /// or the last restore): a checkpoint would restart with the scene's.
   std::vector<Collider> scene_colliders;
   double collider_moved_at = -1;
+  /// The scene's gravity and materials, and the time of the last set_physics() (< 0: none since
+  /// the start or the last restore).
+  Vec3d scene_gravity{};
+  std::vector<Material> scene_materials;
+  double physics_set_at = -1;
   // Frames on their way to the host (particles_async): staging kept from frame to frame.
   FrameCopier frames;
 

@@ -190,6 +190,11 @@ RestartState Solver::state() const {
         "MPM scene '{}': a collider was moved at t = {} s; a checkpoint holds the scene's "
         "colliders and would restart differently, so none is written after a move",
         m.scene.name, m.collider_moved_at));
+  if (m.physics_set_at >= 0)
+    throw Error(fmt::format(
+        "MPM scene '{}': gravity or a material was set at t = {} s; a checkpoint holds the "
+        "scene's and would restart differently, so none is written after a change",
+        m.scene.name, m.physics_set_at));
   RestartState s;
   m.each([&](Part& p, int) { s.parts.push_back(state_of(p)); });
   if (m.world.distributed()) s.parts = gather_states(m.world, std::move(s.parts.front()));
@@ -225,6 +230,13 @@ void Solver::restore(const RestartState& s) {
     m.scene.colliders = m.scene_colliders;
     m.each([&](Part& p, int) { p.set_colliders(m.scene_colliders); });
     m.collider_moved_at = -1;
+  }
+  if (m.physics_set_at >= 0) {
+    m.each([&](Part& p, int) { p.set_physics(m.scene_gravity, m.scene_materials); });
+    m.scene.gravity = m.scene_gravity;
+    m.scene.materials = m.scene_materials;
+    m.graph_key = -1;
+    m.physics_set_at = -1;
   }
   m.frame = s.frame;
   m.last_frame_steps = s.last_frame_steps;

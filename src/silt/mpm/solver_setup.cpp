@@ -53,7 +53,7 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
   if (nparts > 1 && scene.contact.enabled())
     throw Error(fmt::format(
         "MPM scene '{}': the key 'contact' (a velocity field per body) runs on one part only (the "
-        "part exchange does not carry the second body's channels); run on one device",
+        "part exchange does not carry the first body's grid); run it as one part",
         scene.name));
   poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   make_parts(execs);

@@ -46,6 +46,9 @@ struct SolverOptions {
   bool plain_phases = false;
 };
 
+/// What the water does when the bed changes under it (Solver::set_bed).
+enum class BedChange { keep_depth, keep_level };
+
 /// A device fault (NaN, negative depth, collapsing time step). Under MPI every rank
 /// throws it alike, with the same message, so a caller can end all ranks normally; any other
 /// error may be one rank's alone (end the run with partition::World::abort()).
@@ -125,6 +128,22 @@ class Solver {
   /// silt::Error names the boundary or source and the sample. A checkpoint holds the scene's
   /// series: state() refuses after a change; restore() puts the scene's series back. Collective.
   void set_series(const std::string& name, const Series& series);
+
+  /// Between steps: gravity becomes g (m/s^2, > 0). The changes below build the parts anew for the
+  /// changed scene and continue from the state now (every cell, the clock, the volumes), as a
+  /// checkpoint's restart does, on any backend; like set_series, a checkpoint holds the scene as
+  /// given, so state() refuses after one and restore() puts the scene back. These three need the
+  /// whole state in this process: not under mpirun (a Split with this_process_only).
+  void set_gravity(double g);
+  /// Between steps: the uniform rainfall series (m/s; empty: none) and the rain rasters (empty:
+  /// none) become these, from the current time on. Checked as the scene's are (rates >= 0, times
+  /// increasing); silt::Error names the problem and the rain stays as it was.
+  void set_rain(const Series& rainfall, const RainRaster& rain);
+  /// Between steps: the bed becomes `bed` (m, nx * ny, row-major from the south-west corner;
+  /// inactive cells keep theirs). The water keeps its depth (its volume unchanged) or its level
+  /// h + z (wet cells deepen or shallow; a cell the bed rises above dries; the velocity and
+  /// concentration are kept): the water balance's residual shows the volume that came or went.
+  void set_bed(const std::vector<double>& bed, BedChange keep);
 
   /// Times `repetitions` halo exchanges and global reductions on their own (zeros on one part).
   /// Collective under MPI. The state is left as it was.

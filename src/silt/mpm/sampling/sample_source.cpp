@@ -118,6 +118,12 @@ std::size_t jittered_count(const ShapeRegion& region, const Source& s, double dx
 
 std::vector<Vec3d> sample_source(const Source& source, double dx, int dims) {
   check_inputs(source, dx);
+  if (source.shape == Shape::points) {
+    std::vector<Vec3d> given(source.point_count());
+    for (std::size_t i = 0; i < given.size(); ++i)
+      for (std::size_t a = 0; a < 3; ++a) given[i][a] = (*source.points)[3 * i + a];
+    return given;
+  }
   SILT_REQUIRE(
       std::isfinite(source.jitter) && source.jitter >= 0 && source.jitter <= 1,
       fmt::format("source '{}': jitter = {} must lie in [0, 1]", source.name, source.jitter));
@@ -140,6 +146,9 @@ std::vector<Vec3d> sample_source(const Source& source, double dx, int dims) {
 }
 
 double source_volume(const Source& source, int dims, double dx) {
+  // Given particles stand for dx^3 / particles_per_cell each (per dx^2, a slab dx deep, in 2D).
+  if (source.shape == Shape::points)
+    return double(source.point_count()) * dx * dx * dx / source.particles_per_cell;
   return source_region(source, dims, dx).volume();
 }
 

@@ -40,6 +40,13 @@ ShapeRegion::ShapeRegion(const Source& s) : shape_(s.shape) {
       volume_ = (b_[0] - a_[0]) * (b_[1] - a_[1]) * (b_[2] - a_[2]);
       break;
     }
+    case Shape::points:  // the bounding box of the given particles (it may be flat)
+      SILT_REQUIRE(finite3(s.box_min) && finite3(s.box_max),
+                   fmt::format("{}: the particles' positions must be finite", who));
+      a_ = lo_ = s.box_min;
+      b_ = hi_ = s.box_max;
+      volume_ = (b_[0] - a_[0]) * (b_[1] - a_[1]) * (b_[2] - a_[2]);
+      break;
     case Shape::sphere: {
       SILT_REQUIRE(finite3(s.center), fmt::format("{}: sphere centre must be finite", who));
       SILT_REQUIRE(s.radius > 0 && std::isfinite(s.radius),
@@ -94,6 +101,7 @@ ShapeRegion& ShapeRegion::operator=(ShapeRegion&&) noexcept = default;
 bool ShapeRegion::contains(const Vec3d& p) const {
   switch (shape_) {
     case Shape::box:
+    case Shape::points:
       return p[0] >= a_[0] && p[0] < b_[0] && p[1] >= a_[1] && p[1] < b_[1] && p[2] >= a_[2] &&
              p[2] < b_[2];
     case Shape::sphere: {
@@ -117,6 +125,7 @@ ShapeRegion source_region(const Source& source, int dims, double dx) {
   Source slab = source;
   switch (source.shape) {
     case Shape::box:
+    case Shape::points:
       slab.box_min[2] = -0.5 * dx;
       slab.box_max[2] = 0.5 * dx;
       break;
