@@ -266,8 +266,9 @@ def check_pause(b, run, progress_of, settle_s=1.0, watch_s=2.5):
 
 def mpm_browser(silt, source, work, shots):
     run = Run(silt, sand_column(source), work)
-    b = Browser(run.url)
+    b = None
     try:
+        b = Browser(run.url)
         b.wait("silt.framesReceived > 0", 60, "a first frame")
         b.wait("document.getElementById('shown').textContent.indexOf('particles') >= 0", 10, "the counts")
         t1 = b.time()
@@ -315,7 +316,8 @@ def mpm_browser(silt, source, work, shots):
         if not b.js("silt.lastHeader.full === true"):
             print("note: the last frame was a subset")
     finally:
-        b.quit()
+        if b:
+            b.quit()
         run.stop()
 
 
@@ -327,8 +329,9 @@ def swe_browser(silt, source, work, shots):
     run = Run(silt, dam_break(), work)
     holder = ws_handshake(run.port)
     ws_send_text(holder, '{"cmd": "pause"}')
-    b = Browser(run.url)
+    b = None
     try:
+        b = Browser(run.url)
         b.wait("silt.framesReceived > 0 && silt.status && silt.status.paused", 60,
                "the first frame, paused")
         holder.close()  # the page is connected: the run stays paused
@@ -384,7 +387,8 @@ def swe_browser(silt, source, work, shots):
         b.click("pause")
         b.wait(f"silt.status.steps > 0 && !silt.status.paused", 20, "resume")
     finally:
-        b.quit()
+        if b:
+            b.quit()
         run.stop()
 
 
@@ -941,8 +945,9 @@ def replay_tools(silt, source, work, shots):
     os.makedirs(downloads)
     dam_break_replay_folder(silt, out)
     p, url = view_folder(silt, out, work)
-    b = Browser(url, downloads=downloads)
+    b = None
     try:
+        b = Browser(url, downloads=downloads)
         b.wait("silt.frames.length === 5 && silt.framesReceived > 0", 60, "the replay's 5 frames")
         if b.shown("sps") or b.shown("fps") or "replay" not in b.text("title"):
             fail("a replay's panel shows a frame rate or steps/s, or no 'replay'")
@@ -1010,7 +1015,8 @@ def replay_tools(silt, source, work, shots):
         b.shot(os.path.join(work, "replay_tools.png"))
         keep_shot(os.path.join(work, "replay_tools.png"), shots, "viewer_replay.png")
     finally:
-        b.quit()
+        if b:
+            b.quit()
         p.send_signal(signal.SIGTERM)
         p.wait(30)
 
@@ -1018,8 +1024,9 @@ def replay_tools(silt, source, work, shots):
 def live_slider(silt, source, work, shots):
     """A live run: the page goes back to an earlier frame while the run goes on, then live."""
     run = Run(silt, sand_column(source), work)
-    b = Browser(run.url)
+    b = None
     try:
+        b = Browser(run.url)
         b.wait("silt.frames.length >= 6 && silt.framesReceived > 0", 60, "six frames kept")
         if b.shown("live"):
             fail("the live button shows while the page follows the run")
@@ -1042,7 +1049,8 @@ def live_slider(silt, source, work, shots):
             fail(f"live again: live button {b.shown('live')}, panel '{b.text('frame')}'")
         print(f"live again: {b.time()} s, panel '{b.text('frame')}'")
     finally:
-        b.quit()
+        if b:
+            b.quit()
         run.stop()
 
 
