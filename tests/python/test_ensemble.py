@@ -51,7 +51,7 @@ def _same_outputs(py_out, cli_out):
     for f in files:
         a = (pathlib.Path(py_out) / f).read_bytes()
         b = (pathlib.Path(cli_out) / f).read_bytes()
-        if f == "resolved_ensemble.json":
+        if pathlib.Path(f).name in ("resolved_ensemble.json", "resolved_scene.json"):
             a, b = json.loads(a), json.loads(b)
             for d in (a, b):
                 d["provenance"].pop("build", None)
