@@ -98,6 +98,17 @@ def run_view(cmd, cwd, env, log_dir):
     print(f"readme: ok (the page answered after the run ended; Ctrl-C, exit 0): {cmd}")
 
 
+def tree_state(build):
+    """A library object's modification time and the cache's SILT_BUILD_TESTS: README says its
+    `pip install .` builds in the CLI's tree and reuses its objects (scikit-build-core once deleted
+    the tree's cache and objects when an earlier install came from another environment)."""
+    obj = os.path.join(build, "src/silt/core/CMakeFiles/silt_core.dir/error.cpp.o")
+    cache = open(os.path.join(build, "CMakeCache.txt")).read()
+    tests = re.search(r"^SILT_BUILD_TESTS:BOOL=(\w+)", cache, re.M)
+    return (os.stat(obj).st_mtime_ns if os.path.exists(obj) else None,
+            tests.group(1) if tests else None)
+
+
 def main():
     source, build = (os.path.realpath(a) for a in sys.argv[1:3])
     if build != os.path.join(source, "build"):
@@ -122,10 +133,15 @@ def main():
             run_view(cmd, work, env, build)
             continue
         t0 = time.time()
+        kept = tree_state(build) if "pip install ." in cmd else None
         r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT_S)
         if r.returncode != 0:
             raise SystemExit(f"readme: FAILED (exit {r.returncode}): {cmd}\n{r.stdout[-4000:]}")
+        if kept is not None and tree_state(build) != kept:
+            raise SystemExit(f"readme: FAILED: {cmd} did not reuse the CLI's build tree (an "
+                             f"object or the cache's SILT_BUILD_TESTS changed: {kept} -> "
+                             f"{tree_state(build)}): it compiled the library again")
         tail = r.stdout.strip().splitlines()[-1:] or [""]
         print(f"readme: ok in {time.time() - t0:.1f} s: {cmd}\n    {tail[0][:300]}")
     summary = os.path.join(work, "silt-out/dam_break/summary.html")
