@@ -1,5 +1,5 @@
-// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (SSE2 here; AVX2 and
-// AVX-512F in row_fluxes_isa.cpp, where the CPU has them), the rest edge by edge with the same
+// The row step's edge fluxes: full packs of edges through packed_edge_fluxes (row_fluxes_isa.cpp,
+// built for SSE2, AVX2 and AVX-512F; the widest the CPU has), the rest edge by edge with the same
 // functions.
 #include "silt/swe/row_fluxes.hpp"
 
@@ -10,25 +10,6 @@
 #include "silt/swe/row_fluxes_packed.hpp"
 
 namespace silt::swe::detail {
-
-namespace sse2 {
-
-namespace {
-struct Tag {};
-}  // namespace
-
-__attribute__((flatten)) Index packed_edge_fluxes(const EdgeSide<float>& a,
-                                                  const EdgeSide<float>& b, Index n, float g,
-                                                  float dry, const FluxRow<float>& f) {
-  return packed_edge_fluxes_width<128, Tag>(a, b, n, g, dry, f);
-}
-__attribute__((flatten)) Index packed_edge_fluxes(const EdgeSide<double>& a,
-                                                  const EdgeSide<double>& b, Index n, double g,
-                                                  double dry, const FluxRow<double>& f) {
-  return packed_edge_fluxes_width<128, Tag>(a, b, n, g, dry, f);
-}
-
-}  // namespace sse2
 
 namespace {
 

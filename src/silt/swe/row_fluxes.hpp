@@ -38,7 +38,7 @@ struct EdgeSide {
 /// The fluxes of edges [0, m) between sides a (left) and b (right), m the largest multiple of the
 /// pack width <= n, into f[0, m); returns m. A pack's lanes whose sides are not both active hold
 /// values to be replaced (edge_flux's general case); a pack with no such pair is skipped.
-/// One pair per instruction set: sse2 (row_fluxes.cpp), avx2 and avx512 (row_fluxes_isa.cpp).
+/// One pair per instruction set, each built from row_fluxes_isa.cpp: sse2, avx2 and avx512.
 /// AVX-512F's packs are 16 float / 8 double lanes, then one of 8 / 4 where that many edges remain:
 /// the same m as the AVX2 form (the largest multiple of 8 / 4 <= n).
 namespace sse2 {

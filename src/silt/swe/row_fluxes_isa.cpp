@@ -1,4 +1,4 @@
-// avx2::packed_edge_fluxes and avx512::packed_edge_fluxes (row_fluxes.hpp): this file is built
+// sse2::, avx2:: and avx512::packed_edge_fluxes (row_fluxes.hpp): this file is built
 // once per instruction set by silt_isa_units (cmake/SiltIsaUnits.cmake), with that set's flags and
 // no FMA contraction (every operation rounds as in the scalar code), and called only where the CPU
 // has the set (row_fluxes.cpp).

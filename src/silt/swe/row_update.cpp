@@ -1,5 +1,5 @@
 // The row step's update pass (row_update.hpp): full packs of cells through packed_cell_updates
-// (SSE2 here; AVX2 and AVX-512F in row_update_isa.cpp, where the CPU has them), the rest cell by
+// (row_update_isa.cpp, built for SSE2, AVX2 and AVX-512F; the widest the CPU has), the rest cell by
 // cell with the same functions.
 #include "silt/swe/row_update.hpp"
 
@@ -13,26 +13,6 @@
 #include "silt/swe/row_update_packed.hpp"
 
 namespace silt::swe::detail {
-
-namespace sse2 {
-
-namespace {
-struct Tag {};
-}  // namespace
-
-__attribute__((flatten)) float packed_cell_updates(const CellRow<float>& c, const FluxRow<float>& x,
-                                                   const FluxRow<float>& s, const FluxRow<float>& n,
-                                                   Index count, const CellUpdateParams<float>& p,
-                                                   unsigned char* left) {
-  return packed_cell_updates_width<128, Tag>(c, x, s, n, count, p, left);
-}
-__attribute__((flatten)) double packed_cell_updates(
-    const CellRow<double>& c, const FluxRow<double>& x, const FluxRow<double>& s,
-    const FluxRow<double>& n, Index count, const CellUpdateParams<double>& p, unsigned char* left) {
-  return packed_cell_updates_width<128, Tag>(c, x, s, n, count, p, left);
-}
-
-}  // namespace sse2
 
 namespace {
 

@@ -49,7 +49,7 @@ struct CellRow {
 /// n[k]) whose cells are all active and none of which faults, with p (manning from c.manning);
 /// sets left[k] = 0 for each cell so updated and leaves the others alone. Returns the largest
 /// wave_speed_k of the updated cells (+0 if none). No rain rasters, infiltration or point sources.
-// The same per instruction set: sse2 (row_update.cpp), avx2 and avx512 (row_update_isa.cpp).
+// The same per instruction set, each built from row_update_isa.cpp: sse2, avx2 and avx512.
 // AVX-512F's packs are 16 float / 8 double lanes, then one of 8 / 4 where that many cells remain
 // (the AVX2 form's cells, in fewer packs).
 namespace sse2 {
