@@ -83,6 +83,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
+  if (path_ == Path::tile && dec_.size() == 1) make_tile_list();
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
   if (scene_.hazard.enabled)
@@ -138,6 +139,24 @@ void Engine<T>::make_coupling() {
     halo_F_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 1, sizeof(double), world_);
   reduce_ = partition::ScalarReduce(
       local.compute, 1 + int(layout_.seg_kind.size()) + layout_.seg_slot.back(), 1, world_);
+}
+
+// The tiles of the whole grid that hold an active cell, listed once (a changed mask, set_bed or a
+// rebuilt scene, builds a new engine): tiles of nodata only are never launched.
+template <class T>
+void Engine<T>::make_tile_list() {
+  Part<T>& p = *parts_.front();
+  const Box2 box{0, p.nx, 0, p.ny};
+  const Index nx = scene_.grid.nx;
+  const std::vector<std::uint32_t> list = active_tiles<T>(box, [&](Index i, Index j) {
+    return layout_.active[size_t(j) * size_t(nx) + size_t(i)] != 0;
+  });
+  p.all_tiles =
+      ((p.nx + tile_cols() - 1) / tile_cols()) * ((p.ny + tile_rows<T>() - 1) / tile_rows<T>());
+  if (list.empty()) return;  // a grid too large for the list (or without an active cell): all
+  p.tiles = DeviceBuffer<std::uint32_t>(p.exec, Index(list.size()), "swe.active_tiles");
+  p.tiles.upload(list);
+  p.tile_list = TileList{p.tiles.data(), unsigned(list.size()), box};
 }
 
 template <class T>
@@ -272,7 +291,7 @@ template <class T>
 void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
   if (box.count() == 0) return;
   if (path_ == Path::tile)
-    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label);
+    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label, p.tile_list);
   else if (path_ == Path::rows)
     phase_row_update(p.view(cur_, 1 - cur_), box, p.rows);
   else

@@ -372,6 +372,10 @@ std::string Engine<T>::layout() const {
   const std::string path = path_ == Path::tile   ? "; fused tile kernel"
                            : path_ == Path::rows ? "; row step"
                                                  : "";
+  const Part<T>& p0 = *parts_.front();
+  if (dec_.size() == 1 && p0.tile_list.tiles != nullptr)
+    return fmt::format("one subdomain{} over {} of {} tiles (those with an active cell)", path,
+                       p0.tile_list.count, p0.all_tiles);
   if (dec_.size() == 1) return "one subdomain" + path;
   std::string devices;
   for (const auto& p : parts_)

@@ -53,6 +53,8 @@ class Engine final : public EngineBase {
   // Construction (engine.cpp).
   void make_parts(const Split& split);
   void make_coupling();
+  /// One CUDA part on the tile kernel: the list of its tiles that hold an active cell.
+  void make_tile_list();
   // The phases of a step (engine.cpp).
   void launch_step();
   // The second-order step (engine_muscl.cpp): Heun's two stages over ghost-expanded boxes, then
