@@ -22,3 +22,6 @@ silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 
 # run that launches only those tiles and matches the CPU, hazard maxima included.
 silt_add_test(NAME swe_active_tiles_test SOURCES swe_active_tiles_test.cpp LABEL unit
               LIBS silt::swe CUDA TIMEOUT 120)
+# Gauges sampled on the device against probing at each sample time: the same rows, bit for bit.
+silt_add_test(NAME swe_device_gauges_test SOURCES swe_device_gauges_test.cpp LABEL unit
+              LIBS silt::swe CUDA TIMEOUT 120)

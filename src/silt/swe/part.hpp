@@ -93,7 +93,12 @@ struct Part {
   // grid of one CUDA part, and the list over it; empty elsewhere (every tile is launched).
   DeviceBuffer<std::uint32_t> tiles;
   TileList tile_list;
-  Index all_tiles = 0;        // the box's tiles, listed or not
+  Index all_tiles = 0;  // the box's tiles, listed or not
+  // The cells of the last probe() on this part: their offsets and values on the device (uploaded
+  // again only when the cells change), and where each goes in probe()'s answer.
+  std::vector<Index> probe_offsets;
+  DeviceBuffer<Index> probe_off;
+  DeviceBuffer<double> probe_values;
   RowScratch<T> rows;         // the CPU row step's buffers (host parts only)
   HazardBuffers<T> hazard;    // empty unless the scene asks for hazard outputs
   ForcingBuffers<T> forcing;  // rain rasters and infiltration (empty without them)
