@@ -30,7 +30,6 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
         "--checkpoint-every: an ensemble's checkpoint is its finished members, saved as each "
         "ends (--restart OUT/ensemble_checkpoint continues a stopped one)");
   if (!o.view.empty()) refuse("the live viewer watches one run (--view)");
-  if (o.devices.size() != 1) refuse("members run on one device (--devices lists one)");
   if (world.distributed()) refuse("members are not spread over MPI ranks yet (run one process)");
 }
 
@@ -45,7 +44,7 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.overrides = o.overrides;
   q.out = o.out_dir;
   q.backend = o.backend;
-  q.device = o.devices.front();
+  q.devices = o.devices;
   q.overwrite = o.overwrite;
   q.restart = o.restart;
   q.quiet = o.quiet;

@@ -45,6 +45,18 @@ std::string cuda_device_name(int device) {
 #endif
 }
 
+std::size_t cuda_free_bytes(int device) {
+#if SILT_HAS_CUDA
+  SILT_CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free_b = 0, total_b = 0;
+  SILT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+#else
+  (void)device;
+  return 0;
+#endif
+}
+
 int host_thread_count() {
   return omp_get_max_threads();
 }

@@ -59,6 +59,7 @@ struct Ensemble {
   EnsembleOutputs outputs;  // MPM: members, mean, std and percentiles only
   EnsembleMeasures measures;
   EnsembleParallel parallel = EnsembleParallel::members;
+  int at_once = 0;  // run.members_at_once: members in flight (0: run/member_plan.hpp's default)
   Json resolved;  // the file with defaults filled in and every member listed with its overrides
 };
 
