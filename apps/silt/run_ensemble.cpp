@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "commands.hpp"
@@ -38,6 +39,11 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
 int cmd_run_ensemble(const RunOptions& o) {
   const StopSignals signals;
   check_ensemble_options(o, partition::World::get());
+  // Members in flight each launch on their own streams; CUDA maps the streams of a device onto
+  // CUDA_DEVICE_MAX_CONNECTIONS hardware queues (default 8), and streams sharing a queue wait
+  // on each other. Read when the device's context is made: set before anything touches CUDA,
+  // unless the user chose.
+  if (o.backend != "cpu") setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
   run::EnsembleRequest q;
   q.scene = o.scene_path;
   q.ensemble = o.ensemble;
@@ -45,6 +51,7 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.out = o.out_dir;
   q.backend = o.backend;
   q.devices = o.devices;
+  q.at_once = o.members_at_once;
   q.overwrite = o.overwrite;
   q.restart = o.restart;
   q.quiet = o.quiet;

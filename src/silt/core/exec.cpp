@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "silt/core/buffer.hpp"
+#include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 

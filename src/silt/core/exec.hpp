@@ -2,7 +2,6 @@
 // value passed to every parallel_for and every buffer allocation; memory lives where its Exec runs.
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -38,8 +37,6 @@ bool cuda_compiled();
 int cuda_device_count();
 /// One-line description of a device ("NVIDIA H200, cc 9.0, 132 SMs, 139.8 GiB").
 std::string cuda_device_name(int device);
-/// Free memory of CUDA device `device` now, in bytes (cudaMemGetInfo; 0 without CUDA).
-std::size_t cuda_free_bytes(int device);
 /// Host threads used by the CPU backend.
 int host_thread_count();
 

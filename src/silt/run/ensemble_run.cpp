@@ -137,6 +137,10 @@ EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   p.e = q.ensemble_text.empty()
             ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
             : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
+  if (q.at_once > 0) {
+    p.e.at_once = q.at_once;
+    p.e.resolved["run"]["members_at_once"] = q.at_once;
+  }
   p.o.execs = choose_execs({q.backend, q.devices, true}, world);
   if (!p.o.execs.front().is_cuda() && p.o.execs.size() > 1)
     throw Error(fmt::format(

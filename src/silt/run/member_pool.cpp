@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/member_plan.hpp"
