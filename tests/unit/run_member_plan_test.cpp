@@ -21,8 +21,8 @@ TEST(MemberPlan, CpuRunsOneMemberPerThreadOrOneAfterAnother) {
   EXPECT_EQ(at_once.threads, 1);
   const auto cells = plan_members(10, 0, false, false, 1, 4);
   EXPECT_EQ(cells.device.size(), 1u);
-  EXPECT_EQ(cells.threads, 0);  // every thread, as it is
-  EXPECT_EQ(plan_members(3, 0, true, false, 1, 8).device.size(), 3u);  // no more than members
+  EXPECT_EQ(cells.threads, 0);                                          // every thread, as it is
+  EXPECT_EQ(plan_members(3, 0, true, false, 1, 8).device.size(), 3u);   // no more than members
   EXPECT_EQ(plan_members(10, 2, true, false, 1, 8).device.size(), 2u);  // run.members_at_once
 }
 
@@ -36,7 +36,7 @@ TEST(MemberPlan, CudaSpreadsWorkersOverTheListedDevicesInTurn) {
   EXPECT_EQ(plan_members(100, 0, true, true, 2, 16).device.size(),
             2u * std::size_t(kCudaMembersPerDevice));
   EXPECT_EQ(plan_members(100, 64, true, true, 1, 16).threads, 1);  // never below one thread
-  const auto cells = plan_members(100, 8, false, true, 2, 16);  // "cells": one after another
+  const auto cells = plan_members(100, 8, false, true, 2, 16);     // "cells": one after another
   EXPECT_EQ(cells.device, std::vector<int>{0});
   EXPECT_EQ(plan_members(1, 8, true, true, 2, 16).device.size(), 1u);
 }

@@ -114,10 +114,9 @@ void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const io::MpmJob first = check_mpm_members(p.scene, p.e);
   open_out(p, q);
-  progress.log(
-      fmt::format("silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}",
-                  p.e.path, p.e.members.size(), first.scene.name, first.scene.dx,
-                  how_members_run(p), p.o.backend));
+  progress.log(fmt::format(
+      "silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}", p.e.path,
+      p.e.members.size(), first.scene.name, first.scene.dx, how_members_run(p), p.o.backend));
   write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
   std::vector<MpmMemberResult> results;
   r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);

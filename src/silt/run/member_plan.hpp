@@ -42,6 +42,7 @@ std::size_t members_that_fit(std::size_t free_bytes, std::size_t member_bytes);
 /// Which workers go on once a member's size is known: `gpu` is each worker's CUDA device (two
 /// entries of one GPU when --devices lists it twice), `room[g]` how many members GPU g holds in
 /// all; the first workers of each GPU are kept, the rest dropped.
-std::vector<bool> workers_that_fit(const std::vector<int>& gpu, const std::map<int, std::size_t>& room);
+std::vector<bool> workers_that_fit(const std::vector<int>& gpu,
+                                   const std::map<int, std::size_t>& room);
 
 }  // namespace silt::run
