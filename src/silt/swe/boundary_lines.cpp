@@ -304,6 +304,87 @@ std::vector<LineCell> line_cells(const Grid& g, const std::vector<std::uint8_t>&
   return out;
 }
 
+namespace {
+
+// Whether point q lies inside the closed polygon p (last point == first), by the crossing number
+// with half-open edges (a point on an edge shared by two polygons falls in exactly one).
+bool inside(const std::vector<Pt>& p, Pt q) {
+  bool in = false;
+  for (size_t k = 1; k < p.size(); ++k) {
+    const Pt a = p[k - 1], b = p[k];
+    if ((a[1] > q[1]) == (b[1] > q[1])) continue;
+    const double x = a[0] + (q[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+    if (q[0] < x) in = !in;
+  }
+  return in;
+}
+
+}  // namespace
+
+std::vector<SourceCellIndex> polygon_cells(const Grid& g, const std::vector<std::uint8_t>& active,
+                                           const PointSource& s, size_t index) {
+  const std::string what = fmt::format("inflow polygon {} '{}'", index, s.name);
+  std::vector<std::array<double, 2>> pts;
+  for (const auto& p : s.polygon)
+    if (pts.empty() || p != pts.back()) pts.push_back(p);
+  if (pts.size() > 1 && pts.front() == pts.back()) pts.pop_back();  // closed by the user
+  if (pts.size() < 3)
+    throw Error(fmt::format("{} has {} distinct point{}; a polygon needs at least 3", what,
+                            pts.size(), pts.size() == 1 ? "" : "s"));
+  const double x1 = g.x0 + double(g.nx) * g.dx, y1 = g.y0 + double(g.ny) * g.dx;
+  for (size_t k = 0; k < pts.size(); ++k) {
+    const auto& p = pts[k];
+    if (std::isfinite(p[0]) && std::isfinite(p[1]) &&
+        !(p[0] >= g.x0 && p[0] <= x1 && p[1] >= g.y0 && p[1] <= y1))
+      throw Error(fmt::format(
+          "{} is off the grid: its point {} ({}, {}) m lies outside the grid, which spans x {} "
+          "to {} m and y {} to {} m",
+          what, k, p[0], p[1], g.x0, x1, g.y0, y1));
+  }
+  pts.push_back(pts.front());
+  const Line ring(g, pts, what);  // finite points, no self-crossing (closed: ends are neighbours)
+  const std::vector<Pt>& p = ring.pts();
+  double u0 = INFINITY, u1 = -INFINITY, v0 = INFINITY, v1 = -INFINITY;
+  for (const Pt& q : p) {
+    u0 = std::min(u0, q[0]), u1 = std::max(u1, q[0]);
+    v0 = std::min(v0, q[1]), v1 = std::max(v1, q[1]);
+  }
+  std::vector<SourceCellIndex> out;
+  const Index j_lo = std::max<Index>(0, Index(std::floor(v0 - 0.5))),
+              j_hi = std::min<Index>(g.ny - 1, Index(std::ceil(v1)));
+  const Index i_lo = std::max<Index>(0, Index(std::floor(u0 - 0.5))),
+              i_hi = std::min<Index>(g.nx - 1, Index(std::ceil(u1)));
+  for (Index j = j_lo; j <= j_hi; ++j)
+    for (Index i = i_lo; i <= i_hi; ++i)
+      if (is_active(g, active, i, j) && inside(p, Pt{double(i) + 0.5, double(j) + 0.5}))
+        out.push_back(SourceCellIndex{i, j});
+  if (out.empty())
+    ring.fail(
+        "holds no active cell: no centre of an active cell lies inside it (a polygon smaller "
+        "than a cell between the centres, or over inactive, nodata cells only)");
+  return out;
+}
+
+std::string level_below_ground(const Scene& s, const Boundary& b,
+                               const std::vector<BoundaryEdge>& edges) {
+  if (b.kind != BoundaryKind::level || b.series.empty() || s.bed.empty()) return {};
+  double high = -INFINITY;
+  for (double v : b.series.value) high = std::max(high, v);
+  const BoundaryEdge* low = nullptr;
+  double ground = INFINITY;
+  for (const BoundaryEdge& e : edges) {
+    if (!is_active(s.grid, s.active, e.i, e.j)) continue;
+    const double z = s.bed[size_t(e.j) * size_t(s.grid.nx) + size_t(e.i)];
+    if (z < ground) ground = z, low = &e;
+  }
+  if (!low || high > ground) return {};
+  return fmt::format(
+      "its highest level, {} m, is not above the ground of any of its cells (the lowest, cell "
+      "({}, {}), is at {} m), so it can never let water in; give the water surface elevation on "
+      "the bed's datum (not a depth), or use \"critical\" or \"open\" for a free outflow",
+      high, low->i, low->j, ground);
+}
+
 size_t boundary_source_slots(const Scene& s) {
   const Grid& g = s.grid;
   size_t n = size_t(2 * (g.nx + g.ny));
@@ -315,8 +396,12 @@ size_t boundary_source_slots(const Scene& s) {
       if (!global) mask.insert({e.i, e.j, e.side});
     }
   n += mask.size();
-  for (size_t k = 0; k < s.sources.size(); ++k)
-    n += s.sources[k].line.empty() ? 1 : line_cells(g, s.active, s.sources[k], k).size();
+  for (size_t k = 0; k < s.sources.size(); ++k) {
+    const PointSource& p = s.sources[k];
+    n += !p.polygon.empty() ? polygon_cells(g, s.active, p, k).size()
+         : !p.line.empty()  ? line_cells(g, s.active, p, k).size()
+                            : 1;
+  }
   return n;
 }
 
