@@ -79,8 +79,8 @@ TEST(IoPngOverlay, PolygonsCloseLinesClipPointsAreSquares) {
 TEST(IoPngOverlay, ALabelBesideTheLinesMiddle) {
   if (!text_available()) GTEST_SKIP() << "no FreeType or font in this build";
   PngImage m = grey_map();
-  draw_features(m, kAt, {MapFeature{FeatureKind::boundary, "inlet", {{1020, 520}, {1020, 620}},
-                                    false}});
+  draw_features(m, kAt,
+                {MapFeature{FeatureKind::boundary, "inlet", {{1020, 520}, {1020, 620}}, false}});
   // The line's middle is pixel (10, 45): the label's white box right of and above it, with
   // pixels of the boundary's colour (or its anti-aliased blends) in it.
   int white = 0, ink = 0;

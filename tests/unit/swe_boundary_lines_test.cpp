@@ -156,7 +156,7 @@ TEST(SweBoundaryLines, ALevelThatNeverReachesTheGroundIsTheDryOnlyLine) {
   Scene s;
   s.grid = Grid{4, 3, 1.0, 0.0, 0.0};
   s.bed = {2, 1.5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};  // row 0: 2, 1.5, 3, 3
-  Boundary b = line({{0, 0}, {4, 0}});               // the south edges of row 0
+  Boundary b = line({{0, 0}, {4, 0}});             // the south edges of row 0
   b.kind = BoundaryKind::level;
   b.series = Series{{0, 10}, {1.0, 1.5}};
   const auto edges = boundary_edges(s.grid, {}, b, 0);

@@ -57,8 +57,7 @@ std::vector<Px> pixels(const MapFeature& f, const MapPlacement& at, int height) 
   return out;
 }
 
-void stroke(const Painter& p, const std::vector<Px>& pts, double r,
-            std::array<std::uint8_t, 3> c) {
+void stroke(const Painter& p, const std::vector<Px>& pts, double r, std::array<std::uint8_t, 3> c) {
   if (pts.size() == 1) p.square(pts[0], int(r) + 2, c);
   for (size_t k = 1; k < pts.size(); ++k) p.segment(pts[k - 1], pts[k], r, c);
 }
@@ -121,8 +120,7 @@ void draw_features(PngImage& map, const MapPlacement& at, const std::vector<MapF
     stroke(p, pts[k], 1.5, feature_colour(features[k].kind));
   for (size_t k = 0; k < features.size(); ++k)
     if (!pts[k].empty())
-      label(map, anchor(features[k], pts[k]), features[k].name,
-            feature_colour(features[k].kind));
+      label(map, anchor(features[k], pts[k]), features[k].name, feature_colour(features[k].kind));
 }
 
 }  // namespace silt::io

@@ -62,7 +62,8 @@ std::vector<LineCell> line_cells(const Grid& grid, const std::vector<std::uint8_
 /// first). Throws silt::Error naming the source when it has fewer than 3 distinct points or a
 /// point that is not finite, a point outside the grid, crosses itself, or holds no active cell's
 /// centre.
-std::vector<SourceCellIndex> polygon_cells(const Grid& grid, const std::vector<std::uint8_t>& active,
+std::vector<SourceCellIndex> polygon_cells(const Grid& grid,
+                                           const std::vector<std::uint8_t>& active,
                                            const PointSource& s, size_t index);
 
 /// The "dry-only" check of a boundary: for a level boundary whose highest level over its whole

@@ -88,9 +88,9 @@ struct Boundary {
 /// evenly over the active cells whose centres lie inside it (boundary_lines.hpp).
 struct PointSource {
   std::string name;
-  double x = 0.0, y = 0.0;  // m (a line: its first point; a polygon: the mean of its points)
-  Series discharge;         // m^3/s
-  double concentration = 0.0;                       // kg/m^3 of the inflowing water
+  double x = 0.0, y = 0.0;     // m (a line: its first point; a polygon: the mean of its points)
+  Series discharge;            // m^3/s
+  double concentration = 0.0;  // kg/m^3 of the inflowing water
   std::vector<std::array<double, 2>> line = {};     // x, y, m; empty: not a line
   std::vector<std::array<double, 2>> polygon = {};  // x, y, m; empty: not a polygon
   bool is_point() const { return line.empty() && polygon.empty(); }

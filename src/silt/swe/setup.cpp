@@ -323,8 +323,7 @@ static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::
               "SideCode follows Side");
 
 /// Cell (i, j) of source k (a source's id is its flow slot) with its share of the discharge.
-void add_source_cell(const PointSource& p, size_t k, Index i, Index j, const Series& q,
-                     Layout& l) {
+void add_source_cell(const PointSource& p, size_t k, Index i, Index j, const Series& q, Layout& l) {
   const int id = int(l.sources.size());
   l.sources.push_back(SourceCell{i, j, add_series(l, q), p.concentration, id});
   l.source_of.push_back(int(k));
