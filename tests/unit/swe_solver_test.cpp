@@ -345,19 +345,6 @@ TEST(SweSolver, AnInflowPolygonIsItsCellsAsPointSourcesOnEveryPath) {
     }
 }
 
-// The library refuses what the scene reader refuses: a level boundary that never reaches the
-// ground of its cells (the sea's cells, 0..9 of the south row, lie at 0.015 m and above; a level
-// of at most 0.01 m).
-TEST(SweSolver, ALevelBoundaryBelowTheGroundOfAllItsCellsIsRefused) {
-  Scene s = forced_basin(Precision::f64);
-  s.boundaries[1].series = Series{{0, 20}, {0.005, 0.01}};
-  EXPECT_TRUE(throws_with([&] { Solver solver(s, exec()); },
-                          {"boundary 'sea'", "highest level, 0.01 m", "cell (0, 0), is at 0.015 m",
-                           "never let water in"}));
-  s.boundaries[1].series = Series{{0, 20}, {0.005, 0.02}};  // above cell (0, 0) at t = 20 s
-  Solver solver(s, exec());
-}
-
 TEST(SweSolver, DischargeFillsADryChannel) {
   // Q = 1.5 m^3/s enters a dry, closed channel for 8 s: exactly 12 m^3 end up in it.
   Scene s = make_scene("channel", 40, 4, 0.5, Precision::f64);

@@ -256,8 +256,6 @@ void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& s) {
       if (o.name == b.name) bs[k].fail("name", fmt::format("\"{}\" is used twice", b.name));
     const std::vector<swe::BoundaryEdge> edges = place_boundary(bs[k], k, s, b, taken);
     if (b.kind == swe::BoundaryKind::normal_depth) check_roughness(bs[k], b, edges, s);
-    const std::string dry = swe::level_below_ground(s, b, edges);
-    if (!dry.empty()) bs[k].fail("level", fmt::format("boundary {} '{}': {}", k, b.name, dry));
     bs[k].finish();
     s.boundaries.push_back(std::move(b));
   }

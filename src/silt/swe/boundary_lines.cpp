@@ -380,8 +380,9 @@ std::string level_below_ground(const Scene& s, const Boundary& b,
   if (!low || high > ground) return {};
   return fmt::format(
       "its highest level, {} m, is not above the ground of any of its cells (the lowest, cell "
-      "({}, {}), is at {} m), so it can never let water in; give the water surface elevation on "
-      "the bed's datum (not a depth), or use \"critical\" or \"open\" for a free outflow",
+      "({}, {}), is at {} m): water can only leave through it, as over a free outfall, never "
+      "enter; if the level is a depth or on another datum, give the water surface elevation on "
+      "the bed's datum (for a free outflow \"critical\" says so)",
       high, low->i, low->j, ground);
 }
 

@@ -67,10 +67,11 @@ std::vector<SourceCellIndex> polygon_cells(const Grid& grid,
                                            const PointSource& s, size_t index);
 
 /// The "dry-only" check of a boundary: for a level boundary whose highest level over its whole
-/// series is not above the ground (bed) of any active cell it touches, why it is refused (its
-/// ghost cells are dry for the whole run, so it can never let water in: most likely a depth given
-/// as a level, or a level on another datum); empty for every other boundary. Kinds that impose a
-/// discharge may wet dry ground and outflow kinds may stay dry legitimately: not checked.
+/// series is not above the ground (bed) of any active cell it touches, why it is suspicious (its
+/// ghost cells are dry for the whole run: water leaves through it as over a free outfall and never
+/// enters; most likely a depth given as a level, or a level on another datum); empty for every
+/// other boundary. Kinds that impose a discharge may wet dry ground and outflow kinds may stay dry
+/// legitimately: not checked. The scene reader warns with it (a valid scene: not refused).
 std::string level_below_ground(const Scene& scene, const Boundary& b,
                                const std::vector<BoundaryEdge>& edges);
 

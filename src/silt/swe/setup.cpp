@@ -242,8 +242,6 @@ void add_boundary(const Checker& check, const Scene& s, size_t b, Layout& l,
   if (needs_series && bd.series.empty()) check.fail(what + ": needs a time series");
   check.series(bd.series, what, false);
   check_flow_boundary(check, s, bd, edges, what);
-  const std::string dry = level_below_ground(s, bd, edges);
-  if (!dry.empty()) check.fail(what + ": " + dry);
   if (!std::isfinite(bd.concentration) || bd.concentration < 0)
     check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, bd.concentration));
   const int seg = int(l.seg_kind.size());  // == b: one segment per boundary, in order
