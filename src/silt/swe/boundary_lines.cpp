@@ -306,17 +306,18 @@ std::vector<LineCell> line_cells(const Grid& g, const std::vector<std::uint8_t>&
 
 namespace {
 
-// Whether point q lies inside the closed polygon p (last point == first), by the crossing number
-// with half-open edges (a point on an edge shared by two polygons falls in exactly one).
-bool inside(const std::vector<Pt>& p, Pt q) {
-  bool in = false;
+// The x where the closed polygon p's edges cross the row of centres at v, sorted: the crossing
+// number test with half-open edges (an edge counts when exactly one of its ends lies above v), so
+// a centre (u, v) lies inside when an odd number of them are greater than u, and a centre on an
+// edge shared by two polygons falls in exactly one.
+std::vector<double> row_crossings(const std::vector<Pt>& p, double v) {
+  std::vector<double> xs;
   for (size_t k = 1; k < p.size(); ++k) {
     const Pt a = p[k - 1], b = p[k];
-    if ((a[1] > q[1]) == (b[1] > q[1])) continue;
-    const double x = a[0] + (q[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-    if (q[0] < x) in = !in;
+    if ((a[1] > v) != (b[1] > v)) xs.push_back(a[0] + (v - a[1]) / (b[1] - a[1]) * (b[0] - a[0]));
   }
-  return in;
+  std::sort(xs.begin(), xs.end());
+  return xs;
 }
 
 }  // namespace
@@ -354,10 +355,16 @@ std::vector<SourceCellIndex> polygon_cells(const Grid& g, const std::vector<std:
               j_hi = std::min<Index>(g.ny - 1, Index(std::ceil(v1)));
   const Index i_lo = std::max<Index>(0, Index(std::floor(u0 - 0.5))),
               i_hi = std::min<Index>(g.nx - 1, Index(std::ceil(u1)));
-  for (Index j = j_lo; j <= j_hi; ++j)
-    for (Index i = i_lo; i <= i_hi; ++i)
-      if (is_active(g, active, i, j) && inside(p, Pt{double(i) + 0.5, double(j) + 0.5}))
+  for (Index j = j_lo; j <= j_hi; ++j) {
+    const std::vector<double> xs = row_crossings(p, double(j) + 0.5);
+    size_t passed = 0;  // crossings at or left of the centre
+    for (Index i = i_lo; i <= i_hi; ++i) {
+      const double u = double(i) + 0.5;
+      while (passed < xs.size() && !(u < xs[passed])) ++passed;
+      if ((xs.size() - passed) % 2 == 1 && is_active(g, active, i, j))
         out.push_back(SourceCellIndex{i, j});
+    }
+  }
   if (out.empty())
     ring.fail(
         "holds no active cell: no centre of an active cell lies inside it (a polygon smaller "
