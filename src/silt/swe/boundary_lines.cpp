@@ -386,8 +386,9 @@ std::string level_below_ground(const Scene& s, const Boundary& b,
   }
   if (!low || high > ground) return {};
   return fmt::format(
-      "its highest level, {} m, is not above the ground of any of its cells (the lowest, cell "
-      "({}, {}), is at {} m): water can only leave through it, as over a free outfall, never "
+      "its highest level, {:.6g} m, is not above the ground of any of its cells (the lowest, "
+      "cell ({}, {}), is at {:.6g} m): water can only leave through it, as over a free outfall, "
+      "never "
       "enter; if the level is a depth or on another datum, give the water surface elevation on "
       "the bed's datum (for a free outflow \"critical\" says so)",
       high, low->i, low->j, ground);
