@@ -26,16 +26,18 @@ partition::Shape to_shape(SplitShape s) {
                                    : partition::Shape::automatic;
 }
 
-// The tile kernel when every exec can run it, the row step when every exec is the host.
-// The second-order scheme runs the plain phases (muscl_step.hpp) on every backend.
+// The tile kernel when every exec can run it, the row step when every exec is the host. The
+// second-order scheme has tile kernels (muscl_tile.hpp) by the same rule, but no row step: the
+// plain phases (muscl_step.hpp) on the CPU.
 template <class Path>
 Path step_path(const Scene& s, const Split& split, const SolverOptions& options) {
-  if (options.plain_phases || s.scheme == Scheme::muscl) return Path::plain;
+  if (options.plain_phases) return Path::plain;
   bool tile = true, host = true;
   for (const Exec& e : split.execs) {
     tile = tile && fused_step_available(e);
     host = host && !e.is_cuda();
   }
+  if (s.scheme == Scheme::muscl) return tile ? Path::tile : Path::plain;
   return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
