@@ -27,8 +27,8 @@ partition::Shape to_shape(SplitShape s) {
 }
 
 // The tile kernel when every exec can run it, the row step when every exec is the host. The
-// second-order scheme has tile kernels (muscl_tile.hpp) by the same rule, but no row step: the
-// plain phases (muscl_step.hpp) on the CPU.
+// second-order scheme steps by tiles (muscl_tile.hpp) in both cases: CUDA kernels, or the same
+// tiles in an OpenMP loop on the host.
 template <class Path>
 Path step_path(const Scene& s, const Split& split, const SolverOptions& options) {
   if (options.plain_phases) return Path::plain;
@@ -37,7 +37,7 @@ Path step_path(const Scene& s, const Split& split, const SolverOptions& options)
     tile = tile && fused_step_available(e);
     host = host && !e.is_cuda();
   }
-  if (s.scheme == Scheme::muscl) return tile ? Path::tile : Path::plain;
+  if (s.scheme == Scheme::muscl) return tile || host ? Path::tile : Path::plain;
   return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
