@@ -194,8 +194,8 @@ TEST(SweOrder2, TileKernelsMatchThePlainPhases) {
   for (const Precision p : {Precision::f64, Precision::f32})
     for (int which = 0; which < 4; ++which) {
       const Scene s = tile_case(which, p);
-      const std::string what = "case " + std::to_string(which) +
-                               (p == Precision::f64 ? ", float64" : ", float32");
+      const std::string what =
+          "case " + std::to_string(which) + (p == Precision::f64 ? ", float64" : ", float32");
       const std::uint64_t launches = detail::muscl_tile_launch_count();
       Solver tile(s, exec());
       Solver plain(s, exec(), plain_phases);
@@ -222,10 +222,11 @@ TEST(SweOrder2, TileKernelsMatchThePlainPhases) {
         dm = std::max(dm, std::abs(a.max_depth[k] - b.max_depth[k]));
       }
       const Totals t = tile.totals(), u = plain.totals();
-      std::printf("muscl tile vs plain, %s: steps %lld / %lld; max |dh| %.3e m, |dq| %.3e m^2/s, "
-                  "|dhc| %.3e kg/m^2, |d max depth| %.3e m; net in %.9f / %.9f m^3\n",
-                  what.c_str(), tile.steps(), plain.steps(), dh, dq, dc, dm, t.net_inflow_volume,
-                  u.net_inflow_volume);
+      std::printf(
+          "muscl tile vs plain, %s: steps %lld / %lld; max |dh| %.3e m, |dq| %.3e m^2/s, "
+          "|dhc| %.3e kg/m^2, |d max depth| %.3e m; net in %.9f / %.9f m^3\n",
+          what.c_str(), tile.steps(), plain.steps(), dh, dq, dc, dm, t.net_inflow_volume,
+          u.net_inflow_volume);
       EXPECT_LE(dh, tol_h) << what;
       EXPECT_LE(dq, tol_q) << what;
       EXPECT_LE(dc, tol_q) << what;

@@ -114,7 +114,7 @@ void Engine<T>::finish_muscl_parts() {
   template void Engine<T>::exchange_state(int, bool); \
   template void Engine<T>::muscl_stage(Index);        \
   template void Engine<T>::muscl_final(Index);        \
-  template void Engine<T>::finish_muscl_parts();   \
+  template void Engine<T>::finish_muscl_parts();      \
   template bool Engine<T>::tile_cfl(const SolverView<T>&) const;
 SILT_SWE_ENGINE_MUSCL(float)
 SILT_SWE_ENGINE_MUSCL(double)

@@ -369,7 +369,8 @@ CommTimes Engine<T>::measure_communication(int repetitions) {
 
 template <class T>
 std::string Engine<T>::layout() const {
-  const std::string path = path_ == Path::tile   ? muscl_ ? "; muscl tile kernels" : "; fused tile kernel"
+  const std::string path = path_ == Path::tile
+                               ? muscl_ ? "; muscl tile kernels" : "; fused tile kernel"
                            : path_ == Path::rows ? "; row step"
                                                  : "";
   if (dec_.size() == 1) return "one subdomain" + path;

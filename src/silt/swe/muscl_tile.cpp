@@ -228,8 +228,8 @@ SILT_HD void flux_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const Til
 // cells' new state with kCfl (phase_cfl_step's), else 0.
 template <bool kFinal, bool kCfl, class T, int OX, int OY>
 SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
-                       const EdgeView<T>& src, const TilePlace& at, bool step, double dt,
-                       int first, int stride) {
+                       const EdgeView<T>& src, const TilePlace& at, bool step, double dt, int first,
+                       int stride) {
   T speed = T(0);
   for (int k = first; k < OX * OY; k += stride) {
     const int x = k % OX, y = k / OX;
@@ -298,9 +298,8 @@ template <bool kFinal, bool kCfl, class T>
 void launch_cuda(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& src, Box2 box,
                  const char* label) {
   const auto [nbx, nby] = tile_grid<T>(box);
-  silt::launch_kernel(exec, label, dim3(unsigned(nbx), unsigned(nby)),
-                      dim3(kThreadsX, kThreadsY), 0,
-                      &muscl_tile_kernel<kFinal, kCfl, T, kOX, kOY<T>>, v, src, box);
+  silt::launch_kernel(exec, label, dim3(unsigned(nbx), unsigned(nby)), dim3(kThreadsX, kThreadsY),
+                      0, &muscl_tile_kernel<kFinal, kCfl, T, kOX, kOY<T>>, v, src, box);
 }
 #endif
 
@@ -366,9 +365,9 @@ void phase_muscl_tile_final(const Exec& exec, const SolverView<T>& v, const Edge
 
 #undef SILT_MUSCL_TILE_NOINLINE
 
-#define SILT_SWE_MUSCL_TILE(T)                                                                     \
-  template void phase_muscl_tile_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*);   \
-  template void phase_muscl_tile_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&,   \
+#define SILT_SWE_MUSCL_TILE(T)                                                                   \
+  template void phase_muscl_tile_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
+  template void phase_muscl_tile_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&, \
                                           Box2, bool, const char*);
 SILT_SWE_MUSCL_TILE(float)
 SILT_SWE_MUSCL_TILE(double)
