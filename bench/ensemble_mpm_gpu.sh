@@ -1,44 +1,51 @@
 #!/usr/bin/env bash
 # The issue's MPM ensemble target (issue 37): 256 members of a 32K-particle sand column at >= 50 %
 # of the particle-step rate of one 8M-particle run, on one GPU. Runs
-#   1. the sweep scenes/column_sweep_gpu_ensemble.json over scenes/mpm_column_sweep_2d.json at
-#      dx = DX (1/640 m: 32,768 particles a column), members one after another on the device, and
-#      reports sum(steps x particles) / wall seconds of the whole ensemble run;
-#   2. one column of the same scene at dx = BIG_DX (1e-4 m: ~8M particles) for END s, and reports
-#      particles / (ms per step) of its frames after the first (silt run's frame lines).
-# Usage: bench/ensemble_mpm_gpu.sh [build dir] [backend] [DX] [BIG_DX] [END]
-#   (on a CPU for a smoke test: bench/ensemble_mpm_gpu.sh build cpu 0.02 0.0025 0.1)
+#   1. one column of the same scene at dx = BIG_DX (1e-4 m: ~8M particles) for END s, and reports
+#      particles / (ms per step) of its frames after the first (silt run's frame lines);
+#   2. the sweep scenes/column_sweep_gpu_ensemble.json over scenes/mpm_column_sweep_2d.json at
+#      dx = DX (1/640 m: 32,768 particles a column) once for each K in KS (--members-at-once K:
+#      members in flight on the device, each its own solver; K = 1 is one after another), and
+#      reports sum(steps x particles) / wall seconds of the whole ensemble run and its ratio to 1.
+# Usage: bench/ensemble_mpm_gpu.sh [build dir] [backend] [DX] [BIG_DX] [END] [KS]
+#   (on a CPU for a smoke test: bench/ensemble_mpm_gpu.sh build cpu 0.02 0.0025 0.1 "1 2")
 set -euo pipefail
 build=${1:-build-gpu}
 backend=${2:-cuda}
 dx=${3:-0.0015625}
 big_dx=${4:-0.0001}
 end=${5:-0.05}
+ks=${6:-"8 32"}
 silt=$build/apps/silt/silt
 scene=scenes/mpm_column_sweep_2d.json
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-t0=$(date +%s.%N)
-"$silt" run $scene --backend "$backend" --set domain.dx=$dx -q \
-  --ensemble scenes/column_sweep_gpu_ensemble.json --out "$out/sweep" >/dev/null
-wall=$(echo "$(date +%s.%N) - $t0" | bc)
 "$silt" run $scene --backend "$backend" --set domain.dx=$big_dx --set run.end_time=$end \
   --set run.fps=100 --out "$out/big" 2>&1 | tee "$out/big.log" | grep -E "^silt run: MPM" || true
-/usr/bin/python3 - "$out/sweep/measures.csv" "$wall" "$out/big.log" <<'PY'
+for k in $ks; do
+  t0=$(date +%s.%N)
+  "$silt" run $scene --backend "$backend" --set domain.dx=$dx --members-at-once "$k" \
+    --ensemble scenes/column_sweep_gpu_ensemble.json --out "$out/sweep$k" 2>&1 |
+    grep -E "members at once|member after another|lowered" || true
+  wall=$(echo "$(date +%s.%N) - $t0" | bc)
+  /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 wall = float(sys.argv[2])
 ps = sum(int(r["steps"]) * int(r["particles"]) for r in rows)
 ens = ps / wall
-print(f"ensemble: {len(rows)} members, {ps:.4g} particle-steps in {wall:.1f} s: {ens:.4g} particle-steps/s")
+line = (f"ensemble K = {sys.argv[4]}: {len(rows)} members, {ps:.4g} particle-steps in {wall:.1f} s: "
+        f"{ens:.4g} particle-steps/s")
 rates = []
-for line in open(sys.argv[3]):
-    m = re.search(r"frame +(\d+) .*particles +(\d+) .* ([0-9.]+) ms/step", line)
+for l in open(sys.argv[3]):
+    m = re.search(r"frame +(\d+) .*particles +(\d+) .* ([0-9.]+) ms/step", l)
     if m and int(m.group(1)) > 1:
         rates.append(int(m.group(2)) / (float(m.group(3)) * 1e-3))
 if rates:
     rates.sort()
     big = rates[len(rates) // 2]
-    print(f"one large run: median {big:.4g} particle-steps/s over {len(rates)} frames; "
-          f"ensemble / large = {ens / big:.2f} (target >= 0.50)")
+    line += (f"; one large run: median {big:.4g} particle-steps/s over {len(rates)} frames; "
+             f"ensemble / large = {ens / big:.2f} (target >= 0.50)")
+print(line)
 PY
+done

@@ -1,7 +1,7 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
-//            [--deterministic] [--hash] [--ensemble ensemble.json]
+//            [--deterministic] [--hash] [--ensemble ensemble.json [--members-at-once K]]
 //   silt validate scene.json [--set k=v]...
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -53,6 +53,11 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   run_cmd->add_option(
       "--ensemble", run.ensemble,
       "Run the members of this ensemble file (shallow water or MPM; docs/ensembles.md)");
+  run_cmd
+      ->add_option("--members-at-once", run.members_at_once,
+                   "With --ensemble: members in flight at once (the ensemble file's "
+                   "run.members_at_once; on CUDA spread over --devices)")
+      ->check(CLI::Range(1, 4096));
   run_cmd->add_flag(
       "--hash", run.hash,
       "MPM: print a hash of every particle attribute at the start and after each frame");
@@ -102,6 +107,8 @@ void check_given(const CLI::App& run_cmd, const RunOptions& run) {
     if (run_cmd.count(name) > 0 && value->empty())
       throw silt::Error(
           fmt::format("{} '': the value is empty (leave the option out for none)", name));
+  if (run_cmd.count("--members-at-once") > 0 && run.ensemble.empty())
+    throw silt::Error("--members-at-once: members are an ensemble's (give --ensemble FILE)");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "commands.hpp"
@@ -30,7 +31,6 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
         "--checkpoint-every: an ensemble's checkpoint is its finished members, saved as each "
         "ends (--restart OUT/ensemble_checkpoint continues a stopped one)");
   if (!o.view.empty()) refuse("the live viewer watches one run (--view)");
-  if (o.devices.size() != 1) refuse("members run on one device (--devices lists one)");
   if (world.distributed()) refuse("members are not spread over MPI ranks yet (run one process)");
 }
 
@@ -39,13 +39,19 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
 int cmd_run_ensemble(const RunOptions& o) {
   const StopSignals signals;
   check_ensemble_options(o, partition::World::get());
+  // Members in flight each launch on their own streams; CUDA maps the streams of a device onto
+  // CUDA_DEVICE_MAX_CONNECTIONS hardware queues (default 8), and streams sharing a queue wait
+  // on each other. Read when the device's context is made: set before anything touches CUDA,
+  // unless the user chose.
+  if (o.backend != "cpu") setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
   run::EnsembleRequest q;
   q.scene = o.scene_path;
   q.ensemble = o.ensemble;
   q.overrides = o.overrides;
   q.out = o.out_dir;
   q.backend = o.backend;
-  q.device = o.devices.front();
+  q.devices = o.devices;
+  q.at_once = o.members_at_once;
   q.overwrite = o.overwrite;
   q.restart = o.restart;
   q.quiet = o.quiet;

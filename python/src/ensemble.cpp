@@ -25,7 +25,7 @@ void bind_ensemble(nb::module_& m) {
         q.ensemble_text = ensemble_text;
         q.out = out;
         q.backend = backend;
-        q.device = device;
+        q.devices = {device};
         q.overwrite = overwrite;
         q.quiet = quiet;
         q.restart = restart;

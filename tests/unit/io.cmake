@@ -16,6 +16,7 @@ add_test(NAME io_modules_missing_test
          COMMAND io_modules_test --backend=cpu --gtest_filter=IoModules.MissingModuleIsAnError)
 set_tests_properties(io_modules_missing_test PROPERTIES LABELS unit TIMEOUT 600 ENVIRONMENT
                      "SILT_MODULE_DIR=${CMAKE_CURRENT_BINARY_DIR}/no_modules_here")
+silt_add_test(NAME io_png_overlay_test SOURCES io_png_overlay_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_crs_test SOURCES io_crs_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_rain_test SOURCES io_rain_test.cpp LABEL unit LIBS silt::io silt::swe)
 target_compile_definitions(io_crs_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")

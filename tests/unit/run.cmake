@@ -4,6 +4,8 @@ silt_add_test(NAME run_devices_test SOURCES run_devices_test.cpp LABEL unit LIBS
 silt_add_test(NAME run_frame_loop_test SOURCES run_frame_loop_test.cpp LABEL unit LIBS silt::run)
 # Ensembles: the ensemble file, members validated before anything runs, the statistics' formulae.
 silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LIBS silt::run)
+# The member pool's plan: members at once, their devices and threads, the memory cap.
+silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
 # `silt run --ensemble`: members equal to their solo runs byte for byte, the statistics equal to
 # NumPy's on the members' maxima, ensemble.nc through the CF checker, a bad member refused.
 if(TARGET silt AND SILT_NETCDF)

@@ -111,5 +111,66 @@ TEST(SweBoundaryLines, AnInflowLineSplitsByLengthOverActiveCells) {
                           {"inflow line 2 'spill'", "crosses no active cell"}));
 }
 
+TEST(SweBoundaryLines, AnInflowPolygonTakesTheActiveCellsWhoseCentresLieInside) {
+  const Grid g{6, 5, 2.0, 10.0, 0.0};
+  PointSource s;
+  s.name = "pond";
+  // Centres at x = 11, 13, ...; y = 1, 3, ...: the triangle holds (0..2, 0), (0..1, 1), (0, 2).
+  s.polygon = {{10, 0}, {16.5, 0}, {10, 6.5}, {10, 0}};
+  const auto a = mask(6, 5, [](Index i, Index j) { return !(i == 1 && j == 0); });
+  std::string cells;
+  for (const SourceCellIndex& c : polygon_cells(g, a, s, 1))
+    cells += "(" + std::to_string(c.i) + "," + std::to_string(c.j) + ")";
+  EXPECT_EQ(cells, "(0,0)(2,0)(0,1)(1,1)(0,2)");  // (1, 0) inactive
+  // Two squares sharing the edge x = 14 through the centres of column 2: one takes them.
+  PointSource left = s, right = s;
+  left.polygon = {{10, 0}, {14, 0}, {14, 4}, {10, 4}};
+  right.polygon = {{14, 0}, {18, 0}, {18, 4}, {14, 4}};
+  EXPECT_EQ(polygon_cells(g, {}, left, 0).size() + polygon_cells(g, {}, right, 0).size(), 8u);
+}
+
+TEST(SweBoundaryLines, BadInflowPolygonsNameTheSourceAndWhatIsWrong) {
+  const Grid g{6, 5, 2.0, 10.0, 0.0};
+  PointSource s;
+  s.name = "pond";
+  s.polygon = {{11, 1}, {15, 3}, {11, 1}};
+  EXPECT_TRUE(throws_with([&] { polygon_cells(g, {}, s, 2); },
+                          {"inflow polygon 2 'pond'", "has 2 distinct points", "at least 3"}));
+  s.polygon = {{11, 1}, {15, 5}, {15, 1}, {11, 5}};  // a bow tie
+  EXPECT_TRUE(throws_with([&] { polygon_cells(g, {}, s, 2); },
+                          {"inflow polygon 2 'pond'", "crosses itself", "meet at (13, 3)"}));
+  s.polygon = {{11, 1}, {30, 1}, {11, 5}};
+  EXPECT_TRUE(throws_with([&] { polygon_cells(g, {}, s, 2); },
+                          {"inflow polygon 2 'pond'", "is off the grid", "point 1 (30, 1) m",
+                           "x 10 to 22 m and y 0 to 10 m"}));
+  s.polygon = {{11.2, 1.2}, {11.8, 1.2}, {11.5, 1.8}};  // inside cell (0, 0), short of its centre
+  EXPECT_TRUE(throws_with([&] { polygon_cells(g, {}, s, 2); },
+                          {"inflow polygon 2 'pond'", "holds no active cell"}));
+  s.polygon = {{10, 0}, {14, 0}, {14, 4}, {10, 4}};
+  const auto a = mask(6, 5, [](Index i, Index j) { return i >= 2 || j >= 2; });
+  EXPECT_TRUE(throws_with([&] { polygon_cells(g, a, s, 2); }, {"holds no active cell"}))
+      << "over nodata cells only";
+}
+
+TEST(SweBoundaryLines, ALevelThatNeverReachesTheGroundIsTheDryOnlyLine) {
+  Scene s;
+  s.grid = Grid{4, 3, 1.0, 0.0, 0.0};
+  s.bed = {2, 1.5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};  // row 0: 2, 1.5, 3, 3
+  Boundary b = line({{0, 0}, {4, 0}});             // the south edges of row 0
+  b.kind = BoundaryKind::level;
+  b.series = Series{{0, 10}, {1.0, 1.5}};
+  const auto edges = boundary_edges(s.grid, {}, b, 0);
+  const std::string why = level_below_ground(s, b, edges);
+  EXPECT_NE(why.find("highest level, 1.5 m"), std::string::npos) << why;
+  EXPECT_NE(why.find("cell (1, 0), is at 1.5 m"), std::string::npos) << why;
+  s.active = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};  // cell (1, 0) nodata: the lowest is 2 m
+  EXPECT_NE(level_below_ground(s, b, edges).find("cell (0, 0), is at 2 m"), std::string::npos);
+  b.series.value[1] = 2.01;  // reaches cell (0, 0)
+  EXPECT_EQ(level_below_ground(s, b, edges), "");
+  b.series.value[1] = 1.0;
+  b.kind = BoundaryKind::open;  // an outflow or a discharge onto dry ground: not checked
+  EXPECT_EQ(level_below_ground(s, b, edges), "");
+}
+
 }  // namespace
 }  // namespace silt::swe

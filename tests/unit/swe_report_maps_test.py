@@ -4,7 +4,9 @@ of the run writes report_max_depth.png and report_hazard_class.png. Read back wi
 the map (png_scale pixels a cell) in a white frame with tick labels west and south of it, a north
 arrow in its north-east corner and a legend strip below; the depth map has the blues of its
 colour bar, the class map the colours of the hazard classes that occur, in the map and in the
-legend.
+legend. The scene's boundary lines, inflow polygons and cross sections are drawn on both maps in
+their colours (a second run with a wall line, a polygon of no discharge and a section: the same
+flood), and no pixel changes farther than the line's halo from them but for their labels.
 
 Usage: swe_report_maps_test.py <silt executable> <scratch dir>"""
 import json
@@ -78,5 +80,70 @@ for name in ["report_max_depth.png", "report_hazard_class.png"]:
     else:
         check(any(p[2] > 200 and p[0] < 120 for p in strip), f"{name}: a blue colour bar")
         check(any(p[2] > p[0] + 40 for p in scene_px), f"{name}: the flood in blue on the map")
+
+# The same scene with a wall line along the south edge, an inflow polygon of no discharge and a
+# cross section: the same flood, with the features drawn on it.
+MAGENTA, GREEN, BLACK = (220, 0, 220), (0, 170, 0), (20, 20, 20)
+UPP = DX / SCALE  # m a pixel
+feats = {
+    "south": ([[600100, 4000000], [600400, 4000000]], MAGENTA, False),
+    "pond": ([[600200, 4000250], [600260, 4000250], [600260, 4000310], [600200, 4000310]], GREEN,
+             True),
+    "xs": ([[600450, 4000050], [600450, 4000350]], BLACK, False),
+}
+doc["boundaries"] = [{"name": "south", "line": feats["south"][0], "type": "wall"}]
+doc["sources"] = [{"name": "pond", "polygon": feats["pond"][0], "discharge": 0.0}]
+doc["outputs"]["cross_sections"] = [{"name": "xs", "points": feats["xs"][0]}]
+scene2 = os.path.join(SCRATCH, "report_maps_lines.json")
+with open(scene2, "w") as f:
+    json.dump(doc, f)
+out2 = os.path.join(SCRATCH, "out_lines")
+shutil.rmtree(out2, ignore_errors=True)
+subprocess.run([SILT, "run", scene2, "--out", out2, "--quiet"], check=True,
+               stdout=subprocess.DEVNULL)
+
+
+def to_px(p):
+    """Map coordinates to the map's pixel (x east, y down from its top row), fractional."""
+    return (p[0] - 600000) / UPP, NY * SCALE - (p[1] - 4000000) / UPP
+
+
+def segment_distance(q, a, b):
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return ((q[0] - a[0] - t * dx) ** 2 + (q[1] - a[1] - t * dy) ** 2) ** 0.5
+
+
+def near_feature(x, y):
+    """Within the halo (2.5 px from the line, pixel centres) of a feature, or where its label
+    may go: up to 160 px right of and 30 px above its middle."""
+    for pts, _, closed in feats.values():
+        px = [to_px(p) for p in pts] + ([to_px(pts[0])] if closed else [])
+        if any(segment_distance((x + 0.5, y + 0.5), a, b) <= 2.6 for a, b in zip(px, px[1:])):
+            return True
+        mx = sum(p[0] for p in px[:len(pts)]) / len(pts)
+        my = sum(p[1] for p in px[:len(pts)]) / len(pts)
+        if mx - 2 <= x <= mx + 160 and my - 30 <= y <= my + 2:
+            return True
+    return False
+
+
+for name in ["report_max_depth.png", "report_hazard_class.png"]:
+    a = Image.open(os.path.join(out, name)).convert("RGB")
+    b = Image.open(os.path.join(out2, name)).convert("RGB")
+    pa, pb = a.load(), b.load()
+    w, h = b.size
+    left = next(x for x in range(w) if sum(max(pb[x, y]) < 60 for y in range(h)) > map_h) + 1
+    top = next(y for y in range(h) if sum(max(pb[x, y]) < 60 for x in range(w)) > map_w) + 1
+    at = lambda p: pb[left + int(to_px(p)[0]), top + int(to_px(p)[1])]
+    check(pb[left + 200, top + map_h - 1] == MAGENTA, f"{name}: the wall line along the south edge")
+    check(at([600450, 4000200]) == BLACK, f"{name}: the cross section")
+    check(at([600230, 4000250]) == GREEN and at([600260, 4000280]) == GREEN and
+          at([600230, 4000280]) == pa[left + int(to_px([600230, 4000280])[0]),
+                                      top + int(to_px([600230, 4000280])[1])],
+          f"{name}: the inflow polygon's edges, its inside as it was")
+    far = [(x, y) for y in range(map_h) for x in range(map_w)
+           if pa[left + x, top + y] != pb[left + x, top + y] and not near_feature(x, y)]
+    check(not far, f"{name}: no pixel changed away from the features ({len(far)}: {far[:5]})")
 
 sys.exit(1 if failures else 0)

@@ -314,6 +314,43 @@ TEST(SweSolver, BoundaryLinesOnAMaskBalanceOnEveryPath) {
     }
 }
 
+// An inflow polygon over cells (10..11, 10..11) of the masked basin spreads 0.8 m^3/s evenly, 0.2
+// into each: bit for bit the four cells as point sources of 0.2 m^3/s, on the row step (tile
+// kernel) and the plain phases, first and second order; its volume is its series' integral.
+TEST(SweSolver, AnInflowPolygonIsItsCellsAsPointSourcesOnEveryPath) {
+  for (const Scheme scheme : {Scheme::first_order, Scheme::muscl})
+    for (const Precision p : {Precision::f32, Precision::f64}) {
+      Scene area = masked_basin(p);
+      area.scheme = scheme;
+      if (scheme == Scheme::muscl) area.cfl = 0.25;
+      area.sources[1] = PointSource{"pond", 18, 20, scenes::constant_series(0.8), 2.0};
+      area.sources[1].polygon = {{16, 18}, {20, 18}, {20, 22}, {16, 22}};
+      Scene cells = area;
+      cells.sources.resize(1);
+      for (const double y : {19.0, 21.0})
+        for (const double x : {17.0, 19.0})
+          cells.sources.push_back(PointSource{"c", x, y, scenes::constant_series(0.2), 2.0});
+      SolverOptions plain_phases;
+      plain_phases.plain_phases = true;
+      Solver fast(area, exec()), plain(area, exec(), plain_phases), points(cells, exec());
+      for (Solver* s : {&fast, &plain, &points}) s->advance_to(6.0);
+      EXPECT_EQ(fast.steps(), points.steps());
+      const double same = exec().is_cuda() ? 1e-5 : 0.0;
+      const Fields a = fast.fields(), b = plain.fields(), c = points.fields();
+      EXPECT_TRUE(silt::test::all_near(a.h, c.h, same)) << "polygon against its cells";
+      EXPECT_TRUE(silt::test::all_near(a.hv, c.hv, same));
+      EXPECT_TRUE(silt::test::all_near(a.hc, c.hc, same));
+      EXPECT_TRUE(silt::test::all_near(a.h, b.h, same)) << "row step against plain phases";
+      const Totals t = fast.totals(), u = points.totals();
+      ASSERT_EQ(t.source_volume.size(), 2u);
+      EXPECT_NEAR(t.source_volume[1], 4.8, 1e-5);
+      EXPECT_NEAR(t.source_volume[1],
+                  u.source_volume[1] + u.source_volume[2] + u.source_volume[3] + u.source_volume[4],
+                  1e-6);
+      EXPECT_NEAR(t.source_net_volume, u.source_net_volume, 1e-6);
+    }
+}
+
 TEST(SweSolver, DischargeFillsADryChannel) {
   // Q = 1.5 m^3/s enters a dry, closed channel for 8 s: exactly 12 m^3 end up in it.
   Scene s = make_scene("channel", 40, 4, 0.5, Precision::f64);

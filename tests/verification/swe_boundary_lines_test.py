@@ -7,10 +7,16 @@
     (the edge count `silt validate` prints), and the volume through it is the hydrograph's;
   - an inflow line inside the domain passes its hydrograph's volume (hydrograph.csv), and the mass
     balance closes;
+  - an inflow polygon (a source area) passes its hydrograph's volume, and gives the same depths
+    and mass balance, bit for bit, as its cells as point sources of a quarter of its discharge
+    each, first and second order;
   - three partitions write the same hydrograph.csv and depths as one;
   - bad geometry is refused by `silt validate` naming the key, the boundary's index and name and
     what is wrong: a line off the edge (with its distance), across itself, over nodata only, along
-    no active edge, overlapping another boundary; an inflow line over no active cell.
+    no active edge, overlapping another boundary; an inflow line over no active cell; an inflow
+    polygon of 2 points, across itself, off the grid, over nodata only;
+  - a level boundary whose level never reaches the ground of its cells is valid (a free outfall)
+    but `silt validate` warns, naming it, its highest level and its lowest ground.
 Usage: swe_boundary_lines_test.py <silt> <work dir> [cpu|cuda]: with cuda (label gpu) one GPU runs
 the scenes (the tile kernel's step) and the split comparison is left out."""
 import csv
@@ -24,6 +30,8 @@ DX = 5.0
 BACKEND = sys.argv[3] if len(sys.argv) > 3 else "cpu"
 HYDRO = [[0, 0], [100, 2.0], [300, 2.0]]  # m^3/s
 LINE_Q = [[0, 0], [100, 1.0], [300, 1.0]]  # m^3/s of the inflow line
+POLY_Q = [[0, 0], [100, 0.8], [300, 0.8]]  # m^3/s of the inflow polygon, over 4 cells
+POND = [[43, 6], [56, 6], [56, 16], [43, 16]]  # holds the centres x 47.5, 52.5 and y 7.5, 12.5
 END = 300.0
 VOLUME_TOL = 1e-6  # relative: float32 sums of the per-step volumes
 
@@ -128,6 +136,31 @@ def same(out_a, out_b, crop=None):
             fail(f"depth_{k:04d}.asc of {out_a} and {out_b} differ")
 
 
+def check_polygon_as_cells(silt, work, lines, source):
+    """The polygon against its four cells as point sources of POLY_Q / 4 each, first and second
+    order: the same depths and mass balance, bit for bit on the CPU."""
+    quarter = [[t, q / 4] for t, q in POLY_Q]
+    cells = [{"name": f"c{k}", "x": x, "y": y, "discharge": quarter}
+             for k, (x, y) in enumerate([(47.5, 7.5), (52.5, 7.5), (47.5, 12.5), (52.5, 12.5)])]
+    tol = 0.0 if BACKEND == "cpu" else 1e-5
+    for scheme in ["first_order", "muscl"]:
+        outs = []
+        for name, src in [("poly", source), ("cells", source[:1] + cells)]:
+            out = os.path.join(work, f"{name}_{scheme}")
+            run(silt, save(work, scene(f"{name}_{scheme}", "masked.asc", lines, src)), out, "--set",
+                f"physics.scheme={scheme}")
+            outs.append(out)
+        for k in range(int(END / 50) + 1):
+            da, db = (grid(os.path.join(o, f"depth_{k:04d}.asc")) for o in outs)
+            if not all(close(x, y, tol) for x, y in zip(da, db)):
+                fail(f"{scheme}: depth_{k:04d}.asc of the polygon and of its cells differ")
+        ma, mb = (table(os.path.join(o, "mass_balance.csv")) for o in outs)
+        col = ma[0].index("source_net_m3")
+        if not all(close([x[col]], [y[col]], max(tol, 1e-12)) for x, y in zip(ma[1], mb[1])):
+            fail(f"{scheme}: source_net_m3 of the polygon and of its cells differ")
+        check_volumes(outs[0], "pond", POLY_Q)
+
+
 def validate(silt, path):
     p = subprocess.run([silt, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
@@ -153,7 +186,8 @@ def main():
               for j in range(11)]
     write_asc(os.path.join(work, "rect.asc"), rect, 10, 5)
     write_asc(os.path.join(work, "masked.asc"), masked, 0, 0)
-    source = [{"name": "spill", "line": [[32, 8], [48, 20], [66, 38]], "discharge": LINE_Q}]
+    source = [{"name": "spill", "line": [[32, 8], [48, 20], [66, 38]], "discharge": LINE_Q},
+              {"name": "pond", "polygon": POND, "discharge": POLY_Q}]
     lines = [{"name": "in", "line": [[10, 10], [10, 35]], "type": "discharge", "discharge": HYDRO},
              {"name": "out", "line": [[70, 45], [70, 5]], "type": "open"},
              {"name": "top", "line": [[40, 45], [60, 45]], "type": "level", "level": 1.05}]
@@ -165,7 +199,8 @@ def main():
     r = save(work, scene("rect", "rect.asc", sides, source))
     code, text = validate(silt, m)
     for want in ["in: discharge line of 2 points, 5 edges", "out: open line of 2 points, 8 edges",
-                 "top: level line of 2 points, 4 edges", "spill: inflow line of 3 points over"]:
+                 "top: level line of 2 points, 4 edges", "spill: inflow line of 3 points over",
+                 "pond: inflow polygon of 4 points over 4 cells"]:
         if code != 0 or want not in text:
             fail(f"silt validate masked.json: expected '{want}', got ({code}) {text}")
     run(silt, m, os.path.join(work, "masked"))
@@ -174,6 +209,8 @@ def main():
     same(os.path.join(work, "masked"), os.path.join(work, "rect"), ((2, 10), (2, 14)))
     check_volumes(os.path.join(work, "masked"), "in", HYDRO)
     check_volumes(os.path.join(work, "masked"), "spill", LINE_Q)
+    check_volumes(os.path.join(work, "masked"), "pond", POLY_Q)
+    check_polygon_as_cells(silt, work, lines, source)
     if BACKEND == "cpu":
         run(silt, m, os.path.join(work, "masked3"), "--devices", "0,1,2")
         same(os.path.join(work, "masked"), os.path.join(work, "masked3"))
@@ -217,6 +254,25 @@ def main():
                [{"name": "spill", "line": [[1, 1], [9, 50]], "discharge": 1.0}])
     refused(silt, work, sc, ["'sources[0].line'", "inflow line 0 'spill'",
                              "crosses no active cell"])
+    poly = lambda name, pts: scene(name, "masked.asc", [],
+                                   [{"name": "pond", "polygon": pts, "discharge": 1.0}])
+    pkey = "'sources[0].polygon'"
+    refused(silt, work, poly("poly_two", [[20, 10], [30, 20]]),
+            [pkey, "inflow polygon 0 'pond'", "has 2 distinct points"])
+    refused(silt, work, poly("poly_crossing", [[20, 10], [30, 20], [30, 10], [20, 20]]),
+            [pkey, "inflow polygon 0 'pond'", "crosses itself", "meet at (25, 15)"])
+    refused(silt, work, poly("poly_off", [[20, 10], [90, 10], [20, 20]]),
+            [pkey, "inflow polygon 0 'pond'", "is off the grid", "point 1 (90, 10) m"])
+    refused(silt, work, poly("poly_nodata", [[31, 21], [39, 21], [39, 29], [31, 29]]),
+            [pkey, "inflow polygon 0 'pond'", "holds no active cell"])
+    low = scene("level_low", "masked.asc",
+                [{"name": "sea", "line": [[40, 45], [60, 45]], "type": "level",
+                  "level": [[0, 0.2], [100, 0.9]]}])
+    code, text = validate(silt, save(work, low))
+    want = ["warning", "'boundaries[0].level' boundary 0 'sea'", "highest level, 0.9 m",
+            "is at 1 m", "can only leave through it"]
+    if code != 0 or any(w not in text for w in want):
+        fail(f"level_low: expected a valid scene with a warning {want}, got ({code}) {text}")
     print("PASS")
 
 

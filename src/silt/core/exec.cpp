@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "silt/core/buffer.hpp"
+#include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 
@@ -42,6 +43,18 @@ std::string cuda_device_name(int device) {
 #else
   (void)device;
   throw Error("this build of silt has no CUDA backend");
+#endif
+}
+
+std::size_t cuda_free_bytes(int device) {
+#if SILT_HAS_CUDA
+  SILT_CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free_b = 0, total_b = 0;
+  SILT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+#else
+  (void)device;
+  return 0;
 #endif
 }
 

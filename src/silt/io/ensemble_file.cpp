@@ -340,6 +340,7 @@ Ensemble parse_tree(const Json& root, const SceneSource& esrc, const Json& scene
   e.parallel = run.choice("parallel", "members", {"members", "cells"}) == "cells"
                    ? EnsembleParallel::cells
                    : EnsembleParallel::members;
+  if (run.has("members_at_once")) e.at_once = run.integer("members_at_once", 1, 4096);
   run.finish();
   top.finish();
   return e;

@@ -59,7 +59,8 @@ struct Ensemble {
   EnsembleOutputs outputs;  // MPM: members, mean, std and percentiles only
   EnsembleMeasures measures;
   EnsembleParallel parallel = EnsembleParallel::members;
-  Json resolved;  // the file with defaults filled in and every member listed with its overrides
+  int at_once = 0;  // run.members_at_once: members in flight (0: run/member_plan.hpp's default)
+  Json resolved;    // the file with defaults filled in and every member listed with its overrides
 };
 
 /// The greatest number of members an ensemble may have (a product of ranges grows fast).

@@ -75,7 +75,7 @@ void add_stations(const SweJob& job, const std::vector<size_t>& boundaries, Hydr
     }
   }
   for (const auto& src : s.sources) {
-    if (src.line.empty()) {
+    if (src.line.empty()) {  // a point, or a polygon's mean point
       add(src.name, 1, src.x, src.y);
     } else {  // an inflow line: the middle of its first and last points
       const auto &p = src.line.front(), &q = src.line.back();

@@ -11,6 +11,7 @@
 #include "silt/io/json_keys.hpp"
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/swe_scene_parts.hpp"
+#include "silt/swe/boundary_lines.hpp"
 
 namespace silt::io {
 
@@ -214,6 +215,21 @@ void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
   s.manning = empty_if_zero(zero_nodata(std::move(n_field)));
 }
 
+// The "dry-only" level boundaries (swe::level_below_ground): valid, so a warning under the
+// boundary's level rather than an error.
+void warn_dry_levels(const SceneSource& src, SweJob& job) {
+  const swe::Scene& s = job.scene;
+  for (size_t k = 0; k < s.boundaries.size(); ++k) {
+    const swe::Boundary& b = s.boundaries[k];
+    if (b.kind != swe::BoundaryKind::level) continue;
+    const std::string why =
+        swe::level_below_ground(s, b, swe::boundary_edges(s.grid, s.active, b, k));
+    if (!why.empty())
+      job.warnings.push_back(key_message(src, fmt::format("boundaries[{}].level", k),
+                                         fmt::format("boundary {} '{}': {}", k, b.name, why)));
+  }
+}
+
 SweJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
                   const std::string& path) {
   for (const auto& o : src.overrides) apply_override(root, o, src);
@@ -236,6 +252,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
   if (!s.active.empty() && std::count(s.active.begin(), s.active.end(), 1) == 0)
     top.fail("bed", "leaves no active cell");
   detail::read_swe_forcing(top, fields, s);
+  warn_dry_levels(src, job);
   read_physics(top, s);
   check_first_step(top, s);
   detail::read_swe_run_outputs(top, fields, job);

@@ -264,17 +264,31 @@ void read_swe_forcing(Keys& root, const FieldReader& fields, swe::Scene& s) {
     Keys& p = ps[k];
     swe::PointSource src;
     src.name = p.string("name", fmt::format("source_{}", k));
-    if (p.has("line")) {
-      if (p.has("x") || p.has("y"))
-        p.fail(p.has("x") ? "x" : "y",
-               "cannot be given with \"line\": a source is a point (x, y) or an inflow line");
-      src.line = p.points("line");
-      src.x = src.line.front()[0];
-      src.y = src.line.front()[1];
+    if (p.has("line") || p.has("polygon")) {
+      const bool is_line = p.has("line");
+      const char* key = is_line ? "line" : "polygon";
+      for (const char* other : {"x", "y", "line"})
+        if (p.has(other) && std::string(other) != key)
+          p.fail(other, fmt::format("cannot be given with \"{}\": a source is a point (x, y), an "
+                                    "inflow line or an inflow polygon",
+                                    key));
+      auto& pts = is_line ? src.line : src.polygon;
+      pts = p.points(key);
+      if (!pts.empty()) {  // a line's first point, a polygon's mean point (its station)
+        src.x = src.line.empty() ? 0.0 : pts.front()[0];
+        src.y = src.line.empty() ? 0.0 : pts.front()[1];
+        for (const auto& q : src.polygon) {
+          src.x += q[0] / double(pts.size());
+          src.y += q[1] / double(pts.size());
+        }
+      }
       try {
-        swe::line_cells(g, s.active, src, k);
+        if (src.polygon.empty())
+          swe::line_cells(g, s.active, src, k);
+        else
+          swe::polygon_cells(g, s.active, src, k);
       } catch (const Error& e) {
-        p.fail("line", e.what());
+        p.fail(key, e.what());
       }
       src.discharge = read_series(p, "discharge", 1.0, Range::any());
       src.concentration = p.number("concentration", 0.0, Range::non_negative());

@@ -583,7 +583,11 @@ std::string describe(const SweJob& job) {
   }
   for (size_t k = 0; k < s.sources.size(); ++k) {
     const swe::PointSource& p = s.sources[k];
-    if (p.line.empty())
+    if (!p.polygon.empty())
+      out += fmt::format(
+          "  source    {}: inflow polygon of {} points over {} cells, C = {} kg/m^3\n", p.name,
+          p.polygon.size(), swe::polygon_cells(s.grid, s.active, p, k).size(), p.concentration);
+    else if (p.line.empty())
       out += fmt::format("  source    {} at ({}, {}), C = {} kg/m^3\n", p.name, p.x, p.y,
                          p.concentration);
     else

@@ -1,17 +1,11 @@
 #include "silt/run/ensemble.hpp"
 
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "silt/core/error.hpp"
 #include "silt/io/swe_checkpoint.hpp"
@@ -63,7 +57,7 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
 // adapter and the same files in `dir` ("": none); with a restart, from the member's own
 // checkpoint when a stop left one. Returns the signal that stopped it (0: none).
 int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e, std::size_t m,
-               const EnsembleOptions& o, const std::function<int()>& stop, MemberResult& r) {
+               const EnsembleOptions& o, const MemberSlot& slot, MemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   // The hazard fields are accumulated beside the flow; they change no bit of it.
   if (wants_hazard(e.outputs)) job.scene.hazard.enabled = true;
@@ -78,21 +72,23 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
     // What a stopped run left: continued from the checkpoint, or cleared.
     claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
     const std::vector<std::string> overrides = member_overrides(scene, e, m, nullptr);
-    // The member's own backend: on this thread's OpenMP threads (one while members run at once).
+    // The member's own backend: its device, or this thread's OpenMP threads (one while members
+    // run at once).
     io::write_resolved_scene(job, dir, build_id(),
-                             describe_execs({o.exec}, partition::World::self()), overrides);
+                             describe_execs({slot.exec}, partition::World::self()), overrides);
   }
   swe::Split split;
-  split.execs = {o.exec};
-  split.halo = halo_layers(0, o.exec.is_cuda());
+  split.execs = {slot.exec};
+  split.halo = halo_layers(0, slot.exec.is_cuda());
   split.this_process_only = true;
   swe::Solver solver(job.scene, split);
   if (from) solver.restore(from->state);
+  if (slot.built) slot.built();
   SweAdapter frames(job, solver, from.get(), dir, true, 1);
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
   LoopOptions lo;
-  lo.stop = stop;
+  lo.stop = slot.stop;
   lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   if (end.signal) return end.signal;
@@ -156,67 +152,10 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
   return first;
 }
 
-int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
-                    const MemberRun& one, const std::function<std::string(std::size_t)>& line) {
-  const std::size_t n = e.members.size();
-  const bool at_once = e.parallel == io::EnsembleParallel::members && !o.exec.is_cuda();
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-  const std::size_t workers = at_once ? std::min<std::size_t>(std::size_t(threads), n) : 1;
-  std::atomic<std::size_t> next{0}, finished{0};
-  std::atomic<int> signal{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex mutex;  // the progress log and `error`
-  // A member's stop: the command's signal, or another member's failure (the run ends with it).
-  const std::function<int()> stop = [&] {
-    if (failed) return int(SIGTERM);
-    return o.stop ? o.stop() : 0;
-  };
-  const auto work = [&] {
-    // A member at a time on this thread alone while others run theirs; one after another on
-    // every thread.
-    const int before = omp_get_max_threads();
-    if (at_once) omp_set_num_threads(1);
-    struct Restore {
-      int threads;
-      ~Restore() { omp_set_num_threads(threads); }
-    } restore{before};
-    for (std::size_t m; !failed && !signal && (m = next++) < n;) {
-      try {
-        const int sig = one(m, stop);  // its errors name the member
-        if (sig && !failed) signal = sig;
-        if (sig) return;
-        const std::lock_guard<std::mutex> lock(mutex);
-        progress.log(
-            fmt::format("member {:>4}/{} '{}': {}", ++finished, n, e.members[m].name, line(m)));
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (!failed) error = std::current_exception();
-        failed = true;
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  if (error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& err) {
-      throw Error(fmt::format("ensemble '{}': {}", e.path, err.what()));
-    }
-  }
-  return signal;
-}
-
 int run_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
                 Progress& progress, std::vector<MemberResult>& results) {
   results.assign(e.members.size(), MemberResult{});
-  const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+  const MemberRun one = [&](std::size_t m, const MemberSlot& slot) {
     const std::string& name = e.members[m].name;
     if (o.restart && load_member(o.checkpoint, m, name, results[m])) {
       results[m].restored = true;
@@ -224,7 +163,7 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     }
     io::SweJob job = member_job(scene, e, m);  // its errors name the member
     try {
-      const int sig = run_member(std::move(job), scene, e, m, o, stop, results[m]);
+      const int sig = run_member(std::move(job), scene, e, m, o, slot, results[m]);
       if (!sig && !o.checkpoint.empty()) save_member(o.checkpoint, m, name, results[m]);
       return sig;
     } catch (const std::exception& ex) {

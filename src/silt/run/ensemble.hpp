@@ -3,7 +3,8 @@
 // frame loop as a solo run (frame_loop.hpp, SweAdapter), its own outputs on request in
 // OUT/members/<name>/; the end-of-run maxima of every member then give the ensemble's statistics
 // (ensemble_report.hpp). On the CPU members run several at once, one thread each, or one after
-// another on every thread (Ensemble::parallel); on a GPU one after another.
+// another on every thread (Ensemble::parallel); on GPUs several at once per GPU, each with its
+// own solver (member_pool.cpp, member_plan.hpp).
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include "silt/io/ensemble_file.hpp"
 #include "silt/io/swe_scene.hpp"
 #include "silt/run/ensemble_stats.hpp"
+#include "silt/run/member_plan.hpp"
 #include "silt/run/progress.hpp"
 
 namespace silt::run {
@@ -56,11 +58,10 @@ struct MemberResult {
 };
 
 struct EnsembleOptions {
-  Exec exec;
+  std::vector<Exec> execs;    // the listed devices (one on the CPU); a member runs on one
   std::string out;            // the ensemble's output folder
   std::string backend;        // the ensemble's, as described next to its outputs
   std::function<int()> stop;  // SIGINT / SIGTERM (0: none)
-  int threads = 0;            // members at once with parallel = members (0: OpenMP's threads)
   /// The ensemble's checkpoint folder ("": none): each finished member's result is saved there;
   /// with `restart` the members saved there are read back instead of run, and the others' own
   /// folders (outputs.members) are cleared before they run again.
@@ -68,13 +69,24 @@ struct EnsembleOptions {
   bool restart = false;
 };
 
+/// Where a member runs and what it tells the pool.
+struct MemberSlot {
+  Exec exec;                  // its device (the host on the CPU)
+  std::function<int()> stop;  // polled between frames: the command's signal, another's failure
+  /// Called once its solver holds its device memory (may be empty): the first member's size
+  /// says how many members fit on a GPU.
+  std::function<void()> built;
+};
 /// One member's run: returns the signal that stopped it (0: it ran to its end); its errors name
-/// the member. `stop` is polled between frames (the command's signal, or another member's failure).
-using MemberRun = std::function<int(std::size_t m, const std::function<int()>& stop)>;
-/// Runs `one` for every member: several at once, each on one OpenMP thread (o.threads of them),
-/// with parallel = members on the CPU, else one after another; after each, `line(m)` is logged.
-/// Returns the signal of a stop (0: every member ran); the first error ends the others at their
-/// next frame and is thrown.
+/// the member.
+using MemberRun = std::function<int(std::size_t m, const MemberSlot& slot)>;
+/// The pool for this ensemble and these devices (member_plan.hpp): the ensemble's
+/// run.parallel and run.members_at_once, the listed devices, OpenMP's threads.
+MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o);
+/// Runs `one` for every member (member_pool.cpp): with parallel = members several at once (on
+/// the CPU one OpenMP thread each; on CUDA several per listed GPU, as many as fit), else one
+/// after another; after each, `line(m)` is logged. Returns the signal of a stop (0: every member
+/// ran); the first error ends the others at their next frame and is thrown.
 int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
                     const MemberRun& one, const std::function<std::string(std::size_t)>& line);
 

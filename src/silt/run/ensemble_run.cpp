@@ -79,17 +79,24 @@ void open_out(Prepared& p, const EnsembleRequest& q) {
   start_ensemble_checkpoint(p.o.checkpoint, key);
 }
 
+// "3 members at once, one thread each", "up to 16 members at once on 2 listed GPUs", "one
+// member after another": the log's words for the pool (the GPUs' memory may lower it).
+std::string how_members_run(const Prepared& p) {
+  const std::size_t k = member_plan(p.e, p.o).device.size();
+  if (k <= 1) return "one member after another";
+  if (!p.o.execs.front().is_cuda()) return fmt::format("{} members at once, one thread each", k);
+  return fmt::format("up to {} members at once on {} listed GPU{}", k, p.o.execs.size(),
+                     p.o.execs.size() > 1 ? "s" : "");
+}
+
 void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const io::SweJob first = check_members(p.scene, p.e);  // every member, before anything runs
-  const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
   open_out(p, q);
   progress.log(fmt::format(
       "silt run: ensemble '{}' of {} members of shallow water '{}', {} x {} cells of {} m, {}, on "
       "{}",
       p.e.path, p.e.members.size(), first.scene.name, first.scene.grid.nx, first.scene.grid.ny,
-      first.scene.grid.dx,
-      at_once ? "several members at once, one thread each" : "one member after another",
-      p.o.backend));
+      first.scene.grid.dx, how_members_run(p), p.o.backend));
   write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
   std::vector<MemberResult> results;
   r.signal = run_members(p.scene, p.e, p.o, progress, results);
@@ -107,12 +114,9 @@ void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const io::MpmJob first = check_mpm_members(p.scene, p.e);
   open_out(p, q);
-  const bool at_once = p.e.parallel == io::EnsembleParallel::members && !p.o.exec.is_cuda();
-  progress.log(
-      fmt::format("silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}",
-                  p.e.path, p.e.members.size(), first.scene.name, first.scene.dx,
-                  at_once ? "several members at once, one thread each" : "one member after another",
-                  p.o.backend));
+  progress.log(fmt::format(
+      "silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}", p.e.path,
+      p.e.members.size(), first.scene.name, first.scene.dx, how_members_run(p), p.o.backend));
   write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
   std::vector<MpmMemberResult> results;
   r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);
@@ -132,8 +136,17 @@ EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   p.e = q.ensemble_text.empty()
             ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
             : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
-  p.o.exec = choose_execs({q.backend, {q.device}, false}, world).front();
-  p.o.backend = describe_execs({p.o.exec}, world);
+  if (q.at_once > 0) {
+    p.e.at_once = q.at_once;
+    p.e.resolved["run"]["members_at_once"] = q.at_once;
+  }
+  p.o.execs = choose_execs({q.backend, q.devices, true}, world);
+  if (!p.o.execs.front().is_cuda() && p.o.execs.size() > 1)
+    throw Error(fmt::format(
+        "--devices lists {} devices on the CPU backend: on the CPU members run on threads "
+        "(run.parallel, run.members_at_once in '{}'); list GPUs with --backend cuda",
+        p.o.execs.size(), q.ensemble));
+  p.o.backend = describe_execs(p.o.execs, world);
   p.o.out = !q.out.empty()       ? q.out
             : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
             : !q.ensemble_text.empty()

@@ -19,7 +19,10 @@ struct EnsembleRequest {
   std::vector<std::string> overrides;  // --set, applied before each member's values
   std::string out;                     // "": silt-out/<ensemble file's stem>
   std::string backend = "auto";        // cpu, cuda or auto
-  int device = 0;
+  /// The devices (--devices): on CUDA members spread over them, several in flight on each; a
+  /// GPU listed twice takes twice the members. One on the CPU.
+  std::vector<int> devices{0};
+  int at_once = 0;  // members in flight (0: the ensemble file's run.members_at_once)
   bool overwrite = false;
   /// The checkpoint of a stopped run of this ensemble (OUT/ensemble_checkpoint,
   /// ensemble_checkpoint.hpp): its finished members are read back, the others run; out defaults

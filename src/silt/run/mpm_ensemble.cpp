@@ -73,7 +73,7 @@ bool load_partial(const std::string& dir, std::size_t m, const std::string& name
 // files in `dir` ("": none); with a restart, from the member's own checkpoint when a stop left
 // one. Returns the signal that stopped it (0: none).
 int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ensemble& e,
-               std::size_t m, const EnsembleOptions& o, const std::function<int()>& stop,
+               std::size_t m, const EnsembleOptions& o, const MemberSlot& slot,
                MpmMemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
@@ -90,18 +90,19 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
     // What a stopped run left: continued from the checkpoint, or cleared.
     claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
-    write_resolved_scene(job, dir, describe_execs({o.exec}, partition::World::self()),
+    write_resolved_scene(job, dir, describe_execs({slot.exec}, partition::World::self()),
                          member_overrides(scene, e, m, nullptr));
   }
   mpm::SolverOptions so;
   so.log = [](const std::string&) {
   };  // a member's warnings: its solo run shows them
+  const std::function<int()>& stop = slot.stop;
   so.stop = [&stop] {
     return stop() != 0;
   };
   std::optional<mpm::Solver> solver;
   try {
-    solver.emplace(job.scene, std::vector<Exec>{o.exec}, so);
+    solver.emplace(job.scene, std::vector<Exec>{slot.exec}, so);
   } catch (const Stopped&) {
     const int sig = stop();
     return sig ? sig : 15;
@@ -111,6 +112,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     solver->restore(*from);
   else
     p.start = extent_of(solver->particles(), d, job.scene);
+  if (slot.built) slot.built();
   r.energy = p.energy;
   MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&r](const mpm::FrameStats& s) {
@@ -198,12 +200,12 @@ io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e) 
 int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,
                     Progress& progress, std::vector<MpmMemberResult>& results) {
   results.assign(e.members.size(), MpmMemberResult{});
-  const MemberRun one = [&](std::size_t m, const std::function<int()>& stop) {
+  const MemberRun one = [&](std::size_t m, const MemberSlot& slot) {
     const std::string& name = e.members[m].name;
     if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
     try {
-      const int sig = run_member(job, scene, e, m, o, stop, results[m]);
+      const int sig = run_member(job, scene, e, m, o, slot, results[m]);
       if (!sig && !o.checkpoint.empty()) save(o.checkpoint, m, name, results[m]);
       return sig;
     } catch (const std::exception& ex) {

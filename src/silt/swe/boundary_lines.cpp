@@ -304,6 +304,96 @@ std::vector<LineCell> line_cells(const Grid& g, const std::vector<std::uint8_t>&
   return out;
 }
 
+namespace {
+
+// The x where the closed polygon p's edges cross the row of centres at v, sorted: the crossing
+// number test with half-open edges (an edge counts when exactly one of its ends lies above v), so
+// a centre (u, v) lies inside when an odd number of them are greater than u, and a centre on an
+// edge shared by two polygons falls in exactly one.
+std::vector<double> row_crossings(const std::vector<Pt>& p, double v) {
+  std::vector<double> xs;
+  for (size_t k = 1; k < p.size(); ++k) {
+    const Pt a = p[k - 1], b = p[k];
+    if ((a[1] > v) != (b[1] > v)) xs.push_back(a[0] + (v - a[1]) / (b[1] - a[1]) * (b[0] - a[0]));
+  }
+  std::sort(xs.begin(), xs.end());
+  return xs;
+}
+
+}  // namespace
+
+std::vector<SourceCellIndex> polygon_cells(const Grid& g, const std::vector<std::uint8_t>& active,
+                                           const PointSource& s, size_t index) {
+  const std::string what = fmt::format("inflow polygon {} '{}'", index, s.name);
+  std::vector<std::array<double, 2>> pts;
+  for (const auto& p : s.polygon)
+    if (pts.empty() || p != pts.back()) pts.push_back(p);
+  if (pts.size() > 1 && pts.front() == pts.back()) pts.pop_back();  // closed by the user
+  if (pts.size() < 3)
+    throw Error(fmt::format("{} has {} distinct point{}; a polygon needs at least 3", what,
+                            pts.size(), pts.size() == 1 ? "" : "s"));
+  const double x1 = g.x0 + double(g.nx) * g.dx, y1 = g.y0 + double(g.ny) * g.dx;
+  for (size_t k = 0; k < pts.size(); ++k) {
+    const auto& p = pts[k];
+    if (std::isfinite(p[0]) && std::isfinite(p[1]) &&
+        !(p[0] >= g.x0 && p[0] <= x1 && p[1] >= g.y0 && p[1] <= y1))
+      throw Error(fmt::format(
+          "{} is off the grid: its point {} ({}, {}) m lies outside the grid, which spans x {} "
+          "to {} m and y {} to {} m",
+          what, k, p[0], p[1], g.x0, x1, g.y0, y1));
+  }
+  pts.push_back(pts.front());
+  const Line ring(g, pts, what);  // finite points, no self-crossing (closed: ends are neighbours)
+  const std::vector<Pt>& p = ring.pts();
+  double u0 = INFINITY, u1 = -INFINITY, v0 = INFINITY, v1 = -INFINITY;
+  for (const Pt& q : p) {
+    u0 = std::min(u0, q[0]), u1 = std::max(u1, q[0]);
+    v0 = std::min(v0, q[1]), v1 = std::max(v1, q[1]);
+  }
+  std::vector<SourceCellIndex> out;
+  const Index j_lo = std::max<Index>(0, Index(std::floor(v0 - 0.5))),
+              j_hi = std::min<Index>(g.ny - 1, Index(std::ceil(v1)));
+  const Index i_lo = std::max<Index>(0, Index(std::floor(u0 - 0.5))),
+              i_hi = std::min<Index>(g.nx - 1, Index(std::ceil(u1)));
+  for (Index j = j_lo; j <= j_hi; ++j) {
+    const std::vector<double> xs = row_crossings(p, double(j) + 0.5);
+    size_t passed = 0;  // crossings at or left of the centre
+    for (Index i = i_lo; i <= i_hi; ++i) {
+      const double u = double(i) + 0.5;
+      while (passed < xs.size() && !(u < xs[passed])) ++passed;
+      if ((xs.size() - passed) % 2 == 1 && is_active(g, active, i, j))
+        out.push_back(SourceCellIndex{i, j});
+    }
+  }
+  if (out.empty())
+    ring.fail(
+        "holds no active cell: no centre of an active cell lies inside it (a polygon smaller "
+        "than a cell between the centres, or over inactive, nodata cells only)");
+  return out;
+}
+
+std::string level_below_ground(const Scene& s, const Boundary& b,
+                               const std::vector<BoundaryEdge>& edges) {
+  if (b.kind != BoundaryKind::level || b.series.empty() || s.bed.empty()) return {};
+  double high = -INFINITY;
+  for (double v : b.series.value) high = std::max(high, v);
+  const BoundaryEdge* low = nullptr;
+  double ground = INFINITY;
+  for (const BoundaryEdge& e : edges) {
+    if (!is_active(s.grid, s.active, e.i, e.j)) continue;
+    const double z = s.bed[size_t(e.j) * size_t(s.grid.nx) + size_t(e.i)];
+    if (z < ground) ground = z, low = &e;
+  }
+  if (!low || high > ground) return {};
+  return fmt::format(
+      "its highest level, {:.6g} m, is not above the ground of any of its cells (the lowest, "
+      "cell ({}, {}), is at {:.6g} m): water can only leave through it, as over a free outfall, "
+      "never "
+      "enter; if the level is a depth or on another datum, give the water surface elevation on "
+      "the bed's datum (for a free outflow \"critical\" says so)",
+      high, low->i, low->j, ground);
+}
+
 size_t boundary_source_slots(const Scene& s) {
   const Grid& g = s.grid;
   size_t n = size_t(2 * (g.nx + g.ny));
@@ -315,8 +405,12 @@ size_t boundary_source_slots(const Scene& s) {
       if (!global) mask.insert({e.i, e.j, e.side});
     }
   n += mask.size();
-  for (size_t k = 0; k < s.sources.size(); ++k)
-    n += s.sources[k].line.empty() ? 1 : line_cells(g, s.active, s.sources[k], k).size();
+  for (size_t k = 0; k < s.sources.size(); ++k) {
+    const PointSource& p = s.sources[k];
+    n += !p.polygon.empty() ? polygon_cells(g, s.active, p, k).size()
+         : !p.line.empty()  ? line_cells(g, s.active, p, k).size()
+                            : 1;
+  }
   return n;
 }
 

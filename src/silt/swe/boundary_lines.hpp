@@ -2,7 +2,9 @@
 // (sections.hpp). A boundary line is a polyline in map coordinates along the model's outer edge:
 // the edges between an active cell and the outside of the model (beyond the grid, or an inactive,
 // nodata cell), also on masked, non-rectangular domains. An inflow line is a polyline inside the
-// domain whose discharge is split among the active cells it crosses by its length in each.
+// domain whose discharge is split among the active cells it crosses by its length in each. An
+// inflow polygon (a source area) spreads its discharge evenly over the active cells whose centres
+// lie inside it (by cell area; the cells are square and equal, so each takes 1 / N).
 //
 // A boundary line takes an outer edge when the edge's middle lies within half a cell of the line
 // (at most dx / 2 from one of its segments, where the foot of the perpendicular falls within the
@@ -13,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "silt/swe/scene.hpp"
@@ -41,6 +44,11 @@ struct LineCell {
   double length = 0;
 };
 
+/// An active cell of an inflow polygon.
+struct SourceCellIndex {
+  Index i = 0, j = 0;
+};
+
 /// The active cells that inflow line s, scene.sources[index], crosses, ordered by (j, i), with
 /// the line's length in each (its parts over inactive cells or outside the grid count nowhere).
 /// Throws silt::Error naming the source when the line has fewer than 2 points or a point that is
@@ -48,9 +56,28 @@ struct LineCell {
 std::vector<LineCell> line_cells(const Grid& grid, const std::vector<std::uint8_t>& active,
                                  const PointSource& s, size_t index);
 
+/// The active cells whose centres lie inside inflow polygon s.polygon (scene.sources[index]),
+/// ordered by (j, i). A centre on the polygon's edge counts by the half-open crossing rule (one of
+/// two polygons sharing that edge takes it). The polygon is closed (its last point may repeat the
+/// first). Throws silt::Error naming the source when it has fewer than 3 distinct points or a
+/// point that is not finite, a point outside the grid, crosses itself, or holds no active cell's
+/// centre.
+std::vector<SourceCellIndex> polygon_cells(const Grid& grid,
+                                           const std::vector<std::uint8_t>& active,
+                                           const PointSource& s, size_t index);
+
+/// The "dry-only" check of a boundary: for a level boundary whose highest level over its whole
+/// series is not above the ground (bed) of any active cell it touches, why it is suspicious (its
+/// ghost cells are dry for the whole run: water leaves through it as over a free outfall and never
+/// enters; most likely a depth given as a level, or a level on another datum); empty for every
+/// other boundary. Kinds that impose a discharge may wet dry ground and outflow kinds may stay dry
+/// legitimately: not checked. The scene reader warns with it (a valid scene: not refused).
+std::string level_below_ground(const Scene& scene, const Boundary& b,
+                               const std::vector<BoundaryEdge>& edges);
+
 /// Flow slots of the scene's boundaries and sources (Totals::flows before the cross sections'):
 /// the grid's edge cells, the boundary lines' edges beside inactive cells, one per point source and
-/// one per cell of each inflow line. Throws as boundary_edges and line_cells.
+/// one per cell of each inflow line or polygon. Throws as boundary_edges and line_cells.
 size_t boundary_source_slots(const Scene& scene);
 
 }  // namespace silt::swe

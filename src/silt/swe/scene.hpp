@@ -84,13 +84,16 @@ struct Boundary {
 
 /// A point inflow (or outflow, if negative) into the cell containing (x, y), or, with `line`, an
 /// inflow line: the discharge split among the active cells the polyline crosses in proportion to
-/// its length in each (boundary_lines.hpp).
+/// its length in each, or, with `polygon`, an inflow area (a source area): the discharge spread
+/// evenly over the active cells whose centres lie inside it (boundary_lines.hpp).
 struct PointSource {
   std::string name;
-  double x = 0.0, y = 0.0;                       // m (a line: its first point)
-  Series discharge;                              // m^3/s
-  double concentration = 0.0;                    // kg/m^3 of the inflowing water
-  std::vector<std::array<double, 2>> line = {};  // x, y, m; empty: a point source
+  double x = 0.0, y = 0.0;     // m (a line: its first point; a polygon: the mean of its points)
+  Series discharge;            // m^3/s
+  double concentration = 0.0;  // kg/m^3 of the inflowing water
+  std::vector<std::array<double, 2>> line = {};     // x, y, m; empty: not a line
+  std::vector<std::array<double, 2>> polygon = {};  // x, y, m; empty: not a polygon
+  bool is_point() const { return line.empty() && polygon.empty(); }
 };
 
 /// A cross-section line (outputs.cross_sections) across which the solver accumulates the volume

@@ -320,33 +320,55 @@ static_assert(int(Side::west) == kWest && int(Side::east) == kEast && int(Side::
                   int(Side::north) == kNorth,
               "SideCode follows Side");
 
-/// Point source k: the active cell it lies on and its discharge series; an inflow line: each
-/// active cell it crosses, with the discharge times the line's share of length in the cell.
+/// Cell (i, j) of source k (a source's id is its flow slot) with its share of the discharge.
+void add_source_cell(const PointSource& p, size_t k, Index i, Index j, const Series& q, Layout& l) {
+  const int id = int(l.sources.size());
+  l.sources.push_back(SourceCell{i, j, add_series(l, q), p.concentration, id});
+  l.source_of.push_back(int(k));
+}
+
+/// The cells of inflow line or polygon k and each one's share: a line's length in the cell over
+/// its whole length; a polygon's cells 1 / N each (equal areas).
+std::vector<std::pair<LineCell, double>> source_shares(const Checker& check, const Layout& l,
+                                                       const Scene& s, size_t k) {
+  const PointSource& p = s.sources[k];
+  std::vector<std::pair<LineCell, double>> out;
+  try {
+    if (!p.polygon.empty()) {
+      const auto cells = polygon_cells(s.grid, l.active, p, k);
+      for (const SourceCellIndex& c : cells)
+        out.push_back({LineCell{c.i, c.j, 0.0}, 1.0 / double(cells.size())});
+      return out;
+    }
+    const auto cells = line_cells(s.grid, l.active, p, k);
+    double total = 0.0;
+    for (const LineCell& c : cells) total += c.length;
+    for (const LineCell& c : cells) out.push_back({c, c.length / total});
+  } catch (const Error& e) {
+    check.fail(e.what());
+  }
+  return out;
+}
+
+/// Point source k: the active cell it lies on and its discharge series; an inflow line or
+/// polygon: each of its active cells, with the discharge times the cell's share.
 void add_source(const Checker& check, const Scene& s, size_t k, Layout& l) {
   const Grid& g = s.grid;
   const PointSource& p = s.sources[k];
-  const std::string what = p.line.empty()
-                               ? fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y)
-                               : fmt::format("inflow line {} '{}'", k, p.name);
+  const std::string what = p.is_point() ? fmt::format("source '{}' at ({}, {}) m", p.name, p.x, p.y)
+                           : p.line.empty() ? fmt::format("inflow polygon {} '{}'", k, p.name)
+                                            : fmt::format("inflow line {} '{}'", k, p.name);
   if (p.discharge.empty()) check.fail(what + ": needs a discharge series");
   check.series(p.discharge, what, false);
   if (!std::isfinite(p.concentration) || p.concentration < 0)
     check.fail(fmt::format("{}: concentration {} (must be >= 0)", what, p.concentration));
-  if (!p.line.empty()) {
-    std::vector<LineCell> cells;
-    try {
-      cells = line_cells(g, l.active, p, k);
-    } catch (const Error& e) {
-      check.fail(e.what());
-    }
-    double total = 0.0;
-    for (const LineCell& c : cells) total += c.length;
-    for (const LineCell& c : cells) {
-      Series share = p.discharge;
-      for (double& q : share.value) q *= c.length / total;
-      const int id = int(l.sources.size());
-      l.sources.push_back(SourceCell{c.i, c.j, add_series(l, share), p.concentration, id});
-      l.source_of.push_back(int(k));
+  if (!p.line.empty() && !p.polygon.empty())
+    check.fail(what + ": is both a line and a polygon; give one");
+  if (!p.is_point()) {
+    for (const auto& [c, share] : source_shares(check, l, s, k)) {
+      Series q = p.discharge;
+      for (double& v : q.value) v *= share;
+      add_source_cell(p, k, c.i, c.j, q, l);
     }
     return;
   }
@@ -355,9 +377,7 @@ void add_source(const Checker& check, const Scene& s, size_t k, Layout& l) {
   const Index i = Index(fi), j = Index(fj);
   if (!l.active[size_t(j) * g.nx + i])
     check.fail(fmt::format("{} lies on inactive cell ({}, {})", what, i, j));
-  const int id = int(l.sources.size());
-  l.sources.push_back(SourceCell{i, j, add_series(l, p.discharge), p.concentration, id});
-  l.source_of.push_back(int(k));
+  add_source_cell(p, k, i, j, p.discharge, l);
 }
 
 // Rain rasters: one grid of rates (m/s, >= 0) per frame, times increasing strictly; soil fields

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The issue's flood ensemble target (issue 37): 64 members of a 1M-cell flood at >= 80 % of the
+# cell-update rate of one 64M-cell run, on one GPU; 64 members one after another is the baseline.
+# Runs
+#   1. the ensemble scenes/dam_break_1m_ensemble.json over scenes/dam_break_1m.json (float64,
+#      NX x NX cells) once for each K in KS (--members-at-once K; K = 1 is one after another), and
+#      reports sum(steps) x cells / wall seconds of the whole ensemble run (scene parsing, set-up,
+#      statistics and files included);
+#   2. `silt bench swe --sizes BIG --precision float64` (one run, the same solver) and its
+#      M cell-upd/s;
+# and prints each K's rate over the big run's. Prints numbers, asserts nothing.
+# Usage: bench/ensemble_swe_gpu.sh [build dir] [backend] [KS] [BIG] [NX] [DEVICES]
+#   on a GPU:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "1 4 8 16" 64M
+#   two GPUs:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "16" 64M 1000 0,1
+#   CPU smoke:  bash bench/ensemble_swe_gpu.sh build cpu "1 2" 64K 100
+set -euo pipefail
+build=${1:-build-gpu}
+backend=${2:-cuda}
+ks=${3:-"1 8 16"}
+big=${4:-64M}
+nx=${5:-1000}
+devices=${6:-0}
+silt=$build/apps/silt/silt
+dx=$(echo "1000 / $nx" | bc -l)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$silt" bench swe --backend "$backend" --devices "$devices" --sizes "$big" \
+  --precision float64 2>&1 | tee "$out/big.log"
+for k in $ks; do
+  t0=$(date +%s.%N)
+  "$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
+    --set grid.nx=$nx --set grid.ny=$nx --set grid.dx=$dx \
+    --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" --out "$out/k$k" \
+    2>&1 | grep -E "members at once|member after another|lowered" || true
+  wall=$(echo "$(date +%s.%N) - $t0" | bc)
+  /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" <<'PY'
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+wall, cells, k = float(sys.argv[2]), int(sys.argv[4]) ** 2, sys.argv[5]
+updates = sum(int(r["steps"]) for r in rows) * cells
+rate = updates / wall
+line = (f"ensemble K = {k}: {len(rows)} members of {cells} cells, {updates:.4g} cell-updates "
+        f"in {wall:.2f} s: {rate / 1e6:.1f} M cell-upd/s")
+big = None
+for l in open(sys.argv[3]):
+    f = l.split()
+    if len(f) >= 5 and f[0].isdigit() and f[1] == "float64":
+        big = float(f[4]) * 1e6  # the "M cell-upd/s" column
+if big:
+    line += f"; one large run {big / 1e6:.1f} M cell-upd/s; ensemble / large = {rate / big:.2f} (target >= 0.80)"
+print(line)
+PY
+done

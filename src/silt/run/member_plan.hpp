@@ -1,0 +1,48 @@
+// How an ensemble's members share the machine (docs/ensembles.md, "How members run"): how many
+// run at once, on which device each runs and how many OpenMP threads each gets. Pure functions,
+// so that CI checks the CUDA path's scheduling on the CPU (run_member_plan_test).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <vector>
+
+namespace silt::run {
+
+/// Members in flight per listed GPU when the ensemble file names no run.members_at_once: small
+/// members (a 1M-cell flood, a 32K-particle column) leave a GPU idle between one member's
+/// launches and host waits; several in flight, each on its own streams and graphs, fill those
+/// gaps (docs/NOTES.md, "Ensembles on one GPU").
+constexpr int kCudaMembersPerDevice = 8;
+
+/// The share of a device's free memory that members may take (the rest: growth of MPM's buffers
+/// beyond what a member held when measured, the writers' staging, other processes).
+constexpr double kMemberMemoryShare = 0.8;
+
+/// The member pool: worker w runs members one after another on device index device[w] (into the
+/// run's device list; 0 on the CPU), each pulling the next member from a shared counter, with
+/// `threads` OpenMP threads (0: leave the thread count as it is).
+struct MemberPlan {
+  std::vector<int> device;
+  int threads = 0;
+};
+
+/// `members` members; `at_once` the ensemble's run.members_at_once (0: the default: on the CPU
+/// one member per OpenMP thread, on CUDA kCudaMembersPerDevice per listed device); `parallel`
+/// false for run.parallel = "cells" (one member after another on every thread or the whole GPU);
+/// `devices` the listed devices (CUDA; 1 on the CPU); `host_threads` OpenMP's threads. Workers
+/// take the devices in turn (worker w: device w mod devices), so members spread over the GPUs.
+MemberPlan plan_members(std::size_t members, int at_once, bool parallel, bool cuda,
+                        std::size_t devices, int host_threads);
+
+/// How many more members of `member_bytes` each fit in kMemberMemoryShare of `free_bytes` (no
+/// limit when member_bytes is 0).
+std::size_t members_that_fit(std::size_t free_bytes, std::size_t member_bytes);
+
+/// Which workers go on once a member's size is known: `gpu` is each worker's CUDA device (two
+/// entries of one GPU when --devices lists it twice), `room[g]` how many members GPU g holds in
+/// all; the first workers of each GPU are kept, the rest dropped.
+std::vector<bool> workers_that_fit(const std::vector<int>& gpu,
+                                   const std::map<int, std::size_t>& room);
+
+}  // namespace silt::run

@@ -1,0 +1,188 @@
+// The member pool of an ensemble (ensemble.hpp, for_each_member): workers that each run members
+// one after another, pulling the next from a shared counter. On the CPU a worker is one OpenMP
+// thread; on CUDA each worker drives its own member's solver (its own streams and graphs: nothing
+// in a step waits on the device as a whole, and stream capture is thread-local), several in
+// flight per GPU, on the listed GPUs in turn. Before CUDA workers start, the first member
+// measures what a member takes of its device and only as many as fit go on.
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "silt/core/device_memory.hpp"
+#include "silt/core/error.hpp"
+#include "silt/run/ensemble.hpp"
+#include "silt/run/member_plan.hpp"
+
+namespace silt::run {
+
+namespace {
+
+std::string gib(std::size_t bytes) {
+  return fmt::format("{:.2f} GiB", double(bytes) / 1073741824.0);
+}
+
+// Holds workers 1.. of a CUDA pool until worker 0's first member has built its solver, whose
+// memory says how many members each GPU holds; then lets through those that fit.
+class MemoryGate {
+ public:
+  MemoryGate(const MemberPlan& plan, const std::vector<Exec>& execs)
+      : execs_(execs), open_(plan.device.size() <= 1 || !execs.front().is_cuda()) {
+    for (const int d : plan.device) gpu_.push_back(execs[std::size_t(d)].device);
+    keep_.assign(gpu_.size(), true);
+  }
+  // Worker 0, before each member while shut: its GPU's free memory.
+  void before() {
+    if (!is_open()) free_before_ = cuda_free_bytes(gpu_[0]);
+  }
+  // Worker 0, once a member's solver holds its memory: how many fit on each GPU. Returns the
+  // log line when fewer than asked go on ("": all).
+  std::string built() {
+    if (is_open()) return {};
+    const std::size_t now = cuda_free_bytes(gpu_[0]);
+    const std::size_t member = free_before_ > now ? free_before_ - now : 0;
+    std::map<int, std::size_t> room, free;
+    for (const int g : gpu_) {
+      if (room.count(g) || member == 0) continue;  // nothing measured: no limit
+      free[g] = g == gpu_[0] ? now : cuda_free_bytes(g);
+      const std::size_t fit = members_that_fit(free[g], member);
+      room[g] = g == gpu_[0] ? 1 + fit : std::max<std::size_t>(fit, 1);
+    }
+    std::string line;
+    const std::vector<bool> keep = workers_that_fit(gpu_, room);
+    for (const auto& [g, n] : room) {
+      const std::size_t asked = std::size_t(std::count(gpu_.begin(), gpu_.end(), g));
+      if (n < asked)
+        line += fmt::format(
+            "{}members at once on cuda device {} lowered from {} to {}: a member takes {}, {} "
+            "of the device is free",
+            line.empty() ? "" : "; ", g, asked, n, gib(member), gib(free[g]));
+    }
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      keep_ = keep;
+      open_ = true;
+    }
+    cv_.notify_all();
+    return line;
+  }
+  // Worker 0 leaves its loop (the members are done, a stop, an error): nobody waits longer.
+  void open() {
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  // Worker w > 0: waits for the gate; false when its GPU has no room for it.
+  bool wait(std::size_t w) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [this] { return open_; });
+    return keep_[w];
+  }
+
+ private:
+  bool is_open() {
+    const std::lock_guard<std::mutex> lock(m_);
+    return open_;
+  }
+  const std::vector<Exec>& execs_;
+  std::vector<int> gpu_;  // each worker's CUDA device
+  std::vector<bool> keep_;
+  std::size_t free_before_ = 0;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool open_;
+};
+
+// Sets this thread's OpenMP threads for the worker's life (0: as they are).
+struct ThreadsFor {
+  explicit ThreadsFor(int n) : before(omp_get_max_threads()) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~ThreadsFor() { omp_set_num_threads(before); }
+  int before;
+};
+
+}  // namespace
+
+MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
+  const bool cuda = o.execs.front().is_cuda();
+  return plan_members(e.members.size(), e.at_once, e.parallel == io::EnsembleParallel::members,
+                      cuda, o.execs.size(), omp_get_max_threads());
+}
+
+int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line) {
+  const std::size_t n = e.members.size();
+  const MemberPlan plan = member_plan(e, o);
+  MemoryGate gate(plan, o.execs);
+  std::atomic<std::size_t> next{0}, finished{0};
+  std::atomic<int> signal{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;  // the progress log and `error`
+  const auto log = [&](const std::string& text) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    progress.log(text);
+  };
+  // A member's stop: the command's signal, or another member's failure (the run ends with it).
+  const std::function<int()> stop = [&] {
+    if (failed) return int(SIGTERM);
+    return o.stop ? o.stop() : 0;
+  };
+  const auto fail = [&] {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!failed) error = std::current_exception();
+    failed = true;
+  };
+  const auto work = [&](std::size_t w) {
+    MemberSlot slot;
+    slot.exec = o.execs[std::size_t(plan.device[w])];
+    slot.stop = stop;
+    if (w == 0)
+      slot.built = [&] {
+        const std::string lowered = gate.built();
+        if (!lowered.empty()) log(lowered);
+      };
+    else if (!gate.wait(w))
+      return;
+    const ThreadsFor threads(plan.threads);
+    try {
+      activate(slot.exec);
+      for (std::size_t m; !failed && !signal && (m = next++) < n;) {
+        if (w == 0) gate.before();
+        const int sig = one(m, slot);  // its errors name the member
+        if (sig && !failed) signal = sig;
+        if (sig) return;
+        log(fmt::format("member {:>4}/{} '{}': {}", ++finished, n, e.members[m].name, line(m)));
+      }
+    } catch (...) {
+      fail();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < plan.device.size(); ++w) pool.emplace_back(work, w);
+  work(0);
+  gate.open();
+  for (std::thread& t : pool) t.join();
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& err) {
+      throw Error(fmt::format("ensemble '{}': {}", e.path, err.what()));
+    }
+  }
+  return signal;
+}
+
+}  // namespace silt::run

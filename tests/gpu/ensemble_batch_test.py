@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Ensemble members in flight at once on one GPU (issue 37, item 2; docs/ensembles.md, "How
+members run"): the same ensemble run
+  - one member after another (--members-at-once 1),
+  - four in flight on one GPU (--members-at-once 4),
+  - four in flight over `--devices 0,0` (two entries of one GPU: the spread over devices),
+writes every member file byte for byte the same: shallow water (scenes/dam_break.json, float64,
+six roughness members: rasters, gauges, mass balance) and MPM in performance.deterministic mode
+(scenes/mpm_column_sweep_2d.json, four friction angles: PLY frames, frames.csv), and the
+ensemble's statistics (SWE rasters, MPM measures but the wall seconds). Within a member the
+kernels and their order are the same whatever runs beside it, so any difference is a member
+seeing another's state, a stream or graph shared between members, or a host race.
+
+Usage: ensemble_batch_test.py <silt executable> <scratch dir> [backend] (cuda; cpu checks the
+script itself)."""
+import csv
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+SILT, SCRATCH = sys.argv[1], sys.argv[2]
+BACKEND = sys.argv[3] if len(sys.argv) > 3 else "cuda"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(scene, ensemble, out, extra):
+    args = [SILT, "run", os.path.join(ROOT, "scenes", scene), "-q", "--backend", BACKEND,
+            "--ensemble", ensemble, "--out", out] + extra
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr)
+    check(r.returncode == 0, " ".join(args[2:]))
+
+
+def files_under(d):
+    return sorted(os.path.relpath(os.path.join(a, f), d) for a, _, fs in os.walk(d) for f in fs)
+
+
+def same_members(a, b, what):
+    fa, fb = files_under(os.path.join(a, "members")), files_under(os.path.join(b, "members"))
+    check(fa == fb and len(fa) > 0, f"{what}: the same {len(fa)} member files")
+    differ = [f for f in fa if f in fb and not filecmp.cmp(os.path.join(a, "members", f),
+                                                             os.path.join(b, "members", f),
+                                                             shallow=False)]
+    check(not differ, f"{what}: every member file equal byte for byte (differ: {differ[:5]})")
+
+
+def same_files(a, b, names, what):
+    for n in names:
+        check(filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False),
+              f"{what}: {n} equal byte for byte")
+
+
+def same_measures(a, b, what):
+    rows = [list(csv.DictReader(open(os.path.join(d, "measures.csv")))) for d in (a, b)]
+    for r in rows[0] + rows[1]:
+        r.pop("wall_s", None)
+    check(rows[0] == rows[1] and len(rows[0]) > 0, f"{what}: measures.csv equal but wall_s")
+
+
+shutil.rmtree(SCRATCH, ignore_errors=True)
+os.makedirs(SCRATCH)
+swe_ens = os.path.join(SCRATCH, "swe_ensemble.json")
+json.dump({"vary": {"keys": {"manning": {"from": 0.0, "to": 0.05, "count": 6}}},
+           "outputs": {"members": True, "fields": ["max_depth", "max_speed"],
+                       "statistics": ["mean", "std"], "percentiles": [50],
+                       "exceedance_depths": [0.5], "hazard_classes": True,
+                       "formats": ["asc"]}}, open(swe_ens, "w"))
+swe_set = ["--set", "physics.precision=float64", "--set", "outputs.precision=float64",
+           "--set", "outputs.png=none", "--set", 'outputs.formats=["asc"]',
+           "--set", "run.end_time=3.6"]
+mpm_ens = os.path.join(SCRATCH, "mpm_ensemble.json")
+json.dump({"vary": {"keys": {"materials[0].friction_angle": {"values": [25, 30, 35, 40]}}},
+           "outputs": {"members": True, "formats": ["csv"]}}, open(mpm_ens, "w"))
+mpm_set = ["--deterministic", "--set", "domain.dx=0.01", "--set", "run.end_time=0.3",
+           "--set", 'outputs.formats=["ply"]']
+devices_twice = ["--devices", "0,0"] if BACKEND == "cuda" else []
+
+for kind, scene, ens, extra in (("swe", "dam_break.json", swe_ens, swe_set),
+                                ("mpm", "mpm_column_sweep_2d.json", mpm_ens, mpm_set)):
+    one = os.path.join(SCRATCH, kind + "_k1")
+    four = os.path.join(SCRATCH, kind + "_k4")
+    run(scene, ens, one, extra + ["--members-at-once", "1"])
+    run(scene, ens, four, extra + ["--members-at-once", "4"])
+    same_members(one, four, f"{kind}: 4 at once against 1")
+    if kind == "swe":
+        same_files(one, four, ["max_depth_mean.asc", "max_speed_std.asc",
+                               "max_depth_p50.asc"], f"{kind}: 4 at once")
+    else:
+        same_measures(one, four, f"{kind}: 4 at once")
+    if devices_twice:
+        spread = os.path.join(SCRATCH, kind + "_00")
+        run(scene, ens, spread, extra + devices_twice + ["--members-at-once", "4"])
+        same_members(one, spread, f"{kind}: --devices 0,0 against one device")
+
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
