@@ -4,7 +4,7 @@
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
 #                            [bench-mpm-parts] [fountain-mpm] [frame-rate] [sass] [ncu-mpm]
-#                            [python]
+#                            [python] [swe-real-run]
 # BUILD_TARGETS="a b": build only these targets.
 # bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1) against one, the default step.
 # bench-mpm-parts: two MPM parts on one GPU (mpm_bench --devices 0,0, silt run --devices 0,0).
@@ -82,6 +82,14 @@ if has sass; then
 fi
 if has bench-swe; then
   $B/apps/silt/silt bench swe --backend cuda --csv "$OUT/bench-swe.csv" 2>&1 | tee "$OUT/bench-swe.txt"
+fi
+# swe-real-run: bench/swe_real_run.sh, the masked real-terrain dam break of issue 34 item 7
+# (float64, 1 s gauges, hazard maxima) at 12.5 m (6.1M cells, 2.0M active) and 75 m (56K active).
+if has swe-real-run; then
+  {
+    OUT="$OUT/swe_real_run" bash bench/swe_real_run.sh $B cuda 12.5 4000
+    OUT="$OUT/swe_real_run" bash bench/swe_real_run.sh $B cuda 75 4000
+  } 2>&1 | tee "$OUT/swe-real-run.txt"
 fi
 if has bench-swe-variants; then
   {

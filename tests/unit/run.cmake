@@ -6,6 +6,16 @@ silt_add_test(NAME run_frame_loop_test SOURCES run_frame_loop_test.cpp LABEL uni
 silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LIBS silt::run)
 # The member pool's plan: members at once, their devices and threads, the memory cap.
 silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
+# The member pool through the CLI: --members-at-once 4 writes every member file as 1 does (the
+# GPU test's script, tests/gpu/ensemble_batch_test.py, on the CPU backend).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(TARGET silt AND Python3_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
+  add_test(NAME ensemble_batch_test
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/gpu/ensemble_batch_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/ensemble_batch cpu)
+  set_tests_properties(ensemble_batch_test PROPERTIES LABELS unit TIMEOUT 120
+                       ENVIRONMENT "OMP_WAIT_POLICY=passive")
+endif()
 # `silt run --ensemble`: members equal to their solo runs byte for byte, the statistics equal to
 # NumPy's on the members' maxima, ensemble.nc through the CF checker, a bad member refused.
 if(TARGET silt AND SILT_NETCDF)

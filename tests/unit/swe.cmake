@@ -18,3 +18,10 @@ silt_add_test(NAME swe_pack_update_test SOURCES swe_pack_update_test.cpp LABEL u
               TIMEOUT 120)
 # The second-order scheme's reconstruction (kernels/muscl_k.hpp) on a small host grid (plain g++).
 silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 120)
+# The tile kernel's list of tiles with an active cell: the list (unit), and on CUDA (gpu) a masked
+# run that launches only those tiles and matches the CPU, hazard maxima included.
+silt_add_test(NAME swe_active_tiles_test SOURCES swe_active_tiles_test.cpp LABEL unit
+              LIBS silt::swe CUDA TIMEOUT 120)
+# Gauges sampled on the device against probing at each sample time: the same rows, bit for bit.
+silt_add_test(NAME swe_device_gauges_test SOURCES swe_device_gauges_test.cpp LABEL unit
+              LIBS silt::swe CUDA TIMEOUT 120)

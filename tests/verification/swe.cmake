@@ -110,6 +110,23 @@ if(TARGET silt)
   set_tests_properties(swe_gauges_test PROPERTIES LABELS verification TIMEOUT 120
                        ENVIRONMENT "OMP_NUM_THREADS=2")
 endif()
+# A masked run with gauges and hazard maxima (issue 34, item 7): three CPU partitions write the
+# same gauges.csv and hazard rasters as one; on the GPU (the tile kernel over the active tiles,
+# gauges gathered on the device) the same rows and values as the CPU within round-off.
+if(TARGET silt)
+  add_test(NAME swe_masked_run_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_masked_run_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_masked_run)
+  set_tests_properties(swe_masked_run_test PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT "OMP_NUM_THREADS=2")
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(SILT_CUDA AND Python3_FOUND)
+    add_test(NAME swe_masked_run_test_cuda
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_masked_run_test.py
+                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_masked_run_cuda cuda)
+    set_tests_properties(swe_masked_run_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
+  endif()
+endif()
 # Validation against measured data: the dam break against an isolated building (Soares-Frazão &
 # Zech 2007, EA test 6A) at 0.1 m cells against the depths measured at G1-G6: RMSE, front arrival
 # and peak per gauge within the bounds of the first-order result (docs/verification-swe.md).

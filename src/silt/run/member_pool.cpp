@@ -34,7 +34,7 @@ std::string gib(std::size_t bytes) {
 class MemoryGate {
  public:
   MemoryGate(const MemberPlan& plan, const std::vector<Exec>& execs)
-      : execs_(execs), open_(plan.device.size() <= 1 || !execs.front().is_cuda()) {
+      : open_(plan.device.size() <= 1 || !execs.front().is_cuda()) {
     for (const int d : plan.device) gpu_.push_back(execs[std::size_t(d)].device);
     keep_.assign(gpu_.size(), true);
   }
@@ -93,7 +93,6 @@ class MemoryGate {
     const std::lock_guard<std::mutex> lock(m_);
     return open_;
   }
-  const std::vector<Exec>& execs_;
   std::vector<int> gpu_;  // each worker's CUDA device
   std::vector<bool> keep_;
   std::size_t free_before_ = 0;

@@ -111,14 +111,23 @@ void SweAdapter::write_frame(Context& c) {
 // one row.
 void SweAdapter::write_gauges(Context& c) {
   const double t = solver_.time();
-  std::vector<swe::Probe> probes = solver_.probe(gauge_cells_);
+  record_gauges(c, t, solver_.probe(gauge_cells_));
+  const double dt = job_.outputs.gauge_interval;
+  if (!(dt > 0)) next_gauge_ = kNever;
+  while (next_gauge_ <= t) next_gauge_ += dt;  // as phase_gauge_sample on the devices
+}
+
+void SweAdapter::record_gauges(Context& c, double t, std::vector<swe::Probe> probes) {
   c.hooks.gauge(t, io::pick_gauges(job_, probes));
   if (gauges_ && c.queue)
     c.queue->push_row([&g = *gauges_, p = std::move(probes), t] { g.write(t, p); });
-  const double dt = job_.outputs.gauge_interval;
-  if (!(dt > 0)) next_gauge_ = kNever;
-  while (next_gauge_ <= t) next_gauge_ += dt;
   ++gauge_rows_;
+}
+
+void SweAdapter::take_device_gauges(Context& c) {
+  if (!device_gauges_) return;
+  for (swe::GaugeRow& r : solver_.take_gauge_rows()) record_gauges(c, r.time, std::move(r.probes));
+  next_gauge_ = solver_.next_gauge();
 }
 
 // To the next frame time (landing on it), passing gauge times; shorter while somebody watches.
@@ -128,10 +137,21 @@ void SweAdapter::advance(Context& c) {
   double target = job_.run.end_time;
   if (next_frame_ < frames.size()) target = std::min(target, frames[next_frame_]);
   target = c.hooks.next_time(t, target);
+  // The devices sample the gauges from the next sample time on (again when a sample taken here,
+  // at the start, moved it); where they cannot, the steps stop at each sample time.
+  if (!gauge_cells_.empty() && next_gauge_ < kNever &&
+      (!device_gauges_ || next_gauge_ != solver_.next_gauge()))
+    device_gauges_ = solver_.sample_gauges(gauge_cells_, next_gauge_, job_.outputs.gauge_interval);
   const auto t0 = std::chrono::steady_clock::now();
-  solver_.advance_to(target, stop_check_, next_gauge_);
+  try {
+    solver_.advance_to(target, stop_check_, device_gauges_ ? kNever : next_gauge_);
+  } catch (...) {
+    take_device_gauges(c);  // the rows of the batches before a fault, as a probe took them
+    throw;
+  }
   stepping_ms_ +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  take_device_gauges(c);
   show(c);
 }
 

@@ -46,6 +46,10 @@ class SweAdapter : public Job {
  private:
   void write_frame(Context& c);
   void write_gauges(Context& c);
+  /// One gauge row (probes at time t) to the hooks and gauges.csv.
+  void record_gauges(Context& c, double t, std::vector<swe::Probe> probes);
+  /// The rows the devices sampled during the last advance, and their next sample time.
+  void take_device_gauges(Context& c);
   void show(Context& c);  // the fields to the hooks (a watcher copies them when it wants a frame)
 
   const io::SweJob& job_;
@@ -63,6 +67,9 @@ class SweAdapter : public Job {
   std::size_t next_frame_;
   double next_gauge_;
   long gauge_rows_;
+  // Gauges sampled on the devices (swe::Solver::sample_gauges): the steps then run to the next
+  // frame without stopping at sample times. False: advance stops at each and probes.
+  bool device_gauges_ = false;
   long long frame_steps_;   // steps at the previous frame
   double stepping_ms_ = 0;  // wall time in advance_to() since the previous frame
 };

@@ -15,11 +15,6 @@ namespace silt::swe::detail {
 
 namespace {
 
-// Steps launched between two host reads of the clocks and fault flags. Large enough that the read
-// (one synchronisation, ~9 us on the H200) is negligible, small enough that steps wasted past the
-// target (no-ops with dt = 0 when the estimate overshoots) stay few.
-constexpr long long kMaxBatch = 256;
-
 partition::Shape to_shape(SplitShape s) {
   return s == SplitShape::strips   ? partition::Shape::strips
          : s == SplitShape::blocks ? partition::Shape::blocks
@@ -85,6 +80,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
+  if (path_ == Path::tile && dec_.size() == 1) make_tile_list();
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
   if (scene_.hazard.enabled)
@@ -142,6 +138,24 @@ void Engine<T>::make_coupling() {
       local.compute, 1 + int(layout_.seg_kind.size()) + layout_.seg_slot.back(), 1, world_);
 }
 
+// The tiles of the whole grid that hold an active cell, listed once (a changed mask, set_bed or a
+// rebuilt scene, builds a new engine): tiles of nodata only are never launched.
+template <class T>
+void Engine<T>::make_tile_list() {
+  Part<T>& p = *parts_.front();
+  const Box2 box{0, p.nx, 0, p.ny};
+  const Index nx = scene_.grid.nx;
+  const std::vector<std::uint32_t> list = active_tiles<T>(box, [&](Index i, Index j) {
+    return layout_.active[size_t(j) * size_t(nx) + size_t(i)] != 0;
+  });
+  p.all_tiles =
+      ((p.nx + tile_cols() - 1) / tile_cols()) * ((p.ny + tile_rows<T>() - 1) / tile_rows<T>());
+  if (list.empty()) return;  // a grid too large for the list (or without an active cell): all
+  p.tiles = DeviceBuffer<std::uint32_t>(p.exec, Index(list.size()), "swe.active_tiles");
+  p.tiles.upload(list);
+  p.tile_list = TileList{p.tiles.data(), unsigned(list.size()), box};
+}
+
 template <class T>
 std::vector<double*> Engine<T>::scalar_ptrs() {
   std::vector<double*> v;
@@ -179,6 +193,7 @@ void Engine<T>::fence_all() const {
 // One step of every part: no host synchronisation unless MPI is involved.
 template <class T>
 void Engine<T>::launch_step() {
+  clock_known_ = false;
   if (muscl_) {
     launch_muscl_step();
     return;
@@ -200,6 +215,7 @@ void Engine<T>::launch_step() {
   accumulate_sections();
   accumulate_mask_edges();
   accumulate_hazard();
+  sample_gauges_on_device();
   since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
 }
@@ -274,7 +290,7 @@ template <class T>
 void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
   if (box.count() == 0) return;
   if (path_ == Path::tile)
-    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label);
+    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label, p.tile_list);
   else if (path_ == Path::rows)
     phase_row_update(p.view(cur_, 1 - cur_), box, p.rows);
   else
@@ -344,13 +360,15 @@ void Engine<T>::update_speed() {
 
 template <class T>
 void Engine<T>::set_target(double t, double after) {
-  if (t == target_on_device_ && after == stop_after_on_device_) return;
+  // Only the slots that moved (each a small synchronous copy): between gauge samples only `after`.
   for (auto& p : parts_) {
-    p->clock.set(kTarget, t);
-    p->clock.set(kStopAfter, after);
+    if (t != target_on_device_) p->clock.set(kTarget, t);
+    if (after != stop_after_on_device_) p->clock.set(kStopAfter, after);
   }
   target_on_device_ = t;
   stop_after_on_device_ = after;
+  clock_seen_[kTarget] = t;
+  clock_seen_[kStopAfter] = after;
 }
 
 template <class T>
@@ -362,11 +380,14 @@ template <class T>
 void Engine<T>::step_many(long long count) {
   const double inf = std::numeric_limits<double>::infinity();
   set_target(inf, inf);
+  faults_unread_ = faults_unread_ || count > 0;
   for (long long k = 0; k < count; ++k) {
     // Rain rasters: the bracket of each step's start (a wait for the device per step; steps
     // queued this way are for tests and benchmarks, runs go through advance_to).
     if (!scene_.rain.empty()) select_rain(clock()[kTime]);
     launch_step();
+    // Device gauges hold one batch of rows: read them before the next batch could overflow.
+    if (gauges_.on && (k + 1) % kMaxBatch == 0) read_gauge_rows(clock());
   }
 }
 
@@ -401,7 +422,10 @@ bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop, doub
 template <class T>
 bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop, double after) {
   Clock c = clock();
-  check_faults(c, false);  // a fault left by step() calls: no checkpoint to go back to
+  // A fault left by step() calls: no checkpoint to go back to (a batch of advance_within reads its
+  // own faults, so after one nothing is left to read).
+  if (faults_unread_) check_faults(c, false);
+  read_gauge_rows(c);  // rows of step() calls
   const double end = std::min(t_end, after);
   if (!(end > c[kTime])) return true;
   set_target(t_end, after);
@@ -416,6 +440,7 @@ bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop, 
     for (long long k = 0; k < n; ++k) launch_step();
     c = clock();
     check_faults(c, true);
+    read_gauge_rows(c);
     if (!(c[kTime] < end)) return true;
     if (stop && stop()) return false;
   }
@@ -426,9 +451,12 @@ Clock Engine<T>::clock() const {
   // Every part keeps the same clock (the same dt each step); inflow is summed in totals(). With
   // several parts, waiting for every device first makes the clock a point where all of them have
   // finished; one part's download waits for its device.
+  if (clock_known_) return clock_seen_;
   if (coupled()) fence_all();
   Clock c;
   parts_.front()->clock.download(c.data(), kClockSize);
+  clock_seen_ = c;
+  clock_known_ = true;
   return c;
 }
 

@@ -19,6 +19,11 @@ namespace silt::swe::detail {
 
 using Clock = std::array<double, kClockSize>;
 
+/// Steps launched between two host reads of the clocks and fault flags. Large enough that the read
+/// (one synchronisation, ~9 us on the H200) is negligible, small enough that steps wasted past the
+/// target (no-ops with dt = 0 when the estimate overshoots) stay few.
+inline constexpr long long kMaxBatch = 256;
+
 /// Steps to queue before the next host check when `remaining` (s) is left to the target and the
 /// last step the CFL condition chose was `cfl_dt` (s; the clock's kCflDt, never the last clipped
 /// step, which can be arbitrarily short after landing on a target). One step more than the
@@ -46,6 +51,10 @@ class EngineBase {
   /// fields() with the copies queued behind the steps, not waited for (Solver::fields_async).
   virtual FieldsCopy fields_async(unsigned arrays) const = 0;
   virtual std::vector<Probe> probe(const std::vector<Index>& cells) const = 0;
+  /// Solver::sample_gauges, take_gauge_rows, next_gauge (engine_gauges.cpp).
+  virtual bool sample_gauges(const std::vector<Index>& cells, double next, double interval) = 0;
+  virtual std::vector<GaugeRow> take_gauge_rows() = 0;
+  virtual double next_gauge() const = 0;
   virtual Totals totals() const = 0;
   /// The communication between parts timed on its own; nothing on one part.
   virtual CommTimes measure_communication(int repetitions) = 0;

@@ -65,6 +65,7 @@ std::string Engine<T>::fastest_cell(double& speed, long long& cell, int& part, i
 
 template <class T>
 void Engine<T>::check_faults(const Clock& c, bool restore) {
+  faults_unread_ = false;
   constexpr int kFields = 5;  // step, part, code, global cell, device
   const double none = std::numeric_limits<double>::infinity();
   double mine[kFields] = {none, 0, 0, -1, -1};
@@ -111,6 +112,7 @@ void Engine<T>::check_faults(const Clock& c, bool restore) {
       activate(p->exec);
       p->copy_state(cur_, /*to_backup=*/false);
     }
+    clock_known_ = false;
     update_speed();
     since_exchange_ = k_;  // halos of the restored state: exchange again
   }

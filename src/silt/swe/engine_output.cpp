@@ -247,6 +247,8 @@ std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
   const Index nx = scene_.grid.nx, ny = scene_.grid.ny;
   // h, hu, hv, hc of each cell, filled by the rank owning it; then every rank takes the owner's.
   std::vector<double> mine(4 * cells.size(), 0.0);
+  std::vector<std::vector<Index>> offsets(parts_.size());
+  std::vector<std::vector<size_t>> slots(parts_.size());
   for (size_t c = 0; c < cells.size(); ++c) {
     const Index k = cells[c];
     if (k < 0 || k >= nx * ny)
@@ -254,12 +256,28 @@ std::vector<Probe> Engine<T>::probe(const std::vector<Index>& cells) const {
                               scene_.name, k, nx, ny));
     const partition::Subdomain& d = dec_.owner(k % nx, k / nx);
     if (d.id / per_rank_ != world_.rank()) continue;
-    const Part<T>& p = *parts_[size_t(d.id % per_rank_)];
-    const Index o = p.grid(p.h[cur_]).offset(k % nx - d.cells.i0, k / nx - d.cells.j0);
-    mine[4 * c] = double(p.h[cur_].get(o));
-    mine[4 * c + 1] = double(p.hu[cur_].get(o));
-    mine[4 * c + 2] = double(p.hv[cur_].get(o));
-    mine[4 * c + 3] = double(p.hc[cur_].get(o));
+    const size_t q = size_t(d.id % per_rank_);
+    const Part<T>& p = *parts_[q];
+    offsets[q].push_back(p.grid(p.h[cur_]).offset(k % nx - d.cells.i0, k / nx - d.cells.j0));
+    slots[q].push_back(c);
+  }
+  // Each part's cells gathered on its device in one launch and copied back in one.
+  for (size_t q = 0; q < parts_.size(); ++q) {
+    if (offsets[q].empty()) continue;
+    Part<T>& p = *parts_[q];
+    activate(p.exec);
+    if (offsets[q] != p.probe_offsets) {
+      p.probe_off = DeviceBuffer<Index>(p.exec, Index(offsets[q].size()), "swe.probe_cells");
+      p.probe_off.upload(offsets[q]);
+      p.probe_values = DeviceBuffer<double>(p.exec, 4 * Index(offsets[q].size()), "swe.probes");
+      p.probe_offsets = offsets[q];
+    }
+    phase_gather_cells(p.exec, p.edge_view(cur_), p.probe_off.data(), Index(offsets[q].size()),
+                       p.probe_values.data());
+    const std::vector<double> v = p.probe_values.download();
+    for (size_t m = 0; m < slots[q].size(); ++m)
+      std::copy(v.begin() + 4 * std::ptrdiff_t(m), v.begin() + 4 * std::ptrdiff_t(m + 1),
+                mine.begin() + 4 * std::ptrdiff_t(slots[q][m]));
   }
   const std::vector<double> all = world_.allgather(mine.data(), int(mine.size()));
   std::vector<Probe> out;
@@ -373,6 +391,10 @@ std::string Engine<T>::layout() const {
                                ? muscl_ ? "; muscl tile kernels" : "; fused tile kernel"
                            : path_ == Path::rows ? "; row step"
                                                  : "";
+  const Part<T>& p0 = *parts_.front();
+  if (dec_.size() == 1 && p0.tile_list.tiles != nullptr)
+    return fmt::format("one subdomain{} over {} of {} tiles (those with an active cell)", path,
+                       p0.tile_list.count, p0.all_tiles);
   if (dec_.size() == 1) return "one subdomain" + path;
   std::string devices;
   for (const auto& p : parts_)

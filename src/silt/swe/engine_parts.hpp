@@ -43,6 +43,9 @@ class Engine final : public EngineBase {
   Fields fields(unsigned arrays) const override;
   FieldsCopy fields_async(unsigned arrays) const override;
   std::vector<Probe> probe(const std::vector<Index>& cells) const override;
+  bool sample_gauges(const std::vector<Index>& cells, double next, double interval) override;
+  std::vector<GaugeRow> take_gauge_rows() override;
+  double next_gauge() const override;
   Totals totals() const override;
   CommTimes measure_communication(int repetitions) override;
   std::string layout() const override;
@@ -53,6 +56,8 @@ class Engine final : public EngineBase {
   // Construction (engine.cpp).
   void make_parts(const Split& split);
   void make_coupling();
+  /// One CUDA part on the tile kernel: the list of its tiles that hold an active cell.
+  void make_tile_list();
   // The phases of a step (engine.cpp).
   void launch_step();
   // The second-order step (engine_muscl.cpp): Heun's two stages over ghost-expanded boxes, then
@@ -72,6 +77,10 @@ class Engine final : public EngineBase {
   void accumulate_sections();
   void accumulate_mask_edges();
   void accumulate_hazard();
+  // Gauges on the device (engine_gauges.cpp): the step's sample, and the host's read of the rows
+  // after a batch that passed its fault check (c: the clock read then).
+  void sample_gauges_on_device();
+  void read_gauge_rows(const Clock& c);
   void update_speed();
   /// The time steps land on and the time after which they stop (kTarget, kStopAfter).
   void set_target(double t, double after);
@@ -138,6 +147,26 @@ class Engine final : public EngineBase {
   Path path_;
   bool one_pass() const { return path_ != Path::plain; }
   int cur_ = 0;
+  // The clock as last read (clock()), while no step or restore has been queued since: the run
+  // layer asks for the time, the step count and the clock several times between two batches of
+  // steps, and each read was a wait for the device.
+  mutable Clock clock_seen_{};
+  mutable bool clock_known_ = false;
+  // Gauges sampled on the device (one part; Solver::sample_gauges): the cells' offsets, the rows
+  // of a batch (kMaxBatch + 1: one a step at most), those read and not yet taken, the next sample
+  // time as of the last read (restore() puts it back on the device).
+  struct DeviceGauges {
+    bool on = false;
+    double interval = 0;
+    std::vector<Index> cells;
+    DeviceBuffer<Index> offsets;
+    DeviceBuffer<double> rows;
+    Index capacity = 0;
+    std::vector<GaugeRow> taken;
+    double next = std::numeric_limits<double>::infinity();
+  } gauges_;
+  // Steps queued by step_many() whose fault flags nobody has read yet.
+  bool faults_unread_ = false;
   double target_on_device_ = std::numeric_limits<double>::infinity();
   double stop_after_on_device_ = std::numeric_limits<double>::infinity();
 };

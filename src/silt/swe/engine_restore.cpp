@@ -117,6 +117,7 @@ void Engine<T>::restore(const RestartState& s) {
     c[kSteps] = double(s.steps);
     c[kTarget] = std::numeric_limits<double>::infinity();
     c[kStopAfter] = std::numeric_limits<double>::infinity();
+    c[kGaugeNext] = gauges_.on ? gauges_.next : std::numeric_limits<double>::infinity();
     c[kLastDt] = s.last_dt;
     c[kCflDt] = s.cfl_dt;
     // The inflow is counted per part and summed over all of them (totals()): the first part
@@ -129,6 +130,7 @@ void Engine<T>::restore(const RestartState& s) {
       if (flow_owner(k) == p->sub.id) c[kClockSize + k] = s.flows[k];
     p->clock.upload(c);
   }
+  clock_known_ = false;
   target_on_device_ = std::numeric_limits<double>::infinity();
   stop_after_on_device_ = std::numeric_limits<double>::infinity();
   since_exchange_ = k_;  // the halos were set from the global fields: exchange before the next step

@@ -72,4 +72,11 @@ struct Probe {
   double h = 0, u = 0, v = 0, c = 0;
 };
 
+/// A gauge sample taken on the device (Solver::sample_gauges): the end time of the step that
+/// reached the sample time (s) and the probes of the gauges' cells then.
+struct GaugeRow {
+  double time = 0;
+  std::vector<Probe> probes;
+};
+
 }  // namespace silt::swe

@@ -24,11 +24,15 @@ bool fused_step_available(const Exec& exec) {
 }
 
 namespace {
-std::atomic<std::uint64_t> g_fused_launches{0};
+std::atomic<std::uint64_t> g_fused_launches{0}, g_fused_tiles{0};
 }  // namespace
 
 std::uint64_t fused_launch_count() {
   return g_fused_launches.load(std::memory_order_relaxed);
+}
+
+std::uint64_t fused_tile_count() {
+  return g_fused_tiles.load(std::memory_order_relaxed);
 }
 
 template <class T>
@@ -269,9 +273,6 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
 // issued ahead (bench/results/swe-tile-2026-12-02h-h200.md; before that six was the faster, 32.6
 // against 29.6 G); float64 at four (64 registers) 18.2 G against 15.7 G at three, and 15.2 G
 // against 14.9 G at five and 9.5 G at six (bench/results/swe-f64-blocks-2026-12-02-h200.md).
-constexpr int kTileX = 32, kTileY = 8;
-template <class T>
-constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
 template <class T>
 constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 5 : 4;
 
@@ -279,7 +280,8 @@ constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 5 : 4;
 // compiled in only where F has them. R: rows per thread.
 template <class T, int TX, int TY, int R, int MinBlocks, unsigned F>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
-    fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
+    fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box,
+                        const std::uint32_t* __restrict__ tiles) {
   constexpr int NY = TY * R;  // rows of the tile, its ghost row included
   // One shared object, so that the compiler addresses the staged cells and the edge fluxes of a
   // thread from one base.
@@ -299,8 +301,15 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // may reach into a subdomain's halo (ghost cell expansion), never beyond it less one layer, so
   // the ghost column, row and the east/north staged cells stay inside the halo. Row y of the tile
   // is j = j0 + y; thread (tx, ty) owns the tile's column tx and its rows ty + r TY, r < R.
-  const Index i = box.i0 + static_cast<Index>(blockIdx.x) * (TX - 1) + tx - 1;
-  const Index j0 = box.j0 + static_cast<Index>(blockIdx.y) * (NY - 1) - 1;
+  // With a tile list (active_tiles()) block b is the list's tile b; without, the grid's own.
+  unsigned bx = blockIdx.x, by = blockIdx.y;
+  if (tiles != nullptr) {
+    const std::uint32_t t = __ldg(tiles + blockIdx.x);
+    bx = t & 0xffffu;
+    by = t >> 16;
+  }
+  const Index i = box.i0 + static_cast<Index>(bx) * (TX - 1) + tx - 1;
+  const Index j0 = box.j0 + static_cast<Index>(by) * (NY - 1) - 1;
   // Cells this thread updates in row y (the ghost column and row only stage and compute fluxes).
   const auto in_box = [&](int y) {
     return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1;
@@ -397,13 +406,14 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 // The tile kernel of each feature set, indexed by its TileFeature bits.
 template <class T, unsigned... F>
 constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
-  using Kernel = void (*)(SolverView<T>, Box2);
+  using Kernel = void (*)(SolverView<T>, Box2, const std::uint32_t*);
   return std::array<Kernel, sizeof...(F)>{
       &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm<T>, F>...};
 }
 
 template <class T>
-void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label,
+            const TileList& list) {
   constexpr int TX = kTileX, NY = kTileY * kTileRows<T>;
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
@@ -422,24 +432,32 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
                "swe fused kernel: box reaches beyond the halo");
   if (box.count() == 0) return;
   const dim3 block(TX, kTileY);
-  const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
-                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
+  // The list when it was made for this box (the whole grid of one part); every tile otherwise.
+  const bool listed = list.tiles != nullptr && list.box.i0 == box.i0 && list.box.i1 == box.i1 &&
+                      list.box.j0 == box.j0 && list.box.j1 == box.j1;
+  if (listed && list.count == 0) return;  // no active cell: nothing changes (no tile is launched)
+  const dim3 grid = listed ? dim3(list.count, 1)
+                           : dim3(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
+                                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
-  silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box);
+  silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box,
+                      listed ? list.tiles : nullptr);
   g_fused_launches.fetch_add(1, std::memory_order_relaxed);
+  g_fused_tiles.fetch_add(std::uint64_t(grid.x) * grid.y, std::memory_order_relaxed);
 }
 
 }  // namespace
 
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v, std::optional<Box2> box,
-                        const char* label) {
-  launch(exec, v, box ? *box : Box2{0, v.e.nx, 0, v.e.ny}, label);
+                        const char* label, const TileList& list) {
+  launch(exec, v, box ? *box : Box2{0, v.e.nx, 0, v.e.ny}, label, list);
 }
 #else
 template <class T>
-void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, const char*) {
+void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, const char*,
+                        const TileList&) {
   throw Error("the fused shallow-water kernel needs the CUDA backend");
 }
 #endif
@@ -447,8 +465,8 @@ void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, 
 template unsigned tile_features<float>(const SolverView<float>&);
 template unsigned tile_features<double>(const SolverView<double>&);
 template void phase_fused_update<float>(const Exec&, const SolverView<float>&, std::optional<Box2>,
-                                        const char*);
+                                        const char*, const TileList&);
 template void phase_fused_update<double>(const Exec&, const SolverView<double>&,
-                                         std::optional<Box2>, const char*);
+                                         std::optional<Box2>, const char*, const TileList&);
 
 }  // namespace silt::swe::detail

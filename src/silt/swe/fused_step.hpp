@@ -8,8 +8,10 @@
 // which stays as its test oracle.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "silt/core/exec.hpp"
 #include "silt/core/parallel_for.hpp"
@@ -35,6 +37,55 @@ enum TileFeature : unsigned {
 template <class T>
 unsigned tile_features(const SolverView<T>& v);
 
+/// The tile kernel's tiles: kTileX x kTileY threads; each thread owns kTileRows<T> rows (two in
+/// float32, one in float64). Tiles overlap by their ghost column and row, so a tile updates
+/// tile_cols() x tile_rows<T>() cells.
+constexpr int kTileX = 32, kTileY = 8;
+template <class T>
+constexpr int kTileRows = sizeof(T) == 4 ? 2 : 1;
+constexpr Index tile_cols() {
+  return kTileX - 1;
+}
+template <class T>
+constexpr Index tile_rows() {
+  return Index(kTileY) * kTileRows<T> - 1;
+}
+
+/// The tiles of the tile kernel over `box` that update at least one active cell (active(i, j) of
+/// the view's local cells), each packed as (by << 16) | bx in launch order (row by row): the
+/// compact list that phase_fused_update launches instead of every tile of the box, so that the
+/// tiles of a grid's nodata (mask) cost nothing. A skipped tile's cells are inactive, whose state
+/// no path changes and whose two buffers agree, so skipping it changes no value. Empty (launch
+/// every tile) when the box's tiles do not fit 16 bits a side.
+template <class T, class Active>
+std::vector<std::uint32_t> active_tiles(Box2 box, Active active) {
+  const Index cols = tile_cols(), rows = tile_rows<T>();
+  const Index gx = (box.i1 - box.i0 + cols - 1) / cols, gy = (box.j1 - box.j0 + rows - 1) / rows;
+  std::vector<std::uint32_t> out;
+  if (box.count() == 0 || gx > 0xffff || gy > 0xffff) return out;
+  for (Index by = 0; by < gy; ++by)
+    for (Index bx = 0; bx < gx; ++bx) {
+      bool any = false;
+      for (Index j = box.j0 + by * rows; j < std::min(box.j1, box.j0 + (by + 1) * rows) && !any;
+           ++j)
+        for (Index i = box.i0 + bx * cols; i < std::min(box.i1, box.i0 + (bx + 1) * cols); ++i)
+          if (active(i, j)) {
+            any = true;
+            break;
+          }
+      if (any) out.push_back((std::uint32_t(by) << 16) | std::uint32_t(bx));
+    }
+  return out;
+}
+
+/// A list of active_tiles() on the device and the box it was made for: phase_fused_update launches
+/// the list when its box is that box, every tile of the box otherwise.
+struct TileList {
+  const std::uint32_t* tiles = nullptr;
+  unsigned count = 0;
+  Box2 box{0, 0, 0, 0};
+};
+
 /// Flux + update + sources + max depth + faults + boundary inflow + CFL reduction in one launch.
 /// Replaces phase_update, phase_boundary_flow, phase_sources and phase_cfl of the plain path.
 /// box: the local cells to update (default: the whole local grid, i.e. one device's step). For a
@@ -49,9 +100,12 @@ unsigned tile_features(const SolverView<T>& v);
 template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v,
                         std::optional<Box2> box = std::nullopt,
-                        const char* label = "swe.fused_update");
+                        const char* label = "swe.fused_update", const TileList& list = {});
 
 /// Tile-kernel launches made in this process so far (tests check that a path really ran).
 std::uint64_t fused_launch_count();
+/// Tile-kernel blocks (tiles) launched in this process so far (tests check that the tiles of
+/// inactive cells are skipped).
+std::uint64_t fused_tile_count();
 
 }  // namespace silt::swe::detail

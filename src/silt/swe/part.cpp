@@ -190,6 +190,7 @@ void upload_state(Part<T>& p, const HostState<T>& st) {
       size_t(clock_size(l.n_edge(), Index(l.sources.size()), Index(l.sections.edges.size()))), 0.0);
   c[kTarget] = std::numeric_limits<double>::infinity();
   c[kStopAfter] = std::numeric_limits<double>::infinity();
+  c[kGaugeNext] = std::numeric_limits<double>::infinity();
   p.clock = upload(p.exec, c, "swe.clock");
   p.bk_clock = upload(p.exec, c, "swe.checkpoint.clock");
   p.smax = upload(p.exec, std::vector<T>{T(0)}, "swe.smax");

@@ -14,6 +14,7 @@
 #include "silt/core/fault.hpp"
 #include "silt/partition/decompose.hpp"
 #include "silt/swe/forcing.hpp"
+#include "silt/swe/fused_step.hpp"
 #include "silt/swe/hazard.hpp"
 #include "silt/swe/phases.hpp"
 #include "silt/swe/row_step.hpp"
@@ -88,6 +89,16 @@ struct Part {
   DeviceBuffer<int> source_series;          // every source's discharge series (the clock's bound)
   DeviceBuffer<double> series_t, series_v;
   DeviceBuffer<int> series_offset;
+  // The tile kernel's tiles holding an active cell (fused_step.hpp, active_tiles) of the whole
+  // grid of one CUDA part, and the list over it; empty elsewhere (every tile is launched).
+  DeviceBuffer<std::uint32_t> tiles;
+  TileList tile_list;
+  Index all_tiles = 0;  // the box's tiles, listed or not
+  // The cells of the last probe() on this part: their offsets and values on the device (uploaded
+  // again only when the cells change), and where each goes in probe()'s answer.
+  std::vector<Index> probe_offsets;
+  DeviceBuffer<Index> probe_off;
+  DeviceBuffer<double> probe_values;
   RowScratch<T> rows;         // the CPU row step's buffers (host parts only)
   HazardBuffers<T> hazard;    // empty unless the scene asks for hazard outputs
   ForcingBuffers<T> forcing;  // rain rasters and infiltration (empty without them)

@@ -312,6 +312,47 @@ void phase_copy(const Exec& exec, const StateCopy<T>& c) {
       });
 }
 
+template <class T>
+void phase_gather_cells(const Exec& exec, const EdgeView<T>& v, const Index* off, Index n,
+                        double* out) {
+  const T *h = v.h.ptr, *hu = v.hu.ptr, *hv = v.hv.ptr, *hc = v.hc.ptr;
+  parallel_for(
+      exec, "swe.gather_cells", n, SILT_LAMBDA(Index k) {
+        const Index o = off[k];
+        out[4 * k] = double(h[o]);
+        out[4 * k + 1] = double(hu[o]);
+        out[4 * k + 2] = double(hv[o]);
+        out[4 * k + 3] = double(hc[o]);
+      });
+}
+
+template <class T>
+void phase_gauge_sample(const Exec& exec, const EdgeView<T>& v, double* clock, const Index* off,
+                        Index n, double* rows, Index capacity, double interval) {
+  const T *h = v.h.ptr, *hu = v.hu.ptr, *hv = v.hv.ptr, *hc = v.hc.ptr;
+  parallel_for(
+      exec, "swe.gauge_sample", Index(1), SILT_LAMBDA(Index) {
+        const double t = clock[kTime];
+        if (!(clock[kDt] > 0.0) || !(clock[kGaugeNext] <= t)) return;
+        const Index row = Index(clock[kGaugeRows]);
+        if (row < capacity) {
+          double* r = rows + row * (1 + 4 * n);
+          r[0] = t;
+          for (Index k = 0; k < n; ++k) {
+            const Index o = off[k];
+            r[1 + 4 * k] = double(h[o]);
+            r[2 + 4 * k] = double(hu[o]);
+            r[3 + 4 * k] = double(hv[o]);
+            r[4 + 4 * k] = double(hc[o]);
+          }
+        }
+        clock[kGaugeRows] = double(row + 1);
+        double next = clock[kGaugeNext];
+        while (next <= t) next += interval;  // as the host's sampler (run/swe_adapter.cpp)
+        clock[kGaugeNext] = next;
+      });
+}
+
 /// Sum of one field of v (h or hc) over the active cells, in float64.
 template <class T>
 double sum_active(const Exec& exec, const char* label, const EdgeView<T>& v, Grid2<const T> field) {
@@ -345,6 +386,10 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   template void phase_cfl<T>(const Exec&, const SolverView<T>&);                               \
   template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                          \
   template void phase_copy<T>(const Exec&, const StateCopy<T>&);                               \
+  template void phase_gauge_sample<T>(const Exec&, const EdgeView<T>&, double*, const Index*,  \
+                                      Index, double*, Index, double);                          \
+  template void phase_gather_cells<T>(const Exec&, const EdgeView<T>&, const Index*, Index,    \
+                                      double*);                                                \
   template double sum_depth<T>(const Exec&, const EdgeView<T>&);                               \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
 SILT_SWE_PHASES(float)

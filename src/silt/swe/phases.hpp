@@ -77,6 +77,21 @@ struct StateCopy {
 template <class T>
 void phase_copy(const Exec& exec, const StateCopy<T>& c);
 
+/// The state (h, hu, hv, hc) of the cells at offsets off[0, n) of v's fields into out[4 k, 4 k + 4),
+/// as double: a gauge sample in one launch and one copy rather than four copies a cell.
+template <class T>
+void phase_gather_cells(const Exec& exec, const EdgeView<T>& v, const Index* off, Index n,
+                        double* out);
+
+/// Gauges on the device, after a step (clock dt > 0) whose end time reaches clock[kGaugeNext]:
+/// the row (the time, then h, hu, hv, hc of the cells at offsets off[0, n) of v's fields) at row
+/// clock[kGaugeRows] of `rows` (1 + 4 n values a row; none beyond `capacity` rows: the host reads
+/// them before), the row count, and the next sample time (+ interval, > 0, until past the time).
+/// One thread: a few gauges. The host reads the rows once per batch of steps, not per sample.
+template <class T>
+void phase_gauge_sample(const Exec& exec, const EdgeView<T>& v, double* clock, const Index* off,
+                        Index n, double* rows, Index capacity, double interval);
+
 /// Sums over active cells (waits for the device): water depth and pollutant mass per area, m and
 /// kg/m^2 (times dx^2 gives m^3 and kg).
 template <class T>

@@ -52,6 +52,23 @@ void Solver::step() {
 void Solver::step(long long count) {
   impl_->engine->step_many(count);
 }
+bool Solver::sample_gauges(const std::vector<Index>& cells, double next, double interval) {
+  const bool on = impl_->engine->sample_gauges(cells, next, interval);
+  impl_->gauge_cells = on ? cells : std::vector<Index>{};
+  impl_->gauge_interval = interval;
+  return on;
+}
+
+std::vector<GaugeRow> Solver::take_gauge_rows() {
+  std::vector<GaugeRow> rows = std::exchange(impl_->pending_rows, {});
+  for (GaugeRow& r : impl_->engine->take_gauge_rows()) rows.push_back(std::move(r));
+  return rows;
+}
+
+double Solver::next_gauge() const {
+  return impl_->engine->next_gauge();
+}
+
 double Solver::time() const {
   return impl_->engine->clock()[detail::kTime];
 }

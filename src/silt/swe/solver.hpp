@@ -113,6 +113,17 @@ class Solver {
   /// fields() (collective), already done when it returns.
   FieldsCopy fields_async(unsigned arrays = swe::arrays::all) const;
   std::vector<Probe> probe(const std::vector<Index>& cells) const;
+  /// Gauges sampled on the devices: at the end of every step that reaches the next sample time
+  /// (`next`, then next + k interval, s), the probes of `cells` (as probe() gives them), kept until
+  /// take_gauge_rows(), with no host wait per sample (the rows come back with the clock read after
+  /// each batch of steps). Again with other cells or times: replaces them. Returns false, setting
+  /// nothing, where the devices do not sample (several parts, MPI, the second-order scheme,
+  /// interval <= 0): the caller then steps to each sample time (advance_to's `after`) and probes.
+  bool sample_gauges(const std::vector<Index>& cells, double next, double interval);
+  /// The rows sampled since the last call, in time order.
+  std::vector<GaugeRow> take_gauge_rows();
+  /// The next sample time of sample_gauges() (+inf without it).
+  double next_gauge() const;
   Totals totals() const;
 
   /// The state to continue from: fields (whole grid on rank 0, as fields()) and clock. Collective.

@@ -68,8 +68,13 @@ void keep_level(Fields& f, const std::vector<double>& z, const std::vector<doubl
 }  // namespace
 
 void Solver::Impl::rebuild(const RestartState& s) {
+  // Device gauges go on from where they were, with the rows not yet taken.
+  const double next = engine->next_gauge();
+  std::vector<GaugeRow> rows = engine->take_gauge_rows();
   engine = detail::make_engine(scene, split, options);
   engine->restore(s);
+  if (!gauge_cells.empty() && engine->sample_gauges(gauge_cells, next, gauge_interval))
+    pending_rows = std::move(rows);
 }
 
 void Solver::Impl::note_change(std::string what) {

@@ -35,6 +35,10 @@ struct Solver::Impl {
   // since the start or the last restore): state() refuses then.
   std::string changed;
   double changed_at = -1;
+  // sample_gauges()'s cells and interval, set again on a rebuilt engine.
+  std::vector<Index> gauge_cells;
+  double gauge_interval = 0;
+  std::vector<GaugeRow> pending_rows;  // rows of an engine that a rebuild replaced
 
   /// The state now, without state()'s refusal (a change in progress).
   RestartState current_state() const;

@@ -37,6 +37,10 @@ enum ClockSlot : int {
   // Steps end once the time reaches this (s), without a step shortened to land on it: where
   // advance_to(t, stop, after) returns early to sample gauges at the end of a step.
   kStopAfter,
+  // Gauges sampled on the device (phase_gauge_sample): the next sample time (s; +inf: none) and
+  // the rows taken since the host last read them.
+  kGaugeNext,
+  kGaugeRows,
   kClockSize
 };
 // After the kClockSize slots the clock holds the flow slots: the net volume (m^3, positive into
