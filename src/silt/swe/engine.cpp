@@ -80,7 +80,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
-  if (path_ == Path::tile && dec_.size() == 1) make_tile_list();
+  if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
   if (scene_.hazard.enabled)
