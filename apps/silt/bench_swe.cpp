@@ -30,8 +30,14 @@ constexpr double kHbmBytesPerSecond = 3.98e12;
 // precision), plus the one-byte active mask.
 constexpr int kValuesPerCellUpdate = 11;
 constexpr int kMaskBytesPerCellUpdate = 1;
-double bytes_per_cell_update(int real_bytes) {
-  return double(kValuesPerCellUpdate) * real_bytes + kMaskBytesPerCellUpdate;
+// The second-order step (--muscl), its two stages' tile kernels (muscl_tile.hpp): stage 1 reads
+// h, hu, hv, hc, z and n and writes U* (10 values); the final stage reads U*, z, n, U^n and the
+// max depth and writes h, hu, hv, hc and the max depth (16 values); each reads the mask.
+constexpr int kMusclValuesPerCellUpdate = 26;
+constexpr int kMusclMaskBytesPerCellUpdate = 2;
+double bytes_per_cell_update(int real_bytes, bool muscl) {
+  return muscl ? double(kMusclValuesPerCellUpdate) * real_bytes + kMusclMaskBytesPerCellUpdate
+               : double(kValuesPerCellUpdate) * real_bytes + kMaskBytesPerCellUpdate;
 }
 
 long long parse_size(const std::string& s) {
@@ -135,7 +141,9 @@ int cmd_bench_swe(const BenchOptions& o) {
   const int threads = host_thread_count();
   fmt::print("silt bench swe: backend {}{}{}\n", to_string(backend),
              cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads", threads),
-             o.muscl ? ", scheme muscl (plain phases; a step is two stages)" : "");
+             !o.muscl  ? ""
+             : o.plain ? ", scheme muscl (plain phases; a step is two stages)"
+                       : ", scheme muscl (tiles; a step is two stages)");
   double roof = kHbmBytesPerSecond;
   if (!cuda) {
     const HostStream st = measure_host_stream();
@@ -146,8 +154,9 @@ int cmd_bench_swe(const BenchOptions& o) {
   fmt::print(
       "roofline: {:.0f} B (float32) / {:.0f} B (float64) read+written per cell update; at "
       "{:.2f} GB/s that is {:.2f} G cell-updates/s in float32, {:.2f} G in float64\n",
-      bytes_per_cell_update(4), bytes_per_cell_update(8), roof / 1e9,
-      roof / bytes_per_cell_update(4) / 1e9, roof / bytes_per_cell_update(8) / 1e9);
+      bytes_per_cell_update(4, o.muscl), bytes_per_cell_update(8, o.muscl), roof / 1e9,
+      roof / bytes_per_cell_update(4, o.muscl) / 1e9,
+      roof / bytes_per_cell_update(8, o.muscl) / 1e9);
   if (cuda)
     fmt::print("{:>10} {:>9} {:>7} {:>10} {:>14} {:>10} {:>9}\n", "cells", "precision", "steps",
                "ms/step", "G cell-upd/s", "GB/s", "% roof");
@@ -161,7 +170,7 @@ int cmd_bench_swe(const BenchOptions& o) {
       const long long cells = parse_size(size);
       const int steps = bench_steps(o.steps, cells, cuda);
       const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl);
-      const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8);
+      const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8, o.muscl);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       if (cuda)
         fmt::print("{:>10} {:>9} {:>7} {:>10.3f} {:>14.3f} {:>10.0f} {:>8.1f}%\n", r.cells,

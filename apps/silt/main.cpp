@@ -85,7 +85,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
                       "(CUDA) or the row step (CPU) (with --devices: on one subdomain and split)");
   bench_cmd->add_flag("--muscl", bench.muscl,
                       "swe: the second-order scheme (physics.scheme = \"muscl\", cfl 0.25) on "
-                      "one device; a step is its two stages");
+                      "one device, by its tiles (CUDA kernels or host tiles; --plain: the plain "
+                      "phases); a step is its two stages");
   bench_cmd->add_option(
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "

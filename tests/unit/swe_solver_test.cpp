@@ -280,14 +280,20 @@ TEST(SweSolver, BoundaryLinesOnAMaskBalanceOnEveryPath) {
       if (scheme == Scheme::muscl) s.cfl = 0.25;
       SolverOptions plain_phases;
       plain_phases.plain_phases = true;
-      Solver fast(s, exec());  // the row step on the CPU, the tile kernel on CUDA
+      Solver fast(s, exec());  // first order: the row step on the CPU; else tiles
       Solver plain(s, exec(), plain_phases);
       const double v0 = fast.totals().volume;
       fast.advance_to(6.0);
       plain.advance_to(6.0);
-      EXPECT_EQ(fast.steps(), plain.steps());
+      // The muscl tile kernels in float32 on CUDA: fast math (approximate division and square
+      // root) through the limiters, within swe_backends_test's float32 bounds.
+      const bool fast_math = exec().is_cuda() && scheme == Scheme::muscl && p == Precision::f32;
+      if (!fast_math) {
+        EXPECT_EQ(fast.steps(), plain.steps());
+      }
       const Fields a = fast.fields(), b = plain.fields();
-      const double same = exec().is_cuda() ? 1e-5 : 0.0;  // CUDA: contraction, fast math in f32
+      // CUDA: contraction, fast math in f32
+      const double same = exec().is_cuda() ? (fast_math ? 1e-3 : 1e-5) : 0.0;
       EXPECT_TRUE(silt::test::all_near(a.h, b.h, same));
       EXPECT_TRUE(silt::test::all_near(a.hu, b.hu, same));
       const Totals t = fast.totals(), u = plain.totals();
@@ -295,7 +301,7 @@ TEST(SweSolver, BoundaryLinesOnAMaskBalanceOnEveryPath) {
       ASSERT_EQ(t.source_volume.size(), 2u);
       for (size_t k = 0; k < 3; ++k) {
         EXPECT_NEAR(t.boundary_volume[k], u.boundary_volume[k],
-                    1e-6 * (1 + std::abs(u.boundary_volume[k])));
+                    (fast_math ? 1e-4 : 1e-6) * (1 + std::abs(u.boundary_volume[k])));
       }
       EXPECT_GT(t.boundary_volume[0], 1.0);  // the discharge and the level beside nodata cells
       EXPECT_GT(std::abs(t.boundary_volume[1]), 0.1);

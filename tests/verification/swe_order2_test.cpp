@@ -1,15 +1,18 @@
 // The second-order scheme (physics.scheme = "muscl") through the solver: split runs against one
 // part (bit for bit on the CPU: the same stages on the same values; halos of 2 to 5 layers, where
 // one exchange serves one stage or more), the volume balance with every forcing, a lake at rest
-// with islands, a uniform pollutant. On CUDA (label gpu) the same runs within kGpu.
+// with islands, a uniform pollutant. On CUDA (label gpu) the same runs within kGpu, and the muscl
+// tile kernels (muscl_tile.hpp) against the plain phases, their oracle.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "silt/swe/muscl_tile.hpp"
 #include "silt/swe/solver.hpp"
 #include "swe_scene_builder.hpp"
 #include "test_support.hpp"
@@ -153,6 +156,93 @@ TEST(SweOrder2, UniformPollutantStaysUniform) {
   for (size_t k = 0; k < f.h.size(); ++k)
     if (f.h[k] > 1e-3) worst = std::max(worst, std::abs(f.hc[k] / f.h[k] - 0.3));
   EXPECT_LE(worst, 1e-12);
+}
+
+// The forced basin (a wet/dry front, discharge, level and open boundaries, rain, Manning friction,
+// a source and a sink, a pollutant) as the tile kernels' cases: with point sources (the final
+// stage leaves the CFL speed to the plain phase), without them (the final stage reduces it), on
+// Green-Ampt soil (infiltration in the final stage), and finer (120 x 80, tiles away from the
+// domain's edge all active) with an inactive block inside (edges beside it take the boundary
+// flux).
+Scene tile_case(int which, Precision p) {
+  Scene s = muscl(which == 3 ? scenes::forced_basin(p, 120, 80) : scenes::forced_basin(p));
+  if (which == 1 || which == 3) s.sources.clear();
+  if (which == 2) {
+    s.infiltration.model = InfiltrationModel::green_ampt;
+    s.infiltration.a.assign(s.bed.size(), 1e-5);         // Ks, m/s
+    s.infiltration.b.assign(s.bed.size(), 0.11 * 0.30);  // psi dtheta, m
+  }
+  if (which == 3) {
+    s.active.assign(s.bed.size(), 1);
+    scenes::for_cells(s, [&](Index i, Index j, double, double, size_t k) {
+      if (i >= 70 && i < 76 && j >= 40 && j < 47) s.active[k] = 0;
+    });
+  }
+  return s;
+}
+
+// A muscl scene steps by tiles (the CUDA kernels, or the same tiles on the host) unless
+// SolverOptions::plain_phases selects the plain phases. Both call the same functions
+// (muscl_edges.hpp, muscl_cell.hpp) on the same values: on the CPU every field matches bit for
+// bit; on CUDA float64 differs by contraction only (as the first order's
+// FusedKernelMatchesThePlainPath allows) and float32's tile kernels use fast math (approximate
+// division and square root), as the first order's, whose CUDA test allows ~100 ulp of the depths.
+TEST(SweOrder2, TileKernelsMatchThePlainPhases) {
+  const bool cuda = exec().is_cuda();
+  SolverOptions plain_phases;
+  plain_phases.plain_phases = true;
+  for (const Precision p : {Precision::f64, Precision::f32})
+    for (int which = 0; which < 4; ++which) {
+      const Scene s = tile_case(which, p);
+      const std::string what =
+          "case " + std::to_string(which) + (p == Precision::f64 ? ", float64" : ", float32");
+      const std::uint64_t launches = detail::muscl_tile_launch_count();
+      Solver tile(s, exec());
+      Solver plain(s, exec(), plain_phases);
+      EXPECT_NE(tile.layout().find("muscl tile"), std::string::npos) << tile.layout();
+      const double v0 = tile.totals().volume;
+      const double t_end = which == 3 ? 3.0 : 6.0;
+      tile.advance_to(t_end);
+      EXPECT_GE(detail::muscl_tile_launch_count() - launches, 2 * std::uint64_t(tile.steps()))
+          << what << ": two tile launches a step";
+      const std::uint64_t after = detail::muscl_tile_launch_count();
+      plain.advance_to(t_end);
+      EXPECT_EQ(detail::muscl_tile_launch_count(), after) << what << ": the plain phases ran tiles";
+      if (p == Precision::f64 || !cuda) {
+        EXPECT_EQ(tile.steps(), plain.steps()) << what;
+      }
+      const Fields a = tile.fields(), b = plain.fields();
+      const double tol_h = !cuda ? 0.0 : p == Precision::f64 ? 1e-10 : 1e-3;
+      const double tol_q = !cuda ? 0.0 : p == Precision::f64 ? 1e-10 : 2e-3;
+      double dh = 0, dq = 0, dc = 0, dm = 0;
+      for (size_t k = 0; k < b.h.size(); ++k) {
+        dh = std::max(dh, std::abs(a.h[k] - b.h[k]));
+        dq = std::max({dq, std::abs(a.hu[k] - b.hu[k]), std::abs(a.hv[k] - b.hv[k])});
+        dc = std::max(dc, std::abs(a.hc[k] - b.hc[k]));
+        dm = std::max(dm, std::abs(a.max_depth[k] - b.max_depth[k]));
+      }
+      const Totals t = tile.totals(), u = plain.totals();
+      std::printf(
+          "muscl tile vs plain, %s: steps %lld / %lld; max |dh| %.3e m, |dq| %.3e m^2/s, "
+          "|dhc| %.3e kg/m^2, |d max depth| %.3e m; net in %.9f / %.9f m^3\n",
+          what.c_str(), tile.steps(), plain.steps(), dh, dq, dc, dm, t.net_inflow_volume,
+          u.net_inflow_volume);
+      EXPECT_LE(dh, tol_h) << what;
+      EXPECT_LE(dq, tol_q) << what;
+      EXPECT_LE(dc, tol_q) << what;
+      EXPECT_LE(dm, tol_h) << what;
+      EXPECT_NEAR(t.net_inflow_volume, u.net_inflow_volume,
+                  (p == Precision::f64 ? 1e-9 : 1e-5) * (1 + std::abs(u.net_inflow_volume)))
+          << what;
+      EXPECT_NEAR(t.infiltrated_volume, u.infiltrated_volume,
+                  (p == Precision::f64 ? 1e-9 : 1e-5) * (1 + u.infiltrated_volume))
+          << what;
+      // The tile path's own balance: the volume gained is what came in less what infiltrated.
+      EXPECT_LE(std::abs(t.volume - v0 - (t.net_inflow_volume - t.infiltrated_volume)),
+                (p == Precision::f64 ? 1e-10 : 1e-5) * t.volume)
+          << what;
+      EXPECT_GT(std::abs(u.boundary_net_volume), 0.1) << what << ": the boundaries did something";
+    }
 }
 
 }  // namespace

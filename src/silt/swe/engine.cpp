@@ -21,16 +21,18 @@ partition::Shape to_shape(SplitShape s) {
                                    : partition::Shape::automatic;
 }
 
-// The tile kernel when every exec can run it, the row step when every exec is the host.
-// The second-order scheme runs the plain phases (muscl_step.hpp) on every backend.
+// The tile kernel when every exec can run it, the row step when every exec is the host. The
+// second-order scheme steps by tiles (muscl_tile.hpp) in both cases: CUDA kernels, or the same
+// tiles in an OpenMP loop on the host.
 template <class Path>
 Path step_path(const Scene& s, const Split& split, const SolverOptions& options) {
-  if (options.plain_phases || s.scheme == Scheme::muscl) return Path::plain;
+  if (options.plain_phases) return Path::plain;
   bool tile = true, host = true;
   for (const Exec& e : split.execs) {
     tile = tile && fused_step_available(e);
     host = host && !e.is_cuda();
   }
+  if (s.scheme == Scheme::muscl) return tile || host ? Path::tile : Path::plain;
   return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
@@ -78,7 +80,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
   if (dec_.size() > 1) make_coupling();
-  if (path_ == Path::tile && dec_.size() == 1) make_tile_list();
+  if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
   if (scene_.hazard.enabled)

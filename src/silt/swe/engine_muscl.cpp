@@ -1,7 +1,9 @@
 // The engine's second-order step (physics.scheme = "muscl"; kernels/muscl_k.hpp, muscl_step.hpp):
 // dt from U^n as in the first-order step, Heun's first stage into the intermediate state U*, the
 // second into the next state, then the plain phases (boundary flow as the mean of the two stages'
-// fluxes, point sources on the final state, the CFL speed). Several parts: ghost cell expansion
+// fluxes, point sources on the final state, the CFL speed). On CUDA (the first order's rule,
+// fused_step_available) each stage is one tile kernel (muscl_tile.hpp), the final one with the
+// CFL speed where no point source follows it; SolverOptions::plain_phases keeps the plain phases. Several parts: ghost cell expansion
 // by stages, each reading two layers beyond the cells it updates; a state whose halo holds fewer
 // than two valid layers is exchanged first (halo k: stage 1 updates k - 2 layers of the halo,
 // stage 2 k - 4, or U* is exchanged when k < 4), without overlap.
@@ -9,6 +11,7 @@
 
 #include "silt/swe/engine_parts.hpp"
 #include "silt/swe/muscl_step.hpp"
+#include "silt/swe/muscl_tile.hpp"
 #include "silt/swe/phases.hpp"
 
 namespace silt::swe::detail {
@@ -51,11 +54,21 @@ void Engine<T>::exchange_state(int which, bool with_infiltration) {
   if (with_infiltration && halo_F_) halo_F_->finish();
 }
 
+// Whether the final stage's tile kernel reduces the CFL speed: on the tile path, where no point
+// source changes the state after it.
+template <class T>
+bool Engine<T>::tile_cfl(const SolverView<T>& v) const {
+  return path_ == Path::tile && v.n_sources == 0;
+}
+
 template <class T>
 void Engine<T>::muscl_stage(Index r) {
   for (auto& p : parts_) {
     activate(p->exec);
-    phase_muscl_stage(p->exec, p->stage_view(cur_), grown(*p, r), "swe.muscl.stage");
+    if (path_ == Path::tile)
+      phase_muscl_tile_stage(p->exec, p->stage_view(cur_), grown(*p, r), "swe.muscl.tile_stage");
+    else
+      phase_muscl_stage(p->exec, p->stage_view(cur_), grown(*p, r), "swe.muscl.stage");
   }
 }
 
@@ -63,8 +76,12 @@ template <class T>
 void Engine<T>::muscl_final(Index r) {
   for (auto& p : parts_) {
     activate(p->exec);
-    phase_muscl_final(p->exec, p->view(cur_, 1 - cur_), p->edge_view(2), grown(*p, r),
-                      "swe.muscl.final");
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    if (path_ == Path::tile)
+      phase_muscl_tile_final(p->exec, v, p->edge_view(2), grown(*p, r), tile_cfl(v),
+                             "swe.muscl.tile_final");
+    else
+      phase_muscl_final(p->exec, v, p->edge_view(2), grown(*p, r), "swe.muscl.final");
   }
 }
 
@@ -87,7 +104,7 @@ void Engine<T>::finish_muscl_parts() {
       phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true, /*mask=*/true);
     }
     if (v.n_sources > 0) phase_sources(p->exec, v);
-    phase_cfl_step(p->exec, v);
+    if (!tile_cfl(v)) phase_cfl_step(p->exec, v);  // else the final stage's tile kernel did
     if (coupled()) phase_step_scalars(*p, 1 - cur_);
   }
 }
@@ -97,7 +114,8 @@ void Engine<T>::finish_muscl_parts() {
   template void Engine<T>::exchange_state(int, bool); \
   template void Engine<T>::muscl_stage(Index);        \
   template void Engine<T>::muscl_final(Index);        \
-  template void Engine<T>::finish_muscl_parts();
+  template void Engine<T>::finish_muscl_parts();      \
+  template bool Engine<T>::tile_cfl(const SolverView<T>&) const;
 SILT_SWE_ENGINE_MUSCL(float)
 SILT_SWE_ENGINE_MUSCL(double)
 #undef SILT_SWE_ENGINE_MUSCL

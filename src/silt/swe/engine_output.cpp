@@ -387,7 +387,8 @@ CommTimes Engine<T>::measure_communication(int repetitions) {
 
 template <class T>
 std::string Engine<T>::layout() const {
-  const std::string path = path_ == Path::tile   ? "; fused tile kernel"
+  const std::string path = path_ == Path::tile
+                               ? muscl_ ? "; muscl tile kernels" : "; fused tile kernel"
                            : path_ == Path::rows ? "; row step"
                                                  : "";
   const Part<T>& p0 = *parts_.front();

@@ -67,6 +67,7 @@ class Engine final : public EngineBase {
   void muscl_stage(Index r);
   void muscl_final(Index r);
   void finish_muscl_parts();
+  bool tile_cfl(const SolverView<T>& v) const;
   void agree_on_dt();
   void advance_clocks();
   void update_all(Index r, const char* label);

@@ -13,23 +13,40 @@
 
 namespace silt::swe::detail {
 
-/// Slopes of active cell (i, j) along d: limited between two active neighbours, one-sided at a
-/// boundary (one neighbour inactive or beyond the view), zero in a cell between two boundaries.
+/// The cells of an EdgeView as cell_slopes_of() reads them (the tile kernel of muscl_tile.cpp
+/// reads its shared-memory copy through an accessor of the same shape).
 template <class T>
-SILT_HD Slopes<T> cell_slopes(const EdgeView<T>& v, Index i, Index j, Dir d) {
+struct ViewCells {
+  const EdgeView<T>& v;
+  SILT_HD bool is_active(Index i, Index j) const { return v.is_active(i, j); }
+  SILT_HD NormalState<T> normal(Index i, Index j, Dir d) const {
+    return normal_state_k(v.cell(i, j), d, v.dry);
+  }
+  SILT_HD T z(Index i, Index j) const { return v.z(i, j); }
+};
+
+/// Slopes of active cell (i, j) of cells c (ViewCells or the tile's copy) along d: limited between
+/// two active neighbours, one-sided at a boundary (one neighbour inactive or beyond the view),
+/// zero in a cell between two boundaries.
+template <class T, class Cells>
+SILT_HD Slopes<T> cell_slopes_of(const Cells& v, Index i, Index j, Dir d, T dry) {
   const Index di = d == Dir::x ? 1 : 0, dj = 1 - di;
-  const NormalState<T> c = normal_state_k(v.cell(i, j), d, v.dry);
+  const NormalState<T> c = v.normal(i, j, d);
   const bool west = v.is_active(i - di, j - dj), east = v.is_active(i + di, j + dj);
   if (west && east)
-    return muscl_slopes_k(normal_state_k(v.cell(i - di, j - dj), d, v.dry), v.z(i - di, j - dj), c,
-                          v.z(i, j), normal_state_k(v.cell(i + di, j + dj), d, v.dry),
-                          v.z(i + di, j + dj), v.dry);
+    return muscl_slopes_k(v.normal(i - di, j - dj, d), v.z(i - di, j - dj), c, v.z(i, j),
+                          v.normal(i + di, j + dj, d), v.z(i + di, j + dj), dry);
   if (west || east) {
     const Index a = east ? i + di : i - di, b = east ? j + dj : j - dj;
-    return muscl_boundary_slopes_k(c, v.z(i, j), normal_state_k(v.cell(a, b), d, v.dry), v.z(a, b),
-                                   v.dry, east);
+    return muscl_boundary_slopes_k(c, v.z(i, j), v.normal(a, b, d), v.z(a, b), dry, east);
   }
   return Slopes<T>{T(0), T(0), T(0), T(0), T(0)};
+}
+
+/// Slopes of active cell (i, j) of view v along d (cell_slopes_of).
+template <class T>
+SILT_HD Slopes<T> cell_slopes(const EdgeView<T>& v, Index i, Index j, Dir d) {
+  return cell_slopes_of(ViewCells<T>{v}, i, j, d, v.dry);
 }
 
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and

@@ -1,35 +1,20 @@
 #include "silt/swe/muscl_step.hpp"
 
-#include "silt/swe/kernels/cell_update_k.hpp"
-#include "silt/swe/kernels/friction_k.hpp"
 #include "silt/swe/kernels/muscl_k.hpp"
+#include "silt/swe/muscl_cell.hpp"
 #include "silt/swe/muscl_edges.hpp"
 
 namespace silt::swe::detail {
 
 namespace {
-/// The first-order update of cell (i, j) of e's state with its second-order edge fluxes; raises
-/// a fault for an owned cell.
+/// The stage's update of cell (i, j) of e's state with its second-order edge fluxes
+/// (muscl_update_cell).
 template <class T>
 SILT_HD CellState<T> muscl_update(const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j,
                                   double dt) {
-  CellState<T> s = e.cell(i, j);
-  const Index off = e.h.offset(i, j);
-  // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
-  // point-implicit factor leaves a steady flow's depth a first-order error off.
-  const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt), e.g, e.dry, T(0)};
-  const int code =
-      update_cell_k(s, muscl_edge_flux(e, i, j, Dir::x), muscl_edge_flux(e, i + 1, j, Dir::x),
-                    muscl_edge_flux(e, i, j, Dir::y), muscl_edge_flux(e, i, j + 1, Dir::y), p);
-  // A halo cell repeats its owner's update (ghost cell expansion): the owner reports.
-  if (code != kFaultNone && e.owns(i, j))
-    v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
-  if (v.manning.ptr) {
-    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning(i, j), e.g, T(dt));
-    s.hu *= f;
-    s.hv *= f;
-  }
-  return s;
+  return muscl_update_cell(v, e, i, j, dt, muscl_edge_flux(e, i, j, Dir::x),
+                           muscl_edge_flux(e, i + 1, j, Dir::x), muscl_edge_flux(e, i, j, Dir::y),
+                           muscl_edge_flux(e, i, j + 1, Dir::y));
 }
 }  // namespace
 

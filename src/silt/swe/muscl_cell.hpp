@@ -1,0 +1,38 @@
+// The cell update of a second-order stage (physics.scheme = "muscl") from its four edge fluxes:
+// the first-order update (update_cell_k: rain, wet/dry) then Manning friction fully implicit, and
+// the fault of an owned cell. The plain phases (muscl_step.cpp, fluxes from muscl_edges.hpp) and
+// the tile kernel (muscl_tile.cpp, fluxes once per edge in shared memory) both call it, so that
+// they do the same arithmetic.
+#pragma once
+
+#include "silt/core/config.hpp"
+#include "silt/swe/kernels/cell_update_k.hpp"
+#include "silt/swe/kernels/friction_k.hpp"
+#include "silt/swe/views.hpp"
+
+namespace silt::swe::detail {
+
+/// Cell (i, j) of e's state after a stage of dt s with fluxes through its west, east, south and
+/// north edges; raises a fault for an owned cell (a halo cell repeats its owner's update).
+template <class T>
+SILT_HD CellState<T> muscl_update_cell(const SolverView<T>& v, const EdgeView<T>& e, Index i,
+                                       Index j, double dt, const EdgeFlux<T>& w,
+                                       const EdgeFlux<T>& ea, const EdgeFlux<T>& so,
+                                       const EdgeFlux<T>& n) {
+  CellState<T> s = e.cell(i, j);
+  const Index off = e.h.offset(i, j);
+  // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
+  // point-implicit factor leaves a steady flow's depth a first-order error off.
+  const CellUpdateParams<T> p{T(dt / v.dx), T(dt), v.rain_depth(off, dt), e.g, e.dry, T(0)};
+  const int code = update_cell_k(s, w, ea, so, n, p);
+  if (code != kFaultNone && e.owns(i, j))
+    v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+  if (v.manning.ptr) {
+    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning(i, j), e.g, T(dt));
+    s.hu *= f;
+    s.hv *= f;
+  }
+  return s;
+}
+
+}  // namespace silt::swe::detail

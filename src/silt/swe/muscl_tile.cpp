@@ -1,0 +1,376 @@
+#include "silt/swe/muscl_tile.hpp"
+
+#include <atomic>
+#include <utility>
+
+#include "silt/core/atomic.hpp"
+#include "silt/core/error.hpp"
+#include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/kernels/muscl_k.hpp"
+#include "silt/swe/muscl_cell.hpp"
+#include "silt/swe/muscl_edges.hpp"
+
+#if SILT_HAS_CUDA
+#include <cuda_runtime.h>
+
+#include "silt/core/launch.hpp"
+#include "silt/swe/block_max.hpp"
+#endif
+
+namespace silt::swe::detail {
+
+namespace {
+std::atomic<std::uint64_t> g_muscl_tile_launches{0};
+}  // namespace
+
+std::uint64_t muscl_tile_launch_count() {
+  return g_muscl_tile_launches.load(std::memory_order_relaxed);
+}
+
+namespace {
+
+// Threads of a CUDA block (32 x 8) and the tile each updates, OX x OY cells: the shared memory of
+// a tile (staged cells, slopes and fluxes) stays within the 48 KB of a static allocation, 45.5 KB
+// in float32 (32 x 12 cells) and 36.6 KB in float64 (32 x 4); the registers are capped for three
+// blocks per SM in float32 and two in float64 (docs/NOTES.md, "The muscl tile kernels"). On the
+// host a tile is one iteration of an OpenMP loop, its memory on the thread's stack.
+constexpr int kThreadsX = 32, kThreadsY = 8, kThreads = kThreadsX * kThreadsY;
+constexpr int kOX = 32;
+template <class T>
+constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
+template <class T>
+constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
+
+#if defined(__CUDA_ARCH__)
+#define SILT_MUSCL_TILE_NOINLINE __noinline__
+#else
+#define SILT_MUSCL_TILE_NOINLINE
+#endif
+
+// A read through the read-only path on the device.
+template <class U>
+SILT_HD SILT_FORCEINLINE U load(const U* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+// A tile. Staged cells (x, y) for x in [-2, OX + 2), y in [-2, OY + 2) at [y + 2][x + 2]: depth,
+// the primitive velocities and concentration (normal_state_k's quotients, once per cell), the bed
+// and whether the cell is active (0 also beyond the view). Slopes along x of cells x in [-1, OX +
+// 1), y in [0, OY) at [y][x + 1]; along y of cells x in [0, OX), y in [-1, OY + 1) at [y + 1][x].
+// Fluxes through the west edge of cell (x, y), x in [0, OX], at fx[y][x]; through its south edge,
+// y in [0, OY], at fy[y][x]. Structures of arrays, the field first.
+template <class T, int OX, int OY>
+struct MusclTile {
+  static constexpr int SX = OX + 4, SY = OY + 4;
+  T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
+  unsigned char active[SY][SX];
+  T sx[5][OY][OX + 2], sy[5][OY + 2][OX];
+  T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+};
+
+// Where a tile lies: its first cell (i0, j0) and the nxb x nyb of its cells in the box.
+struct TilePlace {
+  Index i0, j0;
+  int nxb, nyb;
+};
+template <int OX, int OY>
+SILT_HD SILT_FORCEINLINE TilePlace tile_place(Box2 box, Index bx, Index by) {
+  const Index i0 = box.i0 + bx * OX, j0 = box.j0 + by * OY;
+  return TilePlace{i0, j0, box.i1 - i0 < OX ? int(box.i1 - i0) : OX,
+                   box.j1 - j0 < OY ? int(box.j1 - j0) : OY};
+}
+
+template <class T, int W, int H>
+SILT_HD SILT_FORCEINLINE void put_slopes(T (&a)[5][H][W], int y, int x, const Slopes<T>& s) {
+  a[0][y][x] = s.h;
+  a[1][y][x] = s.z;
+  a[2][y][x] = s.un;
+  a[3][y][x] = s.ut;
+  a[4][y][x] = s.c;
+}
+template <class T, int W, int H>
+SILT_HD SILT_FORCEINLINE Slopes<T> get_slopes(const T (&a)[5][H][W], int y, int x) {
+  return Slopes<T>{a[0][y][x], a[1][y][x], a[2][y][x], a[3][y][x], a[4][y][x]};
+}
+template <class T, int W, int H>
+SILT_HD SILT_FORCEINLINE void put_flux(T (&a)[5][H][W], int y, int x, const EdgeFlux<T>& f) {
+  a[0][y][x] = f.h;
+  a[1][y][x] = f.un_left;
+  a[2][y][x] = f.un_right;
+  a[3][y][x] = f.ut;
+  a[4][y][x] = f.c;
+}
+template <class T, int W, int H>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> get_flux(const T (&a)[5][H][W], int y, int x) {
+  return EdgeFlux<T>{a[0][y][x], a[1][y][x], a[2][y][x], a[3][y][x], a[4][y][x]};
+}
+
+// The staged cells as cell_slopes_of() reads them (muscl_edges.hpp's ViewCells over the tile):
+// local coordinates, the tile's first cell at (0, 0).
+template <class T, int OX, int OY>
+struct StagedCells {
+  const MusclTile<T, OX, OY>& t;
+  SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
+  SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
+    const T h = t.h[y + 2][x + 2], u = t.u[y + 2][x + 2], v = t.v[y + 2][x + 2],
+            c = t.c[y + 2][x + 2];
+    return d == Dir::x ? NormalState<T>{h, u, v, c} : NormalState<T>{h, v, u, c};
+  }
+  SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
+};
+
+// Stages cell (i, j) of e at local (x, y): its primitive state as normal_state_k() derives it
+// (the same quotients), or an inactive cell beyond the cells the view holds.
+template <class T, int OX, int OY>
+SILT_HD SILT_FORCEINLINE void stage_cell(MusclTile<T, OX, OY>& t, int x, int y,
+                                         const EdgeView<T>& e, Index i, Index j) {
+  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
+  const Index off = inside ? e.h.offset(i, j) : 0;  // offset 0 lies in the allocation
+  const CellState<T> s{load(e.h.ptr + off), load(e.hu.ptr + off), load(e.hv.ptr + off),
+                       load(e.hc.ptr + off)};
+  t.active[y + 2][x + 2] = inside && load(e.active.ptr + off) != 0;
+  t.h[y + 2][x + 2] = s.h;
+  t.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
+  t.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
+  t.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
+  t.z[y + 2][x + 2] = load(e.z.ptr + off);
+}
+
+// The flux of an edge with an inactive side (the boundary flux of muscl_edge_flux, from global
+// memory), out of line on the device: few edges take it, and inlined it would hold registers in
+// every tile.
+template <class T>
+SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> general_muscl_flux(const EdgeView<T>& e, Index i,
+                                                                Index j, Dir d) {
+  return muscl_edge_flux(e, i, j, d);
+}
+
+// Infiltration of one cell (ForcingView::infiltrate), out of line as in fused_step.cpp.
+template <class T>
+SILT_HD SILT_MUSCL_TILE_NOINLINE void tile_infiltrate(const ForcingView<T>& f, CellState<T>& s,
+                                                      Index off, bool active, double dt, T dry) {
+  f.infiltrate(s, off, active, dt, dry);
+}
+
+// The flux through the west (d = x) or south (d = y) edge of staged cell (x, y), as
+// muscl_edge_flux: between two active cells muscl_flux_k on the staged states and slopes, none
+// between two inactive ones, else the general flux of global cell (i, j).
+template <class T, int OX, int OY>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const MusclTile<T, OX, OY>& t,
+                                                    const EdgeView<T>& e, int x, int y, Dir d,
+                                                    Index i, Index j) {
+  const StagedCells<T, OX, OY> cells{t};
+  const int xl = d == Dir::x ? x - 1 : x, yl = d == Dir::x ? y : y - 1;
+  const bool left = cells.is_active(xl, yl), right = cells.is_active(x, y);
+  if (left && right) {
+    const Slopes<T> sl = d == Dir::x ? get_slopes(t.sx, yl, xl + 1) : get_slopes(t.sy, yl + 1, xl);
+    const Slopes<T> sr = d == Dir::x ? get_slopes(t.sx, y, x + 1) : get_slopes(t.sy, y + 1, x);
+    return muscl_flux_k(cells.normal(xl, yl, d), cells.z(xl, yl), sl, cells.normal(x, y, d),
+                        cells.z(x, y), sr, e.g, e.dry);
+  }
+  if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
+  return general_muscl_flux(e, i, j, d);
+}
+
+// The phases of a tile, each over its items k = first, first + stride, ... (a CUDA block's
+// threads: first = the thread, stride = the block's threads; the host: 0 and 1), a barrier
+// between them. Phase 0: stage the cells the slopes read.
+template <class T, int OX, int OY>
+SILT_HD void stage_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
+                         int first, int stride) {
+  constexpr int SX = OX + 4, SY = OY + 4;
+  for (int k = first; k < SX * SY; k += stride) {
+    const int x = k % SX - 2, y = k / SX - 2;
+    if (x < at.nxb + 2 && y < at.nyb + 2) stage_cell(t, x, y, e, at.i0 + x, at.j0 + y);
+  }
+}
+
+// Phase 1: the slopes of each active cell that an edge of the tile's cells reads, once.
+template <class T, int OX, int OY>
+SILT_HD void slope_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
+                         int first, int stride) {
+  const StagedCells<T, OX, OY> cells{t};
+  for (int k = first; k < OY * (OX + 2); k += stride) {
+    const int x = k % (OX + 2) - 1, y = k / (OX + 2);
+    if (x <= at.nxb && y < at.nyb && cells.is_active(x, y))
+      put_slopes(t.sx, y, x + 1, cell_slopes_of(cells, x, y, Dir::x, e.dry));
+  }
+  for (int k = first; k < (OY + 2) * OX; k += stride) {
+    const int x = k % OX, y = k / OX - 1;
+    if (x < at.nxb && y <= at.nyb && cells.is_active(x, y))
+      put_slopes(t.sy, y + 1, x, cell_slopes_of(cells, x, y, Dir::y, e.dry));
+  }
+}
+
+// Phase 2: each edge of the tile's cells once.
+template <class T, int OX, int OY>
+SILT_HD void flux_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
+                        int first, int stride) {
+  for (int k = first; k < OY * (OX + 1); k += stride) {
+    const int x = k % (OX + 1), y = k / (OX + 1);
+    if (x <= at.nxb && y < at.nyb)
+      put_flux(t.fx, y, x, tile_edge_flux(t, e, x, y, Dir::x, at.i0 + x, at.j0 + y));
+  }
+  for (int k = first; k < (OY + 1) * OX; k += stride) {
+    const int x = k % OX, y = k / OX;
+    if (x < at.nxb && y <= at.nyb)
+      put_flux(t.fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
+  }
+}
+
+// Phase 3: the tile's cells of the box, as phase_muscl_stage (kFinal false: src is v.e, U^n) or
+// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*). step: dt > 0 (else the state
+// is carried over and the fluxes were not computed). Returns the largest wave speed of the owned
+// cells' new state with kCfl (phase_cfl_step's), else 0.
+template <bool kFinal, bool kCfl, class T, int OX, int OY>
+SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
+                       const EdgeView<T>& src, const TilePlace& at, bool step, double dt, int first,
+                       int stride) {
+  T speed = T(0);
+  for (int k = first; k < OX * OY; k += stride) {
+    const int x = k % OX, y = k / OX;
+    if (x >= at.nxb || y >= at.nyb) continue;
+    const Index i = at.i0 + x, j = at.j0 + y;
+    const bool update = step && v.e.active(i, j);
+    CellState<T> s = v.e.cell(i, j);
+    if (update) {
+      const CellState<T> s2 =
+          muscl_update_cell(v, src, i, j, dt, get_flux(t.fx, y, x), get_flux(t.fx, y, x + 1),
+                            get_flux(t.fy, y, x), get_flux(t.fy, y + 1, x));
+      s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
+    }
+    if constexpr (kFinal) {
+      if (v.forcing.model != kNoInfiltration)
+        tile_infiltrate(v.forcing, s, v.e.h.offset(i, j), update, dt, v.e.dry);
+      if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
+      if (kCfl && update && v.e.owns(i, j)) {
+        const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
+        speed = w > speed ? w : speed;
+      }
+    }
+    v.h_new(i, j) = s.h;
+    v.hu_new(i, j) = s.hu;
+    v.hv_new(i, j) = s.hv;
+    v.hc_new(i, j) = s.hc;
+  }
+  return speed;
+}
+
+// The tiles over the box: (tiles x, tiles y).
+template <class T>
+std::pair<Index, Index> tile_grid(Box2 box) {
+  constexpr int OX = kOX, OY = kOY<T>;
+  return {(box.i1 - box.i0 + OX - 1) / OX, (box.j1 - box.j0 + OY - 1) / OY};
+}
+
+#if SILT_HAS_CUDA
+// One launch of a stage; block (bx, by) is tile (bx, by) of the box.
+template <bool kFinal, bool kCfl, class T, int OX, int OY>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
+    muscl_tile_kernel(const __grid_constant__ SolverView<T> v,
+                      const __grid_constant__ EdgeView<T> src, const Box2 box) {
+  __shared__ MusclTile<T, OX, OY> t;
+  const int tid = threadIdx.y * kThreadsX + threadIdx.x;
+  const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
+  const double dt = v.clock[kDt];
+  // A no-op step (dt == 0) carries the state over; the same for the whole grid.
+  const bool step = dt > 0.0;
+  if (step) {
+    stage_phase(t, src, at, tid, kThreads);
+    __syncthreads();
+    slope_phase(t, src, at, tid, kThreads);
+    __syncthreads();
+    flux_phase(t, src, at, tid, kThreads);
+    __syncthreads();
+  }
+  const T speed = update_phase<kFinal, kCfl>(t, v, src, at, step, dt, tid, kThreads);
+  if constexpr (kCfl) {
+    __shared__ T warp_speed[kThreads / 32];
+    if (step) block_max_to<T, kThreadsX, kThreadsY>(speed, warp_speed, v.smax);
+  }
+}
+
+template <bool kFinal, bool kCfl, class T>
+void launch_cuda(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& src, Box2 box,
+                 const char* label) {
+  const auto [nbx, nby] = tile_grid<T>(box);
+  silt::launch_kernel(exec, label, dim3(unsigned(nbx), unsigned(nby)), dim3(kThreadsX, kThreadsY),
+                      0, &muscl_tile_kernel<kFinal, kCfl, T, kOX, kOY<T>>, v, src, box);
+}
+#endif
+
+// The host's tiles: one per iteration of an OpenMP loop, the phases one after the other.
+template <bool kFinal, bool kCfl, class T>
+void run_host(const SolverView<T>& v, const EdgeView<T>& src, Box2 box) {
+  constexpr int OX = kOX, OY = kOY<T>;
+  const auto [nbx, nby] = tile_grid<T>(box);
+  const long long n = static_cast<long long>(nbx) * nby;
+  const double dt = v.clock[kDt];
+  const bool step = dt > 0.0;
+#pragma omp parallel for schedule(dynamic, 4)
+  for (long long b = 0; b < n; ++b) {
+    MusclTile<T, OX, OY> t;
+    const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
+    if (step) {
+      stage_phase(t, src, at, 0, 1);
+      slope_phase(t, src, at, 0, 1);
+      flux_phase(t, src, at, 0, 1);
+    }
+    const T speed = update_phase<kFinal, kCfl>(t, v, src, at, step, dt, 0, 1);
+    if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
+  }
+}
+
+template <bool kFinal, bool kCfl, class T>
+void launch(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& src, Box2 box,
+            const char* label) {
+  const Index ext = v.e.ext;
+  SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
+               "swe muscl tile kernel: box reaches beyond the halo");
+  SILT_REQUIRE(src.ext == ext && src.nx == v.e.nx && src.ny == v.e.ny,
+               "swe muscl tile kernel: states of different layouts");
+  if (box.count() == 0) return;
+#if SILT_HAS_CUDA
+  if (exec.is_cuda()) {
+    launch_cuda<kFinal, kCfl>(exec, v, src, box, label);
+    g_muscl_tile_launches.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+#endif
+  (void)exec;
+  (void)label;
+  run_host<kFinal, kCfl>(v, src, box);
+  g_muscl_tile_launches.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+template <class T>
+void phase_muscl_tile_stage(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+  launch<false, false>(exec, v, v.e, box, label);
+}
+
+template <class T>
+void phase_muscl_tile_final(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& star,
+                            Box2 box, bool with_cfl, const char* label) {
+  if (with_cfl)
+    launch<true, true>(exec, v, star, box, label);
+  else
+    launch<true, false>(exec, v, star, box, label);
+}
+
+#undef SILT_MUSCL_TILE_NOINLINE
+
+#define SILT_SWE_MUSCL_TILE(T)                                                                   \
+  template void phase_muscl_tile_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
+  template void phase_muscl_tile_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&, \
+                                          Box2, bool, const char*);
+SILT_SWE_MUSCL_TILE(float)
+SILT_SWE_MUSCL_TILE(double)
+#undef SILT_SWE_MUSCL_TILE
+
+}  // namespace silt::swe::detail
