@@ -16,6 +16,11 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
+// Wall time after which an advance with device gauges returns at the end of a batch, short of its
+// target: the frame loop then looks at signals, the viewer and the progress line as often as it
+// did when every gauge sample ended an advance. The steps are the same wherever a batch ends.
+constexpr std::chrono::milliseconds kAdvanceWall{100};
+
 // The water balance of a shallow-water run since `a` (this run's start): what the rain brought,
 // what infiltrated, what came in through boundaries and sources (negative: went out), the change
 // of the water stored, and what is left over (round-off of the sums, or a solver defect).
@@ -143,8 +148,13 @@ void SweAdapter::advance(Context& c) {
       (!device_gauges_ || next_gauge_ != solver_.next_gauge()))
     device_gauges_ = solver_.sample_gauges(gauge_cells_, next_gauge_, job_.outputs.gauge_interval);
   const auto t0 = std::chrono::steady_clock::now();
+  // Only with device gauges, which never run under MPI: every rank must answer a stop alike.
+  const auto stop = [&] {
+    return (stop_check_ && stop_check_()) ||
+           (device_gauges_ && std::chrono::steady_clock::now() - t0 > kAdvanceWall);
+  };
   try {
-    solver_.advance_to(target, stop_check_, device_gauges_ ? kNever : next_gauge_);
+    solver_.advance_to(target, stop, device_gauges_ ? kNever : next_gauge_);
   } catch (...) {
     take_device_gauges(c);  // the rows of the batches before a fault, as a probe took them
     throw;

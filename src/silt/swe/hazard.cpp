@@ -76,11 +76,14 @@ SILT_HD void hazard_cell(const HazardView<T>& v, Index i, Index j, double t, dou
                              v.max_rating(i, j), v.first_wet(i, j),       v.wet_time(i, j)};
   const HazardCell<T> a =
       accumulate_hazard_k(before, v.h(i, j), v.hu(i, j), v.hv(i, j), v.hc(i, j), t, dt, v.params);
-  v.max_speed(i, j) = a.max_speed;
-  v.max_depth_speed(i, j) = a.max_depth_speed;
-  v.max_conc(i, j) = a.max_conc;
-  v.max_rating(i, j) = a.max_rating;
-  v.first_wet(i, j) = a.first_wet;
+  // Only what changed is stored: a maximum that holds (math::max returns the old value, the same
+  // bits) and a first wetting already seen cost a wet cell no write each step (~40 of its ~130
+  // bytes a step in float64).
+  if (a.max_speed != before.max_speed) v.max_speed(i, j) = a.max_speed;
+  if (a.max_depth_speed != before.max_depth_speed) v.max_depth_speed(i, j) = a.max_depth_speed;
+  if (a.max_conc != before.max_conc) v.max_conc(i, j) = a.max_conc;
+  if (a.max_rating != before.max_rating) v.max_rating(i, j) = a.max_rating;
+  if (a.first_wet != before.first_wet) v.first_wet(i, j) = a.first_wet;
   v.wet_time(i, j) = a.wet_time;
 }
 }  // namespace
