@@ -23,8 +23,12 @@ DX=${3:-12.5}
 END=${4:-4000}
 GAUGE_S=${GAUGE_S:-1}
 OUT=${OUT:-/tmp/silt-out/swe_real_run}
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+# The first Python with numpy (Debian's here; the GPU machine's image has its own).
+PY=
+for p in /usr/bin/python3 python3; do
+  if "$p" -c "import numpy" >/dev/null 2>&1; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "swe_real_run.sh: no python3 with numpy" >&2; exit 1; }
 mkdir -p "$OUT"
 DEM="$OUT/dem_${DX}m.asc"
 # The DEM at DX with the mask; prints "cells active".
