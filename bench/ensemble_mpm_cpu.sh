@@ -22,7 +22,7 @@ json.dump(e, open(sys.argv[1] + "/members.json", "w"))
 e["run"] = {"parallel": "cells"}
 json.dump(e, open(sys.argv[1] + "/cells.json", "w"))
 PY
-wall() { local t0; t0=$(date +%s.%N); "$@" >/dev/null; echo "$(date +%s.%N) - $t0" | bc; }
+wall() { local t0; t0=$(date +%s.%N); "$@" >/dev/null; awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f\n", a - b }'; }
 for r in $(seq "$rounds"); do
   m=$(wall "$silt" run $scene "${sets[@]}" --ensemble "$tmp/members.json" --out "$tmp/m" --overwrite)
   c=$(wall "$silt" run $scene "${sets[@]}" --ensemble "$tmp/cells.json" --out "$tmp/c" --overwrite)
@@ -33,6 +33,6 @@ for r in $(seq "$rounds"); do
         --set "sources[0].max=$box" --out "$tmp/solo" --overwrite >/dev/null
     done
   done
-  s=$(echo "$(date +%s.%N) - $t0" | bc)
+  s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
   echo "round $r: ensemble members at once ${m} s, ensemble one after another ${c} s, 15 solo runs ${s} s"
 done

@@ -21,7 +21,7 @@ big=${4:-64M}
 nx=${5:-1000}
 devices=${6:-0}
 silt=$build/apps/silt/silt
-dx=$(echo "1000 / $nx" | bc -l)
+dx=$(awk -v n="$nx" 'BEGIN { printf "%.10g", 1000 / n }')
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$silt" bench swe --backend "$backend" --devices "$devices" --sizes "$big" \
@@ -32,7 +32,7 @@ for k in $ks; do
     --set grid.nx=$nx --set grid.ny=$nx --set grid.dx=$dx \
     --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" --out "$out/k$k" \
     2>&1 | grep -E "members at once|member after another|lowered" || true
-  wall=$(echo "$(date +%s.%N) - $t0" | bc)
+  wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
   /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
