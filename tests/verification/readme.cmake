@@ -10,3 +10,14 @@ if(SILT_DEBIAN_PYTHON AND TARGET silt AND TARGET silt_view)
   set_tests_properties(readme_commands PROPERTIES LABELS verification TIMEOUT 1500 RUN_SERIAL ON
                        SKIP_RETURN_CODE 77 ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
 endif()
+
+# The quickstart's MPM summary (its GPU branch) on the CPU: scripts/silt_summary.py on a short
+# snowball run.
+if(SILT_DEBIAN_PYTHON AND TARGET silt)
+  add_test(NAME silt_summary_mpm
+           COMMAND ${SILT_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/silt_summary_test.py
+                   $<TARGET_FILE:silt> ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_CURRENT_BINARY_DIR}/silt_summary_mpm)
+  set_tests_properties(silt_summary_mpm PROPERTIES LABELS verification TIMEOUT 120
+                       ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+endif()
