@@ -17,7 +17,7 @@
 // the CPU backend the devices are CPU partitions.
 // On the CPU backend the roofline is the machine's own: the STREAM copy bandwidth measured at the
 // start on the OpenMP threads (McCalpin 1995), no atomics (P2G scatters into per-thread grids,
-// host_scatter.hpp), and every rate is also given per core (per OpenMP thread).
+// mpm/host/scatter.hpp), and every rate is also given per core (per OpenMP thread).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -34,7 +34,7 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/host_stream.hpp"
-#include "silt/mpm/host_packs.hpp"
+#include "silt/mpm/host/packs.hpp"
 #include "silt/mpm/solver.hpp"
 
 namespace {

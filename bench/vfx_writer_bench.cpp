@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "silt/core/host_stream.hpp"
-#include "silt/io/particles_ply.hpp"
-#include "silt/io/particles_vdb.hpp"
-#include "silt/io/particles_vtp.hpp"
-#include "silt/io/up_axis.hpp"
-#include "silt/io/volume_vdb.hpp"
+#include "silt/io/particles/ply.hpp"
+#include "silt/io/particles/up_axis.hpp"
+#include "silt/io/particles/vdb.hpp"
+#include "silt/io/particles/volume_vdb.hpp"
+#include "silt/io/particles/vtp.hpp"
 
 namespace {
 

@@ -41,7 +41,7 @@ set(SILT_NETCDF OFF)
 if(SILT_GDAL)
   find_package(netCDF CONFIG QUIET)
   # HDF5 (under netCDF-4) prints its error stack on every thread that has not switched it off:
-  # the frames are appended on the writer thread, which switches it off (raster_netcdf.cpp).
+  # the frames are appended on the writer thread, which switches it off (io/raster/netcdf.cpp).
   find_package(PkgConfig QUIET)
   if(PKG_CONFIG_FOUND)
     pkg_check_modules(SILT_HDF5 QUIET IMPORTED_TARGET hdf5)

@@ -4,8 +4,8 @@
 #include "commands.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/module_loader.hpp"
-#include "silt/io/gdal_module.hpp"
-#include "silt/io/vdb_module.hpp"
+#include "silt/io/particles/vdb_module.hpp"
+#include "silt/io/raster/gdal_module.hpp"
 #include "silt/run/devices.hpp"
 
 namespace silt::app {

@@ -19,9 +19,9 @@
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/core/stop_check.hpp"
-#include "silt/io/swe_checkpoint.hpp"
-#include "silt/io/swe_output.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/output.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
@@ -33,8 +33,8 @@
 #include "stop_signal.hpp"
 
 #ifdef SILT_WITH_MPM
-#include "silt/io/mpm_checkpoint.hpp"
-#include "silt/io/mpm_scene.hpp"
+#include "silt/io/mpm/checkpoint.hpp"
+#include "silt/io/mpm/scene.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/mpm_adapter.hpp"
 #endif

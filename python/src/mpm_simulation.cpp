@@ -12,9 +12,9 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "silt/io/mpm_checkpoint.hpp"
-#include "silt/io/mpm_scene.hpp"
-#include "silt/io/particles_output.hpp"
+#include "silt/io/mpm/checkpoint.hpp"
+#include "silt/io/mpm/scene.hpp"
+#include "silt/io/particles/output.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/mpm_adapter.hpp"

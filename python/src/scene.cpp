@@ -5,9 +5,9 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/swe/scene.hpp"
 #ifdef SILT_WITH_MPM
-#include "silt/io/mpm_scene.hpp"
+#include "silt/io/mpm/scene.hpp"
 #endif
 
 namespace silt::python {

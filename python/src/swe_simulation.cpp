@@ -13,9 +13,9 @@
 #include <memory>
 
 #include "bindings.hpp"
-#include "silt/io/swe_checkpoint.hpp"
-#include "silt/io/swe_output.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/output.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/swe_adapter.hpp"
 #include "silt/swe/solver.hpp"

@@ -1,8 +1,8 @@
-// Wavefront OBJ meshes (mpm/obj_mesh.hpp: TriangleMesh::parse_obj), then an inside test.
+// Wavefront OBJ meshes (mpm/mesh/obj_mesh.hpp: TriangleMesh::parse_obj), then an inside test.
 #include <sstream>
 
 #include "fuzz_common.hpp"
-#include "silt/mpm/obj_mesh.hpp"
+#include "silt/mpm/mesh/obj_mesh.hpp"
 
 void silt::fuzz::one_input(const std::string& text) {
   std::istringstream in(text);

@@ -1,6 +1,6 @@
-// ESRI ASCII grids (io/raster.hpp: parse_ascii_grid): every cell of what it returns is read.
+// ESRI ASCII grids (io/raster/raster.hpp: parse_ascii_grid): every cell of what it returns is read.
 #include "fuzz_common.hpp"
-#include "silt/io/raster.hpp"
+#include "silt/io/raster/raster.hpp"
 
 void silt::fuzz::one_input(const std::string& text) {
   const io::Raster r = io::parse_ascii_grid(text, "fuzz.asc");

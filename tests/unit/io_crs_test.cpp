@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "io_test_util.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_output.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/output.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "test_support.hpp"
 
 namespace silt::test {

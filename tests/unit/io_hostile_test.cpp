@@ -16,8 +16,8 @@
 #include "io_test_util.hpp"
 #include "silt/io/checkpoint_file.hpp"
 #include "silt/io/memory_limit.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/io/time_series.hpp"
 
 namespace silt::test {

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "io_test_util.hpp"
-#include "silt/io/particles_vdb.hpp"
-#include "silt/io/raster.hpp"
+#include "silt/io/particles/vdb.hpp"
+#include "silt/io/raster/raster.hpp"
 
 namespace silt::test {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/frame_index.hpp"
-#include "silt/io/png_map.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_output.hpp"
+#include "silt/io/image/map.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/output.hpp"
 #include "test_support.hpp"
 
 namespace silt::test {

@@ -5,9 +5,9 @@
 
 #include <cstdlib>
 
-#include "silt/io/png_legend.hpp"
-#include "silt/io/png_report.hpp"
-#include "silt/io/png_text.hpp"
+#include "silt/io/image/legend.hpp"
+#include "silt/io/image/report.hpp"
+#include "silt/io/image/text.hpp"
 
 namespace silt::io {
 namespace {
@@ -74,8 +74,8 @@ TEST(PngLegend, PreviewGetsTimeAndMaterialSwatches) {
   EXPECT_GT(text, 30) << "the time";
 }
 
-// A report map (png_report.hpp): a 400 x 300 px map of 2 m pixels at UTM easting 600000, northing
-// 4000000 gets a frame with coordinates west and south, a north arrow and a class legend.
+// A report map (io/image/report.hpp): a 400 x 300 px map of 2 m pixels at UTM easting 600000,
+// northing 4000000 gets a frame with coordinates west and south, a north arrow and a class legend.
 TEST(PngReport, FrameHasCoordinatesNorthArrowAndLegend) {
   const PngImage map = grey_map(400, 300);
   int left = 0;

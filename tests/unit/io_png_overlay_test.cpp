@@ -1,7 +1,7 @@
-// Features drawn over a map (io/png_overlay.hpp): a line's pixels take its kind's colour over a
+// Features drawn over a map (io/image/overlay.hpp): a line's pixels take its kind's colour over a
 // white halo, and nothing else changes; a polygon is closed; a point is a square; what lies off
 // the map is clipped; a label is drawn beside the line's middle when text is available.
-#include "silt/io/png_overlay.hpp"
+#include "silt/io/image/overlay.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "silt/io/png_text.hpp"
+#include "silt/io/image/text.hpp"
 
 namespace silt::io {
 namespace {

@@ -1,4 +1,4 @@
-// Rain rasters and soil fields in shallow-water scenes (io/swe_scene_rain.cpp): frames from a list
+// Rain rasters and soil fields in shallow-water scenes (io/swe/scene_rain.cpp): frames from a list
 // of GeoTIFF / ESRI ASCII rasters and from a NetCDF variable over time, times from dates,
 // area-weighted resampling that conserves the volume, and the errors for bad input naming the
 // file, the band or frame and the cell.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "io_test_util.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::io {

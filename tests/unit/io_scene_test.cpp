@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "io_test_util.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/io/time_series.hpp"
 #include "test_support.hpp"
 

@@ -65,7 +65,7 @@ struct Layout {
   std::string name;
   std::vector<Exec> execs;
   SolverOptions options;
-  /// GPUs with graphs: one synchronisation a step (exchange_peer.cpp), which splits the stress
+  /// GPUs with graphs: one synchronisation a step (mpm/exchange/peer.cpp), which splits the stress
   /// force into channels of its own with an adaptive dt, other arithmetic than one part's: its
   /// runs match each other, not the one-part run (docs/scenes-mpm.md, "Reproducible runs").
   bool lagged = false;

@@ -1,11 +1,11 @@
-// The host backend's P2G and G2P on packs of particles (host_p2g.cpp, host_g2p.cpp) against the
-// per-particle bodies they stand for (transfer_body.hpp: p2g_particle_body into a HostSink,
+// The host backend's P2G and G2P on packs of particles (mpm/host/p2g.cpp, mpm/host/g2p.cpp) against
+// the per-particle bodies they stand for (transfer_body.hpp: p2g_particle_body into a HostSink,
 // g2p_particle_body), on one thread: the same grid sums, F, plastic state, x, v and C, bit for
 // bit, for two sands (their own parameters, and stored volume-correction states, in neighbouring
 // lanes: the sand model runs on the packs), jelly and water particles mixed within packs, fused
 // and split force, APIC and ASFLIP, in 3D and 2D, on SSE2's packs of 4 and, where the CPU has
-// them, the AVX2 unit's 8 lanes and the AVX-512 unit's 16 (host_packs.hpp). Why bit for bit: the
-// CPU suite's split tests and the scenes' files of one thread compare exactly (docs/NOTES.md,
+// them, the AVX2 unit's 8 lanes and the AVX-512 unit's 16 (mpm/host/packs.hpp). Why bit for bit:
+// the CPU suite's split tests and the scenes' files of one thread compare exactly (docs/NOTES.md,
 // "SIMD across particles").
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "silt/core/fault.hpp"
-#include "silt/mpm/host_packs.hpp"
-#include "silt/mpm/host_scatter.hpp"
+#include "silt/mpm/host/packs.hpp"
+#include "silt/mpm/host/scatter.hpp"
 #include "silt/mpm/particles.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/rebuild.hpp"
@@ -64,7 +64,7 @@ std::vector<ParticleClass> classes() {
   return out;
 }
 
-/// Caps the host packs for one scope (host_packs.hpp), then lifts the cap.
+/// Caps the host packs for one scope (mpm/host/packs.hpp), then lifts the cap.
 struct PacksCap {
   explicit PacksCap(detail::HostPacks widest) { detail::limit_host_packs(widest); }
   ~PacksCap() { detail::limit_host_packs(detail::HostPacks::avx512); }
@@ -179,7 +179,7 @@ void run_packs(bool split_force, bool asflip) {
   EXPECT_SAME_BITS(&ctl.vmax, &vmax_ref, 1, "largest speed");
 }
 
-/// run_packs on every width up to the CPU's widest (host_packs.hpp).
+/// run_packs on every width up to the CPU's widest (mpm/host/packs.hpp).
 template <int D>
 void run_case(bool split_force, bool asflip) {
   for (const detail::HostPacks w :

@@ -2,9 +2,9 @@
 // bits svd3<float> gives for that lane's matrix, on the matrices the float suite uses (random,
 // rotated and inverted with graded singular values, near-singular, repeated, zero, rank one) and
 // on packs that mix them, so that lanes which skip a rotation, a swap or a Givens step sit beside
-// lanes that take it. The host P2G relies on this for its bit-for-bit results (host_p2g.cpp).
+// lanes that take it. The host P2G relies on this for its bit-for-bit results (mpm/host/p2g.cpp).
 // The same for log_lanes / exp_lanes (log_exp_lanes.hpp, with their accuracy) and for the
-// Drucker-Prager model, which the host P2G runs on packs (host_p2g_packed.hpp).
+// Drucker-Prager model, which the host P2G runs on packs (mpm/host/p2g_packed.hpp).
 #include <gtest/gtest.h>
 
 // This unit is built for baseline x86-64 and instantiates 8- and 16-lane packs (log_exp_lanes.hpp
@@ -26,7 +26,7 @@
 #include "silt/core/math/float_pack.hpp"
 #include "silt/core/math/mat.hpp"
 #include "silt/core/math/svd3.hpp"
-#include "silt/mpm/host_svd.hpp"
+#include "silt/mpm/host/svd.hpp"
 #include "silt/mpm/kernels/materials/drucker_prager_k.hpp"
 
 namespace silt {

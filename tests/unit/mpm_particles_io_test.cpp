@@ -1,6 +1,7 @@
-// Particle outputs (src/silt/io/particles_*.hpp, splat_*.hpp): PLY and VTP files read back by VTK's
-// Python readers (mpm_particles_readback.py; an independent implementation of both formats) with
-// every value compared exactly; atomic writes; the per-frame writer; the PNG splat preview.
+// Particle outputs (src/silt/io/particles/*.hpp, io/image/splat_*.hpp): PLY and VTP files read back
+// by VTK's Python readers (mpm_particles_readback.py; an independent implementation of both
+// formats) with every value compared exactly; atomic writes; the per-frame writer; the PNG splat
+// preview.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -12,11 +13,11 @@
 #include <sstream>
 
 #include "io_test_util.hpp"
-#include "silt/io/mpm_scene.hpp"
-#include "silt/io/particles_output.hpp"
-#include "silt/io/particles_ply.hpp"
-#include "silt/io/particles_vtp.hpp"
-#include "silt/io/splat_png.hpp"
+#include "silt/io/image/splat_png.hpp"
+#include "silt/io/mpm/scene.hpp"
+#include "silt/io/particles/output.hpp"
+#include "silt/io/particles/ply.hpp"
+#include "silt/io/particles/vtp.hpp"
 #include "silt/mpm/splitmix.hpp"
 #include "test_support.hpp"
 

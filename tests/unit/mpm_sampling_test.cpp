@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/obj_mesh.hpp"
+#include "silt/mpm/mesh/obj_mesh.hpp"
 #include "silt/mpm/sampling/poisson_tile.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/sampling/tile_cache.hpp"

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "io_test_util.hpp"
-#include "silt/io/mpm_scene.hpp"
-#include "silt/io/particles_vdb.hpp"
-#include "silt/io/up_axis.hpp"
-#include "silt/io/volume_vdb.hpp"
+#include "silt/io/mpm/scene.hpp"
+#include "silt/io/particles/up_axis.hpp"
+#include "silt/io/particles/vdb.hpp"
+#include "silt/io/particles/volume_vdb.hpp"
 
 #ifdef SILT_WITH_VDB
 #include <openvdb/openvdb.h>

@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "silt/core/error.hpp"
-#include "silt/io/particles_ply.hpp"
-#include "silt/io/particles_ply_read.hpp"
+#include "silt/io/particles/ply.hpp"
+#include "silt/io/particles/ply_read.hpp"
 #include "silt/view/address.hpp"
 #include "silt/view/assets.hpp"
 #include "silt/view/history.hpp"

@@ -1,8 +1,8 @@
-// Mesh colliders (mesh_sdf_k.hpp, mesh_sdf.cpp): the sampled distance field against a box's exact
-// one, the rigid keyframes' pose and velocity (v + w x r), a sequence's velocity from its vertex
-// motion, sand held by a plate ten times thinner than a cell (no particle below it), a floor that
-// carries sand along (its velocity reaches the material), the bad input the builder refuses, and
-// the warning that names where a mesh passes through itself.
+// Mesh colliders (mesh_sdf_k.hpp, mpm/mesh/sdf.cpp): the sampled distance field against a box's
+// exact one, the rigid keyframes' pose and velocity (v + w x r), a sequence's velocity from its
+// vertex motion, sand held by a plate ten times thinner than a cell (no particle below it), a floor
+// that carries sand along (its velocity reaches the material), the bad input the builder refuses,
+// and the warning that names where a mesh passes through itself.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -13,8 +13,8 @@
 #include <string>
 
 #include "mpm_scene_util.hpp"
-#include "silt/mpm/mesh_sdf.hpp"
-#include "silt/mpm/mesh_self_intersections.hpp"
+#include "silt/mpm/mesh/sdf.hpp"
+#include "silt/mpm/mesh/self_intersections.hpp"
 #include "silt/mpm/scene_params.hpp"
 #include "test_support.hpp"
 

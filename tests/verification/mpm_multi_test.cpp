@@ -1,12 +1,12 @@
-// MPM on several parts (src/silt/mpm/solver.hpp, exchange.hpp) against one part: a sand column,
-// an elastic cube thrown onto the floor and a thin slab whose pieces share nearly every block, on
-// 1 to 4 CPU partitions. On CUDA every comparison runs with the parts on distinct GPUs (frames as
-// graphs with one synchronisation a step, and plain launches) when the machine has enough, and with
-// all parts on one GPU, so the exchange is tested where one GPU is all there is. The integrals
-// (particle count, i.e. mass; momentum; centre of mass; kinetic energy) must match within the
-// tolerances of mpm_multi_scene.hpp. Also: emitted particles join the part of their slab; a
-// fountain emitting every frame keeps the parts balanced (and fills one part when balancing is
-// off); a fault names its part.
+// MPM on several parts (src/silt/mpm/solver.hpp, mpm/exchange/exchange.hpp) against one part: a
+// sand column, an elastic cube thrown onto the floor and a thin slab whose pieces share nearly
+// every block, on 1 to 4 CPU partitions. On CUDA every comparison runs with the parts on distinct
+// GPUs (frames as graphs with one synchronisation a step, and plain launches) when the machine has
+// enough, and with all parts on one GPU, so the exchange is tested where one GPU is all there is.
+// The integrals (particle count, i.e. mass; momentum; centre of mass; kinetic energy) must match
+// within the tolerances of mpm_multi_scene.hpp. Also: emitted particles join the part of their
+// slab; a fountain emitting every frame keeps the parts balanced (and fills one part when balancing
+// is off); a fault names its part.
 #include <gtest/gtest.h>
 #include <omp.h>
 

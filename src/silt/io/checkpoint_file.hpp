@@ -6,8 +6,8 @@
 // Strings are a u32 length and their bytes; numbers little-endian as the host writes them (the
 // byte-order mark refuses a file from a host of the other order). The file is written under a
 // temporary name, flushed to the disk (fsync) and renamed, so the previous checkpoint stays whole
-// until the new one is. What is in the sections is each solver's (io/swe_checkpoint.hpp,
-// io/mpm_checkpoint.hpp).
+// until the new one is. What is in the sections is each solver's (io/swe/checkpoint.hpp,
+// io/mpm/checkpoint.hpp).
 #pragma once
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "silt/io/json_keys.hpp"
-#include "silt/io/raster.hpp"
+#include "silt/io/raster/raster.hpp"
 
 namespace silt::io {
 

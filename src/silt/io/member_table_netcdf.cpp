@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "silt/core/error.hpp"
-#include "silt/io/raster.hpp"
+#include "silt/io/raster/raster.hpp"
 
 #if SILT_WITH_NETCDF
 #include "silt/io/netcdf_call.hpp"

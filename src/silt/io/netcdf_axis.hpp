@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "silt/io/raster.hpp"
+#include "silt/io/raster/raster.hpp"
 
 namespace silt::io {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "silt/mpm/exchange_kernels.hpp"
+#include "silt/mpm/exchange/kernels.hpp"
 
 namespace silt::mpm {
 

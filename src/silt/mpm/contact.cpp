@@ -10,8 +10,8 @@
 #include "silt/core/error.hpp"
 #include "silt/core/gated_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
-#include "silt/mpm/host_scatter.hpp"
-#include "silt/mpm/host_svd.hpp"
+#include "silt/mpm/host/scatter.hpp"
+#include "silt/mpm/host/svd.hpp"
 #include "silt/mpm/transfer_body.hpp"
 
 namespace silt::mpm {
@@ -21,7 +21,7 @@ namespace {
 /// The scatter sink of a contact step (transfer_body.hpp): a particle's mass, momentum and force
 /// into its body's grid (the part's grid for the second body, `sums` for the first), its volume
 /// and volume moment into `sums` under its body's channels. Plain adds: each OpenMP thread has its
-/// own grids (host_scatter.hpp).
+/// own grids (mpm/host/scatter.hpp).
 struct ContactSink {
   static constexpr bool kMoments = true;
   float* accum;  // the part's grid, this thread's

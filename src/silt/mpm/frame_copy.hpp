@@ -13,7 +13,7 @@
 #include "silt/core/buffer.hpp"
 #include "silt/core/device_set.hpp"
 #include "silt/core/staging.hpp"
-#include "silt/mpm/exchange.hpp"
+#include "silt/mpm/exchange/exchange.hpp"
 #include "silt/mpm/particles_copy.hpp"
 
 namespace silt::mpm {

@@ -1,6 +1,6 @@
 // The per-node body of the grid update (momentum -> velocity, gravity, walls, colliders), shared by
 // the one-device launch (transfer.cpp) and the multi-partition launch that first sums the other
-// parts' copies of a shared block (exchange_kernels.cpp), so both run the same arithmetic.
+// parts' copies of a shared block (mpm/exchange/kernels.cpp), so both run the same arithmetic.
 #pragma once
 
 #include "silt/mpm/pipeline.hpp"

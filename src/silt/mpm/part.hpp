@@ -1,7 +1,8 @@
 // One part of an MPM run: one device's particles, sparse grid and step control, and the phases of
 // a step (paper 000 §4.2). A run on one device is one part; a split run (solver.hpp) holds several,
-// with an exchange between them (exchange.hpp). Every phase is stream-ordered on the part's exec
-// and gated on the device's own decisions (StepControl), so the host never waits inside a step.
+// with an exchange between them (mpm/exchange/exchange.hpp). Every phase is stream-ordered on the
+// part's exec and gated on the device's own decisions (StepControl), so the host never waits inside
+// a step.
 #pragma once
 
 #include <cstdint>
@@ -84,7 +85,7 @@ class Part {
   void resume_frame();
   /// The part's state at the end of a frame (waits for the device); remembers its grid fill.
   StepControl end_frame();
-  /// Several GPUs with one synchronisation per step (exchange_peer.cpp): decisions from agreed
+  /// Several GPUs with one synchronisation per step (mpm/exchange/peer.cpp): decisions from agreed
   /// values (StepParams::lagged), two P2G accumulators, the free-zone guard a cell early, and with
   /// split_force the stress force in channels of its own (an adaptive dt is agreed after P2G).
   void configure_lagged(bool on, bool split_force);

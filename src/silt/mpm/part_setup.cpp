@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/mesh_sdf.hpp"
+#include "silt/mpm/mesh/sdf.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/scene_params.hpp"
 

@@ -195,7 +195,7 @@ void link_blocks(const Exec& exec, GridView g, StepControl* ctl) {
       exec, "mpm.rebuild.zero_grid", nodes, gate, SILT_LAMBDA(Index node) {
         if (node / kBlockNodes >= ctl->num_blocks) return;
         // The step's accumulator (the other one, where there are two, may still be read by
-        // other GPUs: exchange_kernels.hpp clears it after their barrier).
+        // other GPUs: mpm/exchange/kernels.hpp clears it after their barrier).
         clear_node_sums(g, ctl->accum_parity, node);
       });
 }

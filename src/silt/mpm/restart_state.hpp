@@ -1,4 +1,4 @@
-// What an MPM run continues from (mpm::Solver::state / restore; the file: io/mpm_checkpoint.hpp):
+// What an MPM run continues from (mpm::Solver::state / restore; the file: io/mpm/checkpoint.hpp):
 // every part's particles in store order with the block each was binned into at the last rebuild,
 // the step control values that carry from one step to the next, the emitters' progress and the
 // split between parts. Taken between frames.

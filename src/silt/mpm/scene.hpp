@@ -85,7 +85,7 @@ struct RigidKey {
   double angle = 0;            // degrees
 };
 
-struct MeshSdf;  // mesh_sdf.hpp: the distance field built from a mesh collider's files
+struct MeshSdf;  // mpm/mesh/sdf.hpp: the distance field built from a mesh collider's files
 
 struct Collider {
   using Kind = ColliderKind;

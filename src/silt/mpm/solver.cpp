@@ -1,5 +1,5 @@
 // mpm::Solver: frames of device-resident steps over N parts (solver.hpp). A step is a short list
-// of phases over the parts with the exchange between them (exchange.hpp):
+// of phases over the parts with the exchange between them (mpm/exchange/exchange.hpp):
 //   agree -> decide -> rebuild -> P2G -> after_p2g -> grid update -> G2P
 // On CUDA a frame is one graph launch per part (core/loop_graph.hpp); the host reads each part's
 // StepControl and fault flags once per frame.

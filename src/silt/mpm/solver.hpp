@@ -1,8 +1,8 @@
 // The MPM solver (paper 000): N >= 1 parts, one device's particles and sparse grid each (part.hpp),
-// and one exchange between them (exchange.hpp). One part is the ordinary run on one device; several
-// split a run over the GPUs or CPU partitions of this process, over one GPU, or over MPI ranks
-// (docs/multi-gpu-mpm.md). dt, particle counts and fault flags stay on the devices; the host looks
-// once per frame.
+// and one exchange between them (mpm/exchange/exchange.hpp). One part is the ordinary run on one
+// device; several split a run over the GPUs or CPU partitions of this process, over one GPU, or
+// over MPI ranks (docs/multi-gpu-mpm.md). dt, particle counts and fault flags stay on the devices;
+// the host looks once per frame.
 #pragma once
 
 #include <cstdint>

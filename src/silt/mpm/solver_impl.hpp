@@ -12,7 +12,7 @@
 #include "silt/core/loop_graph.hpp"
 #include "silt/mpm/balance.hpp"
 #include "silt/mpm/emitter.hpp"
-#include "silt/mpm/exchange.hpp"
+#include "silt/mpm/exchange/exchange.hpp"
 #include "silt/mpm/frame_copy.hpp"
 #include "silt/mpm/part.hpp"
 #include "silt/mpm/solver.hpp"

@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/exchange_kernels.hpp"
-#include "silt/mpm/mesh_sdf.hpp"
+#include "silt/mpm/exchange/kernels.hpp"
+#include "silt/mpm/mesh/sdf.hpp"
 #include "silt/mpm/solver_impl.hpp"
 
 namespace silt::mpm {
@@ -38,7 +38,7 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
       emitter(scene),
       balancer(scene, nparts, global, w, o.balance_tolerance) {
   validate(scene);
-  // Mesh colliders' distance fields, built once here for every part (mesh_sdf.hpp).
+  // Mesh colliders' distance fields, built once here for every part (mpm/mesh/sdf.hpp).
   for (const std::string& w : build_mesh_colliders(scene, options.stop))
     if (options.log) options.log("warning: " + w);
   scene_colliders = scene.colliders;

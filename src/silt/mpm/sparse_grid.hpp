@@ -106,7 +106,7 @@ SILT_HD SILT_FORCEINLINE void clear_node_sums(const GridView& g, int parity, Ind
   }
 }
 
-/// The host backend's per-thread P2G grids (SparseGrid::host_partials, host_scatter.hpp): slab
+/// The host backend's per-thread P2G grids (SparseGrid::host_partials, mpm/host/scatter.hpp): slab
 /// t - 1 belongs to OpenMP thread t of the scatter; they are zero between scatters. Empty: the
 /// host scatter runs on one thread. Unused on CUDA.
 struct HostPartials {
@@ -164,7 +164,7 @@ class SparseGrid {
   GrowBuffer<int> neighbours_, block_count_, block_offset_, cell_count_;
   GrowBuffer<float> accum_, accum_alt_, vel_, vel_old_;
   GrowBuffer<long long> fixed_, fixed_alt_;  // deterministic mode only
-  std::vector<float> host_partials_;         // zero between scatters (host_scatter.hpp)
+  std::vector<float> host_partials_;         // zero between scatters (mpm/host/scatter.hpp)
   std::vector<long long> host_fixed_partials_;
   int host_slabs_ = 0;
 };

@@ -22,7 +22,7 @@ enum FaultCode : int {
   kFaultZoneEscape = 4,     // P2G met a node outside its particle's 3x3x3 zone (index: id)
   kFaultStepLimit = 5,      // a frame needed more steps than StepParams::max_steps
   kFaultBadDt = 6,          // dt was not a positive finite number
-  kFaultBarrier = 7,        // a cross-GPU barrier timed out (exchange_kernels.hpp)
+  kFaultBarrier = 7,        // a cross-GPU barrier timed out (mpm/exchange/kernels.hpp)
   kFaultFixedRange = 8,     // a fixed-point P2G share or node sum out of range (fixed_sums.hpp;
                             // index: node, block * 64 + node in block; aux: channel)
 };
@@ -54,7 +54,7 @@ struct StepControl {
   int rebuild_serial = 0;        // rebuilds ever run (never reset): picks the rebuilds that sort
   int serial = 0;                // steps ever run (never reset): tells the host a step ran
   int accum_parity = 0;  // which P2G accumulator the current step uses (GridView::accum_alt)
-  /// What the parts of a split run agreed on (exchange.hpp); zero on one part.
+  /// What the parts of a split run agreed on (mpm/exchange/exchange.hpp); zero on one part.
   struct Agreed {
     // Set before each plain step (the agreement) or, with one synchronisation per step
     // (StepParams::lagged), at the barrier after P2G for the next step's decisions:
@@ -81,10 +81,10 @@ struct StepParams {
   /// of the grid's capacity): the host grows the grid between two steps and resumes, so a scene
   /// that spreads quickly does not overflow mid-frame.
   int grow_blocks = 0x7fffffff;
-  /// Several GPUs with one synchronisation per step (exchange_kernels.hpp): the step decides from
-  /// the values agreed at the last barrier (StepControl::agreed) and
-  /// never from this part's own flags alone, so every part takes the same decision without
-  /// meeting first; an adaptive dt is left to the grid update, after the barrier.
+  /// Several GPUs with one synchronisation per step (mpm/exchange/kernels.hpp): the step decides
+  /// from the values agreed at the last barrier (StepControl::agreed) and never from this part's
+  /// own flags alone, so every part takes the same decision without meeting first; an adaptive dt
+  /// is left to the grid update, after the barrier.
   int lagged = 0;
 };
 

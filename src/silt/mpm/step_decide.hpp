@@ -1,5 +1,5 @@
 // The body of the dt kernel (step_control.hpp), shared by the one-device dt launch and the
-// lagged decision of parts on several GPUs (exchange_kernels.cpp).
+// lagged decision of parts on several GPUs (mpm/exchange/kernels.cpp).
 #pragma once
 
 #include <cfloat>

@@ -3,9 +3,9 @@
 
 #include "silt/core/parallel_for.hpp"
 #include "silt/mpm/grid_update_body.hpp"
-#include "silt/mpm/host_g2p.hpp"
-#include "silt/mpm/host_p2g.hpp"
-#include "silt/mpm/host_scatter.hpp"
+#include "silt/mpm/host/g2p.hpp"
+#include "silt/mpm/host/p2g.hpp"
+#include "silt/mpm/host/scatter.hpp"
 #include "silt/mpm/pipeline.hpp"
 #include "silt/mpm/transfer_body.hpp"
 

@@ -235,8 +235,9 @@ SILT_HD SILT_FORCEINLINE Mat3f p2g_material(const TransferArgs& a, const Particl
 /// is read anyway, so F is written once per step (dt_prev = 0 when F is already current, as after
 /// G2P2G). Then plasticity and stress (material_k), then the scatter.
 /// sink: where the shares go (global_sink(g): the grid's accumulators with atomics; the host
-/// backend passes a per-thread partial grid, host_scatter.hpp). svd_of: as material_stress takes
-/// it (the host backend's P2G passes SVDs computed for a pack of particles, host_p2g.cpp).
+/// backend passes a per-thread partial grid, mpm/host/scatter.hpp). svd_of: as material_stress
+/// takes it (the host backend's P2G passes SVDs computed for a pack of particles,
+/// mpm/host/p2g.cpp).
 template <int D, class Sink, class SvdOf = ComputeSvd3>
 SILT_HD SILT_FORCEINLINE void p2g_particle_body(const TransferArgs& a, const ParticleView& p,
                                                 const GridView& g, Index i, float dt, float dt_prev,

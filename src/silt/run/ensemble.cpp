@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "silt/core/error.hpp"
-#include "silt/io/swe_checkpoint.hpp"
-#include "silt/io/swe_output.hpp"
+#include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/output.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"

@@ -6,8 +6,8 @@
 
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/netcdf_axis.hpp"
-#include "silt/io/raster.hpp"
-#include "silt/io/swe_output.hpp"
+#include "silt/io/raster/raster.hpp"
+#include "silt/io/swe/output.hpp"
 
 namespace silt::run {
 

@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "silt/io/atomic_file.hpp"
-#include "silt/io/mpm_checkpoint.hpp"
+#include "silt/io/mpm/checkpoint.hpp"
 #include "silt/io/resolved_scene.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/frame_loop.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "silt/io/mpm_scene.hpp"
-#include "silt/io/particles_output.hpp"
+#include "silt/io/mpm/scene.hpp"
+#include "silt/io/particles/output.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/job.hpp"
 

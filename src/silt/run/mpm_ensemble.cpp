@@ -9,7 +9,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/stop_check.hpp"
-#include "silt/io/mpm_checkpoint.hpp"
+#include "silt/io/mpm/checkpoint.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"

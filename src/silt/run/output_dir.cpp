@@ -62,7 +62,7 @@ bool no_frames_yet(const fs::path& p) {
 
 // The process id of a temporary file that silt's writers leave when the process is killed
 // (SIGKILL, a crash) before they rename it: ".NAME.partPID" (io/atomic_file.cpp), "NAME.tmpPID"
-// (io/particles_file.cpp) and ".silt-write-test-PID", with NAME a file silt writes; 0 for
+// (io/particles/file.cpp) and ".silt-write-test-PID", with NAME a file silt writes; 0 for
 // anything else.
 long temporary_of(const std::string& name) {
   static const std::regex part(R"(\.(.+)\.part([0-9]+))"), tmp(R"((.+)\.tmp([0-9]+))"),

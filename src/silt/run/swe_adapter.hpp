@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "silt/core/stop_check.hpp"
-#include "silt/io/swe_checkpoint.hpp"
-#include "silt/io/swe_output.hpp"
-#include "silt/io/swe_scene.hpp"
+#include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/output.hpp"
+#include "silt/io/swe/scene.hpp"
 #include "silt/run/job.hpp"
 #include "silt/swe/solver.hpp"
 

@@ -1,4 +1,4 @@
-// What a shallow-water run continues from (Solver::restore, io/swe_checkpoint.hpp): a value type
+// What a shallow-water run continues from (Solver::restore, io/swe/checkpoint.hpp): a value type
 // of its own, so that readers and writers of checkpoints need not see the solver.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 namespace silt::swe {
 
-/// What a run continues from (a checkpoint, io/swe_checkpoint.hpp): the whole grid's fields and
+/// What a run continues from (a checkpoint, io/swe/checkpoint.hpp): the whole grid's fields and
 /// the clock. The next dt follows from the fields (the CFL condition), so nothing else is kept.
 struct RestartState {
   Fields fields;        // every cell of the global grid (on every rank for restore())

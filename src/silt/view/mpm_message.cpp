@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "silt/io/splat_render.hpp"
+#include "silt/io/image/splat_render.hpp"
 #include "silt/view/message.hpp"
 
 namespace silt::view {

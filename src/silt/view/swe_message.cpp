@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "silt/io/png_map.hpp"
-#include "silt/io/swe_output.hpp"
+#include "silt/io/image/map.hpp"
+#include "silt/io/swe/output.hpp"
 #include "silt/view/message.hpp"
 
 namespace silt::view {
@@ -17,7 +17,7 @@ bool maps_depth(const io::SweJob& job) {
   return job.outputs.png != io::PngMap::concentration;
 }
 
-// The smallest value drawn as water, as in the PNG maps (swe_output.cpp).
+// The smallest value drawn as water, as in the PNG maps (io/swe/output.cpp).
 double show_min(const io::SweJob& job) {
   return std::max(maps_depth(job) ? job.scene.dry_depth : 0.0, 0.01 * job.outputs.png_max);
 }

@@ -86,7 +86,7 @@ struct PackMask {
 
 /// Tag: a type of the translation unit's own (in an anonymous namespace) gives every function
 /// instantiated for the pack internal linkage: a unit built for another instruction set
-/// (host_svd_isa.cpp) then shares no inline code with the others.
+/// (mpm/host/svd_isa.cpp) then shares no inline code with the others.
 template <int W, class Tag = void, class S = float>
 struct FloatPack {
   using V = typename detail::PackTypes<S, W>::F;

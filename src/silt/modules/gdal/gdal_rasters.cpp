@@ -1,5 +1,5 @@
 // GeoTIFF and CF NetCDF through GDAL: the body of silt's GDAL module (libsilt_gdal.so, module.cpp
-// hands these functions to the core, src/silt/io/raster_gdal.cpp), so that only runs that read or
+// hands these functions to the core, src/silt/io/raster/gdal.cpp), so that only runs that read or
 // write a GDAL format load GDAL.
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -18,7 +18,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/disk_space.hpp"
 #include "silt/io/memory_limit.hpp"
-#include "silt/io/raster.hpp"
+#include "silt/io/raster/raster.hpp"
 
 namespace silt::io {
 

@@ -1,8 +1,9 @@
 // libsilt_gdal.so's boundary: the entry point that hands gdal_rasters.cpp's functions to the core,
-// and the core functions gdal_rasters.cpp calls, forwarded to the core's own (gdal_module.hpp).
+// and the core functions gdal_rasters.cpp calls, forwarded to the core's own
+// (io/raster/gdal_module.hpp).
 #include "silt/io/disk_space.hpp"
-#include "silt/io/gdal_module.hpp"
 #include "silt/io/memory_limit.hpp"
+#include "silt/io/raster/gdal_module.hpp"
 
 namespace silt::io {
 

@@ -1,9 +1,10 @@
 // libsilt_vdb.so's boundary: the entry points that hand the OpenVDB functions to the core, one per
-// library that loads them (silt::io's .vdb outputs, vdb_module.hpp; silt::mpm's mesh colliders,
-// mesh_vdb_module.hpp), and the one core function their code calls (SILT_REQUIRE's throw).
+// library that loads them (silt::io's .vdb outputs, io/particles/vdb_module.hpp; silt::mpm's mesh
+// colliders, mpm/mesh/vdb_module.hpp), and the one core function their code calls (SILT_REQUIRE's
+// throw).
 #include "silt/core/error.hpp"
-#include "silt/io/vdb_module.hpp"
-#include "silt/mpm/mesh_vdb_module.hpp"
+#include "silt/io/particles/vdb_module.hpp"
+#include "silt/mpm/mesh/vdb_module.hpp"
 
 namespace silt::detail {
 

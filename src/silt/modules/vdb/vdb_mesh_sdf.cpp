@@ -1,5 +1,5 @@
 // A mesh collider's distance field through OpenVDB, in silt's VDB module (libsilt_vdb.so, loaded
-// by build_mesh_sdf on the first mesh collider, mesh_vdb_module.hpp): OBJ triangles ->
+// by build_mesh_sdf on the first mesh collider, mpm/mesh/vdb_module.hpp): OBJ triangles ->
 // tools::meshToVolume's narrow-band SDF and closest triangles -> silt's bricks.
 #include <fmt/format.h>
 #include <openvdb/openvdb.h>
@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/mesh_vdb_module.hpp"
+#include "silt/mpm/mesh/vdb_module.hpp"
 
 namespace silt::mpm {
 

@@ -1,4 +1,5 @@
-// Particles as OpenVDB points (particles_vdb.hpp), in silt's VDB module (vdb_module.hpp).
+// Particles as OpenVDB points (io/particles/vdb.hpp), in silt's VDB module
+// (io/particles/vdb_module.hpp).
 #include <fmt/format.h>
 #include <openvdb/points/PointConversion.h>
 #include <openvdb/points/PointDataGrid.h>
@@ -7,7 +8,7 @@
 #include <vector>
 
 #include "silt/core/error.hpp"
-#include "silt/io/vdb_module.hpp"
+#include "silt/io/particles/vdb_module.hpp"
 #include "silt/modules/vdb/vdb_write.hpp"
 
 namespace silt::io {

@@ -1,4 +1,5 @@
-// The material as a volume (volume_vdb.hpp), in silt's VDB module (vdb_module.hpp).
+// The material as a volume (io/particles/volume_vdb.hpp), in silt's VDB module
+// (io/particles/vdb_module.hpp).
 #include <fmt/format.h>
 #include <openvdb/openvdb.h>
 
@@ -8,7 +9,7 @@
 #include <vector>
 
 #include "silt/core/error.hpp"
-#include "silt/io/vdb_module.hpp"
+#include "silt/io/particles/vdb_module.hpp"
 #include "silt/modules/vdb/vdb_write.hpp"
 
 namespace silt::io {

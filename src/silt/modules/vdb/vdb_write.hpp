@@ -12,7 +12,7 @@
 #include <string>
 
 #include "silt/core/error.hpp"
-#include "silt/io/particles_file.hpp"
+#include "silt/io/particles/file.hpp"
 
 namespace silt::io::detail {
 

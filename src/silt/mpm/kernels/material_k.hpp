@@ -118,7 +118,7 @@ struct ComputeSvd3 {
 /// Plasticity + stress for one particle. f: deformation gradient (in/out: plastic projection,
 /// fluid reset to J^{1/3} I); plastic: the state above (in/out); c: affine velocity C_p (1/s, for
 /// viscosity). svd_of(f) gives the SVD of the incoming f where the model needs it (the host P2G
-/// passes one computed beforehand for a pack of particles, host_p2g.cpp). Returns the Kirchhoff
+/// passes one computed beforehand for a pack of particles, mpm/host/p2g.cpp). Returns the Kirchhoff
 /// stress tau = P F^T (Pa).
 template <class T, class SvdOf = ComputeSvd3>
 SILT_HD inline Mat3<T> material_stress(const MaterialParams<T>& m, Mat3<T>& f, T& plastic,

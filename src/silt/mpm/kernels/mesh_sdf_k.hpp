@@ -1,7 +1,7 @@
 // A mesh collider on the device: a narrow-band signed distance field (SDF) in silt's own sparse
 // bricks, sampled trilinearly, and the collider's pose and velocity at time t.
 //
-// Storage (built on the host from OpenVDB's tools::meshToVolume, mesh_sdf.cpp): voxel (i, j, k)
+// Storage (built on the host from OpenVDB's tools::meshToVolume, mpm/mesh/sdf.cpp): voxel (i, j, k)
 // holds the value at i h, j h, k h (h the voxel size, m) of the mesh frame. Voxels come in bricks of
 // 8^3 (OpenVDB's leaf nodes); a dense table over the mesh's bricks holds each brick's index into
 // the voxel pool, or kBrickOutside / kBrickInside where the band has no brick (far from the surface:

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "silt/core/error.hpp"
-#include "silt/mpm/obj_mesh.hpp"
+#include "silt/mpm/mesh/obj_mesh.hpp"
 
 namespace silt::mpm {
 

@@ -5,7 +5,7 @@
 // cell under the cursor reads out. Drag to pan, wheel to zoom.
 'use strict';
 
-// ColorBrewer ramps, as in io/png_map.cpp.
+// ColorBrewer ramps, as in io/image/map.cpp.
 const kBlues = [[198, 219, 239], [107, 174, 214], [33, 113, 181], [8, 81, 156], [8, 48, 107]];
 const kHeat = [[255, 255, 178], [254, 204, 92], [253, 141, 60], [240, 59, 32], [189, 0, 38]];
 const kViridis = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];

@@ -95,7 +95,7 @@ SILT_HD SILT_FORCEINLINE math::MaskOf<T> dp_project_strain(Vec3<T>& eps, T& vc, 
 /// Plasticity + stress for one particle (or a pack of them) from d, the SVD of F: F (in/out) is
 /// replaced by its elastic part U exp(eps) V^T when projected; returns the Kirchhoff stress (Pa).
 /// log and exp are log_lanes and exp_lanes: on the host the same bits for a float and for each
-/// lane of a pack (host_p2g_packed.hpp runs this on packs).
+/// lane of a pack (mpm/host/p2g_packed.hpp runs this on packs).
 template <class T>
 SILT_HD SILT_FORCEINLINE Mat3<T> drucker_prager_update(const Svd3<T>& d, Mat3<T>& f, T& vc, T mu,
                                                        T lambda, T alpha, T cohesion,
