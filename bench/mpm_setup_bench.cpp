@@ -14,7 +14,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/solver.hpp"
 

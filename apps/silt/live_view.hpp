@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/mpm/particles_copy.hpp"
 #include "silt/mpm/scene.hpp"
 #include "silt/partition/world.hpp"

@@ -21,7 +21,7 @@
 #include "silt/core/stop_check.hpp"
 #include "silt/io/swe/checkpoint.hpp"
 #include "silt/io/swe/output.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
@@ -34,7 +34,7 @@
 
 #ifdef SILT_WITH_MPM
 #include "silt/io/mpm/checkpoint.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/mpm_adapter.hpp"
 #endif

@@ -13,7 +13,7 @@
 
 #include "bindings.hpp"
 #include "silt/io/mpm/checkpoint.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/particles/output.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/devices.hpp"

@@ -5,9 +5,9 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #ifdef SILT_WITH_MPM
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #endif
 
 namespace silt::python {

@@ -15,7 +15,7 @@
 #include "bindings.hpp"
 #include "silt/io/swe/checkpoint.hpp"
 #include "silt/io/swe/output.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/swe_adapter.hpp"
 #include "silt/swe/solver.hpp"

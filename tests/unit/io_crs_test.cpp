@@ -14,7 +14,7 @@
 #include "io_test_util.hpp"
 #include "silt/io/raster/raster.hpp"
 #include "silt/io/swe/output.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "test_support.hpp"
 
 namespace silt::test {

@@ -17,7 +17,7 @@
 #include "silt/io/checkpoint_file.hpp"
 #include "silt/io/memory_limit.hpp"
 #include "silt/io/raster/raster.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/io/time_series.hpp"
 
 namespace silt::test {

@@ -10,7 +10,7 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/raster/raster.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::io {

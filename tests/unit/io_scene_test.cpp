@@ -5,7 +5,7 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/raster/raster.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/io/time_series.hpp"
 #include "test_support.hpp"
 

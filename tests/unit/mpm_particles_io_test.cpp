@@ -14,7 +14,7 @@
 
 #include "io_test_util.hpp"
 #include "silt/io/image/splat_png.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/particles/output.hpp"
 #include "silt/io/particles/ply.hpp"
 #include "silt/io/particles/vtp.hpp"

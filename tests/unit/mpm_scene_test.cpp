@@ -1,4 +1,4 @@
-// MPM scene files (src/silt/io/mpm/scene.hpp): a minimal scene and its defaults, every kind of
+// MPM scene files (src/silt/io/mpm/scene_file.hpp): a minimal scene and its defaults, every kind of
 // error naming the key path and file, --set overrides, the resolved scene loading back to the same
 // scene, dt checks against the elastic CFL, and the example scenes in scenes/.
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "io_test_util.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/scene_text.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/wave_speed.hpp"

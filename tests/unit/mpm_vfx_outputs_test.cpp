@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "io_test_util.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/particles/up_axis.hpp"
 #include "silt/io/particles/vdb.hpp"
 #include "silt/io/particles/volume_vdb.hpp"

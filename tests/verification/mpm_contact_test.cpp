@@ -20,7 +20,7 @@
 #include <unordered_map>
 
 #include "mpm_scene_util.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "test_support.hpp"
 
 namespace silt::test::mpm {

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <string>
 
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/solver.hpp"
 #include "test_support.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "silt/core/exec.hpp"
 #include "silt/io/ensemble_file.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/run/ensemble_stats.hpp"
 #include "silt/run/member_plan.hpp"
 #include "silt/run/progress.hpp"

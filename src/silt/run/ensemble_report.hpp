@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "silt/io/ensemble_file.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/run/ensemble.hpp"
 
 namespace silt::run {

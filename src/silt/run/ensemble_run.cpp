@@ -6,7 +6,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/particles/output.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/run/job.hpp"

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/mpm_measures.hpp"
 

@@ -11,7 +11,7 @@
 #include "silt/core/stop_check.hpp"
 #include "silt/io/swe/checkpoint.hpp"
 #include "silt/io/swe/output.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/run/job.hpp"
 #include "silt/swe/solver.hpp"
 

@@ -11,11 +11,11 @@
 #include <sstream>
 
 #include "silt/core/error.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/io/particles/ply_read.hpp"
 #include "silt/io/raster/raster.hpp"
 #include "silt/io/swe/output.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/view/mpm_message.hpp"
 #include "silt/view/swe_message.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/fields.hpp"
 #include "silt/view/mpm_message.hpp"
 

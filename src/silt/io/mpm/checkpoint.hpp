@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/restart_state.hpp"
 
 namespace silt::io {

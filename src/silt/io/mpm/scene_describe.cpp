@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/sampling/sample_source.hpp"
 #include "silt/mpm/wave_speed.hpp"
 

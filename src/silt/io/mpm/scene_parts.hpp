@@ -1,11 +1,11 @@
-// The pieces of io/mpm/scene.cpp's loader: vectors, names, and the lists (materials, sources,
+// The pieces of io/mpm/scene_file.cpp's loader: vectors, names, and the lists (materials, sources,
 // colliders) read in io/mpm/scene_objects.cpp. Internal to silt::io.
 #pragma once
 
 #include <string>
 
 #include "silt/io/json_keys.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 
 namespace silt::io::mpm_detail {
 

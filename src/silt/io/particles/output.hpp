@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "silt/io/frame_index.hpp"
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 #include "silt/mpm/particle_frame.hpp"
 
 namespace silt::io {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/restart_state.hpp"
 
 namespace silt::io {

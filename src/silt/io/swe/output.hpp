@@ -14,7 +14,7 @@
 
 #include "silt/io/frame_index.hpp"
 #include "silt/io/raster/raster.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/fields.hpp"
 #include "silt/swe/solver.hpp"
 

@@ -1,10 +1,10 @@
-// The pieces of io/swe/scene.cpp's loader, one file each: forcing (boundaries, point sources,
+// The pieces of io/swe/scene_file.cpp's loader, one file each: forcing (boundaries, point sources,
 // rainfall) and run/output settings. Internal to silt::io.
 #pragma once
 
 #include "silt/io/json_keys.hpp"
 #include "silt/io/raster/cell_field.hpp"
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 
 namespace silt::io::detail {
 

@@ -1,4 +1,4 @@
-#include "silt/io/swe/scene.hpp"
+#include "silt/io/swe/scene_file.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "silt/io/mpm/scene.hpp"
+#include "silt/io/mpm/scene_file.hpp"
 
 #include <fmt/format.h>
 
