@@ -8,7 +8,10 @@ statistics rasters, ensemble.nc, every member's rasters, gauges and mass balance
 deterministic mode (scenes/mpm_column_sweep_2d.json, four friction angles: measures, their
 statistics, kinetic energies, measures.nc, every member's PLY frames) on 2 and 3 ranks, and MPM on
 5 ranks (more ranks than members: rank 4 runs none). Compared as they are but the wall seconds
-(members.csv, measures.csv) and the backend resolved_ensemble.json names. Then two errors: a
+(members.csv, measures.csv) and the backend resolved_ensemble.json names. A shallow-water
+ensemble stopped by SIGTERM to rank 1 alone while its member runs (rank 0 finishes its own, then
+every rank stops with exit 143) continues on 3 ranks with --restart to the files of the
+uninterrupted one-process run (the checkpoint folder is every rank's). Then two errors: a
 member that fails on rank 1 alone (its folder is taken by a file) ends every rank with the
 member's error, printed once, and a refused output folder on rank 0 ends the others too (nobody
 waits in a collective).
@@ -19,8 +22,10 @@ import filecmp
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 SILT, MPIEXEC, SCRATCH = sys.argv[1], sys.argv[2], sys.argv[3]
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -112,6 +117,62 @@ for kind, scene, ens, extra, rank_counts in (
         out = os.path.join(SCRATCH, f"{kind}_np{ranks}")
         run(ranks, scene, ens, out, extra)
         same_tree(one, out, f"{kind}: {ranks} ranks")
+
+
+
+def rank_pids(mpirun_pid):
+    """{rank: pid} of the ranks mpirun started on this machine (its children)."""
+    ranks = {}
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{d}/stat").read()
+            env = open(f"/proc/{d}/environ", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2:].split()[1]) != mpirun_pid:
+            continue
+        for v in env:
+            if v.startswith(b"OMPI_COMM_WORLD_RANK="):
+                ranks[int(v.split(b"=")[1])] = int(d)
+    return ranks
+
+
+# Stopped on rank 1 alone (it runs member b), continued on 3 ranks: the uninterrupted files.
+stop_ens = os.path.join(SCRATCH, "stop_ensemble.json")
+json.dump({"members": [{"name": "a", "set": {"manning": 0.02}},
+                       {"name": "b", "set": {"run.end_time": 48, "run.output_interval": 4.8}},
+                       {"name": "c", "set": {"run.end_time": 48, "run.output_interval": 4.8,
+                                             "manning": 0.03}}],
+           "outputs": {"members": True, "fields": ["max_depth"], "hazard_classes": False,
+                       "formats": ["asc", "nc"]}}, open(stop_ens, "w"))
+full = os.path.join(SCRATCH, "stop_full")
+run(0, "dam_break.json", stop_ens, full, swe_set)
+stopped = os.path.join(SCRATCH, "stop_np2")
+args = [MPIEXEC, "-np", "2", "--oversubscribe", SILT, "run",
+        os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend", "cpu", "--ensemble",
+        stop_ens, "--out", stopped] + swe_set
+p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+third = os.path.join(stopped, "members", "b", "depth_0003.asc")
+deadline = time.time() + TIMEOUT
+while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
+    time.sleep(0.002)
+pids = rank_pids(p.pid)
+if 1 in pids:
+    os.kill(pids[1], signal.SIGTERM)
+try:
+    _, err = p.communicate(timeout=TIMEOUT)
+except subprocess.TimeoutExpired:
+    p.kill()
+    _, err = p.communicate()
+    err += f"\n(no end within {TIMEOUT} s)"
+ckpt = os.path.join(stopped, "ensemble_checkpoint")
+saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
+check(p.returncode == 143 and err.count("stopped by SIGTERM with 2 of 3 members done") == 1
+      and saved == ["member_0.bin", "member_1.silt", "member_2.bin"],
+      f"SIGTERM to rank 1 (pids {pids}): exit {p.returncode}, saved {saved}:\n{err}")
+run(3, "dam_break.json", stop_ens, stopped, swe_set + ["--restart", ckpt])
+same_tree(full, stopped, "stopped on rank 1 of 2, continued on 3 ranks")
+check(not os.path.exists(ckpt), "the checkpoint folder is removed once the report is written")
 
 # A member that fails on rank 1 alone (m01's folder is taken by a file): every rank ends, rank 0
 # prints the member's error once.
