@@ -41,8 +41,7 @@ void write_resolved_ensemble(const io::Ensemble& e, const EnsembleScene& scene,
                             doc.dump(2) + "\n");
 }
 
-// What runs differ in by solver: the check of every member, the log line, the members' run and
-// the report.
+// The ensemble as this rank runs it: the ranks, the scene, the ensemble file, the options.
 struct Prepared {
   const partition::World* world = nullptr;  // the ranks the members spread over
   EnsembleScene scene;
