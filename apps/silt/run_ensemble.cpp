@@ -1,7 +1,7 @@
 // `silt run scene.json --ensemble ensemble.json` (docs/ensembles.md): a shallow-water ensemble or
 // an MPM sweep run by the library's run::run_ensemble (silt/run/ensemble_run.hpp, which Python's
-// silt.Ensemble runs too). What is here is the command line's own: the options an ensemble
-// refuses, the stop and its message.
+// silt.Ensemble runs too), over the MPI ranks of an mpirun. What is here is the command line's
+// own: the options an ensemble refuses, the stop and its message, rank 0 speaking for the ranks.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/ensemble_ranks.hpp"
 #include "silt/run/ensemble_run.hpp"
 #include "stop_signal.hpp"
 
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // What a run of one scene offers and an ensemble does not (yet): refused before anything runs.
-void check_ensemble_options(const RunOptions& o, const partition::World& world) {
+void check_ensemble_options(const RunOptions& o) {
   const auto refuse = [](const char* what) {
     throw Error(fmt::format("--ensemble: {} (docs/ensembles.md, \"Not done yet\")", what));
   };
@@ -31,14 +32,23 @@ void check_ensemble_options(const RunOptions& o, const partition::World& world) 
         "--checkpoint-every: an ensemble's checkpoint is its finished members, saved as each "
         "ends (--restart OUT/ensemble_checkpoint continues a stopped one)");
   if (!o.view.empty()) refuse("the live viewer watches one run (--view)");
-  if (world.distributed()) refuse("members are not spread over MPI ranks yet (run one process)");
+}
+
+// A rank that exits with an error code has mpirun end the others: every rank waits until rank 0
+// has said why.
+int end_on_ranks(const partition::World& world, int code) {
+  std::fflush(stderr);
+  world.barrier();
+  return code;
 }
 
 }  // namespace
 
 int cmd_run_ensemble(const RunOptions& o) {
   const StopSignals signals;
-  check_ensemble_options(o, partition::World::get());
+  check_ensemble_options(o);
+  // Under mpirun member m runs on rank m mod R and rank 0 writes the report.
+  const partition::World& world = partition::World::get();
   // Members in flight each launch on their own streams; CUDA maps the streams of a device onto
   // CUDA_DEVICE_MAX_CONNECTIONS hardware queues (default 8), and streams sharing a queue wait
   // on each other. Read when the device's context is made: set before anything touches CUDA,
@@ -58,16 +68,24 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.stop = [] {
     return StopSignals::received();
   };
-  const run::EnsembleOutcome r = run::run_ensemble(q);
-  if (r.signal) {
-    fmt::print(stderr,
-               "silt: stopped by {} with {} of {} members done (saved in '{}'); no statistics "
-               "were written yet. Continue with the same command and --restart {}\n",
-               StopSignals::name(r.signal), r.done, r.members, r.checkpoint, r.checkpoint);
-    std::fflush(stderr);
-    return 128 + r.signal;
+  q.world = &world;
+  run::EnsembleOutcome r;
+  try {
+    r = run::run_ensemble(q);
+  } catch (const run::RanksError& e) {  // thrown on every rank alike: rank 0 reports it
+    if (!world.distributed()) throw;
+    if (world.is_root()) fmt::print(stderr, "silt: error: {}\n", e.what());
+    return end_on_ranks(world, 1);
   }
-  fmt::print("{}\n", fs::absolute(r.out).lexically_normal().string());
+  if (r.signal) {
+    if (world.is_root())
+      fmt::print(stderr,
+                 "silt: stopped by {} with {} of {} members done (saved in '{}'); no statistics "
+                 "were written yet. Continue with the same command and --restart {}\n",
+                 StopSignals::name(r.signal), r.done, r.members, r.checkpoint, r.checkpoint);
+    return end_on_ranks(world, 128 + r.signal);
+  }
+  if (world.is_root()) fmt::print("{}\n", fs::absolute(r.out).lexically_normal().string());
   return 0;
 }
 

@@ -11,6 +11,7 @@
 namespace {
 
 using silt::run::kCudaMembersPerDevice;
+using silt::run::members_of_rank;
 using silt::run::members_that_fit;
 using silt::run::plan_members;
 using silt::run::workers_that_fit;
@@ -39,6 +40,18 @@ TEST(MemberPlan, CudaSpreadsWorkersOverTheListedDevicesInTurn) {
   const auto cells = plan_members(100, 8, false, true, 2, 16);     // "cells": one after another
   EXPECT_EQ(cells.device, std::vector<int>{0});
   EXPECT_EQ(plan_members(1, 8, true, true, 2, 16).device.size(), 1u);
+}
+
+TEST(MemberPlan, MembersGoToRanksInTurn) {
+  EXPECT_EQ(members_of_rank(7, 0, 3), (std::vector<std::size_t>{0, 3, 6}));
+  EXPECT_EQ(members_of_rank(7, 2, 3), (std::vector<std::size_t>{2, 5}));
+  EXPECT_EQ(members_of_rank(7, 0, 1), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(members_of_rank(4, 4, 5).empty());  // more ranks than members: rank 4 runs none
+  // Every member on exactly one rank.
+  std::vector<int> runs(10, 0);
+  for (int r = 0; r < 4; ++r)
+    for (const std::size_t m : members_of_rank(10, r, 4)) ++runs[m];
+  EXPECT_EQ(runs, std::vector<int>(10, 1));
 }
 
 TEST(MemberPlan, MembersThatFitKeepAShareOfTheFreeMemory) {

@@ -67,6 +67,9 @@ struct EnsembleOptions {
   /// folders (outputs.members) are cleared before they run again.
   std::string checkpoint;
   bool restart = false;
+  /// The MPI ranks the members spread over: this process runs members_of_rank(members, rank,
+  /// ranks) (member_plan.hpp; ensemble_ranks.hpp gathers their results).
+  int rank = 0, ranks = 1;
 };
 
 /// Where a member runs and what it tells the pool.
@@ -81,9 +84,10 @@ struct MemberSlot {
 /// the member.
 using MemberRun = std::function<int(std::size_t m, const MemberSlot& slot)>;
 /// The pool for this ensemble and these devices (member_plan.hpp): the ensemble's
-/// run.parallel and run.members_at_once, the listed devices, OpenMP's threads.
+/// run.parallel and run.members_at_once, this rank's share of the members, the listed devices,
+/// OpenMP's threads.
 MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o);
-/// Runs `one` for every member (member_pool.cpp): with parallel = members several at once (on
+/// Runs `one` for every member of this rank's share (member_pool.cpp): with parallel = members several at once (on
 /// the CPU one OpenMP thread each; on CUDA several per listed GPU, as many as fit), else one
 /// after another; after each, `line(m)` is logged. Returns the signal of a stop (0: every member
 /// ran); the first error ends the others at their next frame and is thrown.

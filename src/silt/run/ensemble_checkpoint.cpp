@@ -171,8 +171,7 @@ bool load_member_bytes(const std::string& dir, std::size_t m, const std::string&
   return true;
 }
 
-void save_member(const std::string& dir, std::size_t m, const std::string& name,
-                 const MemberResult& r) {
+MemberBytes result_bytes(const MemberResult& r) {
   MemberBytes b;
   b.put(r.time);
   b.put(r.wall_s);
@@ -180,25 +179,34 @@ void save_member(const std::string& dir, std::size_t m, const std::string& name,
   b.put(std::int64_t(r.maxima.size()));
   for (const std::vector<double>& v : r.maxima) b.put(v);
   b.put(r.hazard_class);
-  save_member_bytes(dir, m, name, "swe", b);
+  return b;
+}
+
+void read_result(MemberBytes& b, MemberResult& r) {
+  r.time = b.number();
+  r.wall_s = b.number();
+  r.steps = b.integer();
+  const std::int64_t fields = b.integer();
+  r.maxima.clear();
+  for (std::int64_t f = 0; f < fields; ++f) r.maxima.push_back(b.numbers());
+  r.hazard_class = b.numbers();
+  if (!b.at_end()) throw Error("bytes after the result");
+  r.done = true;
+}
+
+void save_member(const std::string& dir, std::size_t m, const std::string& name,
+                 const MemberResult& r) {
+  save_member_bytes(dir, m, name, "swe", result_bytes(r));
 }
 
 bool load_member(const std::string& dir, std::size_t m, const std::string& name, MemberResult& r) {
   MemberBytes b;
   if (!load_member_bytes(dir, m, name, "swe", b)) return false;
   try {
-    r.time = b.number();
-    r.wall_s = b.number();
-    r.steps = b.integer();
-    const std::int64_t fields = b.integer();
-    r.maxima.clear();
-    for (std::int64_t f = 0; f < fields; ++f) r.maxima.push_back(b.numbers());
-    r.hazard_class = b.numbers();
-    if (!b.at_end()) throw Error("bytes after the result");
+    read_result(b, r);
   } catch (const Error& e) {
     throw Error(fmt::format("--restart: '{}': {}", member_file(dir, m), e.what()));
   }
-  r.done = true;
   return true;
 }
 

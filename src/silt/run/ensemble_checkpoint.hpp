@@ -72,7 +72,12 @@ void save_member_bytes(const std::string& dir, std::size_t m, const std::string&
 bool load_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
                        const std::string& kind, MemberBytes& b, const std::string& ext = "bin");
 
-/// A shallow-water member's result.
+/// A shallow-water member's result as bytes: what member_<m>.bin holds after its header, and what
+/// a rank sends rank 0 (ensemble_ranks.hpp). read_result sets r.done; silt::Error when the bytes
+/// are not a result this build writes.
+MemberBytes result_bytes(const MemberResult& r);
+void read_result(MemberBytes& b, MemberResult& r);
+/// A shallow-water member's result in the checkpoint folder.
 void save_member(const std::string& dir, std::size_t m, const std::string& name,
                  const MemberResult& r);
 bool load_member(const std::string& dir, std::size_t m, const std::string& name, MemberResult& r);

@@ -11,6 +11,7 @@
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
+#include "silt/run/ensemble_ranks.hpp"
 #include "silt/run/ensemble_report.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/progress.hpp"
@@ -40,28 +41,49 @@ void write_resolved_ensemble(const io::Ensemble& e, const EnsembleScene& scene,
                             doc.dump(2) + "\n");
 }
 
-template <class Result>
-std::size_t count_done(const std::vector<Result>& results) {
-  std::size_t done = 0;
-  for (const Result& r : results) done += r.done;
-  return done;
-}
-
-// What runs differ in by solver: the check of every member, the log line, the members' run and
-// the report.
+// The ensemble as this rank runs it: the ranks, the scene, the ensemble file, the options.
 struct Prepared {
+  const partition::World* world = nullptr;  // the ranks the members spread over
   EnsembleScene scene;
   io::Ensemble e;
   EnsembleOptions o;
 };
 
-// The output folder and the checkpoint: a fresh run claims the folder (with overwrite: an earlier
-// run's checkpoint goes too) and starts the checkpoint; a restart checks that the checkpoint is
-// this ensemble's.
-void open_out(Prepared& p, const EnsembleRequest& q) {
-  const std::string key = ensemble_key(p.scene, p.e);
+// The scene, the ensemble, this rank's devices and the output folder's name: alike on every rank.
+void prepare(Prepared& p, const EnsembleRequest& q) {
+  p.scene = load_ensemble_scene(q.scene, q.overrides);
+  p.e = q.ensemble_text.empty()
+            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
+            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
+  if (q.at_once > 0) {
+    p.e.at_once = q.at_once;
+    p.e.resolved["run"]["members_at_once"] = q.at_once;
+  }
+  p.o.execs = choose_execs({q.backend, q.devices, true}, *p.world);
+  if (!p.o.execs.front().is_cuda() && p.o.execs.size() > 1)
+    throw Error(fmt::format(
+        "--devices lists {} devices on the CPU backend: on the CPU members run on threads "
+        "(run.parallel, run.members_at_once in '{}'); list GPUs with --backend cuda",
+        p.o.execs.size(), q.ensemble));
+  p.o.backend = describe_execs(p.o.execs, *p.world);
+  p.o.out = !q.out.empty()       ? q.out
+            : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
+            : !q.ensemble_text.empty()
+                ? std::string("silt-out/ensemble")
+                : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
   p.o.checkpoint = ensemble_checkpoint_dir(p.o.out);
-  if (!q.restart.empty()) {
+  p.o.restart = !q.restart.empty();
+  p.o.stop = q.stop;
+  p.o.rank = p.world->rank();
+  p.o.ranks = p.world->size();
+}
+
+// Rank 0 claims the output folder and the checkpoint: a fresh run claims the folder (with
+// overwrite: an earlier run's checkpoint goes too) and starts the checkpoint; a restart checks
+// that the checkpoint is this ensemble's.
+void claim_out(const Prepared& p, const EnsembleRequest& q) {
+  const std::string key = ensemble_key(p.scene, p.e);
+  if (p.o.restart) {
     std::error_code ec;
     if (fs::weakly_canonical(q.restart, ec) != fs::weakly_canonical(p.o.checkpoint, ec))
       throw Error(fmt::format(
@@ -70,7 +92,6 @@ void open_out(Prepared& p, const EnsembleRequest& q) {
           q.restart, fs::path(q.restart).parent_path().string(), p.o.out));
     claim_ensemble_dir(p.o.out, OutputMode::restart);
     check_ensemble_checkpoint(p.o.checkpoint, key);
-    p.o.restart = true;
     return;
   }
   if (q.overwrite) remove_ensemble_checkpoint(p.o.checkpoint);
@@ -79,83 +100,130 @@ void open_out(Prepared& p, const EnsembleRequest& q) {
   start_ensemble_checkpoint(p.o.checkpoint, key);
 }
 
+// The other ranks write their members' files and checkpoints into the folder rank 0 claimed:
+// each must see it.
+void check_shared_out(const Prepared& p) {
+  std::error_code ec;
+  const fs::path key = fs::path(p.o.checkpoint) / "key.json";
+  if (fs::is_regular_file(key, ec)) return;
+  throw Error(fmt::format(
+      "this rank does not see the output folder '{}' that rank 0 claimed (no '{}'): the ranks "
+      "of an ensemble write their members' files into one folder, so --out must be on a file "
+      "system that every rank sees",
+      p.o.out, key.string()));
+}
+
+// The output folder, the checkpoint and resolved_ensemble.json (rank 0), then every rank sees
+// them.
+void open_out(Prepared& p, const EnsembleRequest& q) {
+  const partition::World& w = *p.world;
+  on_every_rank(w, [&] {
+    if (!w.is_root()) return;
+    claim_out(p, q);
+    write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
+  });
+  on_every_rank(w, [&] {
+    if (!w.is_root()) check_shared_out(p);
+  });
+}
+
 // "3 members at once, one thread each", "up to 16 members at once on 2 listed GPUs", "one
-// member after another": the log's words for the pool (the GPUs' memory may lower it).
+// member after another", after "member m on rank m mod 2, on each: " under MPI: the log's words
+// for the pool (the GPUs' memory may lower it).
 std::string how_members_run(const Prepared& p) {
+  const std::string ranks =
+      p.o.ranks > 1 ? fmt::format("over {} MPI ranks (member m on rank m mod {}), on each ",
+                                  p.o.ranks, p.o.ranks)
+                    : std::string();
   const std::size_t k = member_plan(p.e, p.o).device.size();
-  if (k <= 1) return "one member after another";
-  if (!p.o.execs.front().is_cuda()) return fmt::format("{} members at once, one thread each", k);
-  return fmt::format("up to {} members at once on {} listed GPU{}", k, p.o.execs.size(),
-                     p.o.execs.size() > 1 ? "s" : "");
+  if (k <= 1) return ranks + "one member after another";
+  if (!p.o.execs.front().is_cuda())
+    return ranks + fmt::format("{} members at once, one thread each", k);
+  return ranks + fmt::format("up to {} members at once on {} listed GPU{}", k, p.o.execs.size(),
+                             p.o.execs.size() > 1 ? "s" : "");
+}
+
+// This rank's members, then the meeting: the stop agreed (the largest signal) and the finished
+// members' results gathered on rank 0 in member order (the report's input, as one process has
+// it).
+template <class Result, class RunMembers>
+void run_share(const Prepared& p, Progress& progress, EnsembleOutcome& r,
+               std::vector<Result>& results, RunMembers run) {
+  const partition::World& w = *p.world;
+  results.assign(p.e.members.size(), Result{});
+  int signal = 0;
+  on_every_rank(w, [&] { signal = run(p.scene, p.e, p.o, progress, results); });
+  r.signal = agree_on_signal(w, signal);
+  r.done = gather_members(
+      w, results.size(), [&](std::size_t m) { return results[m].done; },
+      [&](std::size_t m) { return result_bytes(results[m]).bytes(); },
+      [&](std::size_t m, std::string bytes) {
+        MemberBytes b(std::move(bytes));
+        read_result(b, results[m]);
+      });
+}
+
+// An ensemble of either solver over the ranks: every member checked (`check`, alike on every
+// rank, before anything runs; it returns the first member's job), the output folder opened, this
+// rank's members run, their results gathered and the report written by rank 0 (`report`); each
+// phase ends at a meeting of the ranks, so an error anywhere reaches every rank.
+template <class Job, class Result, class Check, class Describe, class RunMembers, class Report>
+void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r,
+                    Check check, Describe describe, RunMembers run, Report report) {
+  Job first;
+  on_every_rank(*p.world, [&] { first = check(p.scene, p.e); });
+  open_out(p, q);
+  const bool root = p.world->is_root();
+  if (root)
+    progress.log(fmt::format("silt run: ensemble '{}' of {} members of {}, {}, on {}", p.e.path,
+                             p.e.members.size(), describe(first), how_members_run(p), p.o.backend));
+  std::vector<Result> results;
+  run_share(p, progress, r, results, run);
+  on_every_rank(*p.world, [&] {
+    if (root) report(first, results);
+  });
 }
 
 void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
-  const io::SweJob first = check_members(p.scene, p.e);  // every member, before anything runs
-  open_out(p, q);
-  progress.log(fmt::format(
-      "silt run: ensemble '{}' of {} members of shallow water '{}', {} x {} cells of {} m, {}, on "
-      "{}",
-      p.e.path, p.e.members.size(), first.scene.name, first.scene.grid.nx, first.scene.grid.ny,
-      first.scene.grid.dx, how_members_run(p), p.o.backend));
-  write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
-  std::vector<MemberResult> results;
-  r.signal = run_members(p.scene, p.e, p.o, progress, results);
-  r.done = count_done(results);
-  if (r.signal) {
-    write_members_csv(p.e, results, p.o.out);
-    return;
-  }
-  r.files = write_ensemble_report(first, p.e, results, p.o.out);
-  remove_ensemble_checkpoint(p.o.checkpoint);
-  progress.log(fmt::format("ensemble: {} files of statistics in '{}'", r.files.size(), p.o.out));
+  const auto describe = [](const io::SweJob& j) {
+    return fmt::format("shallow water '{}', {} x {} cells of {} m", j.scene.name, j.scene.grid.nx,
+                       j.scene.grid.ny, j.scene.grid.dx);
+  };
+  const auto report = [&](const io::SweJob& first, const std::vector<MemberResult>& results) {
+    if (r.signal) return write_members_csv(p.e, results, p.o.out);
+    r.files = write_ensemble_report(first, p.e, results, p.o.out);
+    remove_ensemble_checkpoint(p.o.checkpoint);
+    progress.log(fmt::format("ensemble: {} files of statistics in '{}'", r.files.size(), p.o.out));
+  };
+  run_over_ranks<io::SweJob, MemberResult>(p, q, progress, r, check_members, describe, run_members,
+                                           report);
 }
 
 #if SILT_RUN_WITH_MPM
 void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
-  const io::MpmJob first = check_mpm_members(p.scene, p.e);
-  open_out(p, q);
-  progress.log(fmt::format(
-      "silt run: ensemble '{}' of {} members of MPM '{}', dx = {} m, {}, on {}", p.e.path,
-      p.e.members.size(), first.scene.name, first.scene.dx, how_members_run(p), p.o.backend));
-  write_resolved_ensemble(p.e, p.scene, p.o.backend, p.o.out);
-  std::vector<MpmMemberResult> results;
-  r.signal = run_mpm_members(p.scene, p.e, p.o, progress, results);
-  r.done = count_done(results);
-  r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
-  if (r.signal) return;
-  remove_ensemble_checkpoint(p.o.checkpoint);
-  progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
+  const auto describe = [](const io::MpmJob& j) {
+    return fmt::format("MPM '{}', dx = {} m", j.scene.name, j.scene.dx);
+  };
+  const auto report = [&](const io::MpmJob&, const std::vector<MpmMemberResult>& results) {
+    r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
+    if (r.signal) return;
+    remove_ensemble_checkpoint(p.o.checkpoint);
+    progress.log(fmt::format("ensemble: {} files of measures in '{}'", r.files.size(), p.o.out));
+  };
+  run_over_ranks<io::MpmJob, MpmMemberResult>(p, q, progress, r, check_mpm_members, describe,
+                                              run_mpm_members, report);
 }
 #endif
 
 }  // namespace
 
 EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
-  const partition::World& world = partition::World::self();
-  Prepared p{load_ensemble_scene(q.scene, q.overrides), {}, {}};
-  p.e = q.ensemble_text.empty()
-            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
-            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
-  if (q.at_once > 0) {
-    p.e.at_once = q.at_once;
-    p.e.resolved["run"]["members_at_once"] = q.at_once;
-  }
-  p.o.execs = choose_execs({q.backend, q.devices, true}, world);
-  if (!p.o.execs.front().is_cuda() && p.o.execs.size() > 1)
-    throw Error(fmt::format(
-        "--devices lists {} devices on the CPU backend: on the CPU members run on threads "
-        "(run.parallel, run.members_at_once in '{}'); list GPUs with --backend cuda",
-        p.o.execs.size(), q.ensemble));
-  p.o.backend = describe_execs(p.o.execs, world);
-  p.o.out = !q.out.empty()       ? q.out
-            : !q.restart.empty() ? fs::path(q.restart).parent_path().string()
-            : !q.ensemble_text.empty()
-                ? std::string("silt-out/ensemble")
-                : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
-  p.o.stop = q.stop;
+  Prepared p;
+  p.world = q.world ? q.world : &partition::World::self();
+  on_every_rank(*p.world, [&] { prepare(p, q); });
   EnsembleOutcome r;
   r.out = p.o.out;
-  r.checkpoint = ensemble_checkpoint_dir(p.o.out);
+  r.checkpoint = p.o.checkpoint;
   r.members = p.e.members.size();
   Progress progress(1.0, q.quiet);
   if (!p.e.mpm) {

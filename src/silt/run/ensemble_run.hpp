@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace silt::partition {
+class World;
+}
+
 namespace silt::run {
 
 struct EnsembleRequest {
@@ -30,6 +34,10 @@ struct EnsembleRequest {
   std::string restart;
   bool quiet = false;
   std::function<int()> stop;  // SIGINT / SIGTERM, Ctrl-C (0: none)
+  /// The MPI ranks the members spread over (the CLI under mpirun: World::get()); null: this
+  /// process alone. Every rank calls run_ensemble with the same request; rank 0 writes the
+  /// report (docs/ensembles.md, "Members over MPI ranks").
+  const partition::World* world = nullptr;
 };
 
 struct EnsembleOutcome {
@@ -40,7 +48,9 @@ struct EnsembleOutcome {
   std::string checkpoint;          // what --restart takes to continue a stopped run
 };
 
-/// Runs the ensemble; errors name the ensemble file, the member and the key.
+/// Runs the ensemble; errors name the ensemble file, the member and the key. Over several ranks
+/// an error of any rank before the report is thrown on every rank alike (RanksError,
+/// ensemble_ranks.hpp); the report's files are rank 0's (`files` is empty on the others).
 EnsembleOutcome run_ensemble(const EnsembleRequest& request);
 
 }  // namespace silt::run

@@ -24,6 +24,13 @@ MemberPlan plan_members(std::size_t members, int at_once, bool parallel, bool cu
   return p;
 }
 
+std::vector<std::size_t> members_of_rank(std::size_t members, int rank, int ranks) {
+  std::vector<std::size_t> mine;
+  const std::size_t step = std::size_t(std::max(ranks, 1));
+  for (std::size_t m = std::size_t(std::max(rank, 0)); m < members; m += step) mine.push_back(m);
+  return mine;
+}
+
 std::size_t members_that_fit(std::size_t free_bytes, std::size_t member_bytes) {
   if (member_bytes == 0) return std::size_t(-1);
   return std::size_t(kMemberMemoryShare * double(free_bytes) / double(member_bytes));

@@ -35,6 +35,11 @@ struct MemberPlan {
 MemberPlan plan_members(std::size_t members, int at_once, bool parallel, bool cuda,
                         std::size_t devices, int host_threads);
 
+/// The members rank `rank` of `ranks` runs, in member order: member m on rank m mod ranks (docs/
+/// ensembles.md, "Members over MPI ranks"). Round robin rather than blocks, so that a sweep whose
+/// cost grows along a key spreads its cheap and dear members over every rank.
+std::vector<std::size_t> members_of_rank(std::size_t members, int rank, int ranks);
+
 /// How many more members of `member_bytes` each fit in kMemberMemoryShare of `free_bytes` (no
 /// limit when member_bytes is 0).
 std::size_t members_that_fit(std::size_t free_bytes, std::size_t member_bytes);

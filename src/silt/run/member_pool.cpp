@@ -114,13 +114,17 @@ struct ThreadsFor {
 
 MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
   const bool cuda = o.execs.front().is_cuda();
-  return plan_members(e.members.size(), e.at_once, e.parallel == io::EnsembleParallel::members,
-                      cuda, o.execs.size(), omp_get_max_threads());
+  return plan_members(members_of_rank(e.members.size(), o.rank, o.ranks).size(), e.at_once,
+                      e.parallel == io::EnsembleParallel::members, cuda, o.execs.size(),
+                      omp_get_max_threads());
 }
 
 int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
                     const MemberRun& one, const std::function<std::string(std::size_t)>& line) {
-  const std::size_t n = e.members.size();
+  const std::vector<std::size_t> mine = members_of_rank(e.members.size(), o.rank, o.ranks);
+  const std::size_t n = mine.size();
+  // "member 3/5", or under MPI "rank 1: member 3/5" (of this rank's share).
+  const std::string rank = o.ranks > 1 ? fmt::format("rank {}: ", o.rank) : std::string();
   const MemberPlan plan = member_plan(e, o);
   MemoryGate gate(plan, o.execs);
   std::atomic<std::size_t> next{0}, finished{0};
@@ -156,12 +160,14 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
     const ThreadsFor threads(plan.threads);
     try {
       activate(slot.exec);
-      for (std::size_t m; !failed && !signal && (m = next++) < n;) {
+      for (std::size_t k; !failed && !signal && (k = next++) < n;) {
+        const std::size_t m = mine[k];
         if (w == 0) gate.before();
         const int sig = one(m, slot);  // its errors name the member
         if (sig && !failed) signal = sig;
         if (sig) return;
-        log(fmt::format("member {:>4}/{} '{}': {}", ++finished, n, e.members[m].name, line(m)));
+        log(fmt::format("{}member {:>4}/{} '{}': {}", rank, ++finished, n, e.members[m].name,
+                        line(m)));
       }
     } catch (...) {
       fail();

@@ -144,6 +144,24 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
 
 void save(const std::string& dir, std::size_t m, const std::string& name,
           const MpmMemberResult& r) {
+  save_member_bytes(dir, m, name, "mpm", result_bytes(r));
+}
+
+bool load(const std::string& dir, std::size_t m, const std::string& name, MpmMemberResult& r) {
+  MemberBytes b;
+  if (!load_member_bytes(dir, m, name, "mpm", b)) return false;
+  try {
+    read_result(b, r);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--restart: member {} '{}' in '{}': {}", m, name, dir, e.what()));
+  }
+  r.restored = true;
+  return true;
+}
+
+}  // namespace
+
+MemberBytes result_bytes(const MpmMemberResult& r) {
   MemberBytes b;
   b.put(r.time);
   b.put(r.wall_s);
@@ -154,32 +172,23 @@ void save(const std::string& dir, std::size_t m, const std::string& name,
   b.put(r.energy.time);
   b.put(r.energy.kinetic_energy);
   b.put(r.energy.rms_speed);
-  save_member_bytes(dir, m, name, "mpm", b);
+  return b;
 }
 
-bool load(const std::string& dir, std::size_t m, const std::string& name, MpmMemberResult& r) {
-  MemberBytes b;
-  if (!load_member_bytes(dir, m, name, "mpm", b)) return false;
-  try {
-    r.time = b.number();
-    r.wall_s = b.number();
-    r.steps = b.integer();
-    r.particles = b.integer();
-    r.rest_speed = b.number();
-    r.measures = b.numbers();
-    r.energy.time = b.numbers();
-    r.energy.kinetic_energy = b.numbers();
-    r.energy.rms_speed = b.numbers();
-    if (!b.at_end() || r.measures.size() != measure_names().size())
-      throw Error("not the result this build writes");
-  } catch (const Error& e) {
-    throw Error(fmt::format("--restart: member {} '{}' in '{}': {}", m, name, dir, e.what()));
-  }
-  r.done = r.restored = true;
-  return true;
+void read_result(MemberBytes& b, MpmMemberResult& r) {
+  r.time = b.number();
+  r.wall_s = b.number();
+  r.steps = b.integer();
+  r.particles = b.integer();
+  r.rest_speed = b.number();
+  r.measures = b.numbers();
+  r.energy.time = b.numbers();
+  r.energy.kinetic_energy = b.numbers();
+  r.energy.rms_speed = b.numbers();
+  if (!b.at_end() || r.measures.size() != measure_names().size())
+    throw Error("not the result this build writes");
+  r.done = true;
 }
-
-}  // namespace
 
 io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
   std::vector<std::string> labels;

@@ -12,6 +12,7 @@
 
 #include "silt/io/mpm/scene_file.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/mpm_measures.hpp"
 
 namespace silt::run {
@@ -32,6 +33,12 @@ struct MpmMemberResult {
   std::vector<double> measures;  // in the order of measure_names()
   EnergySeries energy;
 };
+
+/// A member's result as bytes: what its checkpoint file member_<m>.bin holds after the header,
+/// and what a rank sends rank 0 (ensemble_ranks.hpp). read_result sets r.done; silt::Error when
+/// the bytes are not a result this build writes.
+MemberBytes result_bytes(const MpmMemberResult& r);
+void read_result(MemberBytes& b, MpmMemberResult& r);
 
 /// Runs every member; returns the signal a stop was asked with (0: every member ran).
 int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const EnsembleOptions& o,

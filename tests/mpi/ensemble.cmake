@@ -1,0 +1,13 @@
+# Ensemble members over MPI ranks (label mpi): `mpirun -np 2`, `-np 3` and more ranks than members
+# write every file of the one-process run (shallow water and MPM), and an error on one rank ends
+# every rank (tests/mpi/ensemble_mpi_test.py).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(SILT_MPI AND TARGET silt AND Python3_FOUND AND SILT_NETCDF
+   AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
+  add_test(NAME ensemble_mpi_test
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/ensemble_mpi_test.py
+                   $<TARGET_FILE:silt> ${MPIEXEC_EXECUTABLE}
+                   ${CMAKE_CURRENT_BINARY_DIR}/ensemble_mpi)
+  set_tests_properties(ensemble_mpi_test PROPERTIES LABELS mpi TIMEOUT 120
+                       ENVIRONMENT "${silt_mpi_env}")
+endif()
