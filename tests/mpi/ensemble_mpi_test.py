@@ -16,10 +16,18 @@ member that fails on rank 1 alone (its folder is taken by a file) ends every ran
 member's error, printed once, and a refused output folder on rank 0 ends the others too (nobody
 waits in a collective).
 
-Usage: ensemble_mpi_test.py <silt executable> <mpiexec> <scratch dir>"""
+On CUDA (the GPU test ensemble_mpi_gpu_test; each rank on the GPU of its local rank, modulo the
+GPUs there are) the tables of sums the GPU adds with float atomics differ in their last bits
+from run to run even in one process (docs/ensembles.md, "On GPUs"): there every CSV file is
+compared number by number within 1e-12 of its row's largest value, measures.nc (MPM's kinetic
+energies) is left out and the members' resolved_scene.json are compared but the backend (the
+GPU of the rank); every other file byte for byte.
+
+Usage: ensemble_mpi_test.py <silt executable> <mpiexec> <scratch dir> [cpu|cuda]"""
 import csv
 import filecmp
 import json
+import math
 import os
 import shutil
 import signal
@@ -28,6 +36,8 @@ import sys
 import time
 
 SILT, MPIEXEC, SCRATCH = sys.argv[1], sys.argv[2], sys.argv[3]
+BACKEND = sys.argv[4] if len(sys.argv) > 4 else "cpu"
+REL = 1e-12 if BACKEND == "cuda" else 0.0  # the GPU's atomic sums (see above)
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 TIMEOUT = 60  # s, a run that waits forever fails instead of hanging the test
 failures = []
@@ -40,7 +50,7 @@ def check(ok, what):
 
 
 def silt(ranks, scene, ensemble, out, extra):
-    args = [SILT, "run", os.path.join(ROOT, "scenes", scene), "-q", "--backend", "cpu",
+    args = [SILT, "run", os.path.join(ROOT, "scenes", scene), "-q", "--backend", BACKEND,
             "--ensemble", ensemble, "--out", out] + extra
     if ranks:
         args = [MPIEXEC, "-np", str(ranks), "--oversubscribe"] + args
@@ -75,13 +85,45 @@ def json_but_backend(path):
     return doc
 
 
+def close_rows(ra, rb):
+    """Rows of numbers (or equal text) within REL of each row's largest magnitude."""
+    def num(x):
+        try:
+            return float(x)
+        except ValueError:
+            return None
+
+    def scale(row):
+        return max((abs(v) for v in map(num, row) if v is not None and math.isfinite(v)),
+                   default=0.0)
+
+    def close(x, y, s):
+        fx, fy = num(x), num(y)
+        if fx is None or fy is None or math.isnan(fx) or math.isnan(fy):
+            return x == y
+        return fx == fy or abs(fx - fy) <= REL * s
+
+    return len(ra) == len(rb) and all(
+        len(x) == len(y) and all(close(u, v, max(scale(x), scale(y))) for u, v in zip(x, y))
+        for x, y in zip(ra, rb))
+
+
 def same(a, b, f):
     pa, pb = os.path.join(a, f), os.path.join(b, f)
+    if REL and os.path.basename(f) == "measures.nc":
+        return True  # the kinetic energies of the GPU's atomic sums; measures.csv has them
     if f in ("members.csv", "measures.csv"):
-        return table_but_wall(pa) == table_but_wall(pb)
-    if f == "resolved_ensemble.json":
+        if not REL:
+            return table_but_wall(pa) == table_but_wall(pb)
+        rows = [[list(r.values()) for r in table_but_wall(p)] for p in (pa, pb)]
+        return close_rows(rows[0], rows[1])
+    # The ensemble's backend names the ranks; on CUDA a member's names the GPU of its rank.
+    if f == "resolved_ensemble.json" or (REL and f.endswith("resolved_scene.json")):
         return json_but_backend(pa) == json_but_backend(pb)
-    return filecmp.cmp(pa, pb, shallow=False)
+    if filecmp.cmp(pa, pb, shallow=False):
+        return True
+    return bool(REL) and f.endswith(".csv") and close_rows(*(list(csv.reader(open(p)))
+                                                               for p in (pa, pb)))
 
 
 def same_tree(one, other, what):
@@ -139,17 +181,19 @@ def rank_pids(mpirun_pid):
 
 # Stopped on rank 1 alone (it runs member b), continued on 3 ranks: the uninterrupted files.
 stop_ens = os.path.join(SCRATCH, "stop_ensemble.json")
+long_end, interval = (600, 60) if BACKEND == "cuda" else (48, 4.8)  # mid-run when signalled
 json.dump({"members": [{"name": "a", "set": {"manning": 0.02}},
-                       {"name": "b", "set": {"run.end_time": 48, "run.output_interval": 4.8}},
-                       {"name": "c", "set": {"run.end_time": 48, "run.output_interval": 4.8,
-                                             "manning": 0.03}}],
+                       {"name": "b", "set": {"run.end_time": long_end,
+                                             "run.output_interval": interval}},
+                       {"name": "c", "set": {"run.end_time": long_end,
+                                             "run.output_interval": interval, "manning": 0.03}}],
            "outputs": {"members": True, "fields": ["max_depth"], "hazard_classes": False,
                        "formats": ["asc", "nc"]}}, open(stop_ens, "w"))
 full = os.path.join(SCRATCH, "stop_full")
 run(0, "dam_break.json", stop_ens, full, swe_set)
 stopped = os.path.join(SCRATCH, "stop_np2")
 args = [MPIEXEC, "-np", "2", "--oversubscribe", SILT, "run",
-        os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend", "cpu", "--ensemble",
+        os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend", BACKEND, "--ensemble",
         stop_ens, "--out", stopped] + swe_set
 p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 third = os.path.join(stopped, "members", "b", "depth_0003.asc")
