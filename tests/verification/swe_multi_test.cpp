@@ -339,6 +339,29 @@ TEST(SweMulti, SingleStepsEqualOneDevice) {
   expect_same_fields(split, one, "7 single steps");
 }
 
+// Timing the communication (Solver::measure_communication, the exchange's measure) leaves the run
+// as it was: the halos receive the values they already hold, and the step scalars that the timed
+// reductions summed again are recomputed (else the discharge spreads over several times the wet
+// cells).
+TEST(SweMulti, MeasuringCommunicationLeavesTheRunAsItWas) {
+  const Scene scene = split_basin(Precision::f64);
+  Solver one(scene, exec(), plain());
+  Solver split(scene, make_split(3, 2), plain());
+  one.advance_to(0.7);
+  split.advance_to(0.7);
+  const CommTimes none = one.measure_communication(3);
+  EXPECT_EQ(none.parts, 1);
+  EXPECT_EQ(none.exchange_bytes, 0.0);
+  const CommTimes t = split.measure_communication(3);
+  EXPECT_EQ(t.parts, 3);
+  EXPECT_GT(t.exchange_bytes, 0.0);
+  EXPECT_GE(t.exchange_s, 0.0);
+  EXPECT_GE(t.reduce_s, 0.0);
+  one.advance_to(6.0);
+  split.advance_to(6.0);
+  expect_same_fields(split, one, "after measure_communication(3) at t = 0.7 s");
+}
+
 TEST(SweMulti, ProbesEqualOneDevice) {
   const Scene scene = split_basin(Precision::f64);
   Solver one(scene, exec(), plain());

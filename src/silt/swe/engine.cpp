@@ -73,13 +73,12 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       per_rank_(int(split.execs.size())),
       muscl_(s.scheme == Scheme::muscl),
       k_(halo_layers(s, split)),
-      since_exchange_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
       path_(step_path<Path>(s, split, options)) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split);
-  if (dec_.size() > 1) make_coupling();
+  exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
@@ -100,7 +99,8 @@ Engine<T>::~Engine() {
 }
 
 // One part: the exec as given, a ring of one inactive cell beyond the grid's edge. Several: each
-// CUDA part computes on a stream of its own and copies halos on another, with a ring of k layers.
+// CUDA part computes on a stream of its own (its halos are copied on another, part_exchange.hpp),
+// with a ring of k layers.
 template <class T>
 void Engine<T>::make_parts(const Split& split) {
   const bool several = dec_.size() > 1;
@@ -111,31 +111,12 @@ void Engine<T>::make_parts(const Split& split) {
   if (devices.size() > 1) enable_peer_access(devices);
   for (int k = 0; k < per_rank_; ++k) {
     const Exec& e = split.execs[size_t(k)];
-    if (several) {
-      compute_.emplace_back(e);
-      halo_lane_.emplace_back(e);
-    }
+    if (several) compute_.emplace_back(e);
     const Exec ce = several ? compute_.back().exec() : e;
     const int id = world_.rank() * per_rank_ + k;
     parts_.push_back(
         std::make_unique<Part<T>>(scene_, layout_, dec_.parts[size_t(id)], several ? k_ : 1, ce));
   }
-}
-
-template <class T>
-void Engine<T>::make_coupling() {
-  partition::LocalParts local;
-  local.per_rank = per_rank_;
-  for (size_t k = 0; k < parts_.size(); ++k) {
-    local.ids.push_back(parts_[k]->sub.id);
-    local.compute.push_back(parts_[k]->exec);
-    local.halo_lane.push_back(halo_lane_[k].exec());
-  }
-  halo_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 4, sizeof(T), world_);
-  if (scene_.infiltration.enabled())
-    halo_F_ = std::make_unique<partition::HaloExchange>(dec_, local, k_, 1, sizeof(double), world_);
-  reduce_ = partition::ScalarReduce(
-      local.compute, 1 + int(layout_.seg_kind.size()) + layout_.seg_slot.back(), 1, world_);
 }
 
 // The tiles of the whole grid that hold an active cell, listed once (a changed mask, set_bed or a
@@ -157,27 +138,6 @@ void Engine<T>::make_tile_list() {
 }
 
 template <class T>
-std::vector<double*> Engine<T>::scalar_ptrs() {
-  std::vector<double*> v;
-  for (auto& p : parts_) v.push_back(p->scalars.data());
-  return v;
-}
-
-template <class T>
-std::vector<std::vector<void*>> Engine<T>::storage(int which) {
-  std::vector<std::vector<void*>> s;
-  for (auto& p : parts_) s.push_back(p->exchanged(which));
-  return s;
-}
-
-template <class T>
-std::vector<std::vector<void*>> Engine<T>::infiltration_storage(int which) {
-  std::vector<std::vector<void*>> s;
-  for (auto& p : parts_) s.push_back({p->forcing.F[which].data()});
-  return s;
-}
-
-template <class T>
 Box2 Engine<T>::grown(const Part<T>& p, Index r) const {
   const partition::Subdomain& d = p.sub;
   return Box2{d.shared(-1, 0) ? -r : 0, p.nx + (d.shared(1, 0) ? r : 0), d.shared(0, -1) ? -r : 0,
@@ -187,7 +147,7 @@ Box2 Engine<T>::grown(const Part<T>& p, Index r) const {
 template <class T>
 void Engine<T>::fence_all() const {
   for (const auto& p : parts_) fence(p->exec);
-  for (const auto& s : halo_lane_) fence(s.exec());
+  exchange_->fence_lanes();
 }
 
 // One step of every part: no host synchronisation unless MPI is involved.
@@ -198,16 +158,12 @@ void Engine<T>::launch_step() {
     launch_muscl_step();
     return;
   }
-  const bool exchange = coupled() && since_exchange_ >= k_;
-  if (exchange) {
-    halo_->begin(storage(cur_));
-    if (halo_F_) halo_F_->begin(infiltration_storage(cur_));
-  }
-  agree_on_dt();
+  const bool refreshing = exchange_->begin_if_due(cur_);  // the halos, while the interior updates
+  exchange_->agree_on_dt();
   advance_clocks();
-  // Ghost cell expansion: r halo layers are still valid after this step.
-  const Index r = std::max(0, k_ - 1 - (exchange ? 0 : since_exchange_));
-  if (exchange)
+  // Ghost cell expansion: the step updates r halo layers, still valid after it.
+  const Index r = exchange_->use_layer();
+  if (refreshing)
     update_overlapping_exchange(r);
   else
     update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
@@ -216,14 +172,7 @@ void Engine<T>::launch_step() {
   accumulate_mask_edges();
   accumulate_hazard();
   sample_gauges_on_device();
-  since_exchange_ = exchange ? 1 : std::min(since_exchange_ + 1, k_);  // one part: never exchanges
   cur_ = 1 - cur_;
-}
-
-// Several parts: the global wave speed and wet counts, so that every part takes one dt.
-template <class T>
-void Engine<T>::agree_on_dt() {
-  if (coupled()) reduce_.run(scalar_ptrs());
 }
 
 // This step's dt on every part; one part counts its discharge segments' wet cells (before the
@@ -267,8 +216,7 @@ void Engine<T>::update_overlapping_exchange(Index r) {
     activate(p->exec);
     update(*p, inner.back(), "swe.update.interior");
   }
-  halo_->finish();
-  if (halo_F_) halo_F_->finish();
+  exchange_->finish();
   for (size_t k = 0; k < parts_.size(); ++k) {
     Part<T>& p = *parts_[k];
     const Box2 b = grown(p, r), in = inner[k];

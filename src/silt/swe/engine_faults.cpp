@@ -114,7 +114,7 @@ void Engine<T>::check_faults(const Clock& c, bool restore) {
     }
     clock_known_ = false;
     update_speed();
-    since_exchange_ = k_;  // halos of the restored state: exchange again
+    exchange_->invalidate();  // halos of the restored state: exchange again
   }
   for (auto& p : parts_) p->fault.clear();
   throw SplitFault(msg);

@@ -18,40 +18,22 @@ namespace silt::swe::detail {
 
 template <class T>
 void Engine<T>::launch_muscl_step() {
-  // Halo layers of U^n still valid (since_exchange_ counts those used since the exchange); one
-  // part has no halo to keep and updates its owned cells (r1 = r2 = 0).
-  Index valid = coupled() ? k_ - since_exchange_ : 2;
-  if (valid < 2) {
-    exchange_state(cur_, true);
-    valid = k_;
-  }
-  agree_on_dt();
+  // Halo layers of U^n valid, exchanged first when fewer than 2; one part has no halo to keep and
+  // updates its owned cells (r1 = r2 = 0).
+  const Index valid = exchange_->stage_layers(cur_);
+  exchange_->agree_on_dt();
   advance_clocks();
   const Index r1 = valid - 2;  // stage 1 updates r1 halo layers: U* is valid there
   muscl_stage(r1);
-  Index valid_star = coupled() ? r1 : 2;
-  if (valid_star < 2) {
-    exchange_state(2, false);
-    valid_star = k_;
-  }
+  const Index valid_star = exchange_->star_layers(r1);
   const Index r2 = std::min(valid_star - 2, valid);  // stage 2 reads U* 2 layers out, U^n in place
   muscl_final(r2);
   finish_muscl_parts();
   // Cross-sections: the first-order fluxes of U^n (not yet the mean of the stages' fluxes).
   accumulate_sections();
   accumulate_hazard();
-  since_exchange_ = int(k_ - r2);
+  exchange_->keep_layers(r2);
   cur_ = 1 - cur_;
-}
-
-// The halos of state buffer `which` (and, with with_infiltration, the cumulative infiltration of
-// the current state) from the neighbours, waited for.
-template <class T>
-void Engine<T>::exchange_state(int which, bool with_infiltration) {
-  halo_->begin(storage(which));
-  if (with_infiltration && halo_F_) halo_F_->begin(infiltration_storage(cur_));
-  halo_->finish();
-  if (with_infiltration && halo_F_) halo_F_->finish();
 }
 
 // Whether the final stage's tile kernel reduces the CFL speed: on the tile path, where no point
@@ -109,12 +91,11 @@ void Engine<T>::finish_muscl_parts() {
   }
 }
 
-#define SILT_SWE_ENGINE_MUSCL(T)                      \
-  template void Engine<T>::launch_muscl_step();       \
-  template void Engine<T>::exchange_state(int, bool); \
-  template void Engine<T>::muscl_stage(Index);        \
-  template void Engine<T>::muscl_final(Index);        \
-  template void Engine<T>::finish_muscl_parts();      \
+#define SILT_SWE_ENGINE_MUSCL(T)                 \
+  template void Engine<T>::launch_muscl_step();  \
+  template void Engine<T>::muscl_stage(Index);   \
+  template void Engine<T>::muscl_final(Index);   \
+  template void Engine<T>::finish_muscl_parts(); \
   template bool Engine<T>::tile_cfl(const SolverView<T>&) const;
 SILT_SWE_ENGINE_MUSCL(float)
 SILT_SWE_ENGINE_MUSCL(double)

@@ -1,11 +1,12 @@
 // The engine behind swe::Solver: the grid cut into N >= 1 parts (src/silt/partition/), one per
 // exec of this process and, under MPI, per rank. One part is the ordinary run on one device: the
 // whole grid, stepped by the phases of phases.hpp (the plain path), by the tile kernel of
-// fused_step.hpp (CUDA) or by the row step of row_step.hpp (CPU), with no exchange, no reduction across parts and no host wait
-// inside a step (the tile kernel step is 2 launches, clock and tile kernel, plus the wet count with
-// discharge boundaries, before the clock). Several parts add
+// fused_step.hpp (CUDA) or by the row step of row_step.hpp (CPU), with no exchange, no reduction
+// across parts and no host wait inside a step (the tile kernel step is 2 launches, clock and tile
+// kernel, plus the wet count with discharge boundaries, before the clock). Several parts add what
+// their Exchange (part_exchange.hpp) moves between them:
 //   - one global reduction per step (largest wave speed, wet cells of discharge segments) before
-//     the clock, so every part takes the same dt (partition::ScalarReduce);
+//     the clock, so every part takes the same dt;
 //   - a halo exchange every k steps (ghost cell expansion: a halo of k layers; in between each
 //     part also updates the inner layers of its halo, one layer fewer each step), started before
 //     the update and finished after the interior cells, whose stencil stays in the owned cells, so
@@ -22,11 +23,10 @@
 #include "silt/core/device_set.hpp"
 #include "silt/core/staging.hpp"
 #include "silt/partition/decompose.hpp"
-#include "silt/partition/halo_exchange.hpp"
-#include "silt/partition/scalar_reduce.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/swe/engine.hpp"
 #include "silt/swe/part.hpp"
+#include "silt/swe/part_exchange.hpp"
 #include "silt/swe/setup.hpp"
 
 namespace silt::swe::detail {
@@ -55,7 +55,6 @@ class Engine final : public EngineBase {
  private:
   // Construction (engine.cpp).
   void make_parts(const Split& split);
-  void make_coupling();
   /// One CUDA part on the tile kernel: the list of its tiles that hold an active cell.
   void make_tile_list();
   // The phases of a step (engine.cpp).
@@ -63,12 +62,10 @@ class Engine final : public EngineBase {
   // The second-order step (engine_muscl.cpp): Heun's two stages over ghost-expanded boxes, then
   // the plain phases with the boundary flow of both stages.
   void launch_muscl_step();
-  void exchange_state(int which, bool with_infiltration);
   void muscl_stage(Index r);
   void muscl_final(Index r);
   void finish_muscl_parts();
   bool tile_cfl(const SolverView<T>& v) const;
-  void agree_on_dt();
   void advance_clocks();
   void update_all(Index r, const char* label);
   void update_overlapping_exchange(Index r);
@@ -94,12 +91,9 @@ class Engine final : public EngineBase {
   std::string fastest_cell(double& speed, long long& cell, int& part, int& device) const;
   std::string where(int part, int device) const;
   // Helpers.
-  bool coupled() const { return halo_ != nullptr; }
+  bool coupled() const { return exchange_->coupled(); }
   /// The subdomain owning the cell of flow slot k (engine_restore.cpp).
   int flow_owner(size_t k) const;
-  std::vector<double*> scalar_ptrs();
-  std::vector<std::vector<void*>> storage(int which);
-  std::vector<std::vector<void*>> infiltration_storage(int which);
   /// Owned cells of p grown by r layers into the halo on shared sides.
   Box2 grown(const Part<T>& p, Index r) const;
   void fence_all() const;
@@ -116,13 +110,11 @@ class Engine final : public EngineBase {
   partition::Decomposition dec_;
   const partition::World& world_;
   int per_rank_;
-  std::vector<Stream> compute_, halo_lane_;
+  // Several parts only: each part computes on a stream of its own.
+  std::vector<Stream> compute_;
   std::vector<std::unique_ptr<Part<T>>> parts_;
-  // Several parts only (null / empty with one: nothing to exchange or reduce).
-  std::unique_ptr<partition::HaloExchange> halo_;
-  // The cumulative infiltration F (double, whatever T) has an exchange of its own; null when the
-  // scene does not infiltrate.
-  std::unique_ptr<partition::HaloExchange> halo_F_;
+  // What moves between the parts: halos, the dt reduction and their cadence (nothing on one part).
+  std::unique_ptr<Exchange<T>> exchange_;
   /// The asked-for arrays of p in fields()' fixed order, each passed to put(buffer).
   template <class Put>
   static void for_each_array(const Part<T>& p, unsigned arrays, int cur, Put put);
@@ -133,12 +125,8 @@ class Engine final : public EngineBase {
   // fields_async(): pinned staging slots of frames in flight, reused once their get() is done
   // (core/staging.hpp).
   mutable StagingPool frame_slots_;
-  partition::ScalarReduce reduce_;
   bool muscl_;  // physics.scheme = "muscl"
-  int k_;
-  // Steps since the last exchange (>= k_: exchange before the next step); with muscl_, halo
-  // layers of the current state used since then (each stage uses 2).
-  int since_exchange_;
+  int k_;       // halo layers of a split run (the parts' ring)
   bool has_discharge_;
   bool has_rating_;
   // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel

@@ -133,7 +133,8 @@ void Engine<T>::restore(const RestartState& s) {
   clock_known_ = false;
   target_on_device_ = std::numeric_limits<double>::infinity();
   stop_after_on_device_ = std::numeric_limits<double>::infinity();
-  since_exchange_ = k_;  // the halos were set from the global fields: exchange before the next step
+  // The halos were set from the global fields: exchange before the next step.
+  exchange_->invalidate();
   update_speed();
   fence_all();
 }
