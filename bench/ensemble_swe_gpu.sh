@@ -41,11 +41,13 @@ updates = sum(int(r["steps"]) for r in rows) * cells
 rate = updates / wall
 line = (f"ensemble K = {k}: {len(rows)} members of {cells} cells, {updates:.4g} cell-updates "
         f"in {wall:.2f} s: {rate / 1e6:.1f} M cell-upd/s")
-big = None
+big, unit = None, 1e6
 for l in open(sys.argv[3]):
     f = l.split()
+    if "cell-upd/s" in f:  # the header names the rate's unit: "M cell-upd/s" or "G cell-upd/s"
+        unit = {"M": 1e6, "G": 1e9}[f[f.index("cell-upd/s") - 1]]
     if len(f) >= 5 and f[0].isdigit() and f[1] == "float64":
-        big = float(f[4]) * 1e6  # the "M cell-upd/s" column
+        big = float(f[4]) * unit
 if big:
     line += f"; one large run {big / 1e6:.1f} M cell-upd/s; ensemble / large = {rate / big:.2f} (target >= 0.80)"
 print(line)
