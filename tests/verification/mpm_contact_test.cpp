@@ -364,14 +364,15 @@ TEST(MpmContact, SplitRunsG2p2gAndDeterministicRefuseContact) {
 
 // The CUDA backend against the CPU backend, scenario by scenario (the CUDA run's own checks are
 // the tests above). Float atomics add in another order than the CPU's per-thread grids, so the runs
-// are not bit-equal, and the impacts amplify the difference; the CPU backend alone differs as much
-// between thread counts (docs/NOTES.md 2026-12-05, "contact on CUDA": 1 against 2 threads).
-// Tolerances: a tenth of a cell for the resting gap (the CPU's threads: 0.0x cell), 0.1 m/s for
-// the parting speeds of 1 m/s blocks, a quarter cell for the narrowest gap of the impact, and
-// 3 mm (0.15 cell) for the crater's depth.
-constexpr double kRestGapTolCells = 0.1;
-constexpr double kPartingSpeedTol = 0.1;  // m/s
-constexpr double kImpactGapTolCells = 0.25;
+// are not bit-equal. The CPU backend on 1 and on 2 threads (another order of its sums) gave rest
+// gaps 0.166 and 0.167 cell and the same parting speeds, impact gap and crater to the digits
+// printed (docs/NOTES.md 2026-12-05, "contact on CUDA"). The tolerances leave the GPU's order room
+// beyond that and still fail the single grid's behaviour by far: rest gap 0.05 cell (single grid:
+// 0.83 cell more), parting speeds 0.05 m/s (0.13 slower), the impact's narrowest gap 0.2 cell (1.5
+// wider), the crater 3 mm (the single grid's sand ends 45 mm higher).
+constexpr double kRestGapTolCells = 0.05;
+constexpr double kPartingSpeedTol = 0.05;  // m/s
+constexpr double kImpactGapTolCells = 0.2;
 constexpr double kCraterTol = 0.003;  // m
 
 TEST(MpmContact, WithAFieldPerBodyCudaMatchesTheCpu) {

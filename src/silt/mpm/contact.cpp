@@ -46,12 +46,12 @@ ContactView ContactGrid::view(const GridView& g) {
 
 void ContactGrid::p2g(const TransferArgs& a, ParticleView p, GridView g, StepControl* ctl,
                       FaultView fault, HostPartials parts) {
-  if (exec_.is_cuda()) {
+  // Sized in Part::prepare already (a no-op then); the host's slabs follow its thread count.
+  prepare(g, parts);
+  if (exec_.is_cuda())
     detail::cuda_contact_p2g(exec_, a, p, g, ctl, fault, view(g));
-    return;
-  }
-  prepare(g, parts);  // the host's slabs may change between frames with the thread count
-  detail::host_contact_p2g(a, p, g, ctl, fault, parts, view(g));
+  else
+    detail::host_contact_p2g(a, p, g, ctl, fault, parts, view(g));
 }
 
 void ContactGrid::grid_update(const GridArgs& a, GridView g, StepControl* ctl) {
