@@ -21,6 +21,16 @@ if(TARGET silt)
   set_tests_properties(swe_swashes_test PROPERTIES LABELS verification TIMEOUT 300
                        ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
+# The dry-bed front (issue 34): a dam break onto a dry bed with Manning friction; the tip's shape
+# against the friction tip h^(7/3) = (7/3) n^2 U^2 (x_f - x) on both schemes, its convergence in dx,
+# and the frictionless tip several times longer (docs/verification-swe.md, "The dry-bed front").
+if(TARGET silt)
+  add_test(NAME swe_dry_front_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_dry_front_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_dry_front)
+  set_tests_properties(swe_dry_front_test PROPERTIES LABELS verification TIMEOUT 60
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
 # Rain rasters and infiltration: Green-Ampt and Horton against their analytic curves, rain volumes
 # to round-off, the one-pass paths, split runs and restarts against the plain phases and one part.
 silt_add_test(NAME swe_rain_infiltration_test SOURCES swe_rain_infiltration_test.cpp
