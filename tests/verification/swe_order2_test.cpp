@@ -162,8 +162,8 @@ TEST(SweOrder2, UniformPollutantStaysUniform) {
 // Rain on a dry V of two planes falling 5% toward a channel (scenes/rain_plane.json shrunk to 12 x
 // 8 cells of 20 m, walls all round): the dry state bounds no step, so the first is as long as the
 // speed floor allows (cfl dx / sqrt(g dry), 505 s). Stage 1 rains a film on every cell, and stage
-// 2's fluxes on it ran at a Courant number of ~4: a negative depth in step 1 (docs/NOTES.md,
-// "muscl positivity on rain_plane"). The step must bound the speed of the rain's column too.
+// 2's fluxes on it ran at dt sqrt(g h) / dx ~ 6 (bound 0.25): a negative depth in step 1
+// (docs/NOTES.md, "muscl positivity on rain_plane"). The step must bound the rain column's speed.
 // Uniform rain (a series) and rasters (two frames, varying in x), one part and three.
 Scene rain_on_dry_v(bool raster) {
   Scene s = muscl(scenes::make_scene("rain_v", 12, 8, 20.0, Precision::f32));
@@ -179,9 +179,8 @@ Scene rain_on_dry_v(bool raster) {
   s.rain.t = {0.0, 600.0};
   for (double base : {10.0, 60.0}) {
     std::vector<double> rate(s.bed.size());
-    scenes::for_cells(s, [&](Index, Index, double x, double, size_t k) {
-      rate[k] = (base + 0.1 * x) * mm_h;
-    });
+    scenes::for_cells(
+        s, [&](Index, Index, double x, double, size_t k) { rate[k] = (base + 0.1 * x) * mm_h; });
     s.rain.rate.push_back(rate);
   }
   return s;
@@ -191,9 +190,8 @@ TEST(SweOrder2, RainOnADryPlaneKeepsDepthsPositive) {
   for (const bool raster : {false, true})
     for (const int parts : {1, 3}) {
       const Scene s = rain_on_dry_v(raster);
-      const std::string what =
-          std::string(raster ? "rain rasters" : "uniform rain") + ", " + std::to_string(parts) +
-          " part(s)";
+      const std::string what = std::string(raster ? "rain rasters" : "uniform rain") + ", " +
+                               std::to_string(parts) + " part(s)";
       Solver run(s, make_split(parts, 2, SplitShape::strips));
       const double v0 = run.totals().volume;
       try {

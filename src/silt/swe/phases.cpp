@@ -72,8 +72,8 @@ SILT_HD double forcing_step(const SolverView<T>& v, double t, double dt0) {
 template <class T>
 SILT_HD double rain_step(const SolverView<T>& v, double t, double dt0) {
   if (!v.rain_before_fluxes) return dt0;
-  const double rain = math::max(v.series_range(v.rain_series, t, t + dt0).hi, 0.0) +
-                      v.forcing.rain_rate_max();
+  const double rain =
+      math::max(v.series_range(v.rain_series, t, t + dt0).hi, 0.0) + v.forcing.rain_rate_max();
   const double smax = double(*v.smax);
   return rain_column_step_k(smax > v.speed_floor ? smax : v.speed_floor, rain, double(v.e.g),
                             v.cfl * v.dx, dt0);

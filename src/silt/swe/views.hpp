@@ -224,11 +224,11 @@ struct SolverView {
   FaultView fault;
   double dx, cfl, max_dt, min_dt;  // m, -, s, s
   double speed_floor;              // m/s, see cfl_dt_k
+  double active_area;              // m^2 of active cells (rain)
+  double z_ref;                    // m: bed datum subtracted from z and imposed levels
   // Rain falls before fluxes see it (muscl: stage 1 rains, stage 2's fluxes take the wetter state),
   // so the clock bounds the step by the rain column's speed too (rain_column_step_k).
   bool rain_before_fluxes;
-  double active_area;              // m^2 of active cells (rain)
-  double z_ref;                    // m: bed datum subtracted from z and imposed levels
   // Forcing: every series in one table, series k being samples [offset[k], offset[k + 1]).
   const double* series_t;
   const double* series_v;
