@@ -223,7 +223,7 @@ if has python; then
     case "$t" in /*) [ -e "$PFX$t" ] && ln -sfn "$PFX$t" "$l" ;; esac
   done
   export LD_LIBRARY_PATH=$PFX/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
-  SILT_ENABLE_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+  SILT_ENABLE_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" SKBUILD_INSTALL_STRIP=false \
     CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$PFX/usr -DSILT_ENABLE_GDAL=OFF" \
     timeout 480 $PY -m pip install -v --disable-pip-version-check --no-deps $WHEELS "${INSTALL[@]}" . \
     > "$OUT/python-build.txt" 2>&1
@@ -246,10 +246,20 @@ if has python; then
       $PY -m pytest -v -rs -p no:cacheprovider tests/python/test_dlpack_gpu.py \
       > "$OUT/python-pytest-gpu.txt" 2>&1 || status=1
     tail -12 "$OUT/python-pytest-gpu.txt"
-    OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 240 \
-      $PY -m pytest -q -rs -p no:cacheprovider tests/python --ignore=tests/python/test_dlpack_gpu.py \
+    # A fault's native frames (no gdb on the machine): bench/segv_backtrace.c preloaded, and
+    # addr2line over the module (built unstripped: SKBUILD_INSTALL_STRIP=false above).
+    PRELOAD=""
+    gcc -shared -fPIC -o /tmp/segv_backtrace.so bench/segv_backtrace.c 2>/dev/null &&
+      PRELOAD=/tmp/segv_backtrace.so
+    LD_PRELOAD=$PRELOAD OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 240 \
+      $PY -X faulthandler -m pytest -v -rs -p no:cacheprovider tests/python --ignore=tests/python/test_dlpack_gpu.py \
       > "$OUT/python-pytest-cpu.txt" 2>&1 || status=1
-    tail -6 "$OUT/python-pytest-cpu.txt"
+    grep -E "passed|failed|FAILED|Fatal" "$OUT/python-pytest-cpu.txt" | tail -8
+    grep -oE '^/[^ ]+\(\+0x[0-9a-f]+\)' "$OUT/python-pytest-cpu.txt" | while IFS='(' read -r lib off; do
+      off=${off#+}; off=${off%)}
+      echo "$lib $off $(addr2line -f -C -e "$lib" "$off" 2>/dev/null | paste -sd' ')"
+    done > "$OUT/python-backtrace.txt"
+    [ -s "$OUT/python-backtrace.txt" ] && cat "$OUT/python-backtrace.txt"
   fi
 fi
 exit $status

@@ -47,5 +47,11 @@ if rates:
     line += (f"; one large run: median {big:.4g} particle-steps/s over {len(rates)} frames; "
              f"ensemble / large = {ens / big:.2f} (target >= 0.50)")
 print(line)
+# Where the wall goes: a member's own wall (set-up and frames, members.csv/measures.csv wall_s;
+# its solver's teardown not included) and what the K workers spend outside their members.
+ws = sorted(float(r["wall_s"]) for r in rows)
+outside = float(sys.argv[2]) - sum(ws) / int(sys.argv[4])
+print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
+      f"wall minus members' sum / K: {outside:.2f} s")
 PY
 done

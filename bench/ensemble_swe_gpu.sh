@@ -41,13 +41,21 @@ updates = sum(int(r["steps"]) for r in rows) * cells
 rate = updates / wall
 line = (f"ensemble K = {k}: {len(rows)} members of {cells} cells, {updates:.4g} cell-updates "
         f"in {wall:.2f} s: {rate / 1e6:.1f} M cell-upd/s")
-big = None
+big, unit = None, 1e6
 for l in open(sys.argv[3]):
     f = l.split()
+    if "cell-upd/s" in f:  # the header names the rate's unit: "M cell-upd/s" or "G cell-upd/s"
+        unit = {"M": 1e6, "G": 1e9}[f[f.index("cell-upd/s") - 1]]
     if len(f) >= 5 and f[0].isdigit() and f[1] == "float64":
-        big = float(f[4]) * 1e6  # the "M cell-upd/s" column
+        big = float(f[4]) * unit
 if big:
     line += f"; one large run {big / 1e6:.1f} M cell-upd/s; ensemble / large = {rate / big:.2f} (target >= 0.80)"
 print(line)
+# Where the wall goes: a member's own wall (set-up and frames, members.csv/measures.csv wall_s;
+# its solver's teardown not included) and what the K workers spend outside their members.
+ws = sorted(float(r["wall_s"]) for r in rows)
+outside = float(sys.argv[2]) - sum(ws) / int(k)
+print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
+      f"wall minus members' sum / K: {outside:.2f} s")
 PY
 done

@@ -12,7 +12,7 @@ docs/python.md describes the whole API.
 """
 
 from ._silt import CheckpointError, Error, FaultError, SceneError
-from ._silt import build_id, cuda_compiled, cuda_device_count, host_thread_count
+from ._silt import build_id, cuda_compiled, cuda_device_count, has_netcdf, host_thread_count
 from ._ensemble import Ensemble
 from ._scene import Scene
 from ._simulation import DeviceArray, MpmSimulation, Simulation, StaleViewError, SweSimulation
@@ -38,5 +38,6 @@ __all__ = [
     "build_id",
     "cuda_compiled",
     "cuda_device_count",
+    "has_netcdf",
     "host_thread_count",
 ]

@@ -30,6 +30,8 @@ def backend_of(arg: str, /) -> str:
 
 has_mpm: bool = True
 
+has_netcdf: bool = True
+
 class SceneSpec:
     """Where a scene comes from (silt.Scene holds one)."""
 

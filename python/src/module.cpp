@@ -63,6 +63,13 @@ NB_MODULE(_silt, m) {
       false;
 #endif
 
+  m.attr("has_netcdf") =  // NetCDF outputs ("nc" in outputs.formats) need netCDF-C at build time
+#ifdef SILT_WITH_NETCDF
+      true;
+#else
+      false;
+#endif
+
   bind_scene(m);
 #ifdef SILT_WITH_MPM
   bind_mpm(m);

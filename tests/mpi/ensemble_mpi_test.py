@@ -13,7 +13,7 @@ ensemble stopped by SIGTERM to rank 1 alone while its member runs (rank 0 finish
 every rank stops with exit 143) continues on 3 ranks with --restart to the files of the
 uninterrupted one-process run (the checkpoint folder is every rank's). Then two errors: a
 member that fails on rank 1 alone (its folder is taken by a file) ends every rank with the
-member's error, printed once, and a refused output folder on rank 0 ends the others too (nobody
+member's error, printed once, rank 0's members stopped at their next frame, and a refused output folder on rank 0 ends the others too (nobody
 waits in a collective).
 
 On CUDA (the GPU test ensemble_mpi_gpu_test; each rank on the GPU of its local rank, modulo the
@@ -218,14 +218,18 @@ run(3, "dam_break.json", stop_ens, stopped, swe_set + ["--restart", ckpt])
 same_tree(full, stopped, "stopped on rank 1 of 2, continued on 3 ranks")
 check(not os.path.exists(ckpt), "the checkpoint folder is removed once the report is written")
 
-# A member that fails on rank 1 alone (m01's folder is taken by a file): every rank ends, rank 0
-# prints the member's error once.
+# A member that fails on rank 1 alone (b's folder is taken by a file): every rank ends, rank 0
+# prints the member's error once, and rank 0's members stop at their next frame (c, the long
+# one, does not reach its last frame) instead of running on to the meeting.
 failing = os.path.join(SCRATCH, "swe_failing")
 os.makedirs(os.path.join(failing, "members"))
-open(os.path.join(failing, "members", "m01"), "w").write("in the way\n")
-code, text = silt(2, "dam_break.json", swe_ens, failing, swe_set + ["--overwrite"])
-check(code not in (0, None) and text.count("member 'm01'") == 1 and "rank 1 of 2" in text,
+open(os.path.join(failing, "members", "b"), "w").write("in the way\n")
+code, text = silt(2, "dam_break.json", stop_ens, failing, swe_set + ["--overwrite"])
+check(code not in (0, None) and text.count("member 'b'") == 1 and "rank 1 of 2" in text,
       f"a member failing on rank 1: exit {code}, its error once, naming the rank:\n{text}")
+last = sorted(f for f in os.listdir(os.path.join(full, "members", "c")) if f.startswith("depth_"))
+check(not os.path.exists(os.path.join(failing, "members", "c", last[-1])),
+      f"rank 0 stopped its members when rank 1 failed (no {last[-1]} of member c)")
 # A refused output folder (rank 0 claims it): the other rank does not wait for it.
 code, text = silt(2, "dam_break.json", swe_ens, os.path.join(SCRATCH, "swe_np2"), swe_set)
 check(code not in (0, None) and text.count("is not empty") == 1,

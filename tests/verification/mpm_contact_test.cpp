@@ -10,7 +10,9 @@
 //  - With the scene key `contact` (a velocity field per body where bodies meet, Bardenhagen et al.
 //    2000, with a gap check): the same block rests on its bed within a quarter of a cell, two
 //    elastic blocks thrown at each other part after the impact (the single grid glues them), and
-//    the shipped scene still digs its crater. CPU only: the CUDA backend refuses the key.
+//    the shipped scene still digs its crater. On the CUDA backend the same checks, and the CUDA
+//    run's measures against the CPU backend's (float atomics: not bit-equal, within stated
+//    tolerances).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,12 +148,16 @@ Scene resting_scene(double dx) {
 // 0.92-1 cell (JellyBlockRestsWithinACellOfItsBed).
 constexpr double kContactGapCells = 0.25;
 
-TEST(MpmContact, WithAFieldPerBodyTheBlockRestsOnItsBed) {
-  if (on_gpu()) GTEST_SKIP() << "multi-field contact runs on the CPU backend only";
+/// The resting scene with contact on `e`: the gap (cells) between the block's lowest particle and
+/// the bed's highest below it after 0.6 s, and the fastest particle (m/s).
+struct Resting {
+  double gap = 0, speed = 0;
+};
+Resting resting_contact(const silt::Exec& e) {
   const double dx = 0.02;
   Scene s = resting_scene(dx);
   contact_between(s, {1}, 0.5);
-  silt::mpm::Solver solver(s, exec());
+  silt::mpm::Solver solver(s, e);
   for (int f = 0; f < 12; ++f) solver.advance_frame();  // 0.6 s
   const silt::mpm::ParticleFrame p = solver.particles();
   float block_low = 1e30f, bed_high = -1e30f, speed = 0;
@@ -163,10 +169,16 @@ TEST(MpmContact, WithAFieldPerBodyTheBlockRestsOnItsBed) {
         speed, float(std::hypot(p.velocity[3 * i], p.velocity[3 * i + 1], p.velocity[3 * i + 2])));
   }
   const double gap = (double(block_low) - double(bed_high)) / dx;
-  std::printf("contact: block bottom %.4f m, bed top %.4f m: gap %.3f cell; fastest %.3g m/s\n",
-              block_low, bed_high, gap, speed);
-  EXPECT_LT(std::abs(gap), kContactGapCells);
-  EXPECT_LT(speed, 0.05) << "not at rest";
+  std::printf(
+      "contact (%s): block bottom %.4f m, bed top %.4f m: gap %.3f cell; fastest %.3g m/s\n",
+      e.is_cuda() ? "cuda" : "cpu", block_low, bed_high, gap, speed);
+  return Resting{gap, speed};
+}
+
+TEST(MpmContact, WithAFieldPerBodyTheBlockRestsOnItsBed) {
+  const Resting r = resting_contact(exec());
+  EXPECT_LT(std::abs(r.gap), kContactGapCells);
+  EXPECT_LT(r.speed, 0.05) << "not at rest";
 }
 
 /// Mean x velocity (m/s) and the lowest / highest x (m) of the particles of material `m`.
@@ -193,7 +205,7 @@ struct HeadOn {
   std::array<BlockX, 2> end;
   double min_gap = 1e30;
 };
-HeadOn head_on(bool contact) {
+HeadOn head_on(bool contact, const silt::Exec& e) {
   const double dx = 0.02;
   Scene s = box_scene("head_on", dx, {0.4, 0.16, 0.16});
   s.gravity = {0, 0, 0};
@@ -203,7 +215,7 @@ HeadOn head_on(bool contact) {
                box_source({0.24, 0.04, 0.04}, {0.32, 0.12, 0.12}, 1, {-1, 0, 0})};
   if (contact) contact_between(s, {0}, 0.0);
   s.frame_dt = 0.0025;
-  silt::mpm::Solver solver(s, exec());
+  silt::mpm::Solver solver(s, e);
   HeadOn h;
   for (int f = 0; f < 80; ++f) {
     solver.advance_frame();
@@ -223,9 +235,8 @@ constexpr double kReboundSpeed = 0.3;  // m/s
 constexpr double kImpactGapCells = 0.75;
 
 TEST(MpmContact, WithAFieldPerBodyBlocksTouchAndPartInAHeadOnImpact) {
-  if (on_gpu()) GTEST_SKIP() << "multi-field contact runs on the CPU backend only";
-  const HeadOn c = head_on(true);
-  const HeadOn g = head_on(false);
+  const HeadOn c = head_on(true, exec());
+  const HeadOn g = head_on(false, exec());
   std::printf("head-on with contact: left %.3f m/s, right %.3f m/s, narrowest gap %.3f cell\n",
               c.end[0].vx, c.end[1].vx, c.min_gap);
   std::printf("head-on, one grid: left %.3f m/s, right %.3f m/s, narrowest gap %.3f cell\n",
@@ -242,19 +253,24 @@ TEST(MpmContact, WithAFieldPerBodyBlocksTouchAndPartInAHeadOnImpact) {
 // thrown up 1.6-1.8 cm (the single grid's 2.7 cm included sand lifted by the cube).
 constexpr double kContactSplashHeight = 0.01;  // m
 
-TEST(MpmContact, WithAFieldPerBodyJellyOnSandLeavesACrater) {
-  if (on_gpu()) GTEST_SKIP() << "multi-field contact runs on the CPU backend only";
+/// The shipped scene with contact on `e` for 0.16 s: the mean displacement (m, < 0 down) of the
+/// top cell of sand under the cube at its deepest and at the end, and the highest sand beside it
+/// above the bed (m).
+struct Crater {
+  double deepest = 0, last = 0, splash = 0;
+};
+Crater contact_crater(const silt::Exec& e) {
   const auto path = std::filesystem::path(SILT_SOURCE_DIR) / "scenes" / "mpm_jelly_on_sand.json";
   silt::io::MpmJob job =
       silt::io::load_mpm_job(path.string(), {"contact.bodies=[\"cube\",\"bed\"]"});
   Scene& s = job.scene;
-  ASSERT_TRUE(s.contact.enabled());
+  EXPECT_TRUE(s.contact.enabled());
   const double bed_top = s.sources.at(0).box_max[1];
   const double axis_x = 0.5 * (s.sources.at(1).box_min[0] + s.sources.at(1).box_max[0]);
   const double axis_z = 0.5 * (s.sources.at(1).box_min[2] + s.sources.at(1).box_max[2]);
   const double half = 0.5 * (s.sources.at(1).box_max[0] - s.sources.at(1).box_min[0]);
   s.frame_dt = 0.02;
-  silt::mpm::Solver solver(s, exec());
+  silt::mpm::Solver solver(s, e);
   const silt::mpm::ParticleFrame p0 = solver.particles();
   std::unordered_map<int, std::size_t> start;
   for (std::size_t i = 0; i < p0.count(); ++i) start[p0.id[i]] = i;
@@ -271,15 +287,21 @@ TEST(MpmContact, WithAFieldPerBodyJellyOnSandLeavesACrater) {
       if (r0 < 0.04 && y0 > bed_top - s.dx) sum += y_of(p, i) - y0, n += 1;
       if (r0 > half + s.dx) splash = std::max(splash, double(y_of(p, i)) - bed_top);
     }
-    ASSERT_GT(n, 0);
+    EXPECT_GT(n, 0);
+    if (n == 0) return Crater{};
     last = sum / n;
     deepest = std::min(deepest, last);
   }
-  std::printf("contact: crater %.4f m at its deepest, %.4f m at 0.16 s; splash %.4f m\n", -deepest,
-              -last, splash);
-  EXPECT_LT(deepest, -kCraterDepth);
-  EXPECT_LT(last, -kCraterDepth) << "the crater did not last";
-  EXPECT_GT(splash, kContactSplashHeight);
+  std::printf("contact (%s): crater %.4f m at its deepest, %.4f m at 0.16 s; splash %.4f m\n",
+              e.is_cuda() ? "cuda" : "cpu", -deepest, -last, splash);
+  return Crater{deepest, last, splash};
+}
+
+TEST(MpmContact, WithAFieldPerBodyJellyOnSandLeavesACrater) {
+  const Crater c = contact_crater(exec());
+  EXPECT_LT(c.deepest, -kCraterDepth);
+  EXPECT_LT(c.last, -kCraterDepth) << "the crater did not last";
+  EXPECT_GT(c.splash, kContactSplashHeight);
 }
 
 /// How far (m, along x) a jelly block resting on a stiff jelly bed slides in `t` s under gravity
@@ -311,7 +333,6 @@ double slide(double degrees, double mu, bool contact, double t) {
 // 0.5): the contact normal tilts at the block's edges (docs/NOTES.md), and its impulse there
 // brakes. The test checks the order and the single grid's failure, not the analytic distances.
 TEST(MpmContact, WithAFieldPerBodyABlockSlidesDownAnInclineByItsFriction) {
-  if (on_gpu()) GTEST_SKIP() << "multi-field contact runs on the CPU backend only";
   const double t = 0.2, g = 9.81, a = 20 * M_PI / 180.0;
   const double free = slide(20, 0.0, true, t), rough = slide(20, 0.2, true, t);
   const double stuck = slide(20, 0.5, true, t), grid = slide(20, 0.0, false, t);
@@ -327,7 +348,6 @@ TEST(MpmContact, WithAFieldPerBodyABlockSlidesDownAnInclineByItsFriction) {
 
 // Split runs (several parts), g2p2g and the deterministic mode refuse the key, naming it.
 TEST(MpmContact, SplitRunsG2p2gAndDeterministicRefuseContact) {
-  if (on_gpu()) GTEST_SKIP() << "the CUDA backend refuses the key first";
   Scene s = resting_scene(0.02);
   contact_between(s, {1}, 0.5);
   EXPECT_TRUE(throws_with(
@@ -342,12 +362,33 @@ TEST(MpmContact, SplitRunsG2p2gAndDeterministicRefuseContact) {
       throws_with([&] { silt::mpm::Solver solver(det, exec()); }, {"contact", "deterministic"}));
 }
 
-// The CUDA backend refuses the key with a message naming it.
-TEST(MpmContact, CudaRefusesContactNamingTheKey) {
-  if (!on_gpu()) GTEST_SKIP() << "the CPU backend runs multi-field contact";
-  Scene s = resting_scene(0.02);
-  contact_between(s, {1}, 0.5);
-  EXPECT_TRUE(throws_with([&] { silt::mpm::Solver solver(s, exec()); }, {"'contact'"}));
+// The CUDA backend against the CPU backend, scenario by scenario (the CUDA run's own checks are
+// the tests above). Float atomics add in another order than the CPU's per-thread grids, so the runs
+// are not bit-equal. The CPU backend on 1 and on 2 threads (another order of its sums) gave rest
+// gaps 0.166 and 0.167 cell and the same parting speeds, impact gap and crater to the digits
+// printed (docs/NOTES.md 2026-12-05, "contact on CUDA"). The tolerances leave the GPU's order room
+// beyond that and still fail the single grid's behaviour by far: rest gap 0.05 cell (single grid:
+// 0.83 cell more), parting speeds 0.05 m/s (0.13 slower), the impact's narrowest gap 0.2 cell (1.5
+// wider), the crater 3 mm (the single grid's sand ends 45 mm higher).
+constexpr double kRestGapTolCells = 0.05;
+constexpr double kPartingSpeedTol = 0.05;  // m/s
+constexpr double kImpactGapTolCells = 0.2;
+constexpr double kCraterTol = 0.003;  // m
+
+TEST(MpmContact, WithAFieldPerBodyCudaMatchesTheCpu) {
+  if (!on_gpu()) GTEST_SKIP() << "compares the CUDA backend with the CPU backend";
+  const silt::Exec cpu = silt::Exec::host();
+  const Resting rc = resting_contact(cpu), rg = resting_contact(exec());
+  EXPECT_NEAR(rg.gap, rc.gap, kRestGapTolCells);
+  const HeadOn hc = head_on(true, cpu), hg = head_on(true, exec());
+  std::printf("head-on: cpu %.3f / %.3f m/s, gap %.3f cell; cuda %.3f / %.3f m/s, gap %.3f cell\n",
+              hc.end[0].vx, hc.end[1].vx, hc.min_gap, hg.end[0].vx, hg.end[1].vx, hg.min_gap);
+  EXPECT_NEAR(hg.end[0].vx, hc.end[0].vx, kPartingSpeedTol);
+  EXPECT_NEAR(hg.end[1].vx, hc.end[1].vx, kPartingSpeedTol);
+  EXPECT_NEAR(hg.min_gap, hc.min_gap, kImpactGapTolCells);
+  const Crater cc = contact_crater(cpu), cg = contact_crater(exec());
+  EXPECT_NEAR(cg.deepest, cc.deepest, kCraterTol);
+  EXPECT_NEAR(cg.last, cc.last, kCraterTol);
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ void Part::request_rebuild() {
 void Part::prepare() {
   // A grid that moved has lost its blocks (and, under G2P2G, the scattered particles).
   if (grid_.ensure(last_num_blocks_)) request_rebuild();
+  contact_.prepare(grid_.view(), grid_.host_partials());  // sized with the grid, before the steps
   refresh_args();
   if (speed_stale_) {
     // New particles have not been through a G2P: one reduction over all of them (it combines

@@ -43,6 +43,10 @@ std::string member_solver_checkpoint(const std::string& dir, std::size_t m) {
   return dir.empty() ? std::string() : member_file(dir, m, "silt");
 }
 
+std::string failed_mark(const std::string& dir) {
+  return (fs::path(dir) / "rank_failed").string();
+}
+
 std::string ensemble_checkpoint_dir(const std::string& out) {
   return (fs::path(out) / "ensemble_checkpoint").string();
 }
@@ -93,7 +97,7 @@ void remove_ensemble_checkpoint(const std::string& dir) {
   for (const fs::directory_entry& f : fs::directory_iterator(dir, ec)) {
     const std::string name = f.path().filename().string();
     const std::string ext = f.path().extension().string();
-    if (name == "key.json" ||
+    if (name == "key.json" || name == "rank_failed" ||
         (name.rfind("member_", 0) == 0 && (ext == ".bin" || ext == ".silt" || ext == ".partial")))
       fs::remove(f.path(), ec);
   }

@@ -32,6 +32,9 @@ void start_ensemble_checkpoint(const std::string& dir, const std::string& key);
 /// Checks that `dir` is the checkpoint of this ensemble; silt::Error naming the folder and what
 /// differs (the scene, --set, a member, the outputs) otherwise.
 void check_ensemble_checkpoint(const std::string& dir, const std::string& key);
+/// rank_failed: left by a rank whose member failed, so that the other ranks' members stop at their
+/// next frame (ensemble_ranks.hpp); removed when a run claims the folder and with it.
+std::string failed_mark(const std::string& dir);
 /// Removes the folder (the report is written).
 void remove_ensemble_checkpoint(const std::string& dir);
 

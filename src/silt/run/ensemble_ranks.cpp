@@ -3,12 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <exception>
+#include <filesystem>
 #include <vector>
 
+#include "silt/io/atomic_file.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/member_plan.hpp"
 
 namespace silt::run {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -46,6 +52,26 @@ void on_every_rank(const partition::World& world, const std::function<void()>& p
   }
   const std::string first = first_error(world, error);
   if (!first.empty()) throw RanksError(first);
+}
+
+int run_members_on_ranks(const partition::World& world, const std::string& checkpoint,
+                         std::function<int()>& stop, const std::function<int()>& run) {
+  if (!world.distributed() || checkpoint.empty()) return run();
+  const std::string mark = failed_mark(checkpoint);
+  stop = [mark, own = stop] {
+    std::error_code ec;
+    if (fs::exists(mark, ec)) return int(SIGTERM);
+    return own ? own() : 0;
+  };
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    try {  // only a shortcut: the error travels at the meeting whether or not the mark is written
+      io::write_text_atomically(mark, fmt::format("rank {}: {}\n", world.rank(), e.what()));
+    } catch (const std::exception&) {
+    }
+    throw;
+  }
 }
 
 int agree_on_signal(const partition::World& world, int signal) {

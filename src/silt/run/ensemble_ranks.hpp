@@ -27,6 +27,14 @@ class RanksError : public Error {
 /// passes as it is.
 void on_every_rank(const partition::World& world, const std::function<void()>& phase);
 
+/// The members of this rank run by `run`, with `stop` as their stop (returns `run`'s signal). Over
+/// several ranks a failure leaves failed_mark(checkpoint) (ensemble_checkpoint.hpp) in the folder
+/// every rank sees, and every rank's members stop (SIGTERM) at their next frame once it is there:
+/// the ranks meet only after their members, which may run for hours. The error itself travels
+/// as on_every_rank's.
+int run_members_on_ranks(const partition::World& world, const std::string& checkpoint,
+                         std::function<int()>& stop, const std::function<int()>& run);
+
 /// The largest of the ranks' signals (0: none stopped), on every rank.
 int agree_on_signal(const partition::World& world, int signal);
 

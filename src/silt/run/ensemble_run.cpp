@@ -92,6 +92,8 @@ void claim_out(const Prepared& p, const EnsembleRequest& q) {
           q.restart, fs::path(q.restart).parent_path().string(), p.o.out));
     claim_ensemble_dir(p.o.out, OutputMode::restart);
     check_ensemble_checkpoint(p.o.checkpoint, key);
+    std::error_code gone;
+    fs::remove(failed_mark(p.o.checkpoint), gone);  // of the run that stopped
     return;
   }
   if (q.overwrite) remove_ensemble_checkpoint(p.o.checkpoint);
@@ -151,8 +153,12 @@ void run_share(const Prepared& p, Progress& progress, EnsembleOutcome& r,
                std::vector<Result>& results, RunMembers run) {
   const partition::World& w = *p.world;
   results.assign(p.e.members.size(), Result{});
+  EnsembleOptions o = p.o;
   int signal = 0;
-  on_every_rank(w, [&] { signal = run(p.scene, p.e, p.o, progress, results); });
+  on_every_rank(w, [&] {
+    signal = run_members_on_ranks(w, o.checkpoint, o.stop,
+                                  [&] { return run(p.scene, p.e, o, progress, results); });
+  });
   r.signal = agree_on_signal(w, signal);
   r.done = gather_members(
       w, results.size(), [&](std::size_t m) { return results[m].done; },
