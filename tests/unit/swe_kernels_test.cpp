@@ -465,6 +465,33 @@ TEST(SweCfl, WaveSpeedAndStep) {
   EXPECT_NEAR(cfl_dt_k(0.0, 2.0, 0.45, 0.01), 90.0, 1e-12);
 }
 
+// rain_column_step_k: the step keeps dt (speed + sqrt(g rain dt)) <= limit (to round-off, as
+// cfl_dt_k's division), at it where the bound binds, and returns dt0 to the bit where it does not
+// (or without rain).
+TEST(SweCfl, RainColumnStep) {
+  const double limit = 0.25 * 20.0;  // cfl dx, m
+  const double mm_h = 1e-3 / 3600;
+  constexpr double kRoundoff = 8 * std::numeric_limits<double>::epsilon();  // a few roundings
+  EXPECT_EQ(rain_column_step_k(2.0, 0.0, kG, limit, 2.5 * (1 + 1e-15)), 2.5 * (1 + 1e-15));
+  EXPECT_EQ(rain_column_step_k(2.0, 40 * mm_h, kG, limit, 1.0), 1.0);
+  struct Case {
+    double speed, rain, dt0;
+  };
+  // The dry plane of rain_plane.json (the speed floor sqrt(g 1e-5), a 505 s step before), a wet
+  // cell under a cloudburst, a storm far below a deep flow's own bound.
+  for (const Case c : {Case{std::sqrt(kG * 1e-5), 40 * mm_h, 504.8}, Case{0.0, 200 * mm_h, 1e6},
+                       Case{0.5, 100 * mm_h, 10.0}, Case{3.0, 50 * mm_h, limit / 3.0}}) {
+    const double dt = rain_column_step_k(c.speed, c.rain, kG, limit, c.dt0);
+    const double courant = dt * (c.speed + std::sqrt(kG * c.rain * dt));
+    EXPECT_LE(dt, c.dt0);
+    EXPECT_LE(courant, limit * (1 + kRoundoff)) << "speed " << c.speed << " rain " << c.rain;
+    if (c.dt0 * (c.speed + std::sqrt(kG * c.rain * c.dt0)) > limit)
+      EXPECT_GE(courant, limit * (1 - kRoundoff)) << "speed " << c.speed << " rain " << c.rain;
+    else
+      EXPECT_EQ(dt, c.dt0);
+  }
+}
+
 // wave_speed_k divides once (max(|hu|, |hv|) / h): the same bits as the two velocities' maximum,
 // in both precisions, films, signs and ties included.
 template <class T>

@@ -1,5 +1,6 @@
 #include "silt/swe/forcing.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "silt/core/parallel_for.hpp"
@@ -47,6 +48,11 @@ void ForcingBuffers<T>::allocate(const Scene& s, const partition::Subdomain& d, 
           if (active[k]) v += double(T(frame[k])) * area;
         }
       frame_volume.push_back(v);
+      // The largest rate over the whole grid (the same on every part: one dt for all), as stored.
+      double m = 0.0;
+      for (size_t k = 0; k < frame.size(); ++k)
+        if (active[k]) m = std::max(m, double(T(frame[k])));
+      frame_max.push_back(m);
     }
     rain[0] = DeviceBuffer<T>(exec, n, "swe.rain.frame_a");
     rain[1] = DeviceBuffer<T>(exec, n, "swe.rain.frame_b");
@@ -111,6 +117,8 @@ ForcingView<T> ForcingBuffers<T>::view(int read, int write) const {
     f.step = scene->rain.step;
     f.volume_a = frame_volume[size_t(frame_a)];
     f.volume_b = frame_volume[size_t(frame_b)];
+    f.max_a = frame_max[size_t(frame_a)];
+    f.max_b = frame_max[size_t(frame_b)];
   }
   f.model = model;
   if (model != kNoInfiltration) {

@@ -42,6 +42,7 @@ struct ForcingBuffers {
   int ring = 0;
   std::vector<std::uint8_t> active;  // the layout's mask (host)
   std::vector<double> frame_volume;  // m^3/s of each frame over the owned active cells
+  std::vector<double> frame_max;     // m/s: each frame's largest rate over the grid's active cells
   int frame_a = -1, frame_b = -1;    // the frames in rain[0] and rain[1]
   DeviceBuffer<T> rain[2];
   int model = kNoInfiltration;

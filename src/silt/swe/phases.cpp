@@ -61,6 +61,23 @@ SILT_HD double forcing_step(const SolverView<T>& v, double t, double dt0) {
   }
   return safe;
 }
+
+/// The largest step <= dt0 (s) from t whose Courant number holds once the step's rain has fallen,
+/// where the scheme's fluxes see it (v.rain_before_fluxes; rain_column_step_k): Heun's stage 2
+/// takes the step dt chosen from U^n to the state its stage 1 rained on, and on a dry bed, whose
+/// cells bound no step, the first step (cfl dx / speed_floor, minutes) rained a film whose
+/// stage-2 Courant number was ~4: negative depths (docs/NOTES.md, "muscl positivity on
+/// rain_plane"). The rate is bounded over [t, t + dt0] (the uniform series' largest value there
+/// plus the rasters' largest), the speed by the cells' (or the floor).
+template <class T>
+SILT_HD double rain_step(const SolverView<T>& v, double t, double dt0) {
+  if (!v.rain_before_fluxes) return dt0;
+  const double rain =
+      math::max(v.series_range(v.rain_series, t, t + dt0).hi, 0.0) + v.forcing.rain_rate_max();
+  const double smax = double(*v.smax);
+  return rain_column_step_k(smax > v.speed_floor ? smax : v.speed_floor, rain, double(v.e.g),
+                            v.cfl * v.dx, dt0);
+}
 }  // namespace
 
 template <class T>
@@ -74,7 +91,8 @@ void phase_clock(const Exec& exec, const SolverView<T>& v) {
         if (!v.fault.raised() && t < target && t < c[kStopAfter]) {
           // The cells' CFL step (the speed of the last reduction) and max_dt, then the forcing's.
           const double dt_cells = cfl_dt_k(double(*v.smax), v.dx, v.cfl, v.speed_floor);
-          const double dt_cfl = forcing_step(v, t, dt_cells < v.max_dt ? dt_cells : v.max_dt);
+          const double dt_rain = rain_step(v, t, dt_cells < v.max_dt ? dt_cells : v.max_dt);
+          const double dt_cfl = forcing_step(v, t, dt_rain);
           if (dt_cfl < v.min_dt) {
             v.fault.raise(kFaultTimeStep, -1, int(c[kSteps]) + 1);
           } else {

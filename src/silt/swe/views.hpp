@@ -183,6 +183,7 @@ struct ForcingView {
   double t_a = 0, t_b = 0;            // s
   bool step = false;                  // piecewise constant in time
   double volume_a = 0, volume_b = 0;  // m^3/s of each frame over the owned active cells
+  double max_a = 0, max_b = 0;        // m/s: each frame's largest rate over the grid (every part's)
   int model = kNoInfiltration;        // InfiltrationCode
   const T *soil_a = nullptr, *soil_b = nullptr, *soil_c = nullptr;  // SoilCell fields
   const double* F = nullptr;  // cumulative infiltration at the step's start, m
@@ -193,6 +194,11 @@ struct ForcingView {
     if (rain_a == nullptr) return 0.0;
     const double w = clock[kRainW];
     return (1.0 - w) * double(rain_a[off]) + w * double(rain_b[off]);
+  }
+  /// The largest raster rate of any cell during the bracket, m/s (a blend lies between its frames).
+  SILT_HD double rain_rate_max() const {
+    if (rain_a == nullptr) return 0.0;
+    return step || max_a > max_b ? max_a : max_b;
   }
   /// Infiltration of the cell at offset off after its update (an inactive cell, or a no-op
   /// step, carries F over), on state s.
@@ -220,6 +226,9 @@ struct SolverView {
   double speed_floor;              // m/s, see cfl_dt_k
   double active_area;              // m^2 of active cells (rain)
   double z_ref;                    // m: bed datum subtracted from z and imposed levels
+  // Rain falls before fluxes see it (muscl: stage 1 rains, stage 2's fluxes take the wetter state),
+  // so the clock bounds the step by the rain column's speed too (rain_column_step_k).
+  bool rain_before_fluxes;
   // Forcing: every series in one table, series k being samples [offset[k], offset[k + 1]).
   const double* series_t;
   const double* series_v;

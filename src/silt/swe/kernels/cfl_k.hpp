@@ -27,4 +27,26 @@ SILT_HD SILT_FORCEINLINE double cfl_dt_k(double smax, double dx, double cfl, dou
   return cfl * dx / (smax > speed_floor ? smax : speed_floor);
 }
 
+/// The largest step <= dt0 (s) whose Courant number stays within the CFL once the step's rain has
+/// fallen (the second-order scheme: Heun's stage 1 rains on the cells and stage 2's fluxes see it).
+/// A cell of speed a (m/s) under a rain column r dt (rate r <= rain_max, m/s) has speed at most
+/// a + sqrt(g r dt) after it (sqrt(g (h + r dt)) <= sqrt(g h) + sqrt(g r dt); rain carries no
+/// momentum), so the step keeps dt (speed + sqrt(g rain_max dt)) <= limit = cfl dx (m). Returns dt0
+/// itself when it does (no rain: dt0 to the bit). Else Newton on x = sqrt(dt) for the root of the
+/// convex b x^3 + speed x^2 = limit (b = sqrt(g rain_max)), which approaches it from above, and
+/// then dt = limit / (speed + b x), which is below the root and meets the bound.
+SILT_HD SILT_FORCEINLINE double rain_column_step_k(double speed, double rain_max, double g,
+                                                   double limit, double dt0) {
+  const double b = math::sqrt(g * (rain_max > 0.0 ? rain_max : 0.0));
+  if (!(b > 0.0) || !(dt0 * (speed + b * math::sqrt(dt0)) > limit)) return dt0;
+  double x = math::sqrt(dt0);
+  for (int k = 0; k < 60; ++k) {
+    const double f = (b * x + speed) * x * x - limit, df = (3.0 * b * x + 2.0 * speed) * x;
+    const double next = x - f / df;
+    if (!(next < x)) break;  // converged (round-off), from above
+    x = next;
+  }
+  return limit / (speed + b * x);
+}
+
 }  // namespace silt::swe
