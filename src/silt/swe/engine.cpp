@@ -262,14 +262,23 @@ void Engine<T>::finish_parts() {
   }
 }
 
-// The volume through each cross-section edge this step (sections.hpp), from the fluxes of the
-// state the step started from, on the part that owns the edge.
+// The volume through each cross-section edge this step (sections.hpp), from the fluxes the update
+// took, on the part that owns the edge: the first order's of the state the step started from; the
+// second order's (second_order) the mean of its two stages', of U^n and of U* (buffer 2), as
+// finish_muscl_parts counts the boundaries' volumes.
 template <class T>
-void Engine<T>::accumulate_sections() {
+void Engine<T>::accumulate_sections(bool second_order) {
   if (layout_.sections.edges.empty()) return;
   for (auto& p : parts_) {
     activate(p->exec);
-    phase_section_flow(p->exec, p->section_view(cur_));
+    SectionFlowView<T> v = p->section_view(cur_);
+    if (!second_order) {
+      phase_section_flow(p->exec, v);
+      continue;
+    }
+    phase_section_flow(p->exec, v, 0.5, true);
+    v.e = p->edge_view(2);
+    phase_section_flow(p->exec, v, 0.5, true);
   }
 }
 

@@ -29,8 +29,7 @@ void Engine<T>::launch_muscl_step() {
   const Index r2 = std::min(valid_star - 2, valid);  // stage 2 reads U* 2 layers out, U^n in place
   muscl_final(r2);
   finish_muscl_parts();
-  // Cross-sections: the first-order fluxes of U^n (not yet the mean of the stages' fluxes).
-  accumulate_sections();
+  accumulate_sections(/*second_order=*/true);  // the mean of the stages' fluxes, as the update
   accumulate_hazard();
   exchange_->keep_layers(r2);
   cur_ = 1 - cur_;

@@ -71,7 +71,7 @@ class Engine final : public EngineBase {
   void update_overlapping_exchange(Index r);
   void update(Part<T>& p, Box2 box, const char* label);
   void finish_parts();
-  void accumulate_sections();
+  void accumulate_sections(bool second_order = false);
   void accumulate_mask_edges();
   void accumulate_hazard();
   // Gauges on the device (engine_gauges.cpp): the step's sample, and the host's read of the rows

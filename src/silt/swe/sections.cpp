@@ -4,26 +4,30 @@
 
 #include "silt/core/parallel_for.hpp"
 #include "silt/swe/edges.hpp"
+#include "silt/swe/muscl_edges.hpp"
 
 namespace silt::swe {
 
 namespace detail {
 
 template <class T>
-void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v) {
+void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v, double weight,
+                        bool second_order) {
   if (v.n == 0) return;
   parallel_for(
       exec, "swe.section_flow", v.n, SILT_LAMBDA(Index k) {
         const double dt = v.clock[kDt];
         if (!(dt > 0.0)) return;
         const SectionEdge s = v.edges[k];
-        const double q = double(edge_flux(v.e, s.i, s.j, s.dir == 0 ? Dir::x : Dir::y).h);
-        v.clock[v.first + s.slot] += double(s.weight) * q * dt * v.dx;  // the edge's own slot
+        const Dir d = s.dir == 0 ? Dir::x : Dir::y;
+        const double q = double(second_order ? muscl_edge_flux(v.e, s.i, s.j, d).h
+                                             : edge_flux(v.e, s.i, s.j, d).h);
+        v.clock[v.first + s.slot] += double(s.weight) * q * dt * v.dx * weight;  // its own slot
       });
 }
 
-template void phase_section_flow<float>(const Exec&, const SectionFlowView<float>&);
-template void phase_section_flow<double>(const Exec&, const SectionFlowView<double>&);
+template void phase_section_flow<float>(const Exec&, const SectionFlowView<float>&, double, bool);
+template void phase_section_flow<double>(const Exec&, const SectionFlowView<double>&, double, bool);
 
 }  // namespace detail
 }  // namespace silt::swe

@@ -10,7 +10,8 @@
 // TUFLOW's flow lines, which also need an active cell on either side).
 //
 // Per step, the part that owns the cell on an edge's east (x) or north (y) side adds dt dx times
-// the edge's unit discharge (edge_flux(), the flux of the step's update) to the edge's own slot:
+// the edge's unit discharge (the flux of the step's update: edge_flux(), or for the second-order
+// scheme the mean of muscl_edge_flux() over Heun's two stages) to the edge's own slot:
 // no atomics, so totals() sums each section's slots in order to the same bits on any split.
 #pragma once
 
@@ -62,10 +63,14 @@ struct SectionFlowView {
   double dx = 0;    // m
 };
 
-/// Adds each edge's volume of the step just taken (weight x unit discharge x kDt x dx, m^3; kDt 0:
-/// nothing) to its slot. Runs after the update, before the state buffers swap.
+/// Adds each edge's volume of the step just taken (edge weight x unit discharge x kDt x dx x
+/// `weight`, m^3; kDt 0: nothing) to its slot. Runs after the update, before the state buffers
+/// swap. The unit discharge is the update's flux of the state v.e holds: edge_flux(), or with
+/// second_order muscl_edge_flux(), called once per Heun stage with weight 0.5 (the update's mean of
+/// the stages' fluxes).
 template <class T>
-void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v);
+void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v, double weight = 1.0,
+                        bool second_order = false);
 
 }  // namespace detail
 }  // namespace silt::swe
