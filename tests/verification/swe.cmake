@@ -31,6 +31,16 @@ if(TARGET silt)
   set_tests_properties(swe_dry_front_test PROPERTIES LABELS verification TIMEOUT 60
                        ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
+# The tilted V-catchment (issue 34; scenes/v_catchment.json): equilibrium outlet discharge, mass
+# balance, the planes' and the outlet's rising limbs against the kinematic wave, first order
+# against muscl (docs/verification-swe.md, "The V-catchment").
+if(TARGET silt)
+  add_test(NAME swe_v_catchment_test
+           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_v_catchment_test.py
+                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_v_catchment)
+  set_tests_properties(swe_v_catchment_test PROPERTIES LABELS verification TIMEOUT 60
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
 # Rain rasters and infiltration: Green-Ampt and Horton against their analytic curves, rain volumes
 # to round-off, the one-pass paths, split runs and restarts against the plain phases and one part.
 silt_add_test(NAME swe_rain_infiltration_test SOURCES swe_rain_infiltration_test.cpp
