@@ -324,12 +324,30 @@ if wanted("mac_sub"):
 if wanted("rain_super"):
     rows = study("MacDonald with rain, supercritical (SWASHES 1 2 4 4)",
                  lambda n: macdonald_rain(4, n), [50, 100, 200])
-    # Measured at 200 cells (the bed at the cell centres): h 4.89e-2, 5.11e-2, 7.90e-2; q 2.99e-3,
-    # 2.99e-3, 3.26e-3; orders of h 0.43 then 1.02, of q 1.14 then 1.16. The discharge inflow imposes q alone (boundary_k.hpp),
+    # First order, measured at 200 cells (the bed at the cell centres): h 4.89e-2, 5.11e-2,
+    # 7.90e-2; q 2.99e-3, 2.99e-3, 3.26e-3; orders of h 0.43 then 1.02, of q 1.14 then 1.16. The discharge inflow imposes q alone (boundary_k.hpp),
     # where SWASHES also imposes the supercritical depth 0.7415 m: the first cell holds 1.0 m at
     # 200 cells and the channel stays ~0.03 m too deep downstream of it.
-    expect("rain supercritical", rows,
-           {"h": (6.3e-2, 6.8e-2, 3.2e-1), "q": (3.9e-3, 8.9e-3, 1.17e-1)}, 0.35)
+    if SCHEME == "muscl":
+        # muscl (2026-12-05, cfl 0.25), 50/100/200 cells: h L1 9.57e-4, 3.66e-4, 2.87e-4 (orders
+        # 1.39, 0.35), Linf 8.1e-3, 1.79e-2, 3.17e-2; q L1 5.63e-3, 1.04e-3, 2.80e-4 (orders
+        # 2.44, 1.89). h's error sits in the first cells behind the inflow (cells 0-2 hold 89% of
+        # its L1 at 200 cells): the discharge inflow imposes q alone where SWASHES also imposes the
+        # supercritical depth, a boundary layer of a few cells whose peak grows as dx shrinks
+        # (Linf above), so its share of L1 falls only like dx^0.2 while the interior's second-
+        # order error vanishes: the order of h drops toward ~0.2 on fine grids, 100x below the
+        # first order's error (docs/verification-swe.md, "SWASHES"). q is not imposed wrongly
+        # and converges at order ~2.
+        expect("rain supercritical, muscl", rows,
+               {"h": (4.0e-4, 3.4e-3, 4.4e-2), "q": (3.9e-4, 1.6e-3, 1.4e-2)}, None)
+        o_h, o_q = orders(rows, "h"), orders(rows, "q")
+        check(min(o_h) > 0.2, f"rain supercritical, muscl: L1 orders of h "
+              f"{', '.join(f'{v:.2f}' for v in o_h)} > 0.2 (the inflow's boundary layer)")
+        check(min(o_q) > 1.6, f"rain supercritical, muscl: L1 orders of q "
+              f"{', '.join(f'{v:.2f}' for v in o_q)} > 1.6")
+    else:
+        expect("rain supercritical", rows,
+               {"h": (6.3e-2, 6.8e-2, 3.2e-1), "q": (3.9e-3, 8.9e-3, 1.17e-1)}, 0.35)
 if wanted("thacker"):
     rows = study("Thacker 2D, planar surface in a paraboloid (SWASHES 2 1 1 2)", thacker_2d,
                  [50, 100, 200])
