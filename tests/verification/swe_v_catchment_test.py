@@ -44,7 +44,7 @@ TC = (L * N_P / SQRT_S / RAIN ** (2.0 / 3.0)) ** 0.6  # s, 1807 (1767 with sqrt(
 # Tolerances (first order, muscl), justified in docs/verification-swe.md, "The V-catchment".
 EQ_TOL = {"first_order": 0.02, "muscl": 0.005}  # equilibrium discharge, relative
 PLANE_TOL = {"first_order": None, "muscl": 0.05}  # plane t50/t90 against the analytic, relative
-OUTLET_TOL = {"first_order": 0.15, "muscl": 0.10}  # outlet t50/t90 against the kinematic V
+OUTLET_TOL = {"first_order": 0.15, "muscl": 0.12}  # outlet t50/t90 against the kinematic V
 # The first order's planes lag (a thin sheet, ~5 mm, over 1 m bed steps between 20 m cells: the
 # hydrostatic reconstruction's error, of first order in dx): measured at 20 m, the outlet
 # discharges differ by up to 31% of Q_EQ on the rising limb, the outflow by 180 min by 3.6%.
