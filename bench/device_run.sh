@@ -241,6 +241,8 @@ if has python; then
         >> "$OUT/python-build.txt" 2>&1
     (cd /tmp && $PY -c "import silt; print(silt.__file__, silt.build_id(), 'cuda', silt.cuda_compiled(), silt.cuda_device_count())") 2>&1 |
       tee -a "$OUT/python-env.txt"
+    # The libraries the module resolves (which libstdc++, any stdc++fs): python-env.txt.
+    ldd "$(cd /tmp && $PY -c 'import silt._silt as m; print(m.__file__)')" >> "$OUT/python-env.txt" 2>&1
     # GPU tests first (the DLPack path), then everything else on the CPU backend.
     OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 300 \
       $PY -m pytest -v -rs -p no:cacheprovider tests/python/test_dlpack_gpu.py \
