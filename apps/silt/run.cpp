@@ -178,6 +178,7 @@ int run_swe(const io::SweJob& job, const RunOptions& o) {
   if (!o.restart.empty())
     from = std::make_unique<io::SweCheckpoint>(io::load_swe_checkpoint(o.restart, job));
   return run_on_ranks<swe::SplitFault>(r.world, r.out, [&] {
+    for (const auto& w : job.warnings) r.progress.log("warning: " + w);
     r.progress.log(
         fmt::format("silt run: shallow water '{}', {} x {} cells of {} m, {}, on {}",
                     job.scene.name, job.scene.grid.nx, job.scene.grid.ny, job.scene.grid.dx,

@@ -394,6 +394,39 @@ std::string level_below_ground(const Scene& s, const Boundary& b,
       high, low->i, low->j, ground);
 }
 
+EdgeFall bed_fall_toward_edge(const Scene& s, const std::vector<BoundaryEdge>& edges) {
+  EdgeFall f;
+  if (s.bed.empty()) return f;
+  const Index di[4] = {1, -1, 0, 0}, dj[4] = {0, 0, 1, -1};  // inward, by SideCode's order
+  const auto z = [&](Index i, Index j) {
+    return s.bed[size_t(j) * size_t(s.grid.nx) + size_t(i)];
+  };
+  double sum = 0;
+  for (const BoundaryEdge& e : edges) {
+    const Index ii = e.i + di[e.side], ij = e.j + dj[e.side];
+    if (!is_active(s.grid, s.active, e.i, e.j) || !is_active(s.grid, s.active, ii, ij)) continue;
+    sum += (z(ii, ij) - z(e.i, e.j)) / s.grid.dx;
+    ++f.cells;
+  }
+  if (f.cells) f.slope = sum / double(f.cells);
+  return f;
+}
+
+std::string open_on_falling_bed(const Scene& s, const Boundary& b,
+                                const std::vector<BoundaryEdge>& edges) {
+  if (b.kind != BoundaryKind::open) return {};
+  const EdgeFall f = bed_fall_toward_edge(s, edges);
+  if (!(f.slope > kOpenEdgeFallWarn)) return {};
+  const double pct = 100.0 * f.slope;
+  return fmt::format(
+      "(open) lies on a bed falling {} toward the edge (the mean over its {} edge cell{} of the "
+      "bed one cell inside less the bed at the edge, over dx): an open edge holds back a "
+      "subcritical outflow (a pond forms, less water leaves); for an outlet use \"type\": "
+      "\"normal_depth\" with \"slope\": {:.2g}, or \"critical\" (docs/scenes-swe.md, boundaries)",
+      pct >= 1.0 ? fmt::format("{:.1f}%", pct) : fmt::format("{:.2f}%", pct), f.cells,
+      f.cells == 1 ? "" : "s", f.slope);
+}
+
 size_t boundary_source_slots(const Scene& s) {
   const Grid& g = s.grid;
   size_t n = size_t(2 * (g.nx + g.ny));

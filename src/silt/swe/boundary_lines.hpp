@@ -75,6 +75,31 @@ std::vector<SourceCellIndex> polygon_cells(const Grid& grid,
 std::string level_below_ground(const Scene& scene, const Boundary& b,
                                const std::vector<BoundaryEdge>& edges);
 
+/// The bed's mean fall toward a boundary's edges, m/m: over the edges whose cell and whose
+/// inward neighbour (one cell inside, along the edge's inward normal) are both active, the mean of
+/// (bed inside - bed at the edge) / dx; positive where the bed falls toward the edge. cells: how
+/// many edges count (0: none, slope 0).
+struct EdgeFall {
+  double slope = 0;
+  size_t cells = 0;
+};
+EdgeFall bed_fall_toward_edge(const Scene& scene, const std::vector<BoundaryEdge>& edges);
+
+/// The fall above which an `open` edge warns: 0.1%. A flat bed (0) or one rising toward the edge
+/// stays silent, and so do floodplains and DEM noise (lowland floodplains fall 0.01% to 0.1%); a
+/// channel or a hillside falling toward the edge warns. docs/NOTES.md, "open edges on sloping
+/// beds: a warning" (2026-12-05).
+constexpr double kOpenEdgeFallWarn = 1e-3;
+
+/// The sloping-bed check of an `open` boundary: when the bed falls toward its edge by more than
+/// kOpenEdgeFallWarn, why that is suspicious, starting "(open) lies on a bed falling ..." (the
+/// zero-gradient ghost copies the bed, so the edge cell gets half its slope force and a
+/// subcritical outflow is held back: a pond forms at the edge and less water leaves), with the way
+/// out (normal_depth with the slope, or critical); empty otherwise and for every other kind. The
+/// scene reader warns with it (a valid scene: not refused).
+std::string open_on_falling_bed(const Scene& scene, const Boundary& b,
+                                const std::vector<BoundaryEdge>& edges);
+
 /// Flow slots of the scene's boundaries and sources (Totals::flows before the cross sections'):
 /// the grid's edge cells, the boundary lines' edges beside inactive cells, one per point source and
 /// one per cell of each inflow line or polygon. Throws as boundary_edges and line_cells.

@@ -215,18 +215,23 @@ void read_fields(Keys& root, FieldReader& fields, swe::Scene& s) {
   s.manning = empty_if_zero(zero_nodata(std::move(n_field)));
 }
 
-// The "dry-only" level boundaries (swe::level_below_ground): valid, so a warning under the
-// boundary's level rather than an error.
-void warn_dry_levels(const SceneSource& src, SweJob& job) {
+// The suspicious boundaries of a valid scene, a warning each under the boundary's key: a
+// "dry-only" level (swe::level_below_ground) and an `open` edge on a bed falling toward it
+// (swe::open_on_falling_bed).
+void warn_boundaries(const SceneSource& src, SweJob& job) {
   const swe::Scene& s = job.scene;
   for (size_t k = 0; k < s.boundaries.size(); ++k) {
     const swe::Boundary& b = s.boundaries[k];
-    if (b.kind != swe::BoundaryKind::level) continue;
-    const std::string why =
-        swe::level_below_ground(s, b, swe::boundary_edges(s.grid, s.active, b, k));
-    if (!why.empty())
+    if (b.kind != swe::BoundaryKind::level && b.kind != swe::BoundaryKind::open) continue;
+    const auto edges = swe::boundary_edges(s.grid, s.active, b, k);
+    const std::string dry = swe::level_below_ground(s, b, edges);
+    if (!dry.empty())
       job.warnings.push_back(key_message(src, fmt::format("boundaries[{}].level", k),
-                                         fmt::format("boundary {} '{}': {}", k, b.name, why)));
+                                         fmt::format("boundary {} '{}': {}", k, b.name, dry)));
+    const std::string fall = swe::open_on_falling_bed(s, b, edges);
+    if (!fall.empty())
+      job.warnings.push_back(key_message(src, fmt::format("boundaries[{}].type", k),
+                                         fmt::format("boundary {} '{}' {}", k, b.name, fall)));
   }
 }
 
@@ -252,7 +257,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
   if (!s.active.empty() && std::count(s.active.begin(), s.active.end(), 1) == 0)
     top.fail("bed", "leaves no active cell");
   detail::read_swe_forcing(top, fields, s);
-  warn_dry_levels(src, job);
+  warn_boundaries(src, job);
   read_physics(top, s);
   check_first_step(top, s);
   detail::read_swe_run_outputs(top, fields, job);
