@@ -23,34 +23,22 @@ target_compile_definitions(io_crs_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SO
 # One NetCDF file per run, checked by xarray, GDAL and the CF checker of the venv that
 # scripts/install-deps.sh makes (cfchecks from PyPI and the CF standard-name table).
 if(TARGET silt AND SILT_NETCDF)
-  add_test(NAME io_netcdf_cf_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/io_netcdf_cf_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/io_netcdf_cf)
-  set_tests_properties(io_netcdf_cf_test PROPERTIES LABELS unit TIMEOUT 300
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
+  silt_add_script_test(NAME io_netcdf_cf_test SCRIPT io_netcdf_cf_test.py
+                       DIR io_netcdf_cf LABEL unit TIMEOUT 300 THREADS 1)
 endif()
 # fields.nc in VTK's NetCDF CF reader with ParaView's defaults; hydrograph.nc (CF timeSeries)
 # passes cfchecks and equals hydrograph.csv.
 if(TARGET silt AND SILT_NETCDF)
-  add_test(NAME io_netcdf_readers_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/io_netcdf_readers_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/io_netcdf_readers)
-  set_tests_properties(io_netcdf_readers_test PROPERTIES LABELS unit TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
+  silt_add_script_test(NAME io_netcdf_readers_test SCRIPT io_netcdf_readers_test.py
+                       DIR io_netcdf_readers LABEL unit TIMEOUT 120 THREADS 1)
 endif()
 # The report's maps (maximum depth, hazard class) read back: frame, tick labels, north arrow, legend.
 if(TARGET silt AND SILT_PNG)
-  add_test(NAME swe_report_maps_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_report_maps_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_report_maps)
-  set_tests_properties(swe_report_maps_test PROPERTIES LABELS unit TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
+  silt_add_script_test(NAME swe_report_maps_test SCRIPT swe_report_maps_test.py
+                       DIR swe_report_maps LABEL unit TIMEOUT 120 THREADS 2)
 endif()
 # Hazard outputs against Ritter's dam break, read with GDAL and xarray, checked by cfchecks.
 if(TARGET silt AND SILT_NETCDF)
-  add_test(NAME swe_hazard_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_hazard_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_hazard)
-  set_tests_properties(swe_hazard_test PROPERTIES LABELS verification TIMEOUT 300
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
+  silt_add_script_test(NAME swe_hazard_test SCRIPT swe_hazard_test.py
+                       DIR swe_hazard LABEL verification TIMEOUT 300 THREADS 1)
 endif()

@@ -19,17 +19,13 @@ endif()
 # `silt run --ensemble`: members equal to their solo runs byte for byte, the statistics equal to
 # NumPy's on the members' maxima, ensemble.nc through the CF checker, a bad member refused.
 if(TARGET silt AND SILT_NETCDF)
-  add_test(NAME run_ensemble_cli_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/run_ensemble_cli_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/run_ensemble_cli)
-  set_tests_properties(run_ensemble_cli_test PROPERTIES LABELS unit TIMEOUT 120)
+  silt_add_script_test(NAME run_ensemble_cli_test SCRIPT run_ensemble_cli_test.py
+                       DIR run_ensemble_cli LABEL unit TIMEOUT 120)
 endif()
 # MPM sweeps: members equal to their solo runs byte for byte (also in the deterministic mode over
 # thread counts), the measures equal to NumPy's on the members' particle files, the statistics,
 # measures.nc through the CF checker, a bad member refused.
 if(TARGET silt AND SILT_NETCDF AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
-  add_test(NAME run_ensemble_mpm_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/run_ensemble_mpm_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/run_ensemble_mpm)
-  set_tests_properties(run_ensemble_mpm_test PROPERTIES LABELS unit TIMEOUT 120)
+  silt_add_script_test(NAME run_ensemble_mpm_test SCRIPT run_ensemble_mpm_test.py
+                       DIR run_ensemble_mpm LABEL unit TIMEOUT 120)
 endif()

