@@ -173,4 +173,41 @@ TEST(SweBoundaryLines, ALevelThatNeverReachesTheGroundIsTheDryOnlyLine) {
 }
 
 }  // namespace
+TEST(SweBoundaryLines, AnOpenEdgeOnABedFallingTowardItIsFlagged) {
+  Scene s;
+  s.grid = Grid{3, 3, 2.0, 0.0, 0.0};
+  // Rows (south first): 0, 0.1, 0; 0.5, 0.5, 0.5; 9, 9, 9. Falls toward the south edge: 0.25
+  // (0.5 / 2 m), 0.2, 0.25; rises toward the north edge.
+  s.bed = {0, 0.1, 0, 0.5, 0.5, 0.5, 9, 9, 9};
+  Boundary south = line({{0, 0}, {6, 0}});
+  south.name = "outlet";
+  south.kind = BoundaryKind::open;
+  const auto edges = boundary_edges(s.grid, {}, south, 0);
+  EdgeFall f = bed_fall_toward_edge(s, edges);
+  EXPECT_EQ(f.cells, 3u);
+  EXPECT_NEAR(f.slope, 0.7 / 3.0, 1e-12);
+  const std::string why = open_on_falling_bed(s, south, edges);
+  EXPECT_NE(why.find("(open) lies on a bed falling 23.3% toward the edge"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("over its 3 edge cells"), std::string::npos) << why;
+  EXPECT_NE(why.find("\"slope\": 0.23"), std::string::npos) << why;
+  s.active = {1, 1, 1, 1, 0, 1, 1, 1, 1};  // the middle inner cell nodata: that edge is left out
+  f = bed_fall_toward_edge(s, edges);
+  EXPECT_EQ(f.cells, 2u);
+  EXPECT_NEAR(f.slope, 0.25, 1e-12);
+  s.active.clear();
+  Boundary north = line({{0, 6}, {6, 6}});
+  north.kind = BoundaryKind::open;
+  EXPECT_LT(bed_fall_toward_edge(s, boundary_edges(s.grid, {}, north, 1)).slope, 0.0);
+  EXPECT_EQ(open_on_falling_bed(s, north, boundary_edges(s.grid, {}, north, 1)), "");
+  s.bed.assign(9, 1.0);  // flat
+  EXPECT_EQ(open_on_falling_bed(s, south, edges), "");
+  s.bed = {0, 0, 0, 0.0009, 0.0009, 0.0009, 1, 1, 1};  // 0.045%: below kOpenEdgeFallWarn
+  EXPECT_EQ(open_on_falling_bed(s, south, edges), "");
+  s.bed = {0, 0, 0, 0.0011, 0.0011, 0.0011, 1, 1, 1};  // 0.055%
+  EXPECT_NE(open_on_falling_bed(s, south, edges).find("falling 0.06%"), std::string::npos);
+  south.kind = BoundaryKind::normal_depth;  // the flow types continue the bed: not checked
+  EXPECT_EQ(open_on_falling_bed(s, south, edges), "");
+}
+
 }  // namespace silt::swe

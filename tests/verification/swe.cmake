@@ -76,6 +76,10 @@ silt_add_script_test(NAME swe_cross_sections_test SCRIPT swe_cross_sections_test
 # hydrographs, three partitions as one; bad geometry refused naming the boundary.
 silt_add_script_test(NAME swe_boundary_lines_test SCRIPT swe_boundary_lines_test.py
                      DIR swe_boundary_lines THREADS 2 CUDA)
+# An `open` edge on a bed falling toward it warns (issue 34), by `silt validate` and `silt run`:
+# the V-catchment's outlet set to open (2.0%), none for the shipped scene, flat or rising beds.
+silt_add_script_test(NAME swe_open_slope_warning_test SCRIPT swe_open_slope_warning_test.py
+                     DIR swe_open_slope_warning TIMEOUT 30 THREADS 2)
 # Gauges at no cost: samples at the ends of steps (gauges every 1 s take at most 2% more steps than
 # none, the same maximum depth), level and ground, the cell read, arrival times and maxima.
 silt_add_script_test(NAME swe_gauges_test SCRIPT swe_gauges_test.py DIR swe_gauges THREADS 2)
