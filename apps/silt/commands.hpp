@@ -48,7 +48,8 @@ struct BenchOptions {
 };
 
 int cmd_info();
-int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides);
+int cmd_validate(const std::string& scene_path, const std::vector<std::string>& overrides,
+                 const std::string& ensemble);
 int cmd_run(const RunOptions& options);
 /// `silt run scene.json --ensemble ensemble.json` (run_ensemble.cpp).
 int cmd_run_ensemble(const RunOptions& options);

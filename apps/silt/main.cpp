@@ -2,7 +2,7 @@
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
 //            [--deterministic] [--hash] [--ensemble ensemble.json [--members-at-once K]]
-//   silt validate scene.json [--set k=v]...
+//   silt validate scene.json [--set k=v]... [--ensemble ens.json]
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
 //   silt bench swe|mpm [--backend ...] [--devices 0,1] [--sizes ...] [--precision ...]
@@ -128,6 +128,10 @@ int main(int argc, char** argv) {
   auto* validate_cmd = app.add_subcommand("validate", "Check a scene file and print a summary");
   validate_cmd->add_option("scene", validate_path, "Scene file")->required();
   validate_cmd->add_option("--set", validate_overrides, "Override a scene value: path=value");
+  std::string validate_ensemble;
+  validate_cmd->add_option(
+      "--ensemble", validate_ensemble,
+      "Check every member of this ensemble file over the scene (nothing runs)");
 
   std::string view_dir, view_address = "8080";
   auto* view_cmd = app.add_subcommand("view", "Replay a finished output folder in the browser");
@@ -148,7 +152,7 @@ int main(int argc, char** argv) {
       check_given(*run_cmd, run);
       return run.ensemble.empty() ? cmd_run(run) : cmd_run_ensemble(run);
     }
-    if (*validate_cmd) return cmd_validate(validate_path, validate_overrides);
+    if (*validate_cmd) return cmd_validate(validate_path, validate_overrides, validate_ensemble);
     if (*view_cmd) return cmd_view(view_dir, view_address);
     if (*info_cmd) return cmd_info();
     if (*bench_cmd) return cmd_bench(bench);

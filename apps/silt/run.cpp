@@ -25,6 +25,7 @@
 #include "silt/partition/world.hpp"
 #include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
+#include "silt/run/ensemble_run.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/progress.hpp"
@@ -322,7 +323,16 @@ int cmd_run(const RunOptions& o) {
                           ));
 }
 
-int cmd_validate(const std::string& path, const std::vector<std::string>& overrides) {
+int cmd_validate(const std::string& path, const std::vector<std::string>& overrides,
+                 const std::string& ensemble) {
+  if (!ensemble.empty()) {
+    run::EnsembleRequest q;
+    q.scene = path;
+    q.ensemble = ensemble;
+    q.overrides = overrides;
+    fmt::print("{}\n{}: ok\n", run::validate_ensemble(q), ensemble);
+    return 0;
+  }
   const std::string solver = io::scene_solver(path);
   if (solver == "swe") {
     fmt::print("{}\n{}: ok\n", io::describe(io::load_swe_job(path, overrides)), path);

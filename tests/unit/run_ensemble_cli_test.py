@@ -191,5 +191,21 @@ check("member 'negative'" in r.stderr and "'manning'" in r.stderr,
       f"the error names the member and the key: {r.stderr.strip()}")
 check(not os.path.exists(bad_out), "nothing was written for a refused ensemble")
 
+# `silt validate scene --ensemble`: every member checked, nothing run or written.
+def validate(ensemble, expect):
+    r = subprocess.run([SILT, "validate", SCENE] + BASE[2:] + ["--ensemble", ensemble],
+                       capture_output=True, text=True)
+    check(r.returncode == expect, f"silt validate --ensemble {os.path.basename(ensemble)} exits "
+          f"{expect} (got {r.returncode}: {r.stderr.strip()})")
+    return r
+
+
+r = validate(ens, 0)
+check("of 5 members" in r.stdout and "every member checked" in r.stdout,
+      f"validate sums the ensemble up: {r.stdout.strip()}")
+r = validate(bad, 1)
+check("member 'negative'" in r.stderr and "'manning'" in r.stderr,
+      f"validate names the bad member and the key: {r.stderr.strip()}")
+
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

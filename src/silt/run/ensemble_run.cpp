@@ -50,11 +50,20 @@ struct Prepared {
 };
 
 // The scene, the ensemble, this rank's devices and the output folder's name: alike on every rank.
+io::Ensemble load_request_ensemble(const EnsembleRequest& q, const EnsembleScene& scene) {
+  return q.ensemble_text.empty()
+             ? io::load_ensemble(q.ensemble, scene.tree, scene.source)
+             : io::parse_ensemble(q.ensemble_text, q.ensemble, scene.tree, scene.source);
+}
+
+std::string describe_job(const io::SweJob& j) {
+  return fmt::format("shallow water '{}', {} x {} cells of {} m", j.scene.name, j.scene.grid.nx,
+                     j.scene.grid.ny, j.scene.grid.dx);
+}
+
 void prepare(Prepared& p, const EnsembleRequest& q) {
   p.scene = load_ensemble_scene(q.scene, q.overrides);
-  p.e = q.ensemble_text.empty()
-            ? io::load_ensemble(q.ensemble, p.scene.tree, p.scene.source)
-            : io::parse_ensemble(q.ensemble_text, q.ensemble, p.scene.tree, p.scene.source);
+  p.e = load_request_ensemble(q, p.scene);
   if (q.at_once > 0) {
     p.e.at_once = q.at_once;
     p.e.resolved["run"]["members_at_once"] = q.at_once;
@@ -192,8 +201,7 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
 
 void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const auto describe = [](const io::SweJob& j) {
-    return fmt::format("shallow water '{}', {} x {} cells of {} m", j.scene.name, j.scene.grid.nx,
-                       j.scene.grid.ny, j.scene.grid.dx);
+    return describe_job(j);
   };
   const auto report = [&](const io::SweJob& first, const std::vector<MemberResult>& results) {
     if (r.signal) return write_members_csv(p.e, results, p.o.out);
@@ -206,9 +214,13 @@ void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 }
 
 #if SILT_RUN_WITH_MPM
+std::string describe_job(const io::MpmJob& j) {
+  return fmt::format("MPM '{}', dx = {} m", j.scene.name, j.scene.dx);
+}
+
 void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
   const auto describe = [](const io::MpmJob& j) {
-    return fmt::format("MPM '{}', dx = {} m", j.scene.name, j.scene.dx);
+    return describe_job(j);
   };
   const auto report = [&](const io::MpmJob&, const std::vector<MpmMemberResult>& results) {
     r.files = write_mpm_ensemble_report(p.e, results, p.o.out, r.signal == 0);
@@ -222,6 +234,23 @@ void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 #endif
 
 }  // namespace
+
+std::string validate_ensemble(const EnsembleRequest& q) {
+  const EnsembleScene scene = load_ensemble_scene(q.scene, q.overrides);
+  const io::Ensemble e = load_request_ensemble(q, scene);
+  std::string first;
+  if (!e.mpm) {
+    first = describe_job(check_members(scene, e));
+  } else {
+#if SILT_RUN_WITH_MPM
+    first = describe_job(check_mpm_members(scene, e));
+#else
+    throw Error(fmt::format("{}: an MPM scene, and this build of silt has no MPM solver", q.scene));
+#endif
+  }
+  return fmt::format("ensemble '{}' of {} members of {}: every member checked", e.path,
+                     e.members.size(), first);
+}
 
 EnsembleOutcome run_ensemble(const EnsembleRequest& q) {
   Prepared p;

@@ -53,4 +53,9 @@ struct EnsembleOutcome {
 /// ensemble_ranks.hpp); the report's files are rank 0's (`files` is empty on the others).
 EnsembleOutcome run_ensemble(const EnsembleRequest& request);
 
+/// Reads the scene and the ensemble and checks every member as run_ensemble does before anything
+/// runs (`silt validate scene.json --ensemble ens.json`), without running, devices or files.
+/// Returns one line that sums it up; errors name the ensemble file, the member and the key.
+std::string validate_ensemble(const EnsembleRequest& request);
+
 }  // namespace silt::run

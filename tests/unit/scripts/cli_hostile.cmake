@@ -94,6 +94,11 @@ foreach(arg "--checkpoint-every;sim:1e-300" "--checkpoint-every;sim:1e-12" "--re
   endif()
 endforeach()
 expect_error(dx_1e-300 ${DIR}/swe.json SET grid.dx=1e-300 PARTS "'grid.dx'" "1e-300")
+# An ensemble file given where a scene goes (a new user's `silt run ens.json`): said so, with the
+# way to run it, not "'solver' is missing".
+file(WRITE ${DIR}/ens.json "{\"vary\": {\"keys\": {\"manning\": {\"scale\": [1, 2]}}}}")
+expect_error(ensemble_as_scene ${DIR}/ens.json
+             PARTS "ens.json" "is an ensemble file" "--ensemble ${DIR}/ens.json")
 file(WRITE ${DIR}/dup.json "{\"solver\": \"swe\", \"run\": {\"end_time\": 1, \"end_time\": 2}}")
 expect_error(duplicate_key ${DIR}/dup.json PARTS "dup.json" "'run.end_time'" "twice")
 expect_error(name_dotdot ${DIR}/swe.json SET name=\"..\" PARTS "'name'" "\"..\"")

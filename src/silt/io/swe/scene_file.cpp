@@ -296,8 +296,16 @@ std::string scene_solver_of_text(const std::string& text, const std::string& nam
   const Json root = parse_scene_text(text, name);
   SceneSource src{name, "", {}, {}};
   if (!root.is_object()) key_error(src, "(scene)", "must be a JSON object {...}");
-  if (!root.contains("solver"))
+  if (!root.contains("solver")) {
+    // An ensemble file where a scene goes (docs/ensembles.md): say so, and how to run it.
+    for (const char* key : {"vary", "members"})
+      if (root.contains(key))
+        throw Error(fmt::format(
+            "{}: is an ensemble file (it has '{}' and no 'solver'), not a scene: run it over the "
+            "scene it varies, `silt run SCENE.json --ensemble {}`",
+            name, key, name));
     key_error(src, "solver", "is missing: set \"solver\": \"swe\" or \"mpm\"");
+  }
   if (!root["solver"].is_string())
     key_error(src, "solver", fmt::format("must be a string, got {}", show(root["solver"])));
   return root["solver"].get<std::string>();
