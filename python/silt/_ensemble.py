@@ -60,6 +60,12 @@ class Ensemble:
                                   bool(overwrite), bool(quiet),
                                   "" if restart is None else os.fspath(restart))
 
+    def validate(self) -> str:
+        """Checks every member as :meth:`run` does before anything runs, without running or
+        writing (``silt validate scene --ensemble ens.json``): returns the line that sums the
+        ensemble up, or raises :class:`silt.Error` naming the first bad member and its key."""
+        return _silt.validate_ensemble(self._scene, self._overrides, self._ensemble, self._text)
+
     def __repr__(self) -> str:
         return f"<silt.Ensemble of {self._scene!r} by {self._ensemble!r}>"
 

@@ -1,5 +1,6 @@
 // silt.Ensemble(scene, ensemble).run(out): the library's run::run_ensemble (the one `silt run
-// scene --ensemble ens.json` runs), the GIL released, Ctrl-C its stop signal.
+// scene --ensemble ens.json` runs), the GIL released, Ctrl-C its stop signal; .validate():
+// run::validate_ensemble (`silt validate scene --ensemble ens.json`).
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -49,6 +50,18 @@ void bind_ensemble(nb::module_& m) {
       nb::arg("scene"), nb::arg("overrides"), nb::arg("ensemble"), nb::arg("ensemble_text"),
       nb::arg("out"), nb::arg("backend"), nb::arg("device"), nb::arg("overwrite"), nb::arg("quiet"),
       nb::arg("restart"));
+  m.def(
+      "validate_ensemble",
+      [](const std::string& scene, const std::vector<std::string>& overrides,
+         const std::string& ensemble, const std::string& ensemble_text) {
+        run::EnsembleRequest q;
+        q.scene = scene;
+        q.overrides = overrides;
+        q.ensemble = ensemble;
+        q.ensemble_text = ensemble_text;
+        return run::validate_ensemble(q);
+      },
+      nb::arg("scene"), nb::arg("overrides"), nb::arg("ensemble"), nb::arg("ensemble_text"));
 }
 
 }  // namespace silt::python

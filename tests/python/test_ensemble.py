@@ -101,6 +101,18 @@ def test_ensemble_bad_member(tmp_path):
     assert not (tmp_path / "bad").exists()
 
 
+def test_ensemble_validate(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # run() would write silt-out/ensemble here
+    ens = {"members": [{"name": "fine", "set": {"materials[0].friction_angle": 30}},
+                       {"name": "steep", "set": {"materials[0].friction_angle": 40}}]}
+    line = silt.Ensemble(SCENES / "mpm_column_sweep_2d.json", ens).validate()
+    assert "of 2 members of MPM 'column_sweep_2d'" in line and "every member checked" in line
+    ens["members"][1]["set"]["materials[0].friction_angle"] = -5
+    with pytest.raises(silt.Error, match=r"member 'steep'.*friction_angle"):
+        silt.Ensemble(SCENES / "mpm_column_sweep_2d.json", ens).validate()
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
 def test_ensemble_arguments(sand_dict):
     with pytest.raises(TypeError):
         silt.Ensemble(3, {})
