@@ -43,7 +43,8 @@ if(TARGET silt)
     PASS_REGULAR_EXPRESSION "member +11/11 .*t = 5400 s.*\nensemble: [0-9]+ files of statistics")
 endif()
 # The rain-on-catchment example scene end to end: rain rasters resampled, Green-Ampt soil from a
-# raster, an open outlet; passes when `silt run` prints a mass balance that closes to 1e-7.
+# raster, an outlet at normal depth; passes when `silt run` prints a mass balance that closes to
+# 1e-7.
 if(TARGET silt)
   add_test(NAME silt_run_rain_plane
            COMMAND silt run ${PROJECT_SOURCE_DIR}/scenes/rain_plane.json --backend cpu --overwrite
