@@ -270,7 +270,8 @@ if has python; then
     # each alone, then their two files whole, without Python's faulthandler: the preloaded handler
     # then gets the fault itself (Python's re-raises it and the fault's address is lost).
     faulted=$(grep -oE '^tests/python/[^ ]+::[^ ]+ Fatal Python error' "$OUT/python-pytest-cpu.txt" | cut -d' ' -f1)
-    SEGV_TESTS=${SEGV_TESTS:-tests/python/test_run.py::test_run_checkpoints_and_refusals tests/python/test_run_restart.py::test_swe_restored_run_continues_its_folder}
+    # The MPM restart claims its folder as the SWE one does (run/output_dir.cpp), then runs MPM.
+    SEGV_TESTS=${SEGV_TESTS:-tests/python/test_run.py::test_run_checkpoints_and_refusals tests/python/test_run_restart.py::test_swe_restored_run_continues_its_folder tests/python/test_run_restart.py::test_mpm_restored_run_continues_its_folder}
     : > "$OUT/python-pytest-segv.txt"
     for t in $faulted $SEGV_TESTS "tests/python/test_run.py tests/python/test_run_restart.py"; do
       echo "=== $t" >> "$OUT/python-pytest-segv.txt"

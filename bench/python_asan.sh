@@ -28,13 +28,16 @@ if [ "${asan#/}" = "$asan" ] || [ ! -e "$asan" ]; then
   exit 0
 fi
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -g"
+# PYTHON as an absolute path, its links kept (a venv's python finds its packages by its own path).
+PYABS=$(command -v "$PY") || { echo "python-asan: no interpreter '$PY'"; exit 1; }
+case "$PYABS" in /*) ;; *) PYABS=$PWD/$PYABS ;; esac
 # shellcheck disable=SC2086  # CMAKE_ARGS: options separated by spaces
 {
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DSILT_BUILD_PYTHON=ON \
-    -DSILT_BUILD_TESTS=OFF -DPython_EXECUTABLE="$(command -v "$PY" || echo "$PY")" \
+    -DSILT_BUILD_TESTS=OFF -DPython_EXECUTABLE="$PYABS" \
     ${CMAKE_ARGS:-} &&
     cmake --build "$B" -j "${JOBS:-2}" --target _silt
 } > "$OUT/python-asan-build.txt" 2>&1
@@ -55,7 +58,7 @@ find "$B/apps" -maxdepth 2 -name 'libsilt_*.so' -exec cp {} "$PKG/silt/" \; 2>/d
 LD_PRELOAD=$asan PYTHONPATH="$PWD/$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONMALLOC=malloc \
   ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0:abort_on_error=1:print_summary=1 \
   UBSAN_OPTIONS=print_stacktrace=1 MPLBACKEND=Agg \
-  timeout "${TIMEOUT:-540}" "$PY" -m pytest -v -rs -p no:cacheprovider \
+  timeout "${TIMEOUT:-540}" "$PYABS" -m pytest -v -rs -p no:cacheprovider \
   "${@:-tests/python}" --ignore=tests/python/test_dlpack_gpu.py \
   > "$OUT/python-asan-pytest.txt" 2>&1
 status=$?
