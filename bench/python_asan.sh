@@ -53,12 +53,15 @@ rm -rf "$PKG" && mkdir -p "$PKG"
 cp -r python/silt "$PKG/"
 cp "$B"/python/_silt*.so "$PKG/silt/"
 find "$B/apps" -maxdepth 2 -name 'libsilt_*.so' -exec cp {} "$PKG/silt/" \; 2>/dev/null
-# The runtime first in the process; PYTHONMALLOC=malloc: Python's objects on ASan's heap too.
+# The runtime first in the process, and libstdc++ with it (the interpreter does not link it, and
+# ASan's __cxa_throw then finds no real one: "CHECK failed ... real___cxa_throw"); PYTHONMALLOC=malloc:
+# Python's objects on ASan's heap too.
+stdcxx=$("$CXX" -print-file-name=libstdc++.so.6 2>/dev/null)
 # protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap would be.
-LD_PRELOAD=$asan PYTHONPATH="$PWD/$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONMALLOC=malloc \
+LD_PRELOAD="$asan${stdcxx:+ $stdcxx}" PYTHONPATH="$PWD/$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONMALLOC=malloc \
   ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0:abort_on_error=1:print_summary=1 \
   UBSAN_OPTIONS=print_stacktrace=1 MPLBACKEND=Agg \
-  timeout "${TIMEOUT:-540}" "$PYABS" -m pytest -v -rs -p no:cacheprovider \
+  timeout "${TIMEOUT:-540}" "$PYABS" -m pytest -v -s -rs -p no:cacheprovider \
   "${@:-tests/python}" --ignore=tests/python/test_dlpack_gpu.py \
   > "$OUT/python-asan-pytest.txt" 2>&1
 status=$?
