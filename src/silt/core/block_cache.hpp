@@ -6,7 +6,7 @@
 // for that mark (at once when the stream is idle: solvers fence their streams before their
 // buffers go). Identical members, a reduction's scratch and a solver rebuilt at the same size
 // reuse blocks; nothing is freed until an allocation fails (then the device's cache is emptied
-// and the allocation retried) or the process ends.
+// and the allocation retried) or the process ends (the CUDA cache lives as long as the process).
 //
 // The device side is a BlockBackend (the CUDA one in memory.cpp; tests give a fake one), so the
 // bookkeeping is tested on the CPU (core_block_cache_test).

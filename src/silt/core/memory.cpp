@@ -90,12 +90,11 @@ class CudaBlocks final : public BlockBackend {
   }
 };
 
-// One cache for the process, made on the first CUDA allocation (after the runtime started, so it
-// is destroyed, and its blocks freed, before the runtime ends).
+// One cache for the process, never destroyed: a buffer that outlives the static destructors (a
+// solver freed late at exit) still finds it; what it holds then goes with the process.
 BlockCache& device_blocks() {
-  static CudaBlocks backend;
-  static BlockCache cache(backend);
-  return cache;
+  static BlockCache* const cache = new BlockCache(*new CudaBlocks);
+  return *cache;
 }
 #endif
 
