@@ -104,6 +104,9 @@ TEST(EnsembleFile, ScaleMultipliesTheScenesValue) {
   EXPECT_DOUBLE_EQ(depth["patches"][0]["value"].get<double>(), 1.0);
   EXPECT_NE(error_of([&] { scaled("physics.cfl", 2.0); }).find("no value there"),
             std::string::npos);
+  // A rain factor on a scene that gives its rain as rainfall_mm_h names that key.
+  EXPECT_NE(error_of([&] { scaled("rainfall", 2.0); }).find("the scene has 'rainfall_mm_h' there"),
+            std::string::npos);
   // The scaled raster is what the scene parser reads: n times 2 in every cell.
   const auto e = parse(d, R"({"members": [{"name": "rough", "scale": {"manning": 2}}]})");
   const silt::io::SweJob job = silt::run::member_job(s, e, 0);

@@ -359,6 +359,26 @@ std::string to_string(EnsembleField f) {
   }
 }
 
+namespace {
+
+// "; the scene has 'rainfall_mm_h' there" when the object holding `key` has keys that begin
+// with its last name or that it begins with (a scene gives rain as rainfall_mm_h or rainfall);
+// "" otherwise.
+std::string similar_key(const Json& scene, const std::string& key, const std::string& where) {
+  const std::size_t dot = key.find_last_of('.');
+  const std::string leaf = dot == std::string::npos ? key : key.substr(dot + 1);
+  const Json* parent =
+      dot == std::string::npos ? &scene : find_key_path(scene, key.substr(0, dot), where);
+  if (!parent || !parent->is_object() || leaf.empty()) return "";
+  std::string found;
+  for (const auto& [name, value] : parent->items())
+    if (name != leaf && (name.rfind(leaf, 0) == 0 || leaf.rfind(name, 0) == 0))
+      found += (found.empty() ? "" : ", ") + fmt::format("'{}'", name);
+  return found.empty() ? "" : fmt::format("; the scene has {} there: scale that key", found);
+}
+
+}  // namespace
+
 Json scaled_value(const Json& scene, const std::string& key, double factor,
                   const SceneSource& scene_src, const std::string& where) {
   const Json* v = find_key_path(scene, key, where);
@@ -366,7 +386,8 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
     return Error(fmt::format("{}: scale of '{}': {}", where, key, why));
   };
   if (!v || v->is_null())
-    throw fail("the scene has no value there to scale (give one with \"set\" or \"values\")");
+    throw fail("the scene has no value there to scale (give one with \"set\" or \"values\")" +
+               similar_key(scene, key, where));
   if (v->is_number()) return v->get<double>() * factor;
   Json rows;
   if (v->is_array()) {
