@@ -81,7 +81,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   std::unique_ptr<mpm::RestartState> from;
   if (o.restart && load_partial(o.checkpoint, m, e.members[m].name, p)) {
     from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
-    if (from->frame != p.energy.time.size())
+    if (std::size_t(from->frame) != p.energy.time.size())
       throw Error(fmt::format("--restart: '{}' is after frame {}, its partial measures after {}",
                               ckpt, from->frame, p.energy.time.size()));
   }
