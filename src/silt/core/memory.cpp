@@ -100,6 +100,15 @@ BlockCache& device_blocks() {
 
 }  // namespace
 
+std::size_t cached_device_bytes(int device) {
+#if SILT_HAS_CUDA
+  return device_blocks().cached_bytes(device);
+#else
+  (void)device;
+  return 0;
+#endif
+}
+
 void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
   if (bytes == 0) return nullptr;
   if (exec.is_cuda()) {
