@@ -237,6 +237,9 @@ std::vector<std::int64_t> Solver::part_counts() const {
 int Solver::rebalances() const {
   return impl_->balancer.rebalances();
 }
+int Solver::cut_moves() const {
+  return impl_->balancer.cut_moves();
+}
 
 std::vector<PartInfo> Solver::part_info() const {
   std::vector<PartInfo> out;
