@@ -34,7 +34,7 @@ struct Layout {
 };
 
 /// CPU partitions; on CUDA, n GPUs with graphs and with plain launches (when there are n), and
-/// n parts on GPU 0.
+/// n parts on GPU 0 (one graph for them all, and plain launches).
 std::vector<Layout> layouts(int n) {
   if (!on_gpu()) return {{"cpu partitions", std::vector<Exec>(std::size_t(n), Exec::host()), {}}};
   std::vector<Layout> out;
@@ -50,7 +50,13 @@ std::vector<Layout> layouts(int n) {
     out.push_back({"GPUs, graphs", e, graph, true});
     out.push_back({"GPUs, plain launches", e, plain, false});
   }
-  out.push_back({"one GPU", std::vector<Exec>(std::size_t(n), Exec::cuda(0)), {}});
+  // Parts on one GPU share its stream: one graph steps them all (and plain launches).
+  SolverOptions plain;
+  plain.cuda_graph = false;
+  out.push_back({"one GPU", std::vector<Exec>(std::size_t(n), Exec::cuda(0)), {}, n > 1});
+  if (n > 1)
+    out.push_back(
+        {"one GPU, plain launches", std::vector<Exec>(std::size_t(n), Exec::cuda(0)), plain});
   return out;
 }
 

@@ -68,8 +68,9 @@ void Solver::Impl::step_plain(bool allow_pause) {
 void Solver::Impl::run_steps() {
   if (!graphs.empty()) {
     // One graph per part: every part loops over the frame's steps on its own, meeting the others
-    // at the in-kernel barriers; the loops end together (the agreed dt and frame end).
-    for (std::size_t k = 0; k < parts.size(); ++k) {
+    // at the in-kernel barriers; the loops end together (the agreed dt and frame end). Parts that
+    // share one stream: one graph steps them all.
+    for (std::size_t k = 0; k < graphs.size(); ++k) {
       activate(parts[k]->exec());
       graphs[k]->launch();
     }
