@@ -266,7 +266,9 @@ std::string Solver::layout() const {
   for (std::size_t q = 0; q < m.counts.size(); ++q)
     s += fmt::format("{}{}", q ? " | " : "", m.counts[q]);
   const int r = m.balancer.rebalances();
-  s += fmt::format(" particles, {} rebalance{}:", r, r == 1 ? "" : "s");
+  const int c = m.balancer.cut_moves();
+  s += fmt::format(" particles, {} rebalance{}, {} cut move{}:", r, r == 1 ? "" : "s", c,
+                   c == 1 ? "" : "s");
   for (const PartInfo& i : part_info())
     s += fmt::format(" [{}: {} particles, {} blocks, {} shared]", i.where, i.particles, i.blocks,
                      i.shared_blocks);
