@@ -13,7 +13,10 @@
 // tested on the CPU (core_block_cache_test).
 //
 // What a block's owner guarantees, as with cudaFree before: work on streams other than its own
-// that touched the block is complete (fenced) when the block is freed. A block whose stream is the
+// that touched the block is complete (fenced) when the block is freed. New: its own stream is
+// still alive then (the mark is recorded on it), so a DeviceBuffer must not outlive the Stream
+// of its Exec: the owners declare their streams before their buffers (swe Engine `compute_`,
+// mpm Solver::Impl `streams`). A block whose stream is the
 // legacy default stream is not cached (the caller frees it at once): a mark there does not follow
 // the non-blocking streams that may have used it.
 #pragma once
