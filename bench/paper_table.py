@@ -7,8 +7,12 @@ outputs asked) and with it (the whole process's wall time), next to the paper's 
 V100s). Each case runs on one GPU and, where asked, as two parts on it (--devices 0,0).
 
     python3 bench/paper_table.py --silt build-gpu/apps/silt/silt [--parts] [--cases snow,fountain]
+    python3 bench/paper_table.py --silt NEW/silt --base OLD/silt --parts --repeat 2
 
-Prints a Markdown table; a number here is a measurement of this call, never a test.
+Prints a Markdown table; a number here is a measurement of this call, never a test. With --base,
+every case runs with both binaries, alternated --repeat times (tree column: base, new), and the
+columns after the paper's say where a split run's time went: rebalances (host round trips of every
+particle), cut moves, the host's emission + balancing seconds, graph recordings (0: plain launches).
 """
 import argparse
 import re
@@ -37,6 +41,9 @@ FRAME = re.compile(r"frame\s+(\d+) .*particles\s+(\d+)\s+steps\s+(\d+)\s+([\d.]+
                    r"rebuilds\s+(\d+)")
 FINISHED = re.compile(r"finished: t = [\d.e+-]+ s, (\d+) steps in ([\d.]+) s wall")
 SETUP = re.compile(r"set up in ([\d.]+) s")
+HOST = re.compile(r"host time beyond the steps: emission ([\d.]+) s, grids [\d.]+ s, graph "
+                  r"recording [\d.]+ s \((\d+) times")
+END = re.compile(r"split at the end: .*? (\d+) rebalances?, (\d+) cut moves?")
 
 
 def run_case(silt, backend, scene, overrides, devices, out):
@@ -58,7 +65,12 @@ def run_case(silt, backend, scene, overrides, devices, out):
     steps = int(fin.group(1))
     step_wall = float(fin.group(2))
     rebuilds = sum(int(f[4]) for f in frames)
+    host, end = HOST.search(log), END.search(log)
     return {
+        "rebalances": log.count("MPM: rebalanced"),
+        "cut_moves": int(end.group(2)) if end else None,
+        "emission_s": float(host.group(1)) if host else None,
+        "recordings": int(host.group(2)) if host else None,
         "particles": max(int(f[1]) for f in frames),
         "steps_per_frame": steps / n_frames,
         "steps_per_rebuild": steps / rebuilds if rebuilds else float("inf"),
@@ -76,31 +88,40 @@ def fmt(x, spec):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--silt", default="build/apps/silt/silt")
+    ap.add_argument("--base", help="a second silt binary (the tree before a change), run alternately")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each case and binary")
     ap.add_argument("--cases", default=",".join(CASES))
     ap.add_argument("--backend", default="cuda")
     ap.add_argument("--set", action="append", default=[], help="one more override for every case")
     ap.add_argument("--parts", action="store_true", help="also two parts on the GPU (0,0)")
     ap.add_argument("--out", default="/tmp/silt-paper-table")
     a = ap.parse_args()
-    print("| case | parts | particles | steps/frame | steps/rebuild | ms/step | FPS after set-up"
+    trees = [("base", a.base), ("new", a.silt)] if a.base else [("-", a.silt)]
+    print("| case | tree | parts | particles | steps/frame | steps/rebuild | ms/step | FPS after set-up"
           " | FPS with set-up | set-up s | paper: particles, steps/frame, steps/rebuild, FPS"
-          " (4 V100) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          " (4 V100) | rebalances | cut moves | emission+balance s | graph recordings |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in a.cases.split(","):
         scene, overrides, paper = CASES[name]
+        ref = (f"{paper['particles']}, {fmt(paper['steps'], '.1f')}, "
+               f"{fmt(paper['rebuild'], '.1f')}, {fmt(paper['fps'], '.1f')}")
         for devices in ([None, "0,0"] if a.parts else [None]):
-            r = run_case(a.silt, a.backend, scene, overrides + a.set, devices, f"{a.out}/{name}")
             parts = 2 if devices else 1
-            ref = (f"{paper['particles']}, {fmt(paper['steps'], '.1f')}, "
-                   f"{fmt(paper['rebuild'], '.1f')}, {fmt(paper['fps'], '.1f')}")
-            if "error" in r:
-                print(f"| {name} | {parts} | error: {r['error']} | | | | | | | {ref} |")
-            else:
-                print(f"| {name} | {parts} | {r['particles']} | {r['steps_per_frame']:.1f} | "
-                      f"{r['steps_per_rebuild']:.1f} | {r['ms_per_step']:.3f} | "
-                      f"{r['fps_after_setup']:.1f} | {r['fps_with_setup']:.1f} | "
-                      f"{r['setup_s']:.2f} | {ref} |")
-            sys.stdout.flush()
+            for _ in range(a.repeat):
+                for tree, silt in trees:
+                    r = run_case(silt, a.backend, scene, overrides + a.set, devices,
+                                 f"{a.out}/{name}")
+                    if "error" in r:
+                        print(f"| {name} | {tree} | {parts} | error: {r['error']} | | | | | | |"
+                              f" {ref} | | | | |")
+                    else:
+                        print(f"| {name} | {tree} | {parts} | {r['particles']} | "
+                              f"{r['steps_per_frame']:.1f} | {r['steps_per_rebuild']:.1f} | "
+                              f"{r['ms_per_step']:.3f} | {r['fps_after_setup']:.1f} | "
+                              f"{r['fps_with_setup']:.1f} | {r['setup_s']:.2f} | {ref} | "
+                              f"{r['rebalances']} | {fmt(r['cut_moves'], 'd')} | "
+                              f"{fmt(r['emission_s'], '.2f')} | {fmt(r['recordings'], 'd')} |")
+                    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -284,7 +284,10 @@ int run_mpm(const io::MpmJob& job, const RunOptions& o) {
         print_state_hash(solver, frames.last_frame(), r.root);
       };
     }
-    return run_frames(frames, r, o, view);
+    const int rc = run_frames(frames, r, o, view);
+    // Where the cuts went (rebalances, cut moves): a split's cost is in its shared blocks.
+    if (r.split) r.progress.log("split at the end: " + solver.layout());
+    return rc;
   });
 }
 #endif

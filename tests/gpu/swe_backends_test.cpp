@@ -13,6 +13,10 @@
 #include "swe_scene_builder.hpp"
 #include "test_support.hpp"
 
+#if SILT_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
 namespace silt::swe {
 namespace {
 
@@ -137,6 +141,29 @@ TEST(SweBackends, InteriorTilesCudaMatchesCpuFloat64) {
 }
 TEST(SweBackends, InteriorTilesCudaMatchesCpuFloat32WithinFastMathError) {
   interior_tiles_f32();
+}
+
+// The members of an ensemble step on host threads of their own (run/member_pool.cpp). A solver
+// of one part must queue its steps on a stream of its own: on the device's legacy default stream,
+// which every thread of the process shares, the members' steps ran one after another and each
+// member's waits (its clock reads, sums and uploads) waited for every member's queued steps
+// (issue 37). Queues 200 steps of a 1M-cell grid (milliseconds of work) without waiting, then asks
+// whether the legacy stream is idle.
+TEST(SweBackends, OnePartStepsOnAStreamOfItsOwn) {
+  if (!test::on_gpu()) GTEST_SKIP() << "the CUDA backend's streams: run with --backend=cuda";
+#if SILT_HAS_CUDA
+  Scene s = scenes::make_scene("dam", 1024, 1024, 1.0, Precision::f64);
+  scenes::for_cells(
+      s, [&](Index, Index, double x, double, size_t k) { s.depth[k] = x < 512 ? 10.0 : 1.0; });
+  Solver solver(s, test::exec());
+  constexpr long long kSteps = 200;
+  solver.step(kSteps);  // queued, not waited for
+  const cudaError_t legacy = cudaStreamQuery(cudaStreamLegacy);
+  (void)cudaGetLastError();  // cudaErrorNotReady is not an error to keep
+  EXPECT_EQ(legacy, cudaSuccess) << "the solver's steps are on the legacy default stream ("
+                                 << cudaGetErrorName(legacy) << ")";
+  EXPECT_EQ(solver.steps(), kSteps);
+#endif
 }
 
 }  // namespace

@@ -96,6 +96,36 @@ TEST(IoRain, FramesFromRastersWithTimesAndDates) {
   EXPECT_NEAR(rained(job, 4000.0), expected, 1e-12 * expected);
 }
 
+// "shift" moves every frame later (an ensemble's storm arriving later): a held 36 mm/h frame
+// then zeros an hour on, shifted 600 s, rains 4200 s; the held first frame covers the run's start.
+TEST(IoRain, ShiftMovesEveryFrame) {
+  const auto wet =
+      write("s0.asc", grid_raster(kNx, kNy, kDx, kX0, kY0, [](Index, Index) { return 36.0; }),
+            RasterFormat::asc);
+  const auto dry =
+      write("s1.asc", grid_raster(kNx, kNy, kDx, kX0, kY0, [](Index, Index) { return 0.0; }),
+            RasterFormat::asc);
+  const std::string frames = R"({"frames": [{"time": 0, "raster": ")" + wet +
+                             R"("}, {"time": 3600, "raster": ")" + dry +
+                             R"("}], "interpolation": "step")";
+  const SweJob plain = parse(scene(frames + "}"));
+  const SweJob later = parse(scene(frames + R"(, "shift": 600})"));
+  ASSERT_EQ(later.scene.rain.t.size(), 2u);
+  EXPECT_EQ(later.scene.rain.t[0], 600.0);
+  EXPECT_EQ(later.scene.rain.t[1], 4200.0);
+  // That held first frame is said, under the key, and only then.
+  ASSERT_EQ(later.warnings.size(), 1u);
+  EXPECT_NE(later.warnings[0].find("'rainfall.shift' the first rain frame, now at t = 600 s"),
+            std::string::npos)
+      << later.warnings[0];
+  EXPECT_TRUE(plain.warnings.empty());
+  const double hour = 36.0 * kMmH * 100.0 * 108.0 * 3600.0;
+  EXPECT_NEAR(rained(plain, 5000.0), hour, 1e-12 * hour);
+  EXPECT_NEAR(rained(later, 5000.0), hour * 4200.0 / 3600.0, 1e-12 * hour);
+  EXPECT_TRUE(
+      throws_with([&] { parse(scene(frames + R"(, "shift": "soon"})")); }, {"rainfall.shift"}));
+}
+
 TEST(IoRain, FramesFromANetcdfTimeAxis) {
   if (!netcdf_series_available()) GTEST_SKIP() << "no NetCDF";
   RasterSeries s;

@@ -8,6 +8,8 @@ scenes/rain_plane.json in float64:
     nanpercentile 'linear', the fraction above each depth, each hazard class or worse) on the
     members' maxima, which equal each member's own max_depth raster;
   - the CF checker finds no error in ensemble.nc;
+  - with PNG maps on, each probability map is also a report map over the terrain
+    (report_p_*.png), coloured where the probability is above 0 and nowhere else;
   - a run stopped by SIGINT in the middle of its second member continues with --restart
     OUT/ensemble_checkpoint (the second member from its own checkpoint) and writes the
     uninterrupted run's files;
@@ -123,6 +125,32 @@ classes = d["member_hazard_class"].values
 for c, name in enumerate(("low", "moderate", "significant", "extreme")):
     check(close(d["p_hazard_" + name].values, np.mean(classes >= c + 1, axis=0)),
           f"P(hazard class >= {name}) equals NumPy's")
+
+# The report maps of the probabilities (PNG maps on): coloured (the YlOrRd ramp: red well above
+# blue) on cells some member wets beyond the depth, the terrain (grey) elsewhere, so a lower depth
+# colours more of the map, and a depth no member exceeds colours nothing but the legend's bar.
+with open(os.path.join(SCRATCH, "png.json"), "w") as f:
+    json.dump({"vary": {"keys": {"rainfall": {"scale": [0.5, 2.0]}}},
+               "outputs": {"exceedance_depths": [0.02, 0.1, 50.0]}}, f)
+png_out = os.path.join(SCRATCH, "png")
+silt(["--set", "outputs.png=depth", "--ensemble", os.path.join(SCRATCH, "png.json"),
+      "--out", png_out], threads=2)
+try:
+    from PIL import Image
+
+    coloured = {}
+    for t in ("0.02", "0.1", "50"):
+        im = np.asarray(Image.open(os.path.join(png_out, f"report_p_depth_above_{t}m.png"))
+                        .convert("RGB")).astype(int)
+        coloured[t] = int(np.sum(im[..., 0] - im[..., 2] > 40))
+    bar = coloured["50"]
+    check(im.shape[1] > 50 and 0 < bar < coloured["0.1"] < coloured["0.02"],
+          f"report_p_depth_above_<d>m.png coloured pixels fall with the depth: {coloured}")
+    check(all(os.path.exists(os.path.join(png_out, f"report_p_hazard_{c}.png"))
+              for c in ("low", "moderate", "significant", "extreme")),
+          "report_p_hazard_<class>.png for each class")
+except ImportError:
+    check(False, "PIL (python3-pil) reads the report maps")
 
 table = glob.glob(os.path.join(VENV, "lib", "python3*", "site-packages", "compliance_checker",
                                "data", "cf-standard-name-table.xml"))

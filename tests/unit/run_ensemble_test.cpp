@@ -104,6 +104,29 @@ TEST(EnsembleFile, ScaleMultipliesTheScenesValue) {
   EXPECT_DOUBLE_EQ(depth["patches"][0]["value"].get<double>(), 1.0);
   EXPECT_NE(error_of([&] { scaled("physics.cfl", 2.0); }).find("no value there"),
             std::string::npos);
+  // A rain factor on a scene that gives its rain as rainfall_mm_h names that key.
+  EXPECT_NE(error_of([&] { scaled("rainfall", 2.0); }).find("the scene has 'rainfall_mm_h' there"),
+            std::string::npos);
+  // Shifts move time series: rows and CSV files; a constant or a field cannot move.
+  const auto shifted = [&](const std::string& key, double dt) {
+    return silt::io::shifted_value(s.tree, key, dt, s.source, "test");
+  };
+  EXPECT_EQ(shifted("rainfall_mm_h", 600), Json::parse("[[600.0, 10], [620.0, 0]]"));
+  EXPECT_EQ(shifted("boundaries[0].discharge", -5), Json::parse("[[-5.0, 1.0], [5.0, 3.0]]"));
+  EXPECT_NE(error_of([&] { shifted("manning", 60); }).find("only time series move"),
+            std::string::npos);
+  const auto moved = parse(d, R"({"members": [{"name": "late", "shift": {"rainfall_mm_h": 60}}],
+    "vary": {"prefix": "s", "keys": {"boundaries[0].discharge": {"shift": [0, 30]}}}})");
+  ASSERT_EQ(moved.members.size(), 3u);
+  EXPECT_EQ(moved.members[0].overrides,
+            (std::vector<std::string>{"rainfall_mm_h=[[60.0,10],[80.0,0]]"}));
+  EXPECT_EQ(moved.members[0].settings, (std::vector<std::string>{"rainfall_mm_h+60s"}));
+  EXPECT_EQ(moved.members[2].settings, (std::vector<std::string>{"boundaries[0].discharge+30s"}));
+  EXPECT_NE(error_of([&] {
+              parse(d, R"({"members": [{"name": "x", "shift": {"rainfall_mm_h": 60},
+                "scale": {"rainfall_mm_h": 2}}]})");
+            }).find("also in"),
+            std::string::npos);
   // The scaled raster is what the scene parser reads: n times 2 in every cell.
   const auto e = parse(d, R"({"members": [{"name": "rough", "scale": {"manning": 2}}]})");
   const silt::io::SweJob job = silt::run::member_job(s, e, 0);
@@ -176,6 +199,22 @@ TEST(EnsembleStats, CellStatsSkipNanAndExceedanceCountsStrictly) {
   EXPECT_DOUBLE_EQ(p[0][0], 1.0 / 3.0);  // only 1.0 is above 0.5
   EXPECT_DOUBLE_EQ(p[1][1], 0.5);        // 3.0 of {1.0, 3.0}
   EXPECT_TRUE(std::isnan(p[0][2]));
+}
+
+// Members' scene warnings: each distinct one once, with the members that gave it.
+TEST(EnsembleFile, MemberWarningsAreSaidOnceWithTheirMembers) {
+  silt::io::Ensemble e;
+  for (const char* n : {"a", "b", "c", "d", "e"}) e.members.push_back({n, {}, {}});
+  const auto w = silt::run::member_warnings(e, {{"open west", "late rain"},
+                                                {"open west"},
+                                                {"open west", "late rain"},
+                                                {"open west", "late rain"},
+                                                {"open west", "late rain"}});
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0], "open west (every member)");
+  EXPECT_EQ(w[1], "late rain (members 'a', 'c', 'd' and 1 more)");
+  EXPECT_EQ(silt::run::member_warnings(e, {{}, {"x"}, {}, {}, {}}),
+            (std::vector<std::string>{"x (member 'b')"}));
 }
 
 }  // namespace

@@ -42,6 +42,16 @@ if(TARGET silt)
   set_tests_properties(silt_run_rain_plane_ensemble PROPERTIES LABELS verification TIMEOUT 120
     PASS_REGULAR_EXPRESSION "member +11/11 .*t = 5400 s.*\nensemble: [0-9]+ files of statistics")
 endif()
+# The 64-member flash-flood example (docs/ensembles.md): every member parsed and validated (a
+# run takes minutes on two cores), and the scene's warnings (its three `open` sides on falling
+# beds) said once for every member.
+if(TARGET silt)
+  add_test(NAME silt_validate_jacksboro_ensemble
+           COMMAND silt validate ${PROJECT_SOURCE_DIR}/scenes/jacksboro_flood.json
+                   --ensemble ${PROJECT_SOURCE_DIR}/scenes/jacksboro_ensemble.json)
+  set_tests_properties(silt_validate_jacksboro_ensemble PROPERTIES LABELS verification TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "of 64 members of shallow water 'jacksboro_flood'.*every member checked\nwarning: [^\n]*'boundaries\\[0\\]\\.type'[^\n]*\\(every member\\)\n")
+endif()
 # The rain-on-catchment example scene end to end: rain rasters resampled, Green-Ampt soil from a
 # raster, an outlet at normal depth; passes when `silt run` prints a mass balance that closes to
 # 1e-7.

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <new>
 
+#include "silt/core/block_cache.hpp"
 #include "silt/core/buffer.hpp"
+#include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
 
@@ -44,17 +46,76 @@ void host_copy(void* dst, const void* src, std::size_t bytes) {
                 std::min(kSlice, bytes - at));
   }
 }
+#if SILT_HAS_CUDA
+// The CUDA side of the block cache (block_cache.hpp). Errors of a free, a mark or a wait are not
+// thrown (they run in destructors); a block whose mark cannot be recorded is freed at once.
+class CudaBlocks final : public BlockBackend {
+ public:
+  void* allocate(int device, std::size_t bytes) override {
+    cudaSetDevice(device);
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes) == cudaSuccess) return p;
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  void free(int device, void* p) override {
+    cudaSetDevice(device);
+    cudaFree(p);
+  }
+  void* mark(int device, void* stream) override {
+    cudaSetDevice(device);
+    const auto s = static_cast<cudaStream_t>(stream);
+    // A stream being recorded into a graph runs nothing now: no mark there (freed at once).
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &capture) != cudaSuccess ||
+        capture != cudaStreamCaptureStatusNone) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    cudaEvent_t e = nullptr;
+    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess &&
+        cudaEventRecord(e, s) == cudaSuccess)
+      return e;
+    (void)cudaGetLastError();
+    if (e) cudaEventDestroy(e);
+    return nullptr;
+  }
+  void wait_and_drop(int device, void* mark) override {
+    if (!mark) return;
+    cudaSetDevice(device);
+    const auto e = static_cast<cudaEvent_t>(mark);
+    cudaEventSynchronize(e);
+    cudaEventDestroy(e);
+    (void)cudaGetLastError();
+  }
+};
+
+// One cache for the process, never destroyed: a buffer that outlives the static destructors (a
+// solver freed late at exit) still finds it; what it holds then goes with the process.
+BlockCache& device_blocks() {
+  static BlockCache* const cache = new BlockCache(*new CudaBlocks);
+  return *cache;
+}
+#endif
+
 }  // namespace
+
+std::size_t cached_device_bytes(int device) {
+#if SILT_HAS_CUDA
+  return device_blocks().cached_bytes(device);
+#else
+  (void)device;
+  return 0;
+#endif
+}
 
 void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
   if (bytes == 0) return nullptr;
   if (exec.is_cuda()) {
 #if SILT_HAS_CUDA
     SILT_CUDA_CHECK(cudaSetDevice(exec.device));
-    void* p = nullptr;
-    const cudaError_t e = cudaMalloc(&p, bytes);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
+    void* p = device_blocks().allocate(exec.device, bytes);
+    if (!p) {
       std::size_t free_b = 0, total_b = 0;
       cudaMemGetInfo(&free_b, &total_b);
       throw Error(
@@ -79,7 +140,11 @@ void deallocate(const Exec& exec, void* p) noexcept {
   if (exec.is_cuda()) {
 #if SILT_HAS_CUDA
     cudaSetDevice(exec.device);
-    cudaFree(p);
+    try {
+      device_blocks().free(exec.device, p, exec.stream);
+    } catch (...) {  // no room to note the block: freed at once
+      cudaFree(p);
+    }
 #endif
     return;
   }
@@ -149,3 +214,19 @@ template struct ReduceScratch<int>;
 template struct ReduceScratch<long long>;
 
 }  // namespace silt::detail
+
+namespace silt {
+
+DeviceBlockStats device_block_stats() {
+  DeviceBlockStats r;
+#if SILT_HAS_CUDA
+  const detail::BlockCacheStats s = detail::device_blocks().stats();
+  r.allocations = s.allocations;
+  r.reused = s.reused;
+  r.released = s.released;
+  r.cached_bytes = s.cached_bytes;
+#endif
+  return r;
+}
+
+}  // namespace silt

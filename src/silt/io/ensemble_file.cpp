@@ -30,6 +30,17 @@ bool scale_rows(const Json& rows, double f, Json& out) {
   return true;
 }
 
+// [[t, v], ...] with every t + dt; false when `rows` is not such a list.
+bool shift_rows(const Json& rows, double dt, Json& out) {
+  if (!rows.is_array() || rows.empty()) return false;
+  out = Json::array();
+  for (const Json& r : rows) {
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number()) return false;
+    out.push_back(Json::array({r[0].get<double>() + dt, r[1]}));
+  }
+  return true;
+}
+
 // An analytic field ({"value", "gradient", "patches"}) is linear in its values: each value and
 // gradient times f.
 Json scale_analytic(Json v, double f) {
@@ -87,18 +98,21 @@ class EnsembleReader {
       }
       m.resolved("set") = *set;
     }
-    if (const Json* sc = m.take("scale")) {
-      if (!sc->is_object())
-        m.fail("scale", fmt::format("must be an object {{key: factor}}, got {}", show(*sc)));
-      for (const auto& [key, f] : sc->items()) {
-        if (!f.is_number() || !(f.get<double>() >= 0))
-          m.fail("scale", fmt::format("'{}' must be a factor >= 0, got {}", key, show(f)));
-        if (keys.count(key)) m.fail("scale", fmt::format("'{}' is also in \"set\"", key));
-        mem.overrides.push_back(
-            assignment(key, scaled_value(scene_, key, f.get<double>(), ssrc_, where)));
-        mem.settings.push_back(fmt::format("{}*{}", key, f.get<double>()));
+    for (const Modifier how : {Modifier::scale, Modifier::shift}) {
+      const std::string name = how == Modifier::scale ? "scale" : "shift";
+      const Json* by = m.take(name);
+      if (!by) continue;
+      if (!by->is_object())
+        m.fail(name, fmt::format("must be an object {{key: {}}}, got {}",
+                                 how == Modifier::scale ? "factor" : "seconds", show(*by)));
+      for (const auto& [key, x] : by->items()) {
+        check_amount(how, x, m.key_path(name) + "." + key);
+        if (!keys.insert(key).second)
+          m.fail(name, fmt::format("'{}' is also in \"set\", \"scale\" or \"shift\"", key));
+        mem.overrides.push_back(assignment(key, modified(how, key, x.get<double>(), where)));
+        mem.settings.push_back(setting(how, key, x.get<double>()));
       }
-      m.resolved("scale") = *sc;
+      m.resolved(name) = *by;
     }
     m.finish();
     e.members.push_back(std::move(mem));
@@ -140,41 +154,62 @@ class EnsembleReader {
       }
       for (std::size_t k = 0; k < axes.size(); ++k) {
         const Axis& a = axes[k];
-        const Json value =
-            a.scale ? scaled_value(scene_, a.key, a.factors[at[k]], ssrc_, where) : a.values[at[k]];
-        mem.overrides.push_back(assignment(a.key, value));
-        mem.settings.push_back(a.scale ? fmt::format("{}*{}", a.key, a.factors[at[k]])
-                                       : mem.overrides.back());
+        if (a.how == Modifier::none) {
+          mem.overrides.push_back(assignment(a.key, a.values[at[k]]));
+          mem.settings.push_back(mem.overrides.back());
+        } else {
+          const double x = a.amounts[at[k]];
+          mem.overrides.push_back(assignment(a.key, modified(a.how, a.key, x, where)));
+          mem.settings.push_back(setting(a.how, a.key, x));
+        }
       }
       e.members.push_back(std::move(mem));
     }
   }
 
  private:
+  // How a member's value is made from the scene's: given (none), scaled or shifted in time.
+  enum class Modifier { none, scale, shift };
   struct Axis {
     std::string key;
-    bool scale = false;
-    std::vector<Json> values;
-    std::vector<double> factors;
-    std::size_t size() const { return scale ? factors.size() : values.size(); }
+    Modifier how = Modifier::none;
+    std::vector<Json> values;     // none
+    std::vector<double> amounts;  // scale: factors; shift: seconds
+    std::size_t size() const { return how == Modifier::none ? values.size() : amounts.size(); }
   };
+
+  // A factor >= 0, or seconds (any finite number); errors name key path kp.
+  void check_amount(Modifier how, const Json& x, const std::string& kp) const {
+    if (how == Modifier::scale && !(x.is_number() && x.get<double>() >= 0))
+      key_error(esrc_, kp, fmt::format("must be a factor >= 0, got {}", show(x)));
+    if (how == Modifier::shift && !(x.is_number() && std::isfinite(x.get<double>())))
+      key_error(esrc_, kp, fmt::format("must be a number of seconds, got {}", show(x)));
+  }
+  Json modified(Modifier how, const std::string& key, double x, const std::string& where) const {
+    return how == Modifier::scale ? scaled_value(scene_, key, x, ssrc_, where)
+                                  : shifted_value(scene_, key, x, ssrc_, where);
+  }
+  static std::string setting(Modifier how, const std::string& key, double x) {
+    return how == Modifier::scale ? fmt::format("{}*{}", key, x) : fmt::format("{}{:+}s", key, x);
+  }
 
   Axis axis(Keys& a, const std::string& key) {
     Axis out;
     out.key = key;
-    const int forms = int(a.has("values")) + int(a.has("scale")) + int(a.has("from"));
+    const int forms =
+        int(a.has("values")) + int(a.has("scale")) + int(a.has("shift")) + int(a.has("from"));
     if (forms != 1)
       a.fail("values",
-             "give one of \"values\": [...], \"scale\": [...] or \"from\", \"to\", "
-             "\"count\"");
+             "give one of \"values\": [...], \"scale\": [...], \"shift\": [...] or \"from\", "
+             "\"to\", \"count\"");
     if (a.has("values")) {
       out.values =
           read_list<Json>(a, "values", {}, [](const Json& v, const std::string&) { return v; });
-    } else if (a.has("scale")) {
-      out.scale = true;
-      out.factors = read_list<double>(a, "scale", {}, [&](const Json& v, const std::string& kp) {
-        if (!v.is_number() || !(v.get<double>() >= 0))
-          key_error(esrc_, kp, fmt::format("must be a factor >= 0, got {}", show(v)));
+    } else if (a.has("scale") || a.has("shift")) {
+      out.how = a.has("scale") ? Modifier::scale : Modifier::shift;
+      const std::string name = out.how == Modifier::scale ? "scale" : "shift";
+      out.amounts = read_list<double>(a, name, {}, [&](const Json& v, const std::string& kp) {
+        check_amount(out.how, v, kp);
         return v.get<double>();
       });
     } else {
@@ -184,7 +219,11 @@ class EnsembleReader {
         out.values.push_back(i + 1 == n && n > 1 ? to
                                                  : from + (to - from) * i / std::max(n - 1, 1));
     }
-    if (out.size() == 0) a.fail(out.scale ? "scale" : "values", "is empty");
+    if (out.size() == 0)
+      a.fail(out.how == Modifier::none    ? "values"
+             : out.how == Modifier::scale ? "scale"
+                                          : "shift",
+             "is empty");
     a.finish();
     return out;
   }
@@ -359,6 +398,40 @@ std::string to_string(EnsembleField f) {
   }
 }
 
+namespace {
+
+// "; the scene has 'rainfall_mm_h' there" when the object holding `key` has keys that begin
+// with its last name or that it begins with (a scene gives rain as rainfall_mm_h or rainfall);
+// "" otherwise.
+std::string similar_key(const Json& scene, const std::string& key, const std::string& where) {
+  const std::size_t dot = key.find_last_of('.');
+  const std::string leaf = dot == std::string::npos ? key : key.substr(dot + 1);
+  const Json* parent =
+      dot == std::string::npos ? &scene : find_key_path(scene, key.substr(0, dot), where);
+  if (!parent || !parent->is_object() || leaf.empty()) return "";
+  std::string found;
+  for (const auto& [name, value] : parent->items())
+    if (name != leaf && (name.rfind(leaf, 0) == 0 || leaf.rfind(name, 0) == 0))
+      found += (found.empty() ? "" : ", ") + fmt::format("'{}'", name);
+  return found.empty() ? "" : fmt::format("; the scene has {} there: scale that key", found);
+}
+
+// A CSV series (a scene's time-series file) as [[t, value], ...] rows; errors through `fail`.
+template <class Fail>
+Json csv_rows(const Json& path, const SceneSource& scene_src, const Fail& fail) {
+  swe::Series s;
+  try {
+    s = read_series_csv(scene_src.resolve_path(path.get<std::string>()));
+  } catch (const Error& e) {
+    throw fail(e.what());
+  }
+  Json rows = Json::array();
+  for (std::size_t r = 0; r < s.t.size(); ++r) rows.push_back(Json::array({s.t[r], s.value[r]}));
+  return rows;
+}
+
+}  // namespace
+
 Json scaled_value(const Json& scene, const std::string& key, double factor,
                   const SceneSource& scene_src, const std::string& where) {
   const Json* v = find_key_path(scene, key, where);
@@ -366,7 +439,8 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
     return Error(fmt::format("{}: scale of '{}': {}", where, key, why));
   };
   if (!v || v->is_null())
-    throw fail("the scene has no value there to scale (give one with \"set\" or \"values\")");
+    throw fail("the scene has no value there to scale (give one with \"set\" or \"values\")" +
+               similar_key(scene, key, where));
   if (v->is_number()) return v->get<double>() * factor;
   Json rows;
   if (v->is_array()) {
@@ -374,15 +448,7 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
     return rows;
   }
   if (v->is_string() && is_series_key(key)) {
-    swe::Series s;
-    try {
-      s = read_series_csv(scene_src.resolve_path(v->get<std::string>()));
-    } catch (const Error& e) {
-      throw fail(e.what());
-    }
-    rows = Json::array();
-    for (std::size_t r = 0; r < s.t.size(); ++r)
-      rows.push_back(Json::array({s.t[r], s.value[r] * factor}));
+    scale_rows(csv_rows(*v, scene_src, fail), factor, rows);
     return rows;
   }
   if (v->is_string()) return Json{{"raster", *v}, {"scale", factor}};
@@ -397,6 +463,41 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
     return scale_analytic(*v, factor);
   }
   throw fail(fmt::format("cannot scale {}", show(*v)));
+}
+
+Json shifted_value(const Json& scene, const std::string& key, double seconds,
+                   const SceneSource& scene_src, const std::string& where) {
+  const Json* v = find_key_path(scene, key, where);
+  const auto fail = [&](const std::string& why) {
+    return Error(fmt::format("{}: shift of '{}': {}", where, key, why));
+  };
+  if (!v || v->is_null())
+    throw fail("the scene has no time series there to shift" + similar_key(scene, key, where));
+  const bool rain = key == "rainfall";
+  if (!rain && !is_series_key(key))
+    throw fail(
+        "only time series move in time (rainfall, rainfall_mm_h, a boundary's or a "
+        "source's series)");
+  Json rows;
+  if (v->is_array()) {
+    if (!shift_rows(*v, seconds, rows)) throw fail("a list there must be [[t, value], ...] rows");
+    return rows;
+  }
+  if (v->is_string() && !rain) {
+    shift_rows(csv_rows(*v, scene_src, fail), seconds, rows);
+    return rows;
+  }
+  if (rain && v->is_object() && (v->contains("netcdf") || v->contains("frames"))) {
+    Json out = *v;
+    const double before =
+        out.contains("shift") && out["shift"].is_number() ? out["shift"].get<double>() : 0.0;
+    out["shift"] = before + seconds;
+    return out;
+  }
+  throw fail(
+      fmt::format("{} is the same at every time: give it as rows [[t, value], ...] to move "
+                  "it",
+                  show(*v)));
 }
 
 Ensemble parse_ensemble(const std::string& text, const std::string& name, const Json& scene,

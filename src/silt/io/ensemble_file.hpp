@@ -79,5 +79,11 @@ Ensemble parse_ensemble(const std::string& text, const std::string& name, const 
 /// and patches), the rain rasters ({"netcdf"|"frames", "scale"}). Errors name `where` and the key.
 Json scaled_value(const Json& scene, const std::string& key, double factor,
                   const SceneSource& scene_src, const std::string& where);
+/// The scene's time series at `key` moved later by `seconds` (earlier when negative): [t, value]
+/// rows and a CSV series (read and inlined) with every t + seconds, the rain rasters
+/// ({"netcdf"|"frames", "shift"}). A constant, or a key that is no time series, is an error
+/// naming `where` and the key.
+Json shifted_value(const Json& scene, const std::string& key, double seconds,
+                   const SceneSource& scene_src, const std::string& where);
 
 }  // namespace silt::io

@@ -57,7 +57,9 @@ std::string override_note(const SceneSource& src, const std::string& key_path) {
     if (key_path == k || key_path.rfind(k + ".", 0) == 0 || key_path.rfind(k + "[", 0) == 0 ||
         k.rfind(key_path + ".", 0) == 0) {
       const bool labelled = i < src.override_labels.size() && !src.override_labels[i].empty();
-      msg += fmt::format(" (set by {} {})", labelled ? src.override_labels[i] : "--set", o);
+      // A long value (an ensemble's scaled or shifted series, a rain object) cut as show() cuts.
+      const std::string text = o.size() > 100 ? o.substr(0, 97) + "..." : o;
+      msg += fmt::format(" (set by {} {})", labelled ? src.override_labels[i] : "--set", text);
     }
   }
   return msg;

@@ -20,24 +20,31 @@ constexpr std::int64_t kMinBalanceParticles = 256;
 
 constexpr const char* kAxisName[3] = {"x", "y", "z"};
 
-/// nparts - 1 cuts splitting the sorted coordinates c into pieces of equal count: each halfway
-/// between the neighbouring coordinates, so that every piece holds exactly its share unless
-/// several particles share the coordinate at a cut (those all go to the piece above it).
-std::vector<double> equal_count_cuts(const std::vector<float>& c, int nparts) {
+/// nparts - 1 cuts splitting the coordinates c into pieces of equal count: each halfway between
+/// the neighbouring coordinates in sorted order, so that every piece holds exactly its share
+/// unless several particles share the coordinate at a cut (those all go to the piece above it).
+/// Order statistics by selection (c is reordered), not a sort: linear in the particles.
+std::vector<double> equal_count_cuts(std::vector<float>& c, int nparts) {
   const std::size_t n = c.size();
   std::vector<double> cuts;
   for (int k = 1; k < nparts; ++k) {
     const std::size_t i = std::max<std::size_t>(1, std::size_t(k) * n / std::size_t(nparts));
-    cuts.push_back(i < n ? 0.5 * (double(c[i - 1]) + double(c[i])) : double(c[n - 1]) + 1.0);
+    if (i >= n) {
+      cuts.push_back(double(*std::max_element(c.begin(), c.end())) + 1.0);
+      continue;
+    }
+    // The i-th smallest at i, everything before it no larger: the (i-1)-th is their largest.
+    std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(i), c.end());
+    const float below = *std::max_element(c.begin(), c.begin() + std::ptrdiff_t(i));
+    cuts.push_back(0.5 * (double(below) + double(c[i])));
   }
   return cuts;
 }
 
-/// The coordinates along axis a of the positions xyz (3 per particle), sorted.
-std::vector<float> sorted_along(const std::vector<float>& xyz, int a) {
+/// The coordinates along axis a of the positions xyz (3 per particle), in particle order.
+std::vector<float> along(const std::vector<float>& xyz, int a) {
   std::vector<float> c(xyz.size() / 3);
   for (std::size_t i = 0; i < c.size(); ++i) c[i] = xyz[3 * i + std::size_t(a)];
-  std::sort(c.begin(), c.end());
   return c;
 }
 
@@ -49,11 +56,13 @@ std::pair<int, std::vector<double>> split_with_fewest_shared(const std::vector<f
   double near[3] = {0, 0, 0};
   std::vector<double> cuts[3];
   for (int a = 0; a < 3; ++a) {
-    const std::vector<float> c = sorted_along(xyz, a);
+    std::vector<float> c = along(xyz, a);
     cuts[a] = equal_count_cuts(c, nparts);
-    for (double cut : cuts[a])
-      near[a] += double(std::upper_bound(c.begin(), c.end(), float(cut + band)) -
-                        std::lower_bound(c.begin(), c.end(), float(cut - band)));
+    for (double cut : cuts[a]) {
+      const float lo = float(cut - band), hi = float(cut + band);
+      near[a] +=
+          double(std::count_if(c.begin(), c.end(), [=](float v) { return v >= lo && v <= hi; }));
+    }
   }
   int best = current;
   for (int a = 0; a < 3; ++a)
@@ -88,7 +97,8 @@ std::vector<int> Balancer::pieces(const NewParticles& p) {
     axis_ = 0;
     for (int a = 1; a < 3; ++a)
       if (hi[a] - lo[a] > hi[axis_] - lo[axis_]) axis_ = a;
-    cuts_ = equal_count_cuts(sorted_along(p.x, axis_), nparts_);
+    std::vector<float> c = along(p.x, axis_);
+    cuts_ = equal_count_cuts(c, nparts_);
   }
   std::vector<int> out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = piece(p.x[3 * i + std::size_t(axis_)]);
@@ -119,6 +129,32 @@ double Balancer::outside_fraction(std::vector<std::unique_ptr<Part>>& parts,
   }
   if (world_.distributed()) world_.allreduce_sum(&outside, 1);
   return outside / double(total);
+}
+
+bool Balancer::follow_parts(std::vector<std::unique_ptr<Part>>& parts) {
+  // ext[2q] = -(part q's lowest coordinate), ext[2q + 1] = its highest, combined by max over
+  // every rank's parts (a part not held here adds the identity).
+  std::vector<double> ext(2 * std::size_t(nparts_), -1e300);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    Part& p = *parts[k];
+    activate(p.exec());
+    const AxisExtent e = axis_extent(p.exec(), p.particle_view().x, p.particle_count(), axis_);
+    const std::size_t q = std::size_t(global_[k]);
+    ext[2 * q] = -e.lo;
+    ext[2 * q + 1] = e.hi;
+  }
+  if (world_.distributed()) world_.allreduce_max_sum(ext.data(), 2 * nparts_, 2 * nparts_);
+  for (int q = 0; q < nparts_; ++q)
+    if (!(-ext[2 * std::size_t(q)] <= ext[2 * std::size_t(q) + 1])) return false;  // empty
+  std::vector<double> cuts(cuts_.size());
+  for (std::size_t q = 0; q + 1 < std::size_t(nparts_); ++q) {
+    // Halfway between part q's highest particle and part q + 1's lowest: strictly between the two
+    // parts when they lie apart (two distinct floats), in their overlap when they do not.
+    cuts[q] = 0.5 * (ext[2 * q + 1] - ext[2 * (q + 1)]);
+    if (q > 0 && !(cuts[q] > cuts[q - 1])) return false;
+  }
+  cuts_ = std::move(cuts);
+  return true;
 }
 
 std::vector<double> Balancer::balanced_cuts(const std::vector<HostParticles>& held) {
@@ -179,6 +215,19 @@ std::string Balancer::balance(std::vector<std::unique_ptr<Part>>& parts, double 
   const bool unbalanced = double(largest) > (1.0 + tolerance_) * mean;
   const double outside = unbalanced ? 0.0 : outside_fraction(parts, total);
   if (!unbalanced && !(outside > tolerance_)) return {};
+  // A body that crossed the cuts as a whole (a thrown snowball, a falling block) has left its
+  // pieces, but its parts still lie (nearly) apart along the axis: the cuts follow them, and no
+  // particle changes part or goes to the host (issue 33: the 1.33M snowball went to the host and
+  // back every frame, 0 particles moved, 118 ms a frame). Kept when at most half the tolerance of
+  // the particles lies outside the moved pieces, so the next frame does not come straight back.
+  if (!unbalanced) {
+    const std::vector<double> before = cuts_;
+    if (follow_parts(parts) && !(outside_fraction(parts, total) > 0.5 * tolerance_)) {
+      ++cut_moves_;
+      return {};
+    }
+    cuts_ = before;
+  }
   const int old_axis = axis_;
   // Every particle to the host, new cuts, and each particle to the piece it lies in now
   // (particles move freely across the old cuts during frames).

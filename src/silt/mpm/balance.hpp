@@ -2,8 +2,10 @@
 // initial position into equal counts): the first particles are cut into pieces of equal count
 // along the longest axis of their bounding box, and each part keeps its piece and the emitted
 // particles that start in it. When emitters make one part hold too many particles, or too many
-// have left their part's piece, the cuts move back to equal counts between two frames (along the
-// axis with the fewest particles near the cuts) and every particle goes to the part of its piece.
+// have left their part's piece, between two frames: if the parts still lie (nearly) apart along
+// the axis (a body that crossed the cuts as a whole), the cuts move into the gaps between them;
+// otherwise the cuts move back to equal counts (along the axis with the fewest particles near the cuts) and
+// every particle goes to the part of its piece.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,9 @@ class Balancer {
 
   int axis() const { return axis_; }
   int rebalances() const { return rebalances_; }
+  /// Times the cuts followed parts that stayed (nearly) apart along the axis (no particle changed
+  /// part).
+  int cut_moves() const { return cut_moves_; }
   const std::vector<double>& cuts() const { return cuts_; }
   /// A restart on as many parts: the split as it was.
   void restore(int axis, std::vector<double> cuts, int rebalances);
@@ -46,6 +51,11 @@ class Balancer {
   int piece(float x) const;
   /// The share of all particles outside their part's piece (collective under MPI).
   double outside_fraction(std::vector<std::unique_ptr<Part>>& parts, std::int64_t total) const;
+  /// Moves each cut halfway between the highest particle of the part below it and the lowest of
+  /// the part above (into the gap when they lie apart along the axis, as a body that crossed the
+  /// cuts as a whole does). False, cuts unchanged, when a part is empty or the cuts would not
+  /// increase. Two numbers a part from the devices; collective under MPI.
+  bool follow_parts(std::vector<std::unique_ptr<Part>>& parts);
   /// New equal-count cuts from every particle's position (held: this process's parts'), along
   /// the axis with the fewest particles near them; sets axis_. Collective under MPI.
   std::vector<double> balanced_cuts(const std::vector<HostParticles>& held);
@@ -60,6 +70,7 @@ class Balancer {
   int axis_ = -1;             // split axis, once the first particles are known
   std::vector<double> cuts_;  // nparts - 1 positions along the axis, m
   int rebalances_ = 0;
+  int cut_moves_ = 0;
 };
 
 }  // namespace silt::mpm

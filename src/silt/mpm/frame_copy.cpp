@@ -124,7 +124,14 @@ ParticleFrame ParticlesCopy::get() {
 }
 
 FrameCopier::FrameCopier() = default;
-FrameCopier::~FrameCopier() = default;
+FrameCopier::~FrameCopier() {
+  // The copy streams may still read the parts' device staging, whose blocks go back to the
+  // device block cache (core/block_cache.hpp) behind the parts' streams only.
+  try {
+    for (const Stream& s : copy_streams_) fence(s.exec());
+  } catch (...) {
+  }
+}
 
 const Exec& FrameCopier::copy_stream(const Exec& part) {
   for (const Stream& s : copy_streams_)

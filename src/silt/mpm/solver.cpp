@@ -68,8 +68,9 @@ void Solver::Impl::step_plain(bool allow_pause) {
 void Solver::Impl::run_steps() {
   if (!graphs.empty()) {
     // One graph per part: every part loops over the frame's steps on its own, meeting the others
-    // at the in-kernel barriers; the loops end together (the agreed dt and frame end).
-    for (std::size_t k = 0; k < parts.size(); ++k) {
+    // at the in-kernel barriers; the loops end together (the agreed dt and frame end). Parts that
+    // share one stream: one graph steps them all.
+    for (std::size_t k = 0; k < graphs.size(); ++k) {
       activate(parts[k]->exec());
       graphs[k]->launch();
     }
@@ -237,6 +238,9 @@ std::vector<std::int64_t> Solver::part_counts() const {
 int Solver::rebalances() const {
   return impl_->balancer.rebalances();
 }
+int Solver::cut_moves() const {
+  return impl_->balancer.cut_moves();
+}
 
 std::vector<PartInfo> Solver::part_info() const {
   std::vector<PartInfo> out;
@@ -262,7 +266,9 @@ std::string Solver::layout() const {
   for (std::size_t q = 0; q < m.counts.size(); ++q)
     s += fmt::format("{}{}", q ? " | " : "", m.counts[q]);
   const int r = m.balancer.rebalances();
-  s += fmt::format(" particles, {} rebalance{}:", r, r == 1 ? "" : "s");
+  const int c = m.balancer.cut_moves();
+  s += fmt::format(" particles, {} rebalance{}, {} cut move{}:", r, r == 1 ? "" : "s", c,
+                   c == 1 ? "" : "s");
   for (const PartInfo& i : part_info())
     s += fmt::format(" [{}: {} particles, {} blocks, {} shared]", i.where, i.particles, i.blocks,
                      i.shared_blocks);

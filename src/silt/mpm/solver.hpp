@@ -194,8 +194,12 @@ class Solver {
   std::vector<std::int64_t> part_counts() const;
   /// Times the parts were rebalanced (SolverOptions::balance_tolerance).
   int rebalances() const;
-  /// "3 parts along x: 1200 | 1200 | 1201 particles, 0 rebalances: [cpu partition 0: ...] ...",
-  /// for logs (the bracketed details are this process's parts); "one part: ..." for one.
+  /// Times the cuts moved with parts that stayed apart along the split's axis instead (a body
+  /// crossing the cuts as a whole): no particle changed part, nothing went to the host.
+  int cut_moves() const;
+  /// "3 parts along x: 1200 | 1200 | 1201 particles, 0 rebalances, 2 cut moves: [cpu partition
+  /// 0: ...] ...", for logs (the bracketed details are this process's parts); "one part: ..."
+  /// for one.
   std::string layout() const;
 
  private:

@@ -36,7 +36,8 @@ struct Solver::Impl {
   std::unique_ptr<Exchange> exchange;
   Emitter emitter;
   Balancer balancer;
-  std::vector<std::unique_ptr<LoopGraph>> graphs;  // one per part, when frames run as graphs
+  // When frames run as graphs: one per part, or one for all parts sharing one stream.
+  std::vector<std::unique_ptr<LoopGraph>> graphs;
   long long graph_key = -1;
   bool graph_failed = false;
   long long total_particles = 0;     // all parts, all ranks
@@ -99,6 +100,10 @@ struct Solver::Impl {
   void agree_rebuild();
   /// Records the graphs again when what they baked in changed; true when it did.
   bool prepare_graphs();
+  /// One graph per part (parts on their own streams: one part, or parts on distinct GPUs).
+  void record_part_graphs();
+  /// One graph for every part (parts sharing one stream, Exchange::one_stream()).
+  void record_stream_graph();
   void step_plain(bool allow_pause);
   void run_steps();
   void check_faults();

@@ -245,29 +245,11 @@ bool Solver::Impl::prepare_graphs() {
   long long key = exchange->storage_key();
   for (auto& p : parts) key = key * 1000003LL + p->storage_key();
   if (key == graph_key && !graphs.empty()) return false;
-  Exchange* x = exchange.get();
   try {
-    const bool again = graphs.size() == parts.size();
-    if (!again) graphs.clear();
-    each([&](Part& p, int k) {
-      Part* pp = &p;
-      const LoopGraph::Pre decide = [x, k](const StepHandles& h) {
-        x->graph_decide(k, h);
-      };
-      const LoopGraph::Phase rebuild = [x, k] {
-        x->graph_rebuild(k);
-      };
-      const LoopGraph::Pre step = [x, pp, k](const StepHandles& h) {
-        pp->p2g();
-        x->graph_grid_update(k, h);
-        pp->g2p();
-      };
-      if (!again)
-        graphs.push_back(
-            std::make_unique<LoopGraph>(p.exec(), decide, rebuild, step, kGraphStepsPerIteration));
-      else if (graphs[std::size_t(k)]->record_again(decide, rebuild, step, kGraphStepsPerIteration))
-        ++host_time.graph_updates;
-    });
+    if (exchange->one_stream())
+      record_stream_graph();
+    else
+      record_part_graphs();
     graph_key = key;
   } catch (const Error& e) {
     graph_failed = true;
@@ -276,6 +258,59 @@ bool Solver::Impl::prepare_graphs() {
     log(fmt::format("MPM: CUDA graphs unavailable, using plain launches ({})", e.what()));
   }
   return true;
+}
+
+void Solver::Impl::record_part_graphs() {
+  Exchange* x = exchange.get();
+  const bool again = graphs.size() == parts.size();
+  if (!again) graphs.clear();
+  each([&](Part& p, int k) {
+    Part* pp = &p;
+    const LoopGraph::Pre decide = [x, k](const StepHandles& h) {
+      x->graph_decide(k, h);
+    };
+    const LoopGraph::Phase rebuild = [x, k] {
+      x->graph_rebuild(k);
+    };
+    const LoopGraph::Pre step = [x, pp, k](const StepHandles& h) {
+      pp->p2g();
+      x->graph_grid_update(k, h);
+      pp->g2p();
+    };
+    if (!again)
+      graphs.push_back(
+          std::make_unique<LoopGraph>(p.exec(), decide, rebuild, step, kGraphStepsPerIteration));
+    else if (graphs[std::size_t(k)]->record_again(decide, rebuild, step, kGraphStepsPerIteration))
+      ++host_time.graph_updates;
+  });
+}
+
+void Solver::Impl::record_stream_graph() {
+  // Parts that share one stream (several parts on one GPU): one graph whose phases are those of
+  // the plain step, part after part (stream order is their synchronisation, as in step_plain),
+  // the rebuild in the graph's IF node. Every part's dt kernel sets the loop's conditionals from
+  // the values the parts agreed just before, so all set the same.
+  const LoopGraph::Pre decide = [this](const StepHandles& h) {
+    exchange->agree(true);
+    each([&](Part& p, int) { p.decide(h, true); });
+  };
+  const LoopGraph::Phase rebuild = [this] {
+    each([](Part& p, int) { p.rebuild(); });
+  };
+  const LoopGraph::Pre step = [this](const StepHandles&) {
+    each([](Part& p, int) { p.p2g(); });
+    exchange->after_p2g();
+    each([&](Part&, int k) { exchange->grid_update(k); });
+    each([](Part& p, int) { p.g2p(); });
+  };
+  activate(parts.front()->exec());
+  if (graphs.size() != 1) {
+    graphs.clear();
+    graphs.push_back(std::make_unique<LoopGraph>(parts.front()->exec(), decide, rebuild, step,
+                                                 kGraphStepsPerIteration));
+  } else if (graphs.front()->record_again(decide, rebuild, step, kGraphStepsPerIteration)) {
+    ++host_time.graph_updates;
+  }
 }
 
 }  // namespace silt::mpm

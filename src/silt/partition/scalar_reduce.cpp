@@ -30,6 +30,28 @@ void combine_on(const Exec& exec, double* out, const double* gathered, int parts
       });
 }
 
+/// Every part's values in device memory of one device, combined in place by one thread.
+struct StreamValues {
+  static constexpr int kMax = 16;
+  double* v[kMax] = {};
+};
+
+// The combination of run_host on the device: max for the first n_max, sum in part order for the
+// rest, written back to every part.
+void combine_stream(const Exec& exec, StreamValues sv, int parts, int length, int n_max) {
+  parallel_for(
+      exec, "partition.reduce_stream", 1, SILT_LAMBDA(Index) {
+        for (int s = 0; s < length; ++s) {
+          double acc = sv.v[0][s];
+          for (int p = 1; p < parts; ++p) {
+            const double v = sv.v[p][s];
+            acc = s < n_max ? (v > acc ? v : acc) : acc + v;
+          }
+          for (int p = 0; p < parts; ++p) sv.v[p][s] = acc;
+        }
+      });
+}
+
 }  // namespace detail
 
 ScalarReduce::ScalarReduce(const std::vector<Exec>& execs, int length, int n_max,
@@ -37,7 +59,12 @@ ScalarReduce::ScalarReduce(const std::vector<Exec>& execs, int length, int n_max
     : execs_(execs), length_(length), n_max_(n_max), world_(&world) {
   for (const Exec& e : execs_) cuda_ = cuda_ || e.is_cuda();
   host_.assign(execs_.size() * size_t(length_), 0.0);
-  if (cuda_ && !world.distributed() && execs_.size() > 1) {
+  one_stream_ = cuda_ && !world.distributed() && execs_.size() > 1 &&
+                execs_.size() <= std::size_t(detail::StreamValues::kMax);
+  for (const Exec& e : execs_)
+    one_stream_ = one_stream_ && e.is_cuda() && e.device == execs_.front().device &&
+                  e.stream == execs_.front().stream;
+  if (cuda_ && !world.distributed() && execs_.size() > 1 && !one_stream_) {
     const Index slots = Index(2 * execs_.size() * size_t(length_));
     for (const Exec& e : execs_) {
       SILT_REQUIRE(e.is_cuda(), "ScalarReduce: CUDA and host parts in one process");
@@ -53,6 +80,8 @@ void ScalarReduce::run(const std::vector<double*>& values) {
   if (length_ == 0) return;
   if (world_->distributed())
     run_world(values);
+  else if (execs_.size() > 1 && one_stream_)
+    run_stream(values);
   else if (execs_.size() > 1)
     cuda_ ? run_devices(values) : run_host(values);
 }
@@ -94,6 +123,13 @@ void ScalarReduce::run_devices(const std::vector<double*>& values) {
   (void)values;
   throw Error("ScalarReduce: CUDA parts in a build without the CUDA backend");
 #endif
+}
+
+void ScalarReduce::run_stream(const std::vector<double*>& values) {
+  detail::StreamValues sv;
+  for (std::size_t p = 0; p < values.size(); ++p) sv.v[p] = values[p];
+  activate(execs_.front());
+  detail::combine_stream(execs_.front(), sv, int(values.size()), length_, n_max_);
 }
 
 void ScalarReduce::run_world(const std::vector<double*>& values) {

@@ -9,6 +9,8 @@
 //     waits for the others' events and combines them in a one-thread kernel. The slots alternate
 //     between two sets from one reduction to the next, so a fast device never overwrites slots a
 //     slow one has not read yet (it must first wait for that device's next contribution);
+//   - CUDA subdomains on one stream of one device (several parts on one GPU): one one-thread
+//     kernel combines them in place, in stream order (no copies, no events: a graph records it);
 //   - several ranks: the values go to the host, MPI_Allreduce combines them, and they go back.
 #pragma once
 
@@ -35,12 +37,14 @@ class ScalarReduce {
  private:
   void run_host(const std::vector<double*>& values);
   void run_devices(const std::vector<double*>& values);
+  void run_stream(const std::vector<double*>& values);
   void run_world(const std::vector<double*>& values);
 
   std::vector<Exec> execs_;
   int length_ = 0, n_max_ = 0;
   const World* world_ = nullptr;
   bool cuda_ = false;
+  bool one_stream_ = false;                   // CUDA subdomains on one stream of one device
   std::vector<DeviceBuffer<double>> gather_;  // per exec: 2 sets x parts x length
   std::vector<Event> sent_;
   std::vector<double> host_;

@@ -137,11 +137,39 @@ io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::si
   }
 }
 
+std::vector<std::string> member_warnings(const io::Ensemble& e,
+                                         const std::vector<std::vector<std::string>>& warnings) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> seen;  // in first-seen order
+  for (std::size_t m = 0; m < warnings.size(); ++m)
+    for (const std::string& w : warnings[m]) {
+      auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == w; });
+      if (it == seen.end()) it = seen.insert(seen.end(), {w, {}});
+      it->second.push_back(m);
+    }
+  constexpr std::size_t kNamed = 3;
+  std::vector<std::string> out;
+  for (const auto& [w, members] : seen) {
+    if (members.size() == e.members.size()) {
+      out.push_back(w + " (every member)");
+      continue;
+    }
+    std::string names;
+    for (std::size_t k = 0; k < members.size() && k < kNamed; ++k)
+      names += fmt::format("{}'{}'", k ? ", " : "", e.members[members[k]].name);
+    if (members.size() > kNamed) names += fmt::format(" and {} more", members.size() - kNamed);
+    out.push_back(fmt::format("{} (member{} {})", w, members.size() > 1 ? "s" : "", names));
+  }
+  return out;
+}
+
 io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
   io::SweJob first = member_job(scene, e, 0);
   const swe::Grid& g = first.scene.grid;
+  std::vector<std::vector<std::string>> warnings{first.warnings};
   for (std::size_t m = 1; m < e.members.size(); ++m) {
-    const swe::Grid h = member_job(scene, e, m).scene.grid;
+    io::SweJob job = member_job(scene, e, m);
+    warnings.push_back(std::move(job.warnings));
+    const swe::Grid& h = job.scene.grid;
     if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
       throw Error(fmt::format(
           "{}: its grid ({} x {} cells of {} m at ({}, {})) is not member '{}''s ({} x {} of {} m "
@@ -149,6 +177,7 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
           member_where(e, m), h.nx, h.ny, h.dx, h.x0, h.y0, e.members[0].name, g.nx, g.ny, g.dx,
           g.x0, g.y0));
   }
+  first.warnings = member_warnings(e, warnings);
   return first;
 }
 

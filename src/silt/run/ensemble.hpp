@@ -43,8 +43,13 @@ std::vector<std::string> member_overrides(const EnsembleScene& scene, const io::
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
 /// Every member's scene, before anything runs: each parses, and every grid is the first's (the
 /// statistics are per cell). Returns the first member's job (the grid and output settings of the
-/// ensemble's rasters).
+/// ensemble's rasters), its warnings those of every member (member_warnings()).
 io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
+/// The scene warnings of the members (warnings[m]: member m's), each distinct one once, with the
+/// members that gave it: "... (every member)" or "... (members 'm01', 'm03')", at most a few
+/// names and the count.
+std::vector<std::string> member_warnings(const io::Ensemble& e,
+                                         const std::vector<std::vector<std::string>>& warnings);
 
 /// What a member's run left: where it ended and its maxima (one array per outputs.fields, NaN
 /// where a field has no value), and its hazard classes when the ensemble reports them.

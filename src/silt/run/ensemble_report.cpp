@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "silt/io/atomic_file.hpp"
+#include "silt/io/image/map.hpp"
 #include "silt/io/netcdf_axis.hpp"
 #include "silt/io/raster/raster.hpp"
 #include "silt/io/swe/output.hpp"
@@ -93,6 +94,29 @@ void write_map_files(const Maps& maps, const io::EnsembleOutputs& o, const std::
         written.push_back(io::prj_path_of(path));
       }
     }
+}
+
+// The probability maps as report PNGs (io/swe/output.hpp, report_field_map): report_<map>.png
+// over the terrain, from 0 (the terrain shows) to every member, when the scene asks for PNG maps
+// and this build writes PNG.
+void write_probability_pngs(const io::SweJob& job, const Maps& maps, std::size_t members,
+                            const std::string& out, std::vector<std::string>& written) {
+  if (job.outputs.png == io::PngMap::none || !io::png_available()) return;
+  const std::vector<float> shade = io::hillshade(job.scene.grid, job.scene.bed, job.scene.active);
+  for (const io::Raster& r : maps.maps) {
+    const bool depth = r.variable.rfind("p_depth_above_", 0) == 0;
+    if (!depth && r.variable.rfind("p_hazard_", 0) != 0) continue;
+    const std::string what =
+        depth ? fmt::format("max depth > {}", r.variable.substr(14, r.variable.size() - 15) + " m")
+              : "hazard " + r.variable.substr(9) + " or worse";
+    const io::ReportScale scale{0.5 / double(std::max<std::size_t>(members, 1)), 1.0,
+                                io::ColourRamp::heat, "share of members: " + what, ""};
+    const std::string path = (fs::path(out) / ("report_" + r.variable + ".png")).string();
+    io::write_atomically(path, [&](const std::string& tmp) {
+      io::write_png(tmp, io::report_field_map(job, shade, r.values, scale, job.run.end_time));
+    });
+    written.push_back(path);
+  }
 }
 
 // ensemble.nc: the 2D maps (the depth exceedances along depth_threshold instead), then every
@@ -192,6 +216,7 @@ std::vector<std::string> write_ensemble_report(const io::SweJob& grid, const io:
   }
   std::vector<std::string> written;
   write_map_files(maps, o, out, written);
+  write_probability_pngs(grid, maps, results.size(), out, written);
   for (io::RasterFormat f : o.formats)
     if (f == io::RasterFormat::nc) {
       const std::string path = (fs::path(out) / "ensemble.nc").string();

@@ -2,7 +2,9 @@
 // per cell the mean, standard deviation and percentiles of each field, the probability that the
 // maximum depth exceeds each listed depth and that the hazard class reaches each class, as
 // rasters (ESRI ASCII with its .prj, GeoTIFF) and in one CF NetCDF file, ensemble.nc, that also
-// holds every member's maxima along a `member` dimension; and members.csv, a row per member.
+// holds every member's maxima along a `member` dimension; each probability as a report map
+// (report_<map>.png, over the terrain, when the scene writes PNG maps); and members.csv, a row per
+// member.
 #pragma once
 
 #include <string>

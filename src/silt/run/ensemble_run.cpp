@@ -189,9 +189,11 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
   on_every_rank(*p.world, [&] { first = check(p.scene, p.e); });
   open_out(p, q);
   const bool root = p.world->is_root();
-  if (root)
+  if (root) {
     progress.log(fmt::format("silt run: ensemble '{}' of {} members of {}, {}, on {}", p.e.path,
                              p.e.members.size(), describe(first), how_members_run(p), p.o.backend));
+    for (const std::string& w : first.warnings) progress.log("warning: " + w);
+  }
   std::vector<Result> results;
   run_share(p, progress, r, results, run);
   on_every_rank(*p.world, [&] {
@@ -238,18 +240,25 @@ void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 std::string validate_ensemble(const EnsembleRequest& q) {
   const EnsembleScene scene = load_ensemble_scene(q.scene, q.overrides);
   const io::Ensemble e = load_request_ensemble(q, scene);
-  std::string first;
+  std::string first, warnings;
+  const auto lines = [&warnings](const std::vector<std::string>& w) {
+    for (const std::string& line : w) warnings += "\nwarning: " + line;
+  };
   if (!e.mpm) {
-    first = describe_job(check_members(scene, e));
+    const io::SweJob job = check_members(scene, e);
+    first = describe_job(job);
+    lines(job.warnings);
   } else {
 #if SILT_RUN_WITH_MPM
-    first = describe_job(check_mpm_members(scene, e));
+    const io::MpmJob job = check_mpm_members(scene, e);
+    first = describe_job(job);
+    lines(job.warnings);
 #else
     throw Error(fmt::format("{}: an MPM scene, and this build of silt has no MPM solver", q.scene));
 #endif
   }
-  return fmt::format("ensemble '{}' of {} members of {}: every member checked", e.path,
-                     e.members.size(), first);
+  return fmt::format("ensemble '{}' of {} members of {}: every member checked{}", e.path,
+                     e.members.size(), first, warnings);
 }
 
 EnsembleOutcome run_ensemble(const EnsembleRequest& q) {

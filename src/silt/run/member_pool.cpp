@@ -101,6 +101,15 @@ class MemoryGate {
   bool open_;
 };
 
+// What the members' device buffers took from the block cache (core/block_cache.hpp): each block
+// reused is a cudaMalloc and a cudaFree (a wait for the whole device) saved.
+std::string blocks_line(const DeviceBlockStats& a, const DeviceBlockStats& b) {
+  return fmt::format(
+      "device blocks: {} asked for by the members, {} reused (no cudaMalloc, no cudaFree), {} "
+      "cached now",
+      b.allocations - a.allocations, b.reused - a.reused, gib(b.cached_bytes));
+}
+
 // Sets this thread's OpenMP threads for the worker's life (0: as they are).
 struct ThreadsFor {
   explicit ThreadsFor(int n) : before(omp_get_max_threads()) {
@@ -173,11 +182,13 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
       fail();
     }
   };
+  const DeviceBlockStats blocks_before = device_block_stats();
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < plan.device.size(); ++w) pool.emplace_back(work, w);
   work(0);
   gate.open();
   for (std::thread& t : pool) t.join();
+  if (o.execs.front().is_cuda()) log(rank + blocks_line(blocks_before, device_block_stats()));
   if (error) {
     try {
       std::rethrow_exception(error);

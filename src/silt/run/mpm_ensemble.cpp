@@ -81,7 +81,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   std::unique_ptr<mpm::RestartState> from;
   if (o.restart && load_partial(o.checkpoint, m, e.members[m].name, p)) {
     from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
-    if (from->frame != p.energy.time.size())
+    if (std::size_t(from->frame) != p.energy.time.size())
       throw Error(fmt::format("--restart: '{}' is after frame {}, its partial measures after {}",
                               ckpt, from->frame, p.energy.time.size()));
   }
@@ -202,7 +202,10 @@ io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std
 
 io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e) {
   io::MpmJob first = mpm_member_job(scene, e, 0);
-  for (std::size_t m = 1; m < e.members.size(); ++m) mpm_member_job(scene, e, m);
+  std::vector<std::vector<std::string>> warnings{first.warnings};
+  for (std::size_t m = 1; m < e.members.size(); ++m)
+    warnings.push_back(mpm_member_job(scene, e, m).warnings);
+  first.warnings = member_warnings(e, warnings);
   return first;
 }
 

@@ -24,7 +24,7 @@ namespace {
 bool written_by_ensemble(const std::string& name) {
   static const std::regex map_file(
       R"(((max_depth|max_speed|max_level)_(mean|std|p[0-9]{2,3})|p_depth_above_[0-9.e+-]+m|)"
-      R"(p_hazard_[a-z]+)\.(asc|prj|tif))");
+      R"(p_hazard_[a-z]+)\.(asc|prj|tif)|report_(p_depth_above_[0-9.e+-]+m|p_hazard_[a-z]+)\.png)");
   return name == "ensemble.nc" || name == "members.csv" || name == "resolved_ensemble.json" ||
          name == "measures.csv" || name == "measures_stats.csv" || name == "measures.nc" ||
          name == "kinetic_energy.csv" || name == "ensemble_progress.json" ||

@@ -98,9 +98,12 @@ Engine<T>::~Engine() {
   }
 }
 
-// One part: the exec as given, a ring of one inactive cell beyond the grid's edge. Several: each
-// CUDA part computes on a stream of its own (its halos are copied on another, part_exchange.hpp),
-// with a ring of k layers.
+// Every CUDA part computes on a stream of its own (a split run copies its halos on others,
+// part_exchange.hpp), never on the exec's legacy default stream: that stream is one per device for
+// the whole process, so solvers driven by other host threads (an ensemble's members in flight,
+// run/member_pool.cpp) would queue their steps behind each other's, and each of their waits (a
+// clock read, a sum) would wait for all of them. One part has a ring of one inactive cell beyond
+// the grid's edge; several, a ring of k layers.
 template <class T>
 void Engine<T>::make_parts(const Split& split) {
   const bool several = dec_.size() > 1;
@@ -110,9 +113,8 @@ void Engine<T>::make_parts(const Split& split) {
       devices.push_back(e.device);
   if (devices.size() > 1) enable_peer_access(devices);
   for (int k = 0; k < per_rank_; ++k) {
-    const Exec& e = split.execs[size_t(k)];
-    if (several) compute_.emplace_back(e);
-    const Exec ce = several ? compute_.back().exec() : e;
+    compute_.emplace_back(split.execs[size_t(k)]);  // the host exec itself on the CPU
+    const Exec ce = compute_.back().exec();
     const int id = world_.rank() * per_rank_ + k;
     parts_.push_back(
         std::make_unique<Part<T>>(scene_, layout_, dec_.parts[size_t(id)], several ? k_ : 1, ce));

@@ -110,7 +110,7 @@ class Engine final : public EngineBase {
   partition::Decomposition dec_;
   const partition::World& world_;
   int per_rank_;
-  // Several parts only: each part computes on a stream of its own.
+  // Each part's stream (make_parts): a CUDA stream of its own; the host exec on the CPU.
   std::vector<Stream> compute_;
   std::vector<std::unique_ptr<Part<T>>> parts_;
   // What moves between the parts: halos, the dt reduction and their cadence (nothing on one part).

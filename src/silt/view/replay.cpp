@@ -96,6 +96,13 @@ Replay::Replay(const std::string& dir) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.dir = dir;
   const fs::path resolved = m.dir / "resolved_scene.json";
+  std::error_code ec;
+  if (!fs::exists(resolved, ec) && fs::exists(m.dir / "resolved_ensemble.json", ec))
+    throw Error(fmt::format(
+        "'{}' is an ensemble's folder: its statistics are rasters and tables (docs/ensembles.md, "
+        "Outputs), with no frames to replay; `silt view` replays a member's own folder, "
+        "{}/members/<name>, which an ensemble with \"outputs\": {{\"members\": true}} writes",
+        dir, dir));
   const std::string text = read_text(resolved, "is it the output folder of a silt run?");
   m.solver = io::scene_solver_of_text(text, resolved.string());
   if (m.solver == "mpm") {

@@ -99,6 +99,19 @@ expect_error(dx_1e-300 ${DIR}/swe.json SET grid.dx=1e-300 PARTS "'grid.dx'" "1e-
 file(WRITE ${DIR}/ens.json "{\"vary\": {\"keys\": {\"manning\": {\"scale\": [1, 2]}}}}")
 expect_error(ensemble_as_scene ${DIR}/ens.json
              PARTS "ens.json" "is an ensemble file" "--ensemble ${DIR}/ens.json")
+# `silt view` on an ensemble's folder (no frames): said so, with the folder it can replay.
+file(MAKE_DIRECTORY ${DIR}/ens_out)
+file(WRITE ${DIR}/ens_out/resolved_ensemble.json "{}")
+execute_process(COMMAND ${SILT} view ${DIR}/ens_out --view 127.0.0.1:0 RESULT_VARIABLE rc
+                ERROR_VARIABLE err TIMEOUT 20)
+string(FIND "${err}" "is an ensemble's folder" at)
+string(FIND "${err}" "${DIR}/ens_out/members/<name>" at2)
+if(NOT rc STREQUAL "1" OR at EQUAL -1 OR at2 EQUAL -1)
+  message(SEND_ERROR "view_ensemble: exit ${rc}, expected 1 naming the ensemble's folder: ${err}")
+  math(EXPR failures "${failures} + 1")
+else()
+  message(STATUS "view_ensemble: ${err}")
+endif()
 file(WRITE ${DIR}/dup.json "{\"solver\": \"swe\", \"run\": {\"end_time\": 1, \"end_time\": 2}}")
 expect_error(duplicate_key ${DIR}/dup.json PARTS "dup.json" "'run.end_time'" "twice")
 expect_error(name_dotdot ${DIR}/swe.json SET name=\"..\" PARTS "'name'" "\"..\"")

@@ -104,9 +104,9 @@ PngImage with_map_legend(const PngImage& map, const std::string& field, const st
     }
   }
   draw_text(out.rgba.data(), out.width, out.height, 4, x0, top + 10,
-            fmt::format("{}, {}", field, units), ink, kFont);
+            units.empty() ? field : fmt::format("{}, {}", field, units), ink, kFont);
   draw_text(out.rgba.data(), out.width, out.height, 4, x0 + bar + 4, top + 22,
-            fmt::format("0 - {:g} {}", vmax, units), ink, kFont);
+            fmt::format("0 - {:g}{}{}", vmax, units.empty() ? "" : " ", units), ink, kFont);
   // Time, right of the bar's labels.
   const std::string t = fmt::format("t = {:.2f} s", time);
   draw_text(out.rgba.data(), out.width, out.height, 4, out.width - 8 - text_width(t, kFont), base,

@@ -17,7 +17,7 @@ namespace silt::io {
 constexpr int kLegendMinWidth = 240;
 
 /// The map with the legend strip added below it (or `map` itself, see above).
-/// metres_per_pixel: the map's scale (dx / png_scale).
+/// metres_per_pixel: the map's scale (dx / png_scale). units may be empty (a fraction).
 PngImage with_map_legend(const PngImage& map, const std::string& field, const std::string& units,
                          double vmax, ColourRamp ramp, double time, double metres_per_pixel);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "silt/io/frame_index.hpp"
+#include "silt/io/image/map.hpp"
 #include "silt/io/raster/raster.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/fields.hpp"
@@ -54,6 +55,21 @@ inline constexpr const char* kNetcdfRunFile = "fields.nc";
 /// with outputs.hazard.every_frame) one per format, the run's NetCDF file included, and a .prj
 /// beside each .asc when the CRS is known; the PNG map.
 std::size_t files_per_frame(const SweOutputSettings& outputs);
+
+/// How a report map shows its field: values from show_min to vmax in `ramp` (below show_min,
+/// or NaN, the terrain), the colour bar titled "field, units" (units may be empty).
+struct ReportScale {
+  double show_min = 0, vmax = 1;
+  ColourRamp ramp = ColourRamp::blues;
+  std::string field, units;
+};
+/// A map of a flood report (io/image/report.hpp; io/swe/output_report.cpp): `values` (one per
+/// cell) over `shade`, the hillshade of the job's bed, with the scene's boundaries, inflows and
+/// cross sections, framed with the CRS's coordinates and a north arrow, and the colour bar, the
+/// time t (s) and a scale bar below it. report_max_depth.png is one; an ensemble's probability
+/// maps are others (run/ensemble_report.cpp).
+PngImage report_field_map(const SweJob& job, const std::vector<float>& shade,
+                          const std::vector<double>& values, const ReportScale& scale, double t);
 
 class SweOutputWriter {
  public:

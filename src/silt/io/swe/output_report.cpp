@@ -66,6 +66,19 @@ std::vector<MapFeature> scene_features(const swe::Scene& s) {
 
 }  // namespace
 
+PngImage report_field_map(const SweJob& job, const std::vector<float>& shade,
+                          const std::vector<double>& values, const ReportScale& scale, double t) {
+  const swe::Scene& s = job.scene;
+  const SweOutputSettings& o = job.outputs;
+  const double mpp = s.grid.dx / o.png_scale;
+  const MapPlacement at{s.grid.x0, s.grid.y0, mpp, coordinates_caption(o.crs_wkt)};
+  PngImage map = render_map(s.grid, shade, s.active, values, scale.show_min, scale.vmax, scale.ramp,
+                            o.png_scale);
+  draw_features(map, at, scene_features(s));
+  return with_map_legend(framed_map(map, at), scale.field, scale.units, scale.vmax, scale.ramp, t,
+                         mpp);
+}
+
 std::vector<std::string> SweOutputWriter::write_report_maps(const swe::Fields& f, double t) const {
   const SweOutputSettings& o = job_->outputs;
   const swe::Scene& s = job_->scene;
@@ -85,17 +98,14 @@ std::vector<std::string> SweOutputWriter::write_report_maps(const swe::Fields& f
     if (!std::isnan(v)) top = std::max(top, v);
   top = top > 0.0 ? top : 1.0;
   const double show_min = std::max(job_->scene.hazard.wet_depth, 0.01 * top);
-  const std::vector<MapFeature> features = scene_features(s);
-  PngImage map = render_map(s.grid, shade_, s.active, depth.values, show_min, top,
-                            ColourRamp::blues, o.png_scale);
-  draw_features(map, at, features);
   write("report_max_depth.png",
-        with_map_legend(framed_map(map, at), "maximum depth", "m", top, ColourRamp::blues, t, mpp));
+        report_field_map(*job_, shade_, depth.values,
+                         {show_min, top, ColourRamp::blues, "maximum depth", "m"}, t));
   // Hazard classes 1..4; class 0 (not flooded) shows the terrain.
   const Raster cls = hazard_raster(*job_, f, HazardField::hazard_class);
-  map = render_map(s.grid, shade_, s.active, cls.values, 0.5, 4.0, ColourRamp::hazard_classes,
-                   o.png_scale);
-  draw_features(map, at, features);
+  PngImage map = render_map(s.grid, shade_, s.active, cls.values, 0.5, 4.0,
+                            ColourRamp::hazard_classes, o.png_scale);
+  draw_features(map, at, scene_features(s));
   std::vector<std::array<double, 3>> colours;
   for (int k = 1; k <= 4; ++k) colours.push_back(ramp_colour(ColourRamp::hazard_classes, k / 4.0));
   write("report_hazard_class.png",

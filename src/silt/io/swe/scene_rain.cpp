@@ -155,6 +155,20 @@ void check_rain_frames_fit(Keys& r, const std::string& key, std::size_t frames,
                        s.grid.nx, s.grid.ny, memory_text(double(frames) * cells, sizeof(double))));
 }
 
+// A storm shifted later whose first frame rains: every series holds its first value before it,
+// so that rain also falls from the run's start to the first frame. Said, not changed.
+void warn_held_first_frame(Keys& r, SweJob& job) {
+  const swe::RainRaster& rain = job.scene.rain;
+  const double most = *std::max_element(rain.rate[0].begin(), rain.rate[0].end());
+  if (!(most > 0.0) || !(rain.t[0] > 0.0)) return;
+  job.warnings.push_back(key_message(
+      r.source(), r.key_path("shift"),
+      fmt::format("the first rain frame, now at t = {} s, rains (up to {:.4g} mm/h), and as every "
+                  "series holds its first value before it, that rain also falls from the run's "
+                  "start to t = {} s; begin the storm with a frame of zeros for no rain before it",
+                  rain.t[0], most / kMmPerHour, rain.t[0])));
+}
+
 void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
   swe::Scene& s = job.scene;
   swe::RainRaster& rain = s.rain;
@@ -164,6 +178,8 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
   // "scale": every rate times this factor (an ensemble's rain factor, docs/ensembles.md).
   const double scale = r.has("scale") ? r.number("scale", Range::non_negative()) : 1.0;
   const double to_si = (units == "mm/h" ? kMmPerHour : 1.0) * scale;
+  // "shift": every frame this many seconds later (an ensemble's storm arriving later or earlier).
+  const double shift = r.has("shift") ? r.number("shift") : 0.0;
   rain.step = r.choice("interpolation", "linear", {"linear", "step"}) == "step";
   if (r.has("netcdf") == r.has("frames"))
     r.fail("netcdf",
@@ -188,7 +204,8 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
     check_rain_frames_fit(r, "netcdf", b.bands.size(), s);
     Resampler rs(r, "netcdf", fields, s);
     for (size_t k = 0; k < b.bands.size(); ++k) {
-      const double t = std::isnan(b.band_time[k]) ? 0.0 : b.band_time[k] * factor + offset;
+      const double t =
+          (std::isnan(b.band_time[k]) ? 0.0 : b.band_time[k] * factor + offset) + shift;
       const std::string what =
           fmt::format("'{}' band {} ({} = {}, t = {} s)", path, k + 1,
                       b.time_dimension.empty() ? "time" : b.time_dimension, b.band_time[k], t);
@@ -205,7 +222,7 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
     check_rain_frames_fit(r, "frames", frames.size(), s);
     for (size_t k = 0; k < frames.size(); ++k) {
       Keys& f = frames[k];
-      const double t = frame_time(f, "time", start);
+      const double t = frame_time(f, "time", start) + shift;
       const Json* p = f.take("raster");
       const std::string path = fields.raster_path(p);
       if (path.empty()) f.fail("raster", "must be a raster file path");
@@ -223,6 +240,7 @@ void read_rain(Keys& r, FieldReader& fields, SweJob& job) {
       f.finish();
     }
   }
+  if (shift > 0.0) warn_held_first_frame(r, job);
   r.finish();
 }
 

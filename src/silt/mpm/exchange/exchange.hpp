@@ -35,8 +35,12 @@ class Exchange {
   virtual void grid_update(int k) = 0;
 
   // A frame as one CUDA graph per part: the phases of part k's step loop (core/loop_graph.hpp).
-  /// True when this exchange's frames can be recorded (CUDA, and a barrier without the host).
+  /// True when this exchange's frames can be recorded (CUDA: a barrier without the host between
+  /// GPUs, or parts on one stream).
   virtual bool records_graphs() const = 0;
+  /// Several parts on one stream (several parts on one GPU), whose order synchronises them: a
+  /// frame is one graph stepping every part as the plain step does (graph_* are not used).
+  virtual bool one_stream() const { return false; }
   virtual void graph_decide(int k, const StepHandles& h) = 0;
   virtual void graph_rebuild(int k) = 0;
   virtual void graph_grid_update(int k, const StepHandles& h) = 0;

@@ -89,6 +89,16 @@ double count_outside(const Exec& exec, const float* x, Index n, int axis, double
       });
 }
 
+AxisExtent axis_extent(const Exec& exec, const float* x, Index n, int axis) {
+  AxisExtent e;
+  if (n <= 0) return e;
+  e.lo = parallel_reduce_min<double>(
+      exec, "mpm.exchange.axis_lo", n, SILT_LAMBDA(Index i)->double { return x[3 * i + axis]; });
+  e.hi = parallel_reduce_max<double>(
+      exec, "mpm.exchange.axis_hi", n, SILT_LAMBDA(Index i)->double { return x[3 * i + axis]; });
+  return e;
+}
+
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out) {
   const int stride = g.accum_stride;
   parallel_for(

@@ -118,6 +118,12 @@ void enqueue_grid_update_lagged(const Exec& exec, const GridArgs& a, GridView g,
 /// How many of n particles (positions x, 3 floats each) lie outside [lo, hi) along axis; waits
 /// for the device (between frames only: the rebalancing check).
 double count_outside(const Exec& exec, const float* x, Index n, int axis, double lo, double hi);
+/// The lowest and highest of n particles' coordinates along axis (m); lo > hi when n is 0.
+struct AxisExtent {
+  double lo = 1e300, hi = -1e300;
+};
+/// Waits for the device (between frames only: the rebalancing check).
+AxisExtent axis_extent(const Exec& exec, const float* x, Index n, int axis);
 /// MPI: gathers the P2G sums of the listed own blocks, block after block, into out.
 void enqueue_pack_blocks(const Exec& exec, GridView g, const int* blocks, Index count, float* out);
 

@@ -87,7 +87,9 @@ class PeerExchange : public SplitExchange {
     }
   }
 
-  bool records_graphs() const override { return barrier_; }
+  // Parts on one GPU share its stream: one graph steps them all (Solver::Impl::record_stream_graph).
+  bool records_graphs() const override { return cuda_; }
+  bool one_stream() const override { return cuda_ && !barrier_; }
 
   void graph_decide(int k, const StepHandles& h) override {
     Part& p = *parts_[std::size_t(k)];
