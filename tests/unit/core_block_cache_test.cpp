@@ -1,6 +1,6 @@
 // The device block cache (core/block_cache.hpp): its bookkeeping over a fake device (blocks are
 // numbered addresses, marks are counters that record whether they were waited for), and on the
-// GPU machine the CUDA backend's DeviceBuffers through it.
+// GPU machine the CUDA backend's DeviceBuffers and PinnedBuffers through it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -98,8 +98,27 @@ TEST(BlockCache, SizesAndDevicesAreNotMixed) {
   EXPECT_NE(cache.allocate(1, 1000), a) << "another device";
   EXPECT_NE(cache.allocate(0, 1024), a) << "another size";
   EXPECT_EQ(cache.stats().cached_bytes, 1000u);
+  EXPECT_EQ(cache.cached_bytes(0), 1000u);
+  EXPECT_EQ(cache.cached_bytes(1), 0u) << "the member pool counts a device's cached blocks free";
   EXPECT_EQ(cache.allocate(0, 1000), a);
   EXPECT_EQ(dev.allocations, 3);
+}
+
+// Pinned host staging (core/device_set.cpp): its owner has waited for its copies, so it is kept
+// without a mark and handed out again without a wait.
+TEST(BlockCache, KeptBlocksComeBackWithoutAWait) {
+  FakeDevice dev;
+  BlockCache cache(dev);
+  void* a = cache.allocate(-1, 4096);
+  cache.keep(-1, a);
+  EXPECT_EQ(dev.marks_pending(), 0u);
+  EXPECT_EQ(cache.allocate(-1, 4096), a);
+  EXPECT_EQ(dev.waits, 0);
+  EXPECT_EQ(dev.frees, 0);
+  cache.keep(-1, a);
+  EXPECT_EQ(cache.release(-1), 1);
+  EXPECT_EQ(dev.frees, 1);
+  EXPECT_EQ(dev.waits, 0);
 }
 
 TEST(BlockCache, TheOldestFreedBlockComesBackFirst) {
@@ -214,6 +233,19 @@ TEST(BlockCache, DeviceBuffersOnTheGpuReuseBlocks) {
   { silt::DeviceBuffer<float> c(legacy, 54321, "test.c"); }
   silt::DeviceBuffer<float> d(legacy, 54321, "test.d");
   EXPECT_EQ(silt::device_block_stats().reused, after.reused) << "legacy stream: not cached";
+}
+
+TEST(BlockCache, PinnedBuffersOnTheGpuMachineReuseTheirPages) {
+  if (!silt::test::on_gpu()) GTEST_SKIP() << "page-locked staging: run with --backend=cuda";
+  const char* first = nullptr;
+  {
+    silt::PinnedBuffer a(3 * 4096 + 5, true);
+    first = a.data();
+  }
+  silt::PinnedBuffer b(3 * 4096 + 7, true);  // the same pages
+  EXPECT_EQ(b.data(), first);
+  silt::PinnedBuffer c(3 * 4096, true);  // another size
+  EXPECT_NE(c.data(), first);
 }
 
 }  // namespace

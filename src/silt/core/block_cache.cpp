@@ -7,7 +7,7 @@ namespace silt::detail {
 BlockCache::~BlockCache() {
   for (auto& [key, blocks] : cached_)
     for (const Cached& c : blocks) {
-      backend_.wait_and_drop(key.first, c.mark);
+      if (c.mark) backend_.wait_and_drop(key.first, c.mark);
       backend_.free(key.first, c.p);
     }
 }
@@ -27,7 +27,7 @@ void* BlockCache::allocate(int device, std::size_t bytes) {
     }
   }
   if (hit.p) {
-    backend_.wait_and_drop(device, hit.mark);  // outside the lock: other threads go on
+    if (hit.mark) backend_.wait_and_drop(device, hit.mark);  // outside the lock
     return hit.p;
   }
   void* p = backend_.allocate(device, bytes);
@@ -39,30 +39,41 @@ void* BlockCache::allocate(int device, std::size_t bytes) {
   return p;
 }
 
+std::size_t BlockCache::forget(void* p) {
+  const std::lock_guard<std::mutex> lock(m_);
+  ++stats_.frees;
+  const auto it = live_.find(p);
+  if (it == live_.end()) return 0;
+  const std::size_t bytes = it->second;
+  live_.erase(it);
+  return bytes;
+}
+
+void BlockCache::hold(int device, void* p, std::size_t bytes, void* mark) {
+  const std::lock_guard<std::mutex> lock(m_);
+  cached_[Key{device, bytes}].push_back(Cached{p, mark});
+  stats_.cached_bytes += bytes;
+}
+
 void BlockCache::free(int device, void* p, void* stream) {
   if (!p) return;
-  std::size_t bytes = 0;
-  {
-    const std::lock_guard<std::mutex> lock(m_);
-    ++stats_.frees;
-    const auto it = live_.find(p);
-    if (it != live_.end()) {
-      bytes = it->second;
-      live_.erase(it);
-    }
-  }
-  if (bytes == 0 || stream == nullptr) {
-    backend_.free(device, p);
-    return;
-  }
-  void* mark = backend_.mark(device, stream);
+  const std::size_t bytes = forget(p);
+  void* mark = bytes > 0 && stream ? backend_.mark(device, stream) : nullptr;
   if (!mark) {
     backend_.free(device, p);
     return;
   }
-  const std::lock_guard<std::mutex> lock(m_);
-  cached_[Key{device, bytes}].push_back(Cached{p, mark});
-  stats_.cached_bytes += bytes;
+  hold(device, p, bytes, mark);
+}
+
+void BlockCache::keep(int device, void* p) {
+  if (!p) return;
+  const std::size_t bytes = forget(p);
+  if (bytes == 0) {
+    backend_.free(device, p);
+    return;
+  }
+  hold(device, p, bytes, nullptr);
 }
 
 long long BlockCache::release(int device) {
@@ -80,10 +91,18 @@ long long BlockCache::release(int device) {
     stats_.released += static_cast<long long>(gone.size());
   }
   for (const Cached& c : gone) {
-    backend_.wait_and_drop(device, c.mark);
+    if (c.mark) backend_.wait_and_drop(device, c.mark);
     backend_.free(device, c.p);
   }
   return static_cast<long long>(gone.size());
+}
+
+std::size_t BlockCache::cached_bytes(int device) const {
+  const std::lock_guard<std::mutex> lock(m_);
+  std::size_t bytes = 0;
+  for (const auto& [key, blocks] : cached_)
+    if (key.first == device) bytes += key.second * blocks.size();
+  return bytes;
 }
 
 BlockCacheStats BlockCache::stats() const {

@@ -8,11 +8,15 @@
 // reuse blocks; nothing is freed until an allocation fails (then the device's cache is emptied
 // and the allocation retried) or the process ends (the CUDA cache lives as long as the process).
 //
-// The device side is a BlockBackend (the CUDA one in memory.cpp; tests give a fake one), so the
-// bookkeeping is tested on the CPU (core_block_cache_test).
+// The device side is a BlockBackend (the CUDA one in memory.cpp; pinned host staging in
+// device_set.cpp, kept from member to member too; tests give a fake one), so the bookkeeping is
+// tested on the CPU (core_block_cache_test).
 //
 // What a block's owner guarantees, as with cudaFree before: work on streams other than its own
-// that touched the block is complete (fenced) when the block is freed. A block whose stream is the
+// that touched the block is complete (fenced) when the block is freed. New: its own stream is
+// still alive then (the mark is recorded on it), so a DeviceBuffer must not outlive the Stream
+// of its Exec: the owners declare their streams before their buffers (swe Engine `compute_`,
+// mpm Solver::Impl `streams`). A block whose stream is the
 // legacy default stream is not cached (the caller frees it at once): a mark there does not follow
 // the non-blocking streams that may have used it.
 #pragma once
@@ -62,21 +66,33 @@ class BlockCache {
   /// Takes back block p (from allocate()), last used on `stream` of `device`: cached, unless the
   /// stream is the legacy default stream (nullptr), then freed at once. Unknown pointers are freed.
   void free(int device, void* p, void* stream);
+  /// Takes back block p with no mark: its owner has waited for everything that used it (pinned
+  /// host staging, whose copies its owner waits for). Unknown pointers are freed.
+  void keep(int device, void* p);
   /// Frees every cached block of `device`; returns how many.
   long long release(int device);
   BlockCacheStats stats() const;
+  /// Bytes cached on `device` now (free for the next allocations of their sizes).
+  std::size_t cached_bytes(int device) const;
 
  private:
   struct Cached {
     void* p;
-    void* mark;
+    void* mark;  // nullptr: nothing to wait for (keep())
   };
   using Key = std::pair<int, std::size_t>;  // device, bytes
+  /// p's bytes, no longer live (0: not from allocate()).
+  std::size_t forget(void* p);
+  void hold(int device, void* p, std::size_t bytes, void* mark);
   BlockBackend& backend_;
   mutable std::mutex m_;
   std::map<Key, std::deque<Cached>> cached_;     // the oldest first (its mark most likely done)
   std::unordered_map<void*, std::size_t> live_;  // block -> bytes
   BlockCacheStats stats_;
 };
+
+/// Bytes the process's CUDA block cache holds on `device` (0 without CUDA): free to silt,
+/// though cudaMemGetInfo counts them as used (exec.cpp's cuda_free_bytes adds them back).
+std::size_t cached_device_bytes(int device);
 
 }  // namespace silt::detail

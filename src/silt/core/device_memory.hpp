@@ -7,7 +7,8 @@
 
 namespace silt {
 
-/// Free memory of CUDA device `device` now, in bytes (cudaMemGetInfo; 0 without CUDA).
+/// Free memory of CUDA device `device` now, in bytes: cudaMemGetInfo's, plus the blocks silt's
+/// block cache holds there for reuse (block_cache.hpp); 0 without CUDA.
 std::size_t cuda_free_bytes(int device);
 
 /// Device blocks since the process started, on every CUDA device (all 0 without CUDA).

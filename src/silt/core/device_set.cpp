@@ -1,9 +1,12 @@
 #include "silt/core/device_set.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <new>
 #include <utility>
 
+#include "silt/core/block_cache.hpp"
 #include "silt/core/config.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/parallel_for.hpp"
@@ -131,26 +134,71 @@ int enable_peer_access(const std::vector<int>& devices) {
 
 namespace {
 constexpr std::size_t kPage = 4096;
+
+#if SILT_HAS_CUDA
+constexpr int kHost = -1;  // the pinned blocks' "device" in the cache
+
+// Page-locked host blocks (cudaHostRegister) kept for reuse like device blocks (block_cache.hpp):
+// a solver's frame staging pinned once per process rather than once per solver (an ensemble's
+// members). No marks: a PinnedBuffer's owner waits for the copies into it before it goes
+// (StagedFrame::release, the halo exchange's and fields()' fences), as before.
+class PinnedBlocks final : public detail::BlockBackend {
+ public:
+  void* allocate(int, std::size_t bytes) override {
+    void* p = ::operator new(bytes, std::align_val_t(kPage), std::nothrow);
+    if (!p) return nullptr;
+    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) return p;
+    (void)cudaGetLastError();
+    ::operator delete(p, std::align_val_t(kPage));
+    return nullptr;
+  }
+  void free(int, void* p) override {
+    cudaHostUnregister(p);
+    (void)cudaGetLastError();
+    ::operator delete(p, std::align_val_t(kPage));
+  }
+  void* mark(int, void*) override { return nullptr; }
+  void wait_and_drop(int, void*) override {}
+};
+
+// Never destroyed, as the device blocks' cache (memory.cpp).
+detail::BlockCache& pinned_blocks() {
+  static detail::BlockCache* const cache = new detail::BlockCache(*new PinnedBlocks);
+  return *cache;
 }
+#endif
+}  // namespace
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes, bool pin) : bytes_(bytes) {
   if (bytes == 0) return;
   const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
-  p_ = static_cast<char*>(::operator new(rounded, std::align_val_t(kPage)));
 #if SILT_HAS_CUDA
   if (pin && cuda_device_count() > 0) {
-    SILT_CUDA_CHECK(cudaHostRegister(p_, rounded, cudaHostRegisterDefault));
+    p_ = static_cast<char*>(pinned_blocks().allocate(kHost, rounded));
+    if (!p_)
+      throw Error(
+          fmt::format("cannot page-lock {} bytes of host memory for copies with the GPU", rounded));
     pinned_ = true;
+    return;
   }
 #else
   (void)pin;
 #endif
+  p_ = static_cast<char*>(::operator new(rounded, std::align_val_t(kPage)));
 }
 
 PinnedBuffer::~PinnedBuffer() {
   if (!p_) return;
 #if SILT_HAS_CUDA
-  if (pinned_) cudaHostUnregister(p_);
+  if (pinned_) {
+    try {
+      pinned_blocks().keep(kHost, p_);
+    } catch (...) {  // no room to note the block: unpinned and freed at once
+      cudaHostUnregister(p_);
+      ::operator delete(p_, std::align_val_t(kPage));
+    }
+    return;
+  }
 #endif
   ::operator delete(p_, std::align_val_t(kPage));
 }

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "silt/core/block_cache.hpp"
 #include "silt/core/buffer.hpp"
 #include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
@@ -51,7 +52,7 @@ std::size_t cuda_free_bytes(int device) {
   SILT_CUDA_CHECK(cudaSetDevice(device));
   std::size_t free_b = 0, total_b = 0;
   SILT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  return free_b;
+  return free_b + detail::cached_device_bytes(device);
 #else
   (void)device;
   return 0;

@@ -48,7 +48,7 @@ void host_copy(void* dst, const void* src, std::size_t bytes) {
 }
 #if SILT_HAS_CUDA
 // The CUDA side of the block cache (block_cache.hpp). Errors of a free, a mark or a wait are not
-// thrown (they run in destructors); a mark that cannot be recorded waits for the stream instead.
+// thrown (they run in destructors); a block whose mark cannot be recorded is freed at once.
 class CudaBlocks final : public BlockBackend {
  public:
   void* allocate(int device, std::size_t bytes) override {
@@ -99,6 +99,15 @@ BlockCache& device_blocks() {
 #endif
 
 }  // namespace
+
+std::size_t cached_device_bytes(int device) {
+#if SILT_HAS_CUDA
+  return device_blocks().cached_bytes(device);
+#else
+  (void)device;
+  return 0;
+#endif
+}
 
 void* allocate(const Exec& exec, std::size_t bytes, const std::string& label) {
   if (bytes == 0) return nullptr;
