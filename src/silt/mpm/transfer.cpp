@@ -15,10 +15,14 @@ namespace {
 /// The transfers' launch shape: 256 threads with at least 3 CUDA blocks per SM (80 registers)
 /// measured 8-12% faster than the unbounded launch (96 registers) on the H200 once P2G had the
 /// warp pre-reduction (bench/results/mpm-2026-11-29-h200.md).
-template <class F>
+template <int BlocksPerSm = 3, class F>
 void transfer_for(const Exec& exec, const char* label, Index n, const int* gate, F body) {
-  bounded_gated_for<256, 3>(exec, label, n, gate, body);
+  bounded_gated_for<256, BlocksPerSm>(exec, label, n, gate, body);
 }
+/// P2G's own: at 3 (80 registers) the 3D P2G spills 172 B a thread (364 B reloaded; nvcc 13,
+/// sm_90, the same at 357d22a); at 2 it takes 121 registers and spills nothing, at two thirds of
+/// the occupancy (docs/NOTES.md, 2026-12-05, "mid-size step": to be measured on the H200).
+constexpr int kP2gBlocksPerSm = 3;
 
 /// Blocks a host loop over the grid covers: the numbered ones (StepControl is host memory there;
 /// a CUDA launch covers the capacity and returns early past num_blocks).
@@ -38,7 +42,7 @@ void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
     return;
   }
   if (g.fixed) {
-    transfer_for(
+    transfer_for<kP2gBlocksPerSm>(
         exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
           const detail::FixedSink sink{fixed_of(g, ctl->accum_parity), g.accum_stride, g.scale,
                                        fault};
@@ -47,7 +51,7 @@ void p2g_in(const Exec& exec, const TransferArgs& a, ParticleView p, GridView g,
         });
     return;
   }
-  transfer_for(
+  transfer_for<kP2gBlocksPerSm>(
       exec, "mpm.p2g", a.particles, gate, SILT_LAMBDA(Index i) {
         GridView gs = g;
         gs.accum = accum_of(g, ctl->accum_parity);
