@@ -51,7 +51,8 @@ fi
 PKG=$B/python-package
 rm -rf "$PKG" && mkdir -p "$PKG"
 cp -r python/silt "$PKG/"
-cp "$B"/python/_silt*.so "$PKG/silt/"
+suffix=$("$PYABS" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+cp "$B/python/_silt$suffix" "$PKG/silt/" || exit 1
 find "$B/apps" -maxdepth 2 -name 'libsilt_*.so' -exec cp {} "$PKG/silt/" \; 2>/dev/null
 # The runtime first in the process, and libstdc++ with it (the interpreter does not link it, and
 # ASan's __cxa_throw then finds no real one: "CHECK failed ... real___cxa_throw"); PYTHONMALLOC=malloc:
