@@ -266,30 +266,32 @@ if has python; then
       ${PYTEST_CPU:-tests/python} --ignore=tests/python/test_dlpack_gpu.py \
       > "$OUT/python-pytest-cpu.txt" 2>&1 || status=1
     grep -E "passed|failed|FAILED|Fatal" "$OUT/python-pytest-cpu.txt" | tail -8
-    # The test that faulted (pytest -v names it before it runs) and issue 35's two (SEGV_TESTS),
-    # each alone, then their two files whole, without Python's faulthandler: the preloaded handler
-    # then gets the fault itself (Python's re-raises it and the fault's address is lost).
+    # After a fault (or with SEGV_TESTS set): the test that faulted (pytest -v names it before it
+    # runs) and SEGV_TESTS (default issue 35's two and the MPM restart, which claims its folder
+    # alike), each alone, then their two files whole, without Python's faulthandler: the preloaded
+    # handler then gets the fault itself (Python's re-raises it and the fault's address is lost).
+    # Then the first under cuda-gdb (the image has it, and no gdb; it debugs host code too): the
+    # faulting instruction, the registers and every thread's frames.
     faulted=$(grep -oE '^tests/python/[^ ]+::[^ ]+ Fatal Python error' "$OUT/python-pytest-cpu.txt" | cut -d' ' -f1)
-    # The MPM restart claims its folder as the SWE one does (run/output_dir.cpp), then runs MPM.
-    SEGV_TESTS=${SEGV_TESTS:-tests/python/test_run.py::test_run_checkpoints_and_refusals tests/python/test_run_restart.py::test_swe_restored_run_continues_its_folder tests/python/test_run_restart.py::test_mpm_restored_run_continues_its_folder}
     : > "$OUT/python-pytest-segv.txt"
-    for t in $faulted $SEGV_TESTS "tests/python/test_run.py tests/python/test_run_restart.py"; do
-      echo "=== $t" >> "$OUT/python-pytest-segv.txt"
-      # shellcheck disable=SC2086  # $t: one or two test paths
-      "${RUNPY[@]}" timeout 120 $PY -m pytest -v -s -p no:cacheprovider -p no:faulthandler $t \
-        >> "$OUT/python-pytest-segv.txt" 2>&1
-      echo "=== rc=$? $t" | tee -a "$OUT/python-pytest-segv.txt"
-    done
-    # The first of them under cuda-gdb (the image has it, and no gdb; it debugs host code too):
-    # the faulting instruction, the registers and every thread's frames.
-    first=$(echo $faulted $SEGV_TESTS | cut -d' ' -f1)
-    if command -v cuda-gdb >/dev/null 2>&1; then
-      LD_PRELOAD="" OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 240 \
-        cuda-gdb -batch -ex "set pagination off" -ex "handle SIGINT pass nostop noprint" \
-        -ex run -ex "bt 40" -ex "info registers" -ex "x/8i \$pc-16" -ex "thread apply all bt 12" \
-        --args $PY -m pytest -v -s -p no:cacheprovider -p no:faulthandler "$first" \
-        > "$OUT/python-gdb.txt" 2>&1
-      grep -E "^Thread .* received signal|^#[0-9]+ " "$OUT/python-gdb.txt" | head -30
+    if [ -n "$faulted" ] || [ -n "${SEGV_TESTS:-}" ]; then
+      SEGV_TESTS=${SEGV_TESTS:-tests/python/test_run.py::test_run_checkpoints_and_refusals tests/python/test_run_restart.py::test_swe_restored_run_continues_its_folder tests/python/test_run_restart.py::test_mpm_restored_run_continues_its_folder}
+      for t in $faulted $SEGV_TESTS "tests/python/test_run.py tests/python/test_run_restart.py"; do
+        echo "=== $t" >> "$OUT/python-pytest-segv.txt"
+        # shellcheck disable=SC2086  # $t: one or two test paths
+        "${RUNPY[@]}" timeout 120 $PY -m pytest -v -s -p no:cacheprovider -p no:faulthandler $t \
+          >> "$OUT/python-pytest-segv.txt" 2>&1
+        echo "=== rc=$? $t" | tee -a "$OUT/python-pytest-segv.txt"
+      done
+      first=$(echo $faulted $SEGV_TESTS | cut -d' ' -f1)
+      if command -v cuda-gdb >/dev/null 2>&1; then
+        LD_PRELOAD="" OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 150 \
+          cuda-gdb -batch -ex "set pagination off" -ex "handle SIGINT pass nostop noprint" \
+          -ex run -ex "bt 40" -ex "info registers" -ex "x/8i \$pc-16" -ex "thread apply all bt 12" \
+          --args $PY -m pytest -v -s -p no:cacheprovider -p no:faulthandler "$first" \
+          > "$OUT/python-gdb.txt" 2>&1
+        grep -E "^Thread .* received signal|^#[0-9]+ " "$OUT/python-gdb.txt" | head -30
+      fi
     fi
     for log in python-pytest-cpu.txt python-pytest-segv.txt; do
       grep -oE '=== (native|rc).*|^  maps:.*' "$OUT/$log" | sed "s|^|$log: |"
