@@ -130,8 +130,8 @@ TEST(MpmMulti, ElasticCubeMatchesOnePartition) {
 // A body crossing the cuts as a whole (the elastic cube thrown along x, the split's axis, 20% of
 // its length a frame) leaves its parts' pieces, but the parts stay apart along the axis: the cuts
 // follow them, and no particle changes part or goes to the host (issue 33: the 1.33M snowball of
-// scenes/mpm_snow_paper.json went to the host and back every frame, "0 moved", and two parts on
-// one GPU stepped 5.6x slower than one). Failed before: a rebalance every frame.
+// scenes/mpm_snow_paper.json, falling across its y cut, went to the host and back every 2-3
+// frames, "0 moved"). Failed before: a rebalance every frame.
 TEST(MpmMulti, BodyCrossingTheCutsMovesTheCutsNotTheParticles) {
   const Scene s = multi_elastic_cube();
   const int frames = 6;

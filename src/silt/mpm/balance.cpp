@@ -217,9 +217,10 @@ std::string Balancer::balance(std::vector<std::unique_ptr<Part>>& parts, double 
   if (!unbalanced && !(outside > tolerance_)) return {};
   // A body that crossed the cuts as a whole (a thrown snowball, a falling block) has left its
   // pieces, but its parts still lie (nearly) apart along the axis: the cuts follow them, and no
-  // particle changes part or goes to the host (issue 33: the 1.33M snowball went to the host and
-  // back every frame, 0 particles moved, 118 ms a frame). Kept when at most half the tolerance of
-  // the particles lies outside the moved pieces, so the next frame does not come straight back.
+  // particle changes part or goes to the host (issue 33: the 1.33M snowball, falling across its y
+  // cut, went to the host and back every 2-3 frames to move no particle). Kept when at most half
+  // the tolerance of the particles lies outside the moved pieces, so the next frame does not come
+  // straight back.
   if (!unbalanced) {
     const std::vector<double> before = cuts_;
     if (follow_parts(parts) && !(outside_fraction(parts, total) > 0.5 * tolerance_)) {
