@@ -247,7 +247,14 @@ if has python; then
     (cd /tmp && $PY -c "import silt; print(silt.__file__, silt.build_id(), 'cuda', silt.cuda_compiled(), silt.cuda_device_count())") 2>&1 |
       tee -a "$OUT/python-env.txt"
     # The libraries the module resolves (which libstdc++, any stdc++fs): python-env.txt.
-    ldd "$(cd /tmp && $PY -c 'import silt._silt as m; print(m.__file__)')" >> "$OUT/python-env.txt" 2>&1
+    MOD=$(cd /tmp && $PY -c 'import silt._silt as m; print(m.__file__)')
+    ldd "$MOD" >> "$OUT/python-env.txt" 2>&1
+    # The libstdc++ file it gets (libstdc++.so.6.0.32: GCC 13's, .33: GCC 14's) and the newest
+    # symbol version the module asks of it.
+    {
+      readlink -f "$(ldd "$MOD" | awk '/libstdc\+\+/ {print $3}')"
+      objdump -T "$MOD" | grep -oE 'GLIBCXX_[0-9.]+' | sort -uV | tail -1
+    } >> "$OUT/python-env.txt" 2>&1
     # GPU tests first (the DLPack path), then everything else on the CPU backend.
     OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 300 \
       $PY -m pytest -v -rs -p no:cacheprovider tests/python/test_dlpack_gpu.py \
