@@ -9,20 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=$1
 shift
-OUT=${OUT:-/tmp/silt-out}
-PFX=/tmp/silt-deps
-mkdir -p "$OUT" $PFX
-for f in .deps/*.deb; do dpkg -x "$f" $PFX; done
-export LD_LIBRARY_PATH=$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-jobs=$(( $(nproc) / $# ))
-[ $jobs -lt 1 ] && jobs=1
-for t in "$@"; do
-  (cmake -S "$t" -B "$t/build-gpu" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PFX/usr \
-     -DSILT_ENABLE_GDAL=OFF -DSILT_ENABLE_MPI=OFF -DSILT_BUILD_TESTS=OFF -DSILT_BUILD_BENCH=OFF &&
-     cmake --build "$t/build-gpu" -j $jobs --target silt) > "$OUT/build-$(basename "$t").log" 2>&1 ||
-    echo "build of $t failed" &
-done
-wait
+source bench/build_trees.sh
+build_trees "$@"
 for r in $(seq 1 "$ROUNDS"); do
   for t in "$@"; do
     echo "== round $r, $t"

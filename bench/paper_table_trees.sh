@@ -12,21 +12,9 @@ cd "$(dirname "$0")/.."
 ROUNDS=$1
 BASE=$2
 NEW=$3
-OUT=${OUT:-/tmp/silt-out}
-PFX=/tmp/silt-deps
-mkdir -p "$OUT" $PFX
-for f in .deps/*.deb; do dpkg -x "$f" $PFX; done
-export LD_LIBRARY_PATH=$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-jobs=$(( $(nproc) / 2 ))
-[ $jobs -lt 1 ] && jobs=1
-for t in "$BASE" "$NEW"; do
-  (cmake -S "$t" -B "$t/build-trees" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-     -DCMAKE_PREFIX_PATH=$PFX/usr -DSILT_ENABLE_GDAL=OFF -DSILT_ENABLE_MPI=OFF \
-     -DSILT_BUILD_TESTS=OFF -DSILT_BUILD_BENCH=OFF &&
-     cmake --build "$t/build-trees" -j $jobs --target silt) > "$OUT/build-$(basename "$(realpath "$t")").log" 2>&1 ||
-    echo "build of $t failed" &
-done
-wait
+TREE_BUILD=build-trees
+source bench/build_trees.sh
+build_trees "$BASE" "$NEW"
 python3 bench/paper_table.py --silt "$NEW/build-trees/apps/silt/silt" \
   --base "$BASE/build-trees/apps/silt/silt" --repeat "$ROUNDS" --parts \
   ${PAPER_CASES:+--cases "$PAPER_CASES"} 2>&1 | tee "$OUT/paper-table-trees.md"
