@@ -119,6 +119,18 @@ struct ThreadsFor {
   int before;
 };
 
+// A worker's failure, rethrown in the caller's thread: silt's errors as they are, others named
+// with the ensemble file.
+[[noreturn]] void rethrow_as_error(const std::exception_ptr& error, const std::string& path) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& err) {
+    throw Error(fmt::format("ensemble '{}': {}", path, err.what()));
+  }
+}
+
 }  // namespace
 
 MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
@@ -189,15 +201,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
   gate.open();
   for (std::thread& t : pool) t.join();
   if (o.execs.front().is_cuda()) log(rank + blocks_line(blocks_before, device_block_stats()));
-  if (error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& err) {
-      throw Error(fmt::format("ensemble '{}': {}", e.path, err.what()));
-    }
-  }
+  if (error) rethrow_as_error(error, e.path);
   return signal;
 }
 
