@@ -17,6 +17,7 @@
 #include "silt/run/hooks.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/swe_adapter.hpp"
+#include "silt/run/swe_measures.hpp"
 #include "silt/swe/solver.hpp"
 
 namespace silt::run {
@@ -25,12 +26,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool wants_hazard(const io::EnsembleOutputs& o) {
-  return o.hazard_classes ||
-         std::count(o.fields.begin(), o.fields.end(), io::EnsembleField::max_speed) > 0;
-}
-
-// The maxima of a member that has run (collective on the solver: fields()).
+// The maxima and measures of a member that has run (collective on the solver: fields(),
+// totals()).
 void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::EnsembleOutputs& o,
                  MemberResult& r) {
   const bool hazard = job.scene.hazard.enabled;
@@ -51,6 +48,7 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
   }
   if (o.hazard_classes)
     r.hazard_class = io::hazard_raster(job, f, io::HazardField::hazard_class).values;
+  r.measures = swe_measures_of(job, f, solver.totals(), members_track_hazard(o));
 }
 
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
@@ -60,7 +58,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
                const EnsembleOptions& o, const MemberSlot& slot, MemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   // The hazard fields are accumulated beside the flow; they change no bit of it.
-  if (wants_hazard(e.outputs)) job.scene.hazard.enabled = true;
+  if (members_track_hazard(e.outputs)) job.scene.hazard.enabled = true;
   const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
   std::unique_ptr<io::SweCheckpoint> from;
   std::error_code ec;
@@ -101,6 +99,11 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
 }
 
 }  // namespace
+
+bool members_track_hazard(const io::EnsembleOutputs& o) {
+  return o.hazard_classes ||
+         std::count(o.fields.begin(), o.fields.end(), io::EnsembleField::max_speed) > 0;
+}
 
 std::string member_where(const io::Ensemble& e, std::size_t m) {
   return fmt::format("ensemble '{}', member '{}'", e.path, e.members[m].name);

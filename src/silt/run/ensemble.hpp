@@ -51,8 +51,13 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
 std::vector<std::string> member_warnings(const io::Ensemble& e,
                                          const std::vector<std::vector<std::string>>& warnings);
 
+/// Whether the members accumulate the hazard fields (the ensemble asks for max_speed or hazard
+/// classes): they add the gauges' speed and arrival to the measures (swe_measures.hpp).
+bool members_track_hazard(const io::EnsembleOutputs& o);
+
 /// What a member's run left: where it ended and its maxima (one array per outputs.fields, NaN
-/// where a field has no value), and its hazard classes when the ensemble reports them.
+/// where a field has no value), its hazard classes when the ensemble reports them, and its
+/// measures (swe_measures.hpp: the gauges' and the water balance).
 struct MemberResult {
   bool done = false;
   bool restored = false;  // read back from the ensemble's checkpoint (ensemble_checkpoint.hpp)
@@ -60,6 +65,7 @@ struct MemberResult {
   long long steps = 0;
   MemberValues maxima;
   std::vector<double> hazard_class;
+  std::vector<double> measures;  // in the order of swe_measure_names()
 };
 
 struct EnsembleOptions {

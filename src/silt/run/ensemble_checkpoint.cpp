@@ -183,6 +183,7 @@ MemberBytes result_bytes(const MemberResult& r) {
   b.put(std::int64_t(r.maxima.size()));
   for (const std::vector<double>& v : r.maxima) b.put(v);
   b.put(r.hazard_class);
+  b.put(r.measures);
   return b;
 }
 
@@ -194,6 +195,7 @@ void read_result(MemberBytes& b, MemberResult& r) {
   r.maxima.clear();
   for (std::int64_t f = 0; f < fields; ++f) r.maxima.push_back(b.numbers());
   r.hazard_class = b.numbers();
+  r.measures = b.numbers();
   if (!b.at_end()) throw Error("bytes after the result");
   r.done = true;
 }

@@ -1,8 +1,8 @@
 // An ensemble's checkpoint (docs/ensembles.md, "Checkpoints"): the folder OUT/ensemble_checkpoint/
 // holds key.json (what the ensemble is: the scene file and its text's hash, --set, every member's
 // values, the outputs asked for) and a file per finished member with what its run left for the
-// report (member_<index>.bin: its maxima, or its measures and frames' kinetic energy), and for a
-// member a stop ended mid-run its solver checkpoint (member_<index>.silt, with MPM's gathered
+// report (member_<index>.bin: its maxima and measures, or an MPM member's measures and its
+// frames' kinetic energy), and for a member a stop ended mid-run its solver checkpoint (member_<index>.silt, with MPM's gathered
 // measures in member_<index>.partial). A stopped ensemble continues with --restart
 // OUT/ensemble_checkpoint: the finished members are read back, the stopped ones continue from
 // their checkpoints, the others run (each member is a deterministic run, and a CPU restart steps

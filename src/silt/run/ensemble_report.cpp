@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "silt/io/atomic_file.hpp"
@@ -9,6 +10,8 @@
 #include "silt/io/netcdf_axis.hpp"
 #include "silt/io/raster/raster.hpp"
 #include "silt/io/swe/output.hpp"
+#include "silt/run/measure_table.hpp"
+#include "silt/run/swe_measures.hpp"
 
 namespace silt::run {
 
@@ -183,6 +186,36 @@ void write_netcdf(const Maps& maps, const std::vector<std::vector<double>>& abov
   });
 }
 
+// measures.csv (a row per member: member, name, its measures), measures_stats.csv and, with
+// "nc" among the formats, measures.nc (swe_measures.hpp, measure_table.hpp).
+void write_measures(const io::SweJob& job, const io::Ensemble& e,
+                    const std::vector<MemberResult>& results, const std::string& out,
+                    std::vector<std::string>& written) {
+  const std::vector<MeasureText> names = swe_measure_names(job, members_track_hazard(e.outputs));
+  std::string csv = "member,name";
+  for (const MeasureText& t : names) csv += "," + t.column();
+  csv += "\n";
+  MemberValues v;
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    csv += fmt::format("{},{}", m, e.members[m].name);
+    for (double x : results[m].measures) csv += "," + csv_number(x);
+    csv += "\n";
+    v.push_back(results[m].measures);
+  }
+  const MeasureStats s = measure_stats(e.outputs, v);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    written.push_back((fs::path(out) / name).string());
+    io::write_text_atomically(written.back(), text);
+  };
+  write("measures.csv", csv);
+  write("measures_stats.csv", measure_stats_csv(names, s));
+  if (std::count(e.outputs.formats.begin(), e.outputs.formats.end(), io::RasterFormat::nc) == 0)
+    return;
+  written.push_back((fs::path(out) / "measures.nc").string());
+  const std::string title = fmt::format("silt ensemble '{}': per-member measures", e.path);
+  io::write_member_table_nc(written.back(), measure_member_table(title, e, names, v, s));
+}
+
 }  // namespace
 
 std::vector<std::string> write_ensemble_report(const io::SweJob& grid, const io::Ensemble& e,
@@ -223,6 +256,7 @@ std::vector<std::string> write_ensemble_report(const io::SweJob& grid, const io:
       write_netcdf(maps, above, e, results, path);
       written.push_back(path);
     }
+  write_measures(grid, e, results, out, written);
   write_members_csv(e, results, out);
   written.push_back((fs::path(out) / "members.csv").string());
   return written;
@@ -232,14 +266,9 @@ void write_members_csv(const io::Ensemble& e, const std::vector<MemberResult>& r
                        const std::string& out) {
   std::string csv = "member,name,end_time_s,steps,wall_s,settings\n";
   for (std::size_t m = 0; m < e.members.size(); ++m) {
-    std::string settings;
-    for (const std::string& a : e.members[m].settings)
-      settings += (settings.empty() ? "" : " ") + a;
-    std::string quoted;
-    for (char c : settings) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     const MemberResult& r = results[m];
-    csv += fmt::format("{},{},{:.9g},{},{:.3f},\"{}\"\n", m, e.members[m].name, r.time, r.steps,
-                       r.wall_s, quoted);
+    csv += fmt::format("{},{},{:.9g},{},{:.3f},{}\n", m, e.members[m].name, r.time, r.steps,
+                       r.wall_s, quoted_settings(e.members[m]));
   }
   io::write_text_atomically((fs::path(out) / "members.csv").string(), csv);
 }

@@ -3,8 +3,9 @@
 // maximum depth exceeds each listed depth and that the hazard class reaches each class, as
 // rasters (ESRI ASCII with its .prj, GeoTIFF) and in one CF NetCDF file, ensemble.nc, that also
 // holds every member's maxima along a `member` dimension; each probability as a report map
-// (report_<map>.png, over the terrain, when the scene writes PNG maps); and members.csv, a row per
-// member.
+// (report_<map>.png, over the terrain, when the scene writes PNG maps); members.csv, a row per
+// member; and measures.csv, measures_stats.csv (measures.nc with "nc"): each member's measures at
+// the gauges and its water balance (swe_measures.hpp) and their statistics over the members.
 #pragma once
 
 #include <string>

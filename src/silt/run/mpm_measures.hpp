@@ -19,6 +19,7 @@
 
 #include "silt/mpm/particle_frame.hpp"
 #include "silt/mpm/scene.hpp"
+#include "silt/run/measure_table.hpp"
 
 namespace silt::mpm {
 struct FrameStats;
@@ -46,11 +47,7 @@ double time_at_rest(const EnergySeries& e, double rest_speed);
 std::vector<double> measures_of(const ParticleExtent& start, const ParticleExtent& end,
                                 const EnergySeries& energy, double rest_speed);
 
-struct MeasureText {
-  const char* name;  // the column of measures.csv and the variable of measures.nc
-  const char* units;
-  const char* long_name;
-};
+/// The measures' names (measure_table.hpp), in the order of measures_of().
 const std::vector<MeasureText>& measure_names();
 
 }  // namespace silt::run
