@@ -7,6 +7,9 @@ scenes/rain_plane.json in float64:
   - the statistics in ensemble.nc and in the ESRI ASCII rasters equal NumPy's (nanmean, nanstd,
     nanpercentile 'linear', the fraction above each depth, each hazard class or worse) on the
     members' maxima, which equal each member's own max_depth raster;
+  - measures.csv: each member's maxima at its gauges equal its own max_depth raster in the
+    gauge's cell, its water balance the last row of its own mass_balance.csv; measures_stats.csv
+    equals NumPy's on it (issue 37, item 3);
   - the CF checker finds no error in ensemble.nc;
   - with PNG maps on, each probability map is also a report map over the terrain
     (report_p_*.png), coloured where the probability is above 0 and nowhere else;
@@ -125,6 +128,61 @@ classes = d["member_hazard_class"].values
 for c, name in enumerate(("low", "moderate", "significant", "extreme")):
     check(close(d["p_hazard_" + name].values, np.mean(classes >= c + 1, axis=0)),
           f"P(hazard class >= {name}) equals NumPy's")
+
+# Per-member measures (measures.csv): each gauge's maxima in its own cell equal the member's own
+# last max_depth raster there (and the ground plus it, ensemble.nc's max speed there), the water
+# balance equals the last row of the member's own mass_balance.csv, measures_stats.csv equals
+# NumPy's on measures.csv (a west_plane arrival is NaN where a member never wets it), and
+# measures.nc holds the same columns.
+def csv_table(path):
+    with open(path) as f:
+        head = f.readline().strip().split(",")
+        rows = [line.strip().split(",") for line in f if line.strip()]
+    return head, rows
+
+
+gauges = [r.split(",") for r in open(os.path.join(out, "members", "m03",
+                                                  "gauge_points.csv")).read().split()[1:]]
+balance = ["rain_m3", "infiltrated_m3", "boundary_net_m3", "source_net_m3", "stored_m3"]
+columns = [f"{g[0]}_{c}" for g in gauges for c in ("max_depth_m", "max_level_m", "max_speed_m_s",
+                                                   "arrival_s")] + balance
+mpath = os.path.join(out, "measures.csv")
+head, rows = csv_table(mpath) if os.path.exists(mpath) else ([], [])
+check(head == ["member", "name"] + columns and [r[1] for r in rows] == names,
+      f"measures.csv: a row per member, columns {head}")
+values = np.array([[float(x) for x in r[2:]] for r in rows]) if rows else np.zeros((0, 0))
+col = {c: k for k, c in enumerate(columns)}
+for m, name in enumerate(names if rows else []):
+    mine = os.path.join(out, "members", name)
+    raster = asc(sorted(glob.glob(os.path.join(mine, "max_depth_*.asc")))[-1])
+    for g in gauges:
+        i, j, ground = int(g[3]), int(g[4]), float(g[5])
+        depth = values[m, col[g[0] + "_max_depth_m"]]
+        level = values[m, col[g[0] + "_max_level_m"]]
+        nc = [d["member_" + f].values[m][j, i] for f in ("max_level", "max_speed")]
+        check(g[-1] == "0" and close(np.array([depth]), np.array([raster[j, i]])) and
+              close(np.array([level]), np.array([nc[0]])) and
+              (np.isnan(level) or abs(level - ground - depth) < 1e-9) and
+              close(np.array([values[m, col[g[0] + "_max_speed_m_s"]]]), np.array([nc[1]])),
+              f"{name}: gauge {g[0]}'s maxima equal its max_depth raster at cell ({i}, {j}) "
+              f"({depth:.6g} m), the ground plus it, ensemble.nc's level and speed there")
+    mb_head, mb_rows = csv_table(os.path.join(mine, "mass_balance.csv"))
+    want = [float(mb_rows[-1][mb_head.index(c)]) for c in balance]
+    got = [values[m, col[c]] for c in balance]
+    check(got == want, f"{name}: the water balance {got} equals mass_balance.csv's last row")
+spath = os.path.join(out, "measures_stats.csv")
+shead, srows = csv_table(spath) if os.path.exists(spath) else ([], [])
+stats = np.array([[float(x) for x in r[2:]] for r in srows]) if srows else np.zeros((0, 5))
+want = np.array([np.nanmean(values, axis=0), np.nanstd(values, axis=0)] +
+                [np.nanpercentile(values, p, axis=0) for p in (5, 50, 95)]).T if rows else stats
+check(shead == ["measure", "units", "mean", "std", "p05", "p50", "p95"] and
+      [f"{r[0]}_{r[1].replace(' s-1', '_s')}" for r in srows] == columns and
+      np.isnan(values[:, col["west_plane_arrival_s"]]).any() and close(stats, want),
+      "measures_stats.csv (a row per column) equals NumPy's nanmean, nanstd, nanpercentile")
+mnc = os.path.join(out, "measures.nc")
+check(os.path.exists(mnc) and all(
+    np.array_equal(xr.open_dataset(mnc)[r[0]].values, values[:, k], equal_nan=True)
+    for k, r in enumerate(srows)), "measures.nc holds measures.csv's columns")
 
 # The report maps of the probabilities (PNG maps on): coloured (the YlOrRd ramp: red well above
 # blue) on cells some member wets beyond the depth, the terrain (grey) elsewhere, so a lower depth
