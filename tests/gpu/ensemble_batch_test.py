@@ -7,14 +7,14 @@ members run"): the same ensemble run
 writes every member file byte for byte the same: shallow water (scenes/dam_break.json, float64,
 six roughness members: rasters, gauges, mass balance) and MPM in performance.deterministic mode
 (scenes/mpm_column_sweep_2d.json, four friction angles: PLY frames, frames.csv), and the
-ensemble's statistics (SWE rasters, MPM measures but the wall seconds); and a shallow-water
+ensemble's statistics (SWE rasters, measures.csv but the wall seconds); and a shallow-water
 ensemble stopped by SIGINT with three members in flight continues with --restart (each stopped
 member from its own solver checkpoint) to the files of the uninterrupted run. Within a member the
 kernels and their order are the same whatever runs beside it, so any difference is a member
 seeing another's state, a stream or graph shared between members, or a host race. Except sums
 the GPU adds with float atomics, whose order varies from run to run even alone: the shallow-water
-inflow volume (mass_balance.csv, hydrograph.csv) and MPM's kinetic energy (measures.csv): those
-tables are compared number by number within 1e-12 of each row's largest value (bytes on the
+inflow volume (mass_balance.csv, hydrograph.csv, the balance of measures.csv) and MPM's kinetic
+energy (measures.csv): those tables are compared number by number within 1e-12 of each row's largest value (bytes on the
 CPU).
 
 Usage: ensemble_batch_test.py <silt executable> <scratch dir> [backend] (cuda; cpu checks the
@@ -155,8 +155,7 @@ for kind, scene, ens, extra in (("swe", "dam_break.json", swe_ens, swe_set),
     if kind == "swe":
         same_files(one, four, ["max_depth_mean.asc", "max_speed_std.asc",
                                "max_depth_p50.asc"], f"{kind}: 4 at once")
-    else:
-        same_measures(one, four, f"{kind}: 4 at once")
+    same_measures(one, four, f"{kind}: 4 at once")
     if devices_twice:
         spread = os.path.join(SCRATCH, kind + "_00")
         run(scene, ens, spread, extra + devices_twice + ["--members-at-once", "4"])
@@ -192,6 +191,7 @@ check(p.returncode == 130 and "member_1.silt" in saved and "member_2.silt" in sa
 run("dam_break.json", stop_ens, stopped, swe_set + ["--members-at-once", "3", "--restart", ckpt])
 same_members(full, stopped, "stopped in flight and restarted against one after another")
 same_files(full, stopped, ["max_depth_mean.asc", "max_depth_p50.asc"], "restarted")
+same_measures(full, stopped, "restarted")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
