@@ -14,8 +14,8 @@ kernels and their order are the same whatever runs beside it, so any difference 
 seeing another's state, a stream or graph shared between members, or a host race. Except sums
 the GPU adds with float atomics, whose order varies from run to run even alone: the shallow-water
 inflow volume (mass_balance.csv, hydrograph.csv, the balance of measures.csv) and MPM's kinetic
-energy (measures.csv): those tables are compared number by number within 1e-12 of each row's largest value (bytes on the
-CPU).
+energy (measures.csv): those tables are compared number by number within 1e-12 of each row's
+largest value (bytes on the CPU).
 
 Usage: ensemble_batch_test.py <silt executable> <scratch dir> [backend] (cuda; cpu checks the
 script itself)."""
