@@ -276,6 +276,14 @@ r = silt(["--ensemble", bad, "--out", bad_out], threads=1, expect=1)
 check("member 'negative'" in r.stderr and "'manning'" in r.stderr,
       f"the error names the member and the key: {r.stderr.strip()}")
 check(not os.path.exists(bad_out), "nothing was written for a refused ensemble")
+# A member with other gauges: refused (measures.csv has a column per gauge).
+moved = os.path.join(SCRATCH, "moved.json")
+with open(moved, "w") as f:
+    json.dump({"members": [{"name": "fine"}, {"name": "moved", "set": {"outputs.gauges.points": [
+        {"name": "elsewhere", "x": 100, "y": 100}]}}]}, f)
+r = silt(["--ensemble", moved, "--out", os.path.join(SCRATCH, "moved")], threads=1, expect=1)
+check("member 'moved'" in r.stderr and "'elsewhere'" in r.stderr and "gauges" in r.stderr,
+      f"a member with other gauges is refused: {r.stderr.strip()}")
 
 # `silt validate scene --ensemble`: every member checked, nothing run or written.
 def validate(ensemble, expect):

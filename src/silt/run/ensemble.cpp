@@ -98,6 +98,21 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   return 0;
 }
 
+// measures.csv has a column per gauge of the first member's scene: every member needs its gauges.
+void check_gauges(const io::Ensemble& e, std::size_t m, const io::SweJob& first,
+                  const io::SweJob& job) {
+  const auto names = [](const io::SweJob& j) {
+    std::string n;
+    for (const io::Gauge& g : j.outputs.gauges) n += (n.empty() ? "'" : ", '") + g.name + "'";
+    return n.empty() ? std::string("none") : n;
+  };
+  if (names(job) != names(first))
+    throw Error(fmt::format(
+        "{}: its gauges ({}) are not member '{}''s ({}); measures.csv has a column per gauge, so "
+        "every member needs the same gauges",
+        member_where(e, m), names(job), e.members[0].name, names(first)));
+}
+
 }  // namespace
 
 bool members_track_hazard(const io::EnsembleOutputs& o) {
@@ -172,6 +187,7 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
   for (std::size_t m = 1; m < e.members.size(); ++m) {
     io::SweJob job = member_job(scene, e, m);
     warnings.push_back(std::move(job.warnings));
+    check_gauges(e, m, first, job);
     const swe::Grid& h = job.scene.grid;
     if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
       throw Error(fmt::format(

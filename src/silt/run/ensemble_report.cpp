@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/image/map.hpp"
 #include "silt/io/netcdf_axis.hpp"
@@ -197,6 +198,9 @@ void write_measures(const io::SweJob& job, const io::Ensemble& e,
   csv += "\n";
   MemberValues v;
   for (std::size_t m = 0; m < results.size(); ++m) {
+    if (results[m].measures.size() != names.size())  // check_members() makes them alike
+      throw Error(fmt::format("{}: {} measures for {} columns of measures.csv", member_where(e, m),
+                              results[m].measures.size(), names.size()));
     csv += fmt::format("{},{}", m, e.members[m].name);
     for (double x : results[m].measures) csv += "," + csv_number(x);
     csv += "\n";
