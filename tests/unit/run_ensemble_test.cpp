@@ -14,6 +14,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/ensemble_file.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_stats.hpp"
 
 namespace {
@@ -215,6 +216,30 @@ TEST(EnsembleFile, MemberWarningsAreSaidOnceWithTheirMembers) {
   EXPECT_EQ(w[1], "late rain (members 'a', 'c', 'd' and 1 more)");
   EXPECT_EQ(silt::run::member_warnings(e, {{}, {"x"}, {}, {}, {}}),
             (std::vector<std::string>{"x (member 'b')"}));
+}
+
+// A member's saved result of another format (an older build's) is refused with what to do, not
+// read as far as it goes ("the file ends early").
+TEST(EnsembleCheckpoint, AResultOfAnotherFormatIsRefusedByName) {
+  const fs::path dir = fs::temp_directory_path() / "silt_ensemble_ckpt_format";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  silt::run::MemberResult r;
+  r.time = 1.5;
+  r.measures = {1.0, 2.0};
+  silt::run::save_member(dir.string(), 0, "m00", r);
+  silt::run::MemberResult back;
+  ASSERT_TRUE(silt::run::load_member(dir.string(), 0, "m00", back));
+  EXPECT_EQ(back.measures, r.measures);
+  silt::run::MemberBytes old;
+  old.put(std::string("silt ensemble member 1"));
+  old.put(std::string("swe"));
+  old.put(std::string("m00"));
+  std::ofstream(silt::run::member_file(dir.string(), 0), std::ios::binary) << old.bytes();
+  const std::string why = error_of([&] { silt::run::load_member(dir.string(), 0, "m00", back); });
+  EXPECT_NE(why.find("written by another version of silt"), std::string::npos) << why;
+  EXPECT_NE(why.find("--overwrite"), std::string::npos) << why;
+  fs::remove_all(dir);
 }
 
 }  // namespace

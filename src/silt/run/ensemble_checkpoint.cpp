@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "silt ensemble member 1";
+// The result format: bumped when a member's result changes (2: the shallow-water measures).
+constexpr const char* kMagic = "silt ensemble member 2";
 
 std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -166,8 +167,14 @@ bool load_member_bytes(const std::string& dir, std::size_t m, const std::string&
   if (!fs::is_regular_file(path, ec)) return false;
   b = MemberBytes(read_bytes(path));
   try {
-    const std::string magic = b.text(), k = b.text(), n = b.text();
-    if (magic != kMagic || k != kind || n != name)
+    const std::string magic = b.text();
+    if (magic != kMagic)
+      throw Error(
+          fmt::format("it was written by another version of silt (format '{}'; this one "
+                      "reads '{}'): run the ensemble again with --overwrite",
+                      magic.substr(0, 40), kMagic));
+    const std::string k = b.text(), n = b.text();
+    if (k != kind || n != name)
       throw Error(fmt::format("it holds {} member '{}', not {} member '{}'", k, n, kind, name));
   } catch (const Error& e) {
     throw Error(fmt::format("--restart: '{}' is not member {}'s result: {}", path, m, e.what()));
