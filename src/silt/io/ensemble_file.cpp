@@ -430,6 +430,15 @@ Json csv_rows(const Json& path, const SceneSource& scene_src, const Fail& fail) 
   return rows;
 }
 
+// The object `v` with its number `key` (fallback when absent) changed by `change`: a rain
+// object's or a raster's own "scale" or "shift", which the scene parser applies.
+template <class Change>
+Json with_key(const Json& v, const char* key, double fallback, Change change) {
+  Json out = v;
+  out[key] = change(out.contains(key) && out[key].is_number() ? out[key].get<double>() : fallback);
+  return out;
+}
+
 }  // namespace
 
 Json scaled_value(const Json& scene, const std::string& key, double factor,
@@ -454,11 +463,7 @@ Json scaled_value(const Json& scene, const std::string& key, double factor,
   if (v->is_string()) return Json{{"raster", *v}, {"scale", factor}};
   if (v->is_object()) {
     if (v->contains("raster") || v->contains("netcdf") || v->contains("frames")) {
-      Json out = *v;
-      const double before =
-          out.contains("scale") && out["scale"].is_number() ? out["scale"].get<double>() : 1.0;
-      out["scale"] = before * factor;
-      return out;
+      return with_key(*v, "scale", 1.0, [factor](double before) { return before * factor; });
     }
     return scale_analytic(*v, factor);
   }
@@ -488,11 +493,7 @@ Json shifted_value(const Json& scene, const std::string& key, double seconds,
     return rows;
   }
   if (rain && v->is_object() && (v->contains("netcdf") || v->contains("frames"))) {
-    Json out = *v;
-    const double before =
-        out.contains("shift") && out["shift"].is_number() ? out["shift"].get<double>() : 0.0;
-    out["shift"] = before + seconds;
-    return out;
+    return with_key(*v, "shift", 0.0, [seconds](double before) { return before + seconds; });
   }
   throw fail(
       fmt::format("{} is the same at every time: give it as rows [[t, value], ...] to move "
