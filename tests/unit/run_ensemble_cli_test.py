@@ -8,7 +8,9 @@ scenes/rain_plane.json in float64:
     nanpercentile 'linear', the fraction above each depth, each hazard class or worse) on the
     members' maxima, which equal each member's own max_depth raster;
   - measures.csv: each member's maxima at its gauges equal its own max_depth raster in the
-    gauge's cell, its water balance the last row of its own mass_balance.csv; measures_stats.csv
+    gauge's cell, its water balance the last row of its own mass_balance.csv, each hydrograph
+    series' (boundary, source, cross section) peak discharge, its time and net volume its own
+    hydrograph.csv's largest |q|, that row's time and the last volume; measures_stats.csv
     equals NumPy's on it (issue 37, item 3);
   - the CF checker finds no error in ensemble.nc;
   - with PNG maps on, each probability map is also a report map over the terrain
@@ -38,7 +40,12 @@ SCENE = os.path.join(HERE, "..", "..", "scenes", "rain_plane.json")
 VENV = os.path.dirname(os.path.dirname(sys.executable))
 BASE = ["--backend", "cpu", "--set", "physics.precision=float64",
         "--set", "outputs.precision=float64", "--set", "outputs.png=none",
-        "--set", 'outputs.formats=["asc"]']
+        "--set", 'outputs.formats=["asc"]',
+        # hydrograph.csv's three kinds of series: the outlet (a boundary), a spring (a point source
+        # with a triangular hydrograph, peaking between frames) and a cross section of the channel
+        "--set", 'sources=[{"name": "spring", "x": 750, "y": 600, '
+                 '"discharge": [[0, 0], [1200, 0.4], [2400, 0]]}]',
+        "--set", 'outputs.cross_sections=[{"name": "channel", "points": [[460, 410], [540, 410]]}]']
 # The statistics are computed in float64 on the host as NumPy computes them; NumPy's nan*
 # functions sum in another order (pairwise), so agreement to round-off, not bits.
 STATS_RTOL = 1e-12
@@ -144,8 +151,12 @@ def csv_table(path):
 gauges = [r.split(",") for r in open(os.path.join(out, "members", "m03",
                                                   "gauge_points.csv")).read().split()[1:]]
 balance = ["rain_m3", "infiltrated_m3", "boundary_net_m3", "source_net_m3", "stored_m3"]
+series = ["outlet", "spring", "channel"]  # hydrograph.csv's order: boundaries, sources, sections
 columns = [f"{g[0]}_{c}" for g in gauges for c in ("max_depth_m", "max_level_m", "max_speed_m_s",
-                                                   "arrival_s")] + balance
+                                                   "arrival_s")] + \
+    [f"{h}_{c}" for h in series for c in ("peak_q_m3_s", "peak_time_s", "volume_m3")] + balance
+# hydrograph.csv prints a discharge with 10 significant digits, a volume with every bit.
+Q_RTOL = 1e-9
 mpath = os.path.join(out, "measures.csv")
 head, rows = csv_table(mpath) if os.path.exists(mpath) else ([], [])
 check(head == ["member", "name"] + columns and [r[1] for r in rows] == names,
@@ -170,6 +181,15 @@ for m, name in enumerate(names if rows else []):
     want = [float(mb_rows[-1][mb_head.index(c)]) for c in balance]
     got = [values[m, col[c]] for c in balance]
     check(got == want, f"{name}: the water balance {got} equals mass_balance.csv's last row")
+    hy_head, hy_rows = csv_table(os.path.join(mine, "hydrograph.csv"))
+    for h in series:
+        q = np.abs([float(r[hy_head.index(h + "_q_m3_s")]) for r in hy_rows])
+        k = int(np.argmax(q))  # the first of equal ones
+        want = [q[k], float(hy_rows[k][1]), float(hy_rows[-1][hy_head.index(h + "_volume_m3")])]
+        got = [values[m, col[f"{h}_{c}"]] for c in ("peak_q_m3_s", "peak_time_s", "volume_m3")]
+        check(q[k] > 0 and abs(got[0] - want[0]) <= Q_RTOL * want[0] and got[1:] == want[1:],
+              f"{name}: {h}'s peak {got[0]:.6g} m^3/s at {got[1]:g} s and net volume {got[2]:.6g} "
+              f"m^3 equal its hydrograph.csv's {want}")
 spath = os.path.join(out, "measures_stats.csv")
 shead, srows = csv_table(spath) if os.path.exists(spath) else ([], [])
 stats = np.array([[float(x) for x in r[2:]] for r in srows]) if srows else np.zeros((0, 5))
@@ -284,6 +304,14 @@ with open(moved, "w") as f:
 r = silt(["--ensemble", moved, "--out", os.path.join(SCRATCH, "moved")], threads=1, expect=1)
 check("member 'moved'" in r.stderr and "'elsewhere'" in r.stderr and "gauges" in r.stderr,
       f"a member with other gauges is refused: {r.stderr.strip()}")
+# A member with other boundaries: refused (measures.csv has columns per hydrograph series).
+closed = os.path.join(SCRATCH, "closed.json")
+with open(closed, "w") as f:
+    json.dump({"members": [{"name": "fine"}, {"name": "closed", "set": {"boundaries": []}}]}, f)
+r = silt(["--ensemble", closed, "--out", os.path.join(SCRATCH, "closed")], threads=1, expect=1)
+check("member 'closed'" in r.stderr and "'outlet', 'spring', 'channel'" in r.stderr and
+      not os.path.exists(os.path.join(SCRATCH, "closed")),
+      f"a member with other boundaries is refused, naming it: {r.stderr.strip()}")
 
 # `silt validate scene --ensemble`: every member checked, nothing run or written.
 def validate(ensemble, expect):

@@ -9,6 +9,7 @@
 
 #include "silt/core/error.hpp"
 #include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/output.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
@@ -28,8 +29,8 @@ namespace {
 
 // The maxima and measures of a member that has run (collective on the solver: fields(),
 // totals()).
-void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::EnsembleOutputs& o,
-                 MemberResult& r) {
+void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::FlowPeaks& peaks,
+                 const io::EnsembleOutputs& o, MemberResult& r) {
   const bool hazard = job.scene.hazard.enabled;
   const swe::Fields f = solver.fields(swe::arrays::depth | swe::arrays::max_depth |
                                       (hazard ? swe::arrays::hazard : 0u));
@@ -48,7 +49,7 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
   }
   if (o.hazard_classes)
     r.hazard_class = io::hazard_raster(job, f, io::HazardField::hazard_class).values;
-  r.measures = swe_measures_of(job, f, solver.totals(), members_track_hazard(o));
+  r.measures = swe_measures_of(job, f, solver.totals(), peaks, members_track_hazard(o));
 }
 
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
@@ -90,7 +91,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   if (end.signal) return end.signal;
-  take_maxima(job, solver, e.outputs, r);
+  take_maxima(job, solver, frames.flow_peaks(), e.outputs, r);
   r.done = true;
   r.time = solver.time();
   r.steps = solver.steps();
@@ -98,19 +99,33 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   return 0;
 }
 
-// measures.csv has a column per gauge of the first member's scene: every member needs its gauges.
-void check_gauges(const io::Ensemble& e, std::size_t m, const io::SweJob& first,
-                  const io::SweJob& job) {
-  const auto names = [](const io::SweJob& j) {
+// measures.csv has columns per gauge and per hydrograph series (swe_measures.hpp) of the first
+// member's scene: every member needs the same ones, in the same order.
+void check_columns(const io::Ensemble& e, std::size_t m, const io::SweJob& first,
+                   const io::SweJob& job) {
+  const auto quoted = [](const std::vector<std::string>& names) {
     std::string n;
-    for (const io::Gauge& g : j.outputs.gauges) n += (n.empty() ? "'" : ", '") + g.name + "'";
+    for (const std::string& x : names) n += (n.empty() ? "'" : ", '") + x + "'";
     return n.empty() ? std::string("none") : n;
   };
-  if (names(job) != names(first))
+  const auto gauges = [&](const io::SweJob& j) {
+    std::vector<std::string> n;
+    for (const io::Gauge& g : j.outputs.gauges) n.push_back(g.name);
+    return quoted(n);
+  };
+  if (gauges(job) != gauges(first))
     throw Error(fmt::format(
         "{}: its gauges ({}) are not member '{}''s ({}); measures.csv has a column per gauge, so "
         "every member needs the same gauges",
-        member_where(e, m), names(job), e.members[0].name, names(first)));
+        member_where(e, m), gauges(job), e.members[0].name, gauges(first)));
+  const std::string series = quoted(io::hydrograph_names(job.scene)),
+                    want = quoted(io::hydrograph_names(first.scene));
+  if (series != want)
+    throw Error(fmt::format(
+        "{}: its hydrograph's boundaries, sources and cross sections ({}) are not member '{}''s "
+        "({}); measures.csv has columns per boundary that is not a wall, source and cross "
+        "section, so every member needs the same ones",
+        member_where(e, m), series, e.members[0].name, want));
 }
 
 }  // namespace
@@ -187,7 +202,7 @@ io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
   for (std::size_t m = 1; m < e.members.size(); ++m) {
     io::SweJob job = member_job(scene, e, m);
     warnings.push_back(std::move(job.warnings));
-    check_gauges(e, m, first, job);
+    check_columns(e, m, first, job);
     const swe::Grid& h = job.scene.grid;
     if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
       throw Error(fmt::format(

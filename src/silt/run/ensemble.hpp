@@ -42,7 +42,8 @@ std::vector<std::string> member_overrides(const EnsembleScene& scene, const io::
 /// Member m's scene, parsed and validated; errors name the ensemble file, the member and the key.
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
 /// Every member's scene, before anything runs: each parses, and every grid is the first's (the
-/// statistics are per cell). Returns the first member's job (the grid and output settings of the
+/// statistics are per cell), as are its gauges and its hydrograph's series (measures.csv's
+/// columns). Returns the first member's job (the grid and output settings of the
 /// ensemble's rasters), its warnings those of every member (member_warnings()).
 io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
 /// The scene warnings of the members (warnings[m]: member m's), each distinct one once, with the

@@ -10,6 +10,7 @@
 
 #include "silt/core/stop_check.hpp"
 #include "silt/io/swe/checkpoint.hpp"
+#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/output.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/run/job.hpp"
@@ -43,6 +44,10 @@ class SweAdapter : public Job {
   void finish(Context& c) override;
   std::vector<std::string> closing_lines() override;
 
+  /// Each hydrograph.csv series' largest discharge over the frame intervals so far (with or
+  /// without files; on every rank alike): an ensemble member's measures.
+  const io::FlowPeaks& flow_peaks() const { return peaks_; }
+
  private:
   void write_frame(Context& c);
   void write_gauges(Context& c);
@@ -72,6 +77,7 @@ class SweAdapter : public Job {
   bool device_gauges_ = false;
   long long frame_steps_;   // steps at the previous frame
   double stepping_ms_ = 0;  // wall time in advance_to() since the previous frame
+  io::FlowPeaks peaks_;     // from the start (or the checkpoint's) to the last frame
 };
 
 }  // namespace silt::run

@@ -18,6 +18,16 @@ std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard) {
     names.push_back({g.name + "_arrival", "s",
                      "time the water first wetted gauge " + g.name + "'s cell (hazard wet depth)"});
   }
+  for (const std::string& h : io::hydrograph_names(job.scene)) {
+    names.push_back({h + "_peak_q", "m3 s-1",
+                     "largest magnitude of the mean discharge through " + h +
+                         " over an interval between output frames",
+                     "m3_s"});
+    names.push_back(
+        {h + "_peak_time", "s", "end of the output interval of " + h + "'s largest discharge"});
+    names.push_back(
+        {h + "_volume", "m3", "net volume through " + h + " since the start (hydrograph.csv)"});
+  }
   names.push_back({"rain", "m3", "volume of rain fallen since the start"});
   names.push_back({"infiltrated", "m3", "volume infiltrated into the soil since the start"});
   names.push_back(
@@ -29,7 +39,7 @@ std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard) {
 }
 
 std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
-                                    const swe::Totals& t, bool hazard) {
+                                    const swe::Totals& t, const io::FlowPeaks& p, bool hazard) {
   const std::vector<double> depth = io::derived_field(job.scene, f, io::SweField::max_depth);
   const std::vector<double> level = io::derived_field(job.scene, f, io::SweField::max_level);
   std::vector<double> speed, arrival;
@@ -45,6 +55,12 @@ std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
     if (!hazard) continue;
     v.push_back(speed[k]);
     v.push_back(arrival[k]);
+  }
+  const std::vector<double> volume = io::hydrograph_volumes(job.scene, t);
+  for (size_t k = 0; k < volume.size(); ++k) {
+    v.push_back(p.peak_q.at(k));
+    v.push_back(p.peak_time.at(k));
+    v.push_back(volume[k]);
   }
   for (double x :
        {t.rain_volume, t.infiltrated_volume, t.boundary_net_volume, t.source_net_volume, t.volume})

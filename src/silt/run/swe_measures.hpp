@@ -4,6 +4,12 @@
 //     holding its point: a gauge's snap radius is not applied), the maximum depth and the maximum
 //     level (bed + maximum depth; NaN where never wet) over the run, and when the members track
 //     the hazard fields the maximum speed and the first time the cell was wet (NaN: never);
+//   - for each series of its hydrograph.csv (each boundary that is not a wall, each point source
+//     or inflow line, each cross section: io/swe/hydrograph_series.hpp), the largest magnitude
+//     of its mean discharge over an interval between output frames, the end of that interval
+//     (NaN: nothing flowed), and its net volume since the start (hydrograph.csv's last
+//     "<name>_volume_m3": what left the domain negative, a section's toward the line's left
+//     positive);
 //   - the member's water balance at the end (swe::Totals, as mass_balance.csv's last row): the
 //     rain, the infiltrated volume, the net volumes through the boundaries and the point sources
 //     (what left negative) and the volume stored at the end.
@@ -13,6 +19,7 @@
 
 #include <vector>
 
+#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/run/measure_table.hpp"
 #include "silt/swe/fields.hpp"
@@ -21,12 +28,14 @@
 namespace silt::run {
 
 /// The measures of every member of an ensemble whose base job is `job`: the gauges' (with the
-/// hazard measures when `hazard`), then the water balance. Made once, from the base job.
+/// hazard measures when `hazard`), the hydrograph's, then the water balance. Made once, from the
+/// base job.
 std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard);
 
 /// A member's measures in the order of swe_measure_names(job, hazard): f its fields at the end
-/// (max_depth, and with `hazard` the hazard fields), t its totals then.
+/// (max_depth, and with `hazard` the hazard fields), t its totals then, p its hydrograph's peaks
+/// (run/swe_adapter.hpp, SweAdapter::flow_peaks()).
 std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
-                                    const swe::Totals& t, bool hazard);
+                                    const swe::Totals& t, const io::FlowPeaks& p, bool hazard);
 
 }  // namespace silt::run

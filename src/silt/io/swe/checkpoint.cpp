@@ -19,6 +19,23 @@ auto hazard_sections(F& f) {
                                                 {"hazard.first_wet_time", &f.first_wet_time},
                                                 {"hazard.wet_duration", &f.wet_duration}};
 }
+// hydrograph.csv's peaks (absent before they were kept: they start again at the restart).
+void load_peaks(const Checkpoint& k, const std::string& path, const SweJob& job, FlowPeaks& p) {
+  if (!k.has("flows.frame_time")) return;
+  p.started = true;
+  p.time = k.get_value<double>("flows.frame_time");
+  p.volume = k.get_vector<double>("flows.frame_volume");
+  p.peak_q = k.get_vector<double>("flows.peak_q");
+  p.peak_time = k.get_vector<double>("flows.peak_time");
+  const size_t n = hydrograph_names(job.scene).size();
+  if (p.volume.size() != n || p.peak_q.size() != n || p.peak_time.size() != n)
+    throw CheckpointError(
+        CheckpointProblem::corrupt,
+        fmt::format("checkpoint '{}' is corrupt: sections 'flows.*' hold {}, {} "
+                    "and {} values for {} hydrograph series",
+                    path, p.volume.size(), p.peak_q.size(), p.peak_time.size(), n));
+}
+
 }  // namespace
 
 std::uint64_t swe_scene_hash(const SweJob& job) {
@@ -59,6 +76,12 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   k.put_value("run.next_frame", std::int64_t(c.next_frame));
   k.put_value("run.next_gauge", c.next_gauge);
   k.put_value("run.gauge_rows", std::int64_t(c.gauge_rows));
+  if (c.peaks.started) {  // the previous frame's time and volumes, the peaks so far
+    k.put_value("flows.frame_time", c.peaks.time);
+    k.put_vector("flows.frame_volume", c.peaks.volume);
+    k.put_vector("flows.peak_q", c.peaks.peak_q);
+    k.put_vector("flows.peak_time", c.peaks.peak_time);
+  }
   write_checkpoint(path, k);
 }
 
@@ -126,6 +149,7 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   c.next_gauge = k.get_value<double>("run.next_gauge");
   c.gauge_rows = long(k.get_value<std::int64_t>("run.gauge_rows"));
   c.parts = k.header.parts;
+  load_peaks(k, path, job, c.peaks);
   if (c.next_frame < 0 || c.gauge_rows < 0 || !(c.state.time >= 0))
     throw CheckpointError(
         CheckpointProblem::corrupt,

@@ -183,7 +183,8 @@ struct HydrographSeries;
 
 class FlowTables {
  public:
-  /// keep_below >= 0 (a restart): keeps the rows of frames below it that the files hold.
+  /// keep_below >= 0 (a restart): keeps the rows of frames below it that the files hold. The job
+  /// must outlive the tables.
   FlowTables(const SweJob& job, const std::string& out_dir, long keep_below = -1);
   ~FlowTables();
   FlowTables(const FlowTables&) = delete;
@@ -194,8 +195,7 @@ class FlowTables {
   const std::string& balance_path() const { return balance_path_; }
 
  private:
-  std::vector<size_t> boundaries_;  // the Scene::boundaries that are not walls
-  size_t sources_ = 0, sections_ = 0;
+  const swe::Scene* scene_;  // the job's: its series (io/swe/hydrograph_series.hpp)
   std::string hydro_path_, balance_path_, hydro_, balance_;
   // The previous row: time and each column's volume; the stored volume of frame 0.
   bool have_previous_ = false;

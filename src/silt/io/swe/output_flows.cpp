@@ -9,6 +9,7 @@
 
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/swe/hydrograph_netcdf.hpp"
+#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/output.hpp"
 
 namespace silt::io {
@@ -100,26 +101,20 @@ bool wants_netcdf(const SweJob& job) {
 }  // namespace
 
 FlowTables::FlowTables(const SweJob& job, const std::string& out_dir, long keep_below)
-    : sources_(job.scene.sources.size()),
-      sections_(job.scene.sections.size()),
+    : scene_(&job.scene),
       hydro_path_((std::filesystem::path(out_dir) / "hydrograph.csv").string()),
       balance_path_((std::filesystem::path(out_dir) / "mass_balance.csv").string()) {
   if (wants_netcdf(job)) {
     nc_path_ = (std::filesystem::path(out_dir) / "hydrograph.nc").string();
     nc_ = std::make_unique<HydrographSeries>();
   }
-  const swe::Scene& s = job.scene;
-  for (size_t b = 0; b < s.boundaries.size(); ++b)
-    if (s.boundaries[b].kind != swe::BoundaryKind::wall) boundaries_.push_back(b);
   std::string hydro = "frame,time_s", volumes;
-  const auto column = [&](const std::string& name) {
+  const std::vector<std::string> names = hydrograph_names(job.scene);
+  for (const std::string& name : names) {
     hydro += fmt::format(",{}_q_m3_s", name);
     volumes += fmt::format(",{}_volume_m3", name);
-  };
-  for (size_t b : boundaries_) column(s.boundaries[b].name);
-  if (nc_) add_stations(job, boundaries_, *nc_);
-  for (const auto& src : s.sources) column(src.name);
-  for (const auto& sec : s.sections) column(sec.name);
+  }
+  if (nc_) add_stations(job, hydrograph_boundaries(job.scene), *nc_);
   hydro += volumes + '\n';
   const std::string balance =
       "frame,time_s,stored_m3,rain_m3,infiltrated_m3,boundary_net_m3,source_net_m3,residual_m3\n";
@@ -130,7 +125,7 @@ FlowTables::FlowTables(const SweJob& job, const std::string& out_dir, long keep_
     std::vector<std::vector<double>> h, m;
     hydro_ = kept_rows(hydro_path_, hydro, keep_below, h);
     balance_ = kept_rows(balance_path_, balance, keep_below, m);
-    const size_t n = boundaries_.size() + sources_ + sections_;
+    const size_t n = names.size();
     if (!h.empty() && h.back().size() == 2 + 2 * n) {
       have_previous_ = true;
       previous_t_ = h.back()[1];
@@ -156,10 +151,7 @@ void FlowTables::add_row(double t, const double* q, const double* v) {
 }
 
 void FlowTables::write(long k, double t, const swe::Totals& tot) {
-  std::vector<double> volume;
-  for (size_t b : boundaries_) volume.push_back(tot.boundary_volume.at(b));
-  for (size_t s = 0; s < sources_; ++s) volume.push_back(tot.source_volume.at(s));
-  for (size_t s = 0; s < sections_; ++s) volume.push_back(tot.section_volume.at(s));
+  const std::vector<double> volume = hydrograph_volumes(*scene_, tot);
   const double dt = have_previous_ ? t - previous_t_ : 0.0;
   std::string row = fmt::format("{},{}", k, t), volumes;
   for (size_t c = 0; c < volume.size(); ++c) {

@@ -118,7 +118,10 @@ void GaugeCsvWriter::write(double t, const std::vector<swe::Probe>& all) {
       std::fseek(file_, before, SEEK_SET);
     throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
   }
-  for (size_t g = 0; g < gauges_; ++g) track(g, t, probes[g].h);
+  // The arrivals and maxima follow the depths as the row holds them (9 digits): a restart
+  // rebuilds them from these rows, to the same bits (float64 depths have more digits).
+  for (size_t g = 0; g < gauges_; ++g)
+    track(g, t, std::strtod(fmt::format("{:.9g}", probes[g].h).c_str(), nullptr));
 }
 
 void GaugeCsvWriter::track(size_t g, double t, double h) {
