@@ -161,6 +161,8 @@ mpath = os.path.join(out, "measures.csv")
 head, rows = csv_table(mpath) if os.path.exists(mpath) else ([], [])
 check(head == ["member", "name"] + columns and [r[1] for r in rows] == names,
       f"measures.csv: a row per member, columns {head}")
+if head != ["member", "name"] + columns:
+    rows = []  # its other checks would read the wrong columns
 values = np.array([[float(x) for x in r[2:]] for r in rows]) if rows else np.zeros((0, 0))
 col = {c: k for k, c in enumerate(columns)}
 for m, name in enumerate(names if rows else []):
@@ -200,7 +202,7 @@ check(shead == ["measure", "units", "mean", "std", "p05", "p50", "p95"] and
       np.isnan(values[:, col["west_plane_arrival_s"]]).any() and close(stats, want),
       "measures_stats.csv (a row per column) equals NumPy's nanmean, nanstd, nanpercentile")
 mnc = os.path.join(out, "measures.nc")
-check(os.path.exists(mnc) and all(
+check(os.path.exists(mnc) and rows and all(
     np.array_equal(xr.open_dataset(mnc)[r[0]].values, values[:, k], equal_nan=True)
     for k, r in enumerate(srows)), "measures.nc holds measures.csv's columns")
 
