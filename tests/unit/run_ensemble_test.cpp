@@ -13,7 +13,6 @@
 
 #include "silt/core/error.hpp"
 #include "silt/io/ensemble_file.hpp"
-#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_stats.hpp"
@@ -250,22 +249,3 @@ TEST(EnsembleCheckpoint, AResultOfAnotherFormatIsRefusedByName) {
 }
 
 }  // namespace
-
-// An ensemble member's hydrograph peaks (io/swe/hydrograph_series.hpp): the largest magnitude of
-// the mean discharge between two frames, at the end of that interval, the first of equal ones;
-// none before an interval; no time while nothing flowed.
-TEST(EnsembleMeasures, FlowPeaksAreTheLargestMeanDischargeOverTheFrameIntervals) {
-  silt::io::FlowPeaks p;
-  p.add(0.0, {0.0, 0.0, 0.0});
-  EXPECT_TRUE(std::isnan(p.peak_q[0]) && std::isnan(p.peak_time[0]));
-  p.add(0.0, {0.0, 0.0, 0.0});  // a frame at the start: no interval
-  EXPECT_TRUE(std::isnan(p.peak_q[0]));
-  p.add(10.0, {20.0, -30.0, 0.0});  // 2, -3 and 0 m^3/s
-  p.add(30.0, {60.0, -40.0, 0.0});  // 2, -0.5, 0
-  p.add(40.0, {70.0, -40.0, 0.0});  // 1, 0, 0
-  EXPECT_EQ(p.peak_q, (std::vector<double>{2.0, 3.0, 0.0}));
-  EXPECT_EQ(p.peak_time[0], 10.0);  // the first of the two intervals at 2 m^3/s
-  EXPECT_EQ(p.peak_time[1], 10.0);  // an outflow's magnitude
-  EXPECT_TRUE(std::isnan(p.peak_time[2]));
-  EXPECT_EQ(p.time, 40.0);
-}

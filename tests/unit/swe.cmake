@@ -22,6 +22,9 @@ silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 
 # run that launches only those tiles and matches the CPU, hazard maxima included.
 silt_add_test(NAME swe_active_tiles_test SOURCES swe_active_tiles_test.cpp LABEL unit
               LIBS silt::swe CUDA TIMEOUT 120)
+# The peak discharge of a step tracked on the device against the totals of each step, bit for bit.
+silt_add_test(NAME swe_step_peaks_test SOURCES swe_step_peaks_test.cpp LABEL unit LIBS silt::swe
+              CUDA)
 # Gauges sampled on the device against probing at each sample time: the same rows, bit for bit.
 silt_add_test(NAME swe_device_gauges_test SOURCES swe_device_gauges_test.cpp LABEL unit
               LIBS silt::swe CUDA TIMEOUT 120)

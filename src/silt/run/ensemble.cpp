@@ -29,8 +29,8 @@ namespace {
 
 // The maxima and measures of a member that has run (collective on the solver: fields(),
 // totals()).
-void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::FlowPeaks& peaks,
-                 const io::EnsembleOutputs& o, MemberResult& r) {
+void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::EnsembleOutputs& o,
+                 MemberResult& r) {
   const bool hazard = job.scene.hazard.enabled;
   const swe::Fields f = solver.fields(swe::arrays::depth | swe::arrays::max_depth |
                                       (hazard ? swe::arrays::hazard : 0u));
@@ -49,7 +49,8 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Flo
   }
   if (o.hazard_classes)
     r.hazard_class = io::hazard_raster(job, f, io::HazardField::hazard_class).values;
-  r.measures = swe_measures_of(job, f, solver.totals(), peaks, members_track_hazard(o));
+  r.measures =
+      swe_measures_of(job, f, solver.totals(), solver.step_peaks(), members_track_hazard(o));
 }
 
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
@@ -84,6 +85,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   if (from) solver.restore(from->state);
   if (slot.built) slot.built();
   SweAdapter frames(job, solver, from.get(), dir, true, 1);
+  frames.track_step_peaks();  // one part in this process: always on (the measures' peaks)
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
   LoopOptions lo;
@@ -91,7 +93,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   lo.checkpoint_path = ckpt;  // written on a stop
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   if (end.signal) return end.signal;
-  take_maxima(job, solver, frames.flow_peaks(), e.outputs, r);
+  take_maxima(job, solver, e.outputs, r);
   r.done = true;
   r.time = solver.time();
   r.steps = solver.steps();

@@ -58,10 +58,7 @@ SweAdapter::SweAdapter(const io::SweJob& job, swe::Solver& solver, const io::Swe
                                          : 0.0),
       gauge_rows_(from ? from->gauge_rows : 0),
       frame_steps_(solver.steps()) {
-  if (from && from->peaks.started)
-    peaks_ = from->peaks;
-  else
-    peaks_.add(t_start_, io::hydrograph_volumes(job.scene, at_start_));
+  if (from) from_peaks_ = from->peaks;
   if (!writes || !outputs_) return;
   writer_ = std::make_unique<io::SweOutputWriter>(job, out, from ? from->next_frame : -1);
   if (!gauge_cells_.empty())
@@ -91,7 +88,6 @@ void SweAdapter::write_frame(Context& c) {
   auto fields = std::make_shared<swe::FieldsCopy>();
   if (wants_fields_) *fields = solver_.fields_async(io::field_arrays_of(job_.outputs));
   const swe::Totals tot = solver_.totals();
-  peaks_.add(t, io::hydrograph_volumes(job_.scene, tot));
   if (writer_ && c.queue) {
     const int k = static_cast<int>(next_frame_);
     c.queue->push_frame(frame_job(
@@ -170,6 +166,10 @@ void SweAdapter::advance(Context& c) {
   show(c);
 }
 
+bool SweAdapter::track_step_peaks() {
+  return solver_.track_step_peaks(from_peaks_);
+}
+
 // Every stored array the scene has: the viewer shows any field (depth, level, speed, ...).
 void SweAdapter::show(Context& c) {
   c.hooks.swe_frame({long(next_frame_), solver_.time(), solver_.steps()},
@@ -183,7 +183,7 @@ io::FrameQueue::Job SweAdapter::checkpoint(const std::string& path) {
   cp.next_gauge = next_gauge_;
   cp.gauge_rows = gauge_rows_;
   cp.parts = parts_;
-  cp.peaks = peaks_;
+  cp.peaks = solver_.step_peaks();  // empty when not tracked
   return [&job = job_, cp = std::move(cp), path] {
     io::save_swe_checkpoint(path, job, cp, build_id());
   };

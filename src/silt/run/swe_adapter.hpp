@@ -10,7 +10,6 @@
 
 #include "silt/core/stop_check.hpp"
 #include "silt/io/swe/checkpoint.hpp"
-#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/output.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/run/job.hpp"
@@ -44,9 +43,10 @@ class SweAdapter : public Job {
   void finish(Context& c) override;
   std::vector<std::string> closing_lines() override;
 
-  /// Each hydrograph.csv series' largest discharge over the frame intervals so far (with or
-  /// without files; on every rank alike): an ensemble member's measures.
-  const io::FlowPeaks& flow_peaks() const { return peaks_; }
+  /// Tracks each boundary's, source's and cross section's peak discharge of a step on the
+  /// devices (Solver::track_step_peaks; then solver.step_peaks()), from the checkpoint's peaks on
+  /// a restart; checkpoints then carry them. False where the solver cannot (several parts, MPI).
+  bool track_step_peaks();
 
  private:
   void write_frame(Context& c);
@@ -75,9 +75,9 @@ class SweAdapter : public Job {
   // Gauges sampled on the devices (swe::Solver::sample_gauges): the steps then run to the next
   // frame without stopping at sample times. False: advance stops at each and probes.
   bool device_gauges_ = false;
-  long long frame_steps_;   // steps at the previous frame
-  double stepping_ms_ = 0;  // wall time in advance_to() since the previous frame
-  io::FlowPeaks peaks_;     // from the start (or the checkpoint's) to the last frame
+  long long frame_steps_;      // steps at the previous frame
+  double stepping_ms_ = 0;     // wall time in advance_to() since the previous frame
+  swe::StepPeaks from_peaks_;  // the checkpoint's (empty: none)
 };
 
 }  // namespace silt::run

@@ -20,11 +20,9 @@ std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard) {
   }
   for (const std::string& h : io::hydrograph_names(job.scene)) {
     names.push_back({h + "_peak_q", "m3 s-1",
-                     "largest magnitude of the mean discharge through " + h +
-                         " over an interval between output frames",
-                     "m3_s"});
+                     "largest magnitude of the discharge of a time step through " + h, "m3_s"});
     names.push_back(
-        {h + "_peak_time", "s", "end of the output interval of " + h + "'s largest discharge"});
+        {h + "_peak_time", "s", "end of the time step of " + h + "'s largest discharge"});
     names.push_back(
         {h + "_volume", "m3", "net volume through " + h + " since the start (hydrograph.csv)"});
   }
@@ -39,7 +37,7 @@ std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard) {
 }
 
 std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
-                                    const swe::Totals& t, const io::FlowPeaks& p, bool hazard) {
+                                    const swe::Totals& t, const swe::StepPeaks& p, bool hazard) {
   const std::vector<double> depth = io::derived_field(job.scene, f, io::SweField::max_depth);
   const std::vector<double> level = io::derived_field(job.scene, f, io::SweField::max_level);
   std::vector<double> speed, arrival;
@@ -57,9 +55,10 @@ std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
     v.push_back(arrival[k]);
   }
   const std::vector<double> volume = io::hydrograph_volumes(job.scene, t);
+  const io::HydrographPeaks peak = io::hydrograph_peaks(job.scene, p);
   for (size_t k = 0; k < volume.size(); ++k) {
-    v.push_back(p.peak_q.at(k));
-    v.push_back(p.peak_time.at(k));
+    v.push_back(peak.q[k]);
+    v.push_back(peak.time[k]);
     v.push_back(volume[k]);
   }
   for (double x :

@@ -5,11 +5,11 @@
 //     level (bed + maximum depth; NaN where never wet) over the run, and when the members track
 //     the hazard fields the maximum speed and the first time the cell was wet (NaN: never);
 //   - for each series of its hydrograph.csv (each boundary that is not a wall, each point source
-//     or inflow line, each cross section: io/swe/hydrograph_series.hpp), the largest magnitude
-//     of its mean discharge over an interval between output frames, the end of that interval
-//     (NaN: nothing flowed), and its net volume since the start (hydrograph.csv's last
-//     "<name>_volume_m3": what left the domain negative, a section's toward the line's left
-//     positive);
+//     or inflow line, each cross section: io/swe/hydrograph_series.hpp), its peak discharge: the
+//     largest magnitude of the discharge of a time step (its net volume / dt, tracked on the
+//     device: swe::Solver::track_step_peaks), the end time of that step (NaN: nothing flowed),
+//     and its net volume since the start (hydrograph.csv's last "<name>_volume_m3": what left
+//     the domain negative, a section's toward the line's left positive);
 //   - the member's water balance at the end (swe::Totals, as mass_balance.csv's last row): the
 //     rain, the infiltrated volume, the net volumes through the boundaries and the point sources
 //     (what left negative) and the volume stored at the end.
@@ -33,9 +33,9 @@ namespace silt::run {
 std::vector<MeasureText> swe_measure_names(const io::SweJob& job, bool hazard);
 
 /// A member's measures in the order of swe_measure_names(job, hazard): f its fields at the end
-/// (max_depth, and with `hazard` the hazard fields), t its totals then, p its hydrograph's peaks
-/// (run/swe_adapter.hpp, SweAdapter::flow_peaks()).
+/// (max_depth, and with `hazard` the hazard fields), t its totals then, p its step peaks
+/// (swe::Solver::step_peaks(); empty: the peak columns are NaN).
 std::vector<double> swe_measures_of(const io::SweJob& job, const swe::Fields& f,
-                                    const swe::Totals& t, const io::FlowPeaks& p, bool hazard);
+                                    const swe::Totals& t, const swe::StepPeaks& p, bool hazard);
 
 }  // namespace silt::run

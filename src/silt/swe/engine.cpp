@@ -174,6 +174,7 @@ void Engine<T>::launch_step() {
   accumulate_mask_edges();
   accumulate_hazard();
   sample_gauges_on_device();
+  accumulate_step_peaks();
   cur_ = 1 - cur_;
 }
 

@@ -13,6 +13,7 @@
 #include "silt/swe/scene.hpp"
 #include "silt/swe/setup.hpp"
 #include "silt/swe/solver.hpp"
+#include "silt/swe/step_peaks.hpp"
 #include "silt/swe/views.hpp"
 
 namespace silt::swe::detail {
@@ -64,6 +65,9 @@ class EngineBase {
   /// Replaces every part's forcing-series tables by l's (engine_series.cpp): l is prepare() of the
   /// scene with some series replaced, the same segments and sources.
   virtual void set_series(const Layout& l) = 0;
+  /// Solver::track_step_peaks and step_peaks (engine_peaks.cpp).
+  virtual bool track_step_peaks(const StepPeaks& from) = 0;
+  virtual StepPeaks step_peaks() const = 0;
 };
 
 /// Validates the scene and split (silt::Error) and builds the engine for the scene's precision.

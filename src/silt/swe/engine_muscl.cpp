@@ -31,6 +31,7 @@ void Engine<T>::launch_muscl_step() {
   finish_muscl_parts();
   accumulate_sections(/*second_order=*/true);  // the mean of the stages' fluxes, as the update
   accumulate_hazard();
+  accumulate_step_peaks();
   exchange_->keep_layers(r2);
   cur_ = 1 - cur_;
 }

@@ -51,6 +51,8 @@ class Engine final : public EngineBase {
   std::string layout() const override;
   void restore(const RestartState& s) override;
   void set_series(const Layout& l) override;
+  bool track_step_peaks(const StepPeaks& from) override;
+  StepPeaks step_peaks() const override;
 
  private:
   // Construction (engine.cpp).
@@ -78,6 +80,8 @@ class Engine final : public EngineBase {
   // after a batch that passed its fault check (c: the clock read then).
   void sample_gauges_on_device();
   void read_gauge_rows(const Clock& c);
+  // Step peaks (engine_peaks.cpp): each series' discharge after a step (seed: its volume only).
+  void accumulate_step_peaks(bool seed = false);
   void update_speed();
   /// The time steps land on and the time after which they stop (kTarget, kStopAfter).
   void set_target(double t, double after);
@@ -153,6 +157,16 @@ class Engine final : public EngineBase {
     std::vector<GaugeRow> taken;
     double next = std::numeric_limits<double>::infinity();
   } gauges_;
+  // Step peaks on the device (one part; Solver::track_step_peaks): each series' flow slots in
+  // totals()' order, cut into chunks of at most kPeakChunk slots (summed in parallel, then each
+  // series' chunks in order), the chunks' sums, and per series its volume after the last step, its
+  // peak discharge and that step's end time.
+  struct DevicePeaks {
+    bool on = false;
+    Index series = 0, chunks = 0;
+    DeviceBuffer<Index> slot, chunk, series_chunk;
+    DeviceBuffer<double> partial, state;
+  } peaks_;
   // Steps queued by step_many() whose fault flags nobody has read yet.
   bool faults_unread_ = false;
   double target_on_device_ = std::numeric_limits<double>::infinity();

@@ -136,6 +136,7 @@ void Engine<T>::restore(const RestartState& s) {
   // The halos were set from the global fields: exchange before the next step.
   exchange_->invalidate();
   update_speed();
+  accumulate_step_peaks(/*seed=*/true);  // the next step's discharge from the restored volumes
   fence_all();
 }
 

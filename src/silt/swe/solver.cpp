@@ -96,6 +96,13 @@ std::vector<Probe> Solver::probe(const std::vector<Index>& cells) const {
 Totals Solver::totals() const {
   return impl_->engine->totals();
 }
+bool Solver::track_step_peaks(const StepPeaks& from) {
+  impl_->track_peaks = impl_->engine->track_step_peaks(from);
+  return impl_->track_peaks;
+}
+StepPeaks Solver::step_peaks() const {
+  return impl_->engine->step_peaks();
+}
 CommTimes Solver::measure_communication(int repetitions) {
   return impl_->engine->measure_communication(repetitions);
 }

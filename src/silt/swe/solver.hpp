@@ -14,6 +14,7 @@
 #include "silt/swe/fields.hpp"
 #include "silt/swe/restart_state.hpp"
 #include "silt/swe/scene.hpp"
+#include "silt/swe/step_peaks.hpp"
 #include "silt/swe/totals.hpp"
 
 namespace silt::swe {
@@ -125,6 +126,15 @@ class Solver {
   /// The next sample time of sample_gauges() (+inf without it).
   double next_gauge() const;
   Totals totals() const;
+  /// From now on, after every step, each boundary's, point source's and cross section's discharge
+  /// of the step (its net volume / dt) on the devices, keeping the largest magnitude and the end
+  /// time of its step (no host wait per step; two small launches). `from`: the peaks to go on from
+  /// (empty: none yet). Kept across restore() and the scene changes below. Returns false,
+  /// tracking nothing, where the devices cannot (several parts, MPI): the caller then takes the
+  /// peaks from totals() at its own times.
+  bool track_step_peaks(const StepPeaks& from = {});
+  /// The peaks so far (waits for the devices); empty when not tracking.
+  StepPeaks step_peaks() const;
 
   /// The state to continue from: fields (whole grid on rank 0, as fields()) and clock. Collective.
   RestartState state() const;

@@ -71,10 +71,12 @@ void Solver::Impl::rebuild(const RestartState& s) {
   // Device gauges go on from where they were, with the rows not yet taken.
   const double next = engine->next_gauge();
   std::vector<GaugeRow> rows = engine->take_gauge_rows();
+  const StepPeaks peaks = engine->step_peaks();  // empty when not tracking
   engine = detail::make_engine(scene, split, options);
   engine->restore(s);
   if (!gauge_cells.empty() && engine->sample_gauges(gauge_cells, next, gauge_interval))
     pending_rows = std::move(rows);
+  if (track_peaks) engine->track_step_peaks(peaks);
 }
 
 void Solver::Impl::note_change(std::string what) {

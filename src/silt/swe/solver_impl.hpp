@@ -39,6 +39,7 @@ struct Solver::Impl {
   std::vector<Index> gauge_cells;
   double gauge_interval = 0;
   std::vector<GaugeRow> pending_rows;  // rows of an engine that a rebuild replaced
+  bool track_peaks = false;            // track_step_peaks() on: again on a rebuilt engine
 
   /// The state now, without state()'s refusal (a change in progress).
   RestartState current_state() const;

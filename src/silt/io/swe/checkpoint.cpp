@@ -19,21 +19,20 @@ auto hazard_sections(F& f) {
                                                 {"hazard.first_wet_time", &f.first_wet_time},
                                                 {"hazard.wet_duration", &f.wet_duration}};
 }
-// hydrograph.csv's peaks (absent before they were kept: they start again at the restart).
-void load_peaks(const Checkpoint& k, const std::string& path, const SweJob& job, FlowPeaks& p) {
-  if (!k.has("flows.frame_time")) return;
-  p.started = true;
-  p.time = k.get_value<double>("flows.frame_time");
-  p.volume = k.get_vector<double>("flows.frame_volume");
-  p.peak_q = k.get_vector<double>("flows.peak_q");
-  p.peak_time = k.get_vector<double>("flows.peak_time");
-  const size_t n = hydrograph_names(job.scene).size();
-  if (p.volume.size() != n || p.peak_q.size() != n || p.peak_time.size() != n)
-    throw CheckpointError(
-        CheckpointProblem::corrupt,
-        fmt::format("checkpoint '{}' is corrupt: sections 'flows.*' hold {}, {} "
-                    "and {} values for {} hydrograph series",
-                    path, p.volume.size(), p.peak_q.size(), p.peak_time.size(), n));
+// The step peaks of a run that tracked them (absent: none; a restart starts them again).
+void load_peaks(const Checkpoint& k, const std::string& path, const SweJob& job,
+                swe::StepPeaks& p) {
+  if (!k.has("flows.peak_q")) return;
+  p.q = k.get_vector<double>("flows.peak_q");
+  p.time = k.get_vector<double>("flows.peak_time");
+  const swe::Scene& s = job.scene;
+  const size_t n = s.boundaries.size() + s.sources.size() + s.sections.size();
+  if (p.q.size() != n || p.time.size() != n)
+    throw CheckpointError(CheckpointProblem::corrupt,
+                          fmt::format("checkpoint '{}' is corrupt: sections 'flows.peak_q' and "
+                                      "'flows.peak_time' hold {} and {} values for {} boundaries, "
+                                      "sources and cross sections",
+                                      path, p.q.size(), p.time.size(), n));
 }
 
 }  // namespace
@@ -76,11 +75,9 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   k.put_value("run.next_frame", std::int64_t(c.next_frame));
   k.put_value("run.next_gauge", c.next_gauge);
   k.put_value("run.gauge_rows", std::int64_t(c.gauge_rows));
-  if (c.peaks.started) {  // the previous frame's time and volumes, the peaks so far
-    k.put_value("flows.frame_time", c.peaks.time);
-    k.put_vector("flows.frame_volume", c.peaks.volume);
-    k.put_vector("flows.peak_q", c.peaks.peak_q);
-    k.put_vector("flows.peak_time", c.peaks.peak_time);
+  if (!c.peaks.q.empty()) {  // the peak discharges of a step so far
+    k.put_vector("flows.peak_q", c.peaks.q);
+    k.put_vector("flows.peak_time", c.peaks.time);
   }
   write_checkpoint(path, k);
 }

@@ -1,14 +1,14 @@
 // A shallow-water run's checkpoint (docs/checkpoints.md): the solver's state (swe::RestartState:
 // the global grid's fields and the clock) and where the run's outputs stand (the next frame, the
-// next gauge sample and the rows gauges.csv holds, the hydrograph's peaks so far), in the container of checkpoint_file.hpp.
+// next gauge sample and the rows gauges.csv holds, the peak discharges of a step so far), in the container of checkpoint_file.hpp.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/swe/restart_state.hpp"
+#include "silt/swe/step_peaks.hpp"
 
 namespace silt::io {
 
@@ -18,7 +18,7 @@ struct SweCheckpoint {
   double next_gauge = 0;  // s, time of the next gauge sample (+inf: none)
   long gauge_rows = 0;    // rows of gauges.csv written
   int parts = 1;          // subdomains of the run that wrote it
-  FlowPeaks peaks;        // hydrograph.csv's peaks so far (not started: none kept)
+  swe::StepPeaks peaks;   // Solver::step_peaks() (empty: not tracked)
 };
 
 /// The hash a checkpoint is tied to: the resolved scene without run.end_time (a restart may run

@@ -1,6 +1,5 @@
 #include "silt/io/swe/hydrograph_series.hpp"
 
-#include <cmath>
 #include <limits>
 
 namespace silt::io {
@@ -28,24 +27,17 @@ std::vector<double> hydrograph_volumes(const swe::Scene& s, const swe::Totals& t
   return v;
 }
 
-void FlowPeaks::add(double t, const std::vector<double>& volumes) {
-  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-  if (!started) {
-    peak_q.assign(volumes.size(), kNone);
-    peak_time.assign(volumes.size(), kNone);
-  } else if (t > time) {
-    const double dt = t - time;
-    for (size_t c = 0; c < volumes.size(); ++c) {
-      const double q = std::abs((volumes[c] - volume.at(c)) / dt);  // as hydrograph.csv's q
-      if (std::isnan(peak_q[c]) || q > peak_q[c]) {  // the first interval, or a larger one
-        peak_q[c] = q;
-        peak_time[c] = q > 0 ? t : kNone;
-      }
-    }
+HydrographPeaks hydrograph_peaks(const swe::Scene& s, const swe::StepPeaks& p) {
+  std::vector<size_t> index = hydrograph_boundaries(s);  // into p: boundaries, sources, sections
+  for (size_t k = 0; k < s.sources.size() + s.sections.size(); ++k)
+    index.push_back(s.boundaries.size() + k);
+  HydrographPeaks out;
+  for (size_t k : index) {
+    const bool known = k < p.q.size() && k < p.time.size();
+    out.q.push_back(known ? p.q[k] : std::numeric_limits<double>::quiet_NaN());
+    out.time.push_back(known ? p.time[k] : std::numeric_limits<double>::quiet_NaN());
   }
-  started = true;
-  time = t;
-  volume = volumes;
+  return out;
 }
 
 }  // namespace silt::io
