@@ -158,13 +158,13 @@ class Engine final : public EngineBase {
     double next = std::numeric_limits<double>::infinity();
   } gauges_;
   // Step peaks on the device (one part; Solver::track_step_peaks): each series' flow slots in
-  // totals()' order, cut into chunks of at most kPeakChunk slots (summed in parallel, then each
-  // series' chunks in order), the chunks' sums, and per series its volume after the last step, its
-  // peak discharge and that step's end time.
+  // totals()' order, summed per series, or (chunked: a long series) cut into chunks summed in
+  // parallel, then each series' chunks in order; per series its volume after the last step, its
+  // peak discharge and that step's end time (engine_peaks.cpp).
   struct DevicePeaks {
-    bool on = false;
+    bool on = false, chunked = false;
     Index series = 0, chunks = 0;
-    DeviceBuffer<Index> slot, chunk, series_chunk;
+    DeviceBuffer<Index> slot, chunk, series_offset;
     DeviceBuffer<double> partial, state;
   } peaks_;
   // Steps queued by step_many() whose fault flags nobody has read yet.

@@ -1,7 +1,7 @@
 // Each boundary's, source's and cross section's largest discharge of a step, tracked on the device
-// (Solver::track_step_peaks): after every step two launches sum each series' flow slots (the
-// volumes since the start, Totals::flows) and compare the change over the step's dt with the peak,
-// with no host wait; the host reads the peaks when asked (step_peaks()). One part in one process,
+// (Solver::track_step_peaks): after every step one launch (two with a series of more than 64
+// slots) sums each series' flow slots (the volumes since the start, Totals::flows) and compares
+// the change over the step's dt with the peak, with no host wait; the host reads the peaks when asked (step_peaks()). One part in one process,
 // as the device gauges: the slots of a series are then all in its clock.
 #include <fmt/format.h>
 
@@ -17,9 +17,11 @@ namespace silt::swe::detail {
 
 namespace {
 
-// Slots summed by one thread of phase_flow_chunks: a whole grid side of 4096 cells is 128 chunks,
-// each series then adds its chunks' sums (32 for that side).
+// Above this many slots in a series, its sum after each step is split: chunks of kPeakChunk slots
+// summed in parallel (phase_flow_chunks), then each series' chunks (a whole grid side of 4096
+// cells: 128 chunks). Below it one launch does all (one thread per series).
 constexpr Index kPeakChunk = 32;
+constexpr size_t kPeakDirect = 64;
 
 // Each series' flow slots (indices after kClockSize) in the order totals() adds them: each
 // boundary's grid edges then its mask edges, each source's cells, each section's edges.
@@ -55,14 +57,20 @@ bool Engine<T>::track_step_peaks(const StepPeaks& from) {
         fmt::format("swe scene '{}': {} step peaks for {} boundaries, sources and "
                     "sections (internal)",
                     scene_.name, from.q.size(), n));
-  std::vector<Index> slot, chunk{0}, series_chunk{0};
-  for (const std::vector<Index>& s : slots) {
-    for (size_t k = 0; k < s.size(); k += size_t(kPeakChunk)) {
-      const size_t end = std::min(s.size(), k + size_t(kPeakChunk));
-      slot.insert(slot.end(), s.begin() + long(k), s.begin() + long(end));
+  size_t longest = 0;
+  for (const std::vector<Index>& x : slots) longest = std::max(longest, x.size());
+  // Direct: series[] offsets into slot[]; chunked: chunk[] offsets into slot[], series[] into
+  // the chunks.
+  peaks_.chunked = longest > kPeakDirect;
+  std::vector<Index> slot, chunk{0}, series{0};
+  for (const std::vector<Index>& x : slots) {
+    for (size_t k = 0; peaks_.chunked && k < x.size(); k += size_t(kPeakChunk)) {
+      slot.insert(slot.end(), x.begin() + long(k),
+                  x.begin() + long(std::min(x.size(), k + size_t(kPeakChunk))));
       chunk.push_back(Index(slot.size()));
     }
-    series_chunk.push_back(Index(chunk.size()) - 1);
+    if (!peaks_.chunked) slot.insert(slot.end(), x.begin(), x.end());
+    series.push_back(peaks_.chunked ? Index(chunk.size()) - 1 : Index(slot.size()));
   }
   std::vector<double> state(3 * n);
   for (size_t s = 0; s < n; ++s) {
@@ -80,7 +88,7 @@ bool Engine<T>::track_step_peaks(const StepPeaks& from) {
   peaks_.chunks = Index(chunk.size()) - 1;
   peaks_.slot = upload(slot, "swe.peak_slots");
   peaks_.chunk = upload(chunk, "swe.peak_chunks");
-  peaks_.series_chunk = upload(series_chunk, "swe.peak_series");
+  peaks_.series_offset = upload(series, "swe.peak_series");
   peaks_.partial =
       DeviceBuffer<double>(p.exec, std::max<Index>(1, peaks_.chunks), "swe.peak_partial");
   peaks_.state = DeviceBuffer<double>(p.exec, std::max<Index>(1, 3 * Index(n)), "swe.peak_state");
@@ -97,10 +105,15 @@ void Engine<T>::accumulate_step_peaks(bool seed) {
   if (!peaks_.on || peaks_.series == 0) return;
   Part<T>& p = *parts_.front();
   activate(p.exec);
-  phase_flow_chunks(p.exec, p.clock.data(), peaks_.slot.data(), peaks_.chunk.data(), peaks_.chunks,
-                    peaks_.partial.data());
-  phase_flow_peaks(p.exec, p.clock.data(), peaks_.partial.data(), peaks_.series_chunk.data(),
-                   peaks_.series, peaks_.state.data(), seed);
+  if (peaks_.chunked) {
+    phase_flow_chunks(p.exec, p.clock.data(), peaks_.slot.data(), peaks_.chunk.data(),
+                      peaks_.chunks, peaks_.partial.data());
+    phase_flow_peaks(p.exec, p.clock.data(), peaks_.partial.data(), nullptr,
+                     peaks_.series_offset.data(), peaks_.series, peaks_.state.data(), seed);
+  } else {
+    phase_flow_peaks(p.exec, p.clock.data(), nullptr, peaks_.slot.data(),
+                     peaks_.series_offset.data(), peaks_.series, peaks_.state.data(), seed);
+  }
 }
 
 template <class T>

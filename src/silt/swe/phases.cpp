@@ -389,12 +389,14 @@ void phase_flow_chunks(const Exec& exec, const double* clock, const Index* slot,
 // largest rounding.
 constexpr double kPeakRoundOff = 1e-9;
 
-void phase_flow_peaks(const Exec& exec, const double* clock, const double* partial,
-                      const Index* series, Index n_series, double* state, bool seed) {
+void phase_flow_peaks(const Exec& exec, const double* clock, const double* values,
+                      const Index* index, const Index* series, Index n_series, double* state,
+                      bool seed) {
+  const double* from = values ? values : clock + kClockSize;
   parallel_for(
       exec, "swe.flow_peaks", n_series, SILT_LAMBDA(Index s) {
         double v = 0.0;
-        for (Index c = series[s]; c < series[s + 1]; ++c) v += partial[c];
+        for (Index c = series[s]; c < series[s + 1]; ++c) v += from[index ? index[c] : c];
         double* st = state + 3 * s;
         const double dt = clock[kDt];
         if (!seed && dt > 0.0) {

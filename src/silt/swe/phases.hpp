@@ -56,13 +56,15 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight
 /// slot[chunk[c]] .. slot[chunk[c + 1] - 1], in order (step peaks, engine_peaks.cpp).
 void phase_flow_chunks(const Exec& exec, const double* clock, const Index* slot, const Index* chunk,
                        Index n_chunks, double* partial);
-/// After phase_flow_chunks: each series s's volume v (the sum of its chunks series[s] ..
-/// series[s + 1] - 1, in order), and, when the step moved (its dt > 0) or not `seed`, its
-/// discharge |v - state[3s]| / dt against the peak state[3s + 1] (replaced when larger by more
-/// than 1e-9 of it, the round-off of v's differences; s: state[3s + 2], the step's end time);
-/// state[3s] = v. seed: only state[3s] = v (tracking begins, a restore).
-void phase_flow_peaks(const Exec& exec, const double* clock, const double* partial,
-                      const Index* series, Index n_series, double* state, bool seed);
+/// After each step, per series s: its volume v, the sum of values[index[c]] for c in
+/// series[s] .. series[s + 1] - 1, in order (values null: the clock's flow slots; index null: c
+/// itself, the chunks' sums of phase_flow_chunks); unless `seed`, when the step moved (dt > 0),
+/// its discharge |v - state[3s]| / dt against the peak state[3s + 1] (replaced when larger by
+/// more than 1e-9 of it, the round-off of v's differences; then state[3s + 2] = the step's end
+/// time); state[3s] = v. seed: only state[3s] = v (tracking begins, a restore).
+void phase_flow_peaks(const Exec& exec, const double* clock, const double* values,
+                      const Index* index, const Index* series, Index n_series, double* state,
+                      bool seed);
 
 /// Point sources: volume (and pollutant) added to (or withdrawn from) their cells' next state.
 template <class T>
