@@ -128,10 +128,10 @@ class Solver {
   Totals totals() const;
   /// From now on, after every step, each boundary's, point source's and cross section's discharge
   /// of the step (its net volume / dt) on the devices, keeping the largest magnitude and the end
-  /// time of its step (no host wait per step; two small launches). `from`: the peaks to go on from
-  /// (empty: none yet). Kept across restore() and the scene changes below. Returns false,
-  /// tracking nothing, where the devices cannot (several parts, MPI): the caller then takes the
-  /// peaks from totals() at its own times.
+  /// time of its step (no host wait per step; one small launch, two for a series of more than 64
+  /// edges or cells). `from`: the peaks to go on from (empty: none yet). Kept across restore()
+  /// and the scene changes below. Returns false, tracking nothing, where the devices cannot
+  /// (several parts, MPI).
   bool track_step_peaks(const StepPeaks& from = {});
   /// The peaks so far (waits for the devices); empty when not tracking.
   StepPeaks step_peaks() const;
