@@ -254,6 +254,10 @@ if has python; then
     {
       readlink -f "$(ldd "$MOD" | awk '/libstdc\+\+/ {print $3}')"
       objdump -T "$MOD" | grep -oE 'GLIBCXX_[0-9.]+' | sort -uV | tail -1
+      # The C++ runtime the compiler links (a static libstdc++.a is carried inside the module) and
+      # the module's strong exports besides PyInit__silt (python_module_exports_test: none).
+      echo "c++ links: $(c++ -print-file-name=libstdc++.so) $(c++ -print-file-name=libstdc++.a)"
+      echo "strong exports besides PyInit__silt: $(nm -D --defined-only "$MOD" | awk '$2 !~ /^[WVu]$/ && $3 != "PyInit__silt"' | wc -l)"
     } >> "$OUT/python-env.txt" 2>&1
     # GPU tests first (the DLPack path), then everything else on the CPU backend.
     OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 300 \

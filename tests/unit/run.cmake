@@ -29,3 +29,10 @@ if(TARGET silt AND SILT_NETCDF AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMa
   silt_add_script_test(NAME run_ensemble_mpm_test SCRIPT run_ensemble_mpm_test.py
                        DIR run_ensemble_mpm LABEL unit TIMEOUT 120)
 endif()
+# The Python module exports nothing of the static libraries it carries (python/CMakeLists.txt).
+if(TARGET _silt)
+  add_test(NAME python_module_exports_test
+           COMMAND ${CMAKE_COMMAND} -DMODULE=$<TARGET_FILE:_silt> -DNM=${CMAKE_NM}
+                   -P ${PROJECT_SOURCE_DIR}/tests/support/python_module_exports.cmake)
+  set_tests_properties(python_module_exports_test PROPERTIES LABELS unit TIMEOUT 60)
+endif()
