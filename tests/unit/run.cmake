@@ -6,6 +6,10 @@ silt_add_test(NAME run_frame_loop_test SOURCES run_frame_loop_test.cpp LABEL uni
 silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LIBS silt::run)
 # The member pool's plan: members at once, their devices and threads, the memory cap.
 silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
+# The threads beside the member pool: members checked at once (errors in member order), the
+# saver of finished members.
+silt_add_test(NAME run_member_workers_test SOURCES run_member_workers_test.cpp LABEL unit
+              LIBS silt::run)
 # The member pool through the CLI: --members-at-once 4 writes every member file as 1 does (the
 # GPU test's script, tests/gpu/ensemble_batch_test.py, on the CPU backend).
 find_package(Python3 COMPONENTS Interpreter QUIET)

@@ -224,6 +224,108 @@ TEST(EnsembleFile, MemberWarningsAreSaidOnceWithTheirMembers) {
             (std::vector<std::string>{"x (member 'b')"}));
 }
 
+// Members checked on several threads meet the error a check in member order meets first: the
+// lowest member that fails, whether its scene does not parse or its grid differs, and warnings
+// in member order.
+TEST(EnsembleFile, MembersCheckedAtOnceReportTheFirstErrorInMemberOrder) {
+  SceneDir d;
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  const auto bad = parse(d, R"({"members": [{"name": "a"}, {"name": "b"},
+    {"name": "wide", "set": {"grid.nx": 8}}, {"name": "c"}, {"name": "broken",
+    "set": {"physics.cfl": 0.9}}, {"name": "typo", "set": {"physics.cfll": 1}}]})");
+  const std::string serial = error_of([&] { silt::run::check_members(s, bad, 1); });
+  EXPECT_NE(serial.find("member 'wide'"), std::string::npos) << serial;
+  for (std::size_t workers : {2, 3, 6})
+    EXPECT_EQ(error_of([&] { silt::run::check_members(s, bad, workers); }), serial) << workers;
+  const auto broken_first = parse(d, R"({"members": [{"name": "a"}, {"name": "broken",
+    "set": {"physics.cfl": 0.9}}, {"name": "wide", "set": {"grid.nx": 8}}]})");
+  const std::string first = error_of([&] { silt::run::check_members(s, broken_first, 1); });
+  EXPECT_NE(first.find("member 'broken'"), std::string::npos) << first;
+  EXPECT_EQ(error_of([&] { silt::run::check_members(s, broken_first, 3); }), first);
+  const auto good = parse(d, R"({"members": [{"name": "a"}, {"name": "b"}, {"name": "c"}]})");
+  const silt::io::SweJob one = silt::run::check_members(s, good, 1);
+  const silt::io::SweJob three = silt::run::check_members(s, good, 3);
+  EXPECT_EQ(three.warnings, one.warnings);
+  EXPECT_EQ(three.scene.grid.nx, 4);
+  EXPECT_EQ(three.scene.manning, one.scene.manning);  // the first member's job, whole
+}
+
+// put_ref gives the bytes put gives (a member's maxima are written from where they are, not
+// copied); the saved file is the header and those bytes.
+TEST(EnsembleCheckpoint, BorrowedValuesGiveTheBytesOfCopiedOnes) {
+  const std::vector<double> a = {1.0, -0.0, 3.5}, empty;
+  silt::run::MemberBytes copied, borrowed;
+  for (silt::run::MemberBytes* b : {&copied, &borrowed}) b->put(2.5);
+  copied.put(a);
+  borrowed.put_ref(a);
+  copied.put(std::int64_t(7));
+  borrowed.put(std::int64_t(7));
+  copied.put(empty);
+  borrowed.put_ref(empty);
+  copied.put(a);
+  borrowed.put_ref(a);
+  EXPECT_EQ(borrowed.bytes(), copied.bytes());
+  silt::run::MemberBytes back(borrowed.bytes());
+  EXPECT_EQ(back.number(), 2.5);
+  EXPECT_EQ(back.numbers(), a);
+  EXPECT_EQ(back.integer(), 7);
+  EXPECT_TRUE(back.numbers().empty());
+  EXPECT_EQ(back.numbers(), a);
+  EXPECT_TRUE(back.at_end());
+
+  const fs::path dir = fs::temp_directory_path() / "silt_ensemble_ckpt_bytes";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  silt::run::MemberResult r;
+  r.time = 2.0;
+  r.steps = 3;
+  r.maxima = {a, {4.0, 5.0}};
+  r.hazard_class = {0.0, 1.0};
+  r.measures = {6.0};
+  silt::run::save_member(dir.string(), 2, "m02", r);
+  silt::run::MemberBytes want;
+  want.put(std::string("silt ensemble member 2"));
+  want.put(std::string("swe"));
+  want.put(std::string("m02"));
+  want.put(r.time);
+  want.put(r.wall_s);
+  want.put(std::int64_t(3));
+  want.put(std::int64_t(2));
+  for (const auto& v : r.maxima) want.put(v);
+  want.put(r.hazard_class);
+  want.put(r.measures);
+  std::ifstream in(silt::run::member_file(dir.string(), 2), std::ios::binary);
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(file, want.bytes());
+  silt::run::MemberResult loaded;
+  ASSERT_TRUE(silt::run::load_member(dir.string(), 2, "m02", loaded));
+  EXPECT_EQ(loaded.maxima, r.maxima);
+  EXPECT_EQ(loaded.hazard_class, r.hazard_class);
+  fs::remove_all(dir);
+}
+
+// The statistics read the members' values where they are (columns) and give what the copied
+// values give.
+TEST(EnsembleStats, ColumnsGiveTheStatisticsOfCopies) {
+  const double nan = std::nan("");
+  const silt::run::MemberValues v = {
+      {0.0, 1.0, nan, 2.0}, {0.5, nan, nan, 2.0}, {1.0, 3.0, nan, 7.0}};
+  const silt::run::MemberColumns c = silt::run::columns_of(v);
+  ASSERT_EQ(c.cells, 4u);
+  const auto a = silt::run::cell_stats(v, true, true, {10, 50, 90});
+  const auto b = silt::run::cell_stats(c, true, true, {10, 50, 90});
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(std::isnan(a.mean[k]), std::isnan(b.mean[k]));
+    if (!std::isnan(a.mean[k])) {
+      EXPECT_EQ(a.mean[k], b.mean[k]);
+    }
+  }
+  EXPECT_EQ(a.percentiles[2][3], b.percentiles[2][3]);
+  EXPECT_EQ(silt::run::exceedance(c, {0.5})[0][3], 1.0);
+  const std::string uneven = error_of([&] { silt::run::columns_of({{1.0, 2.0}, {1.0}}); });
+  EXPECT_NE(uneven.find("member 1 has 1 values"), std::string::npos) << uneven;
+}
+
 // A member's saved result of another format (an older build's) is refused with what to do, not
 // read as far as it goes ("the file ends early").
 TEST(EnsembleCheckpoint, AResultOfAnotherFormatIsRefusedByName) {

@@ -61,17 +61,26 @@ void write_atomically(const std::string& path,
 }
 
 void write_text_atomically(const std::string& path, const std::string& text) {
+  write_pieces_atomically(path, {std::string_view(text)});
+}
+
+void write_pieces_atomically(const std::string& path, const std::vector<std::string_view>& pieces) {
   write_atomically(path, [&](const std::string& tmp) {
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
     // errno of the call that failed, read right after it: a buffered write fails only at the
     // close (a full disk), and errno read before then was a stale one ("No such file or
     // directory" from an earlier lookup).
-    const size_t n = std::fwrite(text.data(), 1, text.size(), f);
-    int err = n != text.size() ? errno : 0;
+    bool written = true;
+    int err = 0;
+    for (const std::string_view p : pieces)
+      if (written && !p.empty() && std::fwrite(p.data(), 1, p.size(), f) != p.size()) {
+        err = errno;
+        written = false;
+      }
     const bool closed = std::fclose(f) == 0;
     if (!closed && err == 0) err = errno;
-    if (!closed || n != text.size())
+    if (!closed || !written)
       throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err ? err : EIO)));
   });
 }

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace silt::io {
@@ -21,6 +22,8 @@ void write_atomically(const std::string& path,
 
 /// Writes text to path atomically.
 void write_text_atomically(const std::string& path, const std::string& text);
+/// Writes the pieces one after another to path atomically (no joined copy of large pieces).
+void write_pieces_atomically(const std::string& path, const std::vector<std::string_view>& pieces);
 
 /// Removes the files of a frame that failed part-way, so that a frame is complete or absent (best
 /// effort: errors are ignored, the caller is already reporting one).

@@ -16,6 +16,7 @@
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
+#include "silt/run/member_checks.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/swe_adapter.hpp"
 #include "silt/run/swe_measures.hpp"
@@ -101,33 +102,53 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   return 0;
 }
 
+// What check_members compares between members: the grid (the statistics are per cell), the
+// gauges and the hydrograph's series (measures.csv's columns), and the scene's warnings.
+struct MemberShape {
+  swe::Grid grid;
+  std::string gauges, series;
+  std::vector<std::string> warnings;
+};
+
+std::string quoted(const std::vector<std::string>& names) {
+  std::string n;
+  for (const std::string& x : names) n += (n.empty() ? "'" : ", '") + x + "'";
+  return n.empty() ? std::string("none") : n;
+}
+
+MemberShape shape_of(io::SweJob& job) {
+  MemberShape s;
+  s.grid = job.scene.grid;
+  std::vector<std::string> gauges;
+  for (const io::Gauge& g : job.outputs.gauges) gauges.push_back(g.name);
+  s.gauges = quoted(gauges);
+  s.series = quoted(io::hydrograph_names(job.scene));
+  s.warnings = std::move(job.warnings);
+  return s;
+}
+
 // measures.csv has columns per gauge and per hydrograph series (swe_measures.hpp) of the first
-// member's scene: every member needs the same ones, in the same order.
-void check_columns(const io::Ensemble& e, std::size_t m, const io::SweJob& first,
-                   const io::SweJob& job) {
-  const auto quoted = [](const std::vector<std::string>& names) {
-    std::string n;
-    for (const std::string& x : names) n += (n.empty() ? "'" : ", '") + x + "'";
-    return n.empty() ? std::string("none") : n;
-  };
-  const auto gauges = [&](const io::SweJob& j) {
-    std::vector<std::string> n;
-    for (const io::Gauge& g : j.outputs.gauges) n.push_back(g.name);
-    return quoted(n);
-  };
-  if (gauges(job) != gauges(first))
+// member's scene, and the statistics are per cell of its grid: every member needs the same.
+void check_shape(const io::Ensemble& e, std::size_t m, const MemberShape& first,
+                 const MemberShape& job) {
+  if (job.gauges != first.gauges)
     throw Error(fmt::format(
         "{}: its gauges ({}) are not member '{}''s ({}); measures.csv has a column per gauge, so "
         "every member needs the same gauges",
-        member_where(e, m), gauges(job), e.members[0].name, gauges(first)));
-  const std::string series = quoted(io::hydrograph_names(job.scene)),
-                    want = quoted(io::hydrograph_names(first.scene));
-  if (series != want)
+        member_where(e, m), job.gauges, e.members[0].name, first.gauges));
+  if (job.series != first.series)
     throw Error(fmt::format(
         "{}: its hydrograph's boundaries, sources and cross sections ({}) are not member '{}''s "
         "({}); measures.csv has columns per boundary that is not a wall, source and cross "
         "section, so every member needs the same ones",
-        member_where(e, m), series, e.members[0].name, want));
+        member_where(e, m), job.series, e.members[0].name, first.series));
+  const swe::Grid &g = first.grid, &h = job.grid;
+  if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
+    throw Error(fmt::format(
+        "{}: its grid ({} x {} cells of {} m at ({}, {})) is not member '{}''s ({} x {} of {} m "
+        "at ({}, {})); the statistics are per cell, so every member needs one grid",
+        member_where(e, m), h.nx, h.ny, h.dx, h.x0, h.y0, e.members[0].name, g.nx, g.ny, g.dx, g.x0,
+        g.y0));
 }
 
 }  // namespace
@@ -197,21 +218,20 @@ std::vector<std::string> member_warnings(const io::Ensemble& e,
   return out;
 }
 
-io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e) {
-  io::SweJob first = member_job(scene, e, 0);
-  const swe::Grid& g = first.scene.grid;
-  std::vector<std::vector<std::string>> warnings{first.warnings};
-  for (std::size_t m = 1; m < e.members.size(); ++m) {
+io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e, std::size_t workers) {
+  const std::size_t n = e.members.size();
+  io::SweJob first;
+  std::vector<MemberShape> shapes(n);
+  const std::vector<std::exception_ptr> errors = check_each_member(n, workers, [&](std::size_t m) {
     io::SweJob job = member_job(scene, e, m);
-    warnings.push_back(std::move(job.warnings));
-    check_columns(e, m, first, job);
-    const swe::Grid& h = job.scene.grid;
-    if (h.nx != g.nx || h.ny != g.ny || h.dx != g.dx || h.x0 != g.x0 || h.y0 != g.y0)
-      throw Error(fmt::format(
-          "{}: its grid ({} x {} cells of {} m at ({}, {})) is not member '{}''s ({} x {} of {} m "
-          "at ({}, {})); the statistics are per cell, so every member needs one grid",
-          member_where(e, m), h.nx, h.ny, h.dx, h.x0, h.y0, e.members[0].name, g.nx, g.ny, g.dx,
-          g.x0, g.y0));
+    shapes[m] = shape_of(job);
+    if (m == 0) first = std::move(job);
+  });
+  std::vector<std::vector<std::string>> warnings;
+  for (std::size_t m = 0; m < n; ++m) {
+    if (errors[m]) std::rethrow_exception(errors[m]);
+    if (m > 0) check_shape(e, m, shapes[0], shapes[m]);
+    warnings.push_back(std::move(shapes[m].warnings));
   }
   first.warnings = member_warnings(e, warnings);
   return first;
@@ -228,17 +248,26 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     }
     io::SweJob job = member_job(scene, e, m);  // its errors name the member
     try {
-      const int sig = run_member(std::move(job), scene, e, m, o, slot, results[m]);
-      if (!sig && !o.checkpoint.empty()) save_member(o.checkpoint, m, name, results[m]);
-      return sig;
+      return run_member(std::move(job), scene, e, m, o, slot, results[m]);
     } catch (const std::exception& ex) {
       throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
     }
   };
-  return for_each_member(e, o, progress, one, [&](std::size_t m) {
+  // A finished member's result into the checkpoint, beside the members (not one read back).
+  const auto save = [&](std::size_t m) {
+    if (results[m].restored) return;
+    try {
+      save_member(o.checkpoint, m, e.members[m].name, results[m]);
+    } catch (const std::exception& ex) {
+      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
+    }
+  };
+  const auto line = [&](std::size_t m) {
     return fmt::format("t = {:.6g} s, {} steps, {:.2f} s{}", results[m].time, results[m].steps,
                        results[m].wall_s, results[m].restored ? " (from the checkpoint)" : "");
-  });
+  };
+  return for_each_member(e, o, progress, one, line,
+                         o.checkpoint.empty() ? std::function<void(std::size_t)>() : save);
 }
 
 }  // namespace silt::run

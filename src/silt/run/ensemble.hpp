@@ -44,8 +44,11 @@ io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::si
 /// Every member's scene, before anything runs: each parses, and every grid is the first's (the
 /// statistics are per cell), as are its gauges and its hydrograph's series (measures.csv's
 /// columns). Returns the first member's job (the grid and output settings of the
-/// ensemble's rasters), its warnings those of every member (member_warnings()).
-io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e);
+/// ensemble's rasters), its warnings those of every member (member_warnings()). `workers`
+/// members are built at once (member_checks.hpp, check_workers); the error is the one a check in
+/// member order meets first.
+io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e,
+                         std::size_t workers = 1);
 /// The scene warnings of the members (warnings[m]: member m's), each distinct one once, with the
 /// members that gave it: "... (every member)" or "... (members 'm01', 'm03')", at most a few
 /// names and the count.
@@ -101,10 +104,13 @@ using MemberRun = std::function<int(std::size_t m, const MemberSlot& slot)>;
 MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o);
 /// Runs `one` for every member of this rank's share (member_pool.cpp): with parallel = members several at once (on
 /// the CPU one OpenMP thread each; on CUDA several per listed GPU, as many as fit), else one
-/// after another; after each, `line(m)` is logged. Returns the signal of a stop (0: every member
-/// ran); the first error ends the others at their next frame and is thrown.
+/// after another; after each, `line(m)` is logged and, when `one` returned 0, `save(m)` is called
+/// on a thread beside the members (member_saver.hpp; may be empty), every save done before this
+/// returns. Returns the signal of a stop (0: every member ran); the first error (of a member or
+/// a save) ends the others at their next frame and is thrown.
 int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
-                    const MemberRun& one, const std::function<std::string(std::size_t)>& line);
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line,
+                    const std::function<void(std::size_t)>& save = {});
 
 /// Runs every member (members' outputs in out/members/<name>/ when asked for); returns the
 /// signal a stop was asked with (0: every member ran). Errors name the member.

@@ -125,6 +125,28 @@ void MemberBytes::put(const std::string& s) {
   put(std::int64_t(s.size()));
   bytes_.append(s);
 }
+void MemberBytes::put_ref(const std::vector<double>& v) {
+  put(std::int64_t(v.size()));
+  borrowed_.push_back({bytes_.size(), std::string_view(reinterpret_cast<const char*>(v.data()),
+                                                       v.size() * sizeof(double))});
+}
+std::vector<std::string_view> MemberBytes::pieces() const {
+  std::vector<std::string_view> p;
+  const std::string_view all(bytes_);
+  std::size_t from = 0;
+  for (const Borrowed& b : borrowed_) {
+    p.push_back(all.substr(from, b.at - from));
+    p.push_back(b.values);
+    from = b.at;
+  }
+  p.push_back(all.substr(from));
+  return p;
+}
+std::string MemberBytes::bytes() const {
+  std::string joined;
+  for (const std::string_view p : pieces()) joined.append(p);
+  return joined;
+}
 double MemberBytes::number() {
   double v;
   raw(&v, sizeof v);
@@ -157,7 +179,9 @@ void save_member_bytes(const std::string& dir, std::size_t m, const std::string&
   head.put(std::string(kMagic));
   head.put(kind);
   head.put(name);
-  io::write_text_atomically(member_file(dir, m, ext), head.bytes() + b.bytes());
+  std::vector<std::string_view> pieces = head.pieces();
+  for (const std::string_view p : b.pieces()) pieces.push_back(p);
+  io::write_pieces_atomically(member_file(dir, m, ext), pieces);
 }
 
 bool load_member_bytes(const std::string& dir, std::size_t m, const std::string& name,
@@ -188,8 +212,8 @@ MemberBytes result_bytes(const MemberResult& r) {
   b.put(r.wall_s);
   b.put(std::int64_t(r.steps));
   b.put(std::int64_t(r.maxima.size()));
-  for (const std::vector<double>& v : r.maxima) b.put(v);
-  b.put(r.hazard_class);
+  for (const std::vector<double>& v : r.maxima) b.put_ref(v);
+  b.put_ref(r.hazard_class);
   b.put(r.measures);
   return b;
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "silt/io/ensemble_file.hpp"
@@ -47,16 +48,28 @@ class MemberBytes {
   void put(std::int64_t v);
   void put(const std::vector<double>& v);
   void put(const std::string& s);
+  /// The bytes put(v) gives, without copying v's values: v must outlive these bytes (a member's
+  /// maxima are 8 MB a field at 1M cells; save_member_bytes writes them from where they are).
+  void put_ref(const std::vector<double>& v);
   double number();
   std::int64_t integer();
   std::vector<double> numbers();
   std::string text();
-  const std::string& bytes() const { return bytes_; }
+  /// The bytes in order, as views (of this object and of the vectors given to put_ref).
+  std::vector<std::string_view> pieces() const;
+  /// The bytes joined.
+  std::string bytes() const;
   bool at_end() const { return at_ == bytes_.size(); }
 
  private:
   void raw(void* p, std::size_t n);
+  // A put_ref's values, which come after the first `at` bytes of bytes_.
+  struct Borrowed {
+    std::size_t at;
+    std::string_view values;
+  };
   std::string bytes_;
+  std::vector<Borrowed> borrowed_;
   std::size_t at_ = 0;
 };
 

@@ -60,8 +60,24 @@ MemberValues member_values(const std::vector<MemberResult>& results, std::size_t
   return v;
 }
 
+// The members' values of one array of their results (`of`: a field's maxima, the hazard
+// classes) where the results hold them: no copy.
+template <class Of>
+MemberColumns member_columns(const std::vector<MemberResult>& results, Of of) {
+  MemberColumns v;
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    const std::vector<double>& x = of(results[m]);
+    if (m == 0) v.cells = x.size();
+    if (x.size() != v.cells)
+      throw Error(fmt::format("ensemble report: member {} has {} values, member 0 has {}", m,
+                              x.size(), v.cells));
+    v.member.push_back(x.data());
+  }
+  return v;
+}
+
 void add_field_stats(Maps& maps, const io::EnsembleOutputs& o, io::EnsembleField f,
-                     const MemberValues& v) {
+                     const MemberColumns& v) {
   const std::string name = io::to_string(f);
   const FieldText t = text_of(f);
   const CellStats s = cell_stats(v, o.mean, o.std, o.percentiles);
@@ -229,7 +245,9 @@ std::vector<std::string> write_ensemble_report(const io::SweJob& grid, const io:
   Maps maps{io::output_grid(grid), {}};
   std::vector<std::vector<double>> above;
   for (std::size_t fi = 0; fi < o.fields.size(); ++fi) {
-    const MemberValues v = member_values(results, fi);
+    const MemberColumns v = member_columns(
+        results,
+        [fi](const MemberResult& r) -> const std::vector<double>& { return r.maxima[fi]; });
     add_field_stats(maps, o, o.fields[fi], v);
     if (o.fields[fi] != io::EnsembleField::max_depth) continue;
     above = exceedance(v, o.exceedance_depths);
@@ -240,10 +258,11 @@ std::vector<std::string> write_ensemble_report(const io::SweJob& grid, const io:
                above[k]);
   }
   if (o.hazard_classes) {
-    MemberValues classes;
-    for (const MemberResult& r : results) classes.push_back(r.hazard_class);
     // Class c or worse: the class value above c - 0.5 (0 never flooded, 1 low .. 4 extreme).
-    const auto p = exceedance(classes, {0.5, 1.5, 2.5, 3.5});
+    const auto classes = [](const MemberResult& r) -> const std::vector<double>& {
+      return r.hazard_class;
+    };
+    const auto p = exceedance(member_columns(results, classes), {0.5, 1.5, 2.5, 3.5});
     for (std::size_t c = 0; c < 4; ++c)
       maps.add(fmt::format("p_hazard_{}", kHazardClassNames[c]), "1",
                fmt::format("fraction of the members whose flood hazard class (of the maximum "

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <omp.h>
+
+#include <chrono>
 #include <filesystem>
 
 #include "silt/core/error.hpp"
@@ -13,6 +16,7 @@
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_ranks.hpp"
 #include "silt/run/ensemble_report.hpp"
+#include "silt/run/member_checks.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/progress.hpp"
 #if SILT_RUN_WITH_MPM
@@ -178,6 +182,20 @@ void run_share(const Prepared& p, Progress& progress, EnsembleOutcome& r,
       });
 }
 
+// The wall seconds of an ensemble's phases (logged: bench/ensemble_swe_gpu.sh splits the
+// process's wall with them).
+struct PhaseTimes {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now();
+  double checked = 0, opened = 0, members = 0, report = 0;
+  // Seconds since the last lap.
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - at).count();
+    at = now;
+    return s;
+  }
+};
+
 // An ensemble of either solver over the ranks: every member checked (`check`, alike on every
 // rank, before anything runs; it returns the first member's job), the output folder opened, this
 // rank's members run, their results gathered and the report written by rank 0 (`report`); each
@@ -186,7 +204,11 @@ template <class Job, class Result, class Check, class Describe, class RunMembers
 void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r,
                     Check check, Describe describe, RunMembers run, Report report) {
   Job first;
-  on_every_rank(*p.world, [&] { first = check(p.scene, p.e); });
+  const std::size_t workers =
+      check_workers(member_plan(p.e, p.o).device.size(), p.e.members.size());
+  PhaseTimes t;
+  on_every_rank(*p.world, [&] { first = check(p.scene, p.e, workers); });
+  t.checked = t.lap();
   open_out(p, q);
   const bool root = p.world->is_root();
   if (root) {
@@ -195,10 +217,18 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
     for (const std::string& w : first.warnings) progress.log("warning: " + w);
   }
   std::vector<Result> results;
+  t.opened = t.lap();
   run_share(p, progress, r, results, run);
+  t.members = t.lap();
   on_every_rank(*p.world, [&] {
     if (root) report(first, results);
   });
+  t.report = t.lap();
+  if (root)
+    progress.log(fmt::format(
+        "ensemble phases: members checked {:.2f} s ({} at once), output folder {:.2f} s, members "
+        "{:.2f} s, report {:.2f} s",
+        t.checked, workers, t.opened, t.members, t.report));
 }
 
 void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
@@ -240,17 +270,24 @@ void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 std::string validate_ensemble(const EnsembleRequest& q) {
   const EnsembleScene scene = load_ensemble_scene(q.scene, q.overrides);
   const io::Ensemble e = load_request_ensemble(q, scene);
+  // As many members at once as a run on the CPU would have in flight.
+  const std::size_t n = e.members.size();
+  const std::size_t workers =
+      check_workers(plan_members(n, e.at_once, e.parallel == io::EnsembleParallel::members, false,
+                                 1, omp_get_max_threads())
+                        .device.size(),
+                    n);
   std::string first, warnings;
   const auto lines = [&warnings](const std::vector<std::string>& w) {
     for (const std::string& line : w) warnings += "\nwarning: " + line;
   };
   if (!e.mpm) {
-    const io::SweJob job = check_members(scene, e);
+    const io::SweJob job = check_members(scene, e, workers);
     first = describe_job(job);
     lines(job.warnings);
   } else {
 #if SILT_RUN_WITH_MPM
-    const io::MpmJob job = check_mpm_members(scene, e);
+    const io::MpmJob job = check_mpm_members(scene, e, workers);
     first = describe_job(job);
     lines(job.warnings);
 #else

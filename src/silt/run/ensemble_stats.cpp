@@ -4,16 +4,20 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "silt/core/error.hpp"
+
 namespace silt::run {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Member values of cell c that are not NaN.
-void gather(const MemberValues& values, std::size_t c, std::vector<double>& out) {
+// Member values of cell c that are not NaN, in member order.
+void gather(const MemberColumns& values, std::size_t c, std::vector<double>& out) {
   out.clear();
-  for (const std::vector<double>& m : values)
+  for (const double* m : values.member)
     if (!std::isnan(m[c])) out.push_back(m[c]);
 }
 
@@ -34,10 +38,32 @@ double percentile_linear(const std::vector<double>& sorted, double p) {
   return gamma >= 0.5 ? b - diff * (1.0 - gamma) : a + diff * gamma;
 }
 
+MemberColumns columns_of(const MemberValues& values) {
+  MemberColumns c;
+  c.cells = values.empty() ? 0 : values.front().size();
+  for (std::size_t m = 0; m < values.size(); ++m) {
+    if (values[m].size() != c.cells)
+      throw Error(fmt::format("ensemble statistics: member {} has {} values, member 0 has {}", m,
+                              values[m].size(), c.cells));
+    c.member.push_back(values[m].data());
+  }
+  return c;
+}
+
 CellStats cell_stats(const MemberValues& values, bool mean, bool std,
                      const std::vector<int>& percentiles) {
+  return cell_stats(columns_of(values), mean, std, percentiles);
+}
+
+std::vector<std::vector<double>> exceedance(const MemberValues& values,
+                                            const std::vector<double>& thresholds) {
+  return exceedance(columns_of(values), thresholds);
+}
+
+CellStats cell_stats(const MemberColumns& values, bool mean, bool std,
+                     const std::vector<int>& percentiles) {
   CellStats s;
-  const std::size_t n = values.empty() ? 0 : values.front().size();
+  const std::size_t n = values.cells;
   if (mean) s.mean.assign(n, kNaN);
   if (std) s.std.assign(n, kNaN);
   s.percentiles.assign(percentiles.size(), std::vector<double>(n, kNaN));
@@ -66,15 +92,15 @@ CellStats cell_stats(const MemberValues& values, bool mean, bool std,
   return s;
 }
 
-std::vector<std::vector<double>> exceedance(const MemberValues& values,
+std::vector<std::vector<double>> exceedance(const MemberColumns& values,
                                             const std::vector<double>& thresholds) {
-  const std::size_t n = values.empty() ? 0 : values.front().size();
+  const std::size_t n = values.cells;
   std::vector<std::vector<double>> p(thresholds.size(), std::vector<double>(n, kNaN));
 #pragma omp parallel for schedule(static)
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t k = 0; k < thresholds.size(); ++k) {
       std::size_t with = 0, above = 0;
-      for (const std::vector<double>& m : values)
+      for (const double* m : values.member)
         if (!std::isnan(m[c])) {
           ++with;
           above += m[c] > thresholds[k];

@@ -20,6 +20,7 @@
 #include "silt/core/error.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/member_plan.hpp"
+#include "silt/run/member_saver.hpp"
 
 namespace silt::run {
 
@@ -141,7 +142,8 @@ MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
 }
 
 int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
-                    const MemberRun& one, const std::function<std::string(std::size_t)>& line) {
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line,
+                    const std::function<void(std::size_t)>& save) {
   const std::vector<std::size_t> mine = members_of_rank(e.members.size(), o.rank, o.ranks);
   const std::size_t n = mine.size();
   // "member 3/5", or under MPI "rank 1: member 3/5" (of this rank's share).
@@ -167,6 +169,15 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
     if (!failed) error = std::current_exception();
     failed = true;
   };
+  // Finished members are saved on a thread of their own (a failed save ends the run as a failed
+  // member does).
+  MemberSaver saver(!save ? std::function<void(std::size_t)>() : [&](std::size_t m) {
+    try {
+      save(m);
+    } catch (...) {
+      fail();
+    }
+  });
   const auto work = [&](std::size_t w) {
     MemberSlot slot;
     slot.exec = o.execs[std::size_t(plan.device[w])];
@@ -187,6 +198,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
         const int sig = one(m, slot);  // its errors name the member
         if (sig && !failed) signal = sig;
         if (sig) return;
+        saver.push(m);
         log(fmt::format("{}member {:>4}/{} '{}': {}", rank, ++finished, n, e.members[m].name,
                         line(m)));
       }
@@ -200,6 +212,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
   work(0);
   gate.open();
   for (std::thread& t : pool) t.join();
+  saver.finish();  // every finished member saved before the pool returns (a stop's checkpoint)
   if (o.execs.front().is_cuda()) log(rank + blocks_line(blocks_before, device_block_stats()));
   if (error) rethrow_as_error(error, e.path);
   return signal;

@@ -16,6 +16,7 @@
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
+#include "silt/run/member_checks.hpp"
 #include "silt/run/mpm_adapter.hpp"
 #include "silt/run/output_dir.hpp"
 
@@ -200,11 +201,18 @@ io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std
   }
 }
 
-io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e) {
-  io::MpmJob first = mpm_member_job(scene, e, 0);
-  std::vector<std::vector<std::string>> warnings{first.warnings};
-  for (std::size_t m = 1; m < e.members.size(); ++m)
-    warnings.push_back(mpm_member_job(scene, e, m).warnings);
+io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e,
+                             std::size_t workers) {
+  const std::size_t n = e.members.size();
+  io::MpmJob first;
+  std::vector<std::vector<std::string>> warnings(n);
+  const std::vector<std::exception_ptr> errors = check_each_member(n, workers, [&](std::size_t m) {
+    io::MpmJob job = mpm_member_job(scene, e, m);
+    warnings[m] = std::move(job.warnings);
+    if (m == 0) first = std::move(job);
+  });
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
   first.warnings = member_warnings(e, warnings);
   return first;
 }
@@ -217,19 +225,28 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
     if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
     try {
-      const int sig = run_member(job, scene, e, m, o, slot, results[m]);
-      if (!sig && !o.checkpoint.empty()) save(o.checkpoint, m, name, results[m]);
-      return sig;
+      return run_member(job, scene, e, m, o, slot, results[m]);
     } catch (const std::exception& ex) {
       throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
     }
   };
-  return for_each_member(e, o, progress, one, [&](std::size_t m) {
+  // A finished member's result into the checkpoint, beside the members (not one read back).
+  const auto saved = [&](std::size_t m) {
+    if (results[m].restored) return;
+    try {
+      save(o.checkpoint, m, e.members[m].name, results[m]);
+    } catch (const std::exception& ex) {
+      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
+    }
+  };
+  const auto line = [&](std::size_t m) {
     const MpmMemberResult& r = results[m];
     return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s{}", r.time,
                        r.steps, r.particles, r.measures[2], r.wall_s,
                        r.restored ? " (from the checkpoint)" : "");
-  });
+  };
+  return for_each_member(e, o, progress, one, line,
+                         o.checkpoint.empty() ? std::function<void(std::size_t)>() : saved);
 }
 
 }  // namespace silt::run
