@@ -26,7 +26,7 @@ for k in $ks; do
   t0=$(date +%s.%N)
   "$silt" run $scene --backend "$backend" --set domain.dx=$dx --members-at-once "$k" \
     --ensemble scenes/column_sweep_gpu_ensemble.json --out "$out/sweep$k" 2>&1 |
-    grep -E "members at once|member after another|lowered|device blocks" || true
+    grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
   /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" <<'PY'
 import csv, re, sys

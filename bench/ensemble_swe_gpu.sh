@@ -31,7 +31,7 @@ for k in $ks; do
   "$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
     --set grid.nx=$nx --set grid.ny=$nx --set grid.dx=$dx \
     --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" --out "$out/k$k" \
-    2>&1 | grep -E "members at once|member after another|lowered|device blocks" || true
+    2>&1 | grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
   /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" <<'PY'
 import csv, re, sys

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <exception>
@@ -111,6 +112,37 @@ std::string blocks_line(const DeviceBlockStats& a, const DeviceBlockStats& b) {
       b.allocations - a.allocations, b.reused - a.reused, gib(b.cached_bytes));
 }
 
+// Where the workers' wall goes outside their members: waiting at the memory gate, idle after
+// their last member while others still run (the pool's tail), and the saver's last writes.
+class PoolTimes {
+ public:
+  explicit PoolTimes(std::size_t workers) : gate_(workers, 0.0), last_(workers, -1.0) {}
+  void gate_opened(std::size_t w) { gate_[w] = since_start(); }
+  void worker_done(std::size_t w) { last_[w] = since_start(); }
+  void members_done() { members_ = since_start(); }
+  // "member pool: ..." once the saver has finished.
+  std::string line() const {
+    double gate = 0, idle = 0;
+    for (std::size_t w = 0; w < last_.size(); ++w)
+      if (last_[w] >= 0) {  // a worker that ran (not one the memory gate sent home)
+        gate += gate_[w];
+        idle += members_ - last_[w];
+      }
+    return fmt::format(
+        "member pool: {} workers, summed over them: {:.2f} s waiting for the first member's "
+        "memory, {:.2f} s idle after their last member; saving ended {:.2f} s after the members",
+        last_.size(), gate, idle, since_start() - members_);
+  }
+
+ private:
+  double since_start() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::vector<double> gate_, last_;
+  double members_ = 0;
+};
+
 // Sets this thread's OpenMP threads for the worker's life (0: as they are).
 struct ThreadsFor {
   explicit ThreadsFor(int n) : before(omp_get_max_threads()) {
@@ -150,6 +182,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
   const std::string rank = o.ranks > 1 ? fmt::format("rank {}: ", o.rank) : std::string();
   const MemberPlan plan = member_plan(e, o);
   MemoryGate gate(plan, o.execs);
+  PoolTimes times(plan.device.size());
   std::atomic<std::size_t> next{0}, finished{0};
   std::atomic<int> signal{0};
   std::atomic<bool> failed{false};
@@ -189,6 +222,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
       };
     else if (!gate.wait(w))
       return;
+    times.gate_opened(w);
     const ThreadsFor threads(plan.threads);
     try {
       activate(slot.exec);
@@ -197,7 +231,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
         if (w == 0) gate.before();
         const int sig = one(m, slot);  // its errors name the member
         if (sig && !failed) signal = sig;
-        if (sig) return;
+        if (sig) break;
         saver.push(m);
         log(fmt::format("{}member {:>4}/{} '{}': {}", rank, ++finished, n, e.members[m].name,
                         line(m)));
@@ -205,6 +239,7 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
     } catch (...) {
       fail();
     }
+    times.worker_done(w);
   };
   const DeviceBlockStats blocks_before = device_block_stats();
   std::vector<std::thread> pool;
@@ -212,7 +247,9 @@ int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& p
   work(0);
   gate.open();
   for (std::thread& t : pool) t.join();
+  times.members_done();
   saver.finish();  // every finished member saved before the pool returns (a stop's checkpoint)
+  log(rank + times.line());
   if (o.execs.front().is_cuda()) log(rank + blocks_line(blocks_before, device_block_stats()));
   if (error) rethrow_as_error(error, e.path);
   return signal;
