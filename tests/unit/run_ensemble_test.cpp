@@ -4,6 +4,7 @@
 // the statistics' definitions against values NumPy gives (numpy 1.24: np.percentile(v, p),
 // method 'linear'; np.std, ddof 0).
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <filesystem>
@@ -230,21 +231,31 @@ TEST(EnsembleFile, MemberWarningsAreSaidOnceWithTheirMembers) {
 TEST(EnsembleFile, MembersCheckedAtOnceReportTheFirstErrorInMemberOrder) {
   SceneDir d;
   const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  // One OpenMP thread: one member after another, the reference.
+  const int threads = omp_get_max_threads();
+  const auto checked = [&](const silt::io::Ensemble& e, int at_once) {
+    omp_set_num_threads(at_once);
+    const std::string error = error_of([&] { silt::run::check_members(s, e, 4); });
+    omp_set_num_threads(threads);
+    return error;
+  };
   const auto bad = parse(d, R"({"members": [{"name": "a"}, {"name": "b"},
     {"name": "wide", "set": {"grid.nx": 8}}, {"name": "c"}, {"name": "broken",
     "set": {"physics.cfl": 0.9}}, {"name": "typo", "set": {"physics.cfll": 1}}]})");
-  const std::string serial = error_of([&] { silt::run::check_members(s, bad, 1); });
+  const std::string serial = checked(bad, 1);
   EXPECT_NE(serial.find("member 'wide'"), std::string::npos) << serial;
-  for (std::size_t workers : {2, 3, 6})
-    EXPECT_EQ(error_of([&] { silt::run::check_members(s, bad, workers); }), serial) << workers;
+  for (int at_once : {2, 3, 6}) EXPECT_EQ(checked(bad, at_once), serial) << at_once;
   const auto broken_first = parse(d, R"({"members": [{"name": "a"}, {"name": "broken",
     "set": {"physics.cfl": 0.9}}, {"name": "wide", "set": {"grid.nx": 8}}]})");
-  const std::string first = error_of([&] { silt::run::check_members(s, broken_first, 1); });
+  const std::string first = checked(broken_first, 1);
   EXPECT_NE(first.find("member 'broken'"), std::string::npos) << first;
-  EXPECT_EQ(error_of([&] { silt::run::check_members(s, broken_first, 3); }), first);
+  EXPECT_EQ(checked(broken_first, 3), first);
   const auto good = parse(d, R"({"members": [{"name": "a"}, {"name": "b"}, {"name": "c"}]})");
+  omp_set_num_threads(1);
   const silt::io::SweJob one = silt::run::check_members(s, good, 1);
+  omp_set_num_threads(3);
   const silt::io::SweJob three = silt::run::check_members(s, good, 3);
+  omp_set_num_threads(threads);
   EXPECT_EQ(three.warnings, one.warnings);
   EXPECT_EQ(three.scene.grid.nx, 4);
   EXPECT_EQ(three.scene.manning, one.scene.manning);  // the first member's job, whole

@@ -41,6 +41,23 @@ TEST(MemberChecks, EveryMemberOnceOnOneOpenMpThreadEach) {
   EXPECT_EQ(wider, 0);
 }
 
+// At least the members in flight; more for small jobs (up to kCheckCells cells at once); never
+// more than OpenMP's threads or the members.
+TEST(MemberChecks, SmallJobsAreCheckedOnEveryThread) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(16);
+  using silt::run::check_workers;
+  using silt::run::kCheckCells;
+  EXPECT_EQ(check_workers(1, 63, std::size_t(1) << 20), 16u);  // 1M cells: every thread
+  EXPECT_EQ(check_workers(1, 63, kCheckCells), 1u);            // large: the members in flight
+  EXPECT_EQ(check_workers(8, 63, kCheckCells), 8u);
+  EXPECT_EQ(check_workers(4, 63, kCheckCells / 6), 6u);
+  EXPECT_EQ(check_workers(32, 63), 16u);  // cells unknown (MPM): in flight, at most the threads
+  EXPECT_EQ(check_workers(8, 3, 100), 3u);
+  EXPECT_EQ(check_workers(8, 0, 100), 1u);
+  omp_set_num_threads(threads);
+}
+
 TEST(MemberChecks, TheLowestFailureIsKeptAndLaterMembersMaySkip) {
   for (std::size_t workers : {1, 3}) {
     std::vector<std::atomic<int>> calls(30);

@@ -218,19 +218,23 @@ std::vector<std::string> member_warnings(const io::Ensemble& e,
   return out;
 }
 
-io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e, std::size_t workers) {
+io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e, std::size_t in_flight) {
+  // The first member alone (its errors first, as in member order), then the others at once.
+  io::SweJob first = member_job(scene, e, 0);
   const std::size_t n = e.members.size();
-  io::SweJob first;
   std::vector<MemberShape> shapes(n);
-  const std::vector<std::exception_ptr> errors = check_each_member(n, workers, [&](std::size_t m) {
-    io::SweJob job = member_job(scene, e, m);
-    shapes[m] = shape_of(job);
-    if (m == 0) first = std::move(job);
-  });
-  std::vector<std::vector<std::string>> warnings;
-  for (std::size_t m = 0; m < n; ++m) {
-    if (errors[m]) std::rethrow_exception(errors[m]);
-    if (m > 0) check_shape(e, m, shapes[0], shapes[m]);
+  shapes[0] = shape_of(first);
+  const std::size_t workers =
+      check_workers(in_flight, n - 1, std::size_t(first.scene.grid.cells()));
+  const std::vector<std::exception_ptr> errors =
+      check_each_member(n - 1, workers, [&](std::size_t k) {
+        io::SweJob job = member_job(scene, e, k + 1);
+        shapes[k + 1] = shape_of(job);
+      });
+  std::vector<std::vector<std::string>> warnings{std::move(shapes[0].warnings)};
+  for (std::size_t m = 1; m < n; ++m) {
+    if (errors[m - 1]) std::rethrow_exception(errors[m - 1]);
+    check_shape(e, m, shapes[0], shapes[m]);
     warnings.push_back(std::move(shapes[m].warnings));
   }
   first.warnings = member_warnings(e, warnings);

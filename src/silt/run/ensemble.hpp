@@ -44,11 +44,12 @@ io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::si
 /// Every member's scene, before anything runs: each parses, and every grid is the first's (the
 /// statistics are per cell), as are its gauges and its hydrograph's series (measures.csv's
 /// columns). Returns the first member's job (the grid and output settings of the
-/// ensemble's rasters), its warnings those of every member (member_warnings()). `workers`
-/// members are built at once (member_checks.hpp, check_workers); the error is the one a check in
-/// member order meets first.
+/// ensemble's rasters), its warnings those of every member (member_warnings()). The first member
+/// is built alone, then the others several at once (member_checks.hpp, check_workers: at least
+/// `in_flight`, the members the run has in flight); the error is the one a check in member order
+/// meets first.
 io::SweJob check_members(const EnsembleScene& scene, const io::Ensemble& e,
-                         std::size_t workers = 1);
+                         std::size_t in_flight = 1);
 /// The scene warnings of the members (warnings[m]: member m's), each distinct one once, with the
 /// members that gave it: "... (every member)" or "... (members 'm01', 'm03')", at most a few
 /// names and the count.

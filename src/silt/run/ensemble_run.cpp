@@ -16,7 +16,6 @@
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_ranks.hpp"
 #include "silt/run/ensemble_report.hpp"
-#include "silt/run/member_checks.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/progress.hpp"
 #if SILT_RUN_WITH_MPM
@@ -204,10 +203,9 @@ template <class Job, class Result, class Check, class Describe, class RunMembers
 void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r,
                     Check check, Describe describe, RunMembers run, Report report) {
   Job first;
-  const std::size_t workers =
-      check_workers(member_plan(p.e, p.o).device.size(), p.e.members.size());
+  const std::size_t in_flight = member_plan(p.e, p.o).device.size();
   PhaseTimes t;
-  on_every_rank(*p.world, [&] { first = check(p.scene, p.e, workers); });
+  on_every_rank(*p.world, [&] { first = check(p.scene, p.e, in_flight); });
   t.checked = t.lap();
   open_out(p, q);
   const bool root = p.world->is_root();
@@ -226,9 +224,9 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
   t.report = t.lap();
   if (root)
     progress.log(fmt::format(
-        "ensemble phases: members checked {:.2f} s ({} at once), output folder {:.2f} s, members "
-        "{:.2f} s, report {:.2f} s",
-        t.checked, workers, t.opened, t.members, t.report));
+        "ensemble phases: members checked {:.2f} s, output folder {:.2f} s, members {:.2f} s, "
+        "report {:.2f} s",
+        t.checked, t.opened, t.members, t.report));
 }
 
 void run_swe(Prepared& p, const EnsembleRequest& q, Progress& progress, EnsembleOutcome& r) {
@@ -270,24 +268,22 @@ void run_mpm(Prepared& p, const EnsembleRequest& q, Progress& progress, Ensemble
 std::string validate_ensemble(const EnsembleRequest& q) {
   const EnsembleScene scene = load_ensemble_scene(q.scene, q.overrides);
   const io::Ensemble e = load_request_ensemble(q, scene);
-  // As many members at once as a run on the CPU would have in flight.
-  const std::size_t n = e.members.size();
-  const std::size_t workers =
-      check_workers(plan_members(n, e.at_once, e.parallel == io::EnsembleParallel::members, false,
-                                 1, omp_get_max_threads())
-                        .device.size(),
-                    n);
+  // At least as many members at once as a run on the CPU would have in flight.
+  const std::size_t in_flight =
+      plan_members(e.members.size(), e.at_once, e.parallel == io::EnsembleParallel::members, false,
+                   1, omp_get_max_threads())
+          .device.size();
   std::string first, warnings;
   const auto lines = [&warnings](const std::vector<std::string>& w) {
     for (const std::string& line : w) warnings += "\nwarning: " + line;
   };
   if (!e.mpm) {
-    const io::SweJob job = check_members(scene, e, workers);
+    const io::SweJob job = check_members(scene, e, in_flight);
     first = describe_job(job);
     lines(job.warnings);
   } else {
 #if SILT_RUN_WITH_MPM
-    const io::MpmJob job = check_mpm_members(scene, e, workers);
+    const io::MpmJob job = check_mpm_members(scene, e, in_flight);
     first = describe_job(job);
     lines(job.warnings);
 #else

@@ -8,9 +8,10 @@
 
 namespace silt::run {
 
-std::size_t check_workers(std::size_t in_flight, std::size_t members) {
+std::size_t check_workers(std::size_t in_flight, std::size_t members, std::size_t cells) {
   const std::size_t threads = std::size_t(std::max(omp_get_max_threads(), 1));
-  return std::max<std::size_t>(std::min({in_flight, threads, members}), 1);
+  const std::size_t small = cells > 0 ? kCheckCells / cells : 0;
+  return std::max<std::size_t>(std::min({std::max(in_flight, small), threads, members}), 1);
 }
 
 std::vector<std::exception_ptr> check_each_member(std::size_t n, std::size_t workers,

@@ -202,8 +202,9 @@ io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std
 }
 
 io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e,
-                             std::size_t workers) {
+                             std::size_t in_flight) {
   const std::size_t n = e.members.size();
+  const std::size_t workers = check_workers(in_flight, n);
   io::MpmJob first;
   std::vector<std::vector<std::string>> warnings(n);
   const std::vector<std::exception_ptr> errors = check_each_member(n, workers, [&](std::size_t m) {

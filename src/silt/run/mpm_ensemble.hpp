@@ -20,10 +20,10 @@ namespace silt::run {
 /// Member m's MPM scene, parsed and validated; errors name the ensemble file, the member and the
 /// key (the override labelled "set by ensemble member 'x'").
 io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m);
-/// Every member's scene, before anything runs, `workers` at once (member_checks.hpp); returns the
-/// first member's job, its warnings those of every member.
+/// Every member's scene, before anything runs, as many at once as the run has members in flight
+/// (member_checks.hpp); returns the first member's job, its warnings those of every member.
 io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e,
-                             std::size_t workers = 1);
+                             std::size_t in_flight = 1);
 
 struct MpmMemberResult {
   bool done = false;
