@@ -6,9 +6,10 @@
 #      NX x NX cells) once for each K in KS (--members-at-once K; K = 1 is one after another), and
 #      reports sum(steps) x cells / wall seconds of the whole ensemble run (scene parsing, set-up,
 #      statistics and files included);
-#   2. `silt bench swe --sizes BIG --precision float64` (one run, the same solver) and its
-#      M cell-upd/s;
-# and prints each K's rate over the big run's. Prints numbers, asserts nothing.
+#   2. `silt bench swe --sizes BIG --precision float64` (one run, the same solver, kernels only)
+#      and its M cell-upd/s, and one whole `silt run` of the scene at BIG_NX^2 cells (default
+#      8000^2 = 64M; its process wall, as the ensemble's);
+# and prints each K's rate over both. Prints numbers, asserts nothing.
 # Usage: bench/ensemble_swe_gpu.sh [build dir] [backend] [KS] [BIG] [NX] [DEVICES]
 #   on a GPU:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "1 4 8 16" 64M
 #   two GPUs:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "16" 64M 1000 0,1
@@ -26,6 +27,23 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$silt" bench swe --backend "$backend" --devices "$devices" --sizes "$big" \
   --precision float64 2>&1 | tee "$out/big.log"
+# The same large grid as a user runs it: one `silt run` of the member's scene at BIG_NX^2 cells
+# (the same 1000 m basin; end time cut so that it takes about a member's steps), timed as a whole
+# process like the ensemble (CUDA start, set-up, frames, files).
+big_nx=${BIG_NX:-8000}
+big_dx=$(awk -v n="$big_nx" 'BEGIN { printf "%.10g", 1000 / n }')
+big_end=$(awk -v n="$big_nx" -v m="$nx" 'BEGIN { printf "%.10g", 60 * m / n }')
+t0=$(date +%s.%N)
+"$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
+  --set grid.nx=$big_nx --set grid.ny=$big_nx --set grid.dx=$big_dx \
+  --set run.end_time=$big_end --set run.output_interval=$big_end --out "$out/big_run" \
+  > "$out/big_run.log" 2>&1
+big_wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
+big_steps=$(grep -oE "[0-9]+ steps in" "$out/big_run.log" | tail -1 | cut -d' ' -f1)
+big_run_rate=$(awk -v s="${big_steps:-0}" -v n="$big_nx" -v w="$big_wall" \
+  'BEGIN { printf "%.6g", s * n * n / w }')
+echo "one silt run of ${big_nx}^2 cells: ${big_steps:-?} steps in $big_wall s (whole process):" \
+  "$(awk -v r="$big_run_rate" 'BEGIN { printf "%.1f", r / 1e6 }') M cell-upd/s"
 for k in $ks; do
   t0=$(date +%s.%N)
   "$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
@@ -33,7 +51,7 @@ for k in $ks; do
     --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" --out "$out/k$k" \
     2>&1 | grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
-  /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" <<'PY'
+  /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" "$big_run_rate" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 wall, cells, k = float(sys.argv[2]), int(sys.argv[4]) ** 2, sys.argv[5]
@@ -50,6 +68,8 @@ for l in open(sys.argv[3]):
         big = float(f[4]) * unit
 if big:
     line += f"; one large run {big / 1e6:.1f} M cell-upd/s; ensemble / large = {rate / big:.2f} (target >= 0.80)"
+if float(sys.argv[6]) > 0:
+    line += f"; against the whole large silt run: {rate / float(sys.argv[6]):.2f}"
 print(line)
 # Where the wall goes: a member's own wall (set-up and frames, members.csv/measures.csv wall_s;
 # its solver's teardown not included) and what the K workers spend outside their members.

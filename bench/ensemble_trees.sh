@@ -23,10 +23,10 @@ for r in $(seq 1 "$ROUNDS"); do
     [ "$r" = 1 ] && "$t/build-gpu/apps/silt/silt" bench swe --backend cuda --sizes 1M \
       --precision float64 2>&1 | grep -E "cell-upd|float64"
     bash bench/ensemble_swe_gpu.sh "$t/build-gpu" cuda "$KS" 64M 2>&1 |
-      grep -E "^ensemble|member wall|device blocks|lowered|member pool"
+      grep -E "^ensemble|^one silt run|member wall|device blocks|lowered|member pool"
     if [ "${ENSEMBLE_MPM:-0}" = 1 ]; then
       bash bench/ensemble_mpm_gpu.sh "$t/build-gpu" cuda 0.0015625 0.0001 0.05 "8" 2>&1 |
-        grep -E "^ensemble|member wall|device blocks|lowered|member pool"
+        grep -E "^ensemble|^one silt run|member wall|device blocks|lowered|member pool"
     fi
   done
 done 2>&1 | tee "$OUT/ensemble-trees.txt"
