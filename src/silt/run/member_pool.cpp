@@ -173,86 +173,123 @@ MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
                       omp_get_max_threads());
 }
 
-int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
-                    const MemberRun& one, const std::function<std::string(std::size_t)>& line,
-                    const std::function<void(std::size_t)>& save) {
-  const std::vector<std::size_t> mine = members_of_rank(e.members.size(), o.rank, o.ranks);
-  const std::size_t n = mine.size();
-  // "member 3/5", or under MPI "rank 1: member 3/5" (of this rank's share).
-  const std::string rank = o.ranks > 1 ? fmt::format("rank {}: ", o.rank) : std::string();
-  const MemberPlan plan = member_plan(e, o);
-  MemoryGate gate(plan, o.execs);
-  PoolTimes times(plan.device.size());
-  std::atomic<std::size_t> next{0}, finished{0};
-  std::atomic<int> signal{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex mutex;  // the progress log and `error`
-  const auto log = [&](const std::string& text) {
-    const std::lock_guard<std::mutex> lock(mutex);
-    progress.log(text);
-  };
+namespace {
+
+// One pool's run: the workers (w = 0 in the caller's thread, which also measures the first
+// member's memory for the gate) and the state they share.
+class Pool {
+ public:
+  Pool(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress, const MemberRun& one,
+       const std::function<std::string(std::size_t)>& line,
+       const std::function<void(std::size_t)>& save)
+      : e_(e),
+        o_(o),
+        progress_(progress),
+        one_(one),
+        line_(line),
+        mine_(members_of_rank(e.members.size(), o.rank, o.ranks)),
+        rank_(o.ranks > 1 ? fmt::format("rank {}: ", o.rank) : std::string()),
+        plan_(member_plan(e, o)),
+        gate_(plan_, o.execs),
+        times_(plan_.device.size()),
+        saver_(!save ? std::function<void(std::size_t)>() : [this, save](std::size_t m) {
+          try {
+            save(m);  // a failed save ends the run as a failed member does
+          } catch (...) {
+            fail();
+          }
+        }) {}
+
+  int run() {
+    const DeviceBlockStats blocks_before = device_block_stats();
+    std::vector<std::thread> pool;
+    for (std::size_t w = 1; w < plan_.device.size(); ++w) pool.emplace_back([this, w] { work(w); });
+    work(0);
+    gate_.open();
+    for (std::thread& t : pool) t.join();
+    times_.members_done();
+    saver_.finish();  // every finished member saved before the pool returns (a stop's checkpoint)
+    log(rank_ + times_.line());
+    if (o_.execs.front().is_cuda()) log(rank_ + blocks_line(blocks_before, device_block_stats()));
+    if (error_) rethrow_as_error(error_, e_.path);
+    return signal_;
+  }
+
+ private:
+  void log(const std::string& text) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    progress_.log(text);
+  }
+  void fail() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!failed_) error_ = std::current_exception();
+    failed_ = true;
+  }
   // A member's stop: the command's signal, or another member's failure (the run ends with it).
-  const std::function<int()> stop = [&] {
-    if (failed) return int(SIGTERM);
-    return o.stop ? o.stop() : 0;
-  };
-  const auto fail = [&] {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (!failed) error = std::current_exception();
-    failed = true;
-  };
-  // Finished members are saved on a thread of their own (a failed save ends the run as a failed
-  // member does).
-  MemberSaver saver(!save ? std::function<void(std::size_t)>() : [&](std::size_t m) {
-    try {
-      save(m);
-    } catch (...) {
-      fail();
-    }
-  });
-  const auto work = [&](std::size_t w) {
+  int stop() const {
+    if (failed_) return int(SIGTERM);
+    return o_.stop ? o_.stop() : 0;
+  }
+  MemberSlot slot_of(std::size_t w) {
     MemberSlot slot;
-    slot.exec = o.execs[std::size_t(plan.device[w])];
-    slot.stop = stop;
+    slot.exec = o_.execs[std::size_t(plan_.device[w])];
+    slot.stop = [this] {
+      return stop();
+    };
     if (w == 0)
-      slot.built = [&] {
-        const std::string lowered = gate.built();
+      slot.built = [this] {
+        const std::string lowered = gate_.built();
         if (!lowered.empty()) log(lowered);
       };
-    else if (!gate.wait(w))
-      return;
-    times.gate_opened(w);
-    const ThreadsFor threads(plan.threads);
+    return slot;
+  }
+  void work(std::size_t w) {
+    const MemberSlot slot = slot_of(w);
+    if (w != 0 && !gate_.wait(w)) return;
+    times_.gate_opened(w);
+    const ThreadsFor threads(plan_.threads);
     try {
       activate(slot.exec);
-      for (std::size_t k; !failed && !signal && (k = next++) < n;) {
-        const std::size_t m = mine[k];
-        if (w == 0) gate.before();
-        const int sig = one(m, slot);  // its errors name the member
-        if (sig && !failed) signal = sig;
+      for (std::size_t k; !failed_ && !signal_ && (k = next_++) < mine_.size();) {
+        const std::size_t m = mine_[k];
+        if (w == 0) gate_.before();
+        const int sig = one_(m, slot);  // its errors name the member
+        if (sig && !failed_) signal_ = sig;
         if (sig) break;
-        saver.push(m);
-        log(fmt::format("{}member {:>4}/{} '{}': {}", rank, ++finished, n, e.members[m].name,
-                        line(m)));
+        saver_.push(m);
+        log(fmt::format("{}member {:>4}/{} '{}': {}", rank_, ++finished_, mine_.size(),
+                        e_.members[m].name, line_(m)));
       }
     } catch (...) {
       fail();
     }
-    times.worker_done(w);
-  };
-  const DeviceBlockStats blocks_before = device_block_stats();
-  std::vector<std::thread> pool;
-  for (std::size_t w = 1; w < plan.device.size(); ++w) pool.emplace_back(work, w);
-  work(0);
-  gate.open();
-  for (std::thread& t : pool) t.join();
-  times.members_done();
-  saver.finish();  // every finished member saved before the pool returns (a stop's checkpoint)
-  log(rank + times.line());
-  if (o.execs.front().is_cuda()) log(rank + blocks_line(blocks_before, device_block_stats()));
-  if (error) rethrow_as_error(error, e.path);
-  return signal;
+    times_.worker_done(w);
+  }
+
+  const io::Ensemble& e_;
+  const EnsembleOptions& o_;
+  Progress& progress_;
+  const MemberRun& one_;
+  const std::function<std::string(std::size_t)>& line_;
+  const std::vector<std::size_t> mine_;
+  const std::string rank_;  // "rank 1: " under MPI (of this rank's share), else empty
+  const MemberPlan plan_;
+  MemoryGate gate_;
+  PoolTimes times_;
+  std::atomic<std::size_t> next_{0}, finished_{0};
+  std::atomic<int> signal_{0};
+  std::atomic<bool> failed_{false};
+  std::exception_ptr error_;
+  std::mutex mutex_;   // the progress log and error_
+  MemberSaver saver_;  // last: its thread ends before the state it calls into
+};
+
+}  // namespace
+
+int for_each_member(const io::Ensemble& e, const EnsembleOptions& o, Progress& progress,
+                    const MemberRun& one, const std::function<std::string(std::size_t)>& line,
+                    const std::function<void(std::size_t)>& save) {
+  return Pool(e, o, progress, one, line, save).run();
 }
 
 }  // namespace silt::run
