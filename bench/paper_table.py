@@ -8,9 +8,11 @@ V100s). Each case runs on one GPU and, where asked, as two parts on it (--device
 
     python3 bench/paper_table.py --silt build-gpu/apps/silt/silt [--parts] [--cases snow,fountain]
     python3 bench/paper_table.py --silt NEW/silt --base OLD/silt --parts --repeat 2
+    python3 bench/paper_table.py --tree head=A/silt --tree p2g-bps2=B/silt --tree x=C/silt
 
 Prints a Markdown table; a number here is a measurement of this call, never a test. With --base,
-every case runs with both binaries, alternated --repeat times (tree column: base, new), and the
+every case runs with both binaries, alternated --repeat times (tree column: base, new); with
+--tree LABEL=BINARY (given twice or more, instead of --silt/--base) with each, in order. The
 columns after the paper's say where a split run's time went: rebalances (host round trips of every
 particle), cut moves, the host's emission + balancing seconds, graph recordings (0: plain launches).
 """
@@ -89,6 +91,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--silt", default="build/apps/silt/silt")
     ap.add_argument("--base", help="a second silt binary (the tree before a change), run alternately")
+    ap.add_argument("--tree", action="append", default=[], metavar="LABEL=BINARY",
+                    help="a silt binary and its label in the tree column, run alternately with the"
+                         " others given (replaces --silt and --base)")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each case and binary")
     ap.add_argument("--cases", default=",".join(CASES))
     ap.add_argument("--backend", default="cuda")
@@ -97,6 +102,10 @@ def main():
     ap.add_argument("--out", default="/tmp/silt-paper-table")
     a = ap.parse_args()
     trees = [("base", a.base), ("new", a.silt)] if a.base else [("-", a.silt)]
+    if a.tree:
+        if any("=" not in t for t in a.tree):
+            ap.error("--tree takes LABEL=BINARY")
+        trees = [tuple(t.split("=", 1)) for t in a.tree]
     print("| case | tree | parts | particles | steps/frame | steps/rebuild | ms/step | FPS after set-up"
           " | FPS with set-up | set-up s | paper: particles, steps/frame, steps/rebuild, FPS"
           " (4 V100) | rebalances | cut moves | emission+balance s | graph recordings |")
