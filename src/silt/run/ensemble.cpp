@@ -186,11 +186,7 @@ EnsembleScene load_ensemble_scene(const std::string& path,
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
   std::vector<std::string> labels;
   const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
-  try {
-    return io::load_swe_job(scene.path, overrides, labels);
-  } catch (const Error& err) {
-    throw Error(fmt::format("{}: {}", member_where(e, m), err.what()));
-  }
+  return as_member(e, m, [&] { return io::load_swe_job(scene.path, overrides, labels); });
 }
 
 std::vector<std::string> member_warnings(const io::Ensemble& e,
@@ -251,20 +247,13 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
       return 0;
     }
     io::SweJob job = member_job(scene, e, m);  // its errors name the member
-    try {
-      return run_member(std::move(job), scene, e, m, o, slot, results[m]);
-    } catch (const std::exception& ex) {
-      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
-    }
+    return as_member(e, m,
+                     [&] { return run_member(std::move(job), scene, e, m, o, slot, results[m]); });
   };
   // A finished member's result into the checkpoint, beside the members (not one read back).
   const auto save = [&](std::size_t m) {
     if (results[m].restored) return;
-    try {
-      save_member(o.checkpoint, m, e.members[m].name, results[m]);
-    } catch (const std::exception& ex) {
-      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
-    }
+    as_member(e, m, [&] { save_member(o.checkpoint, m, e.members[m].name, results[m]); });
   };
   const auto line = [&](std::size_t m) {
     return fmt::format("t = {:.6g} s, {} steps, {:.2f} s{}", results[m].time, results[m].steps,

@@ -7,11 +7,15 @@
 // own solver (member_pool.cpp, member_plan.hpp).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/io/ensemble_file.hpp"
 #include "silt/io/swe/scene_file.hpp"
@@ -34,6 +38,15 @@ EnsembleScene load_ensemble_scene(const std::string& path,
 
 /// "ensemble 'ens.json', member 'm03'", for errors.
 std::string member_where(const io::Ensemble& e, std::size_t m);
+/// f() for member m: an error it throws comes back named with member_where.
+template <class F>
+auto as_member(const io::Ensemble& e, std::size_t m, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& err) {
+    throw Error(fmt::format("{}: {}", member_where(e, m), err.what()));
+  }
+}
 /// The command line's --set, then member m's values: the overrides of its scene (labels: where
 /// each came from, for errors; may be null).
 std::vector<std::string> member_overrides(const EnsembleScene& scene, const io::Ensemble& e,

@@ -194,11 +194,7 @@ void read_result(MemberBytes& b, MpmMemberResult& r) {
 io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
   std::vector<std::string> labels;
   const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
-  try {
-    return io::load_mpm_job(scene.path, overrides, labels);
-  } catch (const Error& err) {
-    throw Error(fmt::format("{}: {}", member_where(e, m), err.what()));
-  }
+  return as_member(e, m, [&] { return io::load_mpm_job(scene.path, overrides, labels); });
 }
 
 io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e,
@@ -225,20 +221,12 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
     const std::string& name = e.members[m].name;
     if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
-    try {
-      return run_member(job, scene, e, m, o, slot, results[m]);
-    } catch (const std::exception& ex) {
-      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
-    }
+    return as_member(e, m, [&] { return run_member(job, scene, e, m, o, slot, results[m]); });
   };
   // A finished member's result into the checkpoint, beside the members (not one read back).
   const auto saved = [&](std::size_t m) {
     if (results[m].restored) return;
-    try {
-      save(o.checkpoint, m, e.members[m].name, results[m]);
-    } catch (const std::exception& ex) {
-      throw Error(fmt::format("{}: {}", member_where(e, m), ex.what()));
-    }
+    as_member(e, m, [&] { save(o.checkpoint, m, e.members[m].name, results[m]); });
   };
   const auto line = [&](std::size_t m) {
     const MpmMemberResult& r = results[m];
