@@ -72,8 +72,9 @@ def _same_outputs(py_out, cli_out, close_tables=None):
     return files
 
 
-def _run_cli(scene, sets, ensemble_path, out):
-    args = [CLI, "run", str(scene), "-q", "--backend", "cpu", "--ensemble", str(ensemble_path), "--out", str(out)]
+def _run_cli(scene, sets, ensemble_path, out, backend="cpu"):
+    args = [CLI, "run", str(scene), "-q", "--backend", backend, "--ensemble", str(ensemble_path),
+            "--out", str(out)]
     for k, v in sets.items():
         args += ["--set", f"{k}={json.dumps(v)}"]
     env = dict(os.environ, OMP_NUM_THREADS=str(silt.host_thread_count()))

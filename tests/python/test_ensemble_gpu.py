@@ -9,13 +9,13 @@ largest value, as tests/gpu/ensemble_batch_test.py does. Run on the GPU machine
 import json
 import math
 import os
-import subprocess
 
 import pytest
 
 import silt
 from conftest import SCENES, has_cuda
-from test_ensemble import MPM_ENSEMBLE, MPM_SETS, SWE_ENSEMBLE, SWE_SETS, _same_outputs
+from test_ensemble import (MPM_ENSEMBLE, MPM_SETS, SWE_ENSEMBLE, SWE_SETS, _run_cli,
+                           _same_outputs)
 
 CLI = os.environ.get("SILT_CLI", "")
 pytestmark = [
@@ -69,11 +69,7 @@ def test_ensemble_on_cuda_equals_cli(tmp_path, kind):
     scene.update(sets)
     r = silt.Ensemble(scene, ens_path).run(tmp_path / "py", backend="cuda")
     assert r["done"] == r["members"] == len(ens.get("members", [])) + 2
-    args = [CLI, "run", str(scene_file), "-q", "--backend", "cuda", "--ensemble", str(ens_path),
-            "--out", str(tmp_path / "cli")]
-    for k, v in sets.items():
-        args += ["--set", f"{k}={json.dumps(v)}"]
-    subprocess.run(args, check=True, capture_output=True)
+    _run_cli(scene_file, sets, ens_path, tmp_path / "cli", backend="cuda")
     files = _same_outputs(tmp_path / "py", tmp_path / "cli",
                           {name: _close_rows for name in ATOMIC_SUMS})
     assert "measures.csv" in files
