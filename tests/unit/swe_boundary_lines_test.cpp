@@ -93,6 +93,19 @@ TEST(SweBoundaryLines, BadLinesNameTheBoundaryAndWhatIsWrong) {
   EXPECT_TRUE(throws_with([&] { boundary_edges(g, {}, b, 3); }, {"has 1 point"}));
 }
 
+TEST(SweBoundaryLines, AFarVertexIsRefusedBeforeTheLineIsSampled) {
+  // A typo of 1e9 m: the line was sampled four times a cell all the way there (2e9 samples of
+  // 16 bytes here, past int's range: the fuzzer's out-of-memory finding), now the vertex is
+  // refused first, named with its distance.
+  const Grid g{10, 10, 2.0, 100.0, 0.0};
+  Boundary b = line({{1e9, 0}, {110, 0}});
+  b.name = "outlet";
+  EXPECT_TRUE(throws_with(
+      [&] { boundary_edges(g, {}, b, 0); },
+      {"boundary 0 'outlet'", "runs off the model's outer edge",
+       "its point (1000000000, 0) m, outside the grid", "is 1e+09 m from the nearest edge"}));
+}
+
 TEST(SweBoundaryLines, AnInflowLineSplitsByLengthOverActiveCells) {
   const Grid g{4, 4, 2.0, 0.0, 0.0};
   PointSource s;

@@ -196,16 +196,27 @@ double nearest_outer(const Grid& g, const std::vector<std::uint8_t>& active, Pt 
 // The line's farthest point from the outer edge, refused when it is more than half a cell away
 // (the exact distance for at most 64 of the points that are, spread along the line: a line far off
 // a large grid costs no search of the grid per point).
+// A vertex more than half a cell outside the grid's rectangle is that far from every outer edge
+// too: the farthest such vertex is refused before the line is sampled (a typo such as 1e9 m
+// would otherwise ask for four samples a cell all the way there).
 void check_on_edge(const Line& line, const Grid& g, const std::vector<std::uint8_t>& active) {
-  std::vector<Pt> off;
-  for (const Pt& q : line.samples())
-    if (outer_distance(g, active, q, 1) > kHalf) off.push_back(q);
   double worst = 0.0;
   Pt at{0, 0};
-  const size_t stride = (off.size() + 63) / 64;
-  for (size_t k = 0; k < off.size(); k += stride) {
-    const double d = nearest_outer(g, active, off[k]);
-    if (d > worst) worst = d, at = off[k];
+  for (const Pt& q : line.pts()) {
+    const double out = std::max({-q[0], -q[1], q[0] - double(g.nx), q[1] - double(g.ny)});
+    if (out > kHalf && out > worst) worst = out, at = q;
+  }
+  if (worst > 0.0) {
+    worst = nearest_outer(g, active, at);
+  } else {
+    std::vector<Pt> off;
+    for (const Pt& q : line.samples())
+      if (outer_distance(g, active, q, 1) > kHalf) off.push_back(q);
+    const size_t stride = (off.size() + 63) / 64;
+    for (size_t k = 0; k < off.size(); k += stride) {
+      const double d = nearest_outer(g, active, off[k]);
+      if (d > worst) worst = d, at = off[k];
+    }
   }
   if (worst == 0.0) return;
   const Index i = Index(std::floor(at[0])), j = Index(std::floor(at[1]));
