@@ -260,11 +260,9 @@ if has python; then
       echo "strong exports besides PyInit__silt: $(nm -D --defined-only "$MOD" | awk '$2 !~ /^[WVu]$/ && $3 != "PyInit__silt"' | wc -l)"
     } >> "$OUT/python-env.txt" 2>&1
     # GPU tests first (the DLPack path), then everything else on the CPU backend.
-    # (the *_gpu.py files: DLPack views, silt.Ensemble on CUDA against `silt run --backend
-    # cuda`, which needs the CLI of the build stage: run `build` first on the same machine.)
     OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt" timeout 300 \
       $PY -m pytest -v -rs -p no:cacheprovider tests/python/test_dlpack_gpu.py \
-      tests/python/test_ensemble_gpu.py > "$OUT/python-pytest-gpu.txt" 2>&1 || status=1
+      > "$OUT/python-pytest-gpu.txt" 2>&1 || status=1
     tail -12 "$OUT/python-pytest-gpu.txt"
     # A fault's native frames (no gdb on the machine): bench/segv_backtrace.c preloaded (it writes
     # to the stderr the process started with, as pytest captures fd 2 during a test), and
@@ -273,11 +271,12 @@ if has python; then
     gcc -shared -fPIC -o /tmp/segv_backtrace.so bench/segv_backtrace.c 2>/dev/null &&
       PRELOAD=/tmp/segv_backtrace.so
     RUNPY=(env LD_PRELOAD="$PRELOAD" OMP_NUM_THREADS=8 MPLBACKEND=Agg SILT_CLI="$PWD/$B/apps/silt/silt")
-    # PYTEST_CPU: the tests to run (default all of tests/python but the GPU ones).
+    # PYTEST_CPU: the tests to run (default all of tests/python but the DLPack ones; the rest's
+    # CUDA cases, e.g. test_ensemble.py's silt.Ensemble against `silt run --backend cuda`, run
+    # here: they need the CLI of the build stage, so run `build` first on the same machine).
     # shellcheck disable=SC2086  # PYTEST_CPU: paths separated by spaces
     "${RUNPY[@]}" timeout 240 $PY -X faulthandler -m pytest -v -rs -p no:cacheprovider \
       ${PYTEST_CPU:-tests/python} --ignore=tests/python/test_dlpack_gpu.py \
-      --ignore=tests/python/test_ensemble_gpu.py \
       > "$OUT/python-pytest-cpu.txt" 2>&1 || status=1
     grep -E "passed|failed|FAILED|Fatal" "$OUT/python-pytest-cpu.txt" | tail -8
     # After a fault (or with SEGV_TESTS set): the test that faulted (pytest -v names it before it
