@@ -63,7 +63,7 @@ def _same_outputs(py_out, cli_out, close_tables=None):
             for d in (a, b):
                 d["provenance"].pop("build", None)
         if name in ("measures.csv", "members.csv", "measures_stats.csv", "mass_balance.csv",
-                    "hydrograph.csv"):
+                    "hydrograph.csv") or (close_tables and name in close_tables):
             a, b = _without_wall(a.decode()), _without_wall(b.decode())
             if close_tables and name in close_tables and close_tables[name](a, b):
                 continue
@@ -84,8 +84,11 @@ def _run_cli(scene, sets, ensemble_path, out, backend="cpu"):
 
 # On CUDA the tables of sums the GPU adds with float atomics vary in their last bits from run to
 # run even in one process (docs/ensembles.md, "On GPUs"): compared within 1e-12 of each row's
-# largest value, as tests/gpu/ensemble_batch_test.py does; MPM runs in the deterministic mode.
-ATOMIC_SUMS = {"mass_balance.csv", "hydrograph.csv", "measures.csv", "measures_stats.csv"}
+# largest value, as tests/gpu/ensemble_batch_test.py does. MPM runs in the deterministic mode,
+# which fixes the grid's sums (the state) but not kinetic_energy.csv, a float sum over the
+# particles (seen on an H100: the 17th digit differed between the two runs).
+ATOMIC_SUMS = {"mass_balance.csv", "hydrograph.csv", "measures.csv", "measures_stats.csv",
+               "kinetic_energy.csv"}
 
 
 def _number(text):
