@@ -12,14 +12,16 @@
 
 namespace silt::swe::detail {
 
-/// Cell (i, j) of e's state after a stage of dt s with fluxes through its west, east, south and
-/// north edges; raises a fault for an owned cell (a halo cell repeats its owner's update).
+/// Cell (i, j) of e's state, s (read by the caller: the tile kernel's stage has it already), after
+/// a stage of dt s with fluxes through its west, east, south and north edges; raises a fault for
+/// an owned cell (a halo cell repeats its owner's update).
 template <class T>
 SILT_HD CellState<T> muscl_update_cell(const SolverView<T>& v, const EdgeView<T>& e, Index i,
-                                       Index j, double dt, const EdgeFlux<T>& w,
+                                       Index j, CellState<T> s, double dt, const EdgeFlux<T>& w,
                                        const EdgeFlux<T>& ea, const EdgeFlux<T>& so,
                                        const EdgeFlux<T>& n) {
-  CellState<T> s = e.cell(i, j);
+  // One offset for every field: the solver's grids share one layout (as fused_step.cpp reads
+  // them), where each field's accessor recomputed it from that field's own halo and width.
   const Index off = e.h.offset(i, j);
   // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
   // point-implicit factor leaves a steady flow's depth a first-order error off.
@@ -28,7 +30,7 @@ SILT_HD CellState<T> muscl_update_cell(const SolverView<T>& v, const EdgeView<T>
   if (code != kFaultNone && e.owns(i, j))
     v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
   if (v.manning.ptr) {
-    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning(i, j), e.g, T(dt));
+    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning.ptr[off], e.g, T(dt));
     s.hu *= f;
     s.hv *= f;
   }

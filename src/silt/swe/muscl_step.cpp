@@ -12,7 +12,7 @@ namespace {
 template <class T>
 SILT_HD CellState<T> muscl_update(const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j,
                                   double dt) {
-  return muscl_update_cell(v, e, i, j, dt, muscl_edge_flux(e, i, j, Dir::x),
+  return muscl_update_cell(v, e, i, j, e.cell(i, j), dt, muscl_edge_flux(e, i, j, Dir::x),
                            muscl_edge_flux(e, i + 1, j, Dir::x), muscl_edge_flux(e, i, j, Dir::y),
                            muscl_edge_flux(e, i, j + 1, Dir::y));
 }

@@ -235,27 +235,32 @@ SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
     const int x = k % OX, y = k / OX;
     if (x >= at.nxb || y >= at.nyb) continue;
     const Index i = at.i0 + x, j = at.j0 + y;
-    const bool update = step && v.e.active(i, j);
-    CellState<T> s = v.e.cell(i, j);
+    const Index off = v.e.h.offset(i, j);  // every field's (muscl_update_cell)
+    const bool update = step && v.e.active.ptr[off] != 0;
+    CellState<T> s{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
     if (update) {
+      // The stage's src is v.e (U^n, read above); the final stage's is U*.
+      const CellState<T> s1 =
+          kFinal ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
+                 : s;
       const CellState<T> s2 =
-          muscl_update_cell(v, src, i, j, dt, get_flux(t.fx, y, x), get_flux(t.fx, y, x + 1),
+          muscl_update_cell(v, src, i, j, s1, dt, get_flux(t.fx, y, x), get_flux(t.fx, y, x + 1),
                             get_flux(t.fy, y, x), get_flux(t.fy, y + 1, x));
       s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
     }
     if constexpr (kFinal) {
       if (v.forcing.model != kNoInfiltration)
-        tile_infiltrate(v.forcing, s, v.e.h.offset(i, j), update, dt, v.e.dry);
-      if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
+        tile_infiltrate(v.forcing, s, off, update, dt, v.e.dry);
+      if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
       if (kCfl && update && v.e.owns(i, j)) {
         const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
         speed = w > speed ? w : speed;
       }
     }
-    v.h_new(i, j) = s.h;
-    v.hu_new(i, j) = s.hu;
-    v.hv_new(i, j) = s.hv;
-    v.hc_new(i, j) = s.hc;
+    v.h_new.ptr[off] = s.h;
+    v.hu_new.ptr[off] = s.hu;
+    v.hv_new.ptr[off] = s.hv;
+    v.hc_new.ptr[off] = s.hc;
   }
   return speed;
 }

@@ -50,21 +50,30 @@ struct Slopes {
   T c;   // concentration, kg/m^3
 };
 
+/// Whether a and b are both positive or both negative (the limiters' test of one sign).
+template <class T>
+SILT_HD SILT_FORCEINLINE bool same_sign_k(T a, T b) {
+  return (a > T(0) && b > T(0)) || (a < T(0) && b < T(0));
+}
+
 /// minmod(a, b): the smaller of the two one-sided differences when they agree in sign, else 0.
+/// The one nearer 0 is picked by magnitude and kept by the sign test, both as selects: the same
+/// values as two branches on the signs, without the branches and reconvergence that each of a
+/// cell's limiters took (docs/NOTES.md, "The muscl stage kernel's instructions").
 template <class T>
 SILT_HD SILT_FORCEINLINE T minmod_k(T a, T b) {
-  if (a > T(0) && b > T(0)) return a < b ? a : b;
-  if (a < T(0) && b < T(0)) return a > b ? a : b;
-  return T(0);
+  const T m = math::abs(a) < math::abs(b) ? a : b;
+  return same_sign_k(a, b) ? m : T(0);
 }
 
 /// The monotonized central limiter (van Leer 1977): the centred difference (a + b) / 2 where it
 /// lies within twice either one-sided difference, else the nearer bound; 0 at an extremum.
+/// With one sign test: where a and b agree, minmod(2 a, 2 b) is twice the one nearer 0 (doubling
+/// is exact).
 template <class T>
 SILT_HD SILT_FORCEINLINE T monotonized_central_k(T a, T b) {
-  if (!((a > T(0) && b > T(0)) || (a < T(0) && b < T(0)))) return T(0);
-  const T c = T(0.5) * (a + b), m = minmod_k(T(2) * a, T(2) * b);
-  return (c > T(0) ? (c < m ? c : m) : (c > m ? c : m));
+  const T c = T(0.5) * (a + b), m = T(2) * (math::abs(a) < math::abs(b) ? a : b);
+  return same_sign_k(a, b) ? (c > T(0) ? (c < m ? c : m) : (c > m ? c : m)) : T(0);
 }
 
 /// Slopes of cell c between its neighbours l (west/south) and r (east/north), states in the
@@ -81,7 +90,7 @@ SILT_HD Slopes<T> muscl_slopes_k(const NormalState<T>& l, T zl, const NormalStat
   const T sz = T(0.5) * (zr - zl);
   const T seta = monotonized_central_k(dh_l + (zc - zl), dh_r + (zr - zc));
   const T d = seta - sz;
-  const T sh = d > c.h ? c.h : d < -c.h ? -c.h : d;
+  const T sh = math::min(math::max(d, -c.h), c.h);  // d held within [-h, h]
   return Slopes<T>{sh, seta - sh, minmod_k(c.un - l.un, r.un - c.un),
                    minmod_k(c.ut - l.ut, r.ut - c.ut), minmod_k(c.c - l.c, r.c - c.c)};
 }
@@ -99,7 +108,7 @@ SILT_HD Slopes<T> muscl_boundary_slopes_k(const NormalState<T>& c, T zc, const N
   if (!(c.h > dry && n.h > dry)) return Slopes<T>{T(0), T(0), T(0), T(0), T(0)};
   const T k = n_east ? T(1) : T(-1);
   const T dh = k * (n.h - c.h);
-  const T sh = dh > c.h ? c.h : dh < -c.h ? -c.h : dh;
+  const T sh = math::min(math::max(dh, -c.h), c.h);
   const T seta = dh + k * (zn - zc);
   return Slopes<T>{sh, seta - sh, k * (n.un - c.un), k * (n.ut - c.ut), T(0)};
 }

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""SASS instruction counts of the second-order scheme's stage tile kernel (src/silt/swe/
+muscl_tile.cpp, muscl_tile_kernel<false, false, T>) per phase and owned cell, without a GPU.
+Compiles the unit for sm_90 with the build's flags plus -lineinfo (swe_sass_counts.py's
+compile line), disassembles it with nvdisasm -gi and, per precision:
+  static  each phase's loop body (stage, slopes x and y, edges x and y, update: the loops between
+          the barriers, found as backward branches) times its items per tile over the tile's owned
+          cells (float32 tiles 32 x 12, float64 32 x 4, full tiles; the stage loop is unrolled
+          twice, so its body counts two items);
+  hot     the same with the instructions of cold regions left out (HLLE, the transonic fix, a
+          cut reconstructed depth, the Chen-Noelle push, boundary and zero slopes, the zero flux
+          between inactive cells, fault reports): a wet interior tile's path. Both branches of a
+          hot if/else count, so for a loop body with such branches hot is an upper bound.
+Prints a markdown table per precision and the kernel's MUFU and CALL counts per owned cell.
+    NVDISASM=.../nvdisasm python3 bench/swe_muscl_sass_counts.py [--keep DIR]
+"""
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import swe_sass_counts as S  # noqa: E402
+
+S.COLD = [
+    ("silt/swe/kernels/roe_flux_k.hpp", r"SILT_HD Flux<T> hlle_flux_k\("),
+    ("silt/swe/kernels/roe_flux_k.hpp", r"if \(math::any\(transonic\)\)"),
+    ("silt/swe/kernels/roe_flux_k.hpp", r"if \(!math::all\(roe\)\) f = select_flux_k"),
+    ("silt/swe/kernels/bed_source_k.hpp", r"if \(math::any\(cut_[lr]\)\) r[lr] ="),
+    ("silt/swe/kernels/bed_source_k.hpp", r"if \(math::any\(push_[lr]\)\) p[lr] ="),
+    ("silt/swe/kernels/muscl_k.hpp", r"SILT_HD Slopes<T> muscl_boundary_slopes_k\("),
+    ("silt/swe/kernels/muscl_k.hpp", r"if \(!\(l\.h > dry && c\.h > dry && r\.h > dry\)\) return"),
+    ("silt/swe/muscl_edges.hpp", r"if \(west \|\| east\) \{"),
+    ("silt/swe/muscl_tile.cpp", r"if \(!left && !right\) return"),
+    ("silt/swe/muscl_cell.hpp", r"if \(code != kFaultNone"),
+]
+S.COLD_FILES = ["silt/core/error.hpp"]
+
+# Owned cells of a full tile and (items per tile, items per loop body) of each loop in order.
+TILES = {"float32": ("ILb0ELb0EfLi32ELi12E", 384,
+                     [(576, 2), (408, 1), (448, 1), (396, 1), (416, 1), (384, 1)]),
+         "float64": ("ILb0ELb0EdLi32ELi4E", 128,
+                     [(288, 2), (136, 1), (192, 1), (132, 1), (160, 1), (128, 1)])}
+PHASES = ["stage", "slopes", "slopes", "edges", "edges", "update"]
+INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?);")
+
+
+def kernel(sass, key):
+    """[(address, text, frames)] of the kernel whose name holds key, and its labels."""
+    cur, frames, in_chain, ins, labels, pend = None, [], False, [], {}, []
+    for line in sass.split("\n"):
+        m = re.match(r"^\s*\.type\s+(\S+),@function", line)
+        if m:
+            if cur:
+                break
+            cur = m.group(1) if m.group(1).startswith("_Z") and key in m.group(1) else None
+            continue
+        if not cur:
+            continue
+        m = re.match(r"^(\.L_x_\d+):", line)
+        if m:
+            pend.append(m.group(1))
+            continue
+        m = S.LOC.search(line)
+        if m:
+            if not in_chain:
+                frames = []
+            in_chain = True
+            frames.append((m.group(1), int(m.group(2))))
+            if m.group(3):
+                frames.append((m.group(3), int(m.group(4))))
+            continue
+        in_chain = False
+        m = INSN.match(line)
+        if m:
+            a = int(m.group(1), 16)
+            ins.append((a, re.sub(r"^@!?U?P[T0-9]\s+", "", m.group(2).strip()), list(frames)))
+            for p in pend:
+                labels[p] = a
+            pend = []
+    return ins, labels
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--keep", help="write the cubin and SASS into this folder")
+    args = ap.parse_args()
+    nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+    nvdisasm = S.find_nvdisasm(nvcc)
+    out = args.keep or tempfile.mkdtemp(prefix="swe-muscl-sass-")
+    os.makedirs(out, exist_ok=True)
+    cubin = os.path.join(out, "muscl_tile.cubin")
+    cmd = [nvcc, "-DFMT_HEADER_ONLY=1", "-DSILT_BUILD_WITH_CUDA=1", "-I" + S.SRC, "-O3", "-DNDEBUG",
+           "--generate-code=arch=compute_90,code=[sm_90]", "--extended-lambda",
+           "--expt-relaxed-constexpr", "-Xcompiler=-fopenmp", "-Xcompiler=-fno-math-errno",
+           "--use_fast_math", "-std=c++17", "-lineinfo", "-Xptxas", "-v", "-x", "cu", "-cubin",
+           os.path.join(S.SRC, "silt/swe/muscl_tile.cpp"), "-o", cubin]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(r.stderr)
+    sass = subprocess.run([nvdisasm, "-c", "-gi", cubin], capture_output=True, text=True,
+                          check=True).stdout
+    if args.keep:
+        open(os.path.join(out, "muscl_tile.sass"), "w").write(sass)
+    cold = S.cold_lines()
+    for prec, (key, cells, items) in TILES.items():
+        ins, labels = kernel(sass, key)
+        loops = []
+        for a, text, _ in ins:
+            m = re.search(r"BRA.*`\((\.L_x_\d+)\)", text)
+            if m and labels.get(m.group(1)) is not None and labels[m.group(1)] < a:
+                loops.append((labels[m.group(1)], a))
+        if len(loops) != len(items):
+            sys.exit(f"{prec}: {len(loops)} loops in the kernel, {len(items)} expected")
+        rows = collections.defaultdict(collections.Counter)
+        for (n, per), (lo, hi), ph in zip(items, loops, PHASES):
+            w = n / per / cells
+            for a, text, frames in ins:
+                if not lo <= a <= hi:
+                    continue
+                op = text.split()[0]
+                hot = not S.is_cold(frames, cold)
+                for label, take in (("static", True), ("hot", hot)):
+                    if not take:
+                        continue
+                    rows[(ph, label)]["total"] += w
+                    rows[(ph, label)][S.classify(op)] += w
+                    if op.startswith("MUFU"):
+                        rows[(ph, label)]["  " + ".".join(op.split(".")[:2])] += w
+                    if op.startswith("CALL"):
+                        rows[(ph, label)]["  CALL"] += w
+        cols = [(ph, label) for label in ("static", "hot")
+                for ph in ("stage", "slopes", "edges", "update")]
+        keys = ["total"] + [n for n, _ in S.CLASSES] + ["other"]
+        keys += sorted({k for c in cols for k in rows[c] if k.startswith("  ")})
+        print(f"\n{prec} stage kernel, instructions per owned cell ({len(ins)} in the body)\n")
+        print("| | " + " | ".join(f"{ph} {label}" for ph, label in cols) +
+              " | sum static | sum hot |")
+        print("|---" * (len(cols) + 3) + "|")
+        for k in keys:
+            vals = [rows[c][k] for c in cols]
+            if not any(vals):
+                continue
+            s = sum(rows[(ph, "static")][k] for ph in ("stage", "slopes", "edges", "update"))
+            h = sum(rows[(ph, "hot")][k] for ph in ("stage", "slopes", "edges", "update"))
+            print(f"| {k.strip()} | " + " | ".join(f"{v:.1f}" for v in vals) +
+                  f" | {s:.1f} | {h:.1f} |")
+    print()
+    for prec, (key, _, _) in TILES.items():
+        m = re.search(r"Function properties for \S*" + key +
+                      r"\S*\n\s*(.*)\n.*?Used (\d+) registers", r.stderr)
+        if m:
+            print(f"ptxas {prec}: {m.group(2)} registers, {m.group(1).strip()}")
+
+
+if __name__ == "__main__":
+    main()
