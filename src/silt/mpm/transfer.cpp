@@ -116,6 +116,26 @@ void enqueue_p2g(const Exec& exec, const TransferArgs& a, ParticleView p, GridVi
     p2g_in<3>(exec, a, p, g, ctl, fault, gate, advance_f, partials);
 }
 
+namespace {
+/// A node's N sums (N = the grid's accum_stride, 4 or 8) read into acc as float and cleared right
+/// after, so the next P2G needs no separate clearing launch. N is a template argument so that
+/// every index into acc is a constant and acc stays in registers on CUDA: indexed by the run-time
+/// stride it went to local memory (192 B of stack a thread in the grid update).
+template <int N>
+SILT_HD SILT_FORCEINLINE void take_node_sums(const GridView& g, Index node, const FaultView& fault,
+                                             float (&acc)[kAccumChannelsSplit]) {
+  if (g.fixed) {
+    long long* q = g.fixed + Index(N) * node;
+    const int bad = fixed_to_float(q, N, g.scale, acc);
+    if (bad >= 0) fault.raise(kFaultFixedRange, int(node), bad);
+    for (int c = 0; c < N; ++c) q[c] = 0;
+  } else {
+    float* q = g.accum + Index(N) * node;
+    for (int c = 0; c < N; ++c) acc[c] = q[c], q[c] = 0.0f;
+  }
+}
+}  // namespace
+
 void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepControl* ctl,
                          FaultView fault) {
   const Index nodes = (exec.is_cuda() ? g.capacity : host_blocks(g, ctl)) * kBlockNodes;
@@ -124,25 +144,18 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
         const int b = node / kBlockNodes;
         if (b >= ctl->num_blocks) return;
         const float dt = ctl->dt;
-        // The accumulators are cleared right after their last read, so the next P2G needs no
-        // separate clearing launch.
+        // Split channels (8) hold the stress force (N); fused ones (4) already hold its impulse.
         float acc[kAccumChannelsSplit];
-        if (g.fixed) {
-          long long* q = g.fixed + g.accum_stride * node;
-          const int bad = fixed_to_float(q, g.accum_stride, g.scale, acc);
-          if (bad >= 0) fault.raise(kFaultFixedRange, int(node), bad);
-          for (int c = 0; c < g.accum_stride; ++c) q[c] = 0;
+        Vec3f momentum;
+        if (g.accum_stride > kAccumChannels) {
+          take_node_sums<kAccumChannelsSplit>(g, node, fault, acc);
+          momentum = Vec3f{acc[1], acc[2], acc[3]} + Vec3f{acc[4], acc[5], acc[6]} * dt;
         } else {
-          float* q = g.accum + g.accum_stride * node;
-          for (int c = 0; c < g.accum_stride; ++c) acc[c] = q[c], q[c] = 0.0f;
+          take_node_sums<kAccumChannels>(g, node, fault, acc);
+          momentum = Vec3f{acc[1], acc[2], acc[3]};
         }
-        const float mass = acc[0];
-        const Vec3f transfer{acc[1], acc[2], acc[3]};
-        // Split channels hold the stress force (N); fused ones already hold its impulse.
-        const Vec3f momentum = g.accum_stride > kAccumChannels
-                                   ? transfer + Vec3f{acc[4], acc[5], acc[6]} * dt
-                                   : transfer;
-        detail::grid_node_update(a, g, dt, ctl->time, node, b, mass, transfer, momentum);
+        detail::grid_node_update(a, g, dt, ctl->time, node, b, acc[0], Vec3f{acc[1], acc[2], acc[3]},
+                                 momentum);
       });
 }
 
