@@ -154,8 +154,8 @@ void enqueue_grid_update(const Exec& exec, const GridArgs& a, GridView g, StepCo
           take_node_sums<kAccumChannels>(g, node, fault, acc);
           momentum = Vec3f{acc[1], acc[2], acc[3]};
         }
-        detail::grid_node_update(a, g, dt, ctl->time, node, b, acc[0], Vec3f{acc[1], acc[2], acc[3]},
-                                 momentum);
+        detail::grid_node_update(a, g, dt, ctl->time, node, b, acc[0],
+                                 Vec3f{acc[1], acc[2], acc[3]}, momentum);
       });
 }
 
