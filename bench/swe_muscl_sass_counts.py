@@ -45,43 +45,14 @@ TILES = {"float32": ("ILb0ELb0EfLi32ELi12E", 384,
          "float64": ("ILb0ELb0EdLi32ELi4E", 128,
                      [(288, 2), (136, 1), (192, 1), (132, 1), (160, 1), (128, 1)])}
 PHASES = ["stage", "slopes", "slopes", "edges", "edges", "update"]
-INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?);")
 
 
 def kernel(sass, key):
     """[(address, text, frames)] of the kernel whose name holds key, and its labels."""
-    cur, frames, in_chain, ins, labels, pend = None, [], False, [], {}, []
-    for line in sass.split("\n"):
-        m = re.match(r"^\s*\.type\s+(\S+),@function", line)
-        if m:
-            if cur:
-                break
-            cur = m.group(1) if m.group(1).startswith("_Z") and key in m.group(1) else None
-            continue
-        if not cur:
-            continue
-        m = re.match(r"^(\.L_x_\d+):", line)
-        if m:
-            pend.append(m.group(1))
-            continue
-        m = S.LOC.search(line)
-        if m:
-            if not in_chain:
-                frames = []
-            in_chain = True
-            frames.append((m.group(1), int(m.group(2))))
-            if m.group(3):
-                frames.append((m.group(3), int(m.group(4))))
-            continue
-        in_chain = False
-        m = INSN.match(line)
-        if m:
-            a = int(m.group(1), 16)
-            ins.append((a, re.sub(r"^@!?U?P[T0-9]\s+", "", m.group(2).strip()), list(frames)))
-            for p in pend:
-                labels[p] = a
-            pend = []
-    return ins, labels
+    for name, (ins, labels) in S.parse_functions(sass).items():
+        if name.startswith("_Z") and key in name:
+            return ins, labels
+    return [], {}
 
 
 def main():

@@ -175,19 +175,25 @@ def is_cold(frames, cold):
 
 
 LOC = re.compile(r'//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?')
-INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?);")
+INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?);")
+LABEL = re.compile(r"^(\.L_x_\d+):")
 
 
-def parse(sass):
-    """{function name: [(opcode, frames)]} from nvdisasm -c -gi output."""
+def parse_functions(sass):
+    """{function name: ([(address, text, frames)], {label: address})} from nvdisasm -c -gi
+    output; text without its predicate."""
     funcs = collections.OrderedDict()
-    cur, frames, in_chain = None, [], False
+    cur, frames, in_chain, pend = None, [], False, []
     for line in sass.split("\n"):
         m = re.match(r"^\s*\.type\s+(\S+),@function", line)
         if m:
             cur = m.group(1)
-            funcs[cur] = []
-            frames = []
+            funcs[cur] = ([], {})
+            frames, pend = [], []
+            continue
+        m = LABEL.match(line)
+        if m and cur:
+            pend.append(m.group(1))
             continue
         m = LOC.search(line)
         if m:
@@ -203,11 +209,20 @@ def parse(sass):
         in_chain = False
         m = INSN.match(line)
         if m and cur:
-            text = m.group(1).strip()
-            text = re.sub(r"^@!?U?P[T0-9]\s+", "", text)
-            op = text.split()[0]
-            funcs[cur].append((op, frames))
+            a = int(m.group(1), 16)
+            funcs[cur][0].append((a, re.sub(r"^@!?U?P[T0-9]\s+", "", m.group(2).strip()),
+                                  list(frames)))
+            for label in pend:
+                funcs[cur][1][label] = a
+            pend = []
     return funcs
+
+
+def parse(sass):
+    """{function name: [(opcode, frames)]} from nvdisasm -c -gi output."""
+    return collections.OrderedDict(
+        (name, [(text.split()[0], frames) for _, text, frames in ins])
+        for name, (ins, _) in parse_functions(sass).items())
 
 
 def classify(op):
