@@ -445,13 +445,17 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
                "swe fused kernel: box reaches beyond the halo");
   if (box.count() == 0) return;
   const dim3 block(TX, kTileY);
-  // The list when it was made for this box (the whole grid of one part); every tile otherwise.
+  const dim3 all(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
+                 static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
+  // The list when it was made for this box (the whole grid of one part) and leaves a tile out;
+  // every tile otherwise. A list of every tile (a grid without nodata) is the grid in the same
+  // order, launched as the grid: each block then takes its tile from blockIdx, without a load
+  // ahead of its first reads.
   const bool listed = list.tiles != nullptr && list.box.i0 == box.i0 && list.box.i1 == box.i1 &&
-                      list.box.j0 == box.j0 && list.box.j1 == box.j1;
+                      list.box.j0 == box.j0 && list.box.j1 == box.j1 &&
+                      std::uint64_t(list.count) < std::uint64_t(all.x) * all.y;
   if (listed && list.count == 0) return;  // no active cell: nothing changes (no tile is launched)
-  const dim3 grid = listed ? dim3(list.count, 1)
-                           : dim3(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
-                                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
+  const dim3 grid = listed ? dim3(list.count, 1) : all;
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
   silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box,
