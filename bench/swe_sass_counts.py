@@ -54,7 +54,10 @@ COLD = [
     ("silt/swe/kernels/wet_dry_k.hpp", r"if \(!\(s\.h > dry\)\) return NormalState"),
     ("silt/swe/fused_step.cpp", r"__device__ double boundary_inflow\("),
     ("silt/swe/fused_step.cpp", r"if \(!\(v\.clock\[kDt\] > 0\.0\)\) \{"),
-    ("silt/swe/fused_step.cpp", r"for \(Index k = 0; k < v\.n_sources"),
+    # A cell's point sources: the loop over all of them, since 1e8282d from the first one found by
+    # bisection (first_source, point_source.hpp, cold as that file is).
+    ("silt/swe/fused_step.cpp",
+     r"for \(Index k = 0; k < v\.n_sources|for \(Index k = first_source\("),
     ("silt/swe/fused_step.cpp", r"if \(v\.n_flow_cells > 0|if constexpr \(\(F & kTileFlowEdges\)"),
     ("silt/swe/fused_step.cpp", r"if \(code != kFaultNone"),
     # A tile with an inactive staged cell (shorelines, masks, the domain edge) takes the fluxes
@@ -81,8 +84,8 @@ PARTIAL = [
      lambda R: (8 * R - 1) / (8 * R)),
     # The block's CFL maximum over the warps' maxima: warp 0.
     ("silt/swe/fused_step.cpp", r"if \(warp == 0\) \{", lambda R: 1 / 8),
-    # The step's scalars converted by thread 0.
-    ("silt/swe/fused_step.cpp", r"if \(tid == 0\) step =", lambda R: 1 / 8),
+    # The step's scalars (and the tile's origin) written by thread 0.
+    ("silt/swe/fused_step.cpp", r"if \(tid == 0\) step =|if \(tid == 0\) \{", lambda R: 1 / 8),
 ]
 COLD_FILES = ["silt/swe/edges.hpp", "silt/swe/kernels/boundary_k.hpp", "silt/swe/point_source.hpp",
               "silt/core/error.hpp"]

@@ -293,6 +293,12 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   auto& flux = tile.flux;
   __shared__ T warp_speed[TX * TY / 32];
   __shared__ StepScalars<T> step;
+  // The tile's ghost column and row (i - tx and j0 below), written by thread 0 before the first
+  // barrier and read back after it where they are needed (the general edge path, phase 2). With a
+  // tile list they come from a load, which the register allocator cannot redo as it redoes a read
+  // of blockIdx; held in registers across the edge fluxes, they made the float64 fluxes spill
+  // (ptxas, sm_90, features 0: 24/28 -> 36/64 bytes of spill stores/loads with the list).
+  __shared__ Index origin[2];
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -310,9 +316,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   }
   const Index i = box.i0 + static_cast<Index>(bx) * (TX - 1) + tx - 1;
   const Index j0 = box.j0 + static_cast<Index>(by) * (NY - 1) - 1;
-  // Cells this thread updates in row y (the ghost column and row only stage and compute fluxes).
-  const auto in_box = [&](int y) {
-    return tx > 0 && y > 0 && i < box.i1 && j0 + y < box.j1;
+  // Cells this thread updates in row y of a tile whose row 0 is row tj0 and whose thread column
+  // is ti (i, j0; the ghost column and row only stage and compute fluxes).
+  const auto in_box_at = [&](Index ti, Index tj0, int y) {
+    return tx > 0 && y > 0 && ti < box.i1 && tj0 + y < box.j1;
   };
 
   // A no-op step (dt == 0: past the target, or after a fault) only carries the state over to the
@@ -321,7 +328,7 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   if (!(v.clock[kDt] > 0.0)) {
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
-      if (!in_box(y)) continue;
+      if (!in_box_at(i, j0, y)) continue;
       const Index off = e.h.offset(i, j0 + y);
       v.h_new.ptr[off] = e.h.ptr[off];
       v.hu_new.ptr[off] = e.hu.ptr[off];
@@ -339,7 +346,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // (rather than every warp's last lane and the last warp).
   static_assert(TX == 32 && NY <= TX, "the north row is one warp, the east column in the next");
   const int tid = ty * TX + tx;
-  if (tid == 0) step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
+  if (tid == 0) {
+    step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
+    origin[0] = i - tx;
+    origin[1] = j0;
+  }
   // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
   // those at the edge of the view) stages its rows without the bounds test of each cell.
   const Index i_first = i - tx;  // the ghost column
@@ -366,29 +377,31 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // The same for every thread of the block: whether an edge of the tile may take the general path.
   const bool all_active = __syncthreads_and(act);
 
-  // Phase 1: each edge of the tile once.
-  const bool edges_in_cols = i < box.i1;
+  // Phase 1: each edge of the tile once. Which rows have edges is decided here; the tile's
+  // position is read back from `origin` where it is needed (the general path, phase 2).
+  bool edges_in_row[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) edges_in_row[r] = i < box.i1 && j0 + ty + r * TY < box.j1;
   // A tile with every staged cell active (the wet interior) computes its fluxes in a copy without
-  // the general edge flux's call.
+  // the general edge flux's call, nor the cells' indices.
   if (all_active) {
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const int y = ty + r * TY;
-      tile_fluxes<false>(cells, flux, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
-    }
+    for (int r = 0; r < R; ++r)
+      tile_fluxes<false>(cells, flux, e, ty + r * TY, tx, Index(0), Index(0), edges_in_row[r]);
   } else {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int y = ty + r * TY;
-      tile_fluxes<true>(cells, flux, e, y, tx, i, j0 + y, edges_in_cols && j0 + y < box.j1);
+      tile_fluxes<true>(cells, flux, e, y, tx, origin[0] + tx, origin[1] + y, edges_in_row[r]);
     }
   }
   // Phase 2's reads of its cells' state, issued before the barrier: their trip to L2 overlaps
-  // the wait for the tile's other fluxes.
+  // the wait for the tile's other fluxes. i and j0 again, from shared memory.
+  const Index ic = origin[0] + tx, jc = origin[1];
   CellReads<T> reads[R];
 #pragma unroll
   for (int r = 0; r < R; ++r)
-    if (in_box(ty + r * TY)) reads[r] = read_cell(v, i, j0 + ty + r * TY);
+    if (in_box_at(ic, jc, ty + r * TY)) reads[r] = read_cell(v, ic, jc + ty + r * TY);
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
@@ -396,8 +409,8 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int y = ty + r * TY;
-    if (!in_box(y)) continue;
-    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, i, j0 + y, reads[r]);
+    if (!in_box_at(ic, jc, y)) continue;
+    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, ic, jc + y, reads[r]);
     speed = s > speed ? s : speed;
   }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);
@@ -432,13 +445,17 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
                "swe fused kernel: box reaches beyond the halo");
   if (box.count() == 0) return;
   const dim3 block(TX, kTileY);
-  // The list when it was made for this box (the whole grid of one part); every tile otherwise.
+  const dim3 all(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
+                 static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
+  // The list when it was made for this box (the whole grid of one part) and leaves a tile out;
+  // every tile otherwise. A list of every tile (a grid without nodata) is the grid in the same
+  // order, launched as the grid: each block then takes its tile from blockIdx, without a load
+  // ahead of its first reads.
   const bool listed = list.tiles != nullptr && list.box.i0 == box.i0 && list.box.i1 == box.i1 &&
-                      list.box.j0 == box.j0 && list.box.j1 == box.j1;
+                      list.box.j0 == box.j0 && list.box.j1 == box.j1 &&
+                      std::uint64_t(list.count) < std::uint64_t(all.x) * all.y;
   if (listed && list.count == 0) return;  // no active cell: nothing changes (no tile is launched)
-  const dim3 grid = listed ? dim3(list.count, 1)
-                           : dim3(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
-                                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
+  const dim3 grid = listed ? dim3(list.count, 1) : all;
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
   silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box,

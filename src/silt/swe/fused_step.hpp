@@ -79,7 +79,8 @@ std::vector<std::uint32_t> active_tiles(Box2 box, Active active) {
 }
 
 /// A list of active_tiles() on the device and the box it was made for: phase_fused_update launches
-/// the list when its box is that box, every tile of the box otherwise.
+/// the list when its box is that box and it leaves a tile out, every tile of the box otherwise (a
+/// list of all the tiles is the grid itself, whose blocks need no load to find their tile).
 struct TileList {
   const std::uint32_t* tiles = nullptr;
   unsigned count = 0;
