@@ -219,8 +219,11 @@ void check_on_edge(const Line& line, const Grid& g, const std::vector<std::uint8
     }
   }
   if (worst == 0.0) return;
-  const Index i = Index(std::floor(at[0])), j = Index(std::floor(at[1]));
-  const bool inside = i >= 0 && j >= 0 && i < g.nx && j < g.ny;
+  // Inside is decided in cells as doubles: a point far off the grid (1e9 m at dx 2 cm) has a cell
+  // index beyond Index's range.
+  const bool inside = at[0] >= 0.0 && at[1] >= 0.0 && at[0] < double(g.nx) && at[1] < double(g.ny);
+  const Index i = inside ? Index(std::floor(at[0])) : -1,
+              j = inside ? Index(std::floor(at[1])) : -1;
   const std::string where = !inside ? "outside the grid"
                             : is_active(g, active, i, j)
                                 ? fmt::format("inside the domain, in active cell ({}, {})", i, j)
