@@ -336,8 +336,9 @@ std::vector<Index> snap_cells(const swe::Scene& s, const Gauge& g) {
     return Index(std::max(0.0, std::floor((v - r - o) / grid.dx)));
   };
   const Index i0 = lo(g.x, grid.x0), j0 = lo(g.y, grid.y0);
-  const Index i1 = std::min(grid.nx - 1, Index(std::floor((g.x + r - grid.x0) / grid.dx)));
-  const Index j1 = std::min(grid.ny - 1, Index(std::floor((g.y + r - grid.y0) / grid.dx)));
+  // Clamped as doubles: a radius of 1e12 m is more cells than Index holds.
+  const Index i1 = Index(std::min(double(grid.nx - 1), std::floor((g.x + r - grid.x0) / grid.dx)));
+  const Index j1 = Index(std::min(double(grid.ny - 1), std::floor((g.y + r - grid.y0) / grid.dx)));
   std::vector<std::pair<double, Index>> found;
   for (Index j = j0; j <= j1; ++j)
     for (Index i = i0; i <= i1; ++i) {

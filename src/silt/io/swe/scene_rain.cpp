@@ -31,8 +31,9 @@ Overlap overlaps(double g0, double d, Index n, double r0, double e, Index m) {
   for (Index k = 0; k < n; ++k) {
     o.first.push_back(Index(o.cell.size()));
     const double a = g0 + k * d, b = a + d;
-    const Index lo = std::max<Index>(0, Index(std::floor((a - r0) / e)));
-    const Index hi = std::min<Index>(m - 1, Index(std::floor((b - r0) / e)));
+    // Clamped as doubles: a raster far off the grid is more of its cells away than Index holds.
+    const Index lo = Index(std::clamp(std::floor((a - r0) / e), 0.0, double(m)));
+    const Index hi = Index(std::clamp(std::floor((b - r0) / e), -1.0, double(m - 1)));
     for (Index q = lo; q <= hi; ++q) {
       const double len = std::min(b, r0 + (q + 1) * e) - std::max(a, r0 + q * e);
       if (len > 1e-9 * d) {
