@@ -4,7 +4,7 @@
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
 #                            [bench-mpm-parts] [fountain-mpm] [frame-rate] [sass] [ncu-mpm]
-#                            [python] [python-asan] [swe-real-run]
+#                            [python] [python-asan] [swe-real-run] [stress] [paper]
 # BUILD_TARGETS="a b": build only these targets.
 # bench-mpm-multi-quick: MPM on GPUs $MPM_DEVICES (default 0,1) against one, the default step.
 # bench-mpm-parts: two MPM parts on one GPU (mpm_bench --devices 0,0, silt run --devices 0,0).
@@ -35,7 +35,20 @@ OUT=${OUT:-/tmp/silt-out}
 mkdir -p "$OUT"
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench-swe bench-mpm)
-has() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+# DEADLINE=S: a stage not begun S seconds after the start is skipped (a short lease: the stages run
+# in this file's order, so list the essential ones first in it, build test stress paper ...).
+has() {
+  local s
+  for s in "${stages[@]}"; do
+    [ "$s" = "$1" ] || continue
+    if [ -n "${DEADLINE:-}" ] && [ "$SECONDS" -ge "$DEADLINE" ]; then
+      echo "stage $1 skipped: ${SECONDS} s gone, DEADLINE=$DEADLINE"
+      return 1
+    fi
+    return 0
+  done
+  return 1
+}
 
 PFX=/tmp/silt-deps
 mkdir -p $PFX
@@ -74,6 +87,17 @@ if has test; then
   [ -x $B/tests/gpu/swe_backends_test ] &&
     $B/tests/gpu/swe_backends_test --backend=cuda 2>&1 | grep -E ", float(32|64): steps" >> "$OUT/ctest-gpu.log"
   grep -E "tests passed|FAILED|, float(32|64): steps" "$OUT/ctest-gpu.log"
+fi
+# stress: the paper's snow 20 times (bench/snow_stress.sh; issue 33: none may fail).
+if has stress; then
+  bash bench/snow_stress.sh $B/apps/silt/silt 20 scenes/mpm_snow_paper.json 60 > "$OUT/stress.txt" 2>&1
+  tail -1 "$OUT/stress.txt"
+fi
+# paper: the paper's table, one part and two parts on GPU 0 (bench/paper_table.py --parts).
+if has paper; then
+  python3 bench/paper_table.py --silt $B/apps/silt/silt --parts > "$OUT/paper-table.md" 2>&1 ||
+    status=1
+  grep -E "^\|" "$OUT/paper-table.md"
 fi
 if has cputest; then
   ctest --test-dir $B -LE gpu --timeout 300 -j 8 > "$OUT/ctest-cpu.log" 2>&1 || status=1
