@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The result format: bumped when a member's result changes (2: the shallow-water measures).
-constexpr const char* kMagic = "silt ensemble member 2";
+// The result format: bumped when a member's result changes (2: the shallow-water measures; 3: an
+// MPM member's partial holds the steps of each frame, mpm_member_partial.hpp).
+constexpr const char* kMagic = "silt ensemble member 3";
 
 std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -91,6 +92,12 @@ void check_ensemble_checkpoint(const std::string& dir, const std::string& key) {
       "--restart '{}': the checkpoint is of another ensemble ({} differs); run the stopped "
       "ensemble's scene, --set and ensemble file unchanged, or start afresh with --overwrite",
       dir, what));
+}
+
+void drop_member_checkpoint(const std::string& dir, std::size_t m) {
+  std::error_code ec;
+  fs::remove(member_solver_checkpoint(dir, m), ec);
+  fs::remove(member_file(dir, m, "partial"), ec);
 }
 
 void remove_ensemble_checkpoint(const std::string& dir) {

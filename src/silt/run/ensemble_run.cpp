@@ -11,6 +11,7 @@
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
@@ -85,6 +86,9 @@ void prepare(Prepared& p, const EnsembleRequest& q) {
                 : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
   p.o.checkpoint = ensemble_checkpoint_dir(p.o.out);
   p.o.restart = !q.restart.empty();
+  CheckpointPolicy(q.checkpoint_every, q.checkpoint_option);  // a bad interval: before anything
+  p.o.checkpoint_every = q.checkpoint_every;
+  p.o.checkpoint_option = q.checkpoint_option;
   p.o.stop = q.stop;
   p.o.rank = p.world->rank();
   p.o.ranks = p.world->size();
