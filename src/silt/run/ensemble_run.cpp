@@ -209,7 +209,12 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
   Job first;
   const std::size_t in_flight = member_plan(p.e, p.o).device.size();
   PhaseTimes t;
-  on_every_rank(*p.world, [&] { first = check(p.scene, p.e, in_flight); });
+  on_every_rank(*p.world, [&] {
+    first = check(p.scene, p.e, in_flight);
+    // An interval too short for the run, as a solo run refuses it (each member checks its own).
+    CheckpointPolicy(p.o.checkpoint_every, p.o.checkpoint_option)
+        .check_run(0.0, first.run.end_time);
+  });
   t.checked = t.lap();
   open_out(p, q);
   const bool root = p.world->is_root();
