@@ -6,7 +6,8 @@ polled for: member_1.silt, MPM's member_1.partial beside it) and after that memb
 frame more; `--restart OUT/ensemble_checkpoint` then reads the first member back, continues the
 second from its checkpoint (its own folder continued as a solo restart after a kill continues
 its: the frames after the checkpoint written again and listed once; its first frame's file left
-as it was) and runs the third from its start. Every file it writes equals the uninterrupted run's
+as it was) and runs the third from its start; a checkpoint's temporary file that the kill left
+half written is removed. Every file it writes equals the uninterrupted run's
 byte for byte, but the wall seconds (members.csv, measures.csv), the build (resolved_ensemble.json)
 and the NetCDF history (ensemble.nc, compared by values), on the CPU backend.
 
@@ -122,6 +123,10 @@ want = ["member_0.bin", "member_1.silt"] + (["member_1.partial"] if KIND == "mpm
 check(p.returncode == -signal.SIGKILL and sorted(want) == saved,
       f"killed in the second member after its periodic checkpoint: exit {p.returncode}, saved "
       f"{saved} (the first member's result, the second's checkpoint){err.strip()[-300:]}")
+# What a kill in the middle of a checkpoint's write leaves (io/atomic_file.cpp's temporary name,
+# of the killed process): the restart removes it, and the folder goes once the report is written.
+with open(os.path.join(ckpt, f".member_1.silt.part{p.pid}"), "wb") as f:
+    f.write(b"SILTCKPT half written")
 first_frame = os.path.join(long_dir, FRAME.format(1))
 before = os.stat(first_frame) if os.path.exists(first_frame) else None
 print(f"the killed member had written {frames_in(long_dir)} frames")

@@ -10,6 +10,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/output_dir.hpp"
 
 namespace silt::run {
 
@@ -101,6 +102,7 @@ void drop_member_checkpoint(const std::string& dir, std::size_t m) {
 }
 
 void remove_ensemble_checkpoint(const std::string& dir) {
+  remove_stale_checkpoint_temporaries(dir);  // of a killed run that --overwrite replaces
   std::error_code ec;
   for (const fs::directory_entry& f : fs::directory_iterator(dir, ec)) {
     const std::string name = f.path().filename().string();

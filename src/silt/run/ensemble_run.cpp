@@ -108,6 +108,7 @@ void claim_out(const Prepared& p, const EnsembleRequest& q) {
           q.restart, fs::path(q.restart).parent_path().string(), p.o.out));
     claim_ensemble_dir(p.o.out, OutputMode::restart);
     check_ensemble_checkpoint(p.o.checkpoint, key);
+    remove_stale_checkpoint_temporaries(p.o.checkpoint);  // a killed run's, half written
     std::error_code gone;
     fs::remove(failed_mark(p.o.checkpoint), gone);  // of the run that stopped
     return;
