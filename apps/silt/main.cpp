@@ -43,7 +43,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                       "127.0.0.1 unless given; docs/viewer.md)");
   run_cmd->add_option("--checkpoint-every", run.checkpoint_every,
                       "Checkpoint interval: wall clock (600s, 10min, 2h) or simulated time "
-                      "(sim:2.5); also at the end and on SIGINT/SIGTERM (docs/checkpoints.md)");
+                      "(sim:2.5); also at the end and on SIGINT/SIGTERM (docs/checkpoints.md); "
+                      "with --ensemble: each running member's, in OUT/ensemble_checkpoint "
+                      "(docs/ensembles.md)");
   run_cmd->add_option("--restart", run.restart,
                       "Continue the run from this checkpoint, appending to its outputs");
   run_cmd->add_flag("--overwrite", run.overwrite,

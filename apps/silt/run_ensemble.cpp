@@ -27,10 +27,6 @@ void check_ensemble_options(const RunOptions& o) {
     throw Error(fmt::format("--ensemble: {} (docs/ensembles.md, \"Not done yet\")", what));
   };
   if (o.scene_path.empty()) refuse("give the scene file the members vary");
-  if (!o.checkpoint_every.empty())
-    refuse(
-        "--checkpoint-every: an ensemble's checkpoint is its finished members, saved as each "
-        "ends (--restart OUT/ensemble_checkpoint continues a stopped one)");
   if (!o.view.empty()) refuse("the live viewer watches one run (--view)");
 }
 
@@ -64,6 +60,7 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.at_once = o.members_at_once;
   q.overwrite = o.overwrite;
   q.restart = o.restart;
+  q.checkpoint_every = o.checkpoint_every;  // each running member's
   q.quiet = o.quiet;
   q.stop = [] {
     return StopSignals::received();

@@ -46,7 +46,8 @@ class Ensemble:
 
     def run(self, out: Optional[PathLike] = None, *, backend: str = "auto", device: int = 0,
             overwrite: bool = False, quiet: bool = True,
-            restart: Optional[PathLike] = None) -> Dict[str, Any]:
+            restart: Optional[PathLike] = None,
+            checkpoint_every: Optional[str] = None) -> Dict[str, Any]:
         """Runs every member (each checked before anything runs: a bad one raises
         :class:`silt.Error` naming the member and the key) and writes the ensemble's files into
         ``out`` (default ``silt-out/<ensemble file name>``; ``silt-out/ensemble`` for a dict), as
@@ -54,11 +55,18 @@ class Ensemble:
         ``{"out", "members", "done", "files", "checkpoint"}``. Ctrl-C stops the members at their
         next frame and raises KeyboardInterrupt; the members that had finished are kept in
         ``out``/ensemble_checkpoint, and ``run(out, restart=out + "/ensemble_checkpoint")``
-        continues (the report is then the uninterrupted run's)."""
+        continues (the report is then the uninterrupted run's). ``checkpoint_every`` ("10min",
+        "sim:600": ``--checkpoint-every``, as :meth:`Simulation.run` takes it) also saves each
+        running member's solver checkpoint at that interval, so that a killed process (a crash,
+        SIGKILL) loses at most an interval of each running member."""
+        if checkpoint_every is not None and not isinstance(checkpoint_every, str):
+            raise TypeError(f"run: checkpoint_every must be a str such as '10min' or 'sim:2.5', "
+                            f"not {checkpoint_every!r}")
         return _silt.run_ensemble(self._scene, self._overrides, self._ensemble, self._text,
                                   "" if out is None else os.fspath(out), backend, int(device),
                                   bool(overwrite), bool(quiet),
-                                  "" if restart is None else os.fspath(restart))
+                                  "" if restart is None else os.fspath(restart),
+                                  checkpoint_every or "")
 
     def validate(self) -> str:
         """Checks every member as :meth:`run` does before anything runs, without running or

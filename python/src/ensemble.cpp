@@ -17,7 +17,7 @@ void bind_ensemble(nb::module_& m) {
       [](const std::string& scene, const std::vector<std::string>& overrides,
          const std::string& ensemble, const std::string& ensemble_text, const std::string& out,
          const std::string& backend, int device, bool overwrite, bool quiet,
-         const std::string& restart) {
+         const std::string& restart, const std::string& checkpoint_every) {
         Interrupt interrupted;
         run::EnsembleRequest q;
         q.scene = scene;
@@ -30,6 +30,8 @@ void bind_ensemble(nb::module_& m) {
         q.overwrite = overwrite;
         q.quiet = quiet;
         q.restart = restart;
+        q.checkpoint_every = checkpoint_every;
+        q.checkpoint_option = "checkpoint_every";
         q.stop = [&interrupted] {
           return interrupted() ? SIGINT : 0;
         };
@@ -49,7 +51,7 @@ void bind_ensemble(nb::module_& m) {
       },
       nb::arg("scene"), nb::arg("overrides"), nb::arg("ensemble"), nb::arg("ensemble_text"),
       nb::arg("out"), nb::arg("backend"), nb::arg("device"), nb::arg("overwrite"), nb::arg("quiet"),
-      nb::arg("restart"));
+      nb::arg("restart"), nb::arg("checkpoint_every"));
   m.def(
       "validate_ensemble",
       [](const std::string& scene, const std::vector<std::string>& overrides,

@@ -1,11 +1,16 @@
 """silt.Ensemble (issue 37, docs/ensembles.md): Ensemble(scene, ensemble).run(out) writes what
 ``silt run scene --ensemble ens.json --out OUT`` writes, file for file, for an MPM sweep and a
-shallow-water ensemble; a bad member raises silt.Error naming the member and the key."""
+shallow-water ensemble; a bad member raises silt.Error naming the member and the key; with
+checkpoint_every, a run killed mid-member continues with restart= to the uninterrupted run's
+files."""
 import json
 import math
 import os
 import pathlib
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -180,3 +185,44 @@ def test_ensemble_restart_needs_a_checkpoint(tmp_path):
     with pytest.raises(silt.Error, match="not an ensemble's checkpoint"):
         silt.Ensemble(SCENES / "mpm_column_sweep_2d.json", MPM_ENSEMBLE).run(
             tmp_path / "out", restart=tmp_path / "out" / "ensemble_checkpoint")
+
+
+def test_ensemble_checkpoint_every_is_checked(tmp_path):
+    ens = silt.Ensemble(SCENES / "mpm_column_sweep_2d.json", MPM_ENSEMBLE)
+    with pytest.raises(TypeError, match="checkpoint_every"):
+        ens.run(tmp_path / "a", checkpoint_every=600)
+    with pytest.raises(silt.Error, match="checkpoint_every 'often'"):
+        ens.run(tmp_path / "b", checkpoint_every="often")
+    assert not (tmp_path / "b").exists()  # refused before anything is written
+
+
+def test_ensemble_checkpoint_every_continues_after_a_kill(tmp_path):
+    """Ensemble.run(out, checkpoint_every=...) in a process SIGKILLed once its second member has
+    a periodic checkpoint; run(out, restart=...) continues it (the second member from that
+    checkpoint) and writes what an uninterrupted run writes (but the wall seconds)."""
+    sets = {k: v for k, v in SWE_SETS.items() if k != "run.end_time"}
+    ens = {"members": [{"name": "short", "set": {"run.end_time": 600}},
+                       {"name": "long", "set": {"run.end_time": 172800}},
+                       {"name": "third", "set": {"manning": 0.05}}],
+           "outputs": {"members": True, "formats": ["asc"]}}
+    scene = silt.Scene.from_file(SCENES / "rain_plane.json")
+    scene.update(sets)
+    silt.Ensemble(scene, ens).run(tmp_path / "full", backend="cpu")
+    out = tmp_path / "killed"
+    child = (f"import silt\ns = silt.Scene.from_file({str(SCENES / 'rain_plane.json')!r})\n"
+             f"s.update({sets!r})\n"
+             f"silt.Ensemble(s, {ens!r}).run({str(out)!r}, backend='cpu', "
+             f"checkpoint_every='sim:1800')\n")
+    p = subprocess.Popen([sys.executable, "-c", child], env=dict(os.environ, OMP_NUM_THREADS="1"))
+    ckpt = out / "ensemble_checkpoint"
+    deadline = time.time() + 60
+    while not (ckpt / "member_1.silt").exists() and time.time() < deadline and p.poll() is None:
+        time.sleep(0.002)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    assert p.returncode == -signal.SIGKILL
+    assert sorted(f.name for f in ckpt.glob("member_*")) == ["member_0.bin", "member_1.silt"]
+    r = silt.Ensemble(scene, ens).run(out, backend="cpu", restart=ckpt,
+                                      checkpoint_every="sim:1800")
+    assert r["done"] == r["members"] == 3 and not ckpt.exists()
+    _same_outputs(out, tmp_path / "full")

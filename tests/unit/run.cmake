@@ -4,6 +4,12 @@ silt_add_test(NAME run_devices_test SOURCES run_devices_test.cpp LABEL unit LIBS
 silt_add_test(NAME run_frame_loop_test SOURCES run_frame_loop_test.cpp LABEL unit LIBS silt::run)
 # Ensembles: the ensemble file, members validated before anything runs, the statistics' formulae.
 silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LIBS silt::run)
+# An MPM ensemble member's partial beside its solver checkpoint: a partial newer than its
+# checkpoint (a kill between the two writes) cut to the checkpoint's frame, one behind refused.
+if(EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
+  silt_add_test(NAME run_mpm_partial_test SOURCES run_mpm_partial_test.cpp LABEL unit
+                LIBS silt::run)
+endif()
 # The member pool's plan: members at once, their devices and threads, the memory cap.
 silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
 # The threads beside the member pool: members checked at once (errors in member order), the
@@ -32,6 +38,16 @@ endif()
 if(TARGET silt AND SILT_NETCDF AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
   silt_add_script_test(NAME run_ensemble_mpm_test SCRIPT run_ensemble_mpm_test.py
                        DIR run_ensemble_mpm LABEL unit TIMEOUT 120)
+endif()
+# An ensemble SIGKILLed after a member's periodic checkpoint (--checkpoint-every) continues with
+# --restart and writes the uninterrupted run's files, shallow water and MPM.
+if(TARGET silt AND SILT_NETCDF)
+  silt_add_script_test(NAME run_ensemble_kill_swe_test SCRIPT run_ensemble_kill_test.py
+                       DIR run_ensemble_kill_swe LABEL unit TIMEOUT 60 ARGS swe)
+endif()
+if(TARGET silt AND SILT_NETCDF AND EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
+  silt_add_script_test(NAME run_ensemble_kill_mpm_test SCRIPT run_ensemble_kill_test.py
+                       DIR run_ensemble_kill_mpm LABEL unit TIMEOUT 60 ARGS mpm)
 endif()
 # The Python module exports nothing of the static libraries it carries (python/CMakeLists.txt).
 if(TARGET _silt)

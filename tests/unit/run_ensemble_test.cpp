@@ -295,7 +295,7 @@ TEST(EnsembleCheckpoint, BorrowedValuesGiveTheBytesOfCopiedOnes) {
   r.measures = {6.0};
   silt::run::save_member(dir.string(), 2, "m02", r);
   silt::run::MemberBytes want;
-  want.put(std::string("silt ensemble member 2"));
+  want.put(std::string("silt ensemble member 3"));
   want.put(std::string("swe"));
   want.put(std::string("m02"));
   want.put(r.time);

@@ -1,7 +1,7 @@
 // The run layer's frame loop (src/silt/run/frame_loop.hpp) over a job that steps one second an
 // advance and writes a frame each second: frames written in order, checkpoints where the policy
-// says and on a stop (after the frames queued before it), the stop's frame and time, no
-// checkpoint without a path.
+// says and on a stop (after the frames queued before it), an ensemble member's call before each
+// checkpoint and none at its end, the stop's frame and time, no checkpoint without a path.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -76,6 +76,28 @@ TEST(RunFrameLoop, CheckpointsAtTheIntervalAndTheEnd) {
   const auto lines = run(5, o, &end);
   EXPECT_EQ(lines, (std::vector<std::string>{"frame 0", "frame 1", "frame 2", "c at 2", "frame 3",
                                              "frame 4", "c at 4", "frame 5", "c at 5"}));
+}
+
+// An ensemble's member (ensemble.cpp, mpm_ensemble.cpp): its periodic checkpoints, each after
+// the call that writes what it gathered beside it, and none at its end (its result is saved).
+TEST(RunFrameLoop, AMembersCheckpointsFollowTheirCallAndSkipTheEnd) {
+  Log log;
+  CountingJob job(5, log);
+  silt::run::LoopOptions o;
+  o.checkpoint_every = "sim:2";
+  o.checkpoint_path = "c";
+  o.checkpoint_at_end = false;
+  std::vector<double> before;
+  o.before_checkpoint = [&] {
+    before.push_back(job.time());
+  };
+  silt::run::Hooks hooks;
+  silt::run::Progress quiet(5, true);
+  const silt::run::Outcome end = silt::run::run_frames(job, World::self(), o, hooks, quiet);
+  EXPECT_EQ(log.lines, (std::vector<std::string>{"frame 0", "frame 1", "frame 2", "c at 2",
+                                                 "frame 3", "frame 4", "c at 4", "frame 5"}));
+  EXPECT_EQ(before, (std::vector<double>{2, 4}));
+  EXPECT_EQ(end.signal, 0);
 }
 
 TEST(RunFrameLoop, AStopCheckpointsAfterTheFramesBeforeIt) {

@@ -12,6 +12,7 @@
 #include "silt/io/swe/hydrograph_series.hpp"
 #include "silt/io/swe/output.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
@@ -56,10 +57,12 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
 
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
 // adapter and the same files in `dir` ("": none); with a restart, from the member's own
-// checkpoint when a stop left one. Returns the signal that stopped it (0: none).
+// checkpoint when a stop or the checkpoint interval left one. Returns the signal that stopped it
+// (0: none).
 int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e, std::size_t m,
                const EnsembleOptions& o, const MemberSlot& slot, MemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
+  CheckpointPolicy(o.checkpoint_every, o.checkpoint_option).check_run(0.0, job.run.end_time);
   // The hazard fields are accumulated beside the flow; they change no bit of it.
   if (members_track_hazard(e.outputs)) job.scene.hazard.enabled = true;
   const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
@@ -91,7 +94,10 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   Hooks hooks;
   LoopOptions lo;
   lo.stop = slot.stop;
-  lo.checkpoint_path = ckpt;  // written on a stop
+  lo.checkpoint_every = o.checkpoint_every;
+  lo.checkpoint_option = o.checkpoint_option;
+  lo.checkpoint_path = ckpt;     // at the interval and on a stop
+  lo.checkpoint_at_end = false;  // its result is saved instead
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   if (end.signal) return end.signal;
   take_maxima(job, solver, e.outputs, r);
@@ -254,6 +260,7 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
   const auto save = [&](std::size_t m) {
     if (results[m].restored) return;
     as_member(e, m, [&] { save_member(o.checkpoint, m, e.members[m].name, results[m]); });
+    drop_member_checkpoint(o.checkpoint, m);
   };
   const auto line = [&](std::size_t m) {
     return fmt::format("t = {:.6g} s, {} steps, {:.2f} s{}", results[m].time, results[m].steps,

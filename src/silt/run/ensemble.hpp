@@ -91,11 +91,18 @@ struct EnsembleOptions {
   std::string out;            // the ensemble's output folder
   std::string backend;        // the ensemble's, as described next to its outputs
   std::function<int()> stop;  // SIGINT / SIGTERM (0: none)
-  /// The ensemble's checkpoint folder ("": none): each finished member's result is saved there;
-  /// with `restart` the members saved there are read back instead of run, and the others' own
-  /// folders (outputs.members) are cleared before they run again.
+  /// The ensemble's checkpoint folder ("": none): each finished member's result is saved there,
+  /// and each running member's solver checkpoint; with `restart` the members saved there are read
+  /// back instead of run, those with a solver checkpoint continue from it (their own folders,
+  /// outputs.members, as a solo restart continues its folder), and the others' own folders are
+  /// cleared before they run again.
   std::string checkpoint;
   bool restart = false;
+  /// Each running member's solver checkpoint interval (checkpoint_policy.hpp; "": only on a
+  /// stop) and the option that gave it (for errors): a killed run loses at most an interval of
+  /// each running member.
+  std::string checkpoint_every;
+  std::string checkpoint_option = "--checkpoint-every";
   /// The MPI ranks the members spread over: this process runs members_of_rank(members, rank,
   /// ranks) (member_plan.hpp; ensemble_ranks.hpp gathers their results).
   int rank = 0, ranks = 1;

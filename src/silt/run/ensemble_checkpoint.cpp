@@ -10,6 +10,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/atomic_file.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/output_dir.hpp"
 
 namespace silt::run {
 
@@ -17,8 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The result format: bumped when a member's result changes (2: the shallow-water measures).
-constexpr const char* kMagic = "silt ensemble member 2";
+// The result format: bumped when a member's result changes (2: the shallow-water measures; 3: an
+// MPM member's partial holds the steps of each frame, mpm_member_partial.hpp).
+constexpr const char* kMagic = "silt ensemble member 3";
 
 std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -93,7 +95,14 @@ void check_ensemble_checkpoint(const std::string& dir, const std::string& key) {
       dir, what));
 }
 
+void drop_member_checkpoint(const std::string& dir, std::size_t m) {
+  std::error_code ec;
+  fs::remove(member_solver_checkpoint(dir, m), ec);
+  fs::remove(member_file(dir, m, "partial"), ec);
+}
+
 void remove_ensemble_checkpoint(const std::string& dir) {
+  remove_stale_checkpoint_temporaries(dir);  // of a killed run that --overwrite replaces
   std::error_code ec;
   for (const fs::directory_entry& f : fs::directory_iterator(dir, ec)) {
     const std::string name = f.path().filename().string();

@@ -2,12 +2,13 @@
 // holds key.json (what the ensemble is: the scene file and its text's hash, --set, every member's
 // values, the outputs asked for) and a file per finished member with what its run left for the
 // report (member_<index>.bin: its maxima and measures, or an MPM member's measures and its
-// frames' kinetic energy), and for a member a stop ended mid-run its solver checkpoint (member_<index>.silt, with MPM's gathered
-// measures in member_<index>.partial). A stopped ensemble continues with --restart
-// OUT/ensemble_checkpoint: the finished members are read back, the stopped ones continue from
-// their checkpoints, the others run (each member is a deterministic run, and a CPU restart steps
-// bit for bit as the run it continues, so the report is the one an uninterrupted run writes);
-// the folder is removed once the report is written.
+// frames' kinetic energy), and for a running member its solver checkpoint (member_<index>.silt,
+// written at --checkpoint-every's interval and on a stop, with what an MPM member gathered in
+// member_<index>.partial; removed once the member's result is saved). A stopped or killed
+// ensemble continues with --restart OUT/ensemble_checkpoint: the finished members are read back,
+// the members with a solver checkpoint continue from it, the others run (each member is a
+// deterministic run, and a CPU restart steps bit for bit as the run it continues, so the report
+// is the one an uninterrupted run writes); the folder is removed once the report is written.
 #pragma once
 
 #include <cstddef>
@@ -73,9 +74,13 @@ class MemberBytes {
   std::size_t at_ = 0;
 };
 
-/// member_<m>.silt: the solver checkpoint of member m, written when a stop ends it mid-run (the
-/// frame loop's checkpoint on a stop); a restart continues the member from it. "" when dir is "".
+/// member_<m>.silt: the solver checkpoint of member m, written at the checkpoint interval
+/// (--checkpoint-every) and when a stop ends it mid-run (the frame loop's checkpoints); a restart
+/// continues the member from it. "" when dir is "".
 std::string member_solver_checkpoint(const std::string& dir, std::size_t m);
+/// Removes member m's solver checkpoint and partial (its result member_<m>.bin is saved: a
+/// restart reads that instead).
+void drop_member_checkpoint(const std::string& dir, std::size_t m);
 /// member_<m>.<ext> in dir ("bin": a finished member's result; "partial": what a member stopped
 /// mid-run has gathered beside its solver checkpoint).
 std::string member_file(const std::string& dir, std::size_t m, const std::string& ext = "bin");

@@ -11,6 +11,7 @@
 #include "silt/io/atomic_file.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
@@ -85,6 +86,9 @@ void prepare(Prepared& p, const EnsembleRequest& q) {
                 : (fs::path("silt-out") / fs::path(q.ensemble).stem()).string();
   p.o.checkpoint = ensemble_checkpoint_dir(p.o.out);
   p.o.restart = !q.restart.empty();
+  CheckpointPolicy(q.checkpoint_every, q.checkpoint_option);  // a bad interval: before anything
+  p.o.checkpoint_every = q.checkpoint_every;
+  p.o.checkpoint_option = q.checkpoint_option;
   p.o.stop = q.stop;
   p.o.rank = p.world->rank();
   p.o.ranks = p.world->size();
@@ -104,6 +108,7 @@ void claim_out(const Prepared& p, const EnsembleRequest& q) {
           q.restart, fs::path(q.restart).parent_path().string(), p.o.out));
     claim_ensemble_dir(p.o.out, OutputMode::restart);
     check_ensemble_checkpoint(p.o.checkpoint, key);
+    remove_stale_checkpoint_temporaries(p.o.checkpoint);  // a killed run's, half written
     std::error_code gone;
     fs::remove(failed_mark(p.o.checkpoint), gone);  // of the run that stopped
     return;
@@ -205,7 +210,12 @@ void run_over_ranks(Prepared& p, const EnsembleRequest& q, Progress& progress, E
   Job first;
   const std::size_t in_flight = member_plan(p.e, p.o).device.size();
   PhaseTimes t;
-  on_every_rank(*p.world, [&] { first = check(p.scene, p.e, in_flight); });
+  on_every_rank(*p.world, [&] {
+    first = check(p.scene, p.e, in_flight);
+    // An interval too short for the run, as a solo run refuses it (each member checks its own).
+    CheckpointPolicy(p.o.checkpoint_every, p.o.checkpoint_option)
+        .check_run(0.0, first.run.end_time);
+  });
   t.checked = t.lap();
   open_out(p, q);
   const bool root = p.world->is_root();

@@ -32,6 +32,10 @@ struct EnsembleRequest {
   /// ensemble_checkpoint.hpp): its finished members are read back, the others run; out defaults
   /// to its folder.
   std::string restart;
+  /// Each running member's solver checkpoint interval, as a solo run's (checkpoint_policy.hpp:
+  /// "600s", "10min", "2h", "sim:2.5"; "": only on a stop), and the option's name for errors.
+  std::string checkpoint_every;
+  std::string checkpoint_option = "--checkpoint-every";
   bool quiet = false;
   std::function<int()> stop;  // SIGINT / SIGTERM, Ctrl-C (0: none)
   /// The MPI ranks the members spread over (the CLI under mpirun: World::get()); null: this

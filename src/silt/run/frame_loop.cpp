@@ -66,6 +66,7 @@ class FrameLoop {
   // before it.
   void checkpoint() {
     if (o_.checkpoint_path.empty()) return;
+    if (o_.before_checkpoint) o_.before_checkpoint();
     io::FrameQueue::Job write = job_.checkpoint(o_.checkpoint_path);
     policy_.taken(job_.time());
     if (queue_) queue_->push(std::move(write));
@@ -75,7 +76,7 @@ class FrameLoop {
   // for, the closing lines, and the drain.
   void end() {
     job_.finish(c_);
-    if (policy_.enabled()) checkpoint();
+    if (policy_.enabled() && o_.checkpoint_at_end) checkpoint();
     for (const std::string& line : job_.closing_lines()) progress_.log(line);
     const Clock::time_point drain = Clock::now();
     if (queue_) queue_->close();

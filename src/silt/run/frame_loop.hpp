@@ -34,6 +34,13 @@ struct LoopOptions {
   std::string checkpoint_every;
   std::string checkpoint_option = "--checkpoint-every";
   std::string checkpoint_path;
+  /// Whether a run with a checkpoint interval also writes one at its end (an ensemble's member
+  /// does not: its result is saved instead, ensemble_checkpoint.hpp).
+  bool checkpoint_at_end = true;
+  /// Called on the stepping thread before each checkpoint is queued (may be empty): an MPM
+  /// ensemble member writes there what it has gathered beside its solver checkpoint, so that
+  /// the file is on disk before the checkpoint (mpm_member_partial.hpp).
+  std::function<void()> before_checkpoint;
   /// The signal a stop was asked with (0: none), polled between stops on every rank (SIGINT /
   /// SIGTERM for the CLI, Ctrl-C for Python). Empty: never.
   std::function<int()> stop;

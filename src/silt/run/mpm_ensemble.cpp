@@ -12,12 +12,14 @@
 #include "silt/io/mpm/checkpoint.hpp"
 #include "silt/mpm/solver.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/checkpoint_policy.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
 #include "silt/run/member_checks.hpp"
 #include "silt/run/mpm_adapter.hpp"
+#include "silt/run/mpm_member_partial.hpp"
 #include "silt/run/output_dir.hpp"
 
 namespace silt::run {
@@ -33,63 +35,52 @@ double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
   return job.run.rest_speed > 0 ? job.run.rest_speed : 0.01;
 }
 
-// What a member stopped mid-run has gathered beside its solver checkpoint: the extent it started
-// from, the steps and the frames' energies so far.
-struct Partial {
-  ParticleExtent start;
-  long long steps = 0;
-  EnergySeries energy;
-};
-
-void save_partial(const std::string& dir, std::size_t m, const std::string& name,
-                  const Partial& p) {
-  MemberBytes b;
-  b.put(std::vector<double>{p.start.front, p.start.back, p.start.height});
-  b.put(std::int64_t(p.steps));
-  b.put(p.energy.time);
-  b.put(p.energy.kinetic_energy);
-  b.put(p.energy.rms_speed);
-  save_member_bytes(dir, m, name, "mpm", b, "partial");
+// A member's solver checkpoint and the partial beside it (mpm_member_partial.hpp), when a
+// restart finds them (null: the member runs from its start).
+std::unique_ptr<mpm::RestartState> restore_member(const io::MpmJob& job, const io::Ensemble& e,
+                                                  std::size_t m, const EnsembleOptions& o,
+                                                  MemberPartial& p) {
+  const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
+  std::error_code ec;
+  if (!o.restart || ckpt.empty() || !fs::is_regular_file(ckpt, ec)) return nullptr;
+  auto from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
+  if (!load_member_partial(o.checkpoint, m, e.members[m].name, from->frame, p))
+    throw Error(fmt::format(
+        "--restart: '{}' has no '{}' beside it (what the member gathered before its checkpoint, "
+        "written before it); start the ensemble afresh with --overwrite",
+        ckpt, member_file(o.checkpoint, m, "partial")));
+  return from;
 }
 
-// The member's checkpoint and what it had gathered, when a stop left both (false: none).
-bool load_partial(const std::string& dir, std::size_t m, const std::string& name, Partial& p) {
-  std::error_code ec;
-  MemberBytes b;
-  if (!fs::is_regular_file(member_solver_checkpoint(dir, m), ec) ||
-      !load_member_bytes(dir, m, name, "mpm", b, "partial"))
-    return false;
-  const std::vector<double> start = b.numbers();
-  if (start.size() != 3)
-    throw Error(fmt::format("--restart: member {} '{}': a bad partial", m, name));
-  p.start = {start[0], start[1], start[2]};
-  p.steps = b.integer();
-  p.energy.time = b.numbers();
-  p.energy.kinetic_energy = b.numbers();
-  p.energy.rms_speed = b.numbers();
-  return true;
+// The frame loop's options for a member: its checkpoint at the interval and on a stop, each after
+// the partial it needs (mpm_member_partial.hpp), none at its end (its result is saved instead).
+LoopOptions member_loop(const EnsembleOptions& o, const std::string& ckpt,
+                        const std::function<int()>& stop, std::function<void()> save_partial) {
+  LoopOptions lo;
+  lo.stop = stop;
+  lo.checkpoint_every = o.checkpoint_every;
+  lo.checkpoint_option = o.checkpoint_option;
+  lo.checkpoint_path = ckpt;
+  lo.checkpoint_at_end = false;
+  lo.before_checkpoint = std::move(save_partial);
+  return lo;
 }
 
 // One member through the frame loop as `silt run` runs it alone: the same solver, adapter and
-// files in `dir` ("": none); with a restart, from the member's own checkpoint when a stop left
-// one. Returns the signal that stopped it (0: none).
+// files in `dir` ("": none); with a restart, from the member's own checkpoint when a stop or
+// the checkpoint interval left one. Returns the signal that stopped it (0: none).
 int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ensemble& e,
                std::size_t m, const EnsembleOptions& o, const MemberSlot& slot,
                MpmMemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
+  CheckpointPolicy(o.checkpoint_every, o.checkpoint_option).check_run(0.0, job.run.end_time);
   const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
-  Partial p;
-  std::unique_ptr<mpm::RestartState> from;
-  if (o.restart && load_partial(o.checkpoint, m, e.members[m].name, p)) {
-    from = std::make_unique<mpm::RestartState>(io::load_mpm_checkpoint(ckpt, job));
-    if (std::size_t(from->frame) != p.energy.time.size())
-      throw Error(fmt::format("--restart: '{}' is after frame {}, its partial measures after {}",
-                              ckpt, from->frame, p.energy.time.size()));
-  }
+  MemberPartial p;
+  const std::unique_ptr<mpm::RestartState> from = restore_member(job, e, m, o, p);
   std::string dir;
   if (e.outputs.members) {
     dir = (fs::path(o.out) / "members" / e.members[m].name).string();
-    // What a stopped run left: continued from the checkpoint, or cleared.
+    // What a stopped or killed run left: continued from the checkpoint, or cleared.
     claim_output_dir(dir, from ? OutputMode::restart : OutputMode::overwrite);
     write_resolved_scene(job, dir, describe_execs({slot.exec}, partition::World::self()),
                          member_overrides(scene, e, m, nullptr));
@@ -114,30 +105,23 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   else
     p.start = extent_of(solver->particles(), d, job.scene);
   if (slot.built) slot.built();
-  r.energy = p.energy;
   MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
-  frames.on_frame = [&r](const mpm::FrameStats& s) {
-    r.energy.add(s);
+  frames.on_frame = [&p](const mpm::FrameStats& s) {
+    p.add(s);
   };
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
-  LoopOptions lo;
-  lo.stop = stop;
-  lo.checkpoint_path = ckpt;  // written on a stop
+  const LoopOptions lo = member_loop(
+      o, ckpt, stop, [&] { save_member_partial(o.checkpoint, m, e.members[m].name, p); });
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
-  if (end.signal) {
-    std::error_code ec;
-    if (!ckpt.empty() && fs::is_regular_file(ckpt, ec))
-      save_partial(o.checkpoint, m, e.members[m].name,
-                   {p.start, p.steps + frames.steps(), r.energy});
-    return end.signal;
-  }
+  if (end.signal) return end.signal;
+  r.energy = std::move(p.energy);
   r.rest_speed = rest_speed_of(e, job);
   r.measures =
       measures_of(p.start, extent_of(solver->particles(), d, job.scene), r.energy, r.rest_speed);
   r.done = true;
   r.time = solver->time();
-  r.steps = p.steps + frames.steps();
+  r.steps = p.steps_done();
   r.particles = solver->particle_count();
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return 0;
@@ -227,6 +211,7 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
   const auto saved = [&](std::size_t m) {
     if (results[m].restored) return;
     as_member(e, m, [&] { save(o.checkpoint, m, e.members[m].name, results[m]); });
+    drop_member_checkpoint(o.checkpoint, m);
   };
   const auto line = [&](std::size_t m) {
     const MpmMemberResult& r = results[m];

@@ -60,27 +60,33 @@ bool no_frames_yet(const fs::path& p) {
   return lines <= 1;
 }
 
+// What an ensemble's checkpoint folder holds (ensemble_checkpoint.hpp).
+bool written_to_ensemble_checkpoint(const std::string& name) {
+  static const std::regex member(R"(member_[0-9]+\.(bin|silt|partial))");
+  return name == "key.json" || std::regex_match(name, member);
+}
+
 // The process id of a temporary file that silt's writers leave when the process is killed
 // (SIGKILL, a crash) before they rename it: ".NAME.partPID" (io/atomic_file.cpp), "NAME.tmpPID"
-// (io/particles/file.cpp) and ".silt-write-test-PID", with NAME a file silt writes; 0 for
-// anything else.
-long temporary_of(const std::string& name) {
+// (io/particles/file.cpp) and ".silt-write-test-PID", with NAME a file silt writes there
+// (`ours`); 0 for anything else.
+long temporary_of(const std::string& name, bool (*ours)(const std::string&)) {
   static const std::regex part(R"(\.(.+)\.part([0-9]+))"), tmp(R"((.+)\.tmp([0-9]+))"),
       probe(R"(\.silt-write-test-([0-9]+))");
   std::smatch m;
   if (std::regex_match(name, m, probe)) return std::stol(m[1].str());
-  if ((std::regex_match(name, m, part) || std::regex_match(name, m, tmp)) &&
-      written_by_silt(m[1].str()))
+  if ((std::regex_match(name, m, part) || std::regex_match(name, m, tmp)) && ours(m[1].str()))
     return std::stol(m[2].str());
   return 0;
 }
 
 // Temporaries of processes that no longer run: a killed run's, which nothing else removes. Those
 // of a live process (another rank of this run writing its probe) are left alone.
-void remove_stale_temporaries(const std::string& dir) {
+void remove_stale_temporaries(const std::string& dir,
+                              bool (*ours)(const std::string&) = written_by_silt) {
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
-    const long pid = temporary_of(e.path().filename().string());
+    const long pid = temporary_of(e.path().filename().string(), ours);
     if (pid <= 0 || pid == long(::getpid())) continue;
     if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to know)
     std::error_code rm;
@@ -115,6 +121,11 @@ void claim_output_dir(const std::string& dir, OutputMode mode) {
       if (ec)
         throw Error(fmt::format("--overwrite: cannot remove '{}': {}", p.string(), ec.message()));
     }
+}
+
+void remove_stale_checkpoint_temporaries(const std::string& dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) remove_stale_temporaries(dir, written_to_ensemble_checkpoint);
 }
 
 void claim_ensemble_dir(const std::string& dir, OutputMode mode) {

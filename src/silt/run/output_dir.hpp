@@ -24,5 +24,9 @@ void claim_output_dir(const std::string& dir, OutputMode mode);
 /// members' folders members/<name>/ (each as claim_output_dir; removed once empty). Restart
 /// (a stopped ensemble continued from OUT/ensemble_checkpoint) keeps everything.
 void claim_ensemble_dir(const std::string& dir, OutputMode mode);
+/// Removes from an ensemble's checkpoint folder (ensemble_checkpoint.hpp) the temporary files of
+/// a run killed before it renamed them (.member_<m>.silt.partPID, ... of a process that is gone:
+/// a member's periodic checkpoint half written); a restart and --overwrite call it.
+void remove_stale_checkpoint_temporaries(const std::string& dir);
 
 }  // namespace silt::run
