@@ -3,7 +3,8 @@
 # each tree (directories made by `git archive COMMIT`, e.g. under .snap/) in parallel with the
 # flags of frame_rate_trees.sh, then runs bench/ensemble_swe_gpu.sh (64 x 1M cells, float64, one
 # K per entry of KS) with each build in turn, ROUNDS times, the trees interleaved; with
-# ENSEMBLE_MPM=1 also bench/ensemble_mpm_gpu.sh (256 x 32K particles, K = 8). Each ensemble line
+# ENSEMBLE_MPM=1 also bench/ensemble_mpm_gpu.sh (256 x 32K particles, one K per entry of
+# ENSEMBLE_MPM_KS, default 8). Each ensemble line
 # comes with its member walls, the wall outside them, and the device blocks the members reused
 # (trees from before the block cache print no such line), and once per tree the 1M-cell grid
 # alone (`silt bench swe --sizes 1M`: one member's kernels, no set-up). Prints numbers, asserts
@@ -25,7 +26,7 @@ for r in $(seq 1 "$ROUNDS"); do
     bash bench/ensemble_swe_gpu.sh "$t/build-gpu" cuda "$KS" 64M 2>&1 |
       grep -E "^ensemble|^one silt run|member wall|device blocks|lowered|member pool"
     if [ "${ENSEMBLE_MPM:-0}" = 1 ]; then
-      bash bench/ensemble_mpm_gpu.sh "$t/build-gpu" cuda 0.0015625 0.0001 0.05 "8" 2>&1 |
+      bash bench/ensemble_mpm_gpu.sh "$t/build-gpu" cuda 0.0015625 0.0001 0.05 "${ENSEMBLE_MPM_KS:-8}" 2>&1 |
         grep -E "^ensemble|^one silt run|member wall|device blocks|lowered|member pool"
     fi
   done
