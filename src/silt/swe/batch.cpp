@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "silt/core/error.hpp"
+#include "silt/swe/batch_phases.hpp"
 #include "silt/swe/engine_parts.hpp"
 #include "silt/swe/fused_step.hpp"
 #include "silt/swe/solver_impl.hpp"
@@ -55,17 +56,19 @@ struct Lockstep {
     return fmt::format("swe batch: member {} ('{}')", k, solvers[k]->scene().name);
   }
 
-  // One step of the members `on` (indices): their clocks, one tile launch, the rest of their steps;
-  // or each member's whole step in turn.
+  // One step of the members `on` (indices): one launch of their clocks, one of the tile kernel,
+  // the rest of their steps; or each member's whole step in turn.
   void step(const std::vector<size_t>& on) {
     if (!tiles) {
       for (size_t k : on) engines[k]->batch_step();
       return;
     }
     views.clear();
-    for (size_t k : on) engines[k]->batch_step_head();
     for (size_t k : on) views.push_back(engines[k]->batch_view());
     const Engine<T>& first = *engines[on.front()];
+    for (size_t k : on) engines[k]->batch_clock_before();
+    detail::phase_clock_batch(first.batch_exec(), views);
+    for (size_t k : on) engines[k]->batch_clock_after();
     detail::phase_fused_update_batch(first.batch_exec(), views, first.batch_box(),
                                      "swe.fused_update.batch", first.batch_tiles());
     for (size_t k : on) engines[k]->batch_step_tail();

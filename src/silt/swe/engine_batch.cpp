@@ -16,11 +16,18 @@ std::string Engine<T>::batch_refusal() const {
 }
 
 // launch_step() before its update, for one part: nothing to exchange, nothing to agree on (its
-// Exchange's calls are no-ops), its clock.
+// Exchange's calls are no-ops), advance_clocks() around the batch's clock.
 template <class T>
-void Engine<T>::batch_step_head() {
+void Engine<T>::batch_clock_before() {
   clock_known_ = false;
-  advance_clocks();
+  Part<T>& p = *parts_.front();
+  activate(p.exec);
+  if (has_discharge_) phase_wet_count(p.exec, p.view(cur_, 1 - cur_));
+}
+
+template <class T>
+void Engine<T>::batch_clock_after() {
+  if (has_rating_) phase_rating_conveyance(*parts_.front(), cur_, false);
 }
 
 template <class T>
@@ -36,7 +43,8 @@ Box2 Engine<T>::batch_box() const {
 
 #define SILT_SWE_ENGINE_BATCH(T)                                \
   template std::string Engine<T>::batch_refusal() const;        \
-  template void Engine<T>::batch_step_head();                   \
+  template void Engine<T>::batch_clock_before();                \
+  template void Engine<T>::batch_clock_after();                 \
   template SolverView<T> Engine<T>::batch_view() const;         \
   template Box2 Engine<T>::batch_box() const;
 SILT_SWE_ENGINE_BATCH(float)

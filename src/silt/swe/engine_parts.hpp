@@ -64,9 +64,12 @@ class Engine final : public EngineBase {
   std::string batch_refusal() const;
   /// One whole step (launch_step()), for members stepped one after another (the CPU).
   void batch_step() { launch_step(); }
-  /// launch_step() up to the tile update: the clock (one part: nothing to exchange).
-  void batch_step_head();
-  /// The view the step's tile update takes (after batch_step_head()), its box and tile list.
+  /// launch_step() up to the tile update (one part: nothing to exchange), around the clock that
+  /// the batch launches for all members (phase_clock_batch, of batch_view()): the wet count of
+  /// discharge segments before it, the rating segments' conveyance after it.
+  void batch_clock_before();
+  void batch_clock_after();
+  /// The view the step's clock and tile update take, its box and tile list.
   SolverView<T> batch_view() const;
   Box2 batch_box() const;
   const TileList& batch_tiles() const { return parts_.front()->tile_list; }
