@@ -46,8 +46,9 @@ BatchResult run_batch(const Exec& exec, int members, long long cells, swe::Preci
     s.manning.assign(s.manning.size(), 0.02 + 0.0002 * k);
     solvers.emplace_back(s, exec, options);
   }
-  swe::Batch batch(std::vector<std::reference_wrapper<swe::Solver>>(solvers.begin(), solvers.end()));
-  batch.step_many(5);          // warm up: module load, caches, first dt
+  swe::Batch batch(
+      std::vector<std::reference_wrapper<swe::Solver>>(solvers.begin(), solvers.end()));
+  batch.step_many(5);           // warm up: module load, caches, first dt
   (void)solvers.back().time();  // waits for the stream
   const auto t0 = std::chrono::steady_clock::now();
   batch.step_many(steps);
@@ -70,9 +71,9 @@ int cmd_bench_swe_batch(const BenchOptions& o) {
   if (sizes.empty()) sizes = {cuda ? "1M" : "64K"};
   std::vector<std::string> precisions = o.precisions;
   if (precisions.empty()) precisions = {"float32", "float64"};
-  fmt::print("silt bench swe --batch {}: backend {}{}\n", o.batch, to_string(backend),
-             cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads",
-                                                                  host_thread_count()));
+  fmt::print(
+      "silt bench swe --batch {}: backend {}{}\n", o.batch, to_string(backend),
+      cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads", host_thread_count()));
   fmt::print("{:>8} {:>12} {:>9} {:>7} {:>10} {:>14} {:>8}\n", "members", "cells/member",
              "precision", "steps", "ms/step", "G cell-upd/s", "batched");
   for (const auto& size : sizes)

@@ -42,8 +42,8 @@ void expect_same_bits(const Solver& got, const Solver& want, const std::string& 
   EXPECT_EQ(got.steps(), want.steps()) << who;
   EXPECT_EQ(got.last_dt(), want.last_dt()) << who;
   const Fields a = got.fields(), b = want.fields();
-  const std::vector<std::pair<const char*, std::pair<const std::vector<double>*,
-                                                     const std::vector<double>*>>>
+  const std::vector<
+      std::pair<const char*, std::pair<const std::vector<double>*, const std::vector<double>*>>>
       arrays = {{"h", {&a.h, &b.h}},
                 {"hu", {&a.hu, &b.hu}},
                 {"hv", {&a.hv, &b.hv}},

@@ -190,7 +190,8 @@ void Batch::Impl::check_as(Lockstep<T>& l) {
           l.who(k)));
     const Exec& x = e.batch_exec();
     const Exec& x0 = e0.batch_exec();
-    if (x.backend != x0.backend || (x.is_cuda() && (x.device != x0.device || x.stream != x0.stream)))
+    if (x.backend != x0.backend ||
+        (x.is_cuda() && (x.device != x0.device || x.stream != x0.stream)))
       throw Error(fmt::format(
           "{}: it steps on {} device {} and member 0 on {} device {}, or on another stream: a "
           "batch's members share one device and one stream (SolverOptions::stream)",
@@ -209,14 +210,15 @@ void Batch::Impl::check() {
     const Scene& s = members[k]->scene();
     const std::string who = fmt::format("swe batch: member {} ('{}')", k, s.name);
     if (s.precision != s0.precision)
-      throw Error(fmt::format("{} is {} and member 0 ('{}') {}: a batch's members share the "
-                              "precision",
-                              who, precision_name(s.precision), s0.name,
-                              precision_name(s0.precision)));
+      throw Error(
+          fmt::format("{} is {} and member 0 ('{}') {}: a batch's members share the "
+                      "precision",
+                      who, precision_name(s.precision), s0.name, precision_name(s0.precision)));
     if (s.grid.nx != s0.grid.nx || s.grid.ny != s0.grid.ny)
-      throw Error(fmt::format("{} has a {} x {} grid and member 0 ('{}') {} x {}: a batch's "
-                              "members share the grid's size",
-                              who, s.grid.nx, s.grid.ny, s0.name, s0.grid.nx, s0.grid.ny));
+      throw Error(
+          fmt::format("{} has a {} x {} grid and member 0 ('{}') {} x {}: a batch's "
+                      "members share the grid's size",
+                      who, s.grid.nx, s.grid.ny, s0.name, s0.grid.nx, s0.grid.ny));
   }
   checked.clear();
   if (s0.precision == Precision::f64)
@@ -242,7 +244,7 @@ int Batch::size() const {
 bool Batch::batched() const {
   impl_->check();
   return impl_->members[0]->scene().precision == Precision::f64 ? impl_->f64.tiles
-                                                                 : impl_->f32.tiles;
+                                                                : impl_->f32.tiles;
 }
 
 void Batch::step_many(long long count) {

@@ -108,9 +108,10 @@ template <class T>
 void Engine<T>::make_parts(const Split& split, const SolverOptions& options) {
   const bool several = dec_.size() > 1;
   if (options.stream != nullptr && (several || !split.execs.front().is_cuda()))
-    throw Error(fmt::format("swe scene '{}': SolverOptions::stream is for a CUDA run of one part "
-                            "(this run: {} part(s) on {})",
-                            scene_.name, dec_.size(), to_string(split.execs.front().backend)));
+    throw Error(
+        fmt::format("swe scene '{}': SolverOptions::stream is for a CUDA run of one part "
+                    "(this run: {} part(s) on {})",
+                    scene_.name, dec_.size(), to_string(split.execs.front().backend)));
   std::vector<int> devices;
   for (const Exec& e : split.execs)
     if (e.is_cuda() && std::find(devices.begin(), devices.end(), e.device) == devices.end())

@@ -41,11 +41,11 @@ Box2 Engine<T>::batch_box() const {
   return grown(*parts_.front(), 0);
 }
 
-#define SILT_SWE_ENGINE_BATCH(T)                                \
-  template std::string Engine<T>::batch_refusal() const;        \
-  template void Engine<T>::batch_clock_before();                \
-  template void Engine<T>::batch_clock_after();                 \
-  template SolverView<T> Engine<T>::batch_view() const;         \
+#define SILT_SWE_ENGINE_BATCH(T)                         \
+  template std::string Engine<T>::batch_refusal() const; \
+  template void Engine<T>::batch_clock_before();         \
+  template void Engine<T>::batch_clock_after();          \
+  template SolverView<T> Engine<T>::batch_view() const;  \
   template Box2 Engine<T>::batch_box() const;
 SILT_SWE_ENGINE_BATCH(float)
 SILT_SWE_ENGINE_BATCH(double)

@@ -1,7 +1,7 @@
 #include "silt/swe/fused_step.hpp"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <utility>
@@ -503,7 +503,8 @@ void launch_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box
   const unsigned features = tile_features(views.front());
   for (const SolverView<T>& v : views) {
     check_view(v, box);
-    SILT_REQUIRE(tile_features(v) == features, "swe batched fused kernel: members' features differ");
+    SILT_REQUIRE(tile_features(v) == features,
+                 "swe batched fused kernel: members' features differ");
   }
   bool listed = false;
   dim3 grid = tile_grid<T>(box, list, listed);
@@ -519,8 +520,8 @@ void launch_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box
     std::copy(views.begin() + std::ptrdiff_t(first), views.begin() + std::ptrdiff_t(first) + n,
               params->v);
     grid.z = unsigned(n);
-    silt::launch_kernel(exec, label, grid, dim3(kTileX, kTileY), 0, kernels[features], *params,
-                        box, listed ? list.tiles : nullptr);
+    silt::launch_kernel(exec, label, grid, dim3(kTileX, kTileY), 0, kernels[features], *params, box,
+                        listed ? list.tiles : nullptr);
     g_fused_launches.fetch_add(1, std::memory_order_relaxed);
     g_fused_tiles.fetch_add(std::uint64_t(grid.x) * grid.y * grid.z, std::memory_order_relaxed);
   }

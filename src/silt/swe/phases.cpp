@@ -12,7 +12,6 @@
 
 namespace silt::swe::detail {
 
-
 template <class T>
 void phase_clock(const Exec& exec, const SolverView<T>& v) {
   parallel_for(
