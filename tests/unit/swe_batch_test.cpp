@@ -136,6 +136,30 @@ TEST(SweBatch, StepManyGivesEachMemberItsOwnSteps) {
   }
 }
 
+// Rain rasters with frames at other times in each member: each stops at its own frame times.
+TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
+  std::vector<Scene> scenes = members(Precision::f64);
+  const std::vector<std::vector<double>> times = {{0.0, 1.3, 3.1}, {0.0, 0.9, 2.2}, {0.0, 2.0}};
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    Scene& s = scenes[k];
+    s.rain.t = times[k];
+    for (size_t f = 0; f < times[k].size(); ++f) {
+      std::vector<double> rate(s.depth.size());
+      for (size_t c = 0; c < rate.size(); ++c) rate[c] = 1e-4 * double((c + f + k) % 7);
+      s.rain.rate.push_back(rate);
+      s.rain.source.push_back("frame " + std::to_string(f));
+    }
+  }
+  Members m(scenes);
+  Batch batch(m.refs());
+  ASSERT_TRUE(batch.advance_to(4.0));
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    Solver solo(scenes[k], test::exec());
+    solo.advance_to(4.0);
+    expect_same_bits(m.solvers[k], solo, scenes[k].name);
+  }
+}
+
 TEST(SweBatch, FloatMembersStepAsAlone) {
   const std::vector<Scene> scenes = members(Precision::f32);
   Members m(scenes);
