@@ -124,8 +124,10 @@ int bench_steps(int requested, long long cells, bool cuda) {
   return static_cast<int>(std::clamp(4e10 / double(cells) / (cuda ? 1 : 200), 5.0, 2000.0));
 }
 int cmd_bench_swe_multi(const BenchOptions& o);
+int cmd_bench_swe_batch(const BenchOptions& o);
 
 int cmd_bench_swe(const BenchOptions& o) {
+  if (o.batch > 0) return cmd_bench_swe_batch(o);
   if (o.devices.size() > 1 || partition::World::get().distributed()) return cmd_bench_swe_multi(o);
   const Backend backend = backend_from_string(o.backend);
   const int device = o.devices.empty() ? 0 : o.devices.front();

@@ -45,6 +45,7 @@ struct BenchOptions {
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
   bool muscl = false;  // swe: physics.scheme = "muscl" (a step: Heun's two stages)
   int halo = 0;        // swe split: halo layers (0: run::halo_layers())
+  int batch = 0;       // swe: members of each size stepped together by swe::Batch (0: one solver)
 };
 
 int cmd_info();

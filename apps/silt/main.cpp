@@ -93,6 +93,11 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "
       "on CPU partitions)");
+  bench_cmd
+      ->add_option("--batch", bench.batch,
+                   "swe: K members of each size stepped together by one swe::Batch (on CUDA one "
+                   "tile-kernel launch for all); prints the total cell-updates/s")
+      ->check(CLI::Range(1, 4096));
   return bench_cmd;
 }
 

@@ -28,3 +28,7 @@ silt_add_test(NAME swe_step_peaks_test SOURCES swe_step_peaks_test.cpp LABEL uni
 # Gauges sampled on the device against probing at each sample time: the same rows, bit for bit.
 silt_add_test(NAME swe_device_gauges_test SOURCES swe_device_gauges_test.cpp LABEL unit
               LIBS silt::swe CUDA TIMEOUT 120)
+# Members of one grid stepped in lock step (batch.hpp): each member's own run bit for bit, on CPU
+# (unit) and CUDA (gpu: one launch of the tile kernel for every member), and the refusals.
+silt_add_test(NAME swe_batch_test SOURCES swe_batch_test.cpp LABEL unit LIBS silt::swe CUDA
+              TIMEOUT 300)

@@ -28,6 +28,12 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   const Exec& exec() const { return exec_; }
+  /// exec's own stream (a caller's), not owned: left alone when this object goes.
+  static Stream borrowed(const Exec& exec) {
+    Stream s;
+    s.exec_ = exec;
+    return s;
+  }
 
  private:
   Exec exec_{};

@@ -77,7 +77,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       has_rating_(!layout_.rating_cells.empty()),
       path_(step_path<Path>(s, split, options)) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
-  make_parts(split);
+  make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
   update_speed();
@@ -105,15 +105,26 @@ Engine<T>::~Engine() {
 // clock read, a sum) would wait for all of them. One part has a ring of one inactive cell beyond
 // the grid's edge; several, a ring of k layers.
 template <class T>
-void Engine<T>::make_parts(const Split& split) {
+void Engine<T>::make_parts(const Split& split, const SolverOptions& options) {
   const bool several = dec_.size() > 1;
+  if (options.stream != nullptr && (several || !split.execs.front().is_cuda()))
+    throw Error(
+        fmt::format("swe scene '{}': SolverOptions::stream is for a CUDA run of one part "
+                    "(this run: {} part(s) on {})",
+                    scene_.name, dec_.size(), to_string(split.execs.front().backend)));
   std::vector<int> devices;
   for (const Exec& e : split.execs)
     if (e.is_cuda() && std::find(devices.begin(), devices.end(), e.device) == devices.end())
       devices.push_back(e.device);
   if (devices.size() > 1) enable_peer_access(devices);
   for (int k = 0; k < per_rank_; ++k) {
-    compute_.emplace_back(split.execs[size_t(k)]);  // the host exec itself on the CPU
+    if (options.stream != nullptr) {
+      Exec e = split.execs[size_t(k)];
+      e.stream = options.stream;
+      compute_.push_back(Stream::borrowed(e));  // the caller's
+    } else {
+      compute_.emplace_back(split.execs[size_t(k)]);  // the host exec itself on the CPU
+    }
     const Exec ce = compute_.back().exec();
     const int id = world_.rank() * per_rank_ + k;
     parts_.push_back(
@@ -169,6 +180,11 @@ void Engine<T>::launch_step() {
     update_overlapping_exchange(r);
   else
     update_all(r, path_ == Path::tile ? "swe.fused_update" : "swe.update");
+  end_step();
+}
+
+template <class T>
+void Engine<T>::end_step() {
   finish_parts();
   accumulate_sections();
   accumulate_mask_edges();
@@ -338,17 +354,32 @@ void Engine<T>::step() {
 
 template <class T>
 void Engine<T>::step_many(long long count) {
+  queue_steps(count);
+  for (long long k = 0; k < count; ++k) {
+    before_queued_step();
+    launch_step();
+    after_queued_step(k);
+  }
+}
+
+template <class T>
+void Engine<T>::queue_steps(long long count) {
   const double inf = std::numeric_limits<double>::infinity();
   set_target(inf, inf);
   faults_unread_ = faults_unread_ || count > 0;
-  for (long long k = 0; k < count; ++k) {
-    // Rain rasters: the bracket of each step's start (a wait for the device per step; steps
-    // queued this way are for tests and benchmarks, runs go through advance_to).
-    if (!scene_.rain.empty()) select_rain(clock()[kTime]);
-    launch_step();
-    // Device gauges hold one batch of rows: read them before the next batch could overflow.
-    if (gauges_.on && (k + 1) % kMaxBatch == 0) read_gauge_rows(clock());
-  }
+}
+
+template <class T>
+void Engine<T>::before_queued_step() {
+  // Rain rasters: the bracket of each step's start (a wait for the device per step; steps
+  // queued this way are for tests and benchmarks, runs go through advance_to).
+  if (!scene_.rain.empty()) select_rain(clock()[kTime]);
+}
+
+template <class T>
+void Engine<T>::after_queued_step(long long k) {
+  // Device gauges hold one batch of rows: read them before the next batch could overflow.
+  if (gauges_.on && (k + 1) % kMaxBatch == 0) read_gauge_rows(clock());
 }
 
 template <class T>
@@ -381,29 +412,48 @@ bool Engine<T>::advance_to(double t_end, const std::function<bool()>& stop, doub
 // (not shortened for it: the steps the run would take anyway).
 template <class T>
 bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop, double after) {
-  Clock c = clock();
+  Clock c;
+  if (!within_begin(t_end, after, c)) return true;
+  const double end = std::min(t_end, after);
+  for (;;) {
+    within_backup();
+    // Every rank computes the same count from the same clock, so all take part in the same
+    // collectives.
+    const long long n = batch_steps(end - c[kTime], c[kCflDt], kMaxBatch);
+    for (long long k = 0; k < n; ++k) launch_step();
+    c = within_check();
+    if (!(c[kTime] < end)) return true;
+    if (stop && stop()) return false;
+  }
+}
+
+template <class T>
+bool Engine<T>::within_begin(double t_end, double after, Clock& c) {
+  c = clock();
   // A fault left by step() calls: no checkpoint to go back to (a batch of advance_within reads its
   // own faults, so after one nothing is left to read).
   if (faults_unread_) check_faults(c, false);
   read_gauge_rows(c);  // rows of step() calls
   const double end = std::min(t_end, after);
-  if (!(end > c[kTime])) return true;
+  if (!(end > c[kTime])) return false;
   set_target(t_end, after);
-  for (;;) {
-    for (auto& p : parts_) {
-      activate(p->exec);  // launches go to the current device (fault reads move it)
-      p->copy_state(cur_, /*to_backup=*/true);
-    }
-    // Every rank computes the same count from the same clock, so all take part in the same
-    // collectives.
-    const long long n = batch_steps(end - c[kTime], c[kCflDt], kMaxBatch);
-    for (long long k = 0; k < n; ++k) launch_step();
-    c = clock();
-    check_faults(c, true);
-    read_gauge_rows(c);
-    if (!(c[kTime] < end)) return true;
-    if (stop && stop()) return false;
+  return true;
+}
+
+template <class T>
+void Engine<T>::within_backup() {
+  for (auto& p : parts_) {
+    activate(p->exec);  // launches go to the current device (fault reads move it)
+    p->copy_state(cur_, /*to_backup=*/true);
   }
+}
+
+template <class T>
+Clock Engine<T>::within_check() {
+  const Clock c = clock();
+  check_faults(c, true);
+  read_gauge_rows(c);
+  return c;
 }
 
 template <class T>

@@ -54,13 +54,55 @@ class Engine final : public EngineBase {
   bool track_step_peaks(const StepPeaks& from) override;
   StepPeaks step_peaks() const override;
 
+  // The hooks of swe::Batch (engine_batch.cpp), which steps one-part engines in lock step, each
+  // with its own clock: the pieces of step_many() and advance_within() it calls for every member,
+  // and launch_step() cut around the tile update, so that one launch of the tile kernel updates
+  // every member's cells between the members' clocks and the rest of their steps. step_many()
+  // and advance_within() are built of the same pieces.
+  /// Why this engine cannot share a launch of the tile kernel ("": it can): it must step one
+  /// CUDA part with the first-order scheme on the tile kernel.
+  std::string batch_refusal() const;
+  /// One whole step (launch_step()), for members stepped one after another (the CPU).
+  void batch_step() { launch_step(); }
+  /// launch_step() up to the tile update (one part: nothing to exchange), around the clock that
+  /// the batch launches for all members (phase_clock_batch, of batch_view()): the wet count of
+  /// discharge segments before it, the rating segments' conveyance after it.
+  void batch_clock_before();
+  void batch_clock_after();
+  /// The view the step's clock and tile update take, its box and tile list.
+  SolverView<T> batch_view() const;
+  Box2 batch_box() const;
+  const TileList& batch_tiles() const { return parts_.front()->tile_list; }
+  /// launch_step() after the tile update.
+  void batch_step_tail() { end_step(); }
+  /// The part's exec (its device and stream; one part).
+  const Exec& batch_exec() const { return parts_.front()->exec; }
+  /// The layout's active mask (whose tiles the tile list holds).
+  const std::vector<std::uint8_t>& batch_active() const { return layout_.active; }
+  /// step_many(count)'s start, before each of its steps, and after step k.
+  void queue_steps(long long count);
+  void before_queued_step();
+  void after_queued_step(long long k);
+  /// advance_within(t_end, ..., after)'s start: reads the clock into c, reports faults and gauge
+  /// rows of earlier step() calls, and sets the target; false when the clock already stands at
+  /// min(t_end, after) (nothing to step).
+  bool within_begin(double t_end, double after, Clock& c);
+  /// Before a batch of steps: the state to go back to when the batch faults.
+  void within_backup();
+  /// After a batch: the clock, its faults (silt::Error, the state of the backup restored) and
+  /// the batch's gauge rows.
+  Clock within_check();
+  /// Every part's rain bracket for time t; returns the time it ends (+inf: never).
+  double rain_bracket(double t) { return select_rain(t); }
+
  private:
   // Construction (engine.cpp).
-  void make_parts(const Split& split);
+  void make_parts(const Split& split, const SolverOptions& options);
   /// One CUDA part on the tile kernel: the list of its tiles that hold an active cell.
   void make_tile_list();
-  // The phases of a step (engine.cpp).
+  // The phases of a step (engine.cpp); end_step(): those after the update.
   void launch_step();
+  void end_step();
   // The second-order step (engine_muscl.cpp): Heun's two stages over ghost-expanded boxes, then
   // the plain phases with the boundary flow of both stages.
   void launch_muscl_step();
@@ -114,7 +156,8 @@ class Engine final : public EngineBase {
   partition::Decomposition dec_;
   const partition::World& world_;
   int per_rank_;
-  // Each part's stream (make_parts): a CUDA stream of its own; the host exec on the CPU.
+  // Each part's stream (make_parts): a CUDA stream of its own (or SolverOptions::stream, not
+  // owned); the host exec on the CPU.
   std::vector<Stream> compute_;
   std::vector<std::unique_ptr<Part<T>>> parts_;
   // What moves between the parts: halos, the dt reduction and their cadence (nothing on one part).

@@ -1,7 +1,9 @@
 #include "silt/swe/fused_step.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <memory>
 #include <utility>
 
 #include "silt/core/error.hpp"
@@ -276,12 +278,18 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
 template <class T>
 constexpr int kMinBlocksPerSm = sizeof(T) == 4 ? 5 : 4;
 
-// One instantiation per set F of TileFeature bits (tile_kernels): one body, the features' code
-// compiled in only where F has them. R: rows per thread.
-template <class T, int TX, int TY, int R, int MinBlocks, unsigned F>
+// The tile kernel: one instantiation per set F of TileFeature bits (tile_kernels), the features'
+// code compiled in only where F has them; R: rows per thread. N views travel in its parameters:
+// N = 1, one part's update box (phase_fused_update); N = kTileBatchMax<T>, the members of
+// a batch over the same box (phase_fused_update_batch), block (x, y, z) being tile (x, y) of
+// member z. The view is then a uniform index into the constant bank, never a load from global
+// memory (a global load of the tile's position spilled the float64 kernel, docs/NOTES.md "The dam
+// break's slower step"). One body: the member only chooses the view.
+template <class T, int TX, int TY, int R, int MinBlocks, unsigned F, int N>
 __global__ void __launch_bounds__(TX* TY, MinBlocks)
-    fused_update_kernel(const __grid_constant__ SolverView<T> v, const Box2 box,
+    fused_update_kernel(const __grid_constant__ TileViews<T, N> views, const Box2 box,
                         const std::uint32_t* __restrict__ tiles) {
+  const SolverView<T>& v = views.v[N == 1 ? 0u : blockIdx.z];
   constexpr int NY = TY * R;  // rows of the tile, its ghost row included
   // One shared object, so that the compiler addresses the staged cells and the edge fluxes of a
   // thread from one base.
@@ -419,15 +427,23 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
 // The tile kernel of each feature set, indexed by its TileFeature bits.
 template <class T, unsigned... F>
 constexpr auto tile_kernels(std::integer_sequence<unsigned, F...>) {
-  using Kernel = void (*)(SolverView<T>, Box2, const std::uint32_t*);
+  using Kernel = void (*)(TileViews<T, 1>, Box2, const std::uint32_t*);
   return std::array<Kernel, sizeof...(F)>{
-      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm<T>, F>...};
+      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm<T>, F, 1>...};
 }
 
+// The batched tile kernel of each feature set, indexed by its TileFeature bits.
+template <class T, unsigned... F>
+constexpr auto tile_batch_kernels(std::integer_sequence<unsigned, F...>) {
+  using Kernel = void (*)(TileBatchViews<T>, Box2, const std::uint32_t*);
+  return std::array<Kernel, sizeof...(F)>{
+      &fused_update_kernel<T, kTileX, kTileY, kTileRows<T>, kMinBlocksPerSm<T>, F,
+                           kTileBatchMax<T>>...};
+}
+
+// The checks of a view before the tile kernel steps box of it.
 template <class T>
-void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label,
-            const TileList& list) {
-  constexpr int TX = kTileX, NY = kTileY * kTileRows<T>;
+void check_view(const SolverView<T>& v, Box2 box) {
   // The kernel indexes every field with the state's offset: they must share its layout.
   SILT_REQUIRE(v.h_new.stride() == v.e.h.stride() && v.e.z.stride() == v.e.h.stride() &&
                    v.max_depth.stride() == v.e.h.stride() &&
@@ -443,25 +459,72 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   const Index ext = v.e.ext;
   SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
                "swe fused kernel: box reaches beyond the halo");
-  if (box.count() == 0) return;
-  const dim3 block(TX, kTileY);
+}
+
+// The blocks of one view's launch over box: every tile of the box, or the list when it was made
+// for this box (the whole grid of one part) and leaves a tile out. A list of every tile (a grid
+// without nodata) is the grid in the same order, launched as the grid: each block then takes its
+// tile from blockIdx, without a load ahead of its first reads. grid.x == 0: nothing to launch.
+template <class T>
+dim3 tile_grid(Box2 box, const TileList& list, bool& listed) {
+  constexpr int TX = kTileX, NY = kTileY * kTileRows<T>;
+  listed = false;
+  if (box.count() == 0) return dim3(0, 0);
   const dim3 all(static_cast<unsigned>((box.i1 - box.i0 + TX - 2) / (TX - 1)),
                  static_cast<unsigned>((box.j1 - box.j0 + NY - 2) / (NY - 1)));
-  // The list when it was made for this box (the whole grid of one part) and leaves a tile out;
-  // every tile otherwise. A list of every tile (a grid without nodata) is the grid in the same
-  // order, launched as the grid: each block then takes its tile from blockIdx, without a load
-  // ahead of its first reads.
-  const bool listed = list.tiles != nullptr && list.box.i0 == box.i0 && list.box.i1 == box.i1 &&
-                      list.box.j0 == box.j0 && list.box.j1 == box.j1 &&
-                      std::uint64_t(list.count) < std::uint64_t(all.x) * all.y;
-  if (listed && list.count == 0) return;  // no active cell: nothing changes (no tile is launched)
-  const dim3 grid = listed ? dim3(list.count, 1) : all;
+  listed = list.tiles != nullptr && list.box.i0 == box.i0 && list.box.i1 == box.i1 &&
+           list.box.j0 == box.j0 && list.box.j1 == box.j1 &&
+           std::uint64_t(list.count) < std::uint64_t(all.x) * all.y;
+  // A list without a tile: no active cell, nothing changes (no tile is launched).
+  if (listed && list.count == 0) return dim3(0, 0);
+  return listed ? dim3(list.count, 1) : all;
+}
+
+template <class T>
+void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label,
+            const TileList& list) {
+  check_view(v, box);
+  bool listed = false;
+  const dim3 grid = tile_grid<T>(box, list, listed);
+  if (grid.x == 0) return;
   static constexpr auto kernels =
       tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
-  silt::launch_kernel(exec, label, grid, block, 0, kernels[tile_features(v)], v, box,
-                      listed ? list.tiles : nullptr);
+  silt::launch_kernel(exec, label, grid, dim3(kTileX, kTileY), 0, kernels[tile_features(v)],
+                      TileViews<T, 1>{{v}}, box, listed ? list.tiles : nullptr);
   g_fused_launches.fetch_add(1, std::memory_order_relaxed);
   g_fused_tiles.fetch_add(std::uint64_t(grid.x) * grid.y, std::memory_order_relaxed);
+}
+
+// Members' views in chunks of kTileBatchMax<T>, one launch a chunk.
+template <class T>
+void launch_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box2 box,
+                  const char* label, const TileList& list) {
+  if (views.empty()) return;
+  const unsigned features = tile_features(views.front());
+  for (const SolverView<T>& v : views) {
+    check_view(v, box);
+    SILT_REQUIRE(tile_features(v) == features,
+                 "swe batched fused kernel: members' features differ");
+  }
+  bool listed = false;
+  dim3 grid = tile_grid<T>(box, list, listed);
+  if (grid.x == 0) return;
+  static constexpr auto kernels =
+      tile_batch_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
+  // 32 KB of parameters: kept off the stack, reused by the thread's later launches.
+  thread_local std::unique_ptr<TileBatchViews<T>> params;
+  if (!params) params = std::make_unique<TileBatchViews<T>>();
+  constexpr int kMax = kTileBatchMax<T>;
+  for (size_t first = 0; first < views.size(); first += kMax) {
+    const int n = int(std::min(views.size() - first, size_t(kMax)));
+    std::copy(views.begin() + std::ptrdiff_t(first), views.begin() + std::ptrdiff_t(first) + n,
+              params->v);
+    grid.z = unsigned(n);
+    silt::launch_kernel(exec, label, grid, dim3(kTileX, kTileY), 0, kernels[features], *params, box,
+                        listed ? list.tiles : nullptr);
+    g_fused_launches.fetch_add(1, std::memory_order_relaxed);
+    g_fused_tiles.fetch_add(std::uint64_t(grid.x) * grid.y * grid.z, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace
@@ -471,10 +534,20 @@ void phase_fused_update(const Exec& exec, const SolverView<T>& v, std::optional<
                         const char* label, const TileList& list) {
   launch(exec, v, box ? *box : Box2{0, v.e.nx, 0, v.e.ny}, label, list);
 }
+template <class T>
+void phase_fused_update_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box2 box,
+                              const char* label, const TileList& list) {
+  launch_batch(exec, views, box, label, list);
+}
 #else
 template <class T>
 void phase_fused_update(const Exec&, const SolverView<T>&, std::optional<Box2>, const char*,
                         const TileList&) {
+  throw Error("the fused shallow-water kernel needs the CUDA backend");
+}
+template <class T>
+void phase_fused_update_batch(const Exec&, const std::vector<SolverView<T>>&, Box2, const char*,
+                              const TileList&) {
   throw Error("the fused shallow-water kernel needs the CUDA backend");
 }
 #endif
@@ -485,5 +558,9 @@ template void phase_fused_update<float>(const Exec&, const SolverView<float>&, s
                                         const char*, const TileList&);
 template void phase_fused_update<double>(const Exec&, const SolverView<double>&,
                                          std::optional<Box2>, const char*, const TileList&);
+template void phase_fused_update_batch<float>(const Exec&, const std::vector<SolverView<float>>&,
+                                              Box2, const char*, const TileList&);
+template void phase_fused_update_batch<double>(const Exec&, const std::vector<SolverView<double>>&,
+                                               Box2, const char*, const TileList&);
 
 }  // namespace silt::swe::detail

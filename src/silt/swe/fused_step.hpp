@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -102,6 +103,37 @@ template <class T>
 void phase_fused_update(const Exec& exec, const SolverView<T>& v,
                         std::optional<Box2> box = std::nullopt,
                         const char* label = "swe.fused_update", const TileList& list = {});
+
+/// Bytes of parameters a kernel launch may take (CUDA 12.1 and later, on sm_70 and later).
+inline constexpr std::size_t kKernelParamBytes = 32764;
+
+/// N views passed by value as the tile kernel's `__grid_constant__` parameter (with the box and
+/// the tile list): a block reads its view from the constant bank, never from global memory.
+template <class T, int N>
+struct TileViews {
+  SolverView<T> v[N];
+};
+/// The members' views of one launch of the batched tile kernel: as many as fit the parameters.
+template <class T>
+inline constexpr int kTileBatchMax = int((kKernelParamBytes - sizeof(Box2) - sizeof(const void*)) /
+                                         sizeof(SolverView<T>));
+template <class T>
+using TileBatchViews = TileViews<T, kTileBatchMax<T>>;
+static_assert(sizeof(TileBatchViews<float>) + sizeof(Box2) + sizeof(const void*) <=
+                  kKernelParamBytes,
+              "the batched tile kernel's parameters exceed a launch's");
+static_assert(sizeof(TileBatchViews<double>) + sizeof(Box2) + sizeof(const void*) <=
+                  kKernelParamBytes,
+              "the batched tile kernel's parameters exceed a launch's");
+
+/// phase_fused_update over the same box of every view in `views` (members of swe::Batch: the same
+/// nx, ny, ring, tile_features(), and a `list` valid for all of them), in launches of
+/// kTileBatchMax<T> members each: block (x, y, z) steps tile (x, y) of member z. Each
+/// member's cells, bits and counts are those of its own phase_fused_update.
+template <class T>
+void phase_fused_update_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box2 box,
+                              const char* label = "swe.fused_update.batch",
+                              const TileList& list = {});
 
 /// Tile-kernel launches made in this process so far (tests check that a path really ran).
 std::uint64_t fused_launch_count();

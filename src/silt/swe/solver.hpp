@@ -45,6 +45,11 @@ struct SolverOptions {
   // bench/results/swe-cpu-2026-12-01-cpu.md). true: the plain parallel_for phases instead, the
   // test oracle of both and the benchmark's --plain baseline.
   bool plain_phases = false;
+  // A CUDA run of one part: the stream to step on instead of a stream of its own (not owned: the
+  // caller keeps it alive until the solver is gone). The solvers of one swe::Batch share one, so
+  // that the batch's launches for all of them keep their order without events. nullptr: a stream
+  // of its own.
+  CUstream_st* stream = nullptr;
 };
 
 /// What the water does when the bed changes under it (Solver::set_bed).
@@ -65,6 +70,8 @@ struct CommTimes {
   double reduce_s = 0;        // one global reduction of the step's wave speed (the dt), s
   double exchange_bytes = 0;  // received by this process per exchange
 };
+
+class Batch;
 
 class Solver {
  public:
@@ -173,6 +180,7 @@ class Solver {
   std::string layout() const;
 
  private:
+  friend class Batch;  // steps the engines of its members (batch.hpp)
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
