@@ -44,6 +44,8 @@ struct BenchOptions {
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
   bool muscl = false;  // swe: physics.scheme = "muscl" (a step: Heun's two stages)
+  bool batched = false;  // swe: steps queued in batches as a run queues them (Solver::step(n))
+  bool no_graphs = false;  // swe: SolverOptions::step_graphs off (plain launches in a batch)
   int halo = 0;        // swe split: halo layers (0: run::halo_layers())
 };
 
