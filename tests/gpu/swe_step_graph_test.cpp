@@ -177,14 +177,15 @@ void graph_matches_plain(Precision prec, bool raster) {
               (unsigned long long)g.fused_launches, (unsigned long long)p.graph_launches,
               (unsigned long long)p.fused_launches);
   EXPECT_GE(g.rows.size(), 20u);
-  EXPECT_GT(g.steps.back(), 400);
+  EXPECT_GT(g.steps.back(), 337);  // the step() calls' and the advances'
+  // With a rain raster step() selects the bracket before each step: plain launches there.
   expect_identical(g, p);
   EXPECT_EQ(p.graph_launches, 0u);
   if (test::on_gpu()) {
     // The batches went through the graph: its tile kernel launches are the recordings' (two a
     // recording), not one a step.
     EXPECT_GE(g.graph_launches, 5u);
-    EXPECT_LT(g.fused_launches, (unsigned long long)g.steps.back() / 4);
+    if (!raster) EXPECT_LT(g.fused_launches, (unsigned long long)g.steps.back() / 4);
     EXPECT_GE(p.fused_launches, (unsigned long long)p.steps.back());
   } else {
     EXPECT_EQ(g.graph_launches, 0u);  // the CPU never records graphs
