@@ -156,9 +156,9 @@ int cmd_bench_swe(const BenchOptions& o) {
                        : ", scheme muscl (tiles; a step is two stages)");
   if (o.batched)
     fmt::print("steps queued in batches of 256{}\n",
-               !cuda            ? ""
-               : o.no_graphs    ? ", plain launches"
-                                : ", one CUDA graph launch a batch (first order, one device)");
+               !cuda         ? ""
+               : o.no_graphs ? ", plain launches"
+                             : ", one CUDA graph launch a batch (first order, one device)");
   double roof = kHbmBytesPerSecond;
   if (!cuda) {
     const HostStream st = measure_host_stream();
@@ -184,8 +184,7 @@ int cmd_bench_swe(const BenchOptions& o) {
       const swe::Precision p = bench_precision(prec);
       const long long cells = parse_size(size);
       const int steps = bench_steps(o.steps, cells, cuda);
-      const Result r =
-          run_case(exec, cells, p, steps, o.plain, o.muscl, o.batched, !o.no_graphs);
+      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl, o.batched, !o.no_graphs);
       const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8, o.muscl);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       if (cuda)

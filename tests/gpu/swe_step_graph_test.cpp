@@ -8,9 +8,9 @@
 // also checks that the graph path ran.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -170,12 +170,12 @@ void graph_matches_plain(Precision prec, bool raster) {
   const Scene s = masked_basin(prec, raster);
   const Run p = run(s, false);
   const Run g = run(s, true);
-  std::printf("%s, %s: %lld steps, %zu gauge rows; graph run: %llu graph launches, %llu tile "
-              "kernel launches; plain run: %llu graph launches, %llu tile kernel launches\n",
-              s.name.c_str(), prec == Precision::f64 ? "float64" : "float32", g.steps.back(),
-              g.rows.size(), (unsigned long long)g.graph_launches,
-              (unsigned long long)g.fused_launches, (unsigned long long)p.graph_launches,
-              (unsigned long long)p.fused_launches);
+  std::printf(
+      "%s, %s: %lld steps, %zu gauge rows; graph run: %llu graph launches, %llu tile "
+      "kernel launches; plain run: %llu graph launches, %llu tile kernel launches\n",
+      s.name.c_str(), prec == Precision::f64 ? "float64" : "float32", g.steps.back(), g.rows.size(),
+      (unsigned long long)g.graph_launches, (unsigned long long)g.fused_launches,
+      (unsigned long long)p.graph_launches, (unsigned long long)p.fused_launches);
   EXPECT_GE(g.rows.size(), 20u);
   EXPECT_GT(g.steps.back(), 337);  // the step() calls' and the advances'
   // With a rain raster step() selects the bracket before each step: plain launches there.

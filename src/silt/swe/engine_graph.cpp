@@ -74,8 +74,12 @@ bool Engine<T>::step_graph_ready() {
     };
     // Recorded once per copy, in copy order: copy 0 at cur_ = parity, copy 1 at 1 - parity (each
     // launch_step() turns cur_ over), and cur_ is back at parity after both.
-    const LoopGraph::Phase step = [this] { launch_step(); };
-    const LoopGraph::Pre after = [](const LoopHandles&) {};
+    const LoopGraph::Phase step = [this] {
+      launch_step();
+    };
+    const LoopGraph::Pre after = [](const LoopHandles&) {
+      // nothing after a copy's IF node: the step is its body
+    };
     if (!graph_.graph)
       graph_.graph = std::make_unique<LoopGraph>(exec, countdown, step, after, 2);
     else
@@ -112,9 +116,9 @@ void Engine<T>::queue_steps(long long n) {
   clock_known_ = false;
 }
 
-#define SILT_SWE_ENGINE_GRAPH(T)                                     \
+#define SILT_SWE_ENGINE_GRAPH(T)                                  \
   template void Engine<T>::init_step_graph(const SolverOptions&); \
-  template bool Engine<T>::step_graph_ready();                      \
+  template bool Engine<T>::step_graph_ready();                    \
   template void Engine<T>::queue_steps(long long);
 SILT_SWE_ENGINE_GRAPH(float)
 SILT_SWE_ENGINE_GRAPH(double)
