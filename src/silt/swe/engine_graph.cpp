@@ -1,5 +1,5 @@
-// A batch of steps as one CUDA graph launch (step_graph.hpp): one first-order CUDA part of one
-// process, unless SolverOptions::step_graphs is off. Anywhere else, or when recording fails, the
+// A batch of steps as one CUDA graph launch (step_graph.hpp): one CUDA part of one process (the
+// tile kernels of either scheme), unless SolverOptions::step_graphs is off. Anywhere else, or when recording fails, the
 // batch is the plain loop of launch_step() calls.
 #include <fmt/format.h>
 
@@ -48,7 +48,8 @@ void phase_graph_countdown(const Exec& exec, int* w, const LoopHandles& h) {
 
 template <class T>
 void Engine<T>::init_step_graph(const SolverOptions& options) {
-  graph_.wanted = options.step_graphs && path_ == Path::tile && !muscl_ && dec_.size() == 1 &&
+  // Both schemes: one part's launch_step() is kernels only (its Exchange does nothing).
+  graph_.wanted = options.step_graphs && path_ == Path::tile && dec_.size() == 1 &&
                   !world_.distributed() && parts_.size() == 1 && parts_.front()->exec.is_cuda() &&
                   LoopGraph::supported();
 }

@@ -45,7 +45,7 @@ struct SolverOptions {
   // bench/results/swe-cpu-2026-12-01-cpu.md). true: the plain parallel_for phases instead, the
   // test oracle of both and the benchmark's --plain baseline.
   bool plain_phases = false;
-  // One first-order CUDA part: each batch of steps between two host reads of the clock is one
+  // One CUDA part on the tile kernels: each batch of steps between two host reads of the clock is one
   // CUDA graph launch (swe/step_graph.hpp), bit for bit the plain launches' results. false: the
   // plain launches, for tests and benchmarks. Nothing changes on the CPU.
   bool step_graphs = true;

@@ -25,7 +25,7 @@
 namespace silt::swe::detail {
 
 struct StepGraph {
-  bool wanted = false;  // SolverOptions::step_graphs on a first-order CUDA run of one part
+  bool wanted = false;  // SolverOptions::step_graphs on a CUDA run of one part (tile kernels)
   bool failed = false;  // recording failed once: plain launches from then on
   bool dirty = true;    // something the graph baked in changed: record again before the next batch
   int parity = 0;       // cur_ of copy 0
