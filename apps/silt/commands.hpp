@@ -47,7 +47,7 @@ struct BenchOptions {
   bool batched = false;    // swe: steps queued in batches as a run queues them (Solver::step(n))
   bool no_graphs = false;  // swe: SolverOptions::step_graphs off (plain launches in a batch)
   int halo = 0;            // swe split: halo layers (0: run::halo_layers())
-  int batch = 0;           // swe: members of each size stepped together by swe::Batch (0: one solver)
+  int batch = 0;  // swe: members of each size stepped together by swe::Batch (0: one solver)
 };
 
 int cmd_info();
