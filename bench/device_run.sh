@@ -2,7 +2,6 @@
 # One call on the GPU machine: unpack the light -dev packages carried in .deps/, build with CUDA
 # (no GDAL; MPI when the machine's Open MPI has headers), run the GPU tests and the benchmarks, and leave logs under $OUT.
 #   bash bench/device_run.sh [build] [test] [cputest] [bench-swe] [bench-swe-variants] [bench-mpm]
-#                            [bench-swe-graphs]
 #                            [bench-swe-multi] [bench-mpm-multi] [bench-mpm-multi-quick]
 #                            [bench-mpm-parts] [fountain-mpm] [frame-rate] [sass] [ncu-mpm]
 #                            [python] [python-asan] [swe-real-run] [stress] [paper]
@@ -127,20 +126,6 @@ if has bench-swe-variants; then
     echo "== plain parallel_for path"
     $B/apps/silt/silt bench swe --backend cuda --plain --sizes 16M
   } 2>&1 | tee "$OUT/bench-swe-variants.txt"
-fi
-# bench-swe-graphs: a batch of steps as one CUDA graph launch against the same batches as plain
-# launches (swe/step_graph.hpp) and against one step() call a step: float64, 64K and 1M cells
-# (SWE_GRAPH_SIZES).
-if has bench-swe-graphs; then
-  {
-    for g in "" --no-graphs; do
-      echo "== batches of 256, ${g:-one graph launch a batch}"
-      $B/apps/silt/silt bench swe --backend cuda --sizes "${SWE_GRAPH_SIZES:-64K,1M}" \
-        --precision float64 --batched $g
-    done
-    echo "== one step() call a step"
-    $B/apps/silt/silt bench swe --backend cuda --sizes "${SWE_GRAPH_SIZES:-64K,1M}" --precision float64
-  } 2>&1 | tee "$OUT/bench-swe-graphs.txt"
 fi
 if has bench-swe-multi; then
   ngpu=$(nvidia-smi -L | wc -l)

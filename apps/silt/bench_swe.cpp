@@ -2,9 +2,7 @@
 // 1M, 16M and 64M cells (CUDA) or 64K and 1M cells (CPU) in float32 and float64, with the achieved
 // bytes/s against the roofline: the measured HBM copy bandwidth of the H200 on CUDA, the host's
 // STREAM copy bandwidth measured at the start of the run on the CPU (which also prints the
-// throughput per thread). --batched queues the timed steps in batches as a run does (one CUDA graph
-// launch a batch unless --no-graphs: at small sizes the launches' host cost is the step's cost).
-// Prints numbers; asserts nothing.
+// throughput per thread). Prints numbers; asserts nothing.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,10 +84,9 @@ struct Result {
 };
 
 Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain,
-                bool muscl, bool batched, bool graphs) {
+                bool muscl) {
   swe::SolverOptions options;
   options.plain_phases = plain;
-  options.step_graphs = graphs;
   swe::Scene scene = bench_scene(cells, p);
   if (muscl) {
     scene.scheme = swe::Scheme::muscl;
@@ -97,17 +94,10 @@ Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, 
   }
   swe::Solver solver(scene, exec, options);
   const long long real_cells = solver.scene().grid.cells();
-  // Warm up: module load, caches, first dt (batched: the step graph's recording too).
-  if (batched)
-    solver.step(5);
-  else
-    for (int i = 0; i < 5; ++i) solver.step();
-  (void)solver.time();  // waits for the device
+  for (int i = 0; i < 5; ++i) solver.step();  // warm up: module load, caches, first dt
+  (void)solver.time();                        // waits for the device
   const auto t0 = std::chrono::steady_clock::now();
-  if (batched)
-    solver.step(steps);  // batches of 256 steps, no host wait inside one (a run's way)
-  else
-    for (int i = 0; i < steps; ++i) solver.step();
+  for (int i = 0; i < steps; ++i) solver.step();
   (void)solver.time();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return Result{to_string(exec.backend), p == swe::Precision::f32 ? "float32" : "float64",
@@ -156,11 +146,6 @@ int cmd_bench_swe(const BenchOptions& o) {
              !o.muscl  ? ""
              : o.plain ? ", scheme muscl (plain phases; a step is two stages)"
                        : ", scheme muscl (tiles; a step is two stages)");
-  if (o.batched)
-    fmt::print("steps queued in batches of 256{}\n",
-               !cuda         ? ""
-               : o.no_graphs ? ", plain launches"
-                             : ", one CUDA graph launch a batch (first order, one device)");
   double roof = kHbmBytesPerSecond;
   if (!cuda) {
     const HostStream st = measure_host_stream();
@@ -186,7 +171,7 @@ int cmd_bench_swe(const BenchOptions& o) {
       const swe::Precision p = bench_precision(prec);
       const long long cells = parse_size(size);
       const int steps = bench_steps(o.steps, cells, cuda);
-      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl, o.batched, !o.no_graphs);
+      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl);
       const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8, o.muscl);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       if (cuda)

@@ -89,12 +89,6 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
                       "swe: the second-order scheme (physics.scheme = \"muscl\", cfl 0.25) on "
                       "one device, by its tiles (CUDA kernels or host tiles; --plain: the plain "
                       "phases); a step is its two stages");
-  bench_cmd->add_flag("--batched", bench.batched,
-                      "swe: queue the timed steps in batches of 256 as a run does (one CUDA graph "
-                      "launch a batch on one device) instead of one step() call a step");
-  bench_cmd->add_flag("--no-graphs", bench.no_graphs,
-                      "swe: plain launches in each batch instead of one CUDA graph launch "
-                      "(SolverOptions::step_graphs off; compare with --batched alone)");
   bench_cmd->add_option(
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "

@@ -23,8 +23,3 @@ if(SILT_CUDA AND Python3_FOUND AND TARGET silt)
   set_tests_properties(swe_isolated_building_gpu_test swe_isolated_building_gpu_table
                        PROPERTIES LABELS gpu TIMEOUT 300)
 endif()
-# A batch of steps as one CUDA graph launch against the plain launches: the same bits (label gpu
-# on CUDA; on the CPU, label unit, both runs take the row step and the option changes nothing).
-silt_add_test(NAME swe_step_graph_test SOURCES swe_step_graph_test.cpp LABEL unit
-              LIBS silt::swe CUDA TIMEOUT 300)
-target_include_directories(swe_step_graph_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)

@@ -64,8 +64,7 @@ class LoopGraph {
   /// holds that many copies of pre -> IF(branch) -> step (each with its own IF node), so the
   /// loop's per-iteration cost is paid once per that many; a copy after the last iteration's
   /// work must find its gates clear. step gets the handles of its copy too (a step that decides
-  /// late ends the loop itself). branch is recorded once per copy, in copy order, after all the
-  /// copies' pre and step (a branch that changes host state sees its copy's turn).
+  /// late ends the loop itself).
   LoopGraph(const Exec& exec, const Pre& pre, const Phase& branch, const Pre& step, int copies);
   ~LoopGraph();
   LoopGraph(const LoopGraph&) = delete;

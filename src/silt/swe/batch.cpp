@@ -77,7 +77,7 @@ struct Lockstep {
   void step_many(long long count) {
     std::vector<size_t> all(engines.size());
     for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-    for (Engine<T>* e : engines) e->begin_queued_steps(count);
+    for (Engine<T>* e : engines) e->queue_steps(count);
     for (long long s = 0; s < count; ++s) {
       for (Engine<T>* e : engines) e->before_queued_step();
       step(all);

@@ -80,7 +80,6 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
-  init_step_graph(options);
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
   if (scene_.hazard.enabled)
@@ -355,16 +354,7 @@ void Engine<T>::step() {
 
 template <class T>
 void Engine<T>::step_many(long long count) {
-  begin_queued_steps(count);
-  if (scene_.rain.empty()) {
-    // Batches of kMaxBatch as a run queues them (one graph launch each where graphs are on).
-    for (long long k = 0; k < count; k += kMaxBatch) {
-      const long long n = std::min(kMaxBatch, count - k);
-      queue_steps(n);
-      after_queued_step(k + n - 1);  // device gauges: read after a full batch
-    }
-    return;
-  }
+  queue_steps(count);
   for (long long k = 0; k < count; ++k) {
     before_queued_step();
     launch_step();
@@ -373,7 +363,7 @@ void Engine<T>::step_many(long long count) {
 }
 
 template <class T>
-void Engine<T>::begin_queued_steps(long long count) {
+void Engine<T>::queue_steps(long long count) {
   const double inf = std::numeric_limits<double>::infinity();
   set_target(inf, inf);
   faults_unread_ = faults_unread_ || count > 0;
@@ -430,7 +420,7 @@ bool Engine<T>::advance_within(double t_end, const std::function<bool()>& stop, 
     // Every rank computes the same count from the same clock, so all take part in the same
     // collectives.
     const long long n = batch_steps(end - c[kTime], c[kCflDt], kMaxBatch);
-    queue_steps(n);
+    for (long long k = 0; k < n; ++k) launch_step();
     c = within_check();
     if (!(c[kTime] < end)) return true;
     if (stop && stop()) return false;

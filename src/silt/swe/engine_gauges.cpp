@@ -39,7 +39,6 @@ bool Engine<T>::sample_gauges(const std::vector<Index>& cells, double next, doub
     gauges_.cells = cells;
   }
   gauges_.on = true;
-  step_graph_changed();  // its interval and buffers are baked into the step graph
   gauges_.interval = interval;
   gauges_.next = next;
   p.clock.set(kGaugeNext, next);

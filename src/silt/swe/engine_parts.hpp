@@ -28,7 +28,6 @@
 #include "silt/swe/part.hpp"
 #include "silt/swe/part_exchange.hpp"
 #include "silt/swe/setup.hpp"
-#include "silt/swe/step_graph.hpp"
 
 namespace silt::swe::detail {
 
@@ -81,7 +80,7 @@ class Engine final : public EngineBase {
   /// The layout's active mask (whose tiles the tile list holds).
   const std::vector<std::uint8_t>& batch_active() const { return layout_.active; }
   /// step_many(count)'s start, before each of its steps, and after step k.
-  void begin_queued_steps(long long count);
+  void queue_steps(long long count);
   void before_queued_step();
   void after_queued_step(long long k);
   /// advance_within(t_end, ..., after)'s start: reads the clock into c, reports faults and gauge
@@ -133,13 +132,6 @@ class Engine final : public EngineBase {
   bool advance_within(double t_end, const std::function<bool()>& stop, double after);
   /// Every part's rain bracket for time t; returns the time it ends (+inf: never).
   double select_rain(double t);
-  // A batch of steps as one CUDA graph launch (engine_graph.cpp, step_graph.hpp).
-  void init_step_graph(const SolverOptions& options);
-  bool step_graph_ready();
-  /// n <= kMaxBatch steps queued with no host wait: one graph launch or n launch_step() calls.
-  void queue_steps(long long n);
-  /// What the step graph baked in changed (buffers, gauges, peaks, series): record it again.
-  void step_graph_changed() { graph_.dirty = true; }
   // Faults (engine_faults.cpp).
   void check_faults(const Clock& c, bool restore);
   std::string fastest_cell(double& speed, long long& cell, int& part, int& device) const;
@@ -222,7 +214,6 @@ class Engine final : public EngineBase {
   bool faults_unread_ = false;
   double target_on_device_ = std::numeric_limits<double>::infinity();
   double stop_after_on_device_ = std::numeric_limits<double>::infinity();
-  StepGraph graph_;
 };
 
 }  // namespace silt::swe::detail

@@ -94,7 +94,6 @@ bool Engine<T>::track_step_peaks(const StepPeaks& from) {
   peaks_.state = DeviceBuffer<double>(p.exec, std::max<Index>(1, 3 * Index(n)), "swe.peak_state");
   if (n > 0) peaks_.state.upload(state);
   peaks_.on = true;
-  step_graph_changed();  // its buffers are baked into the step graph
   accumulate_step_peaks(/*seed=*/true);
   return true;
 }

@@ -137,7 +137,6 @@ void Engine<T>::restore(const RestartState& s) {
   exchange_->invalidate();
   update_speed();
   accumulate_step_peaks(/*seed=*/true);  // the next step's discharge from the restored volumes
-  step_graph_changed();  // the same buffers, recorded again all the same (restores are rare)
   fence_all();
 }
 

@@ -28,7 +28,6 @@ void Engine<T>::set_series(const Layout& l) {
     p->series_v = table(p->exec, layout_.series_v, "swe.series.value");
     p->series_offset = table(p->exec, layout_.series_offset, "swe.series.offset");
   }
-  step_graph_changed();  // the new tables' pointers
   fence_all();
 }
 

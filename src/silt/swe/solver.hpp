@@ -50,10 +50,6 @@ struct SolverOptions {
   // that the batch's launches for all of them keep their order without events. nullptr: a stream
   // of its own.
   CUstream_st* stream = nullptr;
-  // One CUDA part on the tile kernels: each batch of steps between two host reads of the clock is one
-  // CUDA graph launch (swe/step_graph.hpp), bit for bit the plain launches' results. false: the
-  // plain launches, for tests and benchmarks. Nothing changes on the CPU.
-  bool step_graphs = true;
 };
 
 /// What the water does when the bed changes under it (Solver::set_bed).
