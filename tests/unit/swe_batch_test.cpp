@@ -5,6 +5,8 @@
 // the member and what differs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -56,7 +58,15 @@ void expect_same_bits(const Solver& got, const Solver& want, const std::string& 
     EXPECT_EQ(differ, 0u) << who << ": " << differ << " cells of " << name << " differ";
   }
   const Totals ta = got.totals(), tb = want.totals();
-  EXPECT_EQ(ta.net_inflow_volume, tb.net_inflow_volume) << who;
+  // The tile kernel adds the boundary inflow with float atomics on CUDA, in an order that varies
+  // from run to run even for one solver alone (docs/ensembles.md): there this sum agrees to its
+  // rounding, not to the bit; the state above is compared bit for bit on every backend.
+  if (test::exec().is_cuda())
+    EXPECT_NEAR(ta.net_inflow_volume, tb.net_inflow_volume,
+                1e-12 * std::max(1.0, std::abs(tb.net_inflow_volume)))
+        << who;
+  else
+    EXPECT_EQ(ta.net_inflow_volume, tb.net_inflow_volume) << who;
   EXPECT_EQ(ta.rain_volume, tb.rain_volume) << who;
   EXPECT_EQ(ta.flows, tb.flows) << who;
 }
