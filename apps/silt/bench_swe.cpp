@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 
+#include "bench_swe_common.hpp"
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
@@ -106,7 +107,7 @@ Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, 
 
 }  // namespace
 
-// Shared with bench_swe_multi.cpp (several devices).
+// Shared with the other variants (bench_swe_common.hpp).
 long long bench_parse_size(const std::string& s) {
   return parse_size(s);
 }

@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "bench_swe_common.hpp"
 #include "commands.hpp"
 #include "silt/core/device_set.hpp"
 #include "silt/core/error.hpp"
@@ -19,11 +20,6 @@
 #include "silt/swe/solver.hpp"
 
 namespace silt::app {
-
-long long bench_parse_size(const std::string& s);
-swe::Scene bench_swe_scene(long long cells, swe::Precision precision);
-swe::Precision bench_precision(const std::string& name);
-int bench_steps(int requested, long long cells, bool cuda);
 
 namespace {
 

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "bench_swe_common.hpp"
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
@@ -26,13 +27,6 @@
 #include "silt/swe/solver.hpp"
 
 namespace silt::app {
-
-long long bench_parse_size(const std::string& s);
-swe::Scene bench_swe_scene(long long cells, swe::Precision precision);
-/// --precision's value: float32 or float64.
-swe::Precision bench_precision(const std::string& name);
-/// --steps when given (> 0), else a count for about the same run time at every size.
-int bench_steps(int requested, long long cells, bool cuda);
 
 namespace {
 
