@@ -49,8 +49,8 @@ std::vector<double> frame_times(double every, double end) {
 
 TEST(MemberBatch, MembersOnThreadsEndWithTheirOwnRunsBits) {
   const std::vector<swe::Scene> scenes = member_scenes();
-  const std::vector<std::vector<double>> frames = {frame_times(0.5, 2.0), {6.0},
-                                                   frame_times(1.0, 3.5), frame_times(0.3, 4.0)};
+  const std::vector<std::vector<double>> frames = {
+      frame_times(0.5, 2.0), {6.0}, frame_times(1.0, 3.5), frame_times(0.3, 4.0)};
   std::mutex m;
   std::vector<std::string> lines;
   MemberBatch group(test::exec(), [&](const std::string& s) {
@@ -72,7 +72,8 @@ TEST(MemberBatch, MembersOnThreadsEndWithTheirOwnRunsBits) {
         if (k == 3 && f == 2) throw std::runtime_error("member 3 fails between its advances");
         // Member 1 (one frame, several batches away) is stopped short after its first batch.
         if (k == 1 && f == 0 &&
-            !seat.advance_to(frames[k][f], [&] { return ++stops == 1; }, kNever))
+            !seat.advance_to(
+                frames[k][f], [&] { return ++stops == 1; }, kNever))
           EXPECT_LT(solvers[k]->time(), frames[k][f]);
         ASSERT_TRUE(seat.advance_to(frames[k][f], {}, kNever));
         EXPECT_EQ(solvers[k]->time(), frames[k][f]);

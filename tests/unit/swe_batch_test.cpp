@@ -182,7 +182,9 @@ TEST(SweBatch, AdvanceEachGivesEachMemberItsOwnLeg) {
   legs[1].after = 0.4;
   legs[2].t_end = 5.0;
   int asked = 0;
-  legs[2].stop = [&] { return ++asked == 1; };
+  legs[2].stop = [&] {
+    return ++asked == 1;
+  };
   const std::vector<Batch::LegEnd> ends = batch.advance_each(legs);
   ASSERT_EQ(ends.size(), 3u);
   EXPECT_TRUE(ends[0].reached && !ends[0].stopped && !ends[0].fault);

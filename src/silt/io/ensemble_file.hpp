@@ -66,7 +66,7 @@ struct Ensemble {
   EnsembleParallel parallel = EnsembleParallel::members;
   int at_once = 0;  // run.members_at_once: members in flight (0: run/member_plan.hpp's default)
   EnsembleBatch batch = EnsembleBatch::automatic;  // run.batch_members
-  Json resolved;    // the file with defaults filled in and every member listed with its overrides
+  Json resolved;  // the file with defaults filled in and every member listed with its overrides
 };
 
 /// The greatest number of members an ensemble may have (a product of ranges grows fast).

@@ -112,7 +112,7 @@ class MemberBatch;
 
 /// Where a member runs and what it tells the pool.
 struct MemberSlot {
-  Exec exec;                  // its device (the host on the CPU)
+  Exec exec;  // its device (the host on the CPU)
   /// The members of its device that step together (member_batch.hpp; null: it steps alone).
   MemberBatch* batch = nullptr;
   std::function<int()> stop;  // polled between frames: the command's signal, another's failure

@@ -38,11 +38,11 @@ swe::SolverOptions MemberBatch::solver_options() const {
 std::string MemberBatch::summary() const {
   const std::lock_guard<std::mutex> lock(m_);
   if (!on_ || rounds_ == 0) return {};
-  const std::string where = exec_.is_cuda()
-                                ? fmt::format("cuda device {}, one launch of the tile kernel a "
-                                              "step for all",
-                                              exec_.device)
-                                : std::string("the cpu, one after another");
+  const std::string where = exec_.is_cuda() ? fmt::format(
+                                                  "cuda device {}, one launch of the tile kernel a "
+                                                  "step for all",
+                                                  exec_.device)
+                                            : std::string("the cpu, one after another");
   return fmt::format(
       "members batched on {}: up to {} members a round, {:.2f} on average over {} rounds "
       "(run.batch_members)",
@@ -194,8 +194,7 @@ void MemberBatch::Seat::leave() {
   group_ = nullptr;
 }
 
-bool MemberBatch::Seat::advance_to(double t_end, const std::function<bool()>& stop,
-                                   double after) {
+bool MemberBatch::Seat::advance_to(double t_end, const std::function<bool()>& stop, double after) {
   swe::Batch::LegEnd end;
   swe::Batch::Leg leg;
   leg.t_end = t_end;

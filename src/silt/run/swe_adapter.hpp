@@ -33,7 +33,8 @@ class SweAdapter : public Job {
   void set_stop_check(StopCheck stop) { stop_check_ = std::move(stop); }
   /// How an advance steps the solver (as solver.advance_to(t_end, stop, after) does; empty: that):
   /// an ensemble's members on one GPU step together (member_batch.hpp).
-  using Advance = std::function<bool(double t_end, const std::function<bool()>& stop, double after)>;
+  using Advance =
+      std::function<bool(double t_end, const std::function<bool()>& stop, double after)>;
   void set_advance(Advance advance) { advance_ = std::move(advance); }
 
   double time() const override { return solver_.time(); }

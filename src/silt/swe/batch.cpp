@@ -127,7 +127,9 @@ struct Lockstep {
                    const std::vector<Batch::Leg>& legs, std::vector<Batch::LegEnd>& ends) {
     std::vector<Clock> c(engines.size());
     std::vector<size_t> active;
-    const auto end = [&](size_t k) { return std::min(until[k], legs[k].after); };
+    const auto end = [&](size_t k) {
+      return std::min(until[k], legs[k].after);
+    };
     for (size_t k : on) {
       try {
         if (engines[k]->within_begin(until[k], legs[k].after, c[k])) active.push_back(k);
