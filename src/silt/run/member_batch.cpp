@@ -19,6 +19,7 @@ struct MemberBatch::Ask {
   bool taken = false;  // in a round (no longer pending)
   bool done = false;   // its round has ended
   bool alone = false;  // the group fell back: the member advances alone
+  bool own = false;    // its own stop ended its leg (not a member that came)
 };
 
 MemberBatch::MemberBatch(const Exec& exec, std::function<void(const std::string&)> log)
@@ -92,13 +93,15 @@ void MemberBatch::fall_back(const std::string& why) {
 
 // Waits until every seated member has asked (the last to ask, or the first to wake once all
 // have, runs the round), or for the round that took this ask.
-bool MemberBatch::ask(swe::Solver& solver, const swe::Batch::Leg& leg, swe::Batch::LegEnd& end) {
+bool MemberBatch::ask(swe::Solver& solver, const swe::Batch::Leg& leg, swe::Batch::LegEnd& end,
+                      bool& again) {
   std::unique_lock<std::mutex> lock(m_);
   if (!on_) return false;
   Ask a;
   a.solver = &solver;
   a.leg = leg;
   pending_.push_back(&a);
+  if (running_) waiting_ = true;  // the round ends at its next batch of steps
   cv_.notify_all();
   for (;;) {
     cv_.wait(lock, [&] {
@@ -116,12 +119,14 @@ bool MemberBatch::ask(swe::Solver& solver, const swe::Batch::Leg& leg, swe::Batc
   }
   if (a.alone) return false;
   end = std::move(a.end);
+  again = end.stopped && !a.own;
   return true;
 }
 
 // With the lock held: steps the pending asks outside it, then wakes their members.
 void MemberBatch::run_round(std::unique_lock<std::mutex>& lock) {
   running_ = true;
+  waiting_ = false;
   std::vector<Ask*> asks;
   asks.swap(pending_);
   for (Ask* a : asks) a->taken = true;
@@ -149,7 +154,13 @@ void MemberBatch::step(std::vector<Ask*>& asks) {
       return;
     }
     std::vector<swe::Batch::Leg> legs;
-    for (const Ask* a : asks) legs.push_back(a->leg);
+    for (Ask* a : asks) {
+      legs.push_back(a->leg);
+      legs.back().stop = [this, a] {
+        if (a->leg.stop && a->leg.stop()) return a->own = true;
+        return waiting_.load();
+      };
+    }
     std::vector<swe::Batch::LegEnd> ends = batch_->advance_each(legs);
     for (std::size_t k = 0; k < asks.size(); ++k) asks[k]->end = std::move(ends[k]);
   } catch (...) {
@@ -195,16 +206,19 @@ void MemberBatch::Seat::leave() {
 }
 
 bool MemberBatch::Seat::advance_to(double t_end, const std::function<bool()>& stop, double after) {
-  swe::Batch::LegEnd end;
   swe::Batch::Leg leg;
   leg.t_end = t_end;
   leg.stop = stop;
   leg.after = after;
   // A target the solver refuses is refused alone (its own error).
-  if (!group_ || !std::isfinite(t_end) || !group_->ask(solver_, leg, end))
-    return solver_.advance_to(t_end, stop, after);
-  if (end.fault) std::rethrow_exception(end.fault);
-  return end.reached;
+  if (!group_ || !std::isfinite(t_end)) return solver_.advance_to(t_end, stop, after);
+  for (;;) {
+    swe::Batch::LegEnd end;
+    bool again = false;
+    if (!group_->ask(solver_, leg, end, again)) return solver_.advance_to(t_end, stop, after);
+    if (end.fault) std::rethrow_exception(end.fault);
+    if (!again) return end.reached;
+  }
 }
 
 }  // namespace silt::run

@@ -5,9 +5,13 @@
 // kernel a step for every member), each to its own target, and the others wake with their own
 // outcomes: reached, stopped short, or the member's own fault, thrown in its own thread. A
 // member that ends, faults or is stopped leaves (Seat's destructor), so nobody waits for it; a
-// member that starts sits down before its first advance and is waited for from then on.
+// member that starts sits down before its first advance and is waited for from then on. A member
+// that asks while a round runs without it ends that round at its next batch of steps (the
+// round's members then ask again at once, as the wall-time stop of an advance does), so that it
+// waits a batch of steps, not a whole round.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -62,8 +66,8 @@ class MemberBatch {
   bool sit(swe::Solver& solver);
   void leave(swe::Solver& solver);
   /// The member's leg through the next round; false when the group has fallen back (the member
-  /// then advances alone).
-  bool ask(swe::Solver& solver, const swe::Batch::Leg& leg, swe::Batch::LegEnd& end);
+  /// then advances alone). again: the round ended short for a member that came (ask again).
+  bool ask(swe::Solver& solver, const swe::Batch::Leg& leg, swe::Batch::LegEnd& end, bool& again);
   void run_round(std::unique_lock<std::mutex>& lock);
   void step(std::vector<Ask*>& asks);
   bool batch_for(const std::vector<Ask*>& asks);
@@ -75,9 +79,10 @@ class MemberBatch {
   mutable std::mutex m_;
   std::condition_variable cv_;
   std::vector<swe::Solver*> seated_;
-  std::vector<Ask*> pending_;  // asked, waiting for the next round
-  bool running_ = false;       // a round is stepping (outside the lock)
-  bool on_ = true;             // false: fallen back to members in flight
+  std::vector<Ask*> pending_;         // asked, waiting for the next round
+  bool running_ = false;              // a round is stepping (outside the lock)
+  std::atomic<bool> waiting_{false};  // a member asked while a round runs without it
+  bool on_ = true;                    // false: fallen back to members in flight
   // The batch of the last round's members (rebuilt when they change); the round's thread only.
   std::unique_ptr<swe::Batch> batch_;
   std::vector<swe::Solver*> batch_of_;
