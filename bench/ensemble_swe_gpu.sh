@@ -10,8 +10,12 @@
 #      and its M cell-upd/s, and one whole `silt run` of the scene at BIG_NX^2 cells (default
 #      8000^2 = 64M; its process wall, as the ensemble's);
 # and prints each K's rate over both. Prints numbers, asserts nothing.
+# BATCH (default "default"): the --batch-members modes each K runs with, "on", "off" or both
+# ("on off": the members of a GPU stepping together, one launch of the tile kernel a step, against
+# members in flight each alone; docs/ensembles.md); "default": the run's own (on, on CUDA).
 # Usage: bench/ensemble_swe_gpu.sh [build dir] [backend] [KS] [BIG] [NX] [DEVICES]
 #   on a GPU:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "1 4 8 16" 64M
+#   batched or not: BATCH="on off" bash bench/ensemble_swe_gpu.sh build-gpu cuda "8 16" 64M
 #   two GPUs:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "16" 64M 1000 0,1
 #   CPU smoke:  bash bench/ensemble_swe_gpu.sh build cpu "1 2" 64K 100
 set -euo pipefail
@@ -45,16 +49,25 @@ big_run_rate=$(awk -v s="${big_steps:-0}" -v n="$big_nx" -v w="$big_wall" \
 echo "one silt run of ${big_nx}^2 cells: ${big_steps:-?} steps in $big_wall s (whole process):" \
   "$(awk -v r="$big_run_rate" 'BEGIN { printf "%.1f", r / 1e6 }') M cell-upd/s"
 for k in $ks; do
+for mode in ${BATCH:-default}; do
+  batch=()
+  label=$k
+  if [ "$mode" != default ]; then
+    batch=(--batch-members "$mode")
+    label="$k, --batch-members $mode"
+  fi
+  rm -rf "$out/k$k"
   t0=$(date +%s.%N)
   "$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
     --set grid.nx=$nx --set grid.ny=$nx --set grid.dx=$dx \
-    --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" --out "$out/k$k" \
-    2>&1 | grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
+    --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" "${batch[@]}" \
+    --out "$out/k$k" 2>&1 |
+    grep -E "members at once|member after another|lowered|device blocks|member pool|members batched|members not batched|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
-  /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$k" "$big_run_rate" <<'PY'
+  /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$label" "$big_run_rate" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-wall, cells, k = float(sys.argv[2]), int(sys.argv[4]) ** 2, sys.argv[5]
+wall, cells, k = float(sys.argv[2]), int(sys.argv[4]) ** 2, sys.argv[5]  # k: "K[, mode]"
 updates = sum(int(r["steps"]) for r in rows) * cells
 rate = updates / wall
 line = (f"ensemble K = {k}: {len(rows)} members of {cells} cells, {updates:.4g} cell-updates "
@@ -74,8 +87,9 @@ print(line)
 # Where the wall goes: a member's own wall (set-up and frames, members.csv/measures.csv wall_s;
 # its solver's teardown not included) and what the K workers spend outside their members.
 ws = sorted(float(r["wall_s"]) for r in rows)
-outside = float(sys.argv[2]) - sum(ws) / int(k)
+outside = float(sys.argv[2]) - sum(ws) / int(k.split(",")[0])
 print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
       f"wall minus members' sum / K: {outside:.2f} s")
 PY
+done
 done

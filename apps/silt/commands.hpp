@@ -28,6 +28,8 @@ struct RunOptions {
   bool deterministic = false;  // --deterministic: adds performance.deterministic=true
   std::string ensemble;        // --ensemble FILE: run the scene's members (docs/ensembles.md)
   int members_at_once = 0;  // --members-at-once K: the ensemble's run.members_at_once (0: its own)
+  // --batch-members on|off: the ensemble's run.batch_members ("": its own)
+  std::string batch_members;
   bool hash = false;  // --hash: print each MPM frame's state hash (mpm/state_hash.hpp) on stdout
   // When the command began (made with the options, as the process starts): the set-up time that
   // `silt run` prints counts from here.

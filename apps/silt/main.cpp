@@ -1,7 +1,8 @@
 // silt: fast GPU simulation of shallow water with pollutants, and MPM.
 //   silt run [scene.json] [--backend cpu|cuda|auto] [--devices 0] [--out DIR] [--set k=v]...
 //            [--checkpoint-every 10min|sim:2.5] [--restart DIR/checkpoint.silt] [--overwrite]
-//            [--deterministic] [--hash] [--ensemble ensemble.json [--members-at-once K]]
+//            [--deterministic] [--hash] [--ensemble ensemble.json [--members-at-once K]
+//            [--batch-members on|off]]
 //   silt validate scene.json [--set k=v]... [--ensemble ens.json]
 //   silt view DIR [--view [HOST:]PORT]
 //   silt info
@@ -60,6 +61,12 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                    "With --ensemble: members in flight at once (the ensemble file's "
                    "run.members_at_once; on CUDA spread over --devices)")
       ->check(CLI::Range(1, 4096));
+  run_cmd
+      ->add_option("--batch-members", run.batch_members,
+                   "With --ensemble: shallow-water members in flight on one GPU step together, "
+                   "one launch for all (on, the default on CUDA; off: each alone; the ensemble "
+                   "file's run.batch_members; on the CPU only for tests)")
+      ->check(CLI::IsMember({"on", "off"}));
   run_cmd->add_flag(
       "--hash", run.hash,
       "MPM: print a hash of every particle attribute at the start and after each frame");
@@ -116,6 +123,8 @@ void check_given(const CLI::App& run_cmd, const RunOptions& run) {
           fmt::format("{} '': the value is empty (leave the option out for none)", name));
   if (run_cmd.count("--members-at-once") > 0 && run.ensemble.empty())
     throw silt::Error("--members-at-once: members are an ensemble's (give --ensemble FILE)");
+  if (run_cmd.count("--batch-members") > 0 && run.ensemble.empty())
+    throw silt::Error("--batch-members: members are an ensemble's (give --ensemble FILE)");
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ int cmd_run_ensemble(const RunOptions& o) {
   q.backend = o.backend;
   q.devices = o.devices;
   q.at_once = o.members_at_once;
+  q.batch = o.batch_members;
   q.overwrite = o.overwrite;
   q.restart = o.restart;
   q.checkpoint_every = o.checkpoint_every;  // each running member's

@@ -1,6 +1,8 @@
 # Ensemble members in flight at once on one GPU and spread over `--devices 0,0` (label gpu, the
 # GPU machine only): every member file byte for byte as with members one after another
-# (shallow water in float64; MPM in performance.deterministic mode).
+# (shallow water in float64; MPM in performance.deterministic mode); shallow-water members stepping
+# together (--batch-members on, one tile launch a step for all) and alone (off), stopped and
+# restarted both ways.
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(SILT_CUDA AND Python3_FOUND AND TARGET silt)
   add_test(NAME ensemble_batch_gpu_test

@@ -9,7 +9,11 @@ six roughness members: rasters, gauges, mass balance) and MPM in performance.det
 (scenes/mpm_column_sweep_2d.json, four friction angles: PLY frames, frames.csv), and the
 ensemble's statistics (SWE rasters, measures.csv but the wall seconds); and a shallow-water
 ensemble stopped by SIGINT with three members in flight continues with --restart (each stopped
-member from its own solver checkpoint) to the files of the uninterrupted run. Within a member the
+member from its own solver checkpoint) to the files of the uninterrupted run. Shallow-water
+members in flight on one device also step together (--batch-members on, swe::Batch: one launch
+of the tile kernel a step for all on CUDA, the default there; one after another on the CPU, where
+only this test turns it on) and alone (--batch-members off): both to the same files, members of
+different end times among them, and the stop and restart in both ways. Within a member the
 kernels and their order are the same whatever runs beside it, so any difference is a member
 seeing another's state, a stream or graph shared between members, or a host race. Except sums
 the GPU adds with float atomics, whose order varies from run to run even alone: the shallow-water
@@ -42,13 +46,22 @@ def check(ok, what):
         failures.append(what)
 
 
-def run(scene, ensemble, out, extra):
-    args = [SILT, "run", os.path.join(ROOT, "scenes", scene), "-q", "--backend", BACKEND,
-            "--ensemble", ensemble, "--out", out] + extra
+def run(scene, ensemble, out, extra, quiet=True):
+    args = [SILT, "run", os.path.join(ROOT, "scenes", scene)] + (["-q"] if quiet else []) + \
+        ["--backend", BACKEND, "--ensemble", ensemble, "--out", out] + extra
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stdout, r.stderr)
     check(r.returncode == 0, " ".join(args[2:]))
+    return r.stdout + r.stderr
+
+
+def batched(log, want, what):
+    """The log's "members batched on ..." line (the members stepped together) as wanted."""
+    line = [x for x in log.splitlines() if x.startswith("members batched on")]
+    not_batched = [x for x in log.splitlines() if x.startswith("members not batched")]
+    check(bool(line) == want and not not_batched,
+          f"{what}: members {'' if want else 'not '}batched ({(line + not_batched)[:1]})")
 
 
 def files_under(d):
@@ -160,6 +173,15 @@ for kind, scene, ens, extra in (("swe", "dam_break.json", swe_ens, swe_set),
         spread = os.path.join(SCRATCH, kind + "_00")
         run(scene, ens, spread, extra + devices_twice + ["--members-at-once", "4"])
         same_members(one, spread, f"{kind}: --devices 0,0 against one device")
+    if kind == "swe":
+        # Stepping together and alone, both against one after another.
+        for mode in ("on", "off"):
+            out = os.path.join(SCRATCH, f"swe_k4_batch_{mode}")
+            log = run(scene, ens, out, extra + ["--members-at-once", "4", "--batch-members", mode],
+                      quiet=False)
+            batched(log, mode == "on", f"swe: 4 at once, --batch-members {mode}")
+            same_members(one, out, f"swe: 4 at once, --batch-members {mode}, against 1")
+            same_measures(one, out, f"swe: 4 at once, --batch-members {mode}")
 
 # Stopped with three members in flight, continued with --restart: the files of the run one after
 # another. Long enough that the signal lands mid-run (the GPU runs ~10x longer in simulated time).
@@ -174,24 +196,32 @@ json.dump({"members": [{"name": "a", "set": {"manning": 0.02}},
                        "formats": ["asc"]}}, open(stop_ens, "w"))
 full = os.path.join(SCRATCH, "stop_full")
 run("dam_break.json", stop_ens, full, swe_set + ["--members-at-once", "1"])
-stopped = os.path.join(SCRATCH, "stop_stopped")
-args = [SILT, "run", os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend", BACKEND,
-        "--ensemble", stop_ens, "--out", stopped, "--members-at-once", "3"] + swe_set
-p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-third = os.path.join(stopped, "members", "b", "depth_0003.asc")
-deadline = time.time() + 120
-while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
-    time.sleep(0.002)
-p.send_signal(signal.SIGINT)
-p.communicate()
-ckpt = os.path.join(stopped, "ensemble_checkpoint")
-saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
-check(p.returncode == 130 and "member_1.silt" in saved and "member_2.silt" in saved,
-      f"SIGINT with three members in flight: exit {p.returncode}, saved {saved}")
-run("dam_break.json", stop_ens, stopped, swe_set + ["--members-at-once", "3", "--restart", ckpt])
-same_members(full, stopped, "stopped in flight and restarted against one after another")
-same_files(full, stopped, ["max_depth_mean.asc", "max_depth_p50.asc"], "restarted")
-same_measures(full, stopped, "restarted")
+# Member 'a' ends first: the others go on without it (stepping together: it leaves the group).
+for mode in ("on", "off"):
+    stopped = os.path.join(SCRATCH, "stop_stopped_" + mode)
+    batch = ["--batch-members", mode]
+    args = [SILT, "run", os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend",
+            BACKEND, "--ensemble", stop_ens, "--out", stopped, "--members-at-once", "3"] + \
+        swe_set + batch
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    third = os.path.join(stopped, "members", "b", "depth_0003.asc")
+    deadline = time.time() + 120
+    while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
+        time.sleep(0.002)
+    p.send_signal(signal.SIGINT)
+    p.communicate()
+    ckpt = os.path.join(stopped, "ensemble_checkpoint")
+    saved = sorted(f for f in os.listdir(ckpt)
+                   if f.startswith("member_")) if os.path.isdir(ckpt) else []
+    check(p.returncode == 130 and "member_1.silt" in saved and "member_2.silt" in saved,
+          f"--batch-members {mode}: SIGINT with three members in flight: exit {p.returncode}, "
+          f"saved {saved}")
+    run("dam_break.json", stop_ens, stopped,
+        swe_set + ["--members-at-once", "3", "--restart", ckpt] + batch)
+    what = f"--batch-members {mode}: stopped in flight and restarted"
+    same_members(full, stopped, what + " against one after another")
+    same_files(full, stopped, ["max_depth_mean.asc", "max_depth_p50.asc"], what)
+    same_measures(full, stopped, what)
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -16,6 +16,10 @@ silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL u
 # saver of finished members.
 silt_add_test(NAME run_member_workers_test SOURCES run_member_workers_test.cpp LABEL unit
               LIBS silt::run)
+# Members on threads of their own stepping together at a device's group (member_batch.hpp): each
+# to the bits of its own run, one ending early, one stopped, one throwing between its advances.
+silt_add_test(NAME run_member_batch_test SOURCES run_member_batch_test.cpp LABEL unit
+              LIBS silt::run CUDA)
 # The member pool through the CLI: --members-at-once 4 writes every member file as 1 does (the
 # GPU test's script, tests/gpu/ensemble_batch_test.py, on the CPU backend).
 find_package(Python3 COMPONENTS Interpreter QUIET)

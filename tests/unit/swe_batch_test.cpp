@@ -170,6 +170,54 @@ TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
   }
 }
 
+// advance_each (an ensemble's members on one GPU, run/member_batch.hpp): each member its own
+// target, one with `after` (it returns at the first step end past it), one stopped after its first
+// batch; with rain rasters at other times in each. Each ends as its own run, and goes on alike.
+TEST(SweBatch, AdvanceEachGivesEachMemberItsOwnLeg) {
+  std::vector<Scene> scenes = members(Precision::f64);
+  const std::vector<std::vector<double>> times = {{0.0, 1.3, 3.1}, {0.0, 0.9, 2.2}, {0.0, 2.0}};
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    Scene& s = scenes[k];
+    s.rain.t = times[k];
+    for (size_t f = 0; f < times[k].size(); ++f) {
+      s.rain.rate.push_back(std::vector<double>(s.depth.size(), 1e-4 * double(f + k + 1)));
+      s.rain.source.push_back("frame " + std::to_string(f));
+    }
+  }
+  Members m(scenes);
+  Batch batch(m.refs());
+  std::vector<Batch::Leg> legs(3);
+  legs[0].t_end = 1.1;
+  legs[1].t_end = 3.0;
+  legs[1].after = 0.4;
+  legs[2].t_end = 5.0;
+  int asked = 0;
+  legs[2].stop = [&] {
+    return ++asked == 1;
+  };
+  const std::vector<Batch::LegEnd> ends = batch.advance_each(legs);
+  ASSERT_EQ(ends.size(), 3u);
+  EXPECT_TRUE(ends[0].reached && !ends[0].stopped && !ends[0].fault);
+  EXPECT_TRUE(ends[1].reached && !ends[1].fault);
+  EXPECT_TRUE(ends[2].stopped && !ends[2].reached && !ends[2].fault);
+  EXPECT_EQ(asked, 1);
+  std::vector<Solver> solo;
+  for (const Scene& s : scenes) solo.emplace_back(s, test::exec());
+  solo[0].advance_to(1.1);
+  solo[1].advance_to(3.0, {}, 0.4);
+  expect_same_bits(m.solvers[0], solo[0], "member0 at its target");
+  expect_same_bits(m.solvers[1], solo[1], "member1 past `after`");
+  EXPECT_GE(m.solvers[1].time(), 0.4);
+  EXPECT_LT(m.solvers[1].time(), 3.0);
+  EXPECT_LT(m.solvers[2].time(), 5.0);
+  for (Batch::Leg& l : legs) l = Batch::Leg{5.0, {}};
+  for (const Batch::LegEnd& e : batch.advance_each(legs)) EXPECT_TRUE(e.reached);
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    solo[k].advance_to(5.0);
+    expect_same_bits(m.solvers[k], solo[k], scenes[k].name + " at 5 s");
+  }
+}
+
 TEST(SweBatch, FloatMembersStepAsAlone) {
   const std::vector<Scene> scenes = members(Precision::f32);
   Members m(scenes);

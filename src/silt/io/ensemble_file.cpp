@@ -380,6 +380,8 @@ Ensemble parse_tree(const Json& root, const SceneSource& esrc, const Json& scene
                    ? EnsembleParallel::cells
                    : EnsembleParallel::members;
   if (run.has("members_at_once")) e.at_once = run.integer("members_at_once", 1, 4096);
+  if (run.has("batch_members"))
+    e.batch = run.boolean("batch_members", true) ? EnsembleBatch::on : EnsembleBatch::off;
   run.finish();
   top.finish();
   return e;

@@ -52,6 +52,11 @@ struct EnsembleMeasures {
 /// another, each on every thread (cells).
 enum class EnsembleParallel { members, cells };
 
+/// Whether shallow-water members in flight on one device step together (run.batch_members;
+/// docs/ensembles.md, "On GPUs: members in flight"): automatic (not given): on CUDA; on: on the
+/// CPU too (the members step one after another: tests); off: each alone.
+enum class EnsembleBatch { automatic, on, off };
+
 struct Ensemble {
   std::string path;  // the ensemble file
   bool mpm = false;  // the scene's solver is "mpm": `measures` instead of the rasters' outputs
@@ -60,7 +65,8 @@ struct Ensemble {
   EnsembleMeasures measures;
   EnsembleParallel parallel = EnsembleParallel::members;
   int at_once = 0;  // run.members_at_once: members in flight (0: run/member_plan.hpp's default)
-  Json resolved;    // the file with defaults filled in and every member listed with its overrides
+  EnsembleBatch batch = EnsembleBatch::automatic;  // run.batch_members
+  Json resolved;  // the file with defaults filled in and every member listed with its overrides
 };
 
 /// The greatest number of members an ensemble may have (a product of ranges grows fast).

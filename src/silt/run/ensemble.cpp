@@ -17,6 +17,7 @@
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
+#include "silt/run/member_batch.hpp"
 #include "silt/run/member_checks.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/swe_adapter.hpp"
@@ -85,10 +86,15 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   split.execs = {slot.exec};
   split.halo = halo_layers(0, slot.exec.is_cuda());
   split.this_process_only = true;
-  swe::Solver solver(job.scene, split);
+  swe::Solver solver(job.scene, split,
+                     slot.batch ? slot.batch->solver_options() : swe::SolverOptions{});
   if (from) solver.restore(from->state);
+  MemberBatch::Seat seat(slot.batch, solver);  // leaves on an error too
   if (slot.built) slot.built();
   SweAdapter frames(job, solver, from.get(), dir, true, 1);
+  frames.set_advance([&seat](double t_end, const std::function<bool()>& stop, double after) {
+    return seat.advance_to(t_end, stop, after);
+  });
   frames.track_step_peaks();  // one part in this process: always on (the measures' peaks)
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
@@ -99,6 +105,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   lo.checkpoint_path = ckpt;     // at the interval and on a stop
   lo.checkpoint_at_end = false;  // its result is saved instead
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+  seat.leave();  // nobody waits for its maxima
   if (end.signal) return end.signal;
   take_maxima(job, solver, e.outputs, r);
   r.done = true;

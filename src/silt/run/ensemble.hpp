@@ -108,10 +108,14 @@ struct EnsembleOptions {
   int rank = 0, ranks = 1;
 };
 
+class MemberBatch;
+
 /// Where a member runs and what it tells the pool.
 struct MemberSlot {
   Exec exec;                  // its device (the host on the CPU)
   std::function<int()> stop;  // polled between frames: the command's signal, another's failure
+  /// The members of its device that step together (member_batch.hpp; null: it steps alone).
+  MemberBatch* batch = nullptr;
   /// Called once its solver holds its device memory (may be empty): the first member's size
   /// says how many members fit on a GPU.
   std::function<void()> built;

@@ -72,6 +72,12 @@ void prepare(Prepared& p, const EnsembleRequest& q) {
     p.e.at_once = q.at_once;
     p.e.resolved["run"]["members_at_once"] = q.at_once;
   }
+  if (!q.batch.empty()) {
+    if (q.batch != "on" && q.batch != "off")
+      throw Error(fmt::format("--batch-members '{}': on or off", q.batch));
+    p.e.batch = q.batch == "on" ? io::EnsembleBatch::on : io::EnsembleBatch::off;
+    p.e.resolved["run"]["batch_members"] = q.batch == "on";
+  }
   p.o.execs = choose_execs({q.backend, q.devices, true}, *p.world);
   if (!p.o.execs.front().is_cuda() && p.o.execs.size() > 1)
     throw Error(fmt::format(

@@ -27,6 +27,9 @@ struct EnsembleRequest {
   /// GPU listed twice takes twice the members. One on the CPU.
   std::vector<int> devices{0};
   int at_once = 0;  // members in flight (0: the ensemble file's run.members_at_once)
+  /// Shallow-water members of one device stepping together (--batch-members; "": the ensemble
+  /// file's run.batch_members): "on" or "off".
+  std::string batch;
   bool overwrite = false;
   /// The checkpoint of a stopped run of this ensemble (OUT/ensemble_checkpoint,
   /// ensemble_checkpoint.hpp): its finished members are read back, the others run; out defaults

@@ -14,12 +14,14 @@
 #include <csignal>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "silt/core/device_memory.hpp"
 #include "silt/core/error.hpp"
 #include "silt/run/ensemble.hpp"
+#include "silt/run/member_batch.hpp"
 #include "silt/run/member_plan.hpp"
 #include "silt/run/member_saver.hpp"
 
@@ -175,6 +177,13 @@ MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
 
 namespace {
 
+// Whether the shallow-water members in flight on one device step together (member_batch.hpp):
+// run.parallel "members", run.batch_members (not given: on CUDA), several workers.
+bool batches_members(const io::Ensemble& e, const MemberPlan& plan, bool cuda) {
+  if (e.mpm || e.parallel != io::EnsembleParallel::members || plan.device.size() < 2) return false;
+  return e.batch == io::EnsembleBatch::on || (e.batch == io::EnsembleBatch::automatic && cuda);
+}
+
 // One pool's run: the workers (w = 0 in the caller's thread, which also measures the first
 // member's memory for the gate) and the state they share.
 class Pool {
@@ -192,6 +201,7 @@ class Pool {
         plan_(member_plan(e, o)),
         gate_(plan_, o.execs),
         times_(plan_.device.size()),
+        batches_(batch_groups()),
         saver_(!save ? std::function<void(std::size_t)>() : [this, save](std::size_t m) {
           try {
             save(m);  // a failed save ends the run as a failed member does
@@ -210,6 +220,8 @@ class Pool {
     times_.members_done();
     saver_.finish();  // every finished member saved before the pool returns (a stop's checkpoint)
     log(rank_ + times_.line());
+    for (const auto& [device, group] : batches_)
+      if (const std::string s = group->summary(); !s.empty()) log(rank_ + s);
     if (o_.execs.front().is_cuda()) log(rank_ + blocks_line(blocks_before, device_block_stats()));
     if (error_) rethrow_as_error(error_, e_.path);
     return signal_;
@@ -230,9 +242,26 @@ class Pool {
     if (failed_) return int(SIGTERM);
     return o_.stop ? o_.stop() : 0;
   }
+  // A group for each device with several workers (by CUDA device: `--devices 0,0` lists one
+  // twice), when the members batch.
+  std::map<int, std::unique_ptr<MemberBatch>> batch_groups() {
+    std::map<int, std::unique_ptr<MemberBatch>> groups;
+    if (!batches_members(e_, plan_, o_.execs.front().is_cuda())) return groups;
+    std::map<int, std::size_t> workers;
+    for (const int d : plan_.device) ++workers[o_.execs[std::size_t(d)].device];
+    for (const int d : plan_.device) {
+      const Exec& x = o_.execs[std::size_t(d)];
+      if (workers[x.device] > 1 && !groups.count(x.device))
+        groups[x.device] =
+            std::make_unique<MemberBatch>(x, [this](const std::string& s) { log(rank_ + s); });
+    }
+    return groups;
+  }
   MemberSlot slot_of(std::size_t w) {
     MemberSlot slot;
     slot.exec = o_.execs[std::size_t(plan_.device[w])];
+    if (const auto it = batches_.find(slot.exec.device); it != batches_.end())
+      slot.batch = it->second.get();
     slot.stop = [this] {
       return stop();
     };
@@ -276,6 +305,8 @@ class Pool {
   const MemberPlan plan_;
   MemoryGate gate_;
   PoolTimes times_;
+  // Each device's members stepping together (empty: each alone); by CUDA device (0 on the CPU).
+  std::map<int, std::unique_ptr<MemberBatch>> batches_;
   std::atomic<std::size_t> next_{0}, finished_{0};
   std::atomic<int> signal_{0};
   std::atomic<bool> failed_{false};

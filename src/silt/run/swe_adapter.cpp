@@ -155,7 +155,11 @@ void SweAdapter::advance(Context& c) {
            (device_gauges_ && std::chrono::steady_clock::now() - t0 > kAdvanceWall);
   };
   try {
-    solver_.advance_to(target, stop, device_gauges_ ? kNever : next_gauge_);
+    const double after = device_gauges_ ? kNever : next_gauge_;
+    if (advance_)
+      advance_(target, stop, after);
+    else
+      solver_.advance_to(target, stop, after);
   } catch (...) {
     take_device_gauges(c);  // the rows of the batches before a fault, as a probe took them
     throw;

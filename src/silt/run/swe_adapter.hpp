@@ -4,6 +4,7 @@
 // where the frames and gauges stand. Used by `silt run` and Python's SweSimulation.run().
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ class SweAdapter : public Job {
   /// Between batches of steps (Python's Ctrl-C): a stop cuts an advance short of its stop; the
   /// loop then stops at the next.
   void set_stop_check(StopCheck stop) { stop_check_ = std::move(stop); }
+  /// How an advance steps the solver (as solver.advance_to(t_end, stop, after) does; empty: that):
+  /// an ensemble's members on one GPU step together (member_batch.hpp).
+  using Advance =
+      std::function<bool(double t_end, const std::function<bool()>& stop, double after)>;
+  void set_advance(Advance advance) { advance_ = std::move(advance); }
 
   double time() const override { return solver_.time(); }
   long long steps() const override { return solver_.steps(); }
@@ -63,6 +69,7 @@ class SweAdapter : public Job {
   const swe::Totals at_start_;
   const double t_start_;
   StopCheck stop_check_;
+  Advance advance_;
   std::unique_ptr<io::SweOutputWriter> writer_;
   std::unique_ptr<io::GaugeCsvWriter> gauges_;
   std::unique_ptr<io::FlowTables> flows_;  // hydrograph.csv and mass_balance.csv: a row a frame

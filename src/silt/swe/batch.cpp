@@ -121,6 +121,74 @@ struct Lockstep {
     return true;
   }
 
+  // within() with each member's own `after`, stop and faults (advance_each): a member that
+  // reaches min(until[k], after), is stopped or faults leaves `on`; the others go on.
+  void within_each(const std::vector<size_t>& on, const std::vector<double>& until,
+                   const std::vector<Batch::Leg>& legs, std::vector<Batch::LegEnd>& ends) {
+    std::vector<Clock> c(engines.size());
+    std::vector<size_t> active;
+    const auto end = [&](size_t k) {
+      return std::min(until[k], legs[k].after);
+    };
+    for (size_t k : on) {
+      try {
+        if (engines[k]->within_begin(until[k], legs[k].after, c[k])) active.push_back(k);
+      } catch (...) {
+        ends[k].fault = std::current_exception();
+      }
+    }
+    while (!active.empty()) {
+      long long n = 1;
+      for (size_t k : active) {
+        engines[k]->within_backup();
+        n = std::max(n, detail::batch_steps(end(k) - c[k][detail::kTime], c[k][detail::kCflDt],
+                                            detail::kMaxBatch));
+      }
+      for (long long s = 0; s < n; ++s) step(active);
+      std::vector<size_t> left;
+      for (size_t k : active) {
+        try {
+          c[k] = engines[k]->within_check();
+        } catch (...) {
+          ends[k].fault = std::current_exception();  // back at its backup, as alone
+          continue;
+        }
+        if (!(c[k][detail::kTime] < end(k))) continue;
+        if (legs[k].stop && legs[k].stop()) {
+          ends[k].stopped = true;
+          continue;
+        }
+        left.push_back(k);
+      }
+      active = std::move(left);
+    }
+  }
+
+  // Engine::advance_to for member k to legs[k] (with rain rasters through its rain brackets).
+  void advance_each(const std::vector<Batch::Leg>& legs, std::vector<Batch::LegEnd>& ends) {
+    const size_t n = engines.size();
+    std::vector<double> until(n);
+    std::vector<size_t> on(n);
+    for (size_t k = 0; k < n; ++k) on[k] = k;
+    while (!on.empty()) {
+      for (size_t k : on)
+        until[k] = solvers[k]->scene().rain.empty()
+                       ? legs[k].t_end
+                       : std::min(legs[k].t_end,
+                                  engines[k]->rain_bracket(engines[k]->clock()[detail::kTime]));
+      within_each(on, until, legs, ends);
+      std::vector<size_t> left;
+      for (size_t k : on) {
+        if (ends[k].fault || ends[k].stopped) continue;
+        if (until[k] < legs[k].t_end && engines[k]->clock()[detail::kTime] < legs[k].after)
+          left.push_back(k);
+        else
+          ends[k].reached = true;
+      }
+      on = std::move(left);
+    }
+  }
+
   // Engine::advance_to for every member: with rain rasters each member stops at the end of each
   // of its rain brackets on the way (its own frames' times), as it does alone.
   bool advance_to(double t_end, const std::function<bool()>& stop) {
@@ -262,6 +330,29 @@ bool Batch::advance_to(double t_end, const std::function<bool()>& stop) {
   return impl_->members[0]->scene().precision == Precision::f64
              ? impl_->f64.advance_to(t_end, stop)
              : impl_->f32.advance_to(t_end, stop);
+}
+
+std::vector<Batch::LegEnd> Batch::advance_each(const std::vector<Leg>& legs) {
+  if (legs.size() != impl_->members.size())
+    throw Error(fmt::format("swe batch: advance_each with {} legs for {} members", legs.size(),
+                            impl_->members.size()));
+  for (const Leg& l : legs)
+    if (!std::isfinite(l.t_end))
+      throw Error(fmt::format("swe batch: advance_each to {} needs a finite time", l.t_end));
+  impl_->check();
+  std::vector<LegEnd> ends(legs.size());
+  if (impl_->members[0]->scene().precision == Precision::f64)
+    impl_->f64.advance_each(legs, ends);
+  else
+    impl_->f32.advance_each(legs, ends);
+  return ends;
+}
+
+std::string Batch::refusal() const {
+  if (batched()) return {};
+  return impl_->members[0]->scene().precision == Precision::f64
+             ? impl_->f64.engines[0]->batch_refusal()
+             : impl_->f32.engines[0]->batch_refusal();
 }
 
 }  // namespace silt::swe

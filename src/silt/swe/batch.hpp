@@ -7,8 +7,11 @@
 // the CPU (and wherever the tile kernel is unavailable) the members step one after another.
 #pragma once
 
+#include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "silt/swe/solver.hpp"
@@ -41,6 +44,28 @@ class Batch {
   /// at the end of that batch). stop (when not empty), asked after each batch, ends it early
   /// (false): every member then stands at the end of that batch, ready to go on.
   bool advance_to(double t_end, const std::function<bool()>& stop = {});
+
+  /// One member's part of advance_each(): what Solver::advance_to(t_end, stop, after) asks of it
+  /// alone.
+  struct Leg {
+    double t_end = 0;
+    std::function<bool()> stop;  // asked after each batch of steps (empty: none)
+    double after = std::numeric_limits<double>::infinity();
+  };
+  /// How a member's leg ended: reached (as advance_to returns true), stopped short by its stop
+  /// (false), or its fault (the error advance_to alone throws; its state of the last good check
+  /// kept).
+  struct LegEnd {
+    bool reached = false;
+    bool stopped = false;
+    std::exception_ptr fault;
+  };
+  /// Member k as Solver::advance_to(legs[k].t_end, legs[k].stop, legs[k].after) alone, all in lock
+  /// step: the steps, and the bits, of each member's own run. A member that reaches its target,
+  /// is stopped or faults leaves the lock step; the others go on. legs: one a member.
+  std::vector<LegEnd> advance_each(const std::vector<Leg>& legs);
+  /// Why the members step one after another ("" when batched()): member 0's reason.
+  std::string refusal() const;
 
  private:
   struct Impl;
