@@ -38,8 +38,7 @@ class MemberBatch {
   /// What the group did, for the run's log ("": it stepped nothing together).
   std::string summary() const;
 
-  /// The options of a member's solver: the group's stream, without step graphs (the members of
-  /// one stream must not capture it from several threads). Left as they are once the group has
+  /// The options of a member's solver: the group's stream. Left as they are once the group has
   /// fallen back to members in flight.
   swe::SolverOptions solver_options() const;
 
