@@ -64,8 +64,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   run_cmd
       ->add_option("--batch-members", run.batch_members,
                    "With --ensemble: shallow-water members in flight on one GPU step together, "
-                   "one launch for all (on, the default on CUDA; off: each alone; the ensemble "
-                   "file's run.batch_members; on the CPU only for tests)")
+                   "one launch for all (on; off, the default: each alone; the ensemble file's "
+                   "run.batch_members; on the CPU only for tests)")
       ->check(CLI::IsMember({"on", "off"}));
   run_cmd->add_flag(
       "--hash", run.hash,

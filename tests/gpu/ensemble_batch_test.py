@@ -11,8 +11,8 @@ ensemble's statistics (SWE rasters, measures.csv but the wall seconds); and a sh
 ensemble stopped by SIGINT with three members in flight continues with --restart (each stopped
 member from its own solver checkpoint) to the files of the uninterrupted run. Shallow-water
 members in flight on one device also step together (--batch-members on, swe::Batch: one launch
-of the tile kernel a step for all on CUDA, the default there; one after another on the CPU, where
-only this test turns it on) and alone (--batch-members off): both to the same files, members of
+of the tile kernel a step for all on CUDA; one after another on the CPU; off by default, so only
+this test turns it on) and alone (--batch-members off): both to the same files, members of
 different end times among them, and the stop and restart in both ways. Within a member the
 kernels and their order are the same whatever runs beside it, so any difference is a member
 seeing another's state, a stream or graph shared between members, or a host race. Except sums

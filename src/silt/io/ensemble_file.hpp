@@ -53,8 +53,8 @@ struct EnsembleMeasures {
 enum class EnsembleParallel { members, cells };
 
 /// Whether shallow-water members in flight on one device step together (run.batch_members;
-/// docs/ensembles.md, "On GPUs: members in flight"): automatic (not given): on CUDA; on: on the
-/// CPU too (the members step one after another: tests); off: each alone.
+/// docs/ensembles.md, "Members stepping together on a GPU"): automatic (not given) and off: each
+/// alone; on: together on a GPU, and on the CPU too (the members step one after another: tests).
 enum class EnsembleBatch { automatic, on, off };
 
 struct Ensemble {

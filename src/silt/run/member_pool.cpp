@@ -178,10 +178,13 @@ MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
 namespace {
 
 // Whether the shallow-water members in flight on one device step together (member_batch.hpp):
-// run.parallel "members", run.batch_members (not given: on CUDA), several workers.
-bool batches_members(const io::Ensemble& e, const MemberPlan& plan, bool cuda) {
+// run.parallel "members", run.batch_members on, several workers. Not by default: on an H100 a
+// whole ensemble run stepping together was no faster than in flight (0.63 against 0.65 of one
+// 64M-cell run's kernels, bench/results/ensemble-batch-2026-12-06-h100.md) though its kernels
+// alone are (0.88 against 0.71).
+bool batches_members(const io::Ensemble& e, const MemberPlan& plan) {
   if (e.mpm || e.parallel != io::EnsembleParallel::members || plan.device.size() < 2) return false;
-  return e.batch == io::EnsembleBatch::on || (e.batch == io::EnsembleBatch::automatic && cuda);
+  return e.batch == io::EnsembleBatch::on;
 }
 
 // One pool's run: the workers (w = 0 in the caller's thread, which also measures the first
@@ -246,7 +249,7 @@ class Pool {
   // twice), when the members batch.
   std::map<int, std::unique_ptr<MemberBatch>> batch_groups() {
     std::map<int, std::unique_ptr<MemberBatch>> groups;
-    if (!batches_members(e_, plan_, o_.execs.front().is_cuda())) return groups;
+    if (!batches_members(e_, plan_)) return groups;
     std::map<int, std::size_t> workers;
     for (const int d : plan_.device) ++workers[o_.execs[std::size_t(d)].device];
     for (const int d : plan_.device) {
