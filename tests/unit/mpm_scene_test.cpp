@@ -198,6 +198,13 @@ TEST(MpmScene, G2p2gRefusesEmitters) {
   EXPECT_EQ(silt::mpm::emission_times(job.scene.sources[0]).size(), 6u);
 }
 
+TEST(MpmScene, CudaGraphsCanBeTurnedOffForProfilers) {
+  EXPECT_TRUE(parse({}).scene.cuda_graphs);
+  EXPECT_FALSE(parse({"performance.cuda_graphs=false"}).scene.cuda_graphs);
+  EXPECT_TRUE(
+      throws_with([] { parse({"performance.cuda_graphs=2"}); }, {"'performance.cuda_graphs'"}));
+}
+
 TEST(MpmScene, MeshPathsResolveAgainstTheSceneFolder) {
   const std::string obj =
       "v 0.3 0.3 0.3\nv 0.6 0.3 0.3\nv 0.3 0.6 0.3\nv 0.3 0.3 0.6\n"

@@ -159,6 +159,9 @@ struct Scene {
   double frame_dt = 1.0 / 60;  // s per output frame
   int rebuild_period = 8;      // steps between particle-block rebuilds (1: every step)
   bool g2p2g = false;          // fused G2P2G kernel (small counts, no emitters)
+  /// CUDA: each frame as one CUDA graph per part (the default); false: plain launches, the same
+  /// kernels in the same order, which a profiler can time one by one (SolverOptions::cuda_graph).
+  bool cuda_graphs = true;
   /// P2G sums in 64-bit fixed point (fixed_sums.hpp): the same bits whatever the order of the
   /// adds (threads, GPU scheduling, part count, restarts). Default: kDeterministicDefault.
   bool deterministic = kDeterministicDefault;

@@ -58,7 +58,8 @@ Solver::Impl::Impl(const Scene& s, const std::vector<Exec>& execs, const SolverO
   poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   make_parts(execs);
   exchange = make_exchange(parts, world);
-  if (!options.cuda_graph || !exchange->records_graphs()) exchange->use_plain_steps();
+  if (!options.cuda_graph || !scene.cuda_graphs || !exchange->records_graphs())
+    exchange->use_plain_steps();
   poll_stop(options.stop, fmt::format("the set-up of MPM scene '{}'", scene.name));
   emit(0.0);
   counts = balancer.counts(parts);
@@ -240,7 +241,8 @@ void Solver::Impl::prepare(bool emit_new, bool for_frame) {
 }
 
 bool Solver::Impl::prepare_graphs() {
-  if (!options.cuda_graph || graph_failed || !exchange->records_graphs()) return false;
+  if (!options.cuda_graph || !scene.cuda_graphs || graph_failed || !exchange->records_graphs())
+    return false;
   // The graphs bake in every part's pointers (peer grids included) and particle counts.
   long long key = exchange->storage_key();
   for (auto& p : parts) key = key * 1000003LL + p->storage_key();

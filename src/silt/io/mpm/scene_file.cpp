@@ -113,6 +113,7 @@ void read_performance(Keys& root, mpm::Scene& s) {
       p.has("rebuild_period") ? p.integer("rebuild_period", 1, 1000) : s.rebuild_period;
   p.resolved("rebuild_period") = s.rebuild_period;
   s.g2p2g = p.boolean("g2p2g", s.g2p2g);
+  s.cuda_graphs = p.boolean("cuda_graphs", s.cuda_graphs);
   s.deterministic = p.boolean("deterministic", s.deterministic);
   s.max_particles =
       p.has("max_particles") ? p.integer("max_particles", 0, std::numeric_limits<int>::max()) : 0;
