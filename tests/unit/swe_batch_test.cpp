@@ -85,6 +85,16 @@ struct Members {
   std::vector<Solver> solvers;
 };
 
+// Each member against its own run, which `run` steps alone from the member's scene.
+void expect_each_as_alone(Members& m, const std::vector<Scene>& scenes,
+                          const std::function<void(Solver&)>& run, const std::string& when = "") {
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    Solver solo(scenes[k], test::exec());
+    run(solo);
+    expect_same_bits(m.solvers[k], solo, scenes[k].name + when);
+  }
+}
+
 TEST(SweBatch, AdvanceToGivesEachMemberItsOwnRunsBits) {
   const std::vector<Scene> scenes = members(Precision::f64);
   Members m(scenes);
@@ -114,11 +124,7 @@ TEST(SweBatch, StopEndsAtABatchAndTheRunGoesOn) {
   EXPECT_EQ(asked, 1);
   EXPECT_LT(m.solvers[0].time(), 6.0);
   EXPECT_TRUE(batch.advance_to(6.0));
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Solver solo(scenes[k], test::exec());
-    solo.advance_to(6.0);
-    expect_same_bits(m.solvers[k], solo, scenes[k].name);
-  }
+  expect_each_as_alone(m, scenes, [](Solver& s) { s.advance_to(6.0); });
 }
 
 TEST(SweBatch, StepManyGivesEachMemberItsOwnSteps) {
@@ -131,19 +137,16 @@ TEST(SweBatch, StepManyGivesEachMemberItsOwnSteps) {
     // One launch of the tile kernel a step for the three members.
     EXPECT_EQ(detail::fused_launch_count() - launches, 7u);
   }
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Solver solo(scenes[k], test::exec());
-    solo.step(7);
-    expect_same_bits(m.solvers[k], solo, scenes[k].name);
-  }
+  expect_each_as_alone(m, scenes, [](Solver& s) { s.step(7); });
   // advance_to after step_many: the queued steps' faults are read, the run goes on alike.
   ASSERT_TRUE(batch.advance_to(2.0));
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Solver solo(scenes[k], test::exec());
-    solo.step(7);
-    solo.advance_to(2.0);
-    expect_same_bits(m.solvers[k], solo, scenes[k].name + " after advance_to");
-  }
+  expect_each_as_alone(
+      m, scenes,
+      [](Solver& s) {
+        s.step(7);
+        s.advance_to(2.0);
+      },
+      " after advance_to");
 }
 
 // Rain rasters with frames at other times in each member: each stops at its own frame times.
@@ -163,11 +166,7 @@ TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
   Members m(scenes);
   Batch batch(m.refs());
   ASSERT_TRUE(batch.advance_to(4.0));
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Solver solo(scenes[k], test::exec());
-    solo.advance_to(4.0);
-    expect_same_bits(m.solvers[k], solo, scenes[k].name);
-  }
+  expect_each_as_alone(m, scenes, [](Solver& s) { s.advance_to(4.0); });
 }
 
 // advance_each (an ensemble's members on one GPU, run/member_batch.hpp): each member its own
@@ -223,11 +222,7 @@ TEST(SweBatch, FloatMembersStepAsAlone) {
   Members m(scenes);
   Batch batch(m.refs());
   ASSERT_TRUE(batch.advance_to(1.5));
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Solver solo(scenes[k], test::exec());
-    solo.advance_to(1.5);
-    expect_same_bits(m.solvers[k], solo, scenes[k].name);
-  }
+  expect_each_as_alone(m, scenes, [](Solver& s) { s.advance_to(1.5); });
 }
 
 std::string refusal(const std::vector<Scene>& scenes) {
