@@ -149,8 +149,9 @@ TEST(SweBatch, StepManyGivesEachMemberItsOwnSteps) {
       " after advance_to");
 }
 
-// Rain rasters with frames at other times in each member: each stops at its own frame times.
-TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
+// The float64 members with rain rasters whose frames stand at other times in each member (a rate
+// varying over the cells and the frames), so that each member stops at its own frame times.
+static std::vector<Scene> members_with_rain_frames() {
   std::vector<Scene> scenes = members(Precision::f64);
   const std::vector<std::vector<double>> times = {{0.0, 1.3, 3.1}, {0.0, 0.9, 2.2}, {0.0, 2.0}};
   for (size_t k = 0; k < scenes.size(); ++k) {
@@ -163,6 +164,12 @@ TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
       s.rain.source.push_back("frame " + std::to_string(f));
     }
   }
+  return scenes;
+}
+
+// Rain rasters with frames at other times in each member: each stops at its own frame times.
+TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
+  const std::vector<Scene> scenes = members_with_rain_frames();
   Members m(scenes);
   Batch batch(m.refs());
   ASSERT_TRUE(batch.advance_to(4.0));
@@ -173,16 +180,7 @@ TEST(SweBatch, RainRasterMembersStopAtTheirOwnFrames) {
 // target, one with `after` (it returns at the first step end past it), one stopped after its first
 // batch; with rain rasters at other times in each. Each ends as its own run, and goes on alike.
 TEST(SweBatch, AdvanceEachGivesEachMemberItsOwnLeg) {
-  std::vector<Scene> scenes = members(Precision::f64);
-  const std::vector<std::vector<double>> times = {{0.0, 1.3, 3.1}, {0.0, 0.9, 2.2}, {0.0, 2.0}};
-  for (size_t k = 0; k < scenes.size(); ++k) {
-    Scene& s = scenes[k];
-    s.rain.t = times[k];
-    for (size_t f = 0; f < times[k].size(); ++f) {
-      s.rain.rate.push_back(std::vector<double>(s.depth.size(), 1e-4 * double(f + k + 1)));
-      s.rain.source.push_back("frame " + std::to_string(f));
-    }
-  }
+  const std::vector<Scene> scenes = members_with_rain_frames();
   Members m(scenes);
   Batch batch(m.refs());
   std::vector<Batch::Leg> legs(3);
