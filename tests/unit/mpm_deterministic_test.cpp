@@ -186,6 +186,24 @@ TEST(MpmDeterministic, RestartsHashEqual) {
 
 // A particle 10^9 m/s fast scatters momentum far beyond the units the scene's speeds size (2^14
 // times its speed bound): the first P2G fails, naming the channel, the node and the step.
+// performance.cuda_graphs = false (a profiler's run): the frame's kernels as plain launches, the
+// same kernels in the same order, so the same bits; on a GPU no graph is recorded.
+TEST(MpmDeterministic, SceneWithoutCudaGraphsHashesEqual) {
+  for (const Scene& scene : {sand(), water_column()}) {
+    Scene plain = scene;
+    plain.cuda_graphs = false;
+    Solver s(plain, {exec()});
+    std::vector<std::uint64_t> h;
+    int recordings = 0;
+    for (int f = 0; f < kFrames; ++f) {
+      recordings += s.advance_frame().host.recordings;
+      h.push_back(s.state_hash());
+    }
+    EXPECT_EQ(h, run_hashes(scene, {exec()})) << scene.name;
+    EXPECT_EQ(recordings, 0) << scene.name << ": a graph was recorded";
+  }
+}
+
 TEST(MpmDeterministic, OutOfRangeShareNamesNodeAndStep) {
   Solver s(sand(), exec());
   s.advance_frame();
