@@ -4,8 +4,7 @@
 # performance.cuda_graphs and, for the graph dump, bench/variants/graph-dot.patch):
 #   1. stepping with the frame graphs and with plain launches (bench/mpm_frames_trees.sh);
 #   2. ncu over a window of plain launches (the same kernels in the same order): per NVTX label and
-#      block size, the launches, device time and mean
-#      grid (kernels-<tree>.csv);
+#      block size, the launches, device time and mean grid (bench/ncu_kernel_table.py);
 #   3. the last frame graph of a short run, as Graphviz (graph-<tree>.dot, SILT_GRAPH_DOT).
 # Prints numbers, asserts nothing.
 #   bash bench/fountain_kernels.sh TREE...   (NCU_SKIP, NCU_COUNT: the launch window)
@@ -26,28 +25,7 @@ for t in "$@"; do
     --print-nvtx-rename kernel --launch-skip "${NCU_SKIP:-20000}" --launch-count "${NCU_COUNT:-4000}" \
     --csv --print-units base "$silt" run $scene --backend cuda $plain --set 'outputs.formats=[]' \
     --set outputs.png=false --overwrite --out /tmp/silt-fountain-ncu > "$OUT/ncu-$name.csv" 2>&1
-  python3 - "$OUT/ncu-$name.csv" "$OUT/kernels-$name.csv" <<'EOF'
-import csv, sys, collections
-rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
-acc = collections.OrderedDict()
-for r in csv.DictReader(rows):
-    if r.get("Metric Name") != "gpu__time_duration.sum":
-        continue
-    k = (r["Kernel Name"][:60], r["Block Size"].replace(",", " "))
-    g = 1
-    for v in r["Grid Size"].strip("()").split(","):
-        g *= int(v)
-    n, s, gs = acc.get(k, (0, 0.0, 0))
-    acc[k] = (n + 1, s + float(r["Metric Value"]), gs + g)
-total = sum(v[1] for v in acc.values())
-with open(sys.argv[2], "w") as f:
-    f.write("kernel,block,launches,total_us,mean_us,mean_grid_blocks,share\n")
-    for (k, b), (n, s, gs) in sorted(acc.items(), key=lambda kv: -kv[1][1]):
-        line = f"{k},{b},{n},{s/1e3:.1f},{s/1e3/n:.2f},{gs/n:.0f},{s/total:.3f}"
-        f.write(line + "\n")
-        print(line)
-print(f"total device time in the window: {total/1e6:.3f} ms")
-EOF
+  python3 bench/ncu_kernel_table.py "$OUT/ncu-$name.csv" "$OUT/kernels-$name.csv"
   echo "== graph dump, $t (0.5 s)"
   SILT_GRAPH_DOT="$OUT/graph-$name.dot" "$silt" run $scene --backend cuda --set run.end_time=0.5 \
     --set 'outputs.formats=[]' --set outputs.png=false --overwrite --out /tmp/silt-fountain-dot \
