@@ -9,6 +9,7 @@
 #      members in flight on the device, each its own solver; K = 1 is one after another), and
 #      reports sum(steps x particles) / wall seconds of the whole ensemble run and its ratio to 1.
 # Usage: bench/ensemble_mpm_gpu.sh [build dir] [backend] [DX] [BIG_DX] [END] [KS]
+#   (MEMBER_END: the members' run.end_time too, for a shorter sweep)
 #   (on a CPU for a smoke test: bench/ensemble_mpm_gpu.sh build cpu 0.02 0.0025 0.1 "1 2")
 set -euo pipefail
 build=${1:-build-gpu}
@@ -29,10 +30,12 @@ big_wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'
 for k in $ks; do
   t0=$(date +%s.%N)
   "$silt" run $scene --backend "$backend" --set domain.dx=$dx --members-at-once "$k" \
-    --ensemble scenes/column_sweep_gpu_ensemble.json --out "$out/sweep$k" 2>&1 |
+    --ensemble scenes/column_sweep_gpu_ensemble.json ${MEMBER_END:+--set run.end_time=$MEMBER_END} \
+    --out "$out/sweep$k" 2>&1 | tee "$out/sweep$k.log" |
     grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
-  /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" "$big_wall" <<'PY'
+  /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" "$big_wall" \
+    "$out/sweep$k.log" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 wall = float(sys.argv[2])
@@ -61,5 +64,12 @@ ws = sorted(float(r["wall_s"]) for r in rows)
 outside = float(sys.argv[2]) - sum(ws) / int(sys.argv[4])
 print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
       f"wall minus members' sum / K: {outside:.2f} s")
+# Of a member's wall, its frames' stepping (the member lines' "s stepping"): at K members in flight
+# a stepping near K x the solo one means the device runs them one after another.
+st = sorted(float(x) for x in re.findall(r"\(([0-9.]+) s stepping\)", open(sys.argv[6]).read()))
+if st:
+    print(f"  member stepping: median {st[len(st) // 2]:.3f} s, summed {sum(st):.2f} s, "
+          f"summed / K {sum(st) / int(sys.argv[4]):.2f} s; member-step "
+          f"{sum(st) / sum(int(r['steps']) for r in rows) * 1e6:.1f} us of a member's stepping")
 PY
 done
