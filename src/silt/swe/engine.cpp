@@ -75,7 +75,8 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       k_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
-      path_(step_path<Path>(s, split, options)) {
+      path_(step_path<Path>(s, split, options)),
+      hazard_pass_(options.hazard_pass) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
