@@ -66,7 +66,12 @@ print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws
       f"wall minus members' sum / K: {outside:.2f} s")
 # Of a member's wall, its frames' stepping (the member lines' "s stepping"): at K members in flight
 # a stepping near K x the solo one means the device runs them one after another.
-st = sorted(float(x) for x in re.findall(r"\(([0-9.]+) s stepping\)", open(sys.argv[6]).read()))
+log = open(sys.argv[6]).read()
+st = sorted(float(x) for x in re.findall(r" ([0-9.]+) s stepping\)", log))
+su = sorted(float(x) for x in re.findall(r"\(([0-9.]+) s set-up,", log))
+if su:
+    print(f"  member set-up: median {su[len(su) // 2]:.3f} s, summed {sum(su):.2f} s, "
+          f"summed / K {sum(su) / int(sys.argv[4]):.2f} s")
 if st:
     print(f"  member stepping: median {st[len(st) // 2]:.3f} s, summed {sum(st):.2f} s, "
           f"summed / K {sum(st) / int(sys.argv[4]):.2f} s; member-step "

@@ -104,6 +104,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     solver->restore(*from);
   else
     p.start = extent_of(solver->particles(), d, job.scene);
+  r.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (slot.built) slot.built();
   MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&p, &r](const mpm::FrameStats& s) {
@@ -221,11 +222,12 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
           "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s (from the "
           "checkpoint)",
           r.time, r.steps, r.particles, r.measures[2], r.wall_s);
-    // Stepping: the frames' steps on the device; the rest of the wall is set-up and host work.
+    // Set-up: the job and the solver; stepping: the frames' steps on the device; the rest of the
+    // wall is the frames' host work.
     return fmt::format(
-        "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s ({:.3f} s "
-        "stepping)",
-        r.time, r.steps, r.particles, r.measures[2], r.wall_s, r.stepping_s);
+        "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s ({:.3f} s set-up, {:.3f} "
+        "s stepping)",
+        r.time, r.steps, r.particles, r.measures[2], r.wall_s, r.setup_s, r.stepping_s);
   };
   return for_each_member(e, o, progress, one, line,
                          o.checkpoint.empty() ? std::function<void(std::size_t)>() : saved);

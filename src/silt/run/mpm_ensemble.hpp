@@ -29,8 +29,9 @@ struct MpmMemberResult {
   bool done = false;
   bool restored = false;  // read back from the ensemble's checkpoint
   double time = 0, wall_s = 0;
-  double stepping_s =
-      0;  // the frames' stepping (FrameStats::ms_per_step x steps); not in the bytes
+  // Of wall_s (not in the bytes): the solver's set-up, and the frames' stepping
+  // (FrameStats::ms_per_step x steps).
+  double setup_s = 0, stepping_s = 0;
   long long steps = 0;
   std::int64_t particles = 0;
   double rest_speed = 0;         // m/s, the one time_at_rest used
