@@ -41,7 +41,6 @@ std::string feature_names(unsigned f) {
   add(detail::kTileForcing, "rain rasters or infiltration");
   add(detail::kTileFlowEdges, "flow boundaries");
   add(detail::kTileSources, "point sources");
-  add(detail::kTileHazard, "hazard outputs");
   return s.empty() ? "none" : s;
 }
 
