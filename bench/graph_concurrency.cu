@@ -14,14 +14,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                 \
-                   cudaGetErrorString(e_));                                          \
-      std::exit(1);                                                                  \
-    }                                                                                \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 namespace {
@@ -47,7 +46,9 @@ __global__ void count_down_all(int* counters, int n, cudaGraphConditionalHandle 
   cudaGraphSetConditional(h, any);
 }
 
-__global__ void set_counter(int* c, int v) { *c = v; }
+__global__ void set_counter(int* c, int v) {
+  *c = v;
+}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -77,7 +78,8 @@ cudaGraphExec_t member_graph(cudaStream_t s, float* a, int* counter) {
   cudaGraph_t g, body;
   cudaGraphConditionalHandle h;
   while_graph(&g, &h, &body);
-  CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
+  CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0,
+                                      cudaStreamCaptureModeThreadLocal));
   count_down<<<1, 1, 0, s>>>(counter, h);
   chain(s, a);
   CHECK(cudaStreamEndCapture(s, nullptr));
@@ -96,7 +98,8 @@ cudaGraphExec_t branch_graph(const std::vector<cudaStream_t>& s, const std::vect
   while_graph(&g, &h, &body);
   std::vector<cudaEvent_t> ev(n + 1);
   for (auto& e : ev) CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  CHECK(cudaStreamBeginCaptureToGraph(s[0], body, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
+  CHECK(cudaStreamBeginCaptureToGraph(s[0], body, nullptr, nullptr, 0,
+                                      cudaStreamCaptureModeThreadLocal));
   CHECK(cudaEventRecord(ev[n], s[0]));
   for (int k = 1; k < n; ++k) CHECK(cudaStreamWaitEvent(s[k], ev[n], 0));
   for (int k = 0; k < n; ++k) chain(s[k], a[k]);
@@ -150,9 +153,10 @@ void run(int n) {
     CHECK(cudaDeviceSynchronize());
     best_plain = std::min(best_plain, ms_since(t0));
   }
-  std::printf("%3d members: separate graphs %7.2f us a member-step, one graph of branches %7.2f, "
-              "plain launches %7.2f\n",
-              n, best_sep * 1e3 / steps, best_br * 1e3 / steps, best_plain * 1e3 / steps);
+  std::printf(
+      "%3d members: separate graphs %7.2f us a member-step, one graph of branches %7.2f, "
+      "plain launches %7.2f\n",
+      n, best_sep * 1e3 / steps, best_br * 1e3 / steps, best_plain * 1e3 / steps);
   for (auto& e : ge) CHECK(cudaGraphExecDestroy(e));
   CHECK(cudaGraphExecDestroy(gb));
   for (int k = 0; k < n; ++k) {
