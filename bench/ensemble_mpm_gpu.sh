@@ -64,17 +64,17 @@ ws = sorted(float(r["wall_s"]) for r in rows)
 outside = float(sys.argv[2]) - sum(ws) / int(sys.argv[4])
 print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
       f"wall minus members' sum / K: {outside:.2f} s")
-# Of a member's wall, its frames' stepping (the member lines' "s stepping"): at K members in flight
-# a stepping near K x the solo one means the device runs them one after another.
+# Where a member's time goes (its log line): at K members in flight a stepping near K x the solo
+# one means the device runs them one after another; a part that does not shrink with K, summed
+# over the members, is serialised.
 log = open(sys.argv[6]).read()
-st = sorted(float(x) for x in re.findall(r" ([0-9.]+) s stepping\)", log))
-su = sorted(float(x) for x in re.findall(r"\(([0-9.]+) s set-up,", log))
-if su:
-    print(f"  member set-up: median {su[len(su) // 2]:.3f} s, summed {sum(su):.2f} s, "
-          f"summed / K {sum(su) / int(sys.argv[4]):.2f} s")
-if st:
-    print(f"  member stepping: median {st[len(st) // 2]:.3f} s, summed {sum(st):.2f} s, "
-          f"summed / K {sum(st) / int(sys.argv[4]):.2f} s; member-step "
-          f"{sum(st) / sum(int(r['steps']) for r in rows) * 1e6:.1f} us of a member's stepping")
+for part in ("job", "set-up", "stepping", "frames' host work", "teardown"):
+    v = sorted(float(x) for x in re.findall(re.escape(part) + r" ([0-9.]+) s", log))
+    if v:
+        print(f"  member {part}: median {v[len(v) // 2]:.3f} s, summed {sum(v):.2f} s, "
+              f"summed / K {sum(v) / int(sys.argv[4]):.2f} s")
+rec = [int(x) for x in re.findall(r"with (\d+) graph recordings", log)]
+if rec:
+    print(f"  graph recordings: {sum(rec)} over {len(rec)} members")
 PY
 done

@@ -28,6 +28,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // The rest speed of the time at rest: the ensemble's, else the member's run.rest_speed, else
 // 0.01 m/s.
 double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
@@ -104,12 +108,15 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
     solver->restore(*from);
   else
     p.start = extent_of(solver->particles(), d, job.scene);
-  r.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.times.setup = seconds_since(t0);
   if (slot.built) slot.built();
   MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&p, &r](const mpm::FrameStats& s) {
     p.add(s);
-    r.stepping_s += s.ms_per_step * double(s.steps) / 1e3;
+    r.times.stepping += s.ms_per_step * double(s.steps) / 1e3;
+    r.times.host +=
+        (s.host.emit_ms + s.host.prepare_ms + s.host.record_ms + s.host.finish_ms) / 1e3;
+    r.times.recordings += s.host.recordings;
   };
   Progress quiet(job.run.end_time, true);
   Hooks hooks;
@@ -125,7 +132,7 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   r.time = solver->time();
   r.steps = p.steps_done();
   r.particles = solver->particle_count();
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.wall_s = seconds_since(t0);
   return 0;
 }
 
@@ -206,8 +213,14 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
   const MemberRun one = [&](std::size_t m, const MemberSlot& slot) {
     const std::string& name = e.members[m].name;
     if (o.restart && load(o.checkpoint, m, name, results[m])) return 0;
+    const auto t0 = std::chrono::steady_clock::now();
     const io::MpmJob job = mpm_member_job(scene, e, m);  // its errors name the member
-    return as_member(e, m, [&] { return run_member(job, scene, e, m, o, slot, results[m]); });
+    MpmMemberResult& r = results[m];
+    r.times.job = seconds_since(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    const int sig = as_member(e, m, [&] { return run_member(job, scene, e, m, o, slot, r); });
+    r.times.end = seconds_since(t1) - r.wall_s;
+    return sig;
   };
   // A finished member's result into the checkpoint, beside the members (not one read back).
   const auto saved = [&](std::size_t m) {
@@ -222,12 +235,13 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
           "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s (from the "
           "checkpoint)",
           r.time, r.steps, r.particles, r.measures[2], r.wall_s);
-    // Set-up: the job and the solver; stepping: the frames' steps on the device; the rest of the
-    // wall is the frames' host work.
+    const MpmMemberResult::Times& w = r.times;
     return fmt::format(
-        "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s ({:.3f} s set-up, {:.3f} "
-        "s stepping)",
-        r.time, r.steps, r.particles, r.measures[2], r.wall_s, r.setup_s, r.stepping_s);
+        "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s (job {:.3f} s before; "
+        "set-up {:.3f} s, stepping {:.3f} s, frames' host work {:.3f} s with {} graph "
+        "recordings; teardown {:.3f} s after)",
+        r.time, r.steps, r.particles, r.measures[2], r.wall_s, w.job, w.setup, w.stepping, w.host,
+        w.recordings, w.end);
   };
   return for_each_member(e, o, progress, one, line,
                          o.checkpoint.empty() ? std::function<void(std::size_t)>() : saved);
