@@ -14,7 +14,8 @@ on a coarse scenes/mpm_sand_column_2d.json (dx = 0.01 m, 400-800 particles, 0.4 
   - a run stopped by SIGINT in the middle of its second member continues with --restart
     OUT/ensemble_checkpoint (the first member read back, the second from its own checkpoint) and
     writes the uninterrupted run's files (a changed --set refused);
-  - a bad member is refused before anything runs, naming the member and the key.
+  - a bad member is refused before anything runs, naming the member and the key;
+  - each member's log line says where its time went, the parts within its wall.
 
 Usage: run_ensemble_mpm_test.py <silt executable> <scratch dir>; the venv's Python
 (/opt/silt-venv: xarray and cfchecks)."""
@@ -22,6 +23,7 @@ import csv
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -102,6 +104,26 @@ for m in (members[0], members[1], members[2], members[4]):
     check(len(files) > 10 and not differ,
           f"member '{m['name']}' ({' '.join(m['settings'])}): {len(files)} files equal to its "
           f"solo run's" + (f"; differ: {differ}" if differ else ""))
+
+# A member's line says where its time went: the parts within its wall sum to at most the wall,
+# and each part is a number of seconds (the job before the wall, the teardown after it).
+r = subprocess.run([SILT, "run", SCENE] + BASE + ["--ensemble", ens, "--out",
+                   os.path.join(SCRATCH, "ens_log")], capture_output=True, text=True,
+                   env=dict(os.environ, OMP_NUM_THREADS="2"))
+lines = [l for l in (r.stdout + r.stderr).splitlines() if re.match(r"member +\d+/", l)]
+parts = re.compile(r", ([0-9.]+) s \(job ([0-9.]+) s before; set-up ([0-9.]+) s, stepping "
+                   r"([0-9.]+) s, frames' host work ([0-9.]+) s with (\d+) graph recordings; "
+                   r"teardown (-?[0-9.]+) s after\)$")
+got = [parts.search(l) for l in lines]
+check(r.returncode == 0 and len(lines) == 5 and all(got),
+      f"a line per member with its job, set-up, stepping, host work and teardown: {lines}")
+for l, g in zip(lines, got):
+    if not g:
+        continue
+    wall, job, setup, stepping, host, _, end = (float(x) for x in g.groups())
+    # The wall is printed to 0.01 s, the parts to 0.001 s.
+    check(setup + stepping + host <= wall + 0.006 and end >= -0.001 and stepping > 0,
+          f"the parts of a member's wall are within it: {l}")
 
 # The deterministic mode: members on one thread each equal solo runs on two threads.
 det = ["--set", "performance.deterministic=true"]
