@@ -34,8 +34,7 @@ for k in $ks; do
     --out "$out/sweep$k" 2>&1 | tee "$out/sweep$k.log" |
     grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
-  /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" "$big_wall" \
-    "$out/sweep$k.log" <<'PY'
+  /usr/bin/python3 - "$out/sweep$k/measures.csv" "$wall" "$out/big.log" "$k" "$big_wall" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 wall = float(sys.argv[2])
@@ -64,17 +63,6 @@ ws = sorted(float(r["wall_s"]) for r in rows)
 outside = float(sys.argv[2]) - sum(ws) / int(sys.argv[4])
 print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
       f"wall minus members' sum / K: {outside:.2f} s")
-# Where a member's time goes (its log line): at K members in flight a stepping near K x the solo
-# one means the device runs them one after another; a part that does not shrink with K, summed
-# over the members, is serialised.
-log = open(sys.argv[6]).read()
-for part in ("job", "set-up", "stepping", "frames' host work", "teardown"):
-    v = sorted(float(x) for x in re.findall(re.escape(part) + r" ([0-9.]+) s", log))
-    if v:
-        print(f"  member {part}: median {v[len(v) // 2]:.3f} s, summed {sum(v):.2f} s, "
-              f"summed / K {sum(v) / int(sys.argv[4]):.2f} s")
-rec = [int(x) for x in re.findall(r"with (\d+) graph recordings", log)]
-if rec:
-    print(f"  graph recordings: {sum(rec)} over {len(rec)} members")
 PY
+  /usr/bin/python3 bench/member_times.py "$out/sweep$k.log" "$k"
 done

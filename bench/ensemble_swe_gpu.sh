@@ -17,7 +17,7 @@
 #   on a GPU:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "1 4 8 16" 64M
 #   batched or not: BATCH="on off" bash bench/ensemble_swe_gpu.sh build-gpu cuda "8 16" 64M
 #   two GPUs:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "16" 64M 1000 0,1
-#   CPU smoke:  bash bench/ensemble_swe_gpu.sh build cpu "1 2" 64K 100
+#   CPU smoke:  BIG_NX=256 bash bench/ensemble_swe_gpu.sh build cpu "1 2" 64K 100
 set -euo pipefail
 build=${1:-build-gpu}
 backend=${2:-cuda}
@@ -61,7 +61,7 @@ for mode in ${BATCH:-default}; do
   "$silt" run scenes/dam_break_1m.json --backend "$backend" --devices "$devices" \
     --set grid.nx=$nx --set grid.ny=$nx --set grid.dx=$dx \
     --ensemble scenes/dam_break_1m_ensemble.json --members-at-once "$k" "${batch[@]}" \
-    --out "$out/k$k" 2>&1 |
+    --out "$out/k$k" 2>&1 | tee "$out/k$k.log" |
     grep -E "members at once|member after another|lowered|device blocks|member pool|members batched|members not batched|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
   /usr/bin/python3 - "$out/k$k/members.csv" "$wall" "$out/big.log" "$nx" "$label" "$big_run_rate" <<'PY'
@@ -91,5 +91,6 @@ outside = float(sys.argv[2]) - sum(ws) / int(k.split(",")[0])
 print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws[-1]:.3f}; "
       f"wall minus members' sum / K: {outside:.2f} s")
 PY
+  /usr/bin/python3 bench/member_times.py "$out/k$k.log" "$k"
 done
 done

@@ -89,6 +89,7 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   swe::Solver solver(job.scene, split,
                      slot.batch ? slot.batch->solver_options() : swe::SolverOptions{});
   if (from) solver.restore(from->state);
+  r.times.setup = seconds_since(t0);
   MemberBatch::Seat seat(slot.batch, solver);  // leaves on an error too
   if (slot.built) slot.built();
   SweAdapter frames(job, solver, from.get(), dir, true, 1);
@@ -106,12 +107,13 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   lo.checkpoint_at_end = false;  // its result is saved instead
   const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
   seat.leave();  // nobody waits for its maxima
+  r.times.stepping = frames.stepping_s();
   if (end.signal) return end.signal;
   take_maxima(job, solver, e.outputs, r);
   r.done = true;
   r.time = solver.time();
   r.steps = solver.steps();
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.wall_s = seconds_since(t0);
   return 0;
 }
 
@@ -259,9 +261,15 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
       results[m].restored = true;
       return 0;
     }
+    const auto t0 = std::chrono::steady_clock::now();
     io::SweJob job = member_job(scene, e, m);  // its errors name the member
-    return as_member(e, m,
-                     [&] { return run_member(std::move(job), scene, e, m, o, slot, results[m]); });
+    MemberResult& r = results[m];
+    r.times.job = seconds_since(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    const int sig =
+        as_member(e, m, [&] { return run_member(std::move(job), scene, e, m, o, slot, r); });
+    r.times.end = seconds_since(t1) - r.wall_s;
+    return sig;
   };
   // A finished member's result into the checkpoint, beside the members (not one read back).
   const auto save = [&](std::size_t m) {
@@ -270,8 +278,12 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     drop_member_checkpoint(o.checkpoint, m);
   };
   const auto line = [&](std::size_t m) {
-    return fmt::format("t = {:.6g} s, {} steps, {:.2f} s{}", results[m].time, results[m].steps,
-                       results[m].wall_s, results[m].restored ? " (from the checkpoint)" : "");
+    const MemberResult& r = results[m];
+    if (r.restored)
+      return fmt::format("t = {:.6g} s, {} steps, {:.2f} s (from the checkpoint)", r.time, r.steps,
+                         r.wall_s);
+    return fmt::format("t = {:.6g} s, {} steps, {}", r.time, r.steps,
+                       member_times_text(r.wall_s, r.times));
   };
   return for_each_member(e, o, progress, one, line,
                          o.checkpoint.empty() ? std::function<void(std::size_t)>() : save);

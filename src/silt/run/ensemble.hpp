@@ -21,6 +21,7 @@
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/run/ensemble_stats.hpp"
 #include "silt/run/member_plan.hpp"
+#include "silt/run/member_times.hpp"
 #include "silt/run/progress.hpp"
 
 namespace silt::run {
@@ -84,6 +85,7 @@ struct MemberResult {
   MemberValues maxima;
   std::vector<double> hazard_class;
   std::vector<double> measures;  // in the order of swe_measure_names()
+  MemberTimes times;             // not in the checkpoint: for its log line
 };
 
 struct EnsembleOptions {

@@ -28,10 +28,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // The rest speed of the time at rest: the ensemble's, else the member's run.rest_speed, else
 // 0.01 m/s.
 double rest_speed_of(const io::Ensemble& e, const io::MpmJob& job) {
@@ -109,13 +105,12 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   else
     p.start = extent_of(solver->particles(), d, job.scene);
   r.times.setup = seconds_since(t0);
+  r.times.recordings = 0;
   if (slot.built) slot.built();
   MpmAdapter frames(job, *solver, from ? long(from->frame) + 1 : 0, dir, true);
   frames.on_frame = [&p, &r](const mpm::FrameStats& s) {
     p.add(s);
     r.times.stepping += s.ms_per_step * double(s.steps) / 1e3;
-    r.times.host +=
-        (s.host.emit_ms + s.host.prepare_ms + s.host.record_ms + s.host.finish_ms) / 1e3;
     r.times.recordings += s.host.recordings;
   };
   Progress quiet(job.run.end_time, true);
@@ -235,13 +230,8 @@ int run_mpm_members(const EnsembleScene& scene, const io::Ensemble& e, const Ens
           "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s (from the "
           "checkpoint)",
           r.time, r.steps, r.particles, r.measures[2], r.wall_s);
-    const MpmMemberResult::Times& w = r.times;
-    return fmt::format(
-        "t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {:.2f} s (job {:.3f} s before; "
-        "set-up {:.3f} s, stepping {:.3f} s, frames' host work {:.3f} s with {} graph "
-        "recordings; teardown {:.3f} s after)",
-        r.time, r.steps, r.particles, r.measures[2], r.wall_s, w.job, w.setup, w.stepping, w.host,
-        w.recordings, w.end);
+    return fmt::format("t = {:.4g} s, {} steps, {} particles, runout {:.4g} m, {}", r.time, r.steps,
+                       r.particles, r.measures[2], member_times_text(r.wall_s, r.times));
   };
   return for_each_member(e, o, progress, one, line,
                          o.checkpoint.empty() ? std::function<void(std::size_t)>() : saved);

@@ -13,6 +13,7 @@
 #include "silt/io/mpm/scene_file.hpp"
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
+#include "silt/run/member_times.hpp"
 #include "silt/run/mpm_measures.hpp"
 
 namespace silt::run {
@@ -29,15 +30,7 @@ struct MpmMemberResult {
   bool done = false;
   bool restored = false;  // read back from the ensemble's checkpoint
   double time = 0, wall_s = 0;
-  /// Where the member's time went (s; not in the bytes, for its log line).
-  struct Times {
-    double job = 0;            // its job read from the scene, before wall_s
-    double setup = 0;          // of wall_s: the solver built
-    double stepping = 0;       // of wall_s: the frames' steps (FrameStats::ms_per_step x steps)
-    double host = 0;           // of wall_s: the frames' host work (FrameStats::host)
-    long long recordings = 0;  // frame graphs recorded (FrameHostTime::recordings)
-    double end = 0;            // after wall_s: the solver's teardown
-  } times;
+  MemberTimes times;  // not in the bytes: for its log line
   long long steps = 0;
   std::int64_t particles = 0;
   double rest_speed = 0;         // m/s, the one time_at_rest used

@@ -164,8 +164,10 @@ void SweAdapter::advance(Context& c) {
     take_device_gauges(c);  // the rows of the batches before a fault, as a probe took them
     throw;
   }
-  stepping_ms_ +=
+  const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  stepping_ms_ += ms;
+  stepping_total_ms_ += ms;
   take_device_gauges(c);
   show(c);
 }

@@ -53,6 +53,8 @@ class SweAdapter : public Job {
   /// devices (Solver::track_step_peaks; then solver.step_peaks()), from the checkpoint's peaks on
   /// a restart; checkpoints then carry them. False where the solver cannot (several parts, MPI).
   bool track_step_peaks();
+  /// The wall seconds of advance_to() since the start (stepping alone, as the frame lines').
+  double stepping_s() const { return stepping_total_ms_ / 1e3; }
 
  private:
   void write_frame(Context& c);
@@ -82,9 +84,10 @@ class SweAdapter : public Job {
   // Gauges sampled on the devices (swe::Solver::sample_gauges): the steps then run to the next
   // frame without stopping at sample times. False: advance stops at each and probes.
   bool device_gauges_ = false;
-  long long frame_steps_;      // steps at the previous frame
-  double stepping_ms_ = 0;     // wall time in advance_to() since the previous frame
-  swe::StepPeaks from_peaks_;  // the checkpoint's (empty: none)
+  long long frame_steps_;         // steps at the previous frame
+  double stepping_ms_ = 0;        // wall time in advance_to() since the previous frame
+  double stepping_total_ms_ = 0;  // and since the start
+  swe::StepPeaks from_peaks_;     // the checkpoint's (empty: none)
 };
 
 }  // namespace silt::run
