@@ -25,6 +25,7 @@ Usage: run_ensemble_cli_test.py <silt executable> <scratch dir>; run with the ve
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -267,9 +268,17 @@ stopped = os.path.join(SCRATCH, "stopped")
 p = subprocess.Popen([SILT, "run", SCENE] + BASE + ["--ensemble", ens_long, "--out", stopped],
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                      env=dict(os.environ, OMP_NUM_THREADS="1"))
+first = ""
 for line in p.stderr:
     if "member    1/" in line:
+        first = line.strip()
         break
+# Its line says where its time went (run/member_times.hpp): stepping within the wall.
+g = re.search(r", ([0-9.]+) s \(job ([0-9.]+) s before; set-up ([0-9.]+) s, stepping ([0-9.]+) s, "
+              r"other (-?[0-9.]+) s; teardown (-?[0-9.]+) s after\)$", first)
+wall, _, setup, stepping, other, _ = (float(x) for x in g.groups()) if g else (0,) * 6
+check(g is not None and stepping > 0 and setup + stepping <= wall + 0.006 and other >= -0.006,
+      f"the first member's line: set-up and stepping within its wall: {first}")
 third = os.path.join(stopped, "members", "long", "depth_0003.asc")
 deadline = time.time() + 60
 while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
