@@ -7,7 +7,8 @@
 #      block size, the launches, device time and mean grid (bench/ncu_kernel_table.py);
 #   3. the last frame graph of a short run, as Graphviz (graph-<tree>.dot, SILT_GRAPH_DOT).
 # Prints numbers, asserts nothing.
-#   bash bench/fountain_kernels.sh TREE...   (NCU_SKIP, NCU_COUNT: the launch window)
+#   source bench/build_trees.sh; build_trees TREE...; bash bench/fountain_kernels.sh TREE...
+#   (NCU_SKIP, NCU_COUNT: the launch window)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/silt-out}
