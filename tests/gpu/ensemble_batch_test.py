@@ -29,10 +29,11 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from stop_ensemble import interrupt_when, saved_members  # noqa: E402
 
 SILT, SCRATCH = sys.argv[1], sys.argv[2]
 BACKEND = sys.argv[3] if len(sys.argv) > 3 else "cuda"
@@ -204,15 +205,8 @@ for mode in ("on", "off"):
             BACKEND, "--ensemble", stop_ens, "--out", stopped, "--members-at-once", "3"] + \
         swe_set + batch
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    third = os.path.join(stopped, "members", "b", "depth_0003.asc")
-    deadline = time.time() + 120
-    while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
-        time.sleep(0.002)
-    p.send_signal(signal.SIGINT)
-    p.communicate()
-    ckpt = os.path.join(stopped, "ensemble_checkpoint")
-    saved = sorted(f for f in os.listdir(ckpt)
-                   if f.startswith("member_")) if os.path.isdir(ckpt) else []
+    interrupt_when(p, os.path.join(stopped, "members", "b", "depth_0003.asc"), 120, poll=0.002)
+    ckpt, saved = saved_members(stopped)
     check(p.returncode == 130 and "member_1.silt" in saved and "member_2.silt" in saved,
           f"--batch-members {mode}: SIGINT with three members in flight: exit {p.returncode}, "
           f"saved {saved}")

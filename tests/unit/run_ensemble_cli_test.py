@@ -27,13 +27,14 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import xarray as xr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from stop_ensemble import interrupt_when, saved_members  # noqa: E402
 
 SILT, SCRATCH = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -279,14 +280,8 @@ g = re.search(r", ([0-9.]+) s \(job ([0-9.]+) s before; set-up ([0-9.]+) s, step
 wall, _, setup, stepping, other, _ = (float(x) for x in g.groups()) if g else (0,) * 6
 check(g is not None and stepping > 0 and setup + stepping <= wall + 0.006 and other >= -0.006,
       f"the first member's line: set-up and stepping within its wall: {first}")
-third = os.path.join(stopped, "members", "long", "depth_0003.asc")
-deadline = time.time() + 60
-while not os.path.exists(third) and time.time() < deadline and p.poll() is None:
-    time.sleep(0.005)
-p.send_signal(signal.SIGINT)
-p.communicate()
-ckpt = os.path.join(stopped, "ensemble_checkpoint")
-saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
+interrupt_when(p, os.path.join(stopped, "members", "long", "depth_0003.asc"), 60)
+ckpt, saved = saved_members(stopped)
 check(p.returncode == 130 and saved == ["member_0.bin", "member_1.silt"],
       f"SIGINT in the second member: exit {p.returncode}, saved {saved}")
 silt(["--ensemble", ens_long, "--out", stopped, "--restart", ckpt], threads=1)

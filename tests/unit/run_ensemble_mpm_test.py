@@ -25,12 +25,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from stop_ensemble import interrupt_when, saved_members  # noqa: E402
 
 SILT, SCRATCH = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -238,14 +239,9 @@ p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=
 for line in p.stderr:
     if "member    1/" in line:
         break
-fifth = os.path.join(stopped, "members", "long", "particles_0005.ply")
-deadline = time.time() + 60
-while not os.path.exists(fifth) and time.time() < deadline and p.poll() is None:
-    time.sleep(0.01)
-p.send_signal(signal.SIGINT)
-_, err = p.communicate()
-ckpt = os.path.join(stopped, "ensemble_checkpoint")
-saved = sorted(f for f in os.listdir(ckpt) if f.startswith("member_")) if os.path.isdir(ckpt) else []
+_, err = interrupt_when(p, os.path.join(stopped, "members", "long", "particles_0005.ply"), 60,
+                        poll=0.01)
+ckpt, saved = saved_members(stopped)
 check(p.returncode == 130 and saved == ["member_0.bin", "member_1.partial", "member_1.silt"] and
       "--restart" in err, f"SIGINT in the second member: exit {p.returncode}, saved {saved}")
 r = silt(["--set", "run.end_time=0.3", "--ensemble", ens_long, "--out", stopped,
