@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,36 @@ TEST(SweActiveTiles, MaskedRunLaunchesOnlyActiveTilesAndMatchesTheCpu) {
   EXPECT_LE(dq, kTol);
   EXPECT_LE(dspeed, kTol);
   EXPECT_LE(dwet, 1e-9);  // a step's end time: the same steps, the same sums of dt
+}
+
+// The hazard fields that the float64 tile kernel accumulates in its update (kTileHazard) against
+// the separate pass after each step (SolverOptions::hazard_pass) on the same GPU: the same
+// function on the same state, time and dt, so the same bits.
+TEST(SweActiveTiles, HazardFoldedIntoTheTileKernelGivesThePassBits) {
+  if (!test::on_gpu()) GTEST_SKIP() << "the tile kernel runs on CUDA: run with --backend=cuda";
+  const Scene s = masked_valley();
+  SolverOptions pass;
+  pass.hazard_pass = true;
+  Solver fold(s, test::exec());
+  Solver separate(s, test::exec(), pass);
+  fold.advance_to(20.0);
+  separate.advance_to(20.0);
+  ASSERT_EQ(fold.steps(), separate.steps());
+  const Fields a = fold.fields(), b = separate.fields();
+  ASSERT_FALSE(a.max_speed.empty());
+  const auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+  };
+  EXPECT_TRUE(same(a.h, b.h)) << "the state";
+  EXPECT_TRUE(same(a.max_speed, b.max_speed));
+  EXPECT_TRUE(same(a.max_depth_speed, b.max_depth_speed));
+  EXPECT_TRUE(same(a.max_concentration, b.max_concentration));
+  EXPECT_TRUE(same(a.max_rating, b.max_rating));
+  EXPECT_TRUE(same(a.first_wet_time, b.first_wet_time));
+  EXPECT_TRUE(same(a.wet_duration, b.wet_duration));
+  double wet = 0;
+  for (double d : a.wet_duration) wet = std::max(wet, d);
+  EXPECT_GT(wet, 0.0) << "some cell was wet";
 }
 
 }  // namespace

@@ -472,7 +472,23 @@ TEST(SweSolver, TileKernelFeatureSetFollowsTheView) {
   EXPECT_EQ(detail::tile_features(v), unsigned(detail::kTileSources));
   v.n_flow_cells = 2;
   v.forcing.model = kHorton;
-  EXPECT_EQ(detail::tile_features(v), detail::kTileFeatureSets - 1u) << "every kernel instance";
+  EXPECT_EQ(detail::tile_features(v), detail::kTileFeatureSetsOf<float> - 1u)
+      << "every float32 kernel instance";
+  // The hazard fields: accumulated by the float64 kernel only (the float32 one keeps the pass).
+  float speed[1] = {0.0f};
+  v.hazard.max_speed = speed;
+  EXPECT_EQ(detail::tile_features(v), detail::kTileFeatureSetsOf<float> - 1u)
+      << "no hazard bit in float32";
+  detail::SolverView<double> d{};
+  double dspeed[1] = {0.0};
+  EXPECT_EQ(detail::tile_features(d), 0u);
+  d.hazard.max_speed = dspeed;
+  EXPECT_EQ(detail::tile_features(d), unsigned(detail::kTileHazard)) << "hazard outputs";
+  d.n_flow_cells = 2;
+  d.n_sources = 1;
+  d.forcing.model = kHorton;
+  EXPECT_EQ(detail::tile_features(d), detail::kTileFeatureSetsOf<double> - 1u)
+      << "every float64 kernel instance";
 }
 
 // The tile kernel takes dt / dx and the uniform rain depth of a step from the clock (kDtDx,

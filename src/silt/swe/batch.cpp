@@ -41,6 +41,7 @@ std::string feature_names(unsigned f) {
   add(detail::kTileForcing, "rain rasters or infiltration");
   add(detail::kTileFlowEdges, "flow boundaries");
   add(detail::kTileSources, "point sources");
+  add(detail::kTileHazard, "hazard outputs");
   return s.empty() ? "none" : s;
 }
 

@@ -75,7 +75,8 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       k_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
-      path_(step_path<Path>(s, split, options)) {
+      path_(step_path<Path>(s, split, options)),
+      hazard_pass_(options.hazard_pass) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
@@ -257,11 +258,20 @@ template <class T>
 void Engine<T>::update(Part<T>& p, Box2 box, const char* label) {
   if (box.count() == 0) return;
   if (path_ == Path::tile)
-    phase_fused_update(p.exec, p.view(cur_, 1 - cur_), box, label, p.tile_list);
+    phase_fused_update(p.exec, tile_view(p), box, label, p.tile_list);
   else if (path_ == Path::rows)
     phase_row_update(p.view(cur_, 1 - cur_), box, p.rows);
   else
     phase_update_box(p.exec, p.view(cur_, 1 - cur_), box, label);
+}
+
+// The view of p's first-order tile update: with the hazard fields where the kernel accumulates
+// them (hazard_in_tiles()).
+template <class T>
+SolverView<T> Engine<T>::tile_view(const Part<T>& p) const {
+  SolverView<T> v = p.view(cur_, 1 - cur_);
+  if (hazard_in_tiles()) v.hazard = p.hazard_fold();
+  return v;
 }
 
 // The plain phases after the update (the tile kernel or the row step did them), then, with
@@ -314,10 +324,11 @@ void Engine<T>::accumulate_mask_edges() {
 }
 
 // Hazard maxima, first wetting and wet time of the state this step left, on each part's owned
-// cells (hazard.hpp); nothing when the scene asks for no hazard outputs.
+// cells (hazard.hpp); nothing when the scene asks for no hazard outputs, or when the tile kernel
+// accumulated them in its update (hazard_in_tiles(): the first order's float64 tile path).
 template <class T>
 void Engine<T>::accumulate_hazard() {
-  if (!scene_.hazard.enabled) return;
+  if (!scene_.hazard.enabled || hazard_in_tiles()) return;
   for (auto& p : parts_) {
     activate(p->exec);
     phase_hazard(p->exec, p->hazard_view(1 - cur_));

@@ -180,7 +180,16 @@ class Engine final : public EngineBase {
   // (fused_step.hpp) or the CPU row step (row_step.hpp). The last two do the whole step in one pass.
   enum class Path { plain, tile, rows };
   Path path_;
+  bool hazard_pass_;  // SolverOptions::hazard_pass
   bool one_pass() const { return path_ != Path::plain; }
+  /// Whether the first-order tile kernel accumulates the hazard fields in its update
+  /// (kTileHazard; fused_step.hpp, kTileHazardFolds), so that end_step() skips phase_hazard.
+  bool hazard_in_tiles() const {
+    return scene_.hazard.enabled && path_ == Path::tile && !muscl_ && !hazard_pass_ &&
+           kTileHazardFolds<T>;
+  }
+  /// p.view(cur_, 1 - cur_) for the tile kernel: with the hazard fields when hazard_in_tiles().
+  SolverView<T> tile_view(const Part<T>& p) const;
   int cur_ = 0;
   // The clock as last read (clock()), while no step or restore has been queued since: the run
   // layer asks for the time, the step count and the clock several times between two batches of

@@ -43,6 +43,7 @@ unsigned tile_features(const SolverView<T>& v) {
   if (v.forcing.rain_a != nullptr || v.forcing.model != kNoInfiltration) f |= kTileForcing;
   if (v.n_flow_cells > 0) f |= kTileFlowEdges;
   if (v.n_sources > 0) f |= kTileSources;
+  if (kTileHazardFolds<T> && v.hazard.max_speed != nullptr) f |= kTileHazard;
   return f;
 }
 
@@ -193,6 +194,25 @@ __device__ SILT_FORCEINLINE CellReads<T> read_cell(const SolverView<T>& v, Index
                       v.manning.ptr ? __ldg(v.manning.ptr + off) : T(0), v.max_depth.ptr[off]};
 }
 
+// The hazard fields of an owned active cell after its update (kTileHazard, float64), on the new
+// state s at the end of a step of dt (s) ending at t (s): exactly phase_hazard's hazard_cell
+// (hazard.cpp) on the state it would read, the same accumulate_hazard_k on the same values, and
+// only what changed stored.
+template <class T>
+__device__ SILT_FORCEINLINE void tile_hazard(const HazardFold<T>& z, Index off,
+                                             const CellState<T>& s, double t, double dt) {
+  if (!(s.h > z.params.wet_depth)) return;
+  const HazardCell<T> before{z.max_speed[off],  z.max_depth_speed[off], z.max_conc[off],
+                             z.max_rating[off], z.first_wet[off],       z.wet_time[off]};
+  const HazardCell<T> a = accumulate_hazard_k(before, s.h, s.hu, s.hv, s.hc, t, dt, z.params);
+  if (a.max_speed != before.max_speed) z.max_speed[off] = a.max_speed;
+  if (a.max_depth_speed != before.max_depth_speed) z.max_depth_speed[off] = a.max_depth_speed;
+  if (a.max_conc != before.max_conc) z.max_conc[off] = a.max_conc;
+  if (a.max_rating != before.max_rating) z.max_rating[off] = a.max_rating;
+  if (a.first_wet != before.first_wet) z.first_wet[off] = a.first_wet;
+  z.wet_time[off] = a.wet_time;
+}
+
 // Phase 2 of the tile kernel for one cell of the box (in: what read_cell read): the edge update from the staged fluxes, the
 // boundary inflow, max depth and point sources, and the new state. A halo cell repeats its owner's
 // update (ghost cell expansion) but reports nothing: faults, inflow and the CFL speed are the
@@ -253,6 +273,11 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
     }
     if (md != in.max_depth) v.max_depth.ptr[off] = md;
     if (owned) speed = wave_speed_k(s.h, s.hu, s.hv, e.g, e.dry);
+    // The hazard of the state the step leaves (after sources), at the clock's time and dt that
+    // phase_hazard would read after the step: the kernel runs only for dt > 0, as it accumulates.
+    if constexpr ((F & kTileHazard) != 0) {
+      if (owned) tile_hazard(v.hazard, off, s, v.clock[kTime], dt);
+    }
   } else if constexpr ((F & kTileForcing) != 0) {
     if (v.forcing.model != kNoInfiltration)
       v.forcing.F_new[off] = v.forcing.F[off];  // an inactive cell keeps its F
@@ -488,7 +513,7 @@ void launch(const Exec& exec, const SolverView<T>& v, Box2 box, const char* labe
   const dim3 grid = tile_grid<T>(box, list, listed);
   if (grid.x == 0) return;
   static constexpr auto kernels =
-      tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
+      tile_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSetsOf<T>>{});
   silt::launch_kernel(exec, label, grid, dim3(kTileX, kTileY), 0, kernels[tile_features(v)],
                       TileViews<T, 1>{{v}}, box, listed ? list.tiles : nullptr);
   g_fused_launches.fetch_add(1, std::memory_order_relaxed);
@@ -510,7 +535,7 @@ void launch_batch(const Exec& exec, const std::vector<SolverView<T>>& views, Box
   dim3 grid = tile_grid<T>(box, list, listed);
   if (grid.x == 0) return;
   static constexpr auto kernels =
-      tile_batch_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSets>{});
+      tile_batch_kernels<T>(std::make_integer_sequence<unsigned, kTileFeatureSetsOf<T>>{});
   // 32 KB of parameters: kept off the stack, reused by the thread's later launches.
   thread_local std::unique_ptr<TileBatchViews<T>> params;
   if (!params) params = std::make_unique<TileBatchViews<T>>();

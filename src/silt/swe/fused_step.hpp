@@ -31,8 +31,19 @@ enum TileFeature : unsigned {
   kTileForcing = 1u,    // rain rasters or infiltration (SolverView::forcing)
   kTileFlowEdges = 2u,  // owned cells on flow segments (n_flow_cells > 0): boundary inflow counted
   kTileSources = 4u,    // point sources among the view's cells (n_sources > 0)
-  kTileFeatureSets = 8u
+  kTileHazard = 8u,     // hazard outputs accumulated in the kernel (SolverView::hazard; float64)
+  kTileFeatureSets = 16u
 };
+
+/// Whether the tile kernel of T accumulates the hazard fields itself (kTileHazard), so that the
+/// step skips phase_hazard: in float64 only. The float32 kernel is compiled with fast math
+/// (approximate square root and division, denormals flushed: src/silt/swe/CMakeLists.txt), so its
+/// hazard values would not be phase_hazard's bits; its steps keep the separate pass.
+template <class T>
+inline constexpr bool kTileHazardFolds = sizeof(T) == 8;
+/// The feature sets compiled for T: every set in float64, those without kTileHazard in float32.
+template <class T>
+inline constexpr unsigned kTileFeatureSetsOf = kTileHazardFolds<T> ? kTileFeatureSets : kTileHazard;
 
 /// The TileFeature bits of view v's step.
 template <class T>

@@ -68,7 +68,9 @@ void HazardBuffers<T>::copy(const Exec& exec, bool to_backup) {
 }
 
 namespace {
-// Cell (i, j) of v after a step of dt (s) ending at t (s); a dry cell changes nothing.
+// Cell (i, j) of v after a step of dt (s) ending at t (s); a dry cell changes nothing. The float64
+// tile kernel does the same in its update of the cell (fused_step.cpp, tile_hazard): keep them
+// alike.
 template <class T>
 SILT_HD void hazard_cell(const HazardView<T>& v, Index i, Index j, double t, double dt) {
   if (!v.active(i, j) || !(v.h(i, j) > v.params.wet_depth)) return;
@@ -125,8 +127,23 @@ HazardView<T> Part<T>::hazard_view(int state) const {
   return v;
 }
 
+template <class T>
+HazardFold<T> Part<T>::hazard_fold() const {
+  HazardFold<T> f;
+  f.max_speed = const_cast<T*>(hazard.max_speed.data());
+  f.max_depth_speed = const_cast<T*>(hazard.max_depth_speed.data());
+  f.max_conc = const_cast<T*>(hazard.max_conc.data());
+  f.max_rating = const_cast<T*>(hazard.max_rating.data());
+  f.first_wet = const_cast<double*>(hazard.first_wet.data());
+  f.wet_time = const_cast<double*>(hazard.wet_time.data());
+  f.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris};
+  return f;
+}
+
 template HazardView<float> Part<float>::hazard_view(int) const;
 template HazardView<double> Part<double>::hazard_view(int) const;
+template HazardFold<float> Part<float>::hazard_fold() const;
+template HazardFold<double> Part<double>::hazard_fold() const;
 template struct HazardBuffers<float>;
 template struct HazardBuffers<double>;
 template void phase_hazard<float>(const Exec&, const HazardView<float>&);

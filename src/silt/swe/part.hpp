@@ -40,6 +40,8 @@ struct Part {
   SolverView<T> stage_view(int read) const;
   /// The hazard accumulation over state `state` (hazard.cpp).
   HazardView<T> hazard_view(int state) const;
+  /// The hazard fields as the tile kernel accumulates into them (SolverView::hazard; hazard.cpp).
+  HazardFold<T> hazard_fold() const;
   /// The cross sections' edges this part owns, over state `read` (the step's start).
   SectionFlowView<T> section_view(int read) const;
   /// Checkpoint (to_backup) or restore of state, max depth, clock (phase_copy), hazard fields and

@@ -45,6 +45,10 @@ struct SolverOptions {
   // bench/results/swe-cpu-2026-12-01-cpu.md). true: the plain parallel_for phases instead, the
   // test oracle of both and the benchmark's --plain baseline.
   bool plain_phases = false;
+  // The hazard fields accumulated by their own launch after each step (phase_hazard) even where
+  // the float64 tile kernel would accumulate them in its update (kTileHazard): the oracle of the
+  // fold, which must give the same bits.
+  bool hazard_pass = false;
   // A CUDA run of one part: the stream to step on instead of a stream of its own (not owned: the
   // caller keeps it alive until the solver is gone). The solvers of one swe::Batch share one, so
   // that the batch's launches for all of them keep their order without events. nullptr: a stream

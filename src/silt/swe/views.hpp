@@ -10,6 +10,7 @@
 #include "silt/core/config.hpp"
 #include "silt/core/fault.hpp"
 #include "silt/core/span.hpp"
+#include "silt/swe/kernels/hazard_k.hpp"
 #include "silt/swe/kernels/infiltration_k.hpp"
 #include "silt/swe/kernels/series_k.hpp"
 #include "silt/swe/kernels/wet_dry_k.hpp"
@@ -213,6 +214,20 @@ struct ForcingView {
   }
 };
 
+/// The hazard fields (hazard.hpp) that the float64 tile kernel accumulates into after a cell's
+/// update (TileFeature kTileHazard), laid out as the state (same nx, ny and ring: the state's
+/// offset of a cell indexes them). max_speed null: the step leaves them to phase_hazard.
+template <class T>
+struct HazardFold {
+  T* max_speed = nullptr;
+  T* max_depth_speed = nullptr;
+  T* max_conc = nullptr;
+  T* max_rating = nullptr;
+  double* first_wet = nullptr;
+  double* wet_time = nullptr;
+  HazardParams<T> params{T(0), 0};
+};
+
 template <class T>
 struct SolverView {
   EdgeView<T> e;
@@ -261,6 +276,7 @@ struct SolverView {
   const int* source_series;
   int n_all_sources;
   ForcingView<T> forcing;
+  HazardFold<T> hazard;  // set by the engine only where the tile kernel accumulates the hazard
 
   /// The edge flow slots (indexed by EdgeView::edge_index).
   SILT_HD double* edge_flow() const { return clock + kClockSize; }
