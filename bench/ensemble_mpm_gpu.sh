@@ -9,7 +9,8 @@
 #      members in flight on the device, each its own solver; K = 1 is one after another), and
 #      reports sum(steps x particles) / wall seconds of the whole ensemble run and its ratio to 1.
 # Usage: bench/ensemble_mpm_gpu.sh [build dir] [backend] [DX] [BIG_DX] [END] [KS]
-#   (MEMBER_END: the members' run.end_time too, for a shorter sweep)
+#   (MEMBER_END: the members' run.end_time too, for a shorter sweep; MEMBER_ARGS: more options for
+#   the sweep's silt run, e.g. "--set performance.cuda_graphs=false")
 #   (on a CPU for a smoke test: bench/ensemble_mpm_gpu.sh build cpu 0.02 0.0025 0.1 "1 2")
 set -euo pipefail
 build=${1:-build-gpu}
@@ -30,7 +31,7 @@ big_wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'
 for k in $ks; do
   t0=$(date +%s.%N)
   "$silt" run $scene --backend "$backend" --set domain.dx=$dx --members-at-once "$k" \
-    --ensemble scenes/column_sweep_gpu_ensemble.json ${MEMBER_END:+--set run.end_time=$MEMBER_END} \
+    --ensemble scenes/column_sweep_gpu_ensemble.json ${MEMBER_END:+--set run.end_time=$MEMBER_END} ${MEMBER_ARGS:-} \
     --out "$out/sweep$k" 2>&1 | tee "$out/sweep$k.log" |
     grep -E "members at once|member after another|lowered|device blocks|member pool|ensemble phases" || true
   wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')
