@@ -165,6 +165,13 @@ void copy_bytes(void* dst, const Exec& dst_exec, const void* src, const Exec& sr
     SILT_CUDA_CHECK(
         cudaMemcpyPeerAsync(dst, dst_exec.device, src, src_exec.device, bytes, dev.stream));
   } else {
+    // A copy to or from pageable host memory goes through the driver's staging path, which one
+    // such copy holds while it waits for its stream's earlier work (a frame's whole graph): the
+    // other host threads' copies, on their own streams, queue behind it (issue 37: members in
+    // flight, whose set-up and read-backs waited 0.3 s each for the others' frames). So wait for
+    // the stream first: the copy then holds that path only while it moves the bytes.
+    if (!dst_exec.is_cuda() || !src_exec.is_cuda())
+      SILT_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
     SILT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, dev.stream));
   }
   SILT_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
