@@ -120,6 +120,13 @@ class PoolTimes {
  public:
   explicit PoolTimes(std::size_t workers) : gate_(workers, 0.0), last_(workers, -1.0) {}
   void gate_opened(std::size_t w) { gate_[w] = since_start(); }
+  // Worker 0's first member: when it began and when its solver was built (the gate's measure).
+  void first_began() {
+    if (began_ < 0) began_ = since_start();
+  }
+  void first_built() {
+    if (built_ < 0) built_ = since_start();
+  }
   void worker_done(std::size_t w) { last_[w] = since_start(); }
   void members_done() { members_ = since_start(); }
   // "member pool: ..." once the saver has finished.
@@ -130,10 +137,16 @@ class PoolTimes {
         gate += gate_[w];
         idle += members_ - last_[w];
       }
+    std::string first;  // where the gate's wait went, when workers waited at it
+    if (built_ >= 0 && gate > 0)
+      first = fmt::format(
+          " (the pool's first member began {:.2f} s after its start, its solver was built at "
+          "{:.2f} s, the last worker passed the gate at {:.2f} s)",
+          began_, built_, *std::max_element(gate_.begin(), gate_.end()));
     return fmt::format(
         "member pool: {} workers, summed over them: {:.2f} s waiting for the first member's "
-        "memory, {:.2f} s idle after their last member; saving ended {:.2f} s after the members",
-        last_.size(), gate, idle, since_start() - members_);
+        "memory{}, {:.2f} s idle after their last member; saving ended {:.2f} s after the members",
+        last_.size(), gate, first, idle, since_start() - members_);
   }
 
  private:
@@ -142,7 +155,7 @@ class PoolTimes {
   }
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::vector<double> gate_, last_;
-  double members_ = 0;
+  double members_ = 0, began_ = -1, built_ = -1;
 };
 
 // Sets this thread's OpenMP threads for the worker's life (0: as they are).
@@ -270,6 +283,7 @@ class Pool {
     };
     if (w == 0)
       slot.built = [this] {
+        times_.first_built();
         const std::string lowered = gate_.built();
         if (!lowered.empty()) log(lowered);
       };
@@ -284,7 +298,10 @@ class Pool {
       activate(slot.exec);
       for (std::size_t k; !failed_ && !signal_ && (k = next_++) < mine_.size();) {
         const std::size_t m = mine_[k];
-        if (w == 0) gate_.before();
+        if (w == 0) {
+          times_.first_began();
+          gate_.before();
+        }
         const int sig = one_(m, slot);  // its errors name the member
         if (sig && !failed_) signal_ = sig;
         if (sig) break;
