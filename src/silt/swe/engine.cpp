@@ -32,7 +32,7 @@ Path step_path(const Scene& s, const Split& split, const SolverOptions& options)
     tile = tile && fused_step_available(e);
     host = host && !e.is_cuda();
   }
-  if (s.scheme == Scheme::muscl) return tile || host ? Path::tile : Path::plain;
+  if (s.scheme != Scheme::first_order) return tile || host ? Path::tile : Path::plain;
   return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
@@ -71,13 +71,27 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       layout_(prepare(s)),
       world_(world_of(split)),
       per_rank_(int(split.execs.size())),
-      muscl_(s.scheme == Scheme::muscl),
+      muscl_(s.scheme != Scheme::first_order),
+      hancock_(s.scheme == Scheme::muscl_hancock),
       k_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
       path_(step_path<Path>(s, split, options)),
       hazard_pass_(options.hazard_pass) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
+  if (hancock_ && dec_.size() > 1)
+    throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" runs on one part "
+                            "only for now (this run is split into {}); use physics.scheme = "
+                            "\"muscl\" for a split run",
+                            s.name, dec_.size()));
+  if (hancock_ && path_ != Path::tile)
+    throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" steps by tiles "
+                            "only (no plain phases yet)",
+                            s.name));
+  if (hancock_ && !layout_.sections.edges.empty())
+    throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" does not count "
+                            "cross-sections yet (outputs.cross_sections); use physics.scheme = \"muscl\"",
+                            s.name));
   make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
@@ -168,6 +182,10 @@ void Engine<T>::fence_all() const {
 template <class T>
 void Engine<T>::launch_step() {
   clock_known_ = false;
+  if (hancock_) {
+    launch_hancock_step();
+    return;
+  }
   if (muscl_) {
     launch_muscl_step();
     return;

@@ -109,6 +109,8 @@ class Engine final : public EngineBase {
   void muscl_stage(Index r);
   void muscl_final(Index r);
   void finish_muscl_parts();
+  // The one-stage MUSCL-Hancock step (engine_muscl.cpp; one part only, a prototype).
+  void launch_hancock_step();
   bool tile_cfl(const SolverView<T>& v) const;
   void advance_clocks();
   void update_all(Index r, const char* label);
@@ -172,7 +174,8 @@ class Engine final : public EngineBase {
   // fields_async(): pinned staging slots of frames in flight, reused once their get() is done
   // (core/staging.hpp).
   mutable StagingPool frame_slots_;
-  bool muscl_;  // physics.scheme = "muscl"
+  bool muscl_;    // physics.scheme = "muscl" or "muscl_hancock" (the second-order schemes)
+  bool hancock_;  // physics.scheme = "muscl_hancock"
   int k_;       // halo layers of a split run (the parts' ring)
   bool has_discharge_;
   bool has_rating_;
