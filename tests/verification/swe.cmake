@@ -120,6 +120,15 @@ set_tests_properties(swe_order2_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASS
 # of q near 2 (of h 1: docs/NOTES.md, "A second-order scheme").
 silt_add_script_test(NAME swe_swashes_muscl_test SCRIPT swe_swashes_test.py DIR swe_swashes_muscl
                      THREADS 1 ARGS --scheme muscl rain_sub)
+# The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock", one part): smooth-wave orders
+# near 2, a lake at rest with a shoreline, a dry dam break's positivity and volume, rain on a dry V.
+silt_add_test(NAME swe_hancock_test SOURCES swe_hancock_test.cpp LABEL verification
+              LIBS silt::swe TIMEOUT 300)
+target_include_directories(swe_hancock_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+set_tests_properties(swe_hancock_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+# MUSCL-Hancock against SWASHES on the smooth steady channels with rain (as muscl's above).
+silt_add_script_test(NAME swe_swashes_hancock_test SCRIPT swe_swashes_test.py
+                     DIR swe_swashes_hancock THREADS 1 ARGS --scheme muscl_hancock rain_sub rain_super)
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test

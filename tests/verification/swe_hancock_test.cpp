@@ -1,0 +1,284 @@
+// The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock"; kernels/muscl_hancock_k.hpp)
+// through the solver, on one part: observed orders near 2 on a smooth 2D wave (self-convergence,
+// beside the muscl scheme's and the first order's), a lake at rest over a bumpy bed with islands
+// and a beach (a wet/dry shoreline) stays at rest to round-off, a dam break onto a dry bed keeps
+// depths >= 0 and its volume to round-off at the scheme's cfl 0.25, rain on a dry V stays
+// positive, a uniform pollutant stays uniform, one tile launch a step, and a split run is refused
+// with the key named. The SWASHES cases run as swe_swashes_hancock_test (swe.cmake).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "silt/core/error.hpp"
+#include "silt/swe/muscl_tile.hpp"
+#include "silt/swe/solver.hpp"
+#include "swe_scene_builder.hpp"
+#include "test_support.hpp"
+
+namespace silt::swe {
+namespace {
+
+using silt::test::exec;
+
+Scene hancock(Scene s, double cfl = 0.25) {
+  s.scheme = Scheme::muscl_hancock;
+  s.cfl = cfl;
+  return s;
+}
+
+Split make_split(int parts, int halo) {
+  Split s;
+  s.halo = halo;
+  s.shape = SplitShape::strips;
+  for (int k = 0; k < parts; ++k) s.execs.push_back(exec());
+  return s;
+}
+
+// A smooth wave in a 20 m square basin with walls: a 5 cm Gaussian hump of the surface over a
+// smooth 10 cm bed bump, run for 1.5 s (the ring it spreads into reaches no wall and forms no
+// shock). n cells a side.
+Scene smooth_wave(Index n, Scheme scheme) {
+  Scene s = scenes::make_scene("smooth_wave", n, n, 20.0 / double(n), Precision::f64);
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = 0.1 * std::exp(-((x - 12) * (x - 12) + (y - 9) * (y - 9)) / 8.0);
+    const double eta = 1.0 + 0.05 * std::exp(-((x - 9) * (x - 9) + (y - 11) * (y - 11)) / 3.0);
+    s.depth[k] = eta - s.bed[k];
+  });
+  s.scheme = scheme;
+  s.cfl = scheme == Scheme::first_order ? 0.45 : 0.25;
+  return s;
+}
+
+// L1 norms (per unit area) of h and of |q| of the n-cell run against the 2n-cell one averaged
+// onto it (the 2 x 2 fine cells of each coarse cell).
+struct Errors {
+  double h, q;
+};
+Errors difference(const Fields& coarse, Index n, const Fields& fine) {
+  Errors e{0, 0};
+  const Index m = 2 * n;
+  for (Index j = 0; j < n; ++j)
+    for (Index i = 0; i < n; ++i) {
+      double h = 0, qx = 0, qy = 0;
+      for (Index b = 0; b < 2; ++b)
+        for (Index a = 0; a < 2; ++a) {
+          const size_t f = size_t(2 * j + b) * size_t(m) + size_t(2 * i + a);
+          h += 0.25 * fine.h[f];
+          qx += 0.25 * fine.hu[f];
+          qy += 0.25 * fine.hv[f];
+        }
+      const size_t c = size_t(j) * size_t(n) + size_t(i);
+      e.h += std::abs(coarse.h[c] - h);
+      e.q += std::hypot(coarse.hu[c] - qx, coarse.hv[c] - qy);
+    }
+  e.h /= double(n * n);
+  e.q /= double(n * n);
+  return e;
+}
+
+// Observed L1 orders of h and q over grids of 50, 100, 200 cells (each against the next, the
+// last against 400): log2 of successive errors.
+struct Orders {
+  std::vector<Errors> errors;
+  double h_min, q_min;
+};
+Orders self_convergence(Scheme scheme) {
+  std::vector<Fields> f;
+  for (Index n : {50, 100, 200, 400}) {
+    Solver run(smooth_wave(n, scheme), exec());
+    run.advance_to(1.5);
+    f.push_back(run.fields());
+  }
+  Orders o{{}, 1e9, 1e9};
+  for (size_t k = 0; k + 1 < f.size(); ++k)
+    o.errors.push_back(difference(f[k], Index(50) << k, f[k + 1]));
+  for (size_t k = 0; k + 1 < o.errors.size(); ++k) {
+    o.h_min = std::min(o.h_min, std::log2(o.errors[k].h / o.errors[k + 1].h));
+    o.q_min = std::min(o.q_min, std::log2(o.errors[k].q / o.errors[k + 1].q));
+  }
+  return o;
+}
+
+TEST(SweHancock, SmoothWaveConvergesAtSecondOrder) {
+  const char* names[] = {"first_order", "muscl", "muscl_hancock"};
+  Orders got[3];
+  for (int s = 0; s < 3; ++s) {
+    got[s] = self_convergence(Scheme(s));
+    const Orders& o = got[s];
+    std::printf("smooth wave, %s: L1 h %.3e %.3e %.3e, q %.3e %.3e %.3e (50/100/200 cells); "
+                "least orders h %.2f, q %.2f\n",
+                names[s], o.errors[0].h, o.errors[1].h, o.errors[2].h, o.errors[0].q,
+                o.errors[1].q, o.errors[2].q, o.h_min, o.q_min);
+  }
+  EXPECT_LT(got[0].q_min, 1.5) << "the first order's orders: the test tells the orders apart";
+  EXPECT_GT(got[2].h_min, 1.8);
+  EXPECT_GT(got[2].q_min, 1.8);
+  // As accurate as Heun's two stages on the same grid, within a factor.
+  EXPECT_LT(got[2].errors[2].h, 2.0 * got[1].errors[2].h);
+  EXPECT_LT(got[2].errors[2].q, 2.0 * got[1].errors[2].q);
+}
+
+template <class T>
+void lake_at_rest(Precision p, double tolerance) {
+  // A surface at 1 m over a bumpy bed with islands rising above it and a beach along the east
+  // (a wet/dry shoreline), walls all round: no velocity appears beyond round-off.
+  Scene s = hancock(scenes::make_scene("lake", 40, 30, 0.5, p));
+  scenes::for_cells(s, [&](Index i, Index j, double x, double y, size_t k) {
+    const bool island = (i >= 10 && i < 13 && j >= 8 && j < 11) || (i == 30 && j == 20);
+    const double beach = x > 15.0 ? 0.15 * (x - 15.0) : 0.0;
+    s.bed[k] = island ? 1.2 : 0.4 + 0.3 * std::sin(0.3 * x) * std::cos(0.2 * y) + beach;
+    s.depth[k] = std::max(0.0, 1.0 - s.bed[k]);
+  });
+  Solver run(s, exec());
+  run.advance_to(5.0);
+  const Fields f = run.fields();
+  double q = 0, dh = 0;
+  size_t dry = 0;
+  for (size_t k = 0; k < f.h.size(); ++k) {
+    q = std::max({q, std::abs(f.hu[k]), std::abs(f.hv[k])});
+    dh = std::max(dh, std::abs(f.h[k] - s.depth[k]));
+    dry += s.depth[k] == 0.0;
+  }
+  std::printf("lake at rest, %s, %lld steps, %zu dry cells: max |q| %.3e m^2/s, max |dh| %.3e m\n",
+              p == Precision::f64 ? "float64" : "float32", run.steps(), dry, q, dh);
+  EXPECT_GT(dry, 100u) << "the beach and islands hold a shoreline";
+  EXPECT_GT(run.steps(), 50);
+  EXPECT_LE(q, tolerance);
+  EXPECT_LE(dh, tolerance);
+}
+// The muscl scheme's bounds (swe_order2_test): depths are 1 - z rounded, surface slopes of an ulp.
+TEST(SweHancock, LakeAtRestWithAShorelineStaysAtRestFloat64) {
+  lake_at_rest<double>(Precision::f64, 1e-12);
+}
+TEST(SweHancock, LakeAtRestWithAShorelineStaysAtRestFloat32) {
+  lake_at_rest<float>(Precision::f32, 2e-5);
+}
+
+// A dam break onto a dry bed over a bump and a slope, walls all round: 1 m behind a diagonal dam,
+// dry beyond it. Returns the least depth and the relative volume change over 6 s.
+struct DamBreak {
+  double lowest, drift;
+  long long steps;
+};
+DamBreak dry_dam_break(Precision p, double cfl) {
+  Scene s = hancock(scenes::make_scene("dry_dam", 80, 40, 0.25, p), cfl);
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = 0.3 * std::exp(-((x - 12) * (x - 12) + (y - 5) * (y - 5)) / 2.0) +
+               (x > 16 ? 0.05 * (x - 16) : 0.0);
+    s.depth[k] = x + 0.3 * y < 7.0 ? 1.0 : 0.0;
+  });
+  Solver run(s, exec());
+  const double v0 = run.totals().volume;
+  run.advance_to(6.0);
+  const Fields f = run.fields();
+  double lowest = 0;
+  for (double h : f.h) lowest = std::min(lowest, h);
+  return DamBreak{lowest, (run.totals().volume - v0) / v0, run.steps()};
+}
+
+TEST(SweHancock, DryDamBreakStaysPositiveAndConservesVolume) {
+  for (const Precision p : {Precision::f64, Precision::f32}) {
+    const DamBreak d = dry_dam_break(p, 0.25);
+    std::printf("dry dam break, %s, cfl 0.25: %lld steps, min h %.3e m, volume drift %.3e\n",
+                p == Precision::f64 ? "float64" : "float32", d.steps, d.lowest, d.drift);
+    EXPECT_GT(d.steps, 100);
+    EXPECT_GE(d.lowest, 0.0);
+    EXPECT_LE(std::abs(d.drift), p == Precision::f64 ? 1e-13 : 1e-5);
+  }
+}
+
+// The Courant numbers above the scheme's bound, for the record (docs/NOTES.md, "MUSCL-Hancock
+// prototype"): run with --gtest_also_run_disabled_tests.
+TEST(SweHancock, DISABLED_CflProbe) {
+  for (const double cfl : {0.25, 0.3, 0.35, 0.4, 0.45, 0.49}) {
+    try {
+      const DamBreak d = dry_dam_break(Precision::f64, cfl);
+      std::printf("cfl %.2f: %lld steps, min h %.3e m, volume drift %.3e\n", cfl, d.steps,
+                  d.lowest, d.drift);
+    } catch (const std::exception& e) {
+      std::printf("cfl %.2f: %s\n", cfl, e.what());
+    }
+  }
+}
+
+// Rain on a dry V of two planes (swe_order2_test's case that broke the muscl scheme's stage 2):
+// the depths stay >= 0 and the volume is the rain's.
+TEST(SweHancock, RainOnADryPlaneKeepsDepthsPositive) {
+  Scene s = hancock(scenes::make_scene("rain_v", 12, 8, 20.0, Precision::f32));
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = x > 100 && x < 140 ? 0.02 * y : 0.5 + 0.05 * std::abs(x - 120) + 0.02 * y;
+  });
+  s.manning.assign(s.bed.size(), 0.03);
+  s.rainfall = scenes::constant_series(40 * 1e-3 / 3600);
+  Solver run(s, exec());
+  const double v0 = run.totals().volume;
+  run.advance_to(900.0);
+  const Fields f = run.fields();
+  const Totals t = run.totals();
+  double lowest = 0;
+  for (double h : f.h) lowest = std::min(lowest, h);
+  std::printf("rain on a dry V: %lld steps, min h %.3e m, volume %.4f m^3, rain %.4f m^3\n",
+              run.steps(), lowest, t.volume, t.net_inflow_volume);
+  EXPECT_GT(run.steps(), 2);
+  EXPECT_GE(lowest, 0.0);
+  EXPECT_GT(t.volume, 0.0);
+  EXPECT_LE(std::abs(t.volume - v0 - t.net_inflow_volume), 1e-4 * t.volume);
+}
+
+TEST(SweHancock, UniformPollutantStaysUniformAndOneLaunchAStep) {
+  // A dam break over a bump carrying 0.3 kg/m^3 everywhere: the predictor changes the
+  // concentration by round-off only, so it stays 0.3 wherever there is water.
+  Scene s = hancock(scenes::make_scene("plume", 60, 20, 1.0, Precision::f64));
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = 0.2 * std::exp(-((x - 35) * (x - 35) + (y - 10) * (y - 10)) / 20.0);
+    s.depth[k] = x < 20 ? 1.0 : 0.1;
+  });
+  s.concentration.assign(s.depth.size(), 0.3);
+  const std::uint64_t launches = detail::muscl_tile_launch_count();
+  Solver run(s, exec());
+  EXPECT_NE(run.layout().find("muscl"), std::string::npos) << run.layout();
+  run.advance_to(4.0);
+  EXPECT_EQ(detail::muscl_tile_launch_count() - launches, std::uint64_t(run.steps()));
+  const Fields f = run.fields();
+  double worst = 0;
+  for (size_t k = 0; k < f.h.size(); ++k)
+    if (f.h[k] > 1e-3) worst = std::max(worst, std::abs(f.hc[k] / f.h[k] - 0.3));
+  EXPECT_LE(worst, 1e-12);
+}
+
+TEST(SweHancock, ForcedBasinClosesItsVolumeBalance) {
+  // Discharge, level and open boundaries, rain, friction, a source and a sink, a pollutant: what
+  // came in is what the domain gained (the boundary volume: U^n's muscl fluxes, as the step's
+  // boundary edges take them).
+  const Scene s = hancock(scenes::forced_basin(Precision::f64));
+  Solver run(s, exec());
+  const double v0 = run.totals().volume;
+  run.advance_to(8.0);
+  const Totals t = run.totals();
+  const double residual = t.volume - v0 - t.net_inflow_volume;
+  std::printf("muscl_hancock forced basin: volume %.6f m^3, net in %.6f m^3, residual %.3e m^3\n",
+              t.volume, t.net_inflow_volume, residual);
+  EXPECT_GT(std::abs(t.boundary_net_volume), 1.0);
+  EXPECT_LE(std::abs(residual), 1e-10 * t.volume);
+}
+
+TEST(SweHancock, SplitRunIsRefusedNamingTheKey) {
+  const Scene s = hancock(scenes::forced_basin(Precision::f64));
+  try {
+    Solver split(s, make_split(2, 2));
+    ADD_FAILURE() << "a split muscl_hancock run started";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("physics.scheme = \"muscl_hancock\""), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace silt::swe
