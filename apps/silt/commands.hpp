@@ -46,6 +46,7 @@ struct BenchOptions {
   std::string csv;
   bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
   bool muscl = false;  // swe: physics.scheme = "muscl" (a step: Heun's two stages)
+  bool hancock = false;  // swe: physics.scheme = "muscl_hancock" (a step: one tile launch)
   int halo = 0;        // swe split: halo layers (0: run::halo_layers())
   int batch = 0;       // swe: members of each size stepped together by swe::Batch (0: one solver)
 };

@@ -330,17 +330,18 @@ SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e
 }
 
 // MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place;
-// k = dt / (2 dx).
+// step dt (s), cells dx (m).
 template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
-                           T k, int first, int stride) {
+                           double dt, double dx, int first, int stride) {
+  const T k = T(0.5 * dt / dx), limit = T(0.5 * dx / dt);
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
     if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
     const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
                            t.c[y + 2][x + 2]};
     const NormalState<T> p = hancock_predict_k(c, get_slopes(t.sx, y + 1, x + 1),
-                                               get_slopes(t.sy, y + 1, x + 1), e.g, k, e.dry);
+                                               get_slopes(t.sy, y + 1, x + 1), e.g, k, limit, e.dry);
     t.h[y + 2][x + 2] = p.h;
     t.u[y + 2][x + 2] = p.un;
     t.v[y + 2][x + 2] = p.ut;
@@ -396,7 +397,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
     __syncthreads();
     hancock_slope_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
-    predict_phase(t, v.e, at, T(0.5 * dt / v.dx), tid, kThreads);
+    predict_phase(t, v.e, at, dt, v.dx, tid, kThreads);
     __syncthreads();
     flux_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
@@ -461,7 +462,7 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
     if (step) {
       stage_phase(t, v.e, at, 0, 1);
       hancock_slope_phase(t, v.e, at, 0, 1);
-      predict_phase(t, v.e, at, T(0.5 * dt / v.dx), 0, 1);
+      predict_phase(t, v.e, at, dt, v.dx, 0, 1);
       flux_phase(t, v.e, at, 0, 1);
     }
     const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, 0, 1);
