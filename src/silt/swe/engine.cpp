@@ -88,6 +88,11 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
     throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" steps by tiles "
                             "only (no plain phases yet)",
                             s.name));
+  if (hancock_ && !layout_.mask_cells.empty())
+    throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" does not count "
+                            "the flow of boundary lines beside inactive cells yet; use "
+                            "physics.scheme = \"muscl\"",
+                            s.name));
   if (hancock_ && !layout_.sections.edges.empty())
     throw Error(fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" does not count "
                             "cross-sections yet (outputs.cross_sections); use physics.scheme = \"muscl\"",

@@ -93,9 +93,8 @@ void Engine<T>::finish_muscl_parts() {
 
 // The MUSCL-Hancock step (physics.scheme = "muscl_hancock"; kernels/muscl_hancock_k.hpp), one
 // part: dt from U^n, one tile launch (slopes, predictor, fluxes, update, infiltration, maximum
-// depth and the CFL speed where no point source follows), then the plain phases. Its boundary
-// edges take the muscl flux of U^n's face states (muscl_tile.cpp), so the boundary volume is
-// that flux over the whole step.
+// depth, the boundary volume of its flow edges on the grid's edge, and the CFL speed where no
+// point source follows), then the plain phases.
 template <class T>
 void Engine<T>::launch_hancock_step() {
   advance_clocks();
@@ -103,9 +102,6 @@ void Engine<T>::launch_hancock_step() {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
     phase_hancock_tile(p->exec, v, grown(*p, 0), tile_cfl(v), "swe.muscl_hancock.tile");
-    if (v.n_flow_cells > 0) phase_boundary_flow(p->exec, v, 1.0, /*second_order=*/true);
-    if (v.n_mask_cells > 0)
-      phase_boundary_flow(p->exec, v, 1.0, /*second_order=*/true, /*mask=*/true);
     if (v.n_sources > 0) phase_sources(p->exec, v);
     if (!tile_cfl(v)) phase_cfl_step(p->exec, v);
   }

@@ -49,6 +49,22 @@ SILT_HD Slopes<T> cell_slopes(const EdgeView<T>& v, Index i, Index j, Dir d) {
   return cell_slopes_of(ViewCells<T>{v}, i, j, d, v.dry);
 }
 
+/// The boundary flux through the edge of cells (i - 1, j) | (i, j) (d == Dir::x) or (i, j - 1) |
+/// (i, j) with one side inactive (right: the right cell is the active one) on the active cell's
+/// face state: its primitive state c (bed z, slopes s; U^n's for the muscl stages, the predicted
+/// state for the MUSCL-Hancock step), with its half of the centred bed source.
+template <class T>
+SILT_HD EdgeFlux<T> muscl_boundary_flux(const EdgeView<T>& v, Index i, Index j, Dir d,
+                                        const NormalState<T>& c, T z, const Slopes<T>& s,
+                                        bool right) {
+  const Index ci = right || d == Dir::y ? i : i - 1, cj = right || d == Dir::x ? j : j - 1;
+  const FaceState<T> face = face_state_k(c, z, s, /*east=*/!right);
+  EdgeFlux<T> f = boundary_flux(v, ci, cj, d, boundary_segment(v, i, j, d, right),
+                                /*ghost_left=*/right, face.s, face.z, /*at_face=*/true);
+  add_centred_source_k(f, c, s, v.g, /*east=*/!right);
+  return f;
+}
+
 /// Flux through the edge between cells (i - 1, j) and (i, j) for d == Dir::x, or (i, j - 1) and
 /// (i, j) for d == Dir::y, as edge_flux() but second order: between active cells muscl_flux_k; at
 /// a boundary the boundary flux of the active cell's face state, with its half of the centred bed
@@ -63,13 +79,8 @@ SILT_HD EdgeFlux<T> muscl_edge_flux(const EdgeView<T>& v, Index i, Index j, Dir 
                         v.z(i, j), cell_slopes(v, i, j, d), v.g, v.dry);
   if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
   const Index ci = right ? i : il, cj = right ? j : jl;  // the active cell
-  const NormalState<T> c = normal_state_k(v.cell(ci, cj), d, v.dry);
-  const Slopes<T> s = cell_slopes(v, ci, cj, d);
-  const FaceState<T> face = face_state_k(c, v.z(ci, cj), s, /*east=*/!right);
-  EdgeFlux<T> f = boundary_flux(v, ci, cj, d, boundary_segment(v, i, j, d, right),
-                                /*ghost_left=*/right, face.s, face.z, /*at_face=*/true);
-  add_centred_source_k(f, c, s, v.g, /*east=*/!right);
-  return f;
+  return muscl_boundary_flux(v, i, j, d, normal_state_k(v.cell(ci, cj), d, v.dry), v.z(ci, cj),
+                             cell_slopes(v, ci, cj, d), right);
 }
 
 }  // namespace silt::swe::detail

@@ -246,10 +246,19 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
       const CellState<T> s1 =
           kHeun ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
                  : s;
-      const CellState<T> s2 =
-          muscl_update_cell(v, src, i, j, s1, dt, get_flux(t.fx, y, x), get_flux(t.fx, y, x + 1),
-                            get_flux(t.fy, y, x), get_flux(t.fy, y + 1, x));
+      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
+                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+      const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
       s = kHeun ? heun_average_k(s, s2, v.e.dry) : s2;
+      if constexpr (kFinal && !kHeun) {
+        // The MUSCL-Hancock step's boundary volume, from the fluxes its update took (predicted
+        // face states, which the plain phase_boundary_flow cannot see), as the fused tile kernel.
+        const Index gi = i + v.e.i0, gj = j + v.e.j0;
+        if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
+          const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
+          if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+        }
+      }
     }
     if constexpr (kFinal) {
       if (v.forcing.model != kNoInfiltration)
@@ -292,11 +301,22 @@ SILT_HD SILT_FORCEINLINE bool predicted_cell(int x, int y, const TilePlace& at) 
   return x <= at.nxb && y <= at.nyb && ((x >= 0 && x < at.nxb) || (y >= 0 && y < at.nyb));
 }
 
+// The boundary flux of a MUSCL-Hancock edge (muscl_boundary_flux on the active cell's predicted
+// state), out of line on the device as general_muscl_flux.
+template <class T>
+SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> hancock_boundary_flux(const EdgeView<T>& e, Index i,
+                                                                   Index j, Dir d,
+                                                                   const NormalState<T>& c, T z,
+                                                                   const Slopes<T>& s, bool right) {
+  return muscl_boundary_flux(e, i, j, d, c, z, s, right);
+}
+
 // The flux through the west (d = x) or south (d = y) edge of staged cell (x, y) of a
 // MUSCL-Hancock tile: between two active cells muscl_flux_k on the predicted states and their
-// slopes; none between two inactive ones; else the general flux of global cell (i, j), on U^n's
-// face state (the boundary flux is not predicted: first order in time there, and the same flux
-// the step's boundary volume counts).
+// slopes; none between two inactive ones; else the boundary flux of the active cell's predicted
+// face state. (U^n's face state there, as the muscl stage takes it, made the boundary cell a
+// forward-Euler step of a MUSCL reconstruction, which is unstable: SWASHES's subcritical
+// MacDonald channel grew an inflow of -63 m/s at its level boundary within 22 s.)
 template <class T, int OX, int OY>
 SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>& t,
                                                     const EdgeView<T>& e, int x, int y, Dir d,
@@ -312,7 +332,10 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>
                         cells.z(x, y), sr, e.g, e.dry);
   }
   if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
-  return general_muscl_flux(e, i, j, d);
+  const int xc = right ? x : xl, yc = right ? y : yl;  // the active cell
+  const Slopes<T> s =
+      d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
+  return hancock_boundary_flux(e, i, j, d, cells.normal(xc, yc, d), cells.z(xc, yc), s, right);
 }
 
 // MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
@@ -329,19 +352,24 @@ SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e
   }
 }
 
-// MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place;
-// step dt (s), cells dx (m).
+// MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
+// with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
-SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
-                           double dt, double dx, int first, int stride) {
-  const T k = T(0.5 * dt / dx), limit = T(0.5 * dx / dt);
+SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv,
+                           const TilePlace& at, double dt, int first, int stride) {
+  const EdgeView<T>& e = sv.e;
+  HancockParams<T> hp{e.g,           T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0),
+                      T(0),          e.dry};
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
     if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
     const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
                            t.c[y + 2][x + 2]};
+    const Index off = e.h.offset(at.i0 + x, at.j0 + y);
+    hp.rain = sv.rain_depth(off, 0.5 * dt);
+    hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     const NormalState<T> p = hancock_predict_k(c, get_slopes(t.sx, y + 1, x + 1),
-                                               get_slopes(t.sy, y + 1, x + 1), e.g, k, limit, e.dry);
+                                               get_slopes(t.sy, y + 1, x + 1), hp);
     t.h[y + 2][x + 2] = p.h;
     t.u[y + 2][x + 2] = p.un;
     t.v[y + 2][x + 2] = p.ut;
@@ -397,7 +425,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
     __syncthreads();
     hancock_slope_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
-    predict_phase(t, v.e, at, dt, v.dx, tid, kThreads);
+    predict_phase(t, v, at, dt, tid, kThreads);
     __syncthreads();
     flux_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
@@ -462,7 +490,7 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
     if (step) {
       stage_phase(t, v.e, at, 0, 1);
       hancock_slope_phase(t, v.e, at, 0, 1);
-      predict_phase(t, v.e, at, dt, v.dx, 0, 1);
+      predict_phase(t, v, at, dt, 0, 1);
       flux_phase(t, v.e, at, 0, 1);
     }
     const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, 0, 1);
