@@ -17,6 +17,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import swe_muscl_sass_counts as M  # noqa: E402  (sets the cold regions)
 
+# The Hancock kernel's own cold regions: the boundary flux of an edge with an inactive side and
+# the boundary volume of a cell on the grid's edge (a wet interior tile takes neither).
+M.S.COLD += [
+    ("silt/swe/muscl_tile.cpp", r"SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux\("),
+    ("silt/swe/muscl_tile.cpp", r"if \(v\.e\.owns\(i, j\) && \(gi == 0"),
+]
+
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
 # float32 tiles 32 x 12: staged 36 x 16, predicted cells 34 x 14 less the corners (the loops run
 # over all 476), edges 12 x 33 and 13 x 32; float64 32 x 4.

@@ -112,12 +112,13 @@ TEST(SweHancock, SmoothWaveConvergesAtSecondOrder) {
   for (int s = 0; s < 3; ++s) {
     got[s] = self_convergence(Scheme(s));
     const Orders& o = got[s];
-    std::printf("smooth wave, %s: L1 h %.3e %.3e %.3e, q %.3e %.3e %.3e (50/100/200 cells); "
-                "orders h %.2f %.2f, q %.2f %.2f\n",
-                names[s], o.errors[0].h, o.errors[1].h, o.errors[2].h, o.errors[0].q,
-                o.errors[1].q, o.errors[2].q, std::log2(o.errors[0].h / o.errors[1].h),
-                std::log2(o.errors[1].h / o.errors[2].h), std::log2(o.errors[0].q / o.errors[1].q),
-                std::log2(o.errors[1].q / o.errors[2].q));
+    std::printf(
+        "smooth wave, %s: L1 h %.3e %.3e %.3e, q %.3e %.3e %.3e (50/100/200 cells); "
+        "orders h %.2f %.2f, q %.2f %.2f\n",
+        names[s], o.errors[0].h, o.errors[1].h, o.errors[2].h, o.errors[0].q, o.errors[1].q,
+        o.errors[2].q, std::log2(o.errors[0].h / o.errors[1].h),
+        std::log2(o.errors[1].h / o.errors[2].h), std::log2(o.errors[0].q / o.errors[1].q),
+        std::log2(o.errors[1].q / o.errors[2].q));
   }
   // Measured (2026-12-06, float64, CPU): first order least orders 0.71 (h), 0.70 (q); muscl
   // 1.74, 1.72; muscl_hancock 1.77, 1.74 (each pair's orders rise with the grid: minmod clips

@@ -110,12 +110,12 @@ void Engine<T>::launch_hancock_step() {
   cur_ = 1 - cur_;
 }
 
-#define SILT_SWE_ENGINE_MUSCL(T)                 \
-  template void Engine<T>::launch_muscl_step();  \
+#define SILT_SWE_ENGINE_MUSCL(T)                  \
+  template void Engine<T>::launch_muscl_step();   \
   template void Engine<T>::launch_hancock_step(); \
-  template void Engine<T>::muscl_stage(Index);   \
-  template void Engine<T>::muscl_final(Index);   \
-  template void Engine<T>::finish_muscl_parts(); \
+  template void Engine<T>::muscl_stage(Index);    \
+  template void Engine<T>::muscl_final(Index);    \
+  template void Engine<T>::finish_muscl_parts();  \
   template bool Engine<T>::tile_cfl(const SolverView<T>&) const;
 SILT_SWE_ENGINE_MUSCL(float)
 SILT_SWE_ENGINE_MUSCL(double)

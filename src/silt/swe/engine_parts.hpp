@@ -176,7 +176,7 @@ class Engine final : public EngineBase {
   mutable StagingPool frame_slots_;
   bool muscl_;    // physics.scheme = "muscl" or "muscl_hancock" (the second-order schemes)
   bool hancock_;  // physics.scheme = "muscl_hancock"
-  int k_;       // halo layers of a split run (the parts' ring)
+  int k_;         // halo layers of a split run (the parts' ring)
   bool has_discharge_;
   bool has_rating_;
   // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel

@@ -209,8 +209,7 @@ SILT_HD void slope_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const Ti
 
 // Phase 2: each edge of the tile's cells once (tile_edge_flux of the tile's kind).
 template <class T, class Tile>
-SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first,
-                        int stride) {
+SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first, int stride) {
   constexpr int OX = Tile::W, OY = Tile::H;
   for (int k = first; k < OY * (OX + 1); k += stride) {
     const int x = k % (OX + 1), y = k / (OX + 1);
@@ -245,7 +244,7 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
       // The stage's src is v.e (U^n, read above); the final stage's is U*.
       const CellState<T> s1 =
           kHeun ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
-                 : s;
+                : s;
       const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
                         so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
       const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
@@ -311,6 +310,20 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> hancock_boundary_flux(const EdgeVie
   return muscl_boundary_flux(e, i, j, d, c, z, s, right);
 }
 
+// The boundary flux through the west (d = x) or south (d = y) edge of staged cell (x, y) of a
+// MUSCL-Hancock tile, whose active side is cell (x, y) (right) or its west/south neighbour.
+template <class T, int OX, int OY>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux(const HancockTile<T, OX, OY>& t,
+                                                                const EdgeView<T>& e, int x, int y,
+                                                                Dir d, Index i, Index j,
+                                                                bool right) {
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const int xc = right || d == Dir::y ? x : x - 1, yc = right || d == Dir::x ? y : y - 1;
+  const Slopes<T> s =
+      d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
+  return hancock_boundary_flux(e, i, j, d, cells.normal(xc, yc, d), cells.z(xc, yc), s, right);
+}
+
 // The flux through the west (d = x) or south (d = y) edge of staged cell (x, y) of a
 // MUSCL-Hancock tile: between two active cells muscl_flux_k on the predicted states and their
 // slopes; none between two inactive ones; else the boundary flux of the active cell's predicted
@@ -327,15 +340,13 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>
   if (left && right) {
     const Slopes<T> sl =
         d == Dir::x ? get_slopes(t.sx, yl + 1, xl + 1) : get_slopes(t.sy, yl + 1, xl + 1);
-    const Slopes<T> sr = d == Dir::x ? get_slopes(t.sx, y + 1, x + 1) : get_slopes(t.sy, y + 1, x + 1);
+    const Slopes<T> sr =
+        d == Dir::x ? get_slopes(t.sx, y + 1, x + 1) : get_slopes(t.sy, y + 1, x + 1);
     return muscl_flux_k(cells.normal(xl, yl, d), cells.z(xl, yl), sl, cells.normal(x, y, d),
                         cells.z(x, y), sr, e.g, e.dry);
   }
   if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
-  const int xc = right ? x : xl, yc = right ? y : yl;  // the active cell
-  const Slopes<T> s =
-      d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
-  return hancock_boundary_flux(e, i, j, d, cells.normal(xc, yc, d), cells.z(xc, yc), s, right);
+  return hancock_tile_boundary_flux(t, e, x, y, d, i, j, right);
 }
 
 // MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
@@ -355,11 +366,11 @@ SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e
 // MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
 // with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
-SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv,
-                           const TilePlace& at, double dt, int first, int stride) {
+SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
+                           double dt, int first, int stride) {
   const EdgeView<T>& e = sv.e;
-  HancockParams<T> hp{e.g,           T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0),
-                      T(0),          e.dry};
+  HancockParams<T> hp{e.g,  T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0), T(0),
+                      e.dry};
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
     if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
@@ -368,8 +379,8 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv,
     const Index off = e.h.offset(at.i0 + x, at.j0 + y);
     hp.rain = sv.rain_depth(off, 0.5 * dt);
     hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
-    const NormalState<T> p = hancock_predict_k(c, get_slopes(t.sx, y + 1, x + 1),
-                                               get_slopes(t.sy, y + 1, x + 1), hp);
+    const NormalState<T> p =
+        hancock_predict_k(c, get_slopes(t.sx, y + 1, x + 1), get_slopes(t.sy, y + 1, x + 1), hp);
     t.h[y + 2][x + 2] = p.h;
     t.u[y + 2][x + 2] = p.un;
     t.v[y + 2][x + 2] = p.ut;
@@ -569,7 +580,7 @@ void phase_hancock_tile(const Exec& exec, const SolverView<T>& v, Box2 box, bool
 #define SILT_SWE_MUSCL_TILE(T)                                                                   \
   template void phase_muscl_tile_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
   template void phase_muscl_tile_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&, \
-                                          Box2, bool, const char*);    \
+                                          Box2, bool, const char*);                              \
   template void phase_hancock_tile<T>(const Exec&, const SolverView<T>&, Box2, bool, const char*);
 SILT_SWE_MUSCL_TILE(float)
 SILT_SWE_MUSCL_TILE(double)
