@@ -126,9 +126,11 @@ silt_add_test(NAME swe_hancock_test SOURCES swe_hancock_test.cpp LABEL verificat
               LIBS silt::swe TIMEOUT 300)
 target_include_directories(swe_hancock_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 set_tests_properties(swe_hancock_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
-# MUSCL-Hancock against SWASHES on the smooth steady channels with rain (as muscl's above).
+# MUSCL-Hancock against SWASHES: the smooth steady channels with rain at muscl's bounds (orders
+# near 2), the dam breaks and the moving shoreline of Thacker's paraboloid at the first order's.
 silt_add_script_test(NAME swe_swashes_hancock_test SCRIPT swe_swashes_test.py
-                     DIR swe_swashes_hancock THREADS 1 ARGS --scheme muscl_hancock rain_sub rain_super)
+                     DIR swe_swashes_hancock THREADS 1 ARGS --scheme muscl_hancock stoker ritter rain_sub
+                     rain_super thacker)
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test
