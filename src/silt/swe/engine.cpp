@@ -64,10 +64,9 @@ partition::Decomposition decompose(const Scene& s, const Layout& layout, const S
 }
 
 // What the MUSCL-Hancock prototype (engine_muscl.cpp) does not do yet, or "".
-std::string hancock_refusal(size_t parts, bool tiles, bool mask_edges, bool sections) {
+std::string hancock_refusal(size_t parts, bool mask_edges, bool sections) {
   if (parts > 1)
     return fmt::format("runs on one part only for now (this run is split into {})", parts);
-  if (!tiles) return "steps by tiles only (no plain phases yet)";
   if (mask_edges) return "does not count the flow of boundary lines beside inactive cells yet";
   if (sections) return "does not count cross-sections (outputs.cross_sections) yet";
   return {};
@@ -91,8 +90,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   if (hancock_) {
     const std::string why =
-        hancock_refusal(dec_.size(), path_ == Path::tile, !layout_.mask_cells.empty(),
-                        !layout_.sections.edges.empty());
+        hancock_refusal(dec_.size(), !layout_.mask_cells.empty(), !layout_.sections.edges.empty());
     if (!why.empty())
       throw Error(
           fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" (a prototype) {}; "

@@ -101,7 +101,10 @@ void Engine<T>::launch_hancock_step() {
   for (auto& p : parts_) {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
-    phase_hancock_tile(p->exec, v, grown(*p, 0), tile_cfl(v), "swe.muscl_hancock.tile");
+    if (path_ == Path::tile)
+      phase_hancock_tile(p->exec, v, grown(*p, 0), tile_cfl(v), "swe.muscl_hancock.tile");
+    else
+      phase_hancock(p->exec, v, grown(*p, 0), "swe.muscl_hancock");
     if (v.n_sources > 0) phase_sources(p->exec, v);
     if (!tile_cfl(v)) phase_cfl_step(p->exec, v);
   }
