@@ -319,7 +319,8 @@ TEST(SweHancock, ForcedBasinClosesItsVolumeBalance) {
 
 // The tile kernel (muscl_tile.cpp) against the plain phase (muscl_step.cpp's phase_hancock, which
 // recomputes each cell's prediction for every edge that reads it): the same functions on the same
-// values, so on the CPU every field matches bit for bit. The forced basin with point sources, without
+// values, so on the CPU every field matches bit for bit; on CUDA (not yet run) within
+// swe_order2_test's bounds for the muscl tiles (contraction; float32's fast math). The forced basin with point sources, without
 // them (the tile reduces the CFL speed), on Green-Ampt soil, and finer (120 x 80: full tiles) with an
 // inactive block inside (edges beside it take the boundary flux), float64 and float32.
 TEST(SweHancock, TileKernelMatchesThePlainPhase) {
@@ -352,12 +353,16 @@ TEST(SweHancock, TileKernelMatchesThePlainPhase) {
       EXPECT_GE(after - before, std::uint64_t(tile.steps())) << what;
       plain.advance_to(t_end);
       EXPECT_EQ(detail::muscl_tile_launch_count(), after) << what << ": the plain phase ran tiles";
-      EXPECT_EQ(tile.steps(), plain.steps()) << what;
+      const bool cuda = exec().is_cuda();
+      if (!cuda || p == Precision::f64) EXPECT_EQ(tile.steps(), plain.steps()) << what;
       const Fields a = tile.fields(), b = plain.fields();
+      const double tol_h = !cuda ? 0.0 : p == Precision::f64 ? 1e-10 : 1e-3;
+      const double tol_q = !cuda ? 0.0 : p == Precision::f64 ? 1e-10 : 2e-3;
       size_t differ = 0;
       for (size_t k = 0; k < b.h.size(); ++k)
-        differ += a.h[k] != b.h[k] || a.hu[k] != b.hu[k] || a.hv[k] != b.hv[k] ||
-                  a.hc[k] != b.hc[k] || a.max_depth[k] != b.max_depth[k];
+        differ += std::abs(a.h[k] - b.h[k]) > tol_h || std::abs(a.hu[k] - b.hu[k]) > tol_q ||
+                  std::abs(a.hv[k] - b.hv[k]) > tol_q || std::abs(a.hc[k] - b.hc[k]) > tol_q ||
+                  std::abs(a.max_depth[k] - b.max_depth[k]) > tol_h;
       const Totals t = tile.totals(), u = plain.totals();
       std::printf(
           "muscl_hancock tile vs plain, %s: %lld steps, %zu cells differ; net in %.9f / "
@@ -365,10 +370,11 @@ TEST(SweHancock, TileKernelMatchesThePlainPhase) {
           what.c_str(), tile.steps(), differ, t.net_inflow_volume, u.net_inflow_volume);
       EXPECT_EQ(differ, 0u) << what;
       // The boundary volume's atomic sums run in another order.
+      const double tol_v = !cuda ? 1e-12 : p == Precision::f64 ? 1e-9 : 1e-4;
       EXPECT_NEAR(t.net_inflow_volume, u.net_inflow_volume,
-                  1e-12 * (1 + std::abs(u.net_inflow_volume)))
+                  tol_v * (1 + std::abs(u.net_inflow_volume)))
           << what;
-      EXPECT_NEAR(t.infiltrated_volume, u.infiltrated_volume, 1e-12 * (1 + u.infiltrated_volume))
+      EXPECT_NEAR(t.infiltrated_volume, u.infiltrated_volume, tol_v * (1 + u.infiltrated_volume))
           << what;
       EXPECT_GT(std::abs(u.boundary_net_volume), 0.1) << what << ": the boundaries did something";
     }
