@@ -3,8 +3,9 @@
 // beside the muscl scheme's and the first order's), a lake at rest over a bumpy bed with islands
 // and a beach (a wet/dry shoreline) stays at rest to round-off, a dam break onto a dry bed keeps
 // depths >= 0 and its volume to round-off at the scheme's cfl 0.25, rain on a dry V stays
-// positive, a uniform pollutant stays uniform, one tile launch a step, and a split run is refused
-// with the key named. The SWASHES cases run as swe_swashes_hancock_test (swe.cmake).
+// positive, a uniform pollutant stays uniform, one tile launch a step, the volume balance closes,
+// the tile kernel matches the plain phase, and a split run is refused with the key named. The
+// SWASHES cases run as swe_swashes_hancock_test (swe.cmake).
 #include <gtest/gtest.h>
 
 #include <algorithm>
