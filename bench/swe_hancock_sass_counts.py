@@ -17,11 +17,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import swe_muscl_sass_counts as M  # noqa: E402  (sets the cold regions)
 
-# The Hancock kernel's own cold regions: the boundary flux of an edge with an inactive side and
-# the boundary volume of a cell on the grid's edge (a wet interior tile takes neither).
+# The Hancock kernel's own cold regions: the boundary flux of an edge with an inactive side, the
+# predictor's boundary flux differences and the boundary volume of a cell on the grid's edge (a
+# wet interior tile takes none of them).
 M.S.COLD += [
     ("silt/swe/muscl_tile.cpp", r"SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux\("),
     ("silt/swe/muscl_tile.cpp", r"if \(v\.e\.owns\(i, j\) && \(gi == 0"),
+    ("silt/swe/muscl_tile.cpp", r"hancock_boundary_differences\(e, i, j, c, t\.z"),
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).

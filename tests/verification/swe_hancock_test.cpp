@@ -377,7 +377,9 @@ TEST(SweHancock, TileKernelMatchesThePlainPhase) {
           << what;
       EXPECT_NEAR(t.infiltrated_volume, u.infiltrated_volume, tol_v * (1 + u.infiltrated_volume))
           << what;
-      EXPECT_GT(std::abs(u.boundary_net_volume), 0.1) << what << ": the boundaries did something";
+      double through = 0;  // the largest volume through one boundary segment
+      for (double b : u.boundary_volume) through = std::max(through, std::abs(b));
+      EXPECT_GT(through, 0.1) << what << ": the boundaries did something";
     }
 }
 

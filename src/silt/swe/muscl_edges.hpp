@@ -8,6 +8,7 @@
 
 #include "silt/core/config.hpp"
 #include "silt/swe/edges.hpp"
+#include "silt/swe/kernels/muscl_hancock_k.hpp"
 #include "silt/swe/kernels/muscl_k.hpp"
 #include "silt/swe/views.hpp"
 
@@ -62,6 +63,39 @@ SILT_HD EdgeFlux<T> muscl_boundary_flux(const EdgeView<T>& v, Index i, Index j, 
   EdgeFlux<T> f = boundary_flux(v, ci, cj, d, boundary_segment(v, i, j, d, right),
                                 /*ghost_left=*/right, face.s, face.z, /*at_face=*/true);
   add_centred_source_k(f, c, s, v.g, /*east=*/!right);
+  return f;
+}
+
+/// The MUSCL-Hancock predictor's flux difference across active cell (i, j) along d (state c in
+/// d's frame, bed z, slopes s; U^n's): hancock_flux_difference_k, with the one-sided flux of each
+/// face that lies on a boundary (west / east: whether that neighbour is active) replaced by the
+/// boundary flux the update takes there (muscl_boundary_flux, whose half centred source is the
+/// one hancock_flux_difference_k counts).
+template <class T>
+SILT_HD FluxDifference<T> hancock_cell_difference(const EdgeView<T>& v, Index i, Index j, Dir d,
+                                                  const NormalState<T>& c, T z, const Slopes<T>& s,
+                                                  bool west, bool east) {
+  FluxDifference<T> f = hancock_flux_difference_k(c, s, v.g);
+  const T half = T(0.5) * v.g * c.h * (s.h + s.z);
+  if (!west) {
+    const FaceState<T> w = face_state_k(c, z, s, false);
+    const T q = w.s.h * w.s.un;
+    const EdgeFlux<T> b = muscl_boundary_flux(v, i, j, d, c, z, s, /*right=*/true);
+    f.h += q - b.h;
+    f.un += (q * w.s.un - half) - b.un_right;
+    f.ut += q * w.s.ut - b.ut;
+    f.c += q * w.s.c - b.c;
+  }
+  if (!east) {
+    const FaceState<T> e = face_state_k(c, z, s, true);
+    const T q = e.s.h * e.s.un;
+    const Index ie = d == Dir::x ? i + 1 : i, je = d == Dir::x ? j : j + 1;
+    const EdgeFlux<T> b = muscl_boundary_flux(v, ie, je, d, c, z, s, /*right=*/false);
+    f.h += b.h - q;
+    f.un += b.un_left - (q * e.s.un + half);
+    f.ut += b.ut - q * e.s.ut;
+    f.c += b.c - q * e.s.c;
+  }
   return f;
 }
 

@@ -19,8 +19,8 @@ SILT_HD CellState<T> muscl_update(const SolverView<T>& v, const EdgeView<T>& e, 
                            muscl_edge_flux(e, i, j + 1, Dir::y));
 }
 /// The MUSCL-Hancock predicted state of active cell (i, j) of v's state in the frame of d
-/// (hancock_predict_k on its slopes, with its rain and friction over dt / 2), as the tile kernel's
-/// predict phase computes it.
+/// (hancock_predict_k on its slopes and flux differences, a face on a boundary with its boundary
+/// flux, with its rain and friction over dt / 2), as the tile kernel's predict phase computes it.
 template <class T>
 SILT_HD NormalState<T> hancock_state(const SolverView<T>& v, Index i, Index j, Dir d, double dt) {
   const EdgeView<T>& e = v.e;
@@ -29,9 +29,14 @@ SILT_HD NormalState<T> hancock_state(const SolverView<T>& v, Index i, Index j, D
       e.g,         T(0.5 * dt / v.dx),          T(0.5 * v.dx / dt),
       T(0.5 * dt), v.rain_depth(off, 0.5 * dt), v.manning.ptr ? v.manning.ptr[off] : T(0),
       e.dry};
-  const NormalState<T> p =
-      hancock_predict_k(normal_state_k(e.cell(i, j), Dir::x, e.dry), cell_slopes(e, i, j, Dir::x),
-                        cell_slopes(e, i, j, Dir::y), hp);
+  const NormalState<T> c = normal_state_k(e.cell(i, j), Dir::x, e.dry);
+  const Slopes<T> sx = cell_slopes(e, i, j, Dir::x), sy = cell_slopes(e, i, j, Dir::y);
+  const FluxDifference<T> fx = hancock_cell_difference(
+      e, i, j, Dir::x, c, e.z(i, j), sx, e.is_active(i - 1, j), e.is_active(i + 1, j));
+  const FluxDifference<T> fy =
+      hancock_cell_difference(e, i, j, Dir::y, NormalState<T>{c.h, c.ut, c.un, c.c}, e.z(i, j), sy,
+                              e.is_active(i, j - 1), e.is_active(i, j + 1));
+  const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
   return d == Dir::x ? p : NormalState<T>{p.h, p.ut, p.un, p.c};
 }
 

@@ -363,6 +363,17 @@ SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e
   }
 }
 
+// The predictor's flux differences of a cell beside a boundary (hancock_cell_difference, the
+// boundary fluxes from global memory), out of line on the device: few cells take it.
+template <class T>
+SILT_HD SILT_MUSCL_TILE_NOINLINE void hancock_boundary_differences(
+    const EdgeView<T>& e, Index i, Index j, const NormalState<T>& c, T z, const Slopes<T>& sx,
+    const Slopes<T>& sy, const bool (&open)[4], FluxDifference<T>& fx, FluxDifference<T>& fy) {
+  fx = hancock_cell_difference(e, i, j, Dir::x, c, z, sx, open[0], open[1]);
+  fy = hancock_cell_difference(e, i, j, Dir::y, NormalState<T>{c.h, c.ut, c.un, c.c}, z, sy,
+                               open[2], open[3]);
+}
+
 // MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
 // with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
@@ -376,11 +387,21 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
     if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
     const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
                            t.c[y + 2][x + 2]};
-    const Index off = e.h.offset(at.i0 + x, at.j0 + y);
+    const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
     hp.rain = sv.rain_depth(off, 0.5 * dt);
     hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
-    const NormalState<T> p =
-        hancock_predict_k(c, get_slopes(t.sx, y + 1, x + 1), get_slopes(t.sy, y + 1, x + 1), hp);
+    const Slopes<T> sx = get_slopes(t.sx, y + 1, x + 1), sy = get_slopes(t.sy, y + 1, x + 1);
+    // West, east, south, north neighbours active: else a face takes its boundary flux.
+    const bool open[4] = {t.active[y + 2][x + 1] != 0, t.active[y + 2][x + 3] != 0,
+                          t.active[y + 1][x + 2] != 0, t.active[y + 3][x + 2] != 0};
+    FluxDifference<T> fx, fy;
+    if (open[0] && open[1] && open[2] && open[3]) {
+      fx = hancock_flux_difference_k(c, sx, e.g);
+      fy = hancock_flux_difference_k(NormalState<T>{c.h, c.ut, c.un, c.c}, sy, e.g);
+    } else {
+      hancock_boundary_differences(e, i, j, c, t.z[y + 2][x + 2], sx, sy, open, fx, fy);
+    }
+    const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
     t.h[y + 2][x + 2] = p.h;
     t.u[y + 2][x + 2] = p.un;
     t.v[y + 2][x + 2] = p.ut;

@@ -13,6 +13,11 @@
 //   g h (eta_E - eta_W) = g h (s_h + s_z), the same term as add_centred_source_k's. The predicted
 //   face states are the predicted centre's primitive state plus the unchanged slopes (the same
 //   change at every face), the face beds unchanged, so the surface moves with the depth.
+// - Boundaries: at a face on a boundary (an inactive neighbour, the grid's edge) the predictor
+//   takes the boundary flux the update will take there (on the face state before the predictor;
+//   muscl_edges.hpp, hancock_cell_difference), not the face's own flux: with its own flux the
+//   predictor ignored what the boundary imposes, and SWASHES's subcritical rain channel grew an
+//   inflow at its level boundary at cfl 0.35 (200 cells).
 // - Sources: the predictor takes half the step's rain and Manning friction (fully implicit over
 //   dt / 2, manning_implicit_factor_k), as the update does over dt: a steady flow's flux
 //   difference balances its rain and friction, and a predictor without them moved its faces by
@@ -53,7 +58,9 @@ struct FluxDifference {
   T c;   // pollutant, kg/(m s)
 };
 
-/// The flux difference across cell c (slopes s, its normal frame) of its own face states.
+/// The flux difference across cell c (slopes s, its normal frame) of its own face states: the
+/// one-sided fluxes of the update (EdgeFlux::un_left / un_right: the numerical flux less the face's
+/// own pressure, plus half the centred source each) where both sides of a face agree.
 template <class T>
 SILT_HD SILT_FORCEINLINE FluxDifference<T> hancock_flux_difference_k(const NormalState<T>& c,
                                                                      const Slopes<T>& s, T g) {
@@ -71,15 +78,15 @@ struct HancockParams {
 };
 
 /// The predicted (half-step) primitive state of cell c, in the x frame (un = u, ut = v), from its
-/// slopes along x (sx, x frame) and y (sy, y frame). c itself where the predictor is dropped (a
-/// face would lose more than half its depth, the centre would be dry, or faster than p.limit).
+/// slopes along x (sx, x frame) and y (sy, y frame) and its flux differences along them (fx, fy:
+/// hancock_flux_difference_k's, or at a boundary the update's boundary flux in place of a face's
+/// own). c itself where the predictor is dropped (a face would lose more than half its depth, the
+/// centre would be dry, or faster than p.limit).
 template <class T>
 SILT_HD NormalState<T> hancock_predict_k(const NormalState<T>& c, const Slopes<T>& sx,
-                                         const Slopes<T>& sy, const HancockParams<T>& p) {
+                                         const Slopes<T>& sy, const FluxDifference<T>& fx,
+                                         const FluxDifference<T>& fy, const HancockParams<T>& p) {
   const T g = p.g, k = p.k;
-  const NormalState<T> cy{c.h, c.ut, c.un, c.c};
-  const FluxDifference<T> fx = hancock_flux_difference_k(c, sx, g);
-  const FluxDifference<T> fy = hancock_flux_difference_k(cy, sy, g);
   const T h = c.h - k * (fx.h + fy.h) + p.rain;
   const T dh = h - c.h;
   // Each face's depth moves by dh; the lowest face lies reach below the centre.
