@@ -132,6 +132,10 @@ set_tests_properties(swe_hancock_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PAS
 silt_add_script_test(NAME swe_swashes_hancock_test SCRIPT swe_swashes_test.py
                      DIR swe_swashes_hancock THREADS 1 ARGS --scheme muscl_hancock stoker ritter rain_sub
                      rain_super thacker)
+# The same at cfl 0.45, MUSCL-Hancock's bound (tested positive and stable there, not proven).
+silt_add_script_test(NAME swe_swashes_hancock_cfl_test SCRIPT swe_swashes_test.py
+                     DIR swe_swashes_hancock_cfl THREADS 1 ARGS --scheme muscl_hancock --cfl 0.45
+                     stoker ritter rain_sub rain_super thacker)
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test

@@ -41,6 +41,10 @@ ONLY = {a for a in ARGS if a not in ("--backend", BACKEND, "--scheme", SCHEME)}
 # default 0.25.
 SECOND = SCHEME in ("muscl", "muscl_hancock")
 CFL = 0.25 if SECOND else 0.45
+# --cfl X: another Courant number (muscl_hancock up to its bound 0.45: swe_swashes_hancock_cfl_test).
+if "--cfl" in ARGS:
+    CFL = float(ARGS[ARGS.index("--cfl") + 1])
+    ONLY -= {"--cfl", ARGS[ARGS.index("--cfl") + 1]}
 G = 9.81
 failures = []
 passed = 0
