@@ -23,7 +23,7 @@ import swe_muscl_sass_counts as M  # noqa: E402  (sets the cold regions)
 M.S.COLD += [
     ("silt/swe/muscl_tile.cpp", r"SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux\("),
     ("silt/swe/muscl_tile.cpp", r"if \(v\.e\.owns\(i, j\) && \(gi == 0"),
-    ("silt/swe/muscl_tile.cpp", r"hancock_boundary_differences\(e, i, j, c, t\.z"),
+    ("silt/swe/muscl_tile.cpp", r"const FluxDifferences<T> b = hancock_boundary_differences"),
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
