@@ -31,14 +31,15 @@
 //   muscl scheme's face states.
 // - Positivity: the predictor is dropped (dU = 0, the muscl stage's faces) where it would leave
 //   a predicted face depth below half of that face's depth before it, or the predicted centre
-//   dry; so every predicted face depth is >= 0 (>= h / 4: minmod's faces are >= h / 2). It is
+//   dry; so every predicted face depth is >= 0 (>= h / 4: the muscl slopes' faces are >= h / 2). It is
 //   dropped too where the predicted centre is faster (max(|u|, |v|) + sqrt(g h)) than the first
 //   order's Courant limit, 0.5 dx / dt: the step's dt bounds U^n's speed, and gravity can
 //   accelerate a thin film on a slope far beyond it within half a step (rain on a dry plane: 5 mm
 //   at rest on a 5% slope reached 5 m/s at dt = 21 s, dx = 20 m, and the update emptied a cell
-//   below zero); in smooth flow at cfl 0.25 the speed would have to double within half a step.
-//   The update's positivity is not proven for the predicted faces (their mean is no longer the
-//   cell's depth); tests check it at the scheme's cfl, 0.25 (muscl_k.hpp's bound).
+//   below zero); in smooth flow the speed would have to rise within half a step by 2x at cfl 0.25,
+//   by 11% at the bound 0.45. The update's positivity is not proven for the predicted faces
+//   (their mean is no longer the cell's depth); tests check it at cfl 0.25 (the default, muscl's
+//   bound) and 0.45 (the reader's bound for this scheme).
 #pragma once
 
 #include "silt/core/config.hpp"
