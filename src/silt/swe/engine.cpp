@@ -41,9 +41,9 @@ const partition::World& world_of(const Split& split) {
 }
 
 // Halo layers of a split run: the second-order reconstruction reads two cells beyond an updated
-// one, so a stage needs at least 2.
+// one, so a muscl stage or a MUSCL-Hancock step needs at least 2.
 int halo_layers(const Scene& s, const Split& split) {
-  return s.scheme == Scheme::muscl ? std::max(split.halo, 2) : split.halo;
+  return s.scheme != Scheme::first_order ? std::max(split.halo, 2) : split.halo;
 }
 
 partition::Decomposition decompose(const Scene& s, const Layout& layout, const Split& split,
@@ -64,9 +64,7 @@ partition::Decomposition decompose(const Scene& s, const Layout& layout, const S
 }
 
 // What the MUSCL-Hancock prototype (engine_muscl.cpp) does not do yet, or "".
-std::string hancock_refusal(size_t parts, bool mask_edges, bool sections) {
-  if (parts > 1)
-    return fmt::format("runs on one part only for now (this run is split into {})", parts);
+std::string hancock_refusal(bool mask_edges, bool sections) {
   if (mask_edges) return "does not count the flow of boundary lines beside inactive cells yet";
   if (sections) return "does not count cross-sections (outputs.cross_sections) yet";
   return {};
@@ -90,7 +88,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   if (hancock_) {
     const std::string why =
-        hancock_refusal(dec_.size(), !layout_.mask_cells.empty(), !layout_.sections.edges.empty());
+        hancock_refusal(!layout_.mask_cells.empty(), !layout_.sections.edges.empty());
     if (!why.empty())
       throw Error(
           fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" (a prototype) {}; "

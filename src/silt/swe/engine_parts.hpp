@@ -109,8 +109,11 @@ class Engine final : public EngineBase {
   void muscl_stage(Index r);
   void muscl_final(Index r);
   void finish_muscl_parts();
-  // The one-stage MUSCL-Hancock step (engine_muscl.cpp; one part only, a prototype).
+  // The one-stage MUSCL-Hancock step (engine_muscl.cpp): one launch a part over a ghost-expanded
+  // box, then the plain phases.
   void launch_hancock_step();
+  void hancock_update(Index r);
+  void finish_hancock_parts();
   bool tile_cfl(const SolverView<T>& v) const;
   void advance_clocks();
   void update_all(Index r, const char* label);

@@ -28,7 +28,7 @@ void phase_muscl_final(const Exec& exec, const SolverView<T>& v, const EdgeView<
 /// from v.e's state U^n into v's next-state grids: each edge's flux between predicted face states
 /// (each cell's prediction recomputed for every edge that reads it), the update, the boundary
 /// volume of the owned flow edges, infiltration and the maximum depth. The tile kernel's oracle
-/// (phase_hancock_tile). One part only.
+/// (phase_hancock_tile). On a split run box may reach r halo layers out when r + 2 are valid.
 template <class T>
 void phase_hancock(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label);
 

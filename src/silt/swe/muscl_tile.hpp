@@ -35,7 +35,8 @@ void phase_muscl_tile_final(const Exec& exec, const SolverView<T>& v, const Edge
 /// from v.e's state U^n into v's next-state grids, in one launch: slopes, the half-step predictor,
 /// each edge's flux between predicted face states, the first-order cell update (muscl_cell.hpp),
 /// infiltration, the maximum depth and, with with_cfl, the CFL speed as phase_muscl_tile_final.
-/// One part only: its box is the owned cells (no ghost expansion yet).
+/// A split run's box reaches r halo layers out when r + 2 are valid (ghost cell expansion, as a
+/// muscl stage).
 template <class T>
 void phase_hancock_tile(const Exec& exec, const SolverView<T>& v, Box2 box, bool with_cfl,
                         const char* label);
