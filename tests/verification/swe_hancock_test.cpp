@@ -4,7 +4,8 @@
 // and a beach (a wet/dry shoreline) stays at rest to round-off, a dam break onto a dry bed keeps
 // depths >= 0 and its volume to round-off at the scheme's cfl 0.25, rain on a dry V stays
 // positive, a uniform pollutant stays uniform, one tile launch a step, the volume balance closes,
-// the tile kernel matches the plain phase, and split runs match one part bit for bit. The
+// the tile kernel matches the plain phase, split runs match one part bit for bit, and a cross
+// section's volume is the change of the storage it bounds. The
 // SWASHES cases run as swe_swashes_hancock_test (swe.cmake).
 #include <gtest/gtest.h>
 
@@ -483,6 +484,50 @@ TEST(SweHancock, SplitRunsMatchOnePart) {
       std::printf("muscl_hancock split, %s: %lld steps, boundary net %.9f / %.9f m^3\n",
                   what.c_str(), split.steps(), t.boundary_net_volume, tref.boundary_net_volume);
     }
+  }
+}
+
+// A cross section's volume is the step's edge fluxes (engine.cpp's accumulate_sections,
+// phase_hancock_section_flow): an L-shaped line (south along x = 30.3 m, then east along y = 15.2
+// m) bounds the basin's north-east block (i >= 15, j >= 8), its left; water released in the south
+// west over a bed falling north-east (with friction, onto dry cells) crosses both legs (x and y
+// edges). The block's stored water changes by the section's volume to round-off, on the tile path
+// and the plain phase, one part and split (each edge's own slot: the same bits on any split).
+TEST(SweHancock, CrossSectionVolumeIsTheStorageItBounds) {
+  SolverOptions plain_phases;
+  plain_phases.plain_phases = true;
+  Scene s = hancock(scenes::make_scene("bounded", 30, 20, 2.0, Precision::f64));
+  scenes::for_cells(s, [&](Index, Index, double x, double y, size_t k) {
+    s.bed[k] = 0.4 - 0.01 * x - 0.005 * y;
+    s.depth[k] = x < 24 && y < 24 ? 0.6 : 0.0;
+  });
+  s.manning.assign(s.bed.size(), 0.03);
+  s.sections = {CrossSection{"corner", {{30.3, 50.0}, {30.3, 15.2}, {70.0, 15.2}}}};
+  const auto stored = [&](const Fields& f) {
+    double v = 0;
+    for (Index j = 8; j < 20; ++j)
+      for (Index i = 15; i < 30; ++i) v += f.h[size_t(j) * 30 + size_t(i)] * 4.0;
+    return v;
+  };
+  double first = 0;
+  for (int which = 0; which < 4; ++which) {
+    const int parts = which < 2 ? 1 : which;  // 1 (tile), 1 (plain), 2, 3
+    const SolverOptions o = which == 1 ? plain_phases : SolverOptions{};
+    Solver run(s, make_split(parts, 2, SplitShape::blocks), o);
+    const double v0 = stored(run.fields());
+    run.advance_to(8.0);
+    const double gained = stored(run.fields()) - v0;
+    const Totals t = run.totals();
+    ASSERT_EQ(t.section_volume.size(), 1u);
+    const double through = t.section_volume[0];
+    std::printf(
+        "muscl_hancock cross section, %d part(s)%s, %lld steps: through %.12f m^3, block "
+        "gained %.12f m^3, difference %.3e m^3\n",
+        parts, which == 1 ? ", plain" : "", run.steps(), through, gained, through - gained);
+    EXPECT_GT(through, 1.0) << which;
+    EXPECT_LE(std::abs(through - gained), 1e-12 * t.volume) << which;
+    if (which == 0) first = through;
+    EXPECT_EQ(through, first) << which;
   }
 }
 

@@ -64,9 +64,8 @@ partition::Decomposition decompose(const Scene& s, const Layout& layout, const S
 }
 
 // What the MUSCL-Hancock prototype (engine_muscl.cpp) does not do yet, or "".
-std::string hancock_refusal(bool mask_edges, bool sections) {
+std::string hancock_refusal(bool mask_edges) {
   if (mask_edges) return "does not count the flow of boundary lines beside inactive cells yet";
-  if (sections) return "does not count cross-sections (outputs.cross_sections) yet";
   return {};
 }
 
@@ -87,8 +86,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       hazard_pass_(options.hazard_pass) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
   if (hancock_) {
-    const std::string why =
-        hancock_refusal(!layout_.mask_cells.empty(), !layout_.sections.edges.empty());
+    const std::string why = hancock_refusal(!layout_.mask_cells.empty());
     if (!why.empty())
       throw Error(
           fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" (a prototype) {}; "
@@ -315,13 +313,18 @@ void Engine<T>::finish_parts() {
 // The volume through each cross-section edge this step (sections.hpp), from the fluxes the update
 // took, on the part that owns the edge: the first order's of the state the step started from; the
 // second order's (second_order) the mean of its two stages', of U^n and of U* (buffer 2), as
-// finish_muscl_parts counts the boundaries' volumes.
+// finish_muscl_parts counts the boundaries' volumes; MUSCL-Hancock's its one step's, between the
+// predicted face states of U^n.
 template <class T>
 void Engine<T>::accumulate_sections(bool second_order) {
   if (layout_.sections.edges.empty()) return;
   for (auto& p : parts_) {
     activate(p->exec);
     SectionFlowView<T> v = p->section_view(cur_);
+    if (hancock_) {
+      phase_hancock_section_flow(p->exec, v, p->view(cur_, 1 - cur_));
+      continue;
+    }
     if (!second_order) {
       phase_section_flow(p->exec, v);
       continue;

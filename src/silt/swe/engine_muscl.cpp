@@ -106,6 +106,7 @@ void Engine<T>::launch_hancock_step() {
   const Index r = valid - 2;  // the halo layers the step updates: valid after it
   hancock_update(r);
   finish_hancock_parts();
+  accumulate_sections();  // the step's edge fluxes (hancock_)
   accumulate_hazard();
   accumulate_step_peaks();
   exchange_->keep_layers(r);

@@ -18,45 +18,6 @@ SILT_HD CellState<T> muscl_update(const SolverView<T>& v, const EdgeView<T>& e, 
                            muscl_edge_flux(e, i + 1, j, Dir::x), muscl_edge_flux(e, i, j, Dir::y),
                            muscl_edge_flux(e, i, j + 1, Dir::y));
 }
-/// The MUSCL-Hancock predicted state of active cell (i, j) of v's state in the frame of d
-/// (hancock_predict_k on its slopes and flux differences, a face on a boundary with its boundary
-/// flux, with its rain and friction over dt / 2), as the tile kernel's predict phase computes it.
-template <class T>
-SILT_HD NormalState<T> hancock_state(const SolverView<T>& v, Index i, Index j, Dir d, double dt) {
-  const EdgeView<T>& e = v.e;
-  const Index off = e.h.offset(i, j);
-  const HancockParams<T> hp{
-      e.g,         T(0.5 * dt / v.dx),          T(0.5 * v.dx / dt),
-      T(0.5 * dt), v.rain_depth(off, 0.5 * dt), v.manning.ptr ? v.manning.ptr[off] : T(0),
-      e.dry};
-  const NormalState<T> c = normal_state_k(e.cell(i, j), Dir::x, e.dry);
-  const Slopes<T> sx = cell_slopes(e, i, j, Dir::x), sy = cell_slopes(e, i, j, Dir::y);
-  const FluxDifference<T> fx = hancock_cell_difference(
-      e, i, j, Dir::x, c, e.z(i, j), sx, e.is_active(i - 1, j), e.is_active(i + 1, j));
-  const FluxDifference<T> fy =
-      hancock_cell_difference(e, i, j, Dir::y, NormalState<T>{c.h, c.ut, c.un, c.c}, e.z(i, j), sy,
-                              e.is_active(i, j - 1), e.is_active(i, j + 1));
-  const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
-  return d == Dir::x ? p : NormalState<T>{p.h, p.ut, p.un, p.c};
-}
-
-/// The MUSCL-Hancock flux through the edge of cells (i - 1, j) | (i, j) (d == Dir::x) or
-/// (i, j - 1) | (i, j): muscl_flux_k between the predicted face states, or the boundary flux of
-/// the active side's predicted face state (muscl_boundary_flux).
-template <class T>
-SILT_HD EdgeFlux<T> hancock_edge_flux(const SolverView<T>& v, Index i, Index j, Dir d, double dt) {
-  const EdgeView<T>& e = v.e;
-  const Index il = d == Dir::x ? i - 1 : i, jl = d == Dir::x ? j : j - 1;
-  const bool left = e.is_active(il, jl), right = e.is_active(i, j);
-  if (left && right)
-    return muscl_flux_k(hancock_state(v, il, jl, d, dt), e.z(il, jl), cell_slopes(e, il, jl, d),
-                        hancock_state(v, i, j, d, dt), e.z(i, j), cell_slopes(e, i, j, d), e.g,
-                        e.dry);
-  if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
-  const Index ci = right ? i : il, cj = right ? j : jl;  // the active cell
-  return muscl_boundary_flux(e, i, j, d, hancock_state(v, ci, cj, d, dt), e.z(ci, cj),
-                             cell_slopes(e, ci, cj, d), right);
-}
 }  // namespace
 
 template <class T>
