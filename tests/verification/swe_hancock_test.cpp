@@ -4,8 +4,9 @@
 // and a beach (a wet/dry shoreline) stays at rest to round-off, a dam break onto a dry bed keeps
 // depths >= 0 and its volume to round-off at the scheme's cfl 0.25, rain on a dry V stays
 // positive, a uniform pollutant stays uniform, one tile launch a step, the volume balance closes,
-// the tile kernel matches the plain phase, split runs match one part bit for bit, and a cross
-// section's volume is the change of the storage it bounds. The
+// the tile kernel matches the plain phase, split runs match one part bit for bit, a cross
+// section's volume is the change of the storage it bounds, and boundary lines beside inactive
+// cells match the same boundaries on the grid's edge. The
 // SWASHES cases run as swe_swashes_hancock_test (swe.cmake).
 #include <gtest/gtest.h>
 
@@ -528,6 +529,85 @@ TEST(SweHancock, CrossSectionVolumeIsTheStorageItBounds) {
     EXPECT_LE(std::abs(through - gained), 1e-12 * t.volume) << which;
     if (which == 0) first = through;
     EXPECT_EQ(through, first) << which;
+  }
+}
+
+// Boundary lines beside inactive cells (their volume: phase_boundary_flow over the mask edges with
+// the step's edge fluxes): swe_boundary_lines_test.py's domain, 12 x 8 cells with an island of 2 x
+// 2 inactive cells, masked inside a 15 x 11 grid (a discharge line on its west, an open line on its
+// east, a level line on part of its north, each beside inactive cells) against the same domain
+// cut to its rectangle with side + range boundaries on the grid's edge (counted in the update):
+// the same depths and momenta bit for bit, each boundary's volume to 1e-12 (another order of
+// sums), one part and three; the volume balance closes.
+TEST(SweHancock, BoundaryLinesBesideInactiveCellsMatchSides) {
+  const auto island = [](Index i, Index j) {
+    return i >= 4 && i <= 5 && j >= 3 && j <= 4;
+  };
+  const Series hydro{{0, 100, 300}, {0.0, 2.0, 2.0}};
+  const auto domain = [&](Scene s, Index i0, Index j0) {
+    s.active.assign(s.bed.size(), 0);
+    scenes::for_cells(s, [&](Index i, Index j, double, double, size_t k) {
+      const Index a = i - i0, b = j - j0;
+      s.active[k] = a >= 0 && a < 12 && b >= 0 && b < 8 && !island(a, b);
+      s.bed[k] = 1.0;
+      s.depth[k] = 0.1;
+    });
+    s.manning.assign(s.bed.size(), 0.03);
+    return hancock(s);
+  };
+  Scene rect = domain(scenes::make_scene("rect", 12, 8, 5.0, Precision::f64, 10.0, 5.0), 0, 0);
+  Scene masked = domain(scenes::make_scene("masked", 15, 11, 5.0, Precision::f64), 2, 1);
+  const auto boundary = [](const char* name, Side side, Index begin, Index end, BoundaryKind kind,
+                           Series series) {
+    Boundary b;
+    b.name = name;
+    b.side = side;
+    b.begin = begin;
+    b.end = end;
+    b.kind = kind;
+    b.series = series;
+    return b;
+  };
+  rect.boundaries = {
+      boundary("in", Side::west, 1, 6, BoundaryKind::discharge, hydro),
+      boundary("out", Side::east, 0, 8, BoundaryKind::open, Series{}),
+      boundary("top", Side::north, 6, 10, BoundaryKind::level, scenes::constant_series(1.05))};
+  masked.boundaries = rect.boundaries;
+  masked.boundaries[0].line = {{10, 10}, {10, 35}};
+  masked.boundaries[1].line = {{70, 45}, {70, 5}};
+  masked.boundaries[2].line = {{40, 45}, {60, 45}};
+  Solver r(rect, exec());
+  r.advance_to(300.0);
+  const Fields fr = r.fields();
+  const Totals tr = r.totals();
+  for (const int parts : {1, 3}) {
+    Solver m(masked, make_split(parts, 2, SplitShape::blocks));
+    const double v0 = m.totals().volume;
+    m.advance_to(300.0);
+    EXPECT_EQ(m.steps(), r.steps()) << parts;
+    const Fields fm = m.fields();
+    size_t differ = 0;
+    for (Index j = 0; j < 8; ++j)
+      for (Index i = 0; i < 12; ++i) {
+        const size_t a = size_t(j + 1) * 15 + size_t(i + 2), b = size_t(j) * 12 + size_t(i);
+        differ += fm.h[a] != fr.h[b] || fm.hu[a] != fr.hu[b] || fm.hv[a] != fr.hv[b];
+      }
+    const Totals tm = m.totals();
+    std::printf(
+        "muscl_hancock boundary lines, %d part(s): %lld steps, %zu cells differ; in %.9f / "
+        "%.9f, out %.9f / %.9f, top %.9f / %.9f m^3; residual %.3e m^3\n",
+        parts, m.steps(), differ, tm.boundary_volume[0], tr.boundary_volume[0],
+        tm.boundary_volume[1], tr.boundary_volume[1], tm.boundary_volume[2], tr.boundary_volume[2],
+        tm.volume - v0 - tm.net_inflow_volume);
+    EXPECT_EQ(differ, 0u) << parts;
+    ASSERT_EQ(tm.boundary_volume.size(), 3u);
+    for (size_t b = 0; b < 3; ++b) {
+      EXPECT_GT(std::abs(tr.boundary_volume[b]), 1.0) << b << ": the boundary did something";
+      EXPECT_NEAR(tm.boundary_volume[b], tr.boundary_volume[b],
+                  1e-12 * std::abs(tr.boundary_volume[b]))
+          << parts << " part(s), boundary " << b;
+    }
+    EXPECT_LE(std::abs(tm.volume - v0 - tm.net_inflow_volume), 1e-12 * tm.volume) << parts;
   }
 }
 

@@ -63,12 +63,6 @@ partition::Decomposition decompose(const Scene& s, const Layout& layout, const S
   }
 }
 
-// What the MUSCL-Hancock prototype (engine_muscl.cpp) does not do yet, or "".
-std::string hancock_refusal(bool mask_edges) {
-  if (mask_edges) return "does not count the flow of boundary lines beside inactive cells yet";
-  return {};
-}
-
 }  // namespace
 
 template <class T>
@@ -85,14 +79,6 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       path_(step_path<Path>(s, split, options)),
       hazard_pass_(options.hazard_pass) {
   dec_ = decompose(s, layout_, split, per_rank_ * world_.size());
-  if (hancock_) {
-    const std::string why = hancock_refusal(!layout_.mask_cells.empty());
-    if (!why.empty())
-      throw Error(
-          fmt::format("swe scene '{}': physics.scheme = \"muscl_hancock\" (a prototype) {}; "
-                      "use physics.scheme = \"muscl\"",
-                      s.name, why));
-  }
   make_parts(split, options);
   exchange_ = std::make_unique<Exchange<T>>(parts_, dec_, world_, per_rank_, k_);
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
@@ -343,7 +329,8 @@ void Engine<T>::accumulate_mask_edges() {
   if (layout_.mask_cells.empty()) return;
   for (auto& p : parts_) {
     activate(p->exec);
-    phase_boundary_flow(p->exec, p->view(cur_, 1 - cur_), 1.0, false, /*mask=*/true);
+    phase_boundary_flow(p->exec, p->view(cur_, 1 - cur_), 1.0, Scheme::first_order,
+                        /*mask=*/true);
   }
 }
 

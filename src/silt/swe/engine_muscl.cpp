@@ -74,16 +74,16 @@ void Engine<T>::finish_muscl_parts() {
     const SolverView<T> v = p->view(cur_, 1 - cur_);
     if (v.n_flow_cells > 0) {
       // The step's boundary volume: dt times the mean of the two stages' fluxes, as the update.
-      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true);
+      phase_boundary_flow(p->exec, v, 0.5, Scheme::muscl);
       SolverView<T> star = v;
       star.e = p->edge_view(2);
-      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true);
+      phase_boundary_flow(p->exec, star, 0.5, Scheme::muscl);
     }
     if (v.n_mask_cells > 0) {  // the boundary lines' edges beside inactive cells, likewise
-      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true, /*mask=*/true);
+      phase_boundary_flow(p->exec, v, 0.5, Scheme::muscl, /*mask=*/true);
       SolverView<T> star = v;
       star.e = p->edge_view(2);
-      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true, /*mask=*/true);
+      phase_boundary_flow(p->exec, star, 0.5, Scheme::muscl, /*mask=*/true);
     }
     if (v.n_sources > 0) phase_sources(p->exec, v);
     if (!tile_cfl(v)) phase_cfl_step(p->exec, v);  // else the final stage's tile kernel did
@@ -130,6 +130,9 @@ void Engine<T>::finish_hancock_parts() {
   for (auto& p : parts_) {
     activate(p->exec);
     const SolverView<T> v = p->view(cur_, 1 - cur_);
+    // The boundary lines' edges beside inactive cells (the grid's edge: counted in the update).
+    if (v.n_mask_cells > 0)
+      phase_boundary_flow(p->exec, v, 1.0, Scheme::muscl_hancock, /*mask=*/true);
     if (v.n_sources > 0) phase_sources(p->exec, v);
     if (!tile_cfl(v)) phase_cfl_step(p->exec, v);
     if (coupled()) phase_step_scalars(*p, 1 - cur_);
