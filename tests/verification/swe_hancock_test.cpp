@@ -419,6 +419,30 @@ TEST(SweHancock, TileKernelMatchesThePlainPhase) {
     }
 }
 
+// CUDA (label gpu; not yet run): split and masked runs against one part within swe_order2_test's
+// kGpu of each field's largest value (contraction; atomics in another order), volumes within
+// 1e-6; the CPU bit for bit (fields) and 1e-12 (volumes: atomic sums in another order).
+constexpr double kGpu = 1e-6;
+double volume_tol() {
+  return exec().is_cuda() ? 1e-6 : 1e-12;
+}
+
+void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* field,
+                 const std::string& what) {
+  ASSERT_EQ(a.size(), b.size());
+  if (!exec().is_cuda()) {
+    size_t bad = 0, first = 0;
+    for (size_t k = 0; k < b.size(); ++k)
+      if (std::memcmp(&a[k], &b[k], sizeof(double)) != 0 && bad++ == 0) first = k;
+    EXPECT_EQ(bad, 0u) << field << " " << what << ": " << bad << " cells differ, first " << first
+                       << ": " << a[first] << " vs " << b[first];
+    return;
+  }
+  double largest = 1e-12;
+  for (double x : b) largest = std::max(largest, std::abs(x));
+  EXPECT_TRUE(silt::test::all_near(a, b, kGpu * largest)) << field << " " << what;
+}
+
 // Split runs against one part (engine_muscl.cpp's ghost cell expansion: the step reads two layers
 // beyond the cells it updates): on the CPU every field bit for bit (the same functions on the same
 // values), the boundary and infiltrated volumes to 1e-12 (atomic sums in another order; as
@@ -459,28 +483,21 @@ TEST(SweHancock, SplitRunsMatchOnePart) {
                                " parts, halo " + std::to_string(c.halo);
       Solver split(s, make_split(c.parts, c.halo, c.shape), o);
       split.advance_to(t_end);
-      EXPECT_EQ(split.steps(), one.steps()) << what;
+      if (!exec().is_cuda() || p == Precision::f64) {
+        EXPECT_EQ(split.steps(), one.steps()) << what;
+      }
       const Fields f = split.fields();
-      const auto same = [&](const std::vector<double>& a, const std::vector<double>& b,
-                            const char* field) {
-        ASSERT_EQ(a.size(), b.size());
-        size_t bad = 0, first = 0;
-        for (size_t k = 0; k < b.size(); ++k)
-          if (std::memcmp(&a[k], &b[k], sizeof(double)) != 0 && bad++ == 0) first = k;
-        EXPECT_EQ(bad, 0u) << field << " " << what << ": " << bad << " cells differ, first "
-                           << first << ": " << a[first] << " vs " << b[first];
-      };
-      same(f.h, ref.h, "h");
-      same(f.hu, ref.hu, "hu");
-      same(f.hv, ref.hv, "hv");
-      same(f.hc, ref.hc, "hc");
-      same(f.max_depth, ref.max_depth, "max_depth");
+      expect_same(f.h, ref.h, "h", what);
+      expect_same(f.hu, ref.hu, "hu", what);
+      expect_same(f.hv, ref.hv, "hv", what);
+      expect_same(f.hc, ref.hc, "hc", what);
+      expect_same(f.max_depth, ref.max_depth, "max_depth", what);
       const Totals t = split.totals();
       EXPECT_NEAR(t.boundary_net_volume, tref.boundary_net_volume,
-                  1e-12 * std::abs(tref.boundary_net_volume))
+                  volume_tol() * std::abs(tref.boundary_net_volume))
           << what;
       EXPECT_NEAR(t.infiltrated_volume, tref.infiltrated_volume,
-                  1e-12 * (1 + tref.infiltrated_volume))
+                  volume_tol() * (1 + tref.infiltrated_volume))
           << what;
       std::printf("muscl_hancock split, %s: %lld steps, boundary net %.9f / %.9f m^3\n",
                   what.c_str(), split.steps(), t.boundary_net_volume, tref.boundary_net_volume);
@@ -528,7 +545,7 @@ TEST(SweHancock, CrossSectionVolumeIsTheStorageItBounds) {
     EXPECT_GT(through, 1.0) << which;
     EXPECT_LE(std::abs(through - gained), 1e-12 * t.volume) << which;
     if (which == 0) first = through;
-    EXPECT_EQ(through, first) << which;
+    EXPECT_NEAR(through, first, volume_tol() * first) << which;  // the CPU: 1e-12
   }
 }
 
@@ -586,25 +603,30 @@ TEST(SweHancock, BoundaryLinesBesideInactiveCellsMatchSides) {
     m.advance_to(300.0);
     EXPECT_EQ(m.steps(), r.steps()) << parts;
     const Fields fm = m.fields();
-    size_t differ = 0;
+    std::vector<double> h, hu, hv;  // the masked run's rectangle
     for (Index j = 0; j < 8; ++j)
       for (Index i = 0; i < 12; ++i) {
-        const size_t a = size_t(j + 1) * 15 + size_t(i + 2), b = size_t(j) * 12 + size_t(i);
-        differ += fm.h[a] != fr.h[b] || fm.hu[a] != fr.hu[b] || fm.hv[a] != fr.hv[b];
+        const size_t a = size_t(j + 1) * 15 + size_t(i + 2);
+        h.push_back(fm.h[a]);
+        hu.push_back(fm.hu[a]);
+        hv.push_back(fm.hv[a]);
       }
+    const std::string what = std::to_string(parts) + " part(s)";
+    expect_same(h, fr.h, "h", what);
+    expect_same(hu, fr.hu, "hu", what);
+    expect_same(hv, fr.hv, "hv", what);
     const Totals tm = m.totals();
     std::printf(
-        "muscl_hancock boundary lines, %d part(s): %lld steps, %zu cells differ; in %.9f / "
+        "muscl_hancock boundary lines, %d part(s): %lld steps; in %.9f / "
         "%.9f, out %.9f / %.9f, top %.9f / %.9f m^3; residual %.3e m^3\n",
-        parts, m.steps(), differ, tm.boundary_volume[0], tr.boundary_volume[0],
-        tm.boundary_volume[1], tr.boundary_volume[1], tm.boundary_volume[2], tr.boundary_volume[2],
+        parts, m.steps(), tm.boundary_volume[0], tr.boundary_volume[0], tm.boundary_volume[1],
+        tr.boundary_volume[1], tm.boundary_volume[2], tr.boundary_volume[2],
         tm.volume - v0 - tm.net_inflow_volume);
-    EXPECT_EQ(differ, 0u) << parts;
     ASSERT_EQ(tm.boundary_volume.size(), 3u);
     for (size_t b = 0; b < 3; ++b) {
       EXPECT_GT(std::abs(tr.boundary_volume[b]), 1.0) << b << ": the boundary did something";
       EXPECT_NEAR(tm.boundary_volume[b], tr.boundary_volume[b],
-                  1e-12 * std::abs(tr.boundary_volume[b]))
+                  volume_tol() * std::abs(tr.boundary_volume[b]))
           << parts << " part(s), boundary " << b;
     }
     EXPECT_LE(std::abs(tm.volume - v0 - tm.net_inflow_volume), 1e-12 * tm.volume) << parts;
