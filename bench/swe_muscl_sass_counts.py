@@ -55,14 +55,10 @@ def kernel(sass, key):
     return [], {}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--keep", help="write the cubin and SASS into this folder")
-    args = ap.parse_args()
+def compile_sass(out, keep):
+    """(SASS of muscl_tile.cpp's kernels, ptxas's report) for sm_90, in folder out."""
     nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
     nvdisasm = S.find_nvdisasm(nvcc)
-    out = args.keep or tempfile.mkdtemp(prefix="swe-muscl-sass-")
     os.makedirs(out, exist_ok=True)
     cubin = os.path.join(out, "muscl_tile.cubin")
     cmd = [nvcc, "-DFMT_HEADER_ONLY=1", "-DSILT_BUILD_WITH_CUDA=1", "-I" + S.SRC, "-O3", "-DNDEBUG",
@@ -75,20 +71,31 @@ def main():
         sys.exit(r.stderr)
     sass = subprocess.run([nvdisasm, "-c", "-gi", cubin], capture_output=True, text=True,
                           check=True).stdout
-    if args.keep:
+    if keep:
         open(os.path.join(out, "muscl_tile.sass"), "w").write(sass)
+    return sass, r.stderr
+
+
+def tables(sass, ptxas, tiles, phases, what, tail=0):
+    """Prints the table of each precision of tiles (as TILES) over phases (as PHASES, one a loop);
+    returns {precision: (sum static, sum hot)} per owned cell. tail: up to that many loops after
+    the last phase's are left out (a float64 atomic maximum's compare-and-swap loop)."""
     cold = S.cold_lines()
-    for prec, (key, cells, items) in TILES.items():
+    names = list(dict.fromkeys(phases))
+    sums = {}
+    for prec, (key, cells, items) in tiles.items():
         ins, labels = kernel(sass, key)
         loops = []
         for a, text, _ in ins:
             m = re.search(r"BRA.*`\((\.L_x_\d+)\)", text)
             if m and labels.get(m.group(1)) is not None and labels[m.group(1)] < a:
                 loops.append((labels[m.group(1)], a))
+        if len(items) < len(loops) <= len(items) + tail:
+            loops = loops[:len(items)]
         if len(loops) != len(items):
             sys.exit(f"{prec}: {len(loops)} loops in the kernel, {len(items)} expected")
         rows = collections.defaultdict(collections.Counter)
-        for (n, per), (lo, hi), ph in zip(items, loops, PHASES):
+        for (n, per), (lo, hi), ph in zip(items, loops, phases):
             w = n / per / cells
             for a, text, frames in ins:
                 if not lo <= a <= hi:
@@ -104,11 +111,10 @@ def main():
                         rows[(ph, label)]["  " + ".".join(op.split(".")[:2])] += w
                     if op.startswith("CALL"):
                         rows[(ph, label)]["  CALL"] += w
-        cols = [(ph, label) for label in ("static", "hot")
-                for ph in ("stage", "slopes", "edges", "update")]
+        cols = [(ph, label) for label in ("static", "hot") for ph in names]
         keys = ["total"] + [n for n, _ in S.CLASSES] + ["other"]
         keys += sorted({k for c in cols for k in rows[c] if k.startswith("  ")})
-        print(f"\n{prec} stage kernel, instructions per owned cell ({len(ins)} in the body)\n")
+        print(f"\n{prec} {what}, instructions per owned cell ({len(ins)} in the body)\n")
         print("| | " + " | ".join(f"{ph} {label}" for ph, label in cols) +
               " | sum static | sum hot |")
         print("|---" * (len(cols) + 3) + "|")
@@ -116,16 +122,28 @@ def main():
             vals = [rows[c][k] for c in cols]
             if not any(vals):
                 continue
-            s = sum(rows[(ph, "static")][k] for ph in ("stage", "slopes", "edges", "update"))
-            h = sum(rows[(ph, "hot")][k] for ph in ("stage", "slopes", "edges", "update"))
+            s = sum(rows[(ph, "static")][k] for ph in names)
+            h = sum(rows[(ph, "hot")][k] for ph in names)
             print(f"| {k.strip()} | " + " | ".join(f"{v:.1f}" for v in vals) +
                   f" | {s:.1f} | {h:.1f} |")
+        sums[prec] = (sum(rows[(ph, "static")]["total"] for ph in names),
+                      sum(rows[(ph, "hot")]["total"] for ph in names))
     print()
-    for prec, (key, _, _) in TILES.items():
+    for prec, (key, _, _) in tiles.items():
         m = re.search(r"Function properties for \S*" + key +
-                      r"\S*\n\s*(.*)\n.*?Used (\d+) registers", r.stderr)
+                      r"\S*\n\s*(.*)\n.*?Used (\d+) registers", ptxas)
         if m:
             print(f"ptxas {prec}: {m.group(2)} registers, {m.group(1).strip()}")
+    return sums
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--keep", help="write the cubin and SASS into this folder")
+    args = ap.parse_args()
+    sass, ptxas = compile_sass(args.keep or tempfile.mkdtemp(prefix="swe-muscl-sass-"), args.keep)
+    tables(sass, ptxas, TILES, PHASES, "stage kernel")
 
 
 if __name__ == "__main__":

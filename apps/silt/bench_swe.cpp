@@ -85,12 +85,16 @@ struct Result {
 };
 
 Result run_case(const Exec& exec, long long cells, swe::Precision p, int steps, bool plain,
-                bool muscl) {
+                bool muscl, bool hancock) {
   swe::SolverOptions options;
   options.plain_phases = plain;
   swe::Scene scene = bench_scene(cells, p);
   if (muscl) {
     scene.scheme = swe::Scheme::muscl;
+    scene.cfl = 0.25;
+  }
+  if (hancock) {  // one launch reading and writing what the first order's does
+    scene.scheme = swe::Scheme::muscl_hancock;
     scene.cfl = 0.25;
   }
   swe::Solver solver(scene, exec, options);
@@ -144,9 +148,10 @@ int cmd_bench_swe(const BenchOptions& o) {
   const int threads = host_thread_count();
   fmt::print("silt bench swe: backend {}{}{}\n", to_string(backend),
              cuda ? ", " + cuda_device_name(device) : fmt::format(", {} threads", threads),
-             !o.muscl  ? ""
-             : o.plain ? ", scheme muscl (plain phases; a step is two stages)"
-                       : ", scheme muscl (tiles; a step is two stages)");
+             o.hancock  ? ", scheme muscl_hancock (tiles; a step is one launch)"
+             : !o.muscl ? ""
+             : o.plain  ? ", scheme muscl (plain phases; a step is two stages)"
+                        : ", scheme muscl (tiles; a step is two stages)");
   double roof = kHbmBytesPerSecond;
   if (!cuda) {
     const HostStream st = measure_host_stream();
@@ -172,7 +177,7 @@ int cmd_bench_swe(const BenchOptions& o) {
       const swe::Precision p = bench_precision(prec);
       const long long cells = parse_size(size);
       const int steps = bench_steps(o.steps, cells, cuda);
-      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl);
+      const Result r = run_case(exec, cells, p, steps, o.plain, o.muscl, o.hancock);
       const double bytes = bytes_per_cell_update(p == swe::Precision::f32 ? 4 : 8, o.muscl);
       const double gbs = r.cell_updates_per_s() * bytes / 1e9;
       if (cuda)

@@ -56,7 +56,7 @@ BatchResult run_batch(const Exec& exec, int members, long long cells, swe::Preci
 }  // namespace
 
 int cmd_bench_swe_batch(const BenchOptions& o) {
-  if (o.muscl || o.plain)
+  if (o.muscl || o.hancock || o.plain)
     throw Error("silt bench swe --batch: the first-order tile step only (no --muscl, --plain)");
   if (o.devices.size() > 1) throw Error("silt bench swe --batch: one device (--devices N)");
   const Backend backend = backend_from_string(o.backend);

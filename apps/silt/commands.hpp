@@ -44,10 +44,11 @@ struct BenchOptions {
   int steps = 0;                // 0: the benchmark's default
   std::vector<int> devices{0};  // several: the split run on all of them against one
   std::string csv;
-  bool plain = false;  // swe: the plain parallel_for phases instead of the fused tile kernel
-  bool muscl = false;  // swe: physics.scheme = "muscl" (a step: Heun's two stages)
-  int halo = 0;        // swe split: halo layers (0: run::halo_layers())
-  int batch = 0;       // swe: members of each size stepped together by swe::Batch (0: one solver)
+  bool plain = false;    // swe: the plain parallel_for phases instead of the fused tile kernel
+  bool muscl = false;    // swe: physics.scheme = "muscl" (a step: Heun's two stages)
+  bool hancock = false;  // swe: physics.scheme = "muscl_hancock" (a step: one tile launch)
+  int halo = 0;          // swe split: halo layers (0: run::halo_layers())
+  int batch = 0;         // swe: members of each size stepped together by swe::Batch (0: one solver)
 };
 
 int cmd_info();

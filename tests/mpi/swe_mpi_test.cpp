@@ -1,6 +1,6 @@
 // Shallow water over MPI ranks (run by ctest as `mpirun -np 2 swe_mpi_test --backend=cpu`): a
 // split run with one and with two subdomains per rank against the single-device run each rank
-// also computes. Fields are gathered to rank 0 and match bit for bit; probes and totals reach
+// also computes (first order, and muscl_hancock). Fields are gathered to rank 0 and match bit for bit; probes and totals reach
 // every rank; a fault in one rank's subdomain stops both ranks with the same message naming it.
 // Every Solver call is collective, so every rank runs every statement below in the same order
 // (EXPECT only: an ASSERT returning early on one rank would leave the other waiting).
@@ -36,9 +36,13 @@ size_t differing(const std::vector<double>& a, const std::vector<double>& b) {
   return bad;
 }
 
-void compare(Precision p, int per_rank, int halo) {
+void compare(Precision p, int per_rank, int halo, Scheme scheme = Scheme::first_order) {
   const World& w = World::get();
-  const Scene scene = split_basin(p);
+  Scene scene = split_basin(p);
+  if (scheme != Scheme::first_order) {
+    scene.scheme = scheme;
+    scene.cfl = 0.25;
+  }
   Solver one(scene, Exec::host());
   Solver split(scene, host_split(per_rank, halo));
   const std::string what = split.layout();
@@ -84,6 +88,14 @@ TEST(SweMpi, TwoRanksMatchOneDevice) {
 TEST(SweMpi, TwoSubdomainsPerRankMatchOneDevice) {
   compare(Precision::f64, 2, 1);  // 4 subdomains: 2 x 2 blocks over 2 ranks
   compare(Precision::f32, 2, 3);
+}
+
+// MUSCL-Hancock's ghost cell expansion (engine_muscl.cpp: two layers read beyond the updated
+// cells; a halo of 1 is widened to 2) over ranks.
+TEST(SweMpi, MusclHancockMatchesOneDevice) {
+  compare(Precision::f64, 1, 1, Scheme::muscl_hancock);
+  compare(Precision::f64, 2, 3, Scheme::muscl_hancock);
+  compare(Precision::f32, 1, 2, Scheme::muscl_hancock);
 }
 
 TEST(SweMpi, FaultOnOneRankStopsBoth) {

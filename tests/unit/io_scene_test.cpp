@@ -217,6 +217,17 @@ TEST(SweScene, SchemeIsFirstOrderUnlessMusclIsAskedFor) {
         parse(base(), {"physics.scheme=muscl", "physics.cfl=0.45"});
       },
       {"'physics.cfl'", "0.45 is above 0.25", "physics.scheme = \"muscl\""}));
+  // muscl_hancock (the one-stage prototype): muscl's default, its own bound (tested, not
+  // proven), named.
+  const auto hancock = parse(base(), {"physics.scheme=muscl_hancock"});
+  EXPECT_EQ(hancock.scene.scheme, swe::Scheme::muscl_hancock);
+  EXPECT_EQ(hancock.scene.cfl, 0.25);
+  EXPECT_EQ(parse(base(), {"physics.scheme=muscl_hancock", "physics.cfl=0.45"}).scene.cfl, 0.45);
+  EXPECT_TRUE(throws_with(
+      [&] {
+        parse(base(), {"physics.scheme=muscl_hancock", "physics.cfl=0.46"});
+      },
+      {"'physics.cfl'", "0.46 is above 0.45", "physics.scheme = \"muscl_hancock\""}));
   EXPECT_TRUE(throws_with([&] { parse(base(), {"physics.scheme=second_order"}); },
                           {"'physics.scheme' must be one of", "\"second_order\""}));
 }

@@ -120,6 +120,23 @@ set_tests_properties(swe_order2_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASS
 # of q near 2 (of h 1: docs/NOTES.md, "A second-order scheme").
 silt_add_script_test(NAME swe_swashes_muscl_test SCRIPT swe_swashes_test.py DIR swe_swashes_muscl
                      THREADS 1 ARGS --scheme muscl rain_sub)
+# The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock"): smooth-wave orders
+# near 2, a lake at rest with a shoreline, a dry dam break's positivity and volume, rain on a dry V,
+# the tile kernel against the plain phase, split runs against one part, a cross section's volume,
+# boundary lines beside inactive cells (CUDA variant: label gpu; not yet run on a GPU).
+silt_add_test(NAME swe_hancock_test SOURCES swe_hancock_test.cpp LABEL verification
+              LIBS silt::swe CUDA TIMEOUT 300)
+target_include_directories(swe_hancock_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+set_tests_properties(swe_hancock_test PROPERTIES ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)
+# MUSCL-Hancock against SWASHES: the smooth steady channels with rain at muscl's bounds (orders
+# near 2), the dam breaks and the moving shoreline of Thacker's paraboloid at the first order's.
+silt_add_script_test(NAME swe_swashes_hancock_test SCRIPT swe_swashes_test.py
+                     DIR swe_swashes_hancock THREADS 1 ARGS --scheme muscl_hancock stoker ritter rain_sub
+                     rain_super thacker)
+# The same at cfl 0.45, MUSCL-Hancock's bound (tested positive and stable there, not proven).
+silt_add_script_test(NAME swe_swashes_hancock_cfl_test SCRIPT swe_swashes_test.py
+                     DIR swe_swashes_hancock_cfl THREADS 1 ARGS --scheme muscl_hancock --cfl 0.45
+                     stoker ritter rain_sub rain_super thacker)
 # docs/scenes-swe.md's Python examples run as written with what install-deps.sh installs (no dask).
 if(TARGET silt AND SILT_NETCDF)
   add_test(NAME docs_python_test

@@ -9,8 +9,10 @@
     balance closes;
   - an inflow polygon (a source area) passes its hydrograph's volume, and gives the same depths
     and mass balance, bit for bit, as its cells as point sources of a quarter of its discharge
-    each, first and second order;
+    each, first and second order (muscl and muscl_hancock);
   - three partitions write the same hydrograph.csv and depths as one;
+  - the masked against the rectangular domain, its volumes and its three partitions also with
+    physics.scheme = "muscl_hancock";
   - bad geometry is refused by `silt validate` naming the key, the boundary's index and name and
     what is wrong: a line off the edge (with its distance), across itself, over nodata only, along
     no active edge, overlapping another boundary; an inflow line over no active cell; an inflow
@@ -143,7 +145,7 @@ def check_polygon_as_cells(silt, work, lines, source):
     cells = [{"name": f"c{k}", "x": x, "y": y, "discharge": quarter}
              for k, (x, y) in enumerate([(47.5, 7.5), (52.5, 7.5), (47.5, 12.5), (52.5, 12.5)])]
     tol = 0.0 if BACKEND == "cpu" else 1e-5
-    for scheme in ["first_order", "muscl"]:
+    for scheme in ["first_order", "muscl", "muscl_hancock"]:
         outs = []
         for name, src in [("poly", source), ("cells", source[:1] + cells)]:
             out = os.path.join(work, f"{name}_{scheme}")
@@ -203,17 +205,21 @@ def main():
                  "pond: inflow polygon of 4 points over 4 cells"]:
         if code != 0 or want not in text:
             fail(f"silt validate masked.json: expected '{want}', got ({code}) {text}")
-    run(silt, m, os.path.join(work, "masked"))
-    run(silt, r, os.path.join(work, "rect"))
-    # The masked grid's rows 1..8 (north first: 2..9) and columns 2..13 are the rectangle.
-    same(os.path.join(work, "masked"), os.path.join(work, "rect"), ((2, 10), (2, 14)))
-    check_volumes(os.path.join(work, "masked"), "in", HYDRO)
-    check_volumes(os.path.join(work, "masked"), "spill", LINE_Q)
-    check_volumes(os.path.join(work, "masked"), "pond", POLY_Q)
+    for scheme in ["first_order", "muscl_hancock"]:
+        tag = "" if scheme == "first_order" else "_" + scheme
+        masked_out, rect_out = (os.path.join(work, n + tag) for n in ("masked", "rect"))
+        run(silt, m, masked_out, "--set", f"physics.scheme={scheme}")
+        run(silt, r, rect_out, "--set", f"physics.scheme={scheme}")
+        # The masked grid's rows 1..8 (north first: 2..9) and columns 2..13 are the rectangle.
+        same(masked_out, rect_out, ((2, 10), (2, 14)))
+        check_volumes(masked_out, "in", HYDRO)
+        check_volumes(masked_out, "spill", LINE_Q)
+        check_volumes(masked_out, "pond", POLY_Q)
+        if BACKEND == "cpu":
+            run(silt, m, masked_out + "3", "--devices", "0,1,2", "--set",
+                f"physics.scheme={scheme}")
+            same(masked_out, masked_out + "3")
     check_polygon_as_cells(silt, work, lines, source)
-    if BACKEND == "cpu":
-        run(silt, m, os.path.join(work, "masked3"), "--devices", "0,1,2")
-        same(os.path.join(work, "masked"), os.path.join(work, "masked3"))
     # A staircase: cell (i, j) of a 16 x 16 grid is active where j >= i - 4; the line runs along
     # its steps from (25, 0) to (80, 55) m at 45 degrees, through their inner corners: the east and
     # the south edge of each of its 11 steps, and neither the grid's south nor its east side beyond

@@ -36,8 +36,15 @@ ARGS = sys.argv[3:]
 BACKEND = ARGS[ARGS.index("--backend") + 1] if "--backend" in ARGS else "cpu"
 SCHEME = ARGS[ARGS.index("--scheme") + 1] if "--scheme" in ARGS else "first_order"
 ONLY = {a for a in ARGS if a not in ("--backend", BACKEND, "--scheme", SCHEME)}
-# The scheme's Courant number: the first order's 0.45 of these runs, muscl's default 0.25.
-CFL = 0.25 if SCHEME == "muscl" else 0.45
+# The second-order schemes (muscl, muscl_hancock: the same reconstruction, Heun's two stages or
+# one MUSCL-Hancock stage) and the Courant number: the first order's 0.45 of these runs, their
+# default 0.25.
+SECOND = SCHEME in ("muscl", "muscl_hancock")
+CFL = 0.25 if SECOND else 0.45
+# --cfl X: another Courant number (muscl_hancock up to its bound 0.45: swe_swashes_hancock_cfl_test).
+if "--cfl" in ARGS:
+    CFL = float(ARGS[ARGS.index("--cfl") + 1])
+    ONLY -= {"--cfl", ARGS[ARGS.index("--cfl") + 1]}
 G = 9.81
 failures = []
 passed = 0
@@ -297,19 +304,19 @@ if wanted("ritter"):
     # 0.39-0.49: SWASHES's dam holds 5 mm, so the dry depth (1e-5 m) and the front's thin tail
     # weigh more than in the 1 m Ritter of swe_dam_break_test (orders 0.61-0.73).
     expect("Ritter", rows, {"h": (2.7e-5, 5.3e-5, 2.8e-4), "q": (5.2e-6, 1.22e-5, 6.1e-5)}, 0.3)
-if wanted("rain_sub") and SCHEME == "muscl":
-    rows = study("MacDonald with rain, subcritical (SWASHES 1 2 4 2), muscl",
+if wanted("rain_sub") and SECOND:
+    rows = study(f"MacDonald with rain, subcritical (SWASHES 1 2 4 2), {SCHEME}",
                  lambda n: macdonald_rain(2, n), [50, 100, 200])
     # Measured at 200 cells (2026-12-04, the bed at the cell centres): h 1.58e-5, 3.65e-5,
     # 4.52e-4; q 3.63e-5, 4.55e-5, 2.69e-4; L1 orders of h 2.16, 2.12, of q 2.18, 2.10. On
     # SWASHES's bed as listed (half a cell downstream) h converged at order 1 (1.8e-3), and before
     # the boundary face took its own bed (no second bed step at a flow boundary) q's Linf was
     # 7.6e-3 at the inflow. First order: h 4.0e-3, q 8.9e-3.
-    expect("rain subcritical, muscl", rows,
+    expect(f"rain subcritical, {SCHEME}", rows,
            {"h": (2.0e-5, 4.6e-5, 5.7e-4), "q": (4.5e-5, 5.7e-5, 3.4e-4)}, None)
-    check(min(orders(rows, "q")) > 1.8, f"rain subcritical, muscl: L1 orders of q "
+    check(min(orders(rows, "q")) > 1.8, f"rain subcritical, {SCHEME}: L1 orders of q "
           f"{', '.join(f'{v:.2f}' for v in orders(rows, 'q'))} > 1.8")
-    check(min(orders(rows, "h")) > 1.8, f"rain subcritical, muscl: L1 orders of h "
+    check(min(orders(rows, "h")) > 1.8, f"rain subcritical, {SCHEME}: L1 orders of h "
           f"{', '.join(f'{v:.2f}' for v in orders(rows, 'h'))} > 1.8")
 elif wanted("rain_sub"):
     rows = study("MacDonald with rain, subcritical (SWASHES 1 2 4 2)",
@@ -328,7 +335,7 @@ if wanted("rain_super"):
     # 7.90e-2; q 2.99e-3, 2.99e-3, 3.26e-3; orders of h 0.43 then 1.02, of q 1.14 then 1.16. The discharge inflow imposes q alone (boundary_k.hpp),
     # where SWASHES also imposes the supercritical depth 0.7415 m: the first cell holds 1.0 m at
     # 200 cells and the channel stays ~0.03 m too deep downstream of it.
-    if SCHEME == "muscl":
+    if SECOND:
         # muscl (2026-12-05, cfl 0.25), 50/100/200 cells: h L1 9.57e-4, 3.66e-4, 2.87e-4 (orders
         # 1.39, 0.35), Linf 8.1e-3, 1.79e-2, 3.17e-2; q L1 5.63e-3, 1.04e-3, 2.80e-4 (orders
         # 2.44, 1.89). h's error sits in the first cells behind the inflow (cells 0-2 hold 89% of
@@ -338,12 +345,12 @@ if wanted("rain_super"):
         # order error vanishes: the order of h drops toward ~0.2 on fine grids, 100x below the
         # first order's error (docs/verification-swe.md, "SWASHES"). q is not imposed wrongly
         # and converges at order ~2.
-        expect("rain supercritical, muscl", rows,
+        expect(f"rain supercritical, {SCHEME}", rows,
                {"h": (4.0e-4, 3.4e-3, 4.4e-2), "q": (3.9e-4, 1.6e-3, 1.4e-2)}, None)
         o_h, o_q = orders(rows, "h"), orders(rows, "q")
-        check(min(o_h) > 0.2, f"rain supercritical, muscl: L1 orders of h "
+        check(min(o_h) > 0.2, f"rain supercritical, {SCHEME}: L1 orders of h "
               f"{', '.join(f'{v:.2f}' for v in o_h)} > 0.2 (the inflow's boundary layer)")
-        check(min(o_q) > 1.6, f"rain supercritical, muscl: L1 orders of q "
+        check(min(o_q) > 1.6, f"rain supercritical, {SCHEME}: L1 orders of q "
               f"{', '.join(f'{v:.2f}' for v in o_q)} > 1.6")
     else:
         expect("rain supercritical", rows,

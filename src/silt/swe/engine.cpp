@@ -32,7 +32,7 @@ Path step_path(const Scene& s, const Split& split, const SolverOptions& options)
     tile = tile && fused_step_available(e);
     host = host && !e.is_cuda();
   }
-  if (s.scheme == Scheme::muscl) return tile || host ? Path::tile : Path::plain;
+  if (s.scheme != Scheme::first_order) return tile || host ? Path::tile : Path::plain;
   return tile ? Path::tile : host ? Path::rows : Path::plain;
 }
 
@@ -41,9 +41,9 @@ const partition::World& world_of(const Split& split) {
 }
 
 // Halo layers of a split run: the second-order reconstruction reads two cells beyond an updated
-// one, so a stage needs at least 2.
+// one, so a muscl stage or a MUSCL-Hancock step needs at least 2.
 int halo_layers(const Scene& s, const Split& split) {
-  return s.scheme == Scheme::muscl ? std::max(split.halo, 2) : split.halo;
+  return s.scheme != Scheme::first_order ? std::max(split.halo, 2) : split.halo;
 }
 
 partition::Decomposition decompose(const Scene& s, const Layout& layout, const Split& split,
@@ -71,7 +71,8 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
       layout_(prepare(s)),
       world_(world_of(split)),
       per_rank_(int(split.execs.size())),
-      muscl_(s.scheme == Scheme::muscl),
+      muscl_(s.scheme != Scheme::first_order),
+      hancock_(s.scheme == Scheme::muscl_hancock),
       k_(halo_layers(s, split)),
       has_discharge_(!layout_.discharge_cells.empty()),
       has_rating_(!layout_.rating_cells.empty()),
@@ -168,6 +169,10 @@ void Engine<T>::fence_all() const {
 template <class T>
 void Engine<T>::launch_step() {
   clock_known_ = false;
+  if (hancock_) {
+    launch_hancock_step();
+    return;
+  }
   if (muscl_) {
     launch_muscl_step();
     return;
@@ -294,13 +299,18 @@ void Engine<T>::finish_parts() {
 // The volume through each cross-section edge this step (sections.hpp), from the fluxes the update
 // took, on the part that owns the edge: the first order's of the state the step started from; the
 // second order's (second_order) the mean of its two stages', of U^n and of U* (buffer 2), as
-// finish_muscl_parts counts the boundaries' volumes.
+// finish_muscl_parts counts the boundaries' volumes; MUSCL-Hancock's its one step's, between the
+// predicted face states of U^n.
 template <class T>
 void Engine<T>::accumulate_sections(bool second_order) {
   if (layout_.sections.edges.empty()) return;
   for (auto& p : parts_) {
     activate(p->exec);
     SectionFlowView<T> v = p->section_view(cur_);
+    if (hancock_) {
+      phase_hancock_section_flow(p->exec, v, p->view(cur_, 1 - cur_));
+      continue;
+    }
     if (!second_order) {
       phase_section_flow(p->exec, v);
       continue;
@@ -319,7 +329,8 @@ void Engine<T>::accumulate_mask_edges() {
   if (layout_.mask_cells.empty()) return;
   for (auto& p : parts_) {
     activate(p->exec);
-    phase_boundary_flow(p->exec, p->view(cur_, 1 - cur_), 1.0, false, /*mask=*/true);
+    phase_boundary_flow(p->exec, p->view(cur_, 1 - cur_), 1.0, Scheme::first_order,
+                        /*mask=*/true);
   }
 }
 

@@ -74,16 +74,16 @@ void Engine<T>::finish_muscl_parts() {
     const SolverView<T> v = p->view(cur_, 1 - cur_);
     if (v.n_flow_cells > 0) {
       // The step's boundary volume: dt times the mean of the two stages' fluxes, as the update.
-      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true);
+      phase_boundary_flow(p->exec, v, 0.5, Scheme::muscl);
       SolverView<T> star = v;
       star.e = p->edge_view(2);
-      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true);
+      phase_boundary_flow(p->exec, star, 0.5, Scheme::muscl);
     }
     if (v.n_mask_cells > 0) {  // the boundary lines' edges beside inactive cells, likewise
-      phase_boundary_flow(p->exec, v, 0.5, /*second_order=*/true, /*mask=*/true);
+      phase_boundary_flow(p->exec, v, 0.5, Scheme::muscl, /*mask=*/true);
       SolverView<T> star = v;
       star.e = p->edge_view(2);
-      phase_boundary_flow(p->exec, star, 0.5, /*second_order=*/true, /*mask=*/true);
+      phase_boundary_flow(p->exec, star, 0.5, Scheme::muscl, /*mask=*/true);
     }
     if (v.n_sources > 0) phase_sources(p->exec, v);
     if (!tile_cfl(v)) phase_cfl_step(p->exec, v);  // else the final stage's tile kernel did
@@ -91,11 +91,62 @@ void Engine<T>::finish_muscl_parts() {
   }
 }
 
-#define SILT_SWE_ENGINE_MUSCL(T)                 \
-  template void Engine<T>::launch_muscl_step();  \
-  template void Engine<T>::muscl_stage(Index);   \
-  template void Engine<T>::muscl_final(Index);   \
-  template void Engine<T>::finish_muscl_parts(); \
+// The MUSCL-Hancock step (physics.scheme = "muscl_hancock"; kernels/muscl_hancock_k.hpp): dt
+// from U^n, one launch a part (slopes, predictor, fluxes, update, infiltration, maximum depth, the
+// boundary volume of its flow edges on the grid's edge, and the CFL speed where no point source
+// follows), then the plain phases. Several parts: ghost cell expansion as one muscl stage, since
+// the step reads two layers beyond the cells it updates (an edge flux reads both cells' predicted
+// faces, a predicted cell its slopes, a slope its neighbours): U^n is exchanged first when its
+// halo holds fewer than two valid layers, and halo k updates k - 2 of them.
+template <class T>
+void Engine<T>::launch_hancock_step() {
+  const Index valid = exchange_->stage_layers(cur_);
+  exchange_->agree_on_dt();
+  advance_clocks();
+  const Index r = valid - 2;  // the halo layers the step updates: valid after it
+  hancock_update(r);
+  finish_hancock_parts();
+  accumulate_sections();  // the step's edge fluxes (hancock_)
+  accumulate_hazard();
+  accumulate_step_peaks();
+  exchange_->keep_layers(r);
+  cur_ = 1 - cur_;
+}
+
+template <class T>
+void Engine<T>::hancock_update(Index r) {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    if (path_ == Path::tile)
+      phase_hancock_tile(p->exec, v, grown(*p, r), tile_cfl(v), "swe.muscl_hancock.tile");
+    else
+      phase_hancock(p->exec, v, grown(*p, r), "swe.muscl_hancock");
+  }
+}
+
+template <class T>
+void Engine<T>::finish_hancock_parts() {
+  for (auto& p : parts_) {
+    activate(p->exec);
+    const SolverView<T> v = p->view(cur_, 1 - cur_);
+    // The boundary lines' edges beside inactive cells (the grid's edge: counted in the update).
+    if (v.n_mask_cells > 0)
+      phase_boundary_flow(p->exec, v, 1.0, Scheme::muscl_hancock, /*mask=*/true);
+    if (v.n_sources > 0) phase_sources(p->exec, v);
+    if (!tile_cfl(v)) phase_cfl_step(p->exec, v);
+    if (coupled()) phase_step_scalars(*p, 1 - cur_);
+  }
+}
+
+#define SILT_SWE_ENGINE_MUSCL(T)                   \
+  template void Engine<T>::launch_muscl_step();    \
+  template void Engine<T>::launch_hancock_step();  \
+  template void Engine<T>::hancock_update(Index);  \
+  template void Engine<T>::finish_hancock_parts(); \
+  template void Engine<T>::muscl_stage(Index);     \
+  template void Engine<T>::muscl_final(Index);     \
+  template void Engine<T>::finish_muscl_parts();   \
   template bool Engine<T>::tile_cfl(const SolverView<T>&) const;
 SILT_SWE_ENGINE_MUSCL(float)
 SILT_SWE_ENGINE_MUSCL(double)

@@ -359,10 +359,10 @@ CommTimes Engine<T>::measure_communication(int repetitions) {
 
 template <class T>
 std::string Engine<T>::layout() const {
-  const std::string path = path_ == Path::tile
-                               ? muscl_ ? "; muscl tile kernels" : "; fused tile kernel"
-                           : path_ == Path::rows ? "; row step"
-                                                 : "";
+  const char* tiles = hancock_ ? "; muscl-hancock tile kernel"
+                      : muscl_ ? "; muscl tile kernels"
+                               : "; fused tile kernel";
+  const std::string path = path_ == Path::tile ? tiles : path_ == Path::rows ? "; row step" : "";
   const Part<T>& p0 = *parts_.front();
   if (dec_.size() == 1 && p0.tile_list.tiles != nullptr)
     return fmt::format("one subdomain{} over {} of {} tiles (those with an active cell)", path,

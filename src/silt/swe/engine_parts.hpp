@@ -109,6 +109,11 @@ class Engine final : public EngineBase {
   void muscl_stage(Index r);
   void muscl_final(Index r);
   void finish_muscl_parts();
+  // The one-stage MUSCL-Hancock step (engine_muscl.cpp): one launch a part over a ghost-expanded
+  // box, then the plain phases.
+  void launch_hancock_step();
+  void hancock_update(Index r);
+  void finish_hancock_parts();
   bool tile_cfl(const SolverView<T>& v) const;
   void advance_clocks();
   void update_all(Index r, const char* label);
@@ -172,8 +177,9 @@ class Engine final : public EngineBase {
   // fields_async(): pinned staging slots of frames in flight, reused once their get() is done
   // (core/staging.hpp).
   mutable StagingPool frame_slots_;
-  bool muscl_;  // physics.scheme = "muscl"
-  int k_;       // halo layers of a split run (the parts' ring)
+  bool muscl_;    // physics.scheme = "muscl" or "muscl_hancock" (the second-order schemes)
+  bool hancock_;  // physics.scheme = "muscl_hancock"
+  int k_;         // halo layers of a split run (the parts' ring)
   bool has_discharge_;
   bool has_rating_;
   // How each update box is stepped: the plain phases (phases.hpp; the oracle), the CUDA tile kernel

@@ -24,4 +24,12 @@ template <class T>
 void phase_muscl_final(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& star, Box2 box,
                        const char* label);
 
+/// One MUSCL-Hancock step over box (physics.scheme = "muscl_hancock"; kernels/muscl_hancock_k.hpp)
+/// from v.e's state U^n into v's next-state grids: each edge's flux between predicted face states
+/// (each cell's prediction recomputed for every edge that reads it), the update, the boundary
+/// volume of the owned flow edges, infiltration and the maximum depth. The tile kernel's oracle
+/// (phase_hancock_tile). On a split run box may reach r halo layers out when r + 2 are valid.
+template <class T>
+void phase_hancock(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label);
+
 }  // namespace silt::swe::detail

@@ -6,6 +6,7 @@
 #include "silt/core/atomic.hpp"
 #include "silt/core/error.hpp"
 #include "silt/swe/kernels/cfl_k.hpp"
+#include "silt/swe/kernels/muscl_hancock_k.hpp"
 #include "silt/swe/kernels/muscl_k.hpp"
 #include "silt/swe/muscl_cell.hpp"
 #include "silt/swe/muscl_edges.hpp"
@@ -65,7 +66,7 @@ SILT_HD SILT_FORCEINLINE U load(const U* p) {
 // y in [0, OY], at fy[y][x]. Structures of arrays, the field first.
 template <class T, int OX, int OY>
 struct MusclTile {
-  static constexpr int SX = OX + 4, SY = OY + 4;
+  static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
   T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
   unsigned char active[SY][SX];
   T sx[5][OY][OX + 2], sy[5][OY + 2][OX];
@@ -111,9 +112,9 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> get_flux(const T (&a)[5][H][W], int y, int 
 
 // The staged cells as cell_slopes_of() reads them (muscl_edges.hpp's ViewCells over the tile):
 // local coordinates, the tile's first cell at (0, 0).
-template <class T, int OX, int OY>
+template <class T, class Tile>
 struct StagedCells {
-  const MusclTile<T, OX, OY>& t;
+  const Tile& t;
   SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
   SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
     const T h = t.h[y + 2][x + 2], u = t.u[y + 2][x + 2], v = t.v[y + 2][x + 2],
@@ -125,9 +126,9 @@ struct StagedCells {
 
 // Stages cell (i, j) of e at local (x, y): its primitive state as normal_state_k() derives it
 // (the same quotients), or an inactive cell beyond the cells the view holds.
-template <class T, int OX, int OY>
-SILT_HD SILT_FORCEINLINE void stage_cell(MusclTile<T, OX, OY>& t, int x, int y,
-                                         const EdgeView<T>& e, Index i, Index j) {
+template <class T, class Tile>
+SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T>& e, Index i,
+                                         Index j) {
   const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
   const Index off = inside ? e.h.offset(i, j) : 0;  // offset 0 lies in the allocation
   const CellState<T> s{load(e.h.ptr + off), load(e.hu.ptr + off), load(e.hv.ptr + off),
@@ -163,7 +164,7 @@ template <class T, int OX, int OY>
 SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const MusclTile<T, OX, OY>& t,
                                                     const EdgeView<T>& e, int x, int y, Dir d,
                                                     Index i, Index j) {
-  const StagedCells<T, OX, OY> cells{t};
+  const StagedCells<T, MusclTile<T, OX, OY>> cells{t};
   const int xl = d == Dir::x ? x - 1 : x, yl = d == Dir::x ? y : y - 1;
   const bool left = cells.is_active(xl, yl), right = cells.is_active(x, y);
   if (left && right) {
@@ -179,10 +180,10 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const MusclTile<T, OX, OY>& 
 // The phases of a tile, each over its items k = first, first + stride, ... (a CUDA block's
 // threads: first = the thread, stride = the block's threads; the host: 0 and 1), a barrier
 // between them. Phase 0: stage the cells the slopes read.
-template <class T, int OX, int OY>
-SILT_HD void stage_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
-                         int first, int stride) {
-  constexpr int SX = OX + 4, SY = OY + 4;
+template <class T, class Tile>
+SILT_HD void stage_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first,
+                         int stride) {
+  constexpr int SX = Tile::SX, SY = Tile::SY;
   for (int k = first; k < SX * SY; k += stride) {
     const int x = k % SX - 2, y = k / SX - 2;
     if (x < at.nxb + 2 && y < at.nyb + 2) stage_cell(t, x, y, e, at.i0 + x, at.j0 + y);
@@ -193,7 +194,7 @@ SILT_HD void stage_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const Ti
 template <class T, int OX, int OY>
 SILT_HD void slope_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
                          int first, int stride) {
-  const StagedCells<T, OX, OY> cells{t};
+  const StagedCells<T, MusclTile<T, OX, OY>> cells{t};
   for (int k = first; k < OY * (OX + 2); k += stride) {
     const int x = k % (OX + 2) - 1, y = k / (OX + 2);
     if (x <= at.nxb && y < at.nyb && cells.is_active(x, y))
@@ -206,10 +207,10 @@ SILT_HD void slope_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const Ti
   }
 }
 
-// Phase 2: each edge of the tile's cells once.
-template <class T, int OX, int OY>
-SILT_HD void flux_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const TilePlace& at,
-                        int first, int stride) {
+// Phase 2: each edge of the tile's cells once (tile_edge_flux of the tile's kind).
+template <class T, class Tile>
+SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first, int stride) {
+  constexpr int OX = Tile::W, OY = Tile::H;
   for (int k = first; k < OY * (OX + 1); k += stride) {
     const int x = k % (OX + 1), y = k / (OX + 1);
     if (x <= at.nxb && y < at.nyb)
@@ -223,13 +224,14 @@ SILT_HD void flux_phase(MusclTile<T, OX, OY>& t, const EdgeView<T>& e, const Til
 }
 
 // Phase 3: the tile's cells of the box, as phase_muscl_stage (kFinal false: src is v.e, U^n) or
-// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*). step: dt > 0 (else the state
-// is carried over and the fluxes were not computed). Returns the largest wave speed of the owned
-// cells' new state with kCfl (phase_cfl_step's), else 0.
-template <bool kFinal, bool kCfl, class T, int OX, int OY>
-SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
-                       const EdgeView<T>& src, const TilePlace& at, bool step, double dt, int first,
-                       int stride) {
+// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*; kHeun: Heun's average, which
+// the one-stage MUSCL-Hancock step, kFinal with src = v.e, leaves out). step: dt > 0 (else the
+// state is carried over and the fluxes were not computed). Returns the largest wave speed of the
+// owned cells' new state with kCfl (phase_cfl_step's), else 0.
+template <bool kFinal, bool kCfl, bool kHeun = kFinal, class T, class Tile>
+SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>& src,
+                       const TilePlace& at, bool step, double dt, int first, int stride) {
+  constexpr int OX = Tile::W, OY = Tile::H;
   T speed = T(0);
   for (int k = first; k < OX * OY; k += stride) {
     const int x = k % OX, y = k / OX;
@@ -241,12 +243,21 @@ SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
     if (update) {
       // The stage's src is v.e (U^n, read above); the final stage's is U*.
       const CellState<T> s1 =
-          kFinal ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
-                 : s;
-      const CellState<T> s2 =
-          muscl_update_cell(v, src, i, j, s1, dt, get_flux(t.fx, y, x), get_flux(t.fx, y, x + 1),
-                            get_flux(t.fy, y, x), get_flux(t.fy, y + 1, x));
-      s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
+          kHeun ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
+                : s;
+      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
+                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+      const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
+      s = kHeun ? heun_average_k(s, s2, v.e.dry) : s2;
+      if constexpr (kFinal && !kHeun) {
+        // The MUSCL-Hancock step's boundary volume, from the fluxes its update took (predicted
+        // face states, which the plain phase_boundary_flow cannot see), as the fused tile kernel.
+        const Index gi = i + v.e.i0, gj = j + v.e.j0;
+        if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
+          const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
+          if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+        }
+      }
     }
     if constexpr (kFinal) {
       if (v.forcing.model != kNoInfiltration)
@@ -263,6 +274,153 @@ SILT_HD T update_phase(const MusclTile<T, OX, OY>& t, const SolverView<T>& v,
     v.hc_new.ptr[off] = s.hc;
   }
   return speed;
+}
+
+// The MUSCL-Hancock step's tile (physics.scheme = "muscl_hancock", one launch a step): the staged
+// cells and fluxes as MusclTile's; the slopes along x and along y of each cell whose predicted
+// face an edge of the tile's cells reads (x in [-1, OX], y in [0, OY), and x in [0, OX), y in
+// [-1, OY]: the ring of one without its corners), both at [y + 1][x + 1]. The predictor
+// overwrites those cells' staged primitive state with the predicted one, after the slopes that
+// read it (a barrier between).
+template <class T, int OX, int OY>
+struct HancockTile {
+  static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
+  T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
+  unsigned char active[SY][SX];
+  T sx[5][OY + 2][OX + 2], sy[5][OY + 2][OX + 2];
+  T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+};
+// A static shared allocation holds at most 48 KB (the muscl tile's sizes fit: 46.3 KB in float32).
+static_assert(sizeof(HancockTile<float, kOX, kOY<float>>) <= 48 * 1024, "hancock tile, float32");
+static_assert(sizeof(HancockTile<double, kOX, kOY<double>>) <= 48 * 1024, "hancock tile, float64");
+
+// Whether ring cell (x, y) of the tile at `at` is one whose predicted faces an edge reads.
+template <int OX, int OY>
+SILT_HD SILT_FORCEINLINE bool predicted_cell(int x, int y, const TilePlace& at) {
+  return x <= at.nxb && y <= at.nyb && ((x >= 0 && x < at.nxb) || (y >= 0 && y < at.nyb));
+}
+
+// The boundary flux of a MUSCL-Hancock edge (muscl_boundary_flux on the active cell's predicted
+// state), out of line on the device as general_muscl_flux.
+template <class T>
+SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> hancock_boundary_flux(const EdgeView<T>& e, Index i,
+                                                                   Index j, Dir d,
+                                                                   const NormalState<T>& c, T z,
+                                                                   const Slopes<T>& s, bool right) {
+  return muscl_boundary_flux(e, i, j, d, c, z, s, right);
+}
+
+// The boundary flux through the west (d = x) or south (d = y) edge of staged cell (x, y) of a
+// MUSCL-Hancock tile, whose active side is cell (x, y) (right) or its west/south neighbour.
+template <class T, int OX, int OY>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux(const HancockTile<T, OX, OY>& t,
+                                                                const EdgeView<T>& e, int x, int y,
+                                                                Dir d, Index i, Index j,
+                                                                bool right) {
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const int xc = right || d == Dir::y ? x : x - 1, yc = right || d == Dir::x ? y : y - 1;
+  const Slopes<T> s =
+      d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
+  return hancock_boundary_flux(e, i, j, d, cells.normal(xc, yc, d), cells.z(xc, yc), s, right);
+}
+
+// The flux through the west (d = x) or south (d = y) edge of staged cell (x, y) of a
+// MUSCL-Hancock tile: between two active cells muscl_flux_k on the predicted states and their
+// slopes; none between two inactive ones; else the boundary flux of the active cell's predicted
+// face state. (U^n's face state there, as the muscl stage takes it, made the boundary cell a
+// forward-Euler step of a MUSCL reconstruction, which is unstable: SWASHES's subcritical
+// MacDonald channel grew an inflow of -63 m/s at its level boundary within 22 s.)
+template <class T, int OX, int OY>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>& t,
+                                                    const EdgeView<T>& e, int x, int y, Dir d,
+                                                    Index i, Index j) {
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const int xl = d == Dir::x ? x - 1 : x, yl = d == Dir::x ? y : y - 1;
+  const bool left = cells.is_active(xl, yl), right = cells.is_active(x, y);
+  if (left && right) {
+    const Slopes<T> sl =
+        d == Dir::x ? get_slopes(t.sx, yl + 1, xl + 1) : get_slopes(t.sy, yl + 1, xl + 1);
+    const Slopes<T> sr =
+        d == Dir::x ? get_slopes(t.sx, y + 1, x + 1) : get_slopes(t.sy, y + 1, x + 1);
+    return muscl_flux_k(cells.normal(xl, yl, d), cells.z(xl, yl), sl, cells.normal(x, y, d),
+                        cells.z(x, y), sr, e.g, e.dry);
+  }
+  if (!left && !right) return EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)};
+  return hancock_tile_boundary_flux(t, e, x, y, d, i, j, right);
+}
+
+// MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
+template <class T, int OX, int OY>
+SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e,
+                                 const TilePlace& at, int first, int stride) {
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  for (int k = first; k < (OY + 2) * (OX + 2); k += stride) {
+    const int x = k % (OX + 2) - 1, y = k / (OX + 2) - 1;
+    if (predicted_cell<OX, OY>(x, y, at) && cells.is_active(x, y)) {
+      put_slopes(t.sx, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::x, e.dry));
+      put_slopes(t.sy, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::y, e.dry));
+    }
+  }
+}
+
+// The predictor's flux differences along x and y of staged cell (x, y), global (i, j), beside a
+// boundary (hancock_cell_difference, the boundary fluxes from global memory), out of line on the
+// device: few cells take it. It reads the cell from the tile and returns by value, so that the
+// hot path keeps its state in registers (references to its locals put them on the stack: 26
+// local loads and stores per cell).
+template <class T>
+struct FluxDifferences {
+  FluxDifference<T> x, y;
+};
+template <class T, int OX, int OY>
+SILT_HD SILT_MUSCL_TILE_NOINLINE FluxDifferences<T> hancock_boundary_differences(
+    const HancockTile<T, OX, OY>& t, const EdgeView<T>& e, int x, int y, Index i, Index j) {
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const T z = cells.z(x, y);
+  return FluxDifferences<T>{
+      hancock_cell_difference(e, i, j, Dir::x, cells.normal(x, y, Dir::x), z,
+                              get_slopes(t.sx, y + 1, x + 1), cells.is_active(x - 1, y),
+                              cells.is_active(x + 1, y)),
+      hancock_cell_difference(e, i, j, Dir::y, cells.normal(x, y, Dir::y), z,
+                              get_slopes(t.sy, y + 1, x + 1), cells.is_active(x, y - 1),
+                              cells.is_active(x, y + 1))};
+}
+
+// MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
+// with half the step's rain and friction (their fields from global memory).
+template <class T, int OX, int OY>
+SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
+                           double dt, int first, int stride) {
+  const EdgeView<T>& e = sv.e;
+  HancockParams<T> hp{e.g,  T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0), T(0),
+                      e.dry};
+  for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
+    const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
+    if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
+    const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
+                           t.c[y + 2][x + 2]};
+    const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
+    hp.rain = sv.rain_depth(off, 0.5 * dt);
+    hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
+    const Slopes<T> sx = get_slopes(t.sx, y + 1, x + 1), sy = get_slopes(t.sy, y + 1, x + 1);
+    // A cell beside a boundary: its faces there take the boundary flux.
+    const bool inner = t.active[y + 2][x + 1] != 0 && t.active[y + 2][x + 3] != 0 &&
+                       t.active[y + 1][x + 2] != 0 && t.active[y + 3][x + 2] != 0;
+    FluxDifference<T> fx, fy;
+    if (inner) {
+      fx = hancock_flux_difference_k(c, sx, e.g);
+      fy = hancock_flux_difference_k(NormalState<T>{c.h, c.ut, c.un, c.c}, sy, e.g);
+    } else {
+      const FluxDifferences<T> b = hancock_boundary_differences(t, e, x, y, i, j);
+      fx = b.x;
+      fy = b.y;
+    }
+    const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
+    t.h[y + 2][x + 2] = p.h;
+    t.u[y + 2][x + 2] = p.un;
+    t.v[y + 2][x + 2] = p.ut;
+    t.c[y + 2][x + 2] = p.c;
+  }
 }
 
 // The tiles over the box: (tiles x, tiles y).
@@ -299,6 +457,39 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   }
 }
 
+// One launch of a MUSCL-Hancock step; block (bx, by) is tile (bx, by) of the box.
+template <bool kCfl, class T, int OX, int OY>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
+    hancock_tile_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
+  __shared__ HancockTile<T, OX, OY> t;
+  const int tid = threadIdx.y * kThreadsX + threadIdx.x;
+  const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
+  const double dt = v.clock[kDt];
+  const bool step = dt > 0.0;
+  if (step) {
+    stage_phase(t, v.e, at, tid, kThreads);
+    __syncthreads();
+    hancock_slope_phase(t, v.e, at, tid, kThreads);
+    __syncthreads();
+    predict_phase(t, v, at, dt, tid, kThreads);
+    __syncthreads();
+    flux_phase(t, v.e, at, tid, kThreads);
+    __syncthreads();
+  }
+  const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, tid, kThreads);
+  if constexpr (kCfl) {
+    __shared__ T warp_speed[kThreads / 32];
+    if (step) block_max_to<T, kThreadsX, kThreadsY>(speed, warp_speed, v.smax);
+  }
+}
+
+template <bool kCfl, class T>
+void launch_hancock_cuda(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+  const auto [nbx, nby] = tile_grid<T>(box);
+  silt::launch_kernel(exec, label, dim3(unsigned(nbx), unsigned(nby)), dim3(kThreadsX, kThreadsY),
+                      0, &hancock_tile_kernel<kCfl, T, kOX, kOY<T>>, v, box);
+}
+
 template <bool kFinal, bool kCfl, class T>
 void launch_cuda(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& src, Box2 box,
                  const char* label) {
@@ -328,6 +519,48 @@ void run_host(const SolverView<T>& v, const EdgeView<T>& src, Box2 box) {
     const T speed = update_phase<kFinal, kCfl>(t, v, src, at, step, dt, 0, 1);
     if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
   }
+}
+
+// The host's MUSCL-Hancock tiles, as run_host.
+template <bool kCfl, class T>
+void run_hancock_host(const SolverView<T>& v, Box2 box) {
+  constexpr int OX = kOX, OY = kOY<T>;
+  const auto [nbx, nby] = tile_grid<T>(box);
+  const long long n = static_cast<long long>(nbx) * nby;
+  const double dt = v.clock[kDt];
+  const bool step = dt > 0.0;
+#pragma omp parallel for schedule(dynamic, 4)
+  for (long long b = 0; b < n; ++b) {
+    HancockTile<T, OX, OY> t;
+    const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
+    if (step) {
+      stage_phase(t, v.e, at, 0, 1);
+      hancock_slope_phase(t, v.e, at, 0, 1);
+      predict_phase(t, v, at, dt, 0, 1);
+      flux_phase(t, v.e, at, 0, 1);
+    }
+    const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, 0, 1);
+    if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
+  }
+}
+
+template <bool kCfl, class T>
+void launch_hancock(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
+  const Index ext = v.e.ext;
+  SILT_REQUIRE(box.i0 >= -ext && box.j0 >= -ext && box.i1 <= v.e.nx + ext && box.j1 <= v.e.ny + ext,
+               "swe muscl-hancock tile kernel: box reaches beyond the halo");
+  if (box.count() == 0) return;
+#if SILT_HAS_CUDA
+  if (exec.is_cuda()) {
+    launch_hancock_cuda<kCfl>(exec, v, box, label);
+    g_muscl_tile_launches.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+#endif
+  (void)exec;
+  (void)label;
+  run_hancock_host<kCfl>(v, box);
+  g_muscl_tile_launches.fetch_add(1, std::memory_order_relaxed);
 }
 
 template <bool kFinal, bool kCfl, class T>
@@ -368,12 +601,22 @@ void phase_muscl_tile_final(const Exec& exec, const SolverView<T>& v, const Edge
     launch<true, false>(exec, v, star, box, label);
 }
 
+template <class T>
+void phase_hancock_tile(const Exec& exec, const SolverView<T>& v, Box2 box, bool with_cfl,
+                        const char* label) {
+  if (with_cfl)
+    launch_hancock<true>(exec, v, box, label);
+  else
+    launch_hancock<false>(exec, v, box, label);
+}
+
 #undef SILT_MUSCL_TILE_NOINLINE
 
 #define SILT_SWE_MUSCL_TILE(T)                                                                   \
   template void phase_muscl_tile_stage<T>(const Exec&, const SolverView<T>&, Box2, const char*); \
   template void phase_muscl_tile_final<T>(const Exec&, const SolverView<T>&, const EdgeView<T>&, \
-                                          Box2, bool, const char*);
+                                          Box2, bool, const char*);                              \
+  template void phase_hancock_tile<T>(const Exec&, const SolverView<T>&, Box2, bool, const char*);
 SILT_SWE_MUSCL_TILE(float)
 SILT_SWE_MUSCL_TILE(double)
 #undef SILT_SWE_MUSCL_TILE

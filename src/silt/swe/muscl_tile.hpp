@@ -31,6 +31,16 @@ template <class T>
 void phase_muscl_tile_final(const Exec& exec, const SolverView<T>& v, const EdgeView<T>& star,
                             Box2 box, bool with_cfl, const char* label);
 
+/// One MUSCL-Hancock step over box (physics.scheme = "muscl_hancock"; kernels/muscl_hancock_k.hpp):
+/// from v.e's state U^n into v's next-state grids, in one launch: slopes, the half-step predictor,
+/// each edge's flux between predicted face states, the first-order cell update (muscl_cell.hpp),
+/// infiltration, the maximum depth and, with with_cfl, the CFL speed as phase_muscl_tile_final.
+/// A split run's box reaches r halo layers out when r + 2 are valid (ghost cell expansion, as a
+/// muscl stage).
+template <class T>
+void phase_hancock_tile(const Exec& exec, const SolverView<T>& v, Box2 box, bool with_cfl,
+                        const char* label);
+
 /// Muscl tile-kernel launches made in this process so far (tests check that the path really ran).
 std::uint64_t muscl_tile_launch_count();
 

@@ -311,7 +311,8 @@ SolverView<T> Part<T>::view(int read, int write) const {
   v.max_dt = scene->max_dt;
   v.min_dt = scene->min_dt;
   v.speed_floor = std::sqrt(scene->gravity * scene->dry_depth);  // as on one device
-  v.rain_before_fluxes = scene->scheme == Scheme::muscl;
+  // muscl_hancock: the predictor rains half the step before the fluxes.
+  v.rain_before_fluxes = scene->scheme != Scheme::first_order;
   v.active_area = active_area;
   v.z_ref = layout->z_ref;
   v.series_t = series_t.data();

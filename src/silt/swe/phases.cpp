@@ -99,13 +99,14 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
 namespace {
 /// The flux through a boundary edge as the step's update computes it.
 template <class T>
-SILT_HD EdgeFlux<T> boundary_edge(const EdgeView<T>& e, Index i, Index j, Dir d, bool muscl) {
-  return muscl ? muscl_edge_flux(e, i, j, d) : edge_flux(e, i, j, d);
+SILT_HD EdgeFlux<T> boundary_edge(const SolverView<T>& v, Index i, Index j, Dir d, Scheme scheme) {
+  if (scheme == Scheme::muscl_hancock) return hancock_edge_flux(v, i, j, d, v.clock[kDt]);
+  return scheme == Scheme::muscl ? muscl_edge_flux(v.e, i, j, d) : edge_flux(v.e, i, j, d);
 }
 }  // namespace
 
 template <class T>
-void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight, bool second_order,
+void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight, Scheme scheme,
                          bool mask) {
   const BoundaryCell* cells = mask ? v.mask_cells : v.flow_cells;
   const Index n = mask ? v.n_mask_cells : v.n_flow_cells;
@@ -114,18 +115,17 @@ void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight
       exec, mask ? "swe.mask_boundary_flow" : "swe.boundary_flow", n,
       SILT_LAMBDA(Index k)->double {
         const BoundaryCell b = cells[k];
-        const EdgeView<T>& e = v.e;
         // Mass flux along +x / +y: into the domain through a cell's west or south edge, out of it
         // through its east or north edge.
         double q;
         if (b.side == kWest)
-          q = double(boundary_edge(e, b.i, b.j, Dir::x, second_order).h);
+          q = double(boundary_edge(v, b.i, b.j, Dir::x, scheme).h);
         else if (b.side == kEast)
-          q = -double(boundary_edge(e, b.i + 1, b.j, Dir::x, second_order).h);
+          q = -double(boundary_edge(v, b.i + 1, b.j, Dir::x, scheme).h);
         else if (b.side == kSouth)
-          q = double(boundary_edge(e, b.i, b.j, Dir::y, second_order).h);
+          q = double(boundary_edge(v, b.i, b.j, Dir::y, scheme).h);
         else
-          q = -double(boundary_edge(e, b.i, b.j + 1, Dir::y, second_order).h);
+          q = -double(boundary_edge(v, b.i, b.j + 1, Dir::y, scheme).h);
         const double volume = q * (v.clock[kDt] * v.dx) * weight;  // as boundary_inflow() rounds it
         v.edge_flow()[b.flow] += volume;
         return volume;
@@ -307,23 +307,23 @@ double sum_pollutant(const Exec& exec, const EdgeView<T>& v) {
   return sum_active(exec, "swe.sum_pollutant", v, v.hc);
 }
 
-#define SILT_SWE_PHASES(T)                                                                     \
-  template void phase_clock<T>(const Exec&, const SolverView<T>&);                             \
-  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                         \
-  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);               \
-  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*);     \
-  template void phase_update<T>(const Exec&, const SolverView<T>&);                            \
-  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*);     \
-  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, bool, bool); \
-  template void phase_sources<T>(const Exec&, const SolverView<T>&);                           \
-  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                               \
-  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                          \
-  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                               \
-  template void phase_gauge_sample<T>(const Exec&, const EdgeView<T>&, double*, const Index*,  \
-                                      Index, double*, Index, double);                          \
-  template void phase_gather_cells<T>(const Exec&, const EdgeView<T>&, const Index*, Index,    \
-                                      double*);                                                \
-  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                               \
+#define SILT_SWE_PHASES(T)                                                                       \
+  template void phase_clock<T>(const Exec&, const SolverView<T>&);                               \
+  template void phase_wet_count<T>(const Exec&, const SolverView<T>&);                           \
+  template void phase_conveyance<T>(const Exec&, const SolverView<T>&, double*);                 \
+  template void phase_conveyance_sum<T>(const Exec&, const SolverView<T>&, const double*);       \
+  template void phase_update<T>(const Exec&, const SolverView<T>&);                              \
+  template void phase_update_box<T>(const Exec&, const SolverView<T>&, Box2, const char*);       \
+  template void phase_boundary_flow<T>(const Exec&, const SolverView<T>&, double, Scheme, bool); \
+  template void phase_sources<T>(const Exec&, const SolverView<T>&);                             \
+  template void phase_cfl<T>(const Exec&, const SolverView<T>&);                                 \
+  template void phase_cfl_step<T>(const Exec&, const SolverView<T>&);                            \
+  template void phase_copy<T>(const Exec&, const StateCopy<T>&);                                 \
+  template void phase_gauge_sample<T>(const Exec&, const EdgeView<T>&, double*, const Index*,    \
+                                      Index, double*, Index, double);                            \
+  template void phase_gather_cells<T>(const Exec&, const EdgeView<T>&, const Index*, Index,      \
+                                      double*);                                                  \
+  template double sum_depth<T>(const Exec&, const EdgeView<T>&);                                 \
   template double sum_pollutant<T>(const Exec&, const EdgeView<T>&);
 SILT_SWE_PHASES(float)
 SILT_SWE_PHASES(double)

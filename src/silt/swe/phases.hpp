@@ -5,6 +5,7 @@
 
 #include "silt/core/exec.hpp"
 #include "silt/core/parallel_for.hpp"
+#include "silt/swe/scene.hpp"
 #include "silt/swe/views.hpp"
 
 namespace silt::swe::detail {
@@ -44,13 +45,14 @@ void phase_update_box(const Exec& exec, const SolverView<T>& v, Box2 box, const 
 
 /// Adds the volume that crossed open, level and discharge boundaries this step to the clock's
 /// inflow (a sum reduction over the boundary cells, from the same edge fluxes as the update), times
-/// weight; second_order: the fluxes of the second-order scheme (muscl_edges.hpp), which adds each
-/// of its two stages' fluxes with weight 1/2. mask: over the mask edges of boundary lines
+/// weight; the fluxes of `scheme` (muscl_edges.hpp): Scheme::muscl's of v.e's state, which adds
+/// each of its two stages' fluxes with weight 1/2; Scheme::muscl_hancock's between the predicted
+/// face states of v.e's state over the step's dt. mask: over the mask edges of boundary lines
 /// (SolverView::mask_cells) rather than the global grid's edge cells; each edge's volume also goes
 /// to its flow slot.
 template <class T>
 void phase_boundary_flow(const Exec& exec, const SolverView<T>& v, double weight = 1.0,
-                         bool second_order = false, bool mask = false);
+                         Scheme scheme = Scheme::first_order, bool mask = false);
 
 /// The sum of each chunk c of flow slots: partial[c] = sum of the clock's flow slots
 /// slot[chunk[c]] .. slot[chunk[c + 1] - 1], in order (step peaks, engine_peaks.cpp).

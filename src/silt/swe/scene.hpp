@@ -17,8 +17,10 @@ namespace silt::swe {
 enum class Precision { f32, f64 };
 /// The finite-volume scheme (physics.scheme): first-order Roe (paper 001), or MUSCL reconstruction
 /// with hydrostatic reconstruction and Heun's two stages (kernels/muscl_k.hpp), second order in
-/// smooth flow, first order at wet/dry fronts.
-enum class Scheme { first_order, muscl };
+/// smooth flow, first order at wet/dry fronts; or the same reconstruction with one MUSCL-Hancock
+/// stage (kernels/muscl_hancock_k.hpp: a half-step predictor of the face states, then one update),
+/// a prototype.
+enum class Scheme { first_order, muscl, muscl_hancock };
 enum class Side { west, east, south, north };
 enum class BoundaryKind {
   wall,          // reflective: no flow through the edge

@@ -26,8 +26,27 @@ void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v, double we
       });
 }
 
+template <class T>
+void phase_hancock_section_flow(const Exec& exec, const SectionFlowView<T>& v,
+                                const SolverView<T>& step) {
+  if (v.n == 0) return;
+  parallel_for(
+      exec, "swe.section_flow", v.n, SILT_LAMBDA(Index k) {
+        const double dt = v.clock[kDt];
+        if (!(dt > 0.0)) return;
+        const SectionEdge s = v.edges[k];
+        const Dir d = s.dir == 0 ? Dir::x : Dir::y;
+        const double q = double(hancock_edge_flux(step, s.i, s.j, d, dt).h);
+        v.clock[v.first + s.slot] += double(s.weight) * q * dt * v.dx;  // its own slot
+      });
+}
+
 template void phase_section_flow<float>(const Exec&, const SectionFlowView<float>&, double, bool);
 template void phase_section_flow<double>(const Exec&, const SectionFlowView<double>&, double, bool);
+template void phase_hancock_section_flow<float>(const Exec&, const SectionFlowView<float>&,
+                                                const SolverView<float>&);
+template void phase_hancock_section_flow<double>(const Exec&, const SectionFlowView<double>&,
+                                                 const SolverView<double>&);
 
 }  // namespace detail
 }  // namespace silt::swe

@@ -11,7 +11,8 @@
 //
 // Per step, the part that owns the cell on an edge's east (x) or north (y) side adds dt dx times
 // the edge's unit discharge (the flux of the step's update: edge_flux(), or for the second-order
-// scheme the mean of muscl_edge_flux() over Heun's two stages) to the edge's own slot:
+// scheme the mean of muscl_edge_flux() over Heun's two stages, or for MUSCL-Hancock its one
+// hancock_edge_flux() between the predicted face states) to the edge's own slot:
 // no atomics, so totals() sums each section's slots in order to the same bits on any split.
 #pragma once
 
@@ -71,6 +72,13 @@ struct SectionFlowView {
 template <class T>
 void phase_section_flow(const Exec& exec, const SectionFlowView<T>& v, double weight = 1.0,
                         bool second_order = false);
+
+/// As phase_section_flow for physics.scheme = "muscl_hancock": the unit discharge is the step's
+/// MUSCL-Hancock edge flux (hancock_edge_flux: between the predicted face states, which need the
+/// rain and friction of `step`, the view of the step just taken, whose state is v.e's).
+template <class T>
+void phase_hancock_section_flow(const Exec& exec, const SectionFlowView<T>& v,
+                                const SolverView<T>& step);
 
 }  // namespace detail
 }  // namespace silt::swe
