@@ -299,6 +299,8 @@ int cmd_run(const RunOptions& o) {
   // A bad --checkpoint-every or --view fails before anything is written.
   const run::CheckpointPolicy checked(o.checkpoint_every);
   check_view_option(o.view);
+  // The devices' contexts made while the scene is read (run/devices.hpp).
+  const run::DeviceStart devices({o.backend, o.devices, true}, partition::World::get());
   if (o.scene_path.empty()) {
     const io::SweJob job = io::parse_swe_job(kDefaultSceneText, kDefaultSceneName, "", o.overrides);
     checked.check_run(0.0, job.run.end_time);

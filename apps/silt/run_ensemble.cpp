@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "silt/core/error.hpp"
 #include "silt/partition/world.hpp"
+#include "silt/run/devices.hpp"
 #include "silt/run/ensemble_ranks.hpp"
 #include "silt/run/ensemble_run.hpp"
 #include "stop_signal.hpp"
@@ -50,6 +51,8 @@ int cmd_run_ensemble(const RunOptions& o) {
   // on each other. Read when the device's context is made: set before anything touches CUDA,
   // unless the user chose.
   if (o.backend != "cpu") setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
+  // The devices' contexts made while the scene and the members are read and checked.
+  const run::DeviceStart devices({o.backend, o.devices, true}, world);
   run::EnsembleRequest q;
   q.scene = o.scene_path;
   q.ensemble = o.ensemble;

@@ -2,6 +2,7 @@
 // for, and the errors each gets in its own words.
 #include <gtest/gtest.h>
 
+#include "silt/core/error.hpp"
 #include "silt/run/devices.hpp"
 #include "test_support.hpp"
 
@@ -47,6 +48,16 @@ TEST(RunDevices, ErrorsNameTheListAsTheFrontEndDoes) {
         {"--devices: device 0 listed twice"}));
     EXPECT_EQ(silt::run::choose_execs({"cuda", {0, 0}, true}, World::self()).size(), 2u);
   }
+}
+
+// The contexts made ahead (DeviceStart) never fail the command: a bad backend, a device that
+// does not exist or no GPU at all leave the error to the command's own choice, which still says
+// it in the front end's words.
+TEST(RunDevices, StartingTheDevicesAheadLeavesErrorsToTheChoice) {
+  { const silt::run::DeviceStart none({"cpu", {0}}, World::self()); }
+  { const silt::run::DeviceStart bad({"quantum", {0}}, World::self()); }
+  { const silt::run::DeviceStart missing({"cuda", {97}}, World::self()); }
+  EXPECT_THROW(silt::run::choose_execs({"cuda", {97}}, World::self()), silt::Error);
 }
 
 TEST(RunDevices, HaloAndBuildId) {

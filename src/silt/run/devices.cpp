@@ -31,6 +31,25 @@ std::vector<Exec> choose_execs(const DeviceRequest& r, const partition::World& w
   return execs;
 }
 
+DeviceStart::DeviceStart(const DeviceRequest& request, const partition::World& world) {
+  try {
+    if (backend_from_string(request.backend) == Backend::cpu) return;
+    // The driver's own start (the device count) happens on the thread too.
+    thread_ = std::thread([request, &world] {
+      try {
+        for (const Exec& e : choose_execs(request, world))
+          if (e.is_cuda()) activate(e);
+      } catch (...) {  // a bad request or device: the command's own choice says what failed
+      }
+    });
+  } catch (...) {  // a bad backend name, or no thread: the command finds out as before
+  }
+}
+
+DeviceStart::~DeviceStart() {
+  if (thread_.joinable()) thread_.join();
+}
+
 namespace {
 
 std::string describe_exec(const Exec& e) {

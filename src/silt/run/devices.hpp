@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "silt/core/exec.hpp"
@@ -26,6 +27,23 @@ struct DeviceRequest {
 /// machine); a rank listing one device d takes device (d + local rank) modulo the devices it sees
 /// (one rank per GPU).
 std::vector<Exec> choose_execs(const DeviceRequest& request, const partition::World& world);
+
+/// Makes the CUDA contexts of the devices `request` chooses on a thread of its own, so that the
+/// ~0.5 s a context takes (a process's first cudaSetDevice on an H100: bench/results/
+/// cuda-api-times-mpm-k1-2026-12-06c-h100.txt) passes while the command reads its scene and
+/// checks its members, not after. Nothing on the CPU backend or for a request that choose_execs
+/// refuses (the command's own choice says why); an error of the thread's is left for the run's
+/// own first CUDA call to report. Waits for the thread when it goes.
+class DeviceStart {
+ public:
+  DeviceStart(const DeviceRequest& request, const partition::World& world);
+  ~DeviceStart();
+  DeviceStart(const DeviceStart&) = delete;
+  DeviceStart& operator=(const DeviceStart&) = delete;
+
+ private:
+  std::thread thread_;
+};
 
 /// Exec::cuda(d), or an error naming `option` when device d does not exist.
 Exec cuda_device(int d, const std::string& option = "--devices");
