@@ -23,6 +23,28 @@ typedef struct {
   int copy; /* 0: kernel, 1: copy or memset */
 } Span;
 
+/* Per kernel name: launches and summed duration (kernels of several streams overlap, so the sums
+ * can exceed the union). */
+#define MAX_NAMES 256
+static struct {
+  char name[96];
+  uint64_t count, ns;
+} names[MAX_NAMES];
+static size_t n_names;
+
+static void add_named(const char* name, uint64_t ns) {
+  if (!name) name = "?";
+  size_t k = 0;
+  while (k < n_names && strncmp(names[k].name, name, sizeof names[k].name - 1) != 0) ++k;
+  if (k == n_names) {
+    if (n_names == MAX_NAMES) return;
+    strncpy(names[k].name, name, sizeof names[k].name - 1);
+    ++n_names;
+  }
+  ++names[k].count;
+  names[k].ns += ns;
+}
+
 static Span* spans;
 static size_t n_spans, cap_spans;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -58,6 +80,11 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* b
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const CUpti_ActivityKernel9* k = (const CUpti_ActivityKernel9*)record;
         add(k->start, k->end, 0);
+        if (k->end > k->start) {
+          pthread_mutex_lock(&lock);
+          add_named(k->name, k->end - k->start);
+          pthread_mutex_unlock(&lock);
+        }
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -165,6 +192,17 @@ static void report(void) {
           "the last ended at %.3f s; kernels ran %.3f s of it (union), copies %.3f s\n",
           t0, kernels, kernels ? t0 + (double)(first - cupti_at_init) * 1e-9 : 0.0, t0 + length,
           total[0], total[1]);
+  for (size_t a = 0; a < n_names; ++a) /* by summed duration, largest first */
+    for (size_t b = a + 1; b < n_names; ++b)
+      if (names[b].ns > names[a].ns) {
+        const __typeof__(names[0]) t = names[a];
+        names[a] = names[b];
+        names[b] = t;
+      }
+  for (size_t a = 0; a < n_names && a < 12; ++a)
+    fprintf(out, "kernel %.90s: %llu launches, %.3f s summed, %.2f us each\n", names[a].name,
+            (unsigned long long)names[a].count, (double)names[a].ns * 1e-9,
+            (double)names[a].ns * 1e-3 / (double)names[a].count);
   fprintf(out, "%9s %9s %9s %9s\n", "from_s", "kernel%", "copy%", "kernels");
   for (size_t k = 0; k < buckets; ++k)
     fprintf(out, "%9.3f %9.1f %9.1f %9zu\n", t0 + (double)k * bucket, 100.0 * busy[0][k] / bucket,
