@@ -150,11 +150,16 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> general_muscl_flux(const EdgeView<T
   return muscl_edge_flux(e, i, j, d);
 }
 
-// Infiltration of one cell (ForcingView::infiltrate), out of line as in fused_step.cpp.
+// Infiltration of one cell (ForcingView::infiltrate), out of line as in fused_step.cpp. The state
+// goes in and out by value: a reference to the caller's state put it on the stack, stored and
+// loaded back around the call in every cell (3 local stores and 3 loads per cell of the
+// MUSCL-Hancock tile kernel, infiltration or not).
 template <class T>
-SILT_HD SILT_MUSCL_TILE_NOINLINE void tile_infiltrate(const ForcingView<T>& f, CellState<T>& s,
-                                                      Index off, bool active, double dt, T dry) {
+SILT_HD SILT_MUSCL_TILE_NOINLINE CellState<T> tile_infiltrate(const ForcingView<T>& f,
+                                                              CellState<T> s, Index off,
+                                                              bool active, double dt, T dry) {
   f.infiltrate(s, off, active, dt, dry);
+  return s;
 }
 
 // The flux through the west (d = x) or south (d = y) edge of staged cell (x, y), as
@@ -224,11 +229,10 @@ SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int 
 }
 
 // Phase 3: the tile's cells of the box, as phase_muscl_stage (kFinal false: src is v.e, U^n) or
-// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*; kHeun: Heun's average, which
-// the one-stage MUSCL-Hancock step, kFinal with src = v.e, leaves out). step: dt > 0 (else the
-// state is carried over and the fluxes were not computed). Returns the largest wave speed of the
-// owned cells' new state with kCfl (phase_cfl_step's), else 0.
-template <bool kFinal, bool kCfl, bool kHeun = kFinal, class T, class Tile>
+// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*, Heun's average). step: dt > 0
+// (else the state is carried over and the fluxes were not computed). Returns the largest wave
+// speed of the owned cells' new state with kCfl (phase_cfl_step's), else 0.
+template <bool kFinal, bool kCfl, class T, class Tile>
 SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>& src,
                        const TilePlace& at, bool step, double dt, int first, int stride) {
   constexpr int OX = Tile::W, OY = Tile::H;
@@ -243,25 +247,16 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
     if (update) {
       // The stage's src is v.e (U^n, read above); the final stage's is U*.
       const CellState<T> s1 =
-          kHeun ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
-                : s;
+          kFinal ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
+                 : s;
       const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
                         so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
       const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
-      s = kHeun ? heun_average_k(s, s2, v.e.dry) : s2;
-      if constexpr (kFinal && !kHeun) {
-        // The MUSCL-Hancock step's boundary volume, from the fluxes its update took (predicted
-        // face states, which the plain phase_boundary_flow cannot see), as the fused tile kernel.
-        const Index gi = i + v.e.i0, gj = j + v.e.j0;
-        if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
-          const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
-          if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
-        }
-      }
+      s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
     }
     if constexpr (kFinal) {
       if (v.forcing.model != kNoInfiltration)
-        tile_infiltrate(v.forcing, s, off, update, dt, v.e.dry);
+        s = tile_infiltrate(v.forcing, s, off, update, dt, v.e.dry);
       if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
       if (kCfl && update && v.e.owns(i, j)) {
         const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
@@ -349,6 +344,28 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>
   return hancock_tile_boundary_flux(t, e, x, y, d, i, j, right);
 }
 
+// The constants of a MUSCL-Hancock step, from the clock once per tile, so that a float32 tile's
+// cells take no float64 arithmetic (but a raster's rain): the predictor's parameters and the
+// update's (their rain 0), and the uniform rain over half the step and over the step, as
+// rain_depth() computes them without a raster (raster: each cell's from rain_depth()). The same
+// values as the plain phase's per cell (hancock_state, muscl_update_cell).
+template <class T>
+struct HancockStep {
+  HancockParams<T> hp;
+  CellUpdateParams<T> up;
+  T rain_half, rain;
+  bool raster;
+};
+template <class T>
+SILT_HD SILT_FORCEINLINE HancockStep<T> hancock_step(const SolverView<T>& v, double dt) {
+  const EdgeView<T>& e = v.e;
+  const bool raster = v.forcing.rain_a != nullptr;
+  return HancockStep<T>{
+      HancockParams<T>{e.g, T(0.5 * dt / v.dx), T(0.5 * v.dx / dt), T(0.5 * dt), T(0), T(0), e.dry},
+      muscl_update_params(v, e, dt), raster ? T(0) : v.rain_depth(0, 0.5 * dt),
+      raster ? T(0) : v.rain_depth(0, dt), raster};
+}
+
 // MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
 template <class T, int OX, int OY>
 SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e,
@@ -390,17 +407,16 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE FluxDifferences<T> hancock_boundary_differences
 // with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
-                           double dt, int first, int stride) {
+                           const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
-  HancockParams<T> hp{e.g,  T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0), T(0),
-                      e.dry};
+  HancockParams<T> hp = hs.hp;
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
     if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
     const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
                            t.c[y + 2][x + 2]};
     const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
-    hp.rain = sv.rain_depth(off, 0.5 * dt);
+    hp.rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : hs.rain_half;
     hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     const Slopes<T> sx = get_slopes(t.sx, y + 1, x + 1), sy = get_slopes(t.sy, y + 1, x + 1);
     // A cell beside a boundary: its faces there take the boundary flux.
@@ -421,6 +437,53 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
     t.v[y + 2][x + 2] = p.ut;
     t.c[y + 2][x + 2] = p.c;
   }
+}
+
+// MUSCL-Hancock phase 4: the tile's cells of the box, as phase_hancock (update_phase's final
+// stage without Heun's average) on the step's constants hs; dt (float64: the boundary volume,
+// infiltration, a raster's rain) read from the clock where a cell takes it. step: dt > 0 (else
+// the state is carried over and the fluxes were not computed). Returns the largest wave speed of
+// the owned cells' new state with kCfl, else 0.
+template <bool kCfl, class T, int OX, int OY>
+SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView<T>& v,
+                               const TilePlace& at, bool step, const HancockStep<T>& hs, int first,
+                               int stride) {
+  T speed = T(0);
+  CellUpdateParams<T> p = hs.up;
+  for (int k = first; k < OX * OY; k += stride) {
+    const int x = k % OX, y = k / OX;
+    if (x >= at.nxb || y >= at.nyb) continue;
+    const Index i = at.i0 + x, j = at.j0 + y;
+    const Index off = v.e.h.offset(i, j);  // every field's (muscl_update_cell)
+    const bool update = step && v.e.active.ptr[off] != 0;
+    CellState<T> s{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
+    if (update) {
+      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
+                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+      p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : hs.rain;
+      s = muscl_update_cell(v, v.e, i, j, s, p, off, w, ea, so, n);
+      // The boundary volume, from the fluxes the update took (predicted face states, which the
+      // plain phase_boundary_flow cannot see), as the fused tile kernel.
+      const Index gi = i + v.e.i0, gj = j + v.e.j0;
+      if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
+        const double dt = v.clock[kDt];
+        const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
+        if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+      }
+    }
+    if (v.forcing.model != kNoInfiltration)
+      s = tile_infiltrate(v.forcing, s, off, update, v.clock[kDt], v.e.dry);
+    if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
+    if (kCfl && update && v.e.owns(i, j)) {
+      const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
+      speed = w > speed ? w : speed;
+    }
+    v.h_new.ptr[off] = s.h;
+    v.hu_new.ptr[off] = s.hu;
+    v.hv_new.ptr[off] = s.hv;
+    v.hc_new.ptr[off] = s.hc;
+  }
+  return speed;
 }
 
 // The tiles over the box: (tiles x, tiles y).
@@ -466,17 +529,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
+  const HancockStep<T> hs = hancock_step(v, dt);
   if (step) {
     stage_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
     hancock_slope_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
-    predict_phase(t, v, at, dt, tid, kThreads);
+    predict_phase(t, v, at, hs, tid, kThreads);
     __syncthreads();
     flux_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
   }
-  const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, tid, kThreads);
+  const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, tid, kThreads);
   if constexpr (kCfl) {
     __shared__ T warp_speed[kThreads / 32];
     if (step) block_max_to<T, kThreadsX, kThreadsY>(speed, warp_speed, v.smax);
@@ -529,6 +593,7 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
   const long long n = static_cast<long long>(nbx) * nby;
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
+  const HancockStep<T> hs = hancock_step(v, dt);
 #pragma omp parallel for schedule(dynamic, 4)
   for (long long b = 0; b < n; ++b) {
     HancockTile<T, OX, OY> t;
@@ -536,10 +601,10 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
     if (step) {
       stage_phase(t, v.e, at, 0, 1);
       hancock_slope_phase(t, v.e, at, 0, 1);
-      predict_phase(t, v, at, dt, 0, 1);
+      predict_phase(t, v, at, hs, 0, 1);
       flux_phase(t, v.e, at, 0, 1);
     }
-    const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, 0, 1);
+    const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, 0, 1);
     if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
   }
 }
