@@ -71,6 +71,12 @@ struct MusclTile {
   unsigned char active[SY][SX];
   T sx[5][OY][OX + 2], sy[5][OY + 2][OX];
   T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  // The staged primitive state h, u, v, c (HancockTile's shares its memory with the fluxes).
+  SILT_HD MusclTile& staged() { return *this; }
+  SILT_HD const MusclTile& staged() const { return *this; }
+  // The fluxes fx, fy.
+  SILT_HD MusclTile& fluxes() { return *this; }
+  SILT_HD const MusclTile& fluxes() const { return *this; }
 };
 
 // Where a tile lies: its first cell (i0, j0) and the nxb x nyb of its cells in the box.
@@ -117,8 +123,9 @@ struct StagedCells {
   const Tile& t;
   SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
   SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
-    const T h = t.h[y + 2][x + 2], u = t.u[y + 2][x + 2], v = t.v[y + 2][x + 2],
-            c = t.c[y + 2][x + 2];
+    const auto& s = t.staged();
+    const T h = s.h[y + 2][x + 2], u = s.u[y + 2][x + 2], v = s.v[y + 2][x + 2],
+            c = s.c[y + 2][x + 2];
     return d == Dir::x ? NormalState<T>{h, u, v, c} : NormalState<T>{h, v, u, c};
   }
   SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
@@ -134,10 +141,11 @@ SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T
   const CellState<T> s{load(e.h.ptr + off), load(e.hu.ptr + off), load(e.hv.ptr + off),
                        load(e.hc.ptr + off)};
   t.active[y + 2][x + 2] = inside && load(e.active.ptr + off) != 0;
-  t.h[y + 2][x + 2] = s.h;
-  t.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
-  t.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
-  t.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
+  auto& st = t.staged();
+  st.h[y + 2][x + 2] = s.h;
+  st.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
+  st.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
+  st.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
   t.z[y + 2][x + 2] = load(e.z.ptr + off);
 }
 
@@ -219,12 +227,12 @@ SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int 
   for (int k = first; k < OY * (OX + 1); k += stride) {
     const int x = k % (OX + 1), y = k / (OX + 1);
     if (x <= at.nxb && y < at.nyb)
-      put_flux(t.fx, y, x, tile_edge_flux(t, e, x, y, Dir::x, at.i0 + x, at.j0 + y));
+      put_flux(t.fluxes().fx, y, x, tile_edge_flux(t, e, x, y, Dir::x, at.i0 + x, at.j0 + y));
   }
   for (int k = first; k < (OY + 1) * OX; k += stride) {
     const int x = k % OX, y = k / OX;
     if (x < at.nxb && y <= at.nyb)
-      put_flux(t.fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
+      put_flux(t.fluxes().fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
   }
 }
 
@@ -249,8 +257,9 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
       const CellState<T> s1 =
           kFinal ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
                  : s;
-      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
-                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+      const auto& f = t.fluxes();
+      const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
+                        so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
       const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
       s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
     }
@@ -272,22 +281,53 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
 }
 
 // The MUSCL-Hancock step's tile (physics.scheme = "muscl_hancock", one launch a step): the staged
-// cells and fluxes as MusclTile's; the slopes along x and along y of each cell whose predicted
+// cells as MusclTile's (x in [-2, OX + 2), y in [-2, OY + 2) at [y + 2][x + 2]); the slopes along
+// x and along y and the predicted primitive state (ph, pu, pv, pc) of each cell whose predicted
 // face an edge of the tile's cells reads (x in [-1, OX], y in [0, OY), and x in [0, OX), y in
-// [-1, OY]: the ring of one without its corners), both at [y + 1][x + 1]. The predictor
-// overwrites those cells' staged primitive state with the predicted one, after the slopes that
-// read it (a barrier between).
+// [-1, OY]: the ring of one without its corners), at [y + 1][x + 1]; the fluxes as MusclTile's.
+// The slopes and the predictor are one phase (a cell's predictor reads only its own slopes and
+// the staged cells, which it leaves as they are); the fluxes share the memory of the staged h, u,
+// v, c, which no phase after the predictor reads (the flux phase reads the predicted state and
+// the staged bed and activity).
 template <class T, int OX, int OY>
 struct HancockTile {
   static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
-  T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
-  unsigned char active[SY][SX];
+  struct Staged {
+    T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX];
+  };
+  struct Fluxes {
+    T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  };
+  union {
+    Staged staged_;
+    Fluxes fluxes_;
+  };
+  T z[SY][SX];
   T sx[5][OY + 2][OX + 2], sy[5][OY + 2][OX + 2];
-  T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  T ph[OY + 2][OX + 2], pu[OY + 2][OX + 2], pv[OY + 2][OX + 2], pc[OY + 2][OX + 2];
+  unsigned char active[SY][SX];
+  SILT_HD Staged& staged() { return staged_; }
+  SILT_HD const Staged& staged() const { return staged_; }
+  SILT_HD Fluxes& fluxes() { return fluxes_; }
+  SILT_HD const Fluxes& fluxes() const { return fluxes_; }
 };
-// A static shared allocation holds at most 48 KB (the muscl tile's sizes fit: 46.3 KB in float32).
+// A static shared allocation holds at most 48 KB (45.8 KB in float32, 35.2 KB in float64).
 static_assert(sizeof(HancockTile<float, kOX, kOY<float>>) <= 48 * 1024, "hancock tile, float32");
 static_assert(sizeof(HancockTile<double, kOX, kOY<double>>) <= 48 * 1024, "hancock tile, float64");
+
+// The predicted cells as the flux phase reads them (StagedCells' shape): the predicted primitive
+// state, the staged bed and activity.
+template <class T, int OX, int OY>
+struct PredictedCells {
+  const HancockTile<T, OX, OY>& t;
+  SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
+  SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
+    const T h = t.ph[y + 1][x + 1], u = t.pu[y + 1][x + 1], v = t.pv[y + 1][x + 1],
+            c = t.pc[y + 1][x + 1];
+    return d == Dir::x ? NormalState<T>{h, u, v, c} : NormalState<T>{h, v, u, c};
+  }
+  SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
+};
 
 // Whether ring cell (x, y) of the tile at `at` is one whose predicted faces an edge reads.
 template <int OX, int OY>
@@ -312,7 +352,7 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux(const HancockTil
                                                                 const EdgeView<T>& e, int x, int y,
                                                                 Dir d, Index i, Index j,
                                                                 bool right) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const PredictedCells<T, OX, OY> cells{t};
   const int xc = right || d == Dir::y ? x : x - 1, yc = right || d == Dir::x ? y : y - 1;
   const Slopes<T> s =
       d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
@@ -329,7 +369,7 @@ template <class T, int OX, int OY>
 SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>& t,
                                                     const EdgeView<T>& e, int x, int y, Dir d,
                                                     Index i, Index j) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const PredictedCells<T, OX, OY> cells{t};
   const int xl = d == Dir::x ? x - 1 : x, yl = d == Dir::x ? y : y - 1;
   const bool left = cells.is_active(xl, yl), right = cells.is_active(x, y);
   if (left && right) {
@@ -366,20 +406,6 @@ SILT_HD SILT_FORCEINLINE HancockStep<T> hancock_step(const SolverView<T>& v, dou
       raster ? T(0) : v.rain_depth(0, dt), raster};
 }
 
-// MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
-template <class T, int OX, int OY>
-SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e,
-                                 const TilePlace& at, int first, int stride) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
-  for (int k = first; k < (OY + 2) * (OX + 2); k += stride) {
-    const int x = k % (OX + 2) - 1, y = k / (OX + 2) - 1;
-    if (predicted_cell<OX, OY>(x, y, at) && cells.is_active(x, y)) {
-      put_slopes(t.sx, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::x, e.dry));
-      put_slopes(t.sy, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::y, e.dry));
-    }
-  }
-}
-
 // The predictor's flux differences along x and y of staged cell (x, y), global (i, j), beside a
 // boundary (hancock_cell_difference, the boundary fluxes from global memory), out of line on the
 // device: few cells take it. It reads the cell from the tile and returns by value, so that the
@@ -403,22 +429,26 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE FluxDifferences<T> hancock_boundary_differences
                               cells.is_active(x, y + 1))};
 }
 
-// MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
+// MUSCL-Hancock phase 1: each predicted cell's slopes along x and y (muscl's cell_slopes_of, into
+// the tile for the flux phase) and its half-step state (hancock_predict_k, into ph, pu, pv, pc),
 // with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
                            const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
   HancockParams<T> hp = hs.hp;
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
-    if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
-    const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
-                           t.c[y + 2][x + 2]};
+    if (!predicted_cell<OX, OY>(x, y, at) || !cells.is_active(x, y)) continue;
+    const Slopes<T> sx = cell_slopes_of(cells, x, y, Dir::x, e.dry),
+                    sy = cell_slopes_of(cells, x, y, Dir::y, e.dry);
+    put_slopes(t.sx, y + 1, x + 1, sx);
+    put_slopes(t.sy, y + 1, x + 1, sy);
+    const NormalState<T> c = cells.normal(x, y, Dir::x);
     const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
     hp.rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : hs.rain_half;
     hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
-    const Slopes<T> sx = get_slopes(t.sx, y + 1, x + 1), sy = get_slopes(t.sy, y + 1, x + 1);
     // A cell beside a boundary: its faces there take the boundary flux.
     const bool inner = t.active[y + 2][x + 1] != 0 && t.active[y + 2][x + 3] != 0 &&
                        t.active[y + 1][x + 2] != 0 && t.active[y + 3][x + 2] != 0;
@@ -432,14 +462,14 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
       fy = b.y;
     }
     const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
-    t.h[y + 2][x + 2] = p.h;
-    t.u[y + 2][x + 2] = p.un;
-    t.v[y + 2][x + 2] = p.ut;
-    t.c[y + 2][x + 2] = p.c;
+    t.ph[y + 1][x + 1] = p.h;
+    t.pu[y + 1][x + 1] = p.un;
+    t.pv[y + 1][x + 1] = p.ut;
+    t.pc[y + 1][x + 1] = p.c;
   }
 }
 
-// MUSCL-Hancock phase 4: the tile's cells of the box, as phase_hancock (update_phase's final
+// MUSCL-Hancock phase 3: the tile's cells of the box, as phase_hancock (update_phase's final
 // stage without Heun's average) on the step's constants hs; dt (float64: the boundary volume,
 // infiltration, a raster's rain) read from the clock where a cell takes it. step: dt > 0 (else
 // the state is carried over and the fluxes were not computed). Returns the largest wave speed of
@@ -458,8 +488,9 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
     const bool update = step && v.e.active.ptr[off] != 0;
     CellState<T> s{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
     if (update) {
-      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
-                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+      const auto& f = t.fluxes();
+      const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
+                        so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
       p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : hs.rain;
       s = muscl_update_cell(v, v.e, i, j, s, p, off, w, ea, so, n);
       // The boundary volume, from the fluxes the update took (predicted face states, which the
@@ -533,8 +564,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   if (step) {
     stage_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
-    hancock_slope_phase(t, v.e, at, tid, kThreads);
-    __syncthreads();
     predict_phase(t, v, at, hs, tid, kThreads);
     __syncthreads();
     flux_phase(t, v.e, at, tid, kThreads);
@@ -600,7 +629,6 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
     const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
     if (step) {
       stage_phase(t, v.e, at, 0, 1);
-      hancock_slope_phase(t, v.e, at, 0, 1);
       predict_phase(t, v, at, hs, 0, 1);
       flux_phase(t, v.e, at, 0, 1);
     }
