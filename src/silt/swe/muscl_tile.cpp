@@ -384,11 +384,21 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>
   return hancock_tile_boundary_flux(t, e, x, y, d, i, j, right);
 }
 
-// The constants of a MUSCL-Hancock step, from the clock once per tile, so that a float32 tile's
-// cells take no float64 arithmetic (but a raster's rain): the predictor's parameters and the
-// update's (their rain 0), and the uniform rain over half the step and over the step, as
-// rain_depth() computes them without a raster (raster: each cell's from rain_depth()). The same
-// values as the plain phase's per cell (hancock_state, muscl_update_cell).
+// x read where it is used (a volatile load): the phases read the step's constants from shared
+// memory at each use, where the compiler would otherwise hold them in registers across a phase
+// and spill them (float32: 5 local loads per predicted cell).
+template <class T>
+SILT_HD SILT_FORCEINLINE T fresh(const T& x) {
+  return *static_cast<const volatile T*>(&x);
+}
+
+// The constants of a MUSCL-Hancock step, from the clock once per block (thread 0, into shared
+// memory: in every thread, its three float64 divisions were ~130 instructions a thread) or per
+// launch on the host, so that a float32 tile's cells take no float64 arithmetic (but a raster's
+// rain): the predictor's parameters and the update's (their rain 0), and the uniform rain over
+// half the step and over the step, as rain_depth() computes them without a raster (raster: each
+// cell's from rain_depth()). The same values as the plain phase's per cell (hancock_state,
+// muscl_update_cell).
 template <class T>
 struct HancockStep {
   HancockParams<T> hp;
@@ -437,7 +447,6 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
                            const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
   const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
-  HancockParams<T> hp = hs.hp;
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
     if (!predicted_cell<OX, OY>(x, y, at) || !cells.is_active(x, y)) continue;
@@ -447,8 +456,8 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
     put_slopes(t.sy, y + 1, x + 1, sy);
     const NormalState<T> c = cells.normal(x, y, Dir::x);
     const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
-    hp.rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : hs.rain_half;
-    hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
+    const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
+    const T manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     // A cell beside a boundary: its faces there take the boundary flux.
     const bool inner = t.active[y + 2][x + 1] != 0 && t.active[y + 2][x + 3] != 0 &&
                        t.active[y + 1][x + 2] != 0 && t.active[y + 3][x + 2] != 0;
@@ -461,6 +470,8 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
       fx = b.x;
       fy = b.y;
     }
+    const HancockParams<T> hp{
+        e.g, fresh(hs.hp.k), fresh(hs.hp.limit), fresh(hs.hp.half_dt), rain, manning, e.dry};
     const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
     t.ph[y + 1][x + 1] = p.h;
     t.pu[y + 1][x + 1] = p.un;
@@ -479,7 +490,7 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
                                const TilePlace& at, bool step, const HancockStep<T>& hs, int first,
                                int stride) {
   T speed = T(0);
-  CellUpdateParams<T> p = hs.up;
+  CellUpdateParams<T> p{T(0), T(0), T(0), v.e.g, v.e.dry, T(0)};
   for (int k = first; k < OX * OY; k += stride) {
     const int x = k % OX, y = k / OX;
     if (x >= at.nxb || y >= at.nyb) continue;
@@ -491,7 +502,9 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
       const auto& f = t.fluxes();
       const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
                         so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
-      p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : hs.rain;
+      p.dtdx = fresh(hs.up.dtdx);
+      p.dt = fresh(hs.up.dt);
+      p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : fresh(hs.rain);
       s = muscl_update_cell(v, v.e, i, j, s, p, off, w, ea, so, n);
       // The boundary volume, from the fluxes the update took (predicted face states, which the
       // plain phase_boundary_flow cannot see), as the fused tile kernel.
@@ -560,7 +573,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
-  const HancockStep<T> hs = hancock_step(v, dt);
+  // The step's constants, once per block (the stage's barrier publishes them).
+  __shared__ HancockStep<T> hs;
+  if (tid == 0) hs = hancock_step(v, dt);
   if (step) {
     stage_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
