@@ -1,8 +1,8 @@
 // The cell update of a second-order stage (physics.scheme = "muscl") from its four edge fluxes:
 // the first-order update (update_cell_k: rain, wet/dry) then Manning friction fully implicit, and
-// the fault of an owned cell. The plain phases (muscl_step.cpp, fluxes from muscl_edges.hpp) and
-// the tile kernel (muscl_tile.cpp, fluxes once per edge in shared memory) both call it, so that
-// they do the same arithmetic.
+// the fault of an owned cell; then the store of the new state. The plain phases (muscl_step.cpp,
+// fluxes from muscl_edges.hpp) and the tile kernel (muscl_tile.cpp, fluxes once per edge in shared
+// memory) both call them, so that they do the same arithmetic.
 #pragma once
 
 #include "silt/core/config.hpp"
@@ -33,6 +33,16 @@ SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell(
     s.hv *= f;
   }
   return s;
+}
+
+/// Stores s as the new state of the cell at offset off (its offset in every field, as
+/// muscl_update_cell's) in v's next-state grids.
+template <class T>
+SILT_HD SILT_FORCEINLINE void store_new(const SolverView<T>& v, Index off, const CellState<T>& s) {
+  v.h_new.ptr[off] = s.h;
+  v.hu_new.ptr[off] = s.hu;
+  v.hv_new.ptr[off] = s.hv;
+  v.hc_new.ptr[off] = s.hc;
 }
 
 /// The update parameters of a stage of dt s on e's cells without the cell's rain (rain_depth 0).

@@ -272,10 +272,7 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
         speed = w > speed ? w : speed;
       }
     }
-    v.h_new.ptr[off] = s.h;
-    v.hu_new.ptr[off] = s.hu;
-    v.hv_new.ptr[off] = s.hv;
-    v.hc_new.ptr[off] = s.hc;
+    store_new(v, off, s);
   }
   return speed;
 }
@@ -522,10 +519,7 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
       const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
       speed = w > speed ? w : speed;
     }
-    v.h_new.ptr[off] = s.h;
-    v.hu_new.ptr[off] = s.hu;
-    v.hv_new.ptr[off] = s.hv;
-    v.hc_new.ptr[off] = s.hc;
+    store_new(v, off, s);
   }
   return speed;
 }
