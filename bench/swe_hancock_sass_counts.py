@@ -2,8 +2,8 @@
 """SASS instruction counts of the MUSCL-Hancock step's tile kernel (src/silt/swe/muscl_tile.cpp,
 hancock_tile_kernel<kCfl, T>) per phase and owned cell, without a GPU, beside the muscl scheme's
 per step: as swe_muscl_sass_counts.py (the same compile, the same cold regions, static and hot),
-over the Hancock kernel's loops: stage, slopes (x and y of each predicted cell in one loop),
-predict, edges x and y, update. Prints a table per precision and kernel (kCfl false: as the muscl
+over the Hancock kernel's loops: stage, slopes+predict (x and y slopes and the predictor of each
+predicted cell in one loop; two loops before 2026-12-06d), edges x and y, update. Prints a table per precision and kernel (kCfl false: as the muscl
 stage kernel that swe_muscl_sass_counts.py counts; kCfl true: with the CFL reduction, as the
 engine runs it without point sources), then the hot instructions per owned cell and step of both
 schemes (muscl: two stages of its stage kernel).
@@ -27,13 +27,13 @@ M.S.COLD += [
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
-# float32 tiles 32 x 12: staged 36 x 16, predicted cells 34 x 14 less the corners (the loops run
+# float32 tiles 32 x 12: staged 36 x 16, predicted cells 34 x 14 less the corners (the loop runs
 # over all 476), edges 12 x 33 and 13 x 32; float64 32 x 4.
 HANCOCK = {
-    "float32": [(576, 2), (476, 1), (476, 1), (396, 1), (416, 1), (384, 1)],
-    "float64": [(288, 2), (204, 1), (204, 1), (132, 1), (160, 1), (128, 1)],
+    "float32": [(576, 2), (476, 1), (396, 1), (416, 1), (384, 1)],
+    "float64": [(288, 2), (204, 1), (132, 1), (160, 1), (128, 1)],
 }
-PHASES = ["stage", "slopes", "predict", "edges", "edges", "update"]
+PHASES = ["stage", "slopes+predict", "edges", "edges", "update"]
 
 
 def main():

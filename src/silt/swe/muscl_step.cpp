@@ -42,10 +42,7 @@ void phase_hancock(const Exec& exec, const SolverView<T>& v, Box2 box, const cha
         }
         v.forcing.infiltrate(s, v.e.h.offset(i, j), update, dt, v.e.dry);
         if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
-        v.h_new(i, j) = s.h;
-        v.hu_new(i, j) = s.hu;
-        v.hv_new(i, j) = s.hv;
-        v.hc_new(i, j) = s.hc;
+        store_new(v, v.h_new.offset(i, j), s);
       });
 }
 
@@ -56,10 +53,7 @@ void phase_muscl_stage(const Exec& exec, const SolverView<T>& v, Box2 box, const
         const double dt = v.clock[kDt];
         const CellState<T> s =
             v.e.active(i, j) && dt > 0.0 ? muscl_update(v, v.e, i, j, dt) : v.e.cell(i, j);
-        v.h_new(i, j) = s.h;
-        v.hu_new(i, j) = s.hu;
-        v.hv_new(i, j) = s.hv;
-        v.hc_new(i, j) = s.hc;
+        store_new(v, v.h_new.offset(i, j), s);
       });
 }
 
@@ -74,10 +68,7 @@ void phase_muscl_final(const Exec& exec, const SolverView<T>& v, const EdgeView<
         if (update) s = heun_average_k(s, muscl_update(v, star, i, j, dt), v.e.dry);
         v.forcing.infiltrate(s, v.e.h.offset(i, j), update, dt, v.e.dry);
         if (update && s.h > v.max_depth(i, j)) v.max_depth(i, j) = s.h;
-        v.h_new(i, j) = s.h;
-        v.hu_new(i, j) = s.hu;
-        v.hv_new(i, j) = s.hv;
-        v.hc_new(i, j) = s.hc;
+        store_new(v, v.h_new.offset(i, j), s);
       });
 }
 

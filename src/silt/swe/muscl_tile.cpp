@@ -71,6 +71,12 @@ struct MusclTile {
   unsigned char active[SY][SX];
   T sx[5][OY][OX + 2], sy[5][OY + 2][OX];
   T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  // The staged primitive state h, u, v, c (HancockTile's shares its memory with the fluxes).
+  SILT_HD MusclTile& staged() { return *this; }
+  SILT_HD const MusclTile& staged() const { return *this; }
+  // The fluxes fx, fy.
+  SILT_HD MusclTile& fluxes() { return *this; }
+  SILT_HD const MusclTile& fluxes() const { return *this; }
 };
 
 // Where a tile lies: its first cell (i0, j0) and the nxb x nyb of its cells in the box.
@@ -117,8 +123,9 @@ struct StagedCells {
   const Tile& t;
   SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
   SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
-    const T h = t.h[y + 2][x + 2], u = t.u[y + 2][x + 2], v = t.v[y + 2][x + 2],
-            c = t.c[y + 2][x + 2];
+    const auto& s = t.staged();
+    const T h = s.h[y + 2][x + 2], u = s.u[y + 2][x + 2], v = s.v[y + 2][x + 2],
+            c = s.c[y + 2][x + 2];
     return d == Dir::x ? NormalState<T>{h, u, v, c} : NormalState<T>{h, v, u, c};
   }
   SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
@@ -134,10 +141,11 @@ SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T
   const CellState<T> s{load(e.h.ptr + off), load(e.hu.ptr + off), load(e.hv.ptr + off),
                        load(e.hc.ptr + off)};
   t.active[y + 2][x + 2] = inside && load(e.active.ptr + off) != 0;
-  t.h[y + 2][x + 2] = s.h;
-  t.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
-  t.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
-  t.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
+  auto& st = t.staged();
+  st.h[y + 2][x + 2] = s.h;
+  st.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
+  st.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
+  st.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
   t.z[y + 2][x + 2] = load(e.z.ptr + off);
 }
 
@@ -150,11 +158,16 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE EdgeFlux<T> general_muscl_flux(const EdgeView<T
   return muscl_edge_flux(e, i, j, d);
 }
 
-// Infiltration of one cell (ForcingView::infiltrate), out of line as in fused_step.cpp.
+// Infiltration of one cell (ForcingView::infiltrate), out of line as in fused_step.cpp. The state
+// goes in and out by value: a reference to the caller's state put it on the stack, stored and
+// loaded back around the call in every cell (3 local stores and 3 loads per cell of the
+// MUSCL-Hancock tile kernel, infiltration or not).
 template <class T>
-SILT_HD SILT_MUSCL_TILE_NOINLINE void tile_infiltrate(const ForcingView<T>& f, CellState<T>& s,
-                                                      Index off, bool active, double dt, T dry) {
+SILT_HD SILT_MUSCL_TILE_NOINLINE CellState<T> tile_infiltrate(const ForcingView<T>& f,
+                                                              CellState<T> s, Index off,
+                                                              bool active, double dt, T dry) {
   f.infiltrate(s, off, active, dt, dry);
+  return s;
 }
 
 // The flux through the west (d = x) or south (d = y) edge of staged cell (x, y), as
@@ -214,21 +227,20 @@ SILT_HD void flux_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int 
   for (int k = first; k < OY * (OX + 1); k += stride) {
     const int x = k % (OX + 1), y = k / (OX + 1);
     if (x <= at.nxb && y < at.nyb)
-      put_flux(t.fx, y, x, tile_edge_flux(t, e, x, y, Dir::x, at.i0 + x, at.j0 + y));
+      put_flux(t.fluxes().fx, y, x, tile_edge_flux(t, e, x, y, Dir::x, at.i0 + x, at.j0 + y));
   }
   for (int k = first; k < (OY + 1) * OX; k += stride) {
     const int x = k % OX, y = k / OX;
     if (x < at.nxb && y <= at.nyb)
-      put_flux(t.fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
+      put_flux(t.fluxes().fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
   }
 }
 
 // Phase 3: the tile's cells of the box, as phase_muscl_stage (kFinal false: src is v.e, U^n) or
-// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*; kHeun: Heun's average, which
-// the one-stage MUSCL-Hancock step, kFinal with src = v.e, leaves out). step: dt > 0 (else the
-// state is carried over and the fluxes were not computed). Returns the largest wave speed of the
-// owned cells' new state with kCfl (phase_cfl_step's), else 0.
-template <bool kFinal, bool kCfl, bool kHeun = kFinal, class T, class Tile>
+// phase_muscl_final (kFinal: U^n from v.e, the fluxes of src = U*, Heun's average). step: dt > 0
+// (else the state is carried over and the fluxes were not computed). Returns the largest wave
+// speed of the owned cells' new state with kCfl (phase_cfl_step's), else 0.
+template <bool kFinal, bool kCfl, class T, class Tile>
 SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>& src,
                        const TilePlace& at, bool step, double dt, int first, int stride) {
   constexpr int OX = Tile::W, OY = Tile::H;
@@ -243,56 +255,76 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
     if (update) {
       // The stage's src is v.e (U^n, read above); the final stage's is U*.
       const CellState<T> s1 =
-          kHeun ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
-                : s;
-      const EdgeFlux<T> w = get_flux(t.fx, y, x), ea = get_flux(t.fx, y, x + 1),
-                        so = get_flux(t.fy, y, x), n = get_flux(t.fy, y + 1, x);
+          kFinal ? CellState<T>{src.h.ptr[off], src.hu.ptr[off], src.hv.ptr[off], src.hc.ptr[off]}
+                 : s;
+      const auto& f = t.fluxes();
+      const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
+                        so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
       const CellState<T> s2 = muscl_update_cell(v, src, i, j, s1, dt, w, ea, so, n);
-      s = kHeun ? heun_average_k(s, s2, v.e.dry) : s2;
-      if constexpr (kFinal && !kHeun) {
-        // The MUSCL-Hancock step's boundary volume, from the fluxes its update took (predicted
-        // face states, which the plain phase_boundary_flow cannot see), as the fused tile kernel.
-        const Index gi = i + v.e.i0, gj = j + v.e.j0;
-        if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
-          const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
-          if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
-        }
-      }
+      s = kFinal ? heun_average_k(s, s2, v.e.dry) : s2;
     }
     if constexpr (kFinal) {
       if (v.forcing.model != kNoInfiltration)
-        tile_infiltrate(v.forcing, s, off, update, dt, v.e.dry);
+        s = tile_infiltrate(v.forcing, s, off, update, dt, v.e.dry);
       if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
       if (kCfl && update && v.e.owns(i, j)) {
         const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
         speed = w > speed ? w : speed;
       }
     }
-    v.h_new.ptr[off] = s.h;
-    v.hu_new.ptr[off] = s.hu;
-    v.hv_new.ptr[off] = s.hv;
-    v.hc_new.ptr[off] = s.hc;
+    store_new(v, off, s);
   }
   return speed;
 }
 
 // The MUSCL-Hancock step's tile (physics.scheme = "muscl_hancock", one launch a step): the staged
-// cells and fluxes as MusclTile's; the slopes along x and along y of each cell whose predicted
+// cells as MusclTile's (x in [-2, OX + 2), y in [-2, OY + 2) at [y + 2][x + 2]); the slopes along
+// x and along y and the predicted primitive state (ph, pu, pv, pc) of each cell whose predicted
 // face an edge of the tile's cells reads (x in [-1, OX], y in [0, OY), and x in [0, OX), y in
-// [-1, OY]: the ring of one without its corners), both at [y + 1][x + 1]. The predictor
-// overwrites those cells' staged primitive state with the predicted one, after the slopes that
-// read it (a barrier between).
+// [-1, OY]: the ring of one without its corners), at [y + 1][x + 1]; the fluxes as MusclTile's.
+// The slopes and the predictor are one phase (a cell's predictor reads only its own slopes and
+// the staged cells, which it leaves as they are); the fluxes share the memory of the staged h, u,
+// v, c, which no phase after the predictor reads (the flux phase reads the predicted state and
+// the staged bed and activity).
 template <class T, int OX, int OY>
 struct HancockTile {
   static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
-  T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
-  unsigned char active[SY][SX];
+  struct Staged {
+    T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX];
+  };
+  struct Fluxes {
+    T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  };
+  union {
+    Staged staged_;
+    Fluxes fluxes_;
+  };
+  T z[SY][SX];
   T sx[5][OY + 2][OX + 2], sy[5][OY + 2][OX + 2];
-  T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+  T ph[OY + 2][OX + 2], pu[OY + 2][OX + 2], pv[OY + 2][OX + 2], pc[OY + 2][OX + 2];
+  unsigned char active[SY][SX];
+  SILT_HD Staged& staged() { return staged_; }
+  SILT_HD const Staged& staged() const { return staged_; }
+  SILT_HD Fluxes& fluxes() { return fluxes_; }
+  SILT_HD const Fluxes& fluxes() const { return fluxes_; }
 };
-// A static shared allocation holds at most 48 KB (the muscl tile's sizes fit: 46.3 KB in float32).
+// A static shared allocation holds at most 48 KB (45.8 KB in float32, 35.2 KB in float64).
 static_assert(sizeof(HancockTile<float, kOX, kOY<float>>) <= 48 * 1024, "hancock tile, float32");
 static_assert(sizeof(HancockTile<double, kOX, kOY<double>>) <= 48 * 1024, "hancock tile, float64");
+
+// The predicted cells as the flux phase reads them (StagedCells' shape): the predicted primitive
+// state, the staged bed and activity.
+template <class T, int OX, int OY>
+struct PredictedCells {
+  const HancockTile<T, OX, OY>& t;
+  SILT_HD bool is_active(Index x, Index y) const { return t.active[y + 2][x + 2] != 0; }
+  SILT_HD NormalState<T> normal(Index x, Index y, Dir d) const {
+    const T h = t.ph[y + 1][x + 1], u = t.pu[y + 1][x + 1], v = t.pv[y + 1][x + 1],
+            c = t.pc[y + 1][x + 1];
+    return d == Dir::x ? NormalState<T>{h, u, v, c} : NormalState<T>{h, v, u, c};
+  }
+  SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
+};
 
 // Whether ring cell (x, y) of the tile at `at` is one whose predicted faces an edge reads.
 template <int OX, int OY>
@@ -317,7 +349,7 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> hancock_tile_boundary_flux(const HancockTil
                                                                 const EdgeView<T>& e, int x, int y,
                                                                 Dir d, Index i, Index j,
                                                                 bool right) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const PredictedCells<T, OX, OY> cells{t};
   const int xc = right || d == Dir::y ? x : x - 1, yc = right || d == Dir::x ? y : y - 1;
   const Slopes<T> s =
       d == Dir::x ? get_slopes(t.sx, yc + 1, xc + 1) : get_slopes(t.sy, yc + 1, xc + 1);
@@ -334,7 +366,7 @@ template <class T, int OX, int OY>
 SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>& t,
                                                     const EdgeView<T>& e, int x, int y, Dir d,
                                                     Index i, Index j) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
+  const PredictedCells<T, OX, OY> cells{t};
   const int xl = d == Dir::x ? x - 1 : x, yl = d == Dir::x ? y : y - 1;
   const bool left = cells.is_active(xl, yl), right = cells.is_active(x, y);
   if (left && right) {
@@ -349,18 +381,36 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const HancockTile<T, OX, OY>
   return hancock_tile_boundary_flux(t, e, x, y, d, i, j, right);
 }
 
-// MUSCL-Hancock phase 1: both slopes of each predicted cell (muscl's cell_slopes_of).
-template <class T, int OX, int OY>
-SILT_HD void hancock_slope_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e,
-                                 const TilePlace& at, int first, int stride) {
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
-  for (int k = first; k < (OY + 2) * (OX + 2); k += stride) {
-    const int x = k % (OX + 2) - 1, y = k / (OX + 2) - 1;
-    if (predicted_cell<OX, OY>(x, y, at) && cells.is_active(x, y)) {
-      put_slopes(t.sx, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::x, e.dry));
-      put_slopes(t.sy, y + 1, x + 1, cell_slopes_of(cells, x, y, Dir::y, e.dry));
-    }
-  }
+// x read where it is used (a volatile load): the phases read the step's constants from shared
+// memory at each use, where the compiler would otherwise hold them in registers across a phase
+// and spill them (float32: 5 local loads per predicted cell).
+template <class T>
+SILT_HD SILT_FORCEINLINE T fresh(const T& x) {
+  return *static_cast<const volatile T*>(&x);
+}
+
+// The constants of a MUSCL-Hancock step, from the clock once per block (thread 0, into shared
+// memory: in every thread, its three float64 divisions were ~130 instructions a thread) or per
+// launch on the host, so that a float32 tile's cells take no float64 arithmetic (but a raster's
+// rain): the predictor's parameters and the update's (their rain 0), and the uniform rain over
+// half the step and over the step, as rain_depth() computes them without a raster (raster: each
+// cell's from rain_depth()). The same values as the plain phase's per cell (hancock_state,
+// muscl_update_cell).
+template <class T>
+struct HancockStep {
+  HancockParams<T> hp;
+  CellUpdateParams<T> up;
+  T rain_half, rain;
+  bool raster;
+};
+template <class T>
+SILT_HD SILT_FORCEINLINE HancockStep<T> hancock_step(const SolverView<T>& v, double dt) {
+  const EdgeView<T>& e = v.e;
+  const bool raster = v.forcing.rain_a != nullptr;
+  return HancockStep<T>{
+      HancockParams<T>{e.g, T(0.5 * dt / v.dx), T(0.5 * v.dx / dt), T(0.5 * dt), T(0), T(0), e.dry},
+      muscl_update_params(v, e, dt), raster ? T(0) : v.rain_depth(0, 0.5 * dt),
+      raster ? T(0) : v.rain_depth(0, dt), raster};
 }
 
 // The predictor's flux differences along x and y of staged cell (x, y), global (i, j), beside a
@@ -386,23 +436,25 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE FluxDifferences<T> hancock_boundary_differences
                               cells.is_active(x, y + 1))};
 }
 
-// MUSCL-Hancock phase 2: each predicted cell's half-step state (hancock_predict_k), in place,
+// MUSCL-Hancock phase 1: each predicted cell's slopes along x and y (muscl's cell_slopes_of, into
+// the tile for the flux phase) and its half-step state (hancock_predict_k, into ph, pu, pv, pc),
 // with half the step's rain and friction (their fields from global memory).
 template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
-                           double dt, int first, int stride) {
+                           const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
-  HancockParams<T> hp{e.g,  T(0.5 * dt / sv.dx), T(0.5 * sv.dx / dt), T(0.5 * dt), T(0), T(0),
-                      e.dry};
+  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
-    if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
-    const NormalState<T> c{t.h[y + 2][x + 2], t.u[y + 2][x + 2], t.v[y + 2][x + 2],
-                           t.c[y + 2][x + 2]};
+    if (!predicted_cell<OX, OY>(x, y, at) || !cells.is_active(x, y)) continue;
+    const Slopes<T> sx = cell_slopes_of(cells, x, y, Dir::x, e.dry),
+                    sy = cell_slopes_of(cells, x, y, Dir::y, e.dry);
+    put_slopes(t.sx, y + 1, x + 1, sx);
+    put_slopes(t.sy, y + 1, x + 1, sy);
+    const NormalState<T> c = cells.normal(x, y, Dir::x);
     const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
-    hp.rain = sv.rain_depth(off, 0.5 * dt);
-    hp.manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
-    const Slopes<T> sx = get_slopes(t.sx, y + 1, x + 1), sy = get_slopes(t.sy, y + 1, x + 1);
+    const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
+    const T manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     // A cell beside a boundary: its faces there take the boundary flux.
     const bool inner = t.active[y + 2][x + 1] != 0 && t.active[y + 2][x + 3] != 0 &&
                        t.active[y + 1][x + 2] != 0 && t.active[y + 3][x + 2] != 0;
@@ -415,12 +467,61 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
       fx = b.x;
       fy = b.y;
     }
+    const HancockParams<T> hp{
+        e.g, fresh(hs.hp.k), fresh(hs.hp.limit), fresh(hs.hp.half_dt), rain, manning, e.dry};
     const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
-    t.h[y + 2][x + 2] = p.h;
-    t.u[y + 2][x + 2] = p.un;
-    t.v[y + 2][x + 2] = p.ut;
-    t.c[y + 2][x + 2] = p.c;
+    t.ph[y + 1][x + 1] = p.h;
+    t.pu[y + 1][x + 1] = p.un;
+    t.pv[y + 1][x + 1] = p.ut;
+    t.pc[y + 1][x + 1] = p.c;
   }
+}
+
+// MUSCL-Hancock phase 3: the tile's cells of the box, as phase_hancock (update_phase's final
+// stage without Heun's average) on the step's constants hs; dt (float64: the boundary volume,
+// infiltration, a raster's rain) read from the clock where a cell takes it. step: dt > 0 (else
+// the state is carried over and the fluxes were not computed). Returns the largest wave speed of
+// the owned cells' new state with kCfl, else 0.
+template <bool kCfl, class T, int OX, int OY>
+SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView<T>& v,
+                               const TilePlace& at, bool step, const HancockStep<T>& hs, int first,
+                               int stride) {
+  T speed = T(0);
+  CellUpdateParams<T> p{T(0), T(0), T(0), v.e.g, v.e.dry, T(0)};
+  for (int k = first; k < OX * OY; k += stride) {
+    const int x = k % OX, y = k / OX;
+    if (x >= at.nxb || y >= at.nyb) continue;
+    const Index i = at.i0 + x, j = at.j0 + y;
+    const Index off = v.e.h.offset(i, j);  // every field's (muscl_update_cell)
+    const bool update = step && v.e.active.ptr[off] != 0;
+    CellState<T> s{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
+    if (update) {
+      const auto& f = t.fluxes();
+      const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
+                        so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
+      p.dtdx = fresh(hs.up.dtdx);
+      p.dt = fresh(hs.up.dt);
+      p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : fresh(hs.rain);
+      s = muscl_update_cell(v, v.e, i, j, s, p, off, w, ea, so, n);
+      // The boundary volume, from the fluxes the update took (predicted face states, which the
+      // plain phase_boundary_flow cannot see), as the fused tile kernel.
+      const Index gi = i + v.e.i0, gj = j + v.e.j0;
+      if (v.e.owns(i, j) && (gi == 0 || gj == 0 || gi == v.e.gnx - 1 || gj == v.e.gny - 1)) {
+        const double dt = v.clock[kDt];
+        const double q = boundary_inflow(v.e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
+        if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
+      }
+    }
+    if (v.forcing.model != kNoInfiltration)
+      s = tile_infiltrate(v.forcing, s, off, update, v.clock[kDt], v.e.dry);
+    if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
+    if (kCfl && update && v.e.owns(i, j)) {
+      const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
+      speed = w > speed ? w : speed;
+    }
+    store_new(v, off, s);
+  }
+  return speed;
 }
 
 // The tiles over the box: (tiles x, tiles y).
@@ -466,17 +567,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
+  // The step's constants, once per block (the stage's barrier publishes them).
+  __shared__ HancockStep<T> hs;
+  if (tid == 0) hs = hancock_step(v, dt);
   if (step) {
     stage_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
-    hancock_slope_phase(t, v.e, at, tid, kThreads);
-    __syncthreads();
-    predict_phase(t, v, at, dt, tid, kThreads);
+    predict_phase(t, v, at, hs, tid, kThreads);
     __syncthreads();
     flux_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
   }
-  const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, tid, kThreads);
+  const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, tid, kThreads);
   if constexpr (kCfl) {
     __shared__ T warp_speed[kThreads / 32];
     if (step) block_max_to<T, kThreadsX, kThreadsY>(speed, warp_speed, v.smax);
@@ -529,17 +631,17 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
   const long long n = static_cast<long long>(nbx) * nby;
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
+  const HancockStep<T> hs = hancock_step(v, dt);
 #pragma omp parallel for schedule(dynamic, 4)
   for (long long b = 0; b < n; ++b) {
     HancockTile<T, OX, OY> t;
     const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
     if (step) {
       stage_phase(t, v.e, at, 0, 1);
-      hancock_slope_phase(t, v.e, at, 0, 1);
-      predict_phase(t, v, at, dt, 0, 1);
+      predict_phase(t, v, at, hs, 0, 1);
       flux_phase(t, v.e, at, 0, 1);
     }
-    const T speed = update_phase<true, kCfl, false>(t, v, v.e, at, step, dt, 0, 1);
+    const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, 0, 1);
     if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
   }
 }
