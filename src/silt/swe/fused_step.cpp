@@ -128,7 +128,22 @@ __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& 
                               DepthRoots<T>{t.sqrt_h[by][bx], t.celerity[by][bx]}, g, dry);
 }
 
-// The general edge flux (edges.hpp: an inactive side, or a segment of the domain edge), out of
+// Flux through the edge between staged cells a (left) and b (right), exactly one of them active,
+// where edge_flux() would take a plain wall: an inactive cell inside the grid, on no boundary
+// line. The wall of boundary_flux() on the active side's staged state (within two ulps of
+// normal_state_k()'s, as staged_flux()'s sides are), without the call that reloads the state.
+template <class T, int TX, int TY>
+__device__ SILT_FORCEINLINE EdgeFlux<T> staged_wall_flux(const TileCells<T, TX, TY>& t, int ay,
+                                                         int ax, int by, int bx, bool x_normal, T g,
+                                                         T dry) {
+  const bool left = t.active[ay][ax];
+  const int y = left ? ay : by, x = left ? ax : bx;
+  const NormalState<T> in = x_normal ? NormalState<T>{t.h[y][x], t.u[y][x], t.v[y][x], t.c[y][x]}
+                                     : NormalState<T>{t.h[y][x], t.v[y][x], t.u[y][x], t.c[y][x]};
+  return boundary_edge_flux_k(kWall, in, t.z[y][x], T(0), T(0), g, dry, /*ghost_left=*/!left);
+}
+
+// The general edge flux (edges.hpp: a segment of the domain edge or of a boundary line), out of
 // line: few edges of a tile take it, and inlined it made the kernel three times longer.
 template <class T>
 __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Index i, Index j,
@@ -140,22 +155,41 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
 // the ghost row, which needs only north edges) and through its north edge (not in the ghost
 // column). kGeneral: some staged cell of the tile is inactive, so an edge may take the general
 // path; a tile whose staged cells are all active (the wet interior of a scene) is compiled
-// without that call and the registers its ABI holds.
+// without that call and the registers its ABI holds. On the general path, an edge between two
+// inactive cells takes edge_flux()'s zero flux, and a mask wall (one side inactive, inside the
+// grid, in a scene without boundary lines: n_mask == 0) staged_wall_flux(), both without the call;
+// only the grid's own edge and boundary lines call general_edge_flux.
 template <bool kGeneral, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
                                              TileFluxes<T, TX, TY>& flux, const EdgeView<T>& e,
                                              int ty, int tx, Index i, Index j, bool in_box) {
   if (ty > 0 && in_box) {
-    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty][tx + 1]))
+    const bool a = cells.active[ty][tx], b = cells.active[ty][tx + 1];
+    if (!kGeneral || (a && b)) {
       flux.set(0, ty, tx, staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry));
-    else if constexpr (kGeneral)
-      flux.set(0, ty, tx, general_edge_flux(e, i + 1, j, Dir::x));
+    } else if constexpr (kGeneral) {
+      const Index gi = i + 1 + e.i0;  // the edge's global position
+      if (!a && !b)
+        flux.set(0, ty, tx, EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)});
+      else if (e.n_mask == 0 && gi > 0 && gi < e.gnx)
+        flux.set(0, ty, tx, staged_wall_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry));
+      else
+        flux.set(0, ty, tx, general_edge_flux(e, i + 1, j, Dir::x));
+    }
   }
   if (tx > 0 && in_box) {
-    if (!kGeneral || (cells.active[ty][tx] && cells.active[ty + 1][tx]))
+    const bool a = cells.active[ty][tx], b = cells.active[ty + 1][tx];
+    if (!kGeneral || (a && b)) {
       flux.set(1, ty, tx, staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry));
-    else if constexpr (kGeneral)
-      flux.set(1, ty, tx, general_edge_flux(e, i, j + 1, Dir::y));
+    } else if constexpr (kGeneral) {
+      const Index gj = j + 1 + e.j0;
+      if (!a && !b)
+        flux.set(1, ty, tx, EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)});
+      else if (e.n_mask == 0 && gj > 0 && gj < e.gny)
+        flux.set(1, ty, tx, staged_wall_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry));
+      else
+        flux.set(1, ty, tx, general_edge_flux(e, i, j + 1, Dir::y));
+    }
   }
 }
 
