@@ -22,6 +22,10 @@ silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 
 # run that launches only those tiles and matches the CPU, hazard maxima included.
 silt_add_test(NAME swe_active_tiles_test SOURCES swe_active_tiles_test.cpp LABEL unit
               LIBS silt::swe CUDA TIMEOUT 120)
+# The hazard fields a run accumulates: those its outputs read, with the bits of all (and, on CUDA,
+# the tile kernel's fold of them against the pass); a checkpoint of fewer does not restart more.
+silt_add_test(NAME swe_hazard_fields_test SOURCES swe_hazard_fields_test.cpp LABEL unit
+              LIBS silt::io silt::swe CUDA TIMEOUT 120)
 # The peak discharge of a step tracked on the device against the totals of each step, bit for bit.
 silt_add_test(NAME swe_step_peaks_test SOURCES swe_step_peaks_test.cpp LABEL unit LIBS silt::swe
               CUDA)

@@ -477,13 +477,21 @@ TEST(SweSolver, TileKernelFeatureSetFollowsTheView) {
   // The hazard fields: accumulated by the float64 kernel only (the float32 one keeps the pass).
   float speed[1] = {0.0f};
   v.hazard.max_speed = speed;
+  v.hazard.params.fields = kHazardMaxSpeed;
   EXPECT_EQ(detail::tile_features(v), detail::kTileFeatureSetsOf<float> - 1u)
       << "no hazard bit in float32";
   detail::SolverView<double> d{};
   double dspeed[1] = {0.0};
   EXPECT_EQ(detail::tile_features(d), 0u);
   d.hazard.max_speed = dspeed;
+  d.hazard.params.fields = kHazardMaxSpeed;
   EXPECT_EQ(detail::tile_features(d), unsigned(detail::kTileHazard)) << "hazard outputs";
+  // The fields it accumulates decide, not max_speed: the arrival alone folds too.
+  double dwet[1] = {-1.0};
+  d.hazard.max_speed = nullptr;
+  d.hazard.first_wet = dwet;
+  d.hazard.params.fields = kHazardFirstWet;
+  EXPECT_EQ(detail::tile_features(d), unsigned(detail::kTileHazard)) << "arrival only";
   d.n_flow_cells = 2;
   d.n_sources = 1;
   d.forcing.model = kHorton;

@@ -56,6 +56,16 @@ void take_maxima(const io::SweJob& job, const swe::Solver& solver, const io::Ens
       swe_measures_of(job, f, solver.totals(), solver.step_peaks(), members_track_hazard(o));
 }
 
+// The accumulated hazard fields (swe::HazardFieldBit) that take_maxima reads of a member that
+// tracks them: the gauges' speed and arrival (swe_measures_of, which reads both rasters even
+// without gauges) and the rating of the classes.
+unsigned member_hazard_fields(const io::EnsembleOutputs& o) {
+  unsigned f = io::accumulated_fields(io::HazardField::max_speed) |
+               io::accumulated_fields(io::HazardField::first_wet_time);
+  if (o.hazard_classes) f |= io::accumulated_fields(io::HazardField::hazard_class);
+  return f;
+}
+
 // One member through the frame loop, as `silt run` runs it alone: the same solver, the same
 // adapter and the same files in `dir` ("": none); with a restart, from the member's own
 // checkpoint when a stop or the checkpoint interval left one. Returns the signal that stopped it
@@ -64,8 +74,14 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
                const EnsembleOptions& o, const MemberSlot& slot, MemberResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   CheckpointPolicy(o.checkpoint_every, o.checkpoint_option).check_run(0.0, job.run.end_time);
-  // The hazard fields are accumulated beside the flow; they change no bit of it.
-  if (members_track_hazard(e.outputs)) job.scene.hazard.enabled = true;
+  // The hazard fields are accumulated beside the flow; they change no bit of it. Those of the
+  // member's own outputs, and those that take_maxima reads.
+  if (members_track_hazard(e.outputs)) {
+    swe::HazardSettings& hz = job.scene.hazard;
+    if (!hz.enabled) hz.fields = 0u;
+    hz.enabled = true;
+    hz.fields |= member_hazard_fields(e.outputs);
+  }
   const std::string ckpt = member_solver_checkpoint(o.checkpoint, m);
   std::unique_ptr<io::SweCheckpoint> from;
   std::error_code ec;

@@ -84,7 +84,7 @@ Engine<T>::Engine(const Scene& s, const Split& split, const SolverOptions& optio
   if (path_ == Path::tile && !muscl_ && dec_.size() == 1) make_tile_list();  // first order
   update_speed();
   // Cells wet at the start were first wet at t = 0 (restore() replaces the fields of a restart).
-  if (scene_.hazard.enabled)
+  if (scene_.hazard.accumulates())
     for (auto& p : parts_) {
       activate(p->exec);
       phase_hazard_start(p->exec, p->hazard_view(cur_), 0.0);
@@ -339,7 +339,7 @@ void Engine<T>::accumulate_mask_edges() {
 // accumulated them in its update (hazard_in_tiles(): the first order's float64 tile path).
 template <class T>
 void Engine<T>::accumulate_hazard() {
-  if (!scene_.hazard.enabled || hazard_in_tiles()) return;
+  if (!scene_.hazard.accumulates() || hazard_in_tiles()) return;
   for (auto& p : parts_) {
     activate(p->exec);
     phase_hazard(p->exec, p->hazard_view(1 - cur_));

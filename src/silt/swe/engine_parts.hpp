@@ -191,7 +191,7 @@ class Engine final : public EngineBase {
   /// Whether the first-order tile kernel accumulates the hazard fields in its update
   /// (kTileHazard; fused_step.hpp, kTileHazardFolds), so that end_step() skips phase_hazard.
   bool hazard_in_tiles() const {
-    return scene_.hazard.enabled && path_ == Path::tile && !muscl_ && !hazard_pass_ &&
+    return scene_.hazard.accumulates() && path_ == Path::tile && !muscl_ && !hazard_pass_ &&
            kTileHazardFolds<T>;
   }
   /// p.view(cur_, 1 - cur_) for the tile kernel: with the hazard fields when hazard_in_tiles().

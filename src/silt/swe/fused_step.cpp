@@ -43,7 +43,7 @@ unsigned tile_features(const SolverView<T>& v) {
   if (v.forcing.rain_a != nullptr || v.forcing.model != kNoInfiltration) f |= kTileForcing;
   if (v.n_flow_cells > 0) f |= kTileFlowEdges;
   if (v.n_sources > 0) f |= kTileSources;
-  if (kTileHazardFolds<T> && v.hazard.max_speed != nullptr) f |= kTileHazard;
+  if (kTileHazardFolds<T> && v.hazard.params.fields != 0) f |= kTileHazard;
   return f;
 }
 
@@ -231,20 +231,27 @@ __device__ SILT_FORCEINLINE CellReads<T> read_cell(const SolverView<T>& v, Index
 // The hazard fields of an owned active cell after its update (kTileHazard, float64), on the new
 // state s at the end of a step of dt (s) ending at t (s): exactly phase_hazard's hazard_cell
 // (hazard.cpp) on the state it would read, the same accumulate_hazard_k on the same values, and
-// only what changed stored.
+// only what changed stored. Only the fields of z.params.fields are loaded and stored (the others
+// are null): the same for every thread of the launch, so no warp diverges on it.
 template <class T>
 __device__ SILT_FORCEINLINE void tile_hazard(const HazardFold<T>& z, Index off,
                                              const CellState<T>& s, double t, double dt) {
   if (!(s.h > z.params.wet_depth)) return;
-  const HazardCell<T> before{z.max_speed[off],  z.max_depth_speed[off], z.max_conc[off],
-                             z.max_rating[off], z.first_wet[off],       z.wet_time[off]};
+  const unsigned f = z.params.fields;
+  HazardCell<T> before{T(0), T(0), T(0), T(0), -1.0, 0.0};
+  if (f & kHazardMaxSpeed) before.max_speed = z.max_speed[off];
+  if (f & kHazardMaxDepthSpeed) before.max_depth_speed = z.max_depth_speed[off];
+  if (f & kHazardMaxConc) before.max_conc = z.max_conc[off];
+  if (f & kHazardMaxRating) before.max_rating = z.max_rating[off];
+  if (f & kHazardFirstWet) before.first_wet = z.first_wet[off];
+  if (f & kHazardWetTime) before.wet_time = z.wet_time[off];
   const HazardCell<T> a = accumulate_hazard_k(before, s.h, s.hu, s.hv, s.hc, t, dt, z.params);
   if (a.max_speed != before.max_speed) z.max_speed[off] = a.max_speed;
   if (a.max_depth_speed != before.max_depth_speed) z.max_depth_speed[off] = a.max_depth_speed;
   if (a.max_conc != before.max_conc) z.max_conc[off] = a.max_conc;
   if (a.max_rating != before.max_rating) z.max_rating[off] = a.max_rating;
   if (a.first_wet != before.first_wet) z.first_wet[off] = a.first_wet;
-  z.wet_time[off] = a.wet_time;
+  if (f & kHazardWetTime) z.wet_time[off] = a.wet_time;
 }
 
 // Phase 2 of the tile kernel for one cell of the box (in: what read_cell read): the edge update from the staged fluxes, the
@@ -253,12 +260,14 @@ __device__ SILT_FORCEINLINE void tile_hazard(const HazardFold<T>& z, Index off,
 // owner's (as phase_update_box, phase_boundary_flow, phase_sources and phase_cfl_step count
 // them). Returns the cell's wave speed for the CFL (0 when not owned or inactive). F: the
 // TileFeature bits compiled in; tile_features(v) guarantees that the others are unused.
+// edge_tile: whether the tile reaches the grid's edge (kTileFlowEdges; false: none of its cells
+// lies on the edge, so none tests its own position).
 template <unsigned F, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
                                                const TileCells<T, TX, TY>& cells,
                                                const TileFluxes<T, TX, TY>& flux,
                                                const StepScalars<T>& step, int ty, int tx, Index i,
-                                               Index j, const CellReads<T>& in) {
+                                               Index j, const CellReads<T>& in, bool edge_tile) {
   const EdgeView<T>& e = v.e;
   T speed = T(0);
   const bool owned = e.owns(i, j);
@@ -281,7 +290,8 @@ __device__ SILT_FORCEINLINE T update_tile_cell(const SolverView<T>& v,
       v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
     if constexpr ((F & kTileFlowEdges) != 0) {
       const Index gi = i + e.i0, gj = j + e.j0;
-      if (owned && dt > 0.0 && (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
+      if (edge_tile && owned && dt > 0.0 &&
+          (gi == 0 || gj == 0 || gi == e.gnx - 1 || gj == e.gny - 1)) {
         const double q = boundary_inflow(e, gi, gj, w, ea, so, n, v.edge_flow(), dt * v.dx);
         if (q != 0.0) atomic_add(v.clock + kInflow, q * dt * v.dx);
       }
@@ -366,6 +376,10 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   // of blockIdx; held in registers across the edge fluxes, they made the float64 fluxes spill
   // (ptxas, sm_90, features 0: 24/28 -> 36/64 bytes of spill stores/loads with the list).
   __shared__ Index origin[2];
+  // Whether the tile's updated cells (columns 1..TX - 1, rows 1..NY - 1 from its origin) reach
+  // the grid's edge (kTileFlowEdges): thread 0 decides once for the block, so that the cells of
+  // the other tiles skip the test of their own position (update_tile_cell).
+  __shared__ bool edge_tile;
 
   const EdgeView<T>& e = v.e;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -417,6 +431,11 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
     step = StepScalars<T>{T(v.clock[kDtDx]), T(v.clock[kDt]), T(v.clock[kRainDepth])};
     origin[0] = i - tx;
     origin[1] = j0;
+    if constexpr ((F & kTileFlowEdges) != 0) {
+      const Index gi0 = i - tx + e.i0, gj0 = j0 + e.j0;
+      edge_tile = gi0 + 1 <= 0 || gj0 + 1 <= 0 || gi0 + (TX - 1) >= e.gnx - 1 ||
+                  gj0 + (NY - 1) >= e.gny - 1;
+    }
   }
   // A tile whose staged cells all lie in the view (the same for the whole block: every tile but
   // those at the edge of the view) stages its rows without the bounds test of each cell.
@@ -472,12 +491,13 @@ __global__ void __launch_bounds__(TX* TY, MinBlocks)
   __syncthreads();
 
   // Phase 2: the box's cells (update_tile_cell), then the CFL speed of the new state.
+  const bool edge = (F & kTileFlowEdges) != 0 && edge_tile;
   T speed = T(0);
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int y = ty + r * TY;
     if (!in_box_at(ic, jc, y)) continue;
-    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, ic, jc + y, reads[r]);
+    const T s = update_tile_cell<F>(v, cells, flux, step, y, tx, ic, jc + y, reads[r], edge);
     speed = s > speed ? s : speed;
   }
   block_max_to<T, TX, TY>(speed, warp_speed, v.smax);

@@ -1,5 +1,7 @@
 #include "silt/swe/hazard.hpp"
 
+#include <type_traits>
+
 #include "silt/core/parallel_for.hpp"
 #include "silt/swe/part.hpp"
 #include "silt/swe/views.hpp"
@@ -68,25 +70,31 @@ void HazardBuffers<T>::copy(const Exec& exec, bool to_backup) {
 }
 
 namespace {
-// Cell (i, j) of v after a step of dt (s) ending at t (s); a dry cell changes nothing. The float64
-// tile kernel does the same in its update of the cell (fused_step.cpp, tile_hazard): keep them
-// alike.
+// Cell (i, j) of v after a step of dt (s) ending at t (s); a dry cell changes nothing. Only the
+// fields of v.params.fields are read and written (the others' views are null). The float64 tile
+// kernel does the same in its update of the cell (fused_step.cpp, tile_hazard): keep them alike.
 template <class T>
 SILT_HD void hazard_cell(const HazardView<T>& v, Index i, Index j, double t, double dt) {
   if (!v.active(i, j) || !(v.h(i, j) > v.params.wet_depth)) return;
-  const HazardCell<T> before{v.max_speed(i, j),  v.max_depth_speed(i, j), v.max_conc(i, j),
-                             v.max_rating(i, j), v.first_wet(i, j),       v.wet_time(i, j)};
+  const unsigned f = v.params.fields;
+  HazardCell<T> before{T(0), T(0), T(0), T(0), -1.0, 0.0};
+  if (f & kHazardMaxSpeed) before.max_speed = v.max_speed(i, j);
+  if (f & kHazardMaxDepthSpeed) before.max_depth_speed = v.max_depth_speed(i, j);
+  if (f & kHazardMaxConc) before.max_conc = v.max_conc(i, j);
+  if (f & kHazardMaxRating) before.max_rating = v.max_rating(i, j);
+  if (f & kHazardFirstWet) before.first_wet = v.first_wet(i, j);
+  if (f & kHazardWetTime) before.wet_time = v.wet_time(i, j);
   const HazardCell<T> a =
       accumulate_hazard_k(before, v.h(i, j), v.hu(i, j), v.hv(i, j), v.hc(i, j), t, dt, v.params);
   // Only what changed is stored: a maximum that holds (math::max returns the old value, the same
   // bits) and a first wetting already seen cost a wet cell no write each step (~40 of its ~130
-  // bytes a step in float64).
+  // bytes a step in float64). A field not accumulated keeps its value in `before`.
   if (a.max_speed != before.max_speed) v.max_speed(i, j) = a.max_speed;
   if (a.max_depth_speed != before.max_depth_speed) v.max_depth_speed(i, j) = a.max_depth_speed;
   if (a.max_conc != before.max_conc) v.max_conc(i, j) = a.max_conc;
   if (a.max_rating != before.max_rating) v.max_rating(i, j) = a.max_rating;
   if (a.first_wet != before.first_wet) v.first_wet(i, j) = a.first_wet;
-  v.wet_time(i, j) = a.wet_time;
+  if (f & kHazardWetTime) v.wet_time(i, j) = a.wet_time;
 }
 }  // namespace
 
@@ -114,14 +122,20 @@ HazardView<T> Part<T>::hazard_view(int state) const {
   v.hv = grid(hv[state]);
   v.hc = grid(hc[state]);
   v.active = Grid2<const std::uint8_t>{active.data(), nx, ny, ring};
-  v.max_speed = grid(hazard.max_speed);
-  v.max_depth_speed = grid(hazard.max_depth_speed);
-  v.max_conc = grid(hazard.max_conc);
-  v.max_rating = grid(hazard.max_rating);
-  v.first_wet = Grid2<double>{const_cast<double*>(hazard.first_wet.data()), nx, ny, ring};
-  v.wet_time = Grid2<double>{const_cast<double*>(hazard.wet_time.data()), nx, ny, ring};
+  const unsigned f = scene->hazard.fields;
+  // A field not accumulated: a null view, which hazard_cell never reads.
+  const auto field = [&](const auto& b, unsigned bit) {
+    using V = std::remove_cv_t<std::remove_pointer_t<decltype(b.data())>>;
+    return Grid2<V>{(f & bit) ? const_cast<V*>(b.data()) : nullptr, nx, ny, ring};
+  };
+  v.max_speed = field(hazard.max_speed, kHazardMaxSpeed);
+  v.max_depth_speed = field(hazard.max_depth_speed, kHazardMaxDepthSpeed);
+  v.max_conc = field(hazard.max_conc, kHazardMaxConc);
+  v.max_rating = field(hazard.max_rating, kHazardMaxRating);
+  v.first_wet = field(hazard.first_wet, kHazardFirstWet);
+  v.wet_time = field(hazard.wet_time, kHazardWetTime);
   v.clock = clock.data();
-  v.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris};
+  v.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris, f};
   v.nx = nx;
   v.ny = ny;
   return v;
@@ -130,13 +144,19 @@ HazardView<T> Part<T>::hazard_view(int state) const {
 template <class T>
 HazardFold<T> Part<T>::hazard_fold() const {
   HazardFold<T> f;
-  f.max_speed = const_cast<T*>(hazard.max_speed.data());
-  f.max_depth_speed = const_cast<T*>(hazard.max_depth_speed.data());
-  f.max_conc = const_cast<T*>(hazard.max_conc.data());
-  f.max_rating = const_cast<T*>(hazard.max_rating.data());
-  f.first_wet = const_cast<double*>(hazard.first_wet.data());
-  f.wet_time = const_cast<double*>(hazard.wet_time.data());
-  f.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris};
+  const unsigned m = scene->hazard.fields;
+  // A field not accumulated: null, which tile_hazard never reads.
+  const auto field = [m](const auto& b, unsigned bit) {
+    using V = std::remove_cv_t<std::remove_pointer_t<decltype(b.data())>>;
+    return (m & bit) ? const_cast<V*>(b.data()) : nullptr;
+  };
+  f.max_speed = field(hazard.max_speed, kHazardMaxSpeed);
+  f.max_depth_speed = field(hazard.max_depth_speed, kHazardMaxDepthSpeed);
+  f.max_conc = field(hazard.max_conc, kHazardMaxConc);
+  f.max_rating = field(hazard.max_rating, kHazardMaxRating);
+  f.first_wet = field(hazard.first_wet, kHazardFirstWet);
+  f.wet_time = field(hazard.wet_time, kHazardWetTime);
+  f.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris, m};
   return f;
 }
 

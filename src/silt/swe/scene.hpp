@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "silt/core/config.hpp"
+#include "silt/swe/kernels/hazard_k.hpp"
 
 namespace silt::swe {
 
@@ -113,11 +114,15 @@ struct Grid {
   Index cells() const { return nx * ny; }
 };
 
-/// Hazard outputs (swe/kernels/hazard_k.hpp): accumulated after every step when enabled.
+/// Hazard outputs (swe/kernels/hazard_k.hpp): accumulated after every step when enabled. The
+/// fields are held (fields(), checkpoints) whenever enabled; only those of `fields` change.
 struct HazardSettings {
   bool enabled = false;
   double wet_depth = 0.01;  // m: a cell is flooded above this depth (first wetting, duration)
   int debris = 0;           // HazardDebris: how the debris factor of the hazard rating is chosen
+  unsigned fields = kHazardAllFields;  // HazardFieldBit: those the run's readers need
+  /// Whether a step accumulates anything.
+  bool accumulates() const { return enabled && fields != 0; }
 };
 
 /// Rainfall that varies in space and time: rates on the grid (already resampled) at frame times,

@@ -216,7 +216,8 @@ struct ForcingView {
 
 /// The hazard fields (hazard.hpp) that the float64 tile kernel accumulates into after a cell's
 /// update (TileFeature kTileHazard), laid out as the state (same nx, ny and ring: the state's
-/// offset of a cell indexes them). max_speed null: the step leaves them to phase_hazard.
+/// offset of a cell indexes them). Only the fields of params.fields (HazardFieldBit) are
+/// accumulated; the others are null. params.fields 0: the step leaves them to phase_hazard.
 template <class T>
 struct HazardFold {
   T* max_speed = nullptr;
@@ -225,7 +226,7 @@ struct HazardFold {
   T* max_rating = nullptr;
   double* first_wet = nullptr;
   double* wet_time = nullptr;
-  HazardParams<T> params{T(0), 0};
+  HazardParams<T> params{T(0), 0, 0u};
 };
 
 template <class T>

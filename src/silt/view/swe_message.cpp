@@ -71,7 +71,11 @@ std::vector<Layer> swe_layers(const swe::Fields& f, const io::SweJob& job) {
   if (f.max_depth.size() == n) out.push_back(field_layer(job, f, SweField::max_depth));
   if (maps_depth(job) && pollutant) out.push_back(field_layer(job, f, SweField::concentration));
   if (f.infiltration.size() == n) out.push_back(field_layer(job, f, SweField::infiltration));
-  if (f.max_rating.size() == n && f.max_depth.size() == n)
+  // The classes where the run accumulates what they are made of (the scene's hazard outputs ask
+  // for them, or for the rating and the arrival).
+  const unsigned classes = io::accumulated_fields(io::HazardField::hazard_class);
+  if (f.max_rating.size() == n && f.max_depth.size() == n &&
+      (job.scene.hazard.fields & classes) == classes)
     out.push_back(hazard_class_layer(job, f));
   return out;
 }

@@ -1,6 +1,7 @@
 #include "silt/io/swe/checkpoint.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "silt/io/checkpoint_file.hpp"
 #include "silt/swe/boundary_lines.hpp"
@@ -63,8 +64,12 @@ void save_swe_checkpoint(const std::string& path, const SweJob& job, const SweCh
   k.put_vector("field.max_depth", f.max_depth);
   // Hazard outputs (the scene's outputs.hazard, which the scene hash covers): a restart continues
   // the maxima, first wetting times and durations.
-  if (!f.max_speed.empty())
+  // Which of them the run accumulated (the others hold their start values): a restart that needs
+  // more (an ensemble's statistics, which the hash does not cover) cannot continue them.
+  if (!f.max_speed.empty()) {
     for (const auto& [name, v] : hazard_sections(c.state.fields)) k.put_vector(name, *v);
+    k.put_value("hazard.fields", std::int64_t(job.scene.hazard.fields));
+  }
   // Infiltration (the scene's "infiltration", which the hash covers): the soil's state.
   if (!f.infiltration.empty()) k.put_vector("field.infiltration", f.infiltration);
   k.put_value("clock.inflow", c.state.inflow);
@@ -108,7 +113,7 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
   f.hv = field("field.hv");
   f.hc = field("field.hc");
   f.max_depth = field("field.max_depth");
-  if (job.scene.hazard.enabled)
+  if (job.scene.hazard.enabled) {
     for (const auto& [name, v] : hazard_sections(f)) {
       if (!k.has(name))
         throw CheckpointError(
@@ -116,6 +121,24 @@ SweCheckpoint load_swe_checkpoint(const std::string& path, const SweJob& job) {
             fmt::format("checkpoint '{}' has no section '{}' (hazard outputs)", path, name));
       *v = field(name);
     }
+    // Written before the run chose its fields: every field was accumulated.
+    const auto held = k.has("hazard.fields") ? unsigned(k.get_value<std::int64_t>("hazard.fields"))
+                                             : unsigned(swe::kHazardAllFields);
+    const unsigned missing = job.scene.hazard.fields & ~held;
+    if (missing != 0) {
+      // hazard_sections() lists the fields in the order of their bits.
+      std::vector<std::string> names;
+      unsigned bit = 1u;
+      for (const auto& [name, v] : hazard_sections(f)) {
+        if (missing & bit) names.push_back(name);
+        bit <<= 1;
+      }
+      throw CheckpointError(CheckpointProblem::other_scene,
+                            fmt::format("checkpoint '{}' was written by a run that did not "
+                                        "accumulate {}, which this run reads",
+                                        path, fmt::join(names, ", ")));
+    }
+  }
   if (job.scene.infiltration.enabled()) {
     if (!k.has("field.infiltration"))
       throw CheckpointError(

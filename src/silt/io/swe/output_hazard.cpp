@@ -106,6 +106,14 @@ Raster hazard_raster(const SweJob& job, const swe::Fields& f, HazardField which,
         fmt::format("hazard output '{}': the run holds {} of {} cells (the solver did not "
                     "accumulate hazard fields)",
                     r.variable, a.size(), n));
+  // A field the run did not accumulate holds its start values: a reader that the scene's
+  // outputs, gauges and ensemble statistics do not account for (HazardSettings::fields).
+  const unsigned need = accumulated_fields(which);
+  if ((s.hazard.fields & need) != need)
+    throw Error(
+        fmt::format("hazard output '{}': the run did not accumulate it (the scene's "
+                    "hazard fields choose what a run accumulates)",
+                    r.variable));
   r.values.assign(n, std::numeric_limits<double>::quiet_NaN());
   for (size_t k = 0; k < n; ++k) {
     if (!s.active.empty() && !s.active[k]) continue;

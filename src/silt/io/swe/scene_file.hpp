@@ -60,6 +60,9 @@ enum class HazardField {
 /// Scene-file spelling ("max_speed", ..., "rating", "class"); the files and NetCDF variables are
 /// "hazard_" + it ("hazard_max_speed.tif", "hazard_class.asc").
 std::string to_string(HazardField f);
+/// The fields the solver accumulates (swe::HazardFieldBit) that raster f is made of: 0 for
+/// max_depth (the solver's own), the rating and the first wetting for the classes.
+unsigned accumulated_fields(HazardField f);
 
 /// PNG map drawn for each output time: the field over a hillshade of the bed.
 enum class PngMap { none, depth, concentration };

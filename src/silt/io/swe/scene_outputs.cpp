@@ -66,6 +66,28 @@ std::string to_string(HazardField f) {
   return "max_depth";
 }
 
+unsigned accumulated_fields(HazardField f) {
+  switch (f) {
+    case HazardField::max_depth:
+      return 0u;
+    case HazardField::max_speed:
+      return swe::kHazardMaxSpeed;
+    case HazardField::max_depth_speed:
+      return swe::kHazardMaxDepthSpeed;
+    case HazardField::first_wet_time:
+      return swe::kHazardFirstWet;
+    case HazardField::wet_duration:
+      return swe::kHazardWetTime;
+    case HazardField::max_concentration:
+      return swe::kHazardMaxConc;
+    case HazardField::rating:
+      return swe::kHazardMaxRating;
+    case HazardField::hazard_class:
+      return swe::kHazardMaxRating | swe::kHazardFirstWet;
+  }
+  return swe::kHazardAllFields;
+}
+
 std::string units_of(SweField f) {
   switch (f) {
     case SweField::velocity:
@@ -461,6 +483,11 @@ void read_hazard(Keys& o, SweJob& job) {
   // writes eight more arrays.
   job.outputs.hazard_every_frame = h.boolean("every_frame", false);
   h.finish();
+  // What the run's readers take of the accumulated fields: the rasters asked for and, with PNG
+  // maps, the hazard class map of the end (io/swe/output_report.cpp). A field no reader takes is
+  // not accumulated; those that are get the same bits as with every field accumulated.
+  hz.fields = job.outputs.png != PngMap::none ? accumulated_fields(HazardField::hazard_class) : 0u;
+  for (HazardField f : job.outputs.hazard) hz.fields |= accumulated_fields(f);
 }
 
 }  // namespace

@@ -63,6 +63,19 @@ SILT_HD SILT_FORCEINLINE int hazard_class_k(T hr) {
   return kHazardExtreme;
 }
 
+/// The fields a run accumulates (HazardParams::fields): only those that its outputs, gauges or
+/// ensemble statistics read, so that a run asking for the maximum speed and the arrival does not
+/// load, divide and store the others in every wet cell each step.
+enum HazardFieldBit : unsigned {
+  kHazardMaxSpeed = 1u,
+  kHazardMaxDepthSpeed = 2u,
+  kHazardMaxConc = 4u,
+  kHazardMaxRating = 8u,
+  kHazardFirstWet = 16u,
+  kHazardWetTime = 32u,
+  kHazardAllFields = 63u
+};
+
 /// What a cell accumulates. first_wet < 0: never wet yet. Times in double whatever T is: a
 /// duration summed over 10^6 steps in float32 would lose seconds.
 template <class T>
@@ -77,26 +90,33 @@ struct HazardCell {
 
 template <class T>
 struct HazardParams {
-  T wet_depth;  // m: a cell counts as flooded above this depth
-  int debris;   // HazardDebris
+  T wet_depth;                         // m: a cell counts as flooded above this depth
+  int debris;                          // HazardDebris
+  unsigned fields = kHazardAllFields;  // HazardFieldBit: the fields accumulated
 };
 
 /// a after a step of dt (s) that ended at t (s) with the cell at h (m), hu, hv (m^2/s) and hc
 /// (kg/m^2). Only a wet cell (h > wet_depth) changes a: speed and concentration of thinner water
 /// are not defined well (wet fronts, rain films) and carry no hazard. A step counts as wet time
-/// in full when it ends wet (first order in dt, as the scheme).
+/// in full when it ends wet (first order in dt, as the scheme). Only the fields of p.fields
+/// change, each by the same operations whatever the others are (the same bits); p.fields is the
+/// same for every cell of a run, so a GPU's threads take the same branches.
 template <class T>
 SILT_HD SILT_FORCEINLINE HazardCell<T> accumulate_hazard_k(HazardCell<T> a, T h, T hu, T hv, T hc,
                                                            double t, double dt,
                                                            const HazardParams<T>& p) {
   if (!(h > p.wet_depth)) return a;
-  const T speed = math::sqrt(hu * hu + hv * hv) / h;
-  a.max_speed = math::max(a.max_speed, speed);
-  a.max_depth_speed = math::max(a.max_depth_speed, h * speed);
-  a.max_conc = math::max(a.max_conc, hc / h);
-  a.max_rating = math::max(a.max_rating, hazard_rating_k(h, speed, p.debris));
-  if (a.first_wet < 0.0) a.first_wet = t;
-  a.wet_time += dt;
+  const unsigned f = p.fields;
+  if (f & (kHazardMaxSpeed | kHazardMaxDepthSpeed | kHazardMaxRating)) {
+    const T speed = math::sqrt(hu * hu + hv * hv) / h;
+    if (f & kHazardMaxSpeed) a.max_speed = math::max(a.max_speed, speed);
+    if (f & kHazardMaxDepthSpeed) a.max_depth_speed = math::max(a.max_depth_speed, h * speed);
+    if (f & kHazardMaxRating)
+      a.max_rating = math::max(a.max_rating, hazard_rating_k(h, speed, p.debris));
+  }
+  if (f & kHazardMaxConc) a.max_conc = math::max(a.max_conc, hc / h);
+  if ((f & kHazardFirstWet) && a.first_wet < 0.0) a.first_wet = t;
+  if (f & kHazardWetTime) a.wet_time += dt;
   return a;
 }
 
