@@ -8,7 +8,7 @@
 # kernel in the same call. Stops starting variants LAST seconds into the call (default 420).
 # Prints numbers, asserts nothing.
 #   bash bench/hancock_variants_gpu.sh [PATCH...]
-#   e.g. bash bench/hancock_variants_gpu.sh .snap/hancock-pre.patch bench/variants/hancock-tile24.patch
+#   e.g. bash bench/hancock_variants_gpu.sh .snap/hancock-pre.patch .snap/hancock-variant.patch
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/silt-out}
