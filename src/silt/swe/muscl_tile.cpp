@@ -44,13 +44,14 @@ template <class T>
 constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
-// The MUSCL-Hancock tile kernel's: 32 x 12 cells at three blocks per SM in float32 (45.8 KB), as
-// muscl's; 32 x 8 at two in float64 (64.0 KB, up to 128 registers), in dynamic shared memory.
-// Measured at 64M cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-h100.md):
-// float64 at 32 x 8 4.62 G cell-updates/s against 3.70 G at 32 x 4; float32 at 32 x 24 and two
-// blocks 11.99 G against 14.13 G at 32 x 12 and three.
+// The MUSCL-Hancock tile kernel's: 32 x 20 cells at three blocks per SM in float32 (~73 KB), 32 x
+// 12 at two in float64 (~93 KB; up to 128 registers), in dynamic shared memory. Measured at 64M
+// cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-h100.md): float32 rows 12 /
+// 16 / 20 at three blocks 14.08 / 14.85 / 15.98 G cell-updates/s (24 at two: 11.99); float64 rows
+// 4 / 8 / 12 / 14 at two blocks 3.68 / 4.58 / 5.73 / 5.68 G. Taller tiles spend fewer of their
+// cells on the ghost ring; the blocks per SM must stay.
 template <class T>
-constexpr int kHancockOY = sizeof(T) == 4 ? 12 : 8;
+constexpr int kHancockOY = sizeof(T) == 4 ? 20 : 12;
 template <class T>
 constexpr int kHancockMinBlocks = kMinBlocks<T>;
 
@@ -658,7 +659,7 @@ void run_host(const SolverView<T>& v, const EdgeView<T>& src, Box2 box) {
 
 // The host's MUSCL-Hancock tiles, as run_host.
 // Each thread's tile on the heap, allocated once a launch and not zeroed (the phases write what
-// they read): the float64 tile's 64 KB would fill a thread stack of 64 KB (OMP_STACKSIZE).
+// they read): 73-93 KB would overflow a thread stack of 64 KB (OMP_STACKSIZE).
 template <bool kCfl, class T>
 void run_hancock_host(const SolverView<T>& v, Box2 box) {
   constexpr int OX = kOX, OY = kHancockOY<T>;
