@@ -1,6 +1,8 @@
 #include "silt/swe/muscl_tile.hpp"
 
 #include <atomic>
+#include <cstddef>
+#include <memory>
 #include <utility>
 
 #include "silt/core/atomic.hpp"
@@ -33,14 +35,25 @@ namespace {
 // Threads of a CUDA block (32 x 8) and the tile each updates, OX x OY cells: the shared memory of
 // a tile (staged cells, slopes and fluxes) stays within the 48 KB of a static allocation, 45.5 KB
 // in float32 (32 x 12 cells) and 36.6 KB in float64 (32 x 4); the registers are capped for three
-// blocks per SM in float32 and two in float64 (docs/NOTES.md, "The muscl tile kernels"). On the
-// host a tile is one iteration of an OpenMP loop, its memory on the thread's stack.
+// blocks per SM in float32 and two in float64 (docs/NOTES.md, "The muscl tile kernels"); the
+// MUSCL-Hancock tiles' sizes are their own (kHancockOY). On the host a tile is one iteration of an
+// OpenMP loop, its memory on the thread's stack (muscl's) or heap (MUSCL-Hancock's).
 constexpr int kThreadsX = 32, kThreadsY = 8, kThreads = kThreadsX * kThreadsY;
 constexpr int kOX = 32;
 template <class T>
 constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
+// The MUSCL-Hancock tile kernel's: 32 x 20 cells at three blocks per SM in float32 (~73 KB), 32 x
+// 12 at two in float64 (~93 KB; up to 128 registers), in dynamic shared memory. Measured at 64M
+// cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-h100.md): float32 rows 12 /
+// 16 / 20 at three blocks 14.08 / 14.85 / 15.98 G cell-updates/s (24 at two: 11.99); float64 rows
+// 4 / 8 / 12 / 14 at two blocks 3.68 / 4.58 / 5.73 / 5.68 G. Taller tiles spend fewer of their
+// cells on the ghost ring; the blocks per SM must stay.
+template <class T>
+constexpr int kHancockOY = sizeof(T) == 4 ? 20 : 12;
+template <class T>
+constexpr int kHancockMinBlocks = kMinBlocks<T>;
 
 #if defined(__CUDA_ARCH__)
 #define SILT_MUSCL_TILE_NOINLINE __noinline__
@@ -308,9 +321,12 @@ struct HancockTile {
   SILT_HD Fluxes& fluxes() { return fluxes_; }
   SILT_HD const Fluxes& fluxes() const { return fluxes_; }
 };
-// A static shared allocation holds at most 48 KB (45.8 KB in float32, 35.2 KB in float64).
-static_assert(sizeof(HancockTile<float, kOX, kOY<float>>) <= 48 * 1024, "hancock tile, float32");
-static_assert(sizeof(HancockTile<double, kOX, kOY<double>>) <= 48 * 1024, "hancock tile, float64");
+// kHancockMinBlocks blocks per SM: each its tile and 1 KB reserved, within an SM's 228 KB.
+template <class T>
+constexpr bool kHancockTileFits =
+    kHancockMinBlocks<T> * (sizeof(HancockTile<T, kOX, kHancockOY<T>>) + 1024) <= 228 * 1024;
+static_assert(kHancockTileFits<float>, "hancock tile, float32");
+static_assert(kHancockTileFits<double>, "hancock tile, float64");
 
 // The predicted cells as the flux phase reads them (StagedCells' shape): the predicted primitive
 // state, the staged bed and activity.
@@ -525,9 +541,8 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
 }
 
 // The tiles over the box: (tiles x, tiles y).
-template <class T>
+template <class T, int OX = kOX, int OY = kOY<T>>
 std::pair<Index, Index> tile_grid(Box2 box) {
-  constexpr int OX = kOX, OY = kOY<T>;
   return {(box.i1 - box.i0 + OX - 1) / OX, (box.j1 - box.j0 + OY - 1) / OY};
 }
 
@@ -560,9 +575,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
 
 // One launch of a MUSCL-Hancock step; block (bx, by) is tile (bx, by) of the box.
 template <bool kCfl, class T, int OX, int OY>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
+__global__ void __launch_bounds__(kThreads, kHancockMinBlocks<T>)
     hancock_tile_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
-  __shared__ HancockTile<T, OX, OY> t;
+  extern __shared__ __align__(16) unsigned char tile_memory[];
+  HancockTile<T, OX, OY>& t = *reinterpret_cast<HancockTile<T, OX, OY>*>(tile_memory);
   const int tid = threadIdx.y * kThreadsX + threadIdx.x;
   const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
   const double dt = v.clock[kDt];
@@ -585,11 +601,29 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
   }
 }
 
+// Lets kKernel take bytes of dynamic shared memory on exec's device (current: the engine activates
+// it before its launches). Above 48 KB CUDA asks for cudaFuncAttributeMaxDynamicSharedMemorySize,
+// set once per device and kernel (the record keyed by the kernel, a template argument).
+template <auto kKernel>
+void allow_dynamic_shared(const Exec& exec, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  static std::atomic<std::uint64_t> done{0};  // bit d: set on device d (d < 64; beyond, each time)
+  const std::uint64_t bit = exec.device < 64 ? std::uint64_t(1) << exec.device : 0;
+  if ((done.load(std::memory_order_acquire) & bit) != 0) return;
+  SILT_CUDA_CHECK(
+      cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  done.fetch_or(bit, std::memory_order_release);
+}
+
 template <bool kCfl, class T>
 void launch_hancock_cuda(const Exec& exec, const SolverView<T>& v, Box2 box, const char* label) {
-  const auto [nbx, nby] = tile_grid<T>(box);
+  constexpr int OX = kOX, OY = kHancockOY<T>;
+  const auto [nbx, nby] = tile_grid<T, OX, OY>(box);
+  constexpr auto kernel = &hancock_tile_kernel<kCfl, T, OX, OY>;
+  constexpr std::size_t bytes = sizeof(HancockTile<T, OX, OY>);
+  allow_dynamic_shared<kernel>(exec, bytes);
   silt::launch_kernel(exec, label, dim3(unsigned(nbx), unsigned(nby)), dim3(kThreadsX, kThreadsY),
-                      0, &hancock_tile_kernel<kCfl, T, kOX, kOY<T>>, v, box);
+                      bytes, kernel, v, box);
 }
 
 template <bool kFinal, bool kCfl, class T>
@@ -624,25 +658,31 @@ void run_host(const SolverView<T>& v, const EdgeView<T>& src, Box2 box) {
 }
 
 // The host's MUSCL-Hancock tiles, as run_host.
+// Each thread's tile on the heap, allocated once a launch and not zeroed (the phases write what
+// they read): 73-93 KB would overflow a thread stack of 64 KB (OMP_STACKSIZE).
 template <bool kCfl, class T>
 void run_hancock_host(const SolverView<T>& v, Box2 box) {
-  constexpr int OX = kOX, OY = kOY<T>;
-  const auto [nbx, nby] = tile_grid<T>(box);
+  constexpr int OX = kOX, OY = kHancockOY<T>;
+  const auto [nbx, nby] = tile_grid<T, OX, OY>(box);
   const long long n = static_cast<long long>(nbx) * nby;
   const double dt = v.clock[kDt];
   const bool step = dt > 0.0;
   const HancockStep<T> hs = hancock_step(v, dt);
-#pragma omp parallel for schedule(dynamic, 4)
-  for (long long b = 0; b < n; ++b) {
-    HancockTile<T, OX, OY> t;
-    const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
-    if (step) {
-      stage_phase(t, v.e, at, 0, 1);
-      predict_phase(t, v, at, hs, 0, 1);
-      flux_phase(t, v.e, at, 0, 1);
+#pragma omp parallel
+  {
+    const std::unique_ptr<HancockTile<T, OX, OY>> tile(new HancockTile<T, OX, OY>);
+    HancockTile<T, OX, OY>& t = *tile;
+#pragma omp for schedule(dynamic, 4)
+    for (long long b = 0; b < n; ++b) {
+      const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
+      if (step) {
+        stage_phase(t, v.e, at, 0, 1);
+        predict_phase(t, v, at, hs, 0, 1);
+        flux_phase(t, v.e, at, 0, 1);
+      }
+      const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, 0, 1);
+      if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
     }
-    const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, 0, 1);
-    if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
   }
 }
 
