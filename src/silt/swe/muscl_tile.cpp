@@ -323,10 +323,12 @@ struct HancockTile {
 };
 // kHancockMinBlocks blocks per SM: each its tile and 1 KB reserved, within an SM's 228 KB.
 template <class T>
-constexpr bool kHancockTileFits =
-    kHancockMinBlocks<T> * (sizeof(HancockTile<T, kOX, kHancockOY<T>>) + 1024) <= 228 * 1024;
-static_assert(kHancockTileFits<float>, "hancock tile, float32");
-static_assert(kHancockTileFits<double>, "hancock tile, float64");
+constexpr bool hancock_tile_fits() {
+  const std::size_t tile = sizeof(HancockTile<T, kOX, kHancockOY<T>>) + 1024;
+  return std::size_t(kHancockMinBlocks<T>) * tile <= 228 * 1024;
+}
+static_assert(hancock_tile_fits<float>(), "hancock tile, float32");
+static_assert(hancock_tile_fits<double>(), "hancock tile, float64");
 
 // The predicted cells as the flux phase reads them (StagedCells' shape): the predicted primitive
 // state, the staged bed and activity.
