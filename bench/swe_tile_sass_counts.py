@@ -19,7 +19,11 @@ the mixed ones, and per warp of a mixed tile whether it issues the staged flux, 
 (any lane: an edge with an inactive side, two inactive sides included) and the update of an
 active cell. Prints issued instructions per launched and per active cell for the bench's set and
 the DEM's, with the hazard fold taken by every owned active cell (all wet: an upper bound) and by
-none (a lower bound). The callee general_edge_flux is counted by path (CALLEE): its short path
+none (a lower bound), and a grid without water (h = 0 everywhere: a flood's dry land), where the
+tiles within the grid take the dry copy (tile_dry_fluxes) on trees that have it and a staged cell
+of depth 0 calls the square root's medium path on trees that do not. Mask walls inline: a
+one-sided edge inside the grid takes the inline wall region, one on the grid's edge the call.
+The callee general_edge_flux is counted by path (CALLEE): its short path
 (the active flags, the zero flux of two inactive sides) for every warp that calls it, plus a mask
 wall's segment, cell state and wall flux (static: an upper bound of one path) for every warp
 with a lane beside a wall.
@@ -60,6 +64,11 @@ REGIONS = [
     ("max depth", UNIT, r"T md = in\.max_depth;"),
     ("max depth", UNIT, r"if \(s\.h > md\) md = s\.h;"),
     ("max depth", UNIT, r"if \(md != in\.max_depth\)"),
+    ("fluxes, dry tile (zero fluxes)", UNIT, r"tile_dry_fluxes\(flux, ty"),
+    ("fluxes, general copy: mask wall inline (east)", UNIT,
+     r"flux\.set\(0, ty, tx, staged_wall_flux\("),
+    ("fluxes, general copy: mask wall inline (north)", UNIT,
+     r"flux\.set\(1, ty, tx, staged_wall_flux\("),
     ("fluxes, general copy", UNIT, r"tile_fluxes<true>\(cells"),
     ("fluxes, all-active copy", UNIT, r"tile_fluxes<false>\(cells"),
     ("stage own cell, checked", UNIT, r"act = stage_cell<true>\(cells, ty"),
@@ -79,7 +88,9 @@ PHASE2 = ["hazard fold", "flow edges: inflow of a domain-edge cell",
           "CFL wave speed", "max depth", "update: rest (owned, stores)", "phase 2 reads"]
 # Regions a wet interior tile of the bench does not pass.
 COLD = {"dt == 0 copy", "fluxes, general copy", "stage own cell, checked", "point sources",
-        "fault report", "flow edges: inflow of a domain-edge cell"}
+        "fault report", "flow edges: inflow of a domain-edge cell",
+        "fluxes, general copy: mask wall inline (east)",
+        "fluxes, general copy: mask wall inline (north)", "fluxes, dry tile (zero fluxes)"}
 
 # The out-of-line general edge flux (general_edge_flux: edges.hpp, edge_flux) by the path a lane
 # takes from the tile (both sides active never: those edges take the staged flux): (path, file,
@@ -231,12 +242,17 @@ def mask_stats(path):
                 blk[y] = P[j0 + y + 1, i0 + 1:i0 + TX + 2] if 0 <= j0 + y + 1 < ny + 2 else False
             staged = blk.copy()
             staged[TY, TX] = True  # the corner is not staged
+            # Every staged cell within the grid: with no boundary line and no water in the tile,
+            # the dry path (tile_dry_fluxes) whether its cells are all active or not.
+            in_grid = i0 >= 0 and j0 >= 0 and i0 + TX < nx and j0 + TY < ny
+            st["tiles within the grid"] += in_grid
             if staged.all():
                 st["all-active tiles"] += 1
                 st["warps update (all-active)"] += 7
                 continue
             st["mixed tiles"] += 1
             st["mixed cells"] += own.size
+            st["mixed tiles within the grid"] += in_grid
             for y in range(TY):
                 inb = [(j0 + y < ny) and (i0 + x < nx) for x in range(TX)]
                 # east edges (not the ghost row), north edges (not the ghost column)
@@ -245,13 +261,22 @@ def mask_stats(path):
                 # lanes whose edge has an inactive side: one (a wall or an open side) or both
                 one_e = [x for x in range(TX) if y > 0 and inb[x] and blk[y, x] != blk[y, x + 1]]
                 one_n = [x for x in range(1, TX) if inb[x] and blk[y, x] != blk[y + 1, x]]
-                for name, e, one in (("east", east, one_e), ("north", north, one_n)):
+                # a one-sided edge inside the grid is a mask wall (inline); on the grid's edge it
+                # calls general_edge_flux
+                wall_e = [x for x in one_e if 0 < i0 + x + 1 < nx]
+                wall_n = [x for x in one_n if 0 < j0 + y + 1 < ny]
+                for name, e, one, wall in (("east", east, one_e, wall_e),
+                                           ("north", north, one_n, wall_n)):
                     if any(e):
                         st[f"warp {name} staged"] += 1
                     if not all(e):
                         st[f"warp {name} general"] += 1
                     if one:
                         st[f"warp {name} one side"] += 1
+                    if wall:
+                        st[f"warp {name} wall"] += 1
+                    if len(wall) < len(one):
+                        st[f"warp {name} grid edge"] += 1
                     st[f"lane {name} general"] += len(e) - sum(e)
                     st[f"lane {name} one side"] += len(one)
                 if y > 0:
@@ -392,10 +417,20 @@ def main():
                 paths.get("one side: wall flux (seg < 0)", 0))
     print(f"general_edge_flux per warp call: {short_call} (short path), + {one_call} where a lane "
           "has one active side (a mask wall: segment, cell state, wall flux; static)\n")
-    print("| F | hazard fold | per launched cell | per active cell |")
+    # A staged cell of depth 0 on a tree without the kernel's shortcut (stage_cell: the roots of a
+    # depth 0 are that depth) calls the square root's medium path twice; its path for 0 issues 17
+    # instructions (sm_90, nvcc 13.0) that the static count of the callee-less body leaves out.
+    unit = open(os.path.join(S.SRC, UNIT)).read()
+    sqrt0 = 0 if "no_water ? DepthRoots" in unit else 2 * 17
+    print(f"staging a cell of depth 0 adds {sqrt0} instructions of the square root's medium path "
+          "(callee, not in the static body)\n")
+    print("| F | water | per launched cell | per active cell |")
     print("|---|---|---|---|")
+    cases = (("every active cell wet (hazard fold in each)", 1.0, False),
+             ("none above the hazard depth", 0.0, False),
+             ("none at all (h = 0: dry land)", 0.0, True))
     for F in features:
-        for haz in (1.0, 0.0):
+        for label, haz, dry in cases:
             # warp passes per block of each region: 8 warps
             blocks = st["tiles"]
             w = 0.0
@@ -403,12 +438,31 @@ def main():
             w += blocks * 8 * sum(tot(F, r) for r in common)
             w += blocks * 2 * tot(F, "stage north row / east column")
             w += blocks * 1 * tot(F, "CFL block maximum")
-            w += st["all-active tiles"] * 8 * tot(F, "fluxes, all-active copy")
-            # general copy: its static instructions once per warp that computes edges, plus a
-            # general call per direction that a lane of the warp needs
-            w += st["mixed tiles"] * 8 * tot(F, "fluxes, general copy")
-            w += (st["warp east general"] + st["warp north general"]) * short_call
-            w += (st["warp east one side"] + st["warp north one side"]) * one_call
+            if dry:
+                w += (blocks * 8 + blocks * 2) * sqrt0
+            # a tile without water takes the dry copy where the tree has one: every all-active
+            # tile, and the mixed tiles whose staged cells lie within the grid (no boundary line)
+            has_dry = dry and tot(F, "fluxes, dry tile (zero fluxes)") > 0
+            dry_mixed = st["mixed tiles within the grid"] if has_dry else 0
+            if has_dry:
+                w += ((st["all-active tiles"] + dry_mixed) * 8
+                      * tot(F, "fluxes, dry tile (zero fluxes)"))
+            else:
+                w += st["all-active tiles"] * 8 * tot(F, "fluxes, all-active copy")
+            # general copy: its static instructions once per warp of a mixed tile, the inline wall
+            # flux per warp with a wall lane, the general call per warp with a lane on the grid's
+            # edge (a tree without inline walls: the call for every lane with an inactive side)
+            share = 1.0 - dry_mixed / max(1, st["mixed tiles"])  # mixed tiles not on the dry path
+            w += (st["mixed tiles"] - dry_mixed) * 8 * tot(F, "fluxes, general copy")
+            wall_e = tot(F, "fluxes, general copy: mask wall inline (east)")
+            wall_n = tot(F, "fluxes, general copy: mask wall inline (north)")
+            if wall_e > 0:
+                w += share * (st["warp east wall"] * wall_e + st["warp north wall"] * wall_n)
+                w += ((st["warp east grid edge"] + st["warp north grid edge"])
+                      * (short_call + one_call))
+            else:
+                w += (st["warp east general"] + st["warp north general"]) * short_call
+                w += (st["warp east one side"] + st["warp north one side"]) * one_call
             upd = st["warps update (all-active)"] + st["warps update (mixed)"]
             for r in PHASE2:
                 if r in ("phase 2 reads", "point sources", "forcing", "fault report",
@@ -419,7 +473,7 @@ def main():
                     w += (upd + st["warps store only (mixed)"]) * k
                 else:
                     w += upd * k
-            print(f"| {F} | {'every active cell' if haz else 'none'} | "
+            print(f"| {F} | {label} | "
                   f"{w * 32 / st['launched cells']:.0f} | {w * 32 / st['active']:.0f} |")
 
 
