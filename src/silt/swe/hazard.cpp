@@ -122,20 +122,19 @@ HazardView<T> Part<T>::hazard_view(int state) const {
   v.hv = grid(hv[state]);
   v.hc = grid(hc[state]);
   v.active = Grid2<const std::uint8_t>{active.data(), nx, ny, ring};
-  const unsigned f = scene->hazard.fields;
-  // A field not accumulated: a null view, which hazard_cell never reads.
-  const auto field = [&](const auto& b, unsigned bit) {
-    using V = std::remove_cv_t<std::remove_pointer_t<decltype(b.data())>>;
-    return Grid2<V>{(f & bit) ? const_cast<V*>(b.data()) : nullptr, nx, ny, ring};
+  // The fields hazard_fold() selects (null where not accumulated: hazard_cell never reads them).
+  const HazardFold<T> fold = hazard_fold();
+  const auto field = [&](auto* data) {
+    return Grid2<std::remove_pointer_t<decltype(data)>>{data, nx, ny, ring};
   };
-  v.max_speed = field(hazard.max_speed, kHazardMaxSpeed);
-  v.max_depth_speed = field(hazard.max_depth_speed, kHazardMaxDepthSpeed);
-  v.max_conc = field(hazard.max_conc, kHazardMaxConc);
-  v.max_rating = field(hazard.max_rating, kHazardMaxRating);
-  v.first_wet = field(hazard.first_wet, kHazardFirstWet);
-  v.wet_time = field(hazard.wet_time, kHazardWetTime);
+  v.max_speed = field(fold.max_speed);
+  v.max_depth_speed = field(fold.max_depth_speed);
+  v.max_conc = field(fold.max_conc);
+  v.max_rating = field(fold.max_rating);
+  v.first_wet = field(fold.first_wet);
+  v.wet_time = field(fold.wet_time);
   v.clock = clock.data();
-  v.params = HazardParams<T>{T(scene->hazard.wet_depth), scene->hazard.debris, f};
+  v.params = fold.params;
   v.nx = nx;
   v.ny = ny;
   return v;
