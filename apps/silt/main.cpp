@@ -98,7 +98,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
                       "phases); a step is its two stages");
   bench_cmd->add_flag("--muscl-hancock", bench.hancock,
                       "swe: the one-stage MUSCL-Hancock step (physics.scheme = \"muscl_hancock\", "
-                      "cfl 0.25; a prototype) on one device, by its tiles");
+                      "cfl 0.25) on one device, by its tiles");
   bench_cmd->add_option(
       "--halo", bench.halo,
       "swe split: halo layers, exchanged every that many steps (default 4 on GPUs, 1 "

@@ -20,7 +20,7 @@ enum class Precision { f32, f64 };
 /// with hydrostatic reconstruction and Heun's two stages (kernels/muscl_k.hpp), second order in
 /// smooth flow, first order at wet/dry fronts; or the same reconstruction with one MUSCL-Hancock
 /// stage (kernels/muscl_hancock_k.hpp: a half-step predictor of the face states, then one update),
-/// a prototype.
+/// second order in smooth flow in one stage.
 enum class Scheme { first_order, muscl, muscl_hancock };
 enum class Side { west, east, south, north };
 enum class BoundaryKind {

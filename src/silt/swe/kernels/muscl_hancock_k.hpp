@@ -1,4 +1,4 @@
-// The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock"; a prototype, docs/NOTES.md,
+// The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock"; its design: docs/NOTES.md,
 // "MUSCL-Hancock prototype"): the muscl scheme's slopes and face states (muscl_k.hpp), each
 // cell's state advanced by half a step with the flux difference of its own four face states and
 // the centred bed source (the predictor; van Leer 1984, Toro's "Riemann Solvers and Numerical
