@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Variants of the tree in one GPU call, from one build dir (build-gpu, device_run.sh's flags).
+# Builds `silt` and TARGETS for the tree as it is ("main") and copies `silt` aside; then for each
+# PATCH in turn: touches the files it changes, applies it, rebuilds `silt` and TARGETS, runs `ctest
+# -L gpu -R "$TESTS"` when TESTS is set, copies `silt` aside, takes the patch off and touches the
+# files again. Then ROUNDS rounds (default 2) of BENCH, main and each variant alternating.
+# BENCH: a command line, run with bash; {silt} is replaced by the variant's binary, {build} by a
+# folder that holds it as apps/silt/silt (what bench/swe_real_run.sh takes as its build dir).
+# A variant or a round not begun LAST seconds into the call (default 480) is skipped.
+# The touching: the device machine copies the tree with its files' own times, which are older
+# than the objects a patch of an earlier call left in build-gpu; without it ninja relinks those.
+# Prints numbers, asserts nothing; logs in $OUT (build-NAME.txt, ctest-NAME.txt).
+#   TARGETS="swe_batch_test" TESTS="swe_batch|ensemble_batch" \
+#   BENCH='{silt} bench swe --backend cuda --sizes 64M --precision float64' \
+#     bash bench/variants_gpu.sh bench/variants/wall-one-flux.patch
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-/tmp/silt-out}
+BINS=${BINS:-/tmp/silt-variants}
+mkdir -p "$OUT" "$BINS"
+export LD_LIBRARY_PATH=/tmp/silt-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export NCCL_NVLS_ENABLE=0
+
+touch_files() {  # the files a patch changes, as they are now
+  grep '^+++ b/' "$1" | sed 's|^+++ b/||' | while read -r f; do [ -f "$f" ] && touch "$f"; done
+}
+keep() {  # keep NAME: this build's silt under $BINS/NAME/apps/silt
+  mkdir -p "$BINS/$1/apps/silt" && cp build-gpu/apps/silt/silt "$BINS/$1/apps/silt/silt"
+}
+tests() {  # tests NAME
+  [ -n "${TESTS:-}" ] || return 0
+  (cd build-gpu && timeout 300 ctest -L gpu --timeout 200 --output-on-failure -R "$TESTS") \
+    > "$OUT/ctest-$1.txt" 2>&1
+  grep -E "Test +#|tests passed" "$OUT/ctest-$1.txt" | sed "s|^|$1: |"
+}
+
+for p in "$@"; do touch_files "$p"; done
+BUILD_TARGETS="silt ${TARGETS:-}" bash bench/device_run.sh build > "$OUT/build-main.txt" 2>&1
+tail -1 "$OUT/build-main.txt"
+echo "[$SECONDS s] main built"
+keep main
+tests main
+names=(main)
+for p in "$@"; do
+  name=$(basename "$p" .patch)
+  if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "$name skipped at $SECONDS s"; continue; fi
+  touch_files "$p"
+  if patch -p1 -s < "$p"; then
+    if cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-$name.txt" 2>&1; then
+      keep "$name"
+      names+=("$name")
+      tests "$name"
+    else
+      echo "$name: build failed (build-$name.txt)"
+      tail -20 "$OUT/build-$name.txt"
+    fi
+    patch -R -p1 -s < "$p"
+    touch_files "$p"
+  else
+    echo "$name: does not apply"
+  fi
+  echo "[$SECONDS s] $name done"
+done
+# The tree as it was, for a later call on this machine.
+[ $# -gt 0 ] && cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-main-again.txt" 2>&1
+
+[ -n "${BENCH:-}" ] || exit 0
+for r in $(seq 1 "${ROUNDS:-2}"); do
+  for name in "${names[@]}"; do
+    if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "round $r of $name skipped at $SECONDS s"; continue; fi
+    cmd=${BENCH//\{silt\}/$BINS/$name/apps/silt/silt}
+    cmd=${cmd//\{build\}/$BINS/$name}
+    echo "== $name, round $r"
+    bash -c "$cmd" 2>&1 | tail -n "${BENCH_LINES:-3}"
+  done
+done
+echo "[$SECONDS s] done"
