@@ -2,8 +2,8 @@
 # Variants of the tree in one GPU call, from one build dir (build-gpu, device_run.sh's flags).
 # Builds `silt` and TARGETS for the tree as it is ("main") and copies `silt` aside; then for each
 # PATCH in turn: touches the files it changes, applies it, rebuilds `silt` and TARGETS, runs `ctest
-# -L gpu -R "$TESTS"` when TESTS is set, copies `silt` aside, takes the patch off and touches the
-# files again. Then ROUNDS rounds (default 2) of BENCH, main and each variant alternating.
+# -L gpu -R "$TESTS"` when TESTS is set (main's too, unless TESTS_MAIN=0), copies `silt` aside,
+# takes the patch off and touches the files again. Then ROUNDS rounds (default 2) of BENCH, main and each variant alternating.
 # BENCH: a command line, run with bash; {silt} is replaced by the variant's binary, {build} by a
 # folder that holds it as apps/silt/silt (what bench/swe_real_run.sh takes as its build dir).
 # A variant or a round not begun LAST seconds into the call (default 480) is skipped.
@@ -27,8 +27,9 @@ touch_files() {  # the files a patch changes, as they are now
 keep() {  # keep NAME: this build's silt under $BINS/NAME/apps/silt
   mkdir -p "$BINS/$1/apps/silt" && cp build-gpu/apps/silt/silt "$BINS/$1/apps/silt/silt"
 }
-tests() {  # tests NAME
+tests() {  # tests NAME (TESTS_MAIN=0: not for main)
   [ -n "${TESTS:-}" ] || return 0
+  [ "$1" = main ] && [ "${TESTS_MAIN:-1}" = 0 ] && return 0
   (cd build-gpu && timeout 300 ctest -L gpu --timeout 200 --output-on-failure -R "$TESTS") \
     > "$OUT/ctest-$1.txt" 2>&1
   grep -E "Test +#|tests passed" "$OUT/ctest-$1.txt" | sed "s|^|$1: |"
