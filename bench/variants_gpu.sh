@@ -21,8 +21,27 @@ mkdir -p "$OUT" "$BINS"
 export LD_LIBRARY_PATH=/tmp/silt-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export NCCL_NVLS_ENABLE=0
 
-touch_files() {  # the files a patch changes, as they are now
-  grep '^+++ b/' "$1" | sed 's|^+++ b/||' | while read -r f; do [ -f "$f" ] && touch "$f"; done
+# A variant is one patch or a stack A.patch+B.patch, applied in that order, all or none.
+touch_files() {  # the files a variant's patches change, as they are now
+  local part
+  for part in ${1//+/ }; do
+    grep '^+++ b/' "$part" | sed 's|^+++ b/||' | while read -r f; do [ -f "$f" ] && touch "$f"; done
+  done
+}
+apply_variant() {  # apply_variant V: 0 when every part applied; else none stays applied
+  local parts=(${1//+/ }) done_parts=() part k
+  for part in "${parts[@]}"; do
+    if ! patch -p1 -s -N --dry-run < "$part" > /dev/null; then
+      for ((k = ${#done_parts[@]} - 1; k >= 0; k--)); do patch -R -p1 -s < "${done_parts[k]}"; done
+      return 1
+    fi
+    patch -p1 -s < "$part"
+    done_parts+=("$part")
+  done
+}
+revert_variant() {  # revert_variant V: its parts taken off in reverse order
+  local parts=(${1//+/ }) k
+  for ((k = ${#parts[@]} - 1; k >= 0; k--)); do patch -R -p1 -s < "${parts[k]}"; done
 }
 keep() {  # keep NAME: this build's silt under $BINS/NAME/apps/silt
   mkdir -p "$BINS/$1/apps/silt" && cp build-gpu/apps/silt/silt "$BINS/$1/apps/silt/silt"
@@ -43,10 +62,10 @@ keep main
 tests main
 names=(main)
 for p in "$@"; do
-  name=$(basename "$p" .patch)
+  name=$(for part in ${p//+/ }; do basename "$part" .patch; done | paste -sd+)
   if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "$name skipped at $SECONDS s"; continue; fi
   touch_files "$p"
-  if patch -p1 -s < "$p"; then
+  if apply_variant "$p"; then
     if cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-$name.txt" 2>&1; then
       keep "$name"
       names+=("$name")
@@ -55,7 +74,7 @@ for p in "$@"; do
       echo "$name: build failed (build-$name.txt)"
       tail -20 "$OUT/build-$name.txt"
     fi
-    patch -R -p1 -s < "$p"
+    revert_variant "$p"
     touch_files "$p"
   else
     echo "$name: does not apply"

@@ -112,35 +112,43 @@ __device__ SILT_FORCEINLINE bool stage_cell(TileCells<T, TX, TY>& t, int ty, int
   return act;
 }
 
-// Flux through the edge between staged cells a (left) and b (right), both active; x_normal picks
-// the rotation of normal_state_k().
+// Flux through the edge between staged cells a (left) and b (right); x_normal picks the rotation
+// of normal_state_k(). Both active, or (wall) exactly one, where edge_flux() would take a plain
+// wall: an inactive cell inside the grid, on no boundary line. A wall is boundary_flux()'s on the
+// active side's staged state (within two ulps of normal_state_k()'s, as an inner edge's sides
+// are): both sides read the active cell, the inactive side's normal velocity mirrored
+// (wall_ghost_k), and nothing crosses it. One evaluation of the flux serves both, so that the
+// kernel inlines the Riemann solver once for its general tiles (a second copy for the walls
+// changed how nvcc shared products between the solo and the batched kernels:
+// bench/results/swe-batch-bits-sass-2026-12-06g-cpu.md).
 template <class T, int TX, int TY>
 __device__ SILT_FORCEINLINE EdgeFlux<T> staged_flux(const TileCells<T, TX, TY>& t, int ay, int ax,
-                                                    int by, int bx, bool x_normal, T g, T dry) {
-  const NormalState<T> L = x_normal
-                               ? NormalState<T>{t.h[ay][ax], t.u[ay][ax], t.v[ay][ax], t.c[ay][ax]}
-                               : NormalState<T>{t.h[ay][ax], t.v[ay][ax], t.u[ay][ax], t.c[ay][ax]};
-  const NormalState<T> R = x_normal
-                               ? NormalState<T>{t.h[by][bx], t.u[by][bx], t.v[by][bx], t.c[by][bx]}
-                               : NormalState<T>{t.h[by][bx], t.v[by][bx], t.u[by][bx], t.c[by][bx]};
-  return well_balanced_flux_k(L, t.z[ay][ax], R, t.z[by][bx],
-                              DepthRoots<T>{t.sqrt_h[ay][ax], t.celerity[ay][ax]},
-                              DepthRoots<T>{t.sqrt_h[by][bx], t.celerity[by][bx]}, g, dry);
-}
-
-// Flux through the edge between staged cells a (left) and b (right), exactly one of them active,
-// where edge_flux() would take a plain wall: an inactive cell inside the grid, on no boundary
-// line. The wall of boundary_flux() on the active side's staged state (within two ulps of
-// normal_state_k()'s, as staged_flux()'s sides are), without the call that reloads the state.
-template <class T, int TX, int TY>
-__device__ SILT_FORCEINLINE EdgeFlux<T> staged_wall_flux(const TileCells<T, TX, TY>& t, int ay,
-                                                         int ax, int by, int bx, bool x_normal, T g,
-                                                         T dry) {
-  const bool left = t.active[ay][ax];
-  const int y = left ? ay : by, x = left ? ax : bx;
-  const NormalState<T> in = x_normal ? NormalState<T>{t.h[y][x], t.u[y][x], t.v[y][x], t.c[y][x]}
-                                     : NormalState<T>{t.h[y][x], t.v[y][x], t.u[y][x], t.c[y][x]};
-  return boundary_edge_flux_k(kWall, in, t.z[y][x], T(0), T(0), g, dry, /*ghost_left=*/!left);
+                                                    int by, int bx, bool x_normal, bool wall, T g,
+                                                    T dry) {
+  const bool mirror_b = wall && t.active[ay][ax];  // the wall's ghost is b: both sides read a
+  const bool mirror_a = wall && !mirror_b;         // ... is a: both read b
+  if (mirror_b) {
+    by = ay;
+    bx = ax;
+  } else if (mirror_a) {
+    ay = by;
+    ax = bx;
+  }
+  const auto side = [&](int y, int x, bool mirror) {
+    const NormalState<T> s = x_normal ? NormalState<T>{t.h[y][x], t.u[y][x], t.v[y][x], t.c[y][x]}
+                                      : NormalState<T>{t.h[y][x], t.v[y][x], t.u[y][x], t.c[y][x]};
+    return mirror ? wall_ghost_k(s) : s;
+  };
+  EdgeFlux<T> f =
+      well_balanced_flux_k(side(ay, ax, mirror_a), t.z[ay][ax], side(by, bx, mirror_b), t.z[by][bx],
+                           DepthRoots<T>{t.sqrt_h[ay][ax], t.celerity[ay][ax]},
+                           DepthRoots<T>{t.sqrt_h[by][bx], t.celerity[by][bx]}, g, dry);
+  if (wall) {  // as boundary_edge_flux_k: the mirror makes these zero up to round-off
+    f.h = T(0);
+    f.ut = T(0);
+    f.c = T(0);
+  }
+  return f;
 }
 
 // The general edge flux (edges.hpp: a segment of the domain edge or of a boundary line), out of
@@ -157,7 +165,8 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
 // path; a tile whose staged cells are all active (the wet interior of a scene) is compiled
 // without that call and the registers its ABI holds. On the general path, an edge between two
 // inactive cells takes edge_flux()'s zero flux, and a mask wall (one side inactive, inside the
-// grid, in a scene without boundary lines: n_mask == 0) staged_wall_flux(), both without the call;
+// grid, in a scene without boundary lines: n_mask == 0) the same staged_flux() as an inner edge,
+// both without the call;
 // only the grid's own edge and boundary lines call general_edge_flux.
 template <bool kGeneral, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
@@ -165,28 +174,26 @@ __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
                                              int ty, int tx, Index i, Index j, bool in_box) {
   if (ty > 0 && in_box) {
     const bool a = cells.active[ty][tx], b = cells.active[ty][tx + 1];
-    if (!kGeneral || (a && b)) {
-      flux.set(0, ty, tx, staged_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry));
+    const Index gi = i + 1 + e.i0;  // the edge's global position
+    const bool wall = kGeneral && a != b && e.n_mask == 0 && gi > 0 && gi < e.gnx;
+    if (!kGeneral || (a && b) || wall) {
+      flux.set(0, ty, tx, staged_flux(cells, ty, tx, ty, tx + 1, true, wall, e.g, e.dry));
     } else if constexpr (kGeneral) {
-      const Index gi = i + 1 + e.i0;  // the edge's global position
       if (!a && !b)
         flux.set(0, ty, tx, EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)});
-      else if (e.n_mask == 0 && gi > 0 && gi < e.gnx)
-        flux.set(0, ty, tx, staged_wall_flux(cells, ty, tx, ty, tx + 1, true, e.g, e.dry));
       else
         flux.set(0, ty, tx, general_edge_flux(e, i + 1, j, Dir::x));
     }
   }
   if (tx > 0 && in_box) {
     const bool a = cells.active[ty][tx], b = cells.active[ty + 1][tx];
-    if (!kGeneral || (a && b)) {
-      flux.set(1, ty, tx, staged_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry));
+    const Index gj = j + 1 + e.j0;
+    const bool wall = kGeneral && a != b && e.n_mask == 0 && gj > 0 && gj < e.gny;
+    if (!kGeneral || (a && b) || wall) {
+      flux.set(1, ty, tx, staged_flux(cells, ty, tx, ty + 1, tx, false, wall, e.g, e.dry));
     } else if constexpr (kGeneral) {
-      const Index gj = j + 1 + e.j0;
       if (!a && !b)
         flux.set(1, ty, tx, EdgeFlux<T>{T(0), T(0), T(0), T(0), T(0)});
-      else if (e.n_mask == 0 && gj > 0 && gj < e.gny)
-        flux.set(1, ty, tx, staged_wall_flux(cells, ty, tx, ty + 1, tx, false, e.g, e.dry));
       else
         flux.set(1, ty, tx, general_edge_flux(e, i, j + 1, Dir::y));
     }
