@@ -32,16 +32,20 @@ apply_variant() {  # apply_variant V: 0 when every part applied; else none stays
   local parts=(${1//+/ }) done_parts=() part k
   for part in "${parts[@]}"; do
     if ! patch -p1 -s -N --dry-run < "$part" > /dev/null; then
-      for ((k = ${#done_parts[@]} - 1; k >= 0; k--)); do patch -R -p1 -s < "${done_parts[k]}"; done
+      for ((k = ${#done_parts[@]} - 1; k >= 0; k--)); do
+        patch -R -p1 -s --no-backup-if-mismatch < "${done_parts[k]}"
+      done
       return 1
     fi
-    patch -p1 -s < "$part"
+    patch -p1 -s --no-backup-if-mismatch < "$part"
     done_parts+=("$part")
   done
 }
 revert_variant() {  # revert_variant V: its parts taken off in reverse order
   local parts=(${1//+/ }) k
-  for ((k = ${#parts[@]} - 1; k >= 0; k--)); do patch -R -p1 -s < "${parts[k]}"; done
+  for ((k = ${#parts[@]} - 1; k >= 0; k--)); do
+    patch -R -p1 -s --no-backup-if-mismatch < "${parts[k]}"
+  done
 }
 keep() {  # keep NAME: this build's silt under $BINS/NAME/apps/silt
   mkdir -p "$BINS/$1/apps/silt" && cp build-gpu/apps/silt/silt "$BINS/$1/apps/silt/silt"
