@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Variants of the tree in one GPU call, from one build dir (build-gpu, device_run.sh's flags).
 # Builds `silt` and TARGETS for the tree as it is ("main") and copies `silt` aside; then for each
-# PATCH in turn: touches the files it changes, applies it, rebuilds `silt` and TARGETS, runs `ctest
-# -L gpu -R "$TESTS"` when TESTS is set (main's too, unless TESTS_MAIN=0), copies `silt` aside,
-# takes the patch off and touches the files again. Then ROUNDS rounds (default 2) of BENCH, main and each variant alternating.
+# PATCH in turn: touches the files it changes, applies it, rebuilds `silt`, TARGETS and VTARGETS
+# (targets that only the variants have, e.g. a test a patch adds), runs `ctest -L gpu -R
+# "$TESTS"` when TESTS is set (main's too, unless TESTS_MAIN=0), copies `silt` aside, takes the
+# patch off and touches the files again. Then ROUNDS rounds (default 2) of BENCH, main and each
+# variant alternating.
 # BENCH: a command line, run with bash; {silt} is replaced by the variant's binary, {build} by a
 # folder that holds it as apps/silt/silt (what bench/swe_real_run.sh takes as its build dir).
 # A variant or a round not begun LAST seconds into the call (default 480) is skipped.
 # The touching: the device machine copies the tree with its files' own times, which are older
 # than the objects a patch of an earlier call left in build-gpu; without it ninja relinks those.
 # Prints numbers, asserts nothing; logs in $OUT (build-NAME.txt, ctest-NAME.txt).
-#   TARGETS="swe_batch_test" TESTS="swe_batch|ensemble_batch" \
+#   TARGETS="swe_batch_test" VTARGETS="swe_dry_skip_test" TESTS="swe_batch|swe_dry_skip" \
 #   BENCH='{silt} bench swe --backend cuda --sizes 64M --precision float64' \
-#     bash bench/variants_gpu.sh bench/variants/wall-one-flux.patch
+#     bash bench/variants_gpu.sh bench/variants/dry-skip.patch bench/variants/dry-gate.patch
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/silt-out}
@@ -70,7 +72,8 @@ for p in "$@"; do
   if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "$name skipped at $SECONDS s"; continue; fi
   touch_files "$p"
   if apply_variant "$p"; then
-    if cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-$name.txt" 2>&1; then
+    if cmake --build build-gpu --target silt ${TARGETS:-} ${VTARGETS:-} \
+      > "$OUT/build-$name.txt" 2>&1; then
       keep "$name"
       names+=("$name")
       tests "$name"
