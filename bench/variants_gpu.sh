@@ -8,7 +8,8 @@
 # variant alternating.
 # BENCH: a command line, run with bash; {silt} is replaced by the variant's binary, {build} by a
 # folder that holds it as apps/silt/silt (what bench/swe_real_run.sh takes as its build dir).
-# A variant or a round not begun LAST seconds into the call (default 480) is skipped.
+# A variant or a round not begun LAST seconds into the call (default 480) is skipped; BENCH_ONLY=1
+# then runs the rounds alone on the same warm machine, from the binaries kept in $BINS.
 # The touching: the device machine copies the tree with its files' own times, which are older
 # than the objects a patch of an earlier call left in build-gpu; without it ninja relinks those.
 # Prints numbers, asserts nothing; logs in $OUT (build-NAME.txt, ctest-NAME.txt).
@@ -60,36 +61,55 @@ tests() {  # tests NAME (TESTS_MAIN=0: not for main)
   grep -E "Test +#|tests passed" "$OUT/ctest-$1.txt" | sed "s|^|$1: |"
 }
 
-for p in "$@"; do touch_files "$p"; done
-BUILD_TARGETS="silt ${TARGETS:-}" bash bench/device_run.sh build > "$OUT/build-main.txt" 2>&1
-tail -1 "$OUT/build-main.txt"
-echo "[$SECONDS s] main built"
-keep main
-tests main
-names=(main)
-for p in "$@"; do
-  name=$(for part in ${p//+/ }; do basename "$part" .patch; done | paste -sd+)
-  if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "$name skipped at $SECONDS s"; continue; fi
-  touch_files "$p"
-  if apply_variant "$p"; then
-    if cmake --build build-gpu --target silt ${TARGETS:-} ${VTARGETS:-} \
-      > "$OUT/build-$name.txt" 2>&1; then
-      keep "$name"
-      names+=("$name")
-      tests "$name"
-    else
-      echo "$name: build failed (build-$name.txt)"
-      tail -20 "$OUT/build-$name.txt"
-    fi
-    revert_variant "$p"
+variant_name() {  # variant_name V: A+B for A.patch+B.patch
+  local part
+  for part in ${1//+/ }; do basename "$part" .patch; done | paste -sd+
+}
+# BENCH_ONLY=1: no build and no test, BENCH's rounds over the binaries an earlier call of this
+# script left in $BINS on this (warm) machine, main's and each named variant's that it holds.
+if [ "${BENCH_ONLY:-0}" = 1 ]; then
+  names=(main)
+  for p in "$@"; do
+    name=$(variant_name "$p")
+    if [ -x "$BINS/$name/apps/silt/silt" ]; then names+=("$name"); else echo "$name: not built"; fi
+  done
+fi
+
+build_variants() {  # main and each variant: built, tested, kept in $BINS (names: those built)
+  for p in "$@"; do touch_files "$p"; done
+  BUILD_TARGETS="silt ${TARGETS:-}" bash bench/device_run.sh build > "$OUT/build-main.txt" 2>&1
+  tail -1 "$OUT/build-main.txt"
+  echo "[$SECONDS s] main built"
+  keep main
+  tests main
+  names=(main)
+  for p in "$@"; do
+    name=$(variant_name "$p")
+    if [ "$SECONDS" -gt "${LAST:-480}" ]; then echo "$name skipped at $SECONDS s"; continue; fi
     touch_files "$p"
-  else
-    echo "$name: does not apply"
+    if apply_variant "$p"; then
+      if cmake --build build-gpu --target silt ${TARGETS:-} ${VTARGETS:-} \
+        > "$OUT/build-$name.txt" 2>&1; then
+        keep "$name"
+        names+=("$name")
+        tests "$name"
+      else
+        echo "$name: build failed (build-$name.txt)"
+        tail -20 "$OUT/build-$name.txt"
+      fi
+      revert_variant "$p"
+      touch_files "$p"
+    else
+      echo "$name: does not apply"
+    fi
+    echo "[$SECONDS s] $name done"
+  done
+  # The tree as it was, for a later call on this machine.
+  if [ $# -gt 0 ]; then
+    cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-main-again.txt" 2>&1
   fi
-  echo "[$SECONDS s] $name done"
-done
-# The tree as it was, for a later call on this machine.
-[ $# -gt 0 ] && cmake --build build-gpu --target silt ${TARGETS:-} > "$OUT/build-main-again.txt" 2>&1
+}
+[ "${BENCH_ONLY:-0}" = 1 ] || build_variants "$@"
 
 [ -n "${BENCH:-}" ] || exit 0
 for r in $(seq 1 "${ROUNDS:-2}"); do
