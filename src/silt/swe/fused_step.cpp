@@ -166,8 +166,7 @@ __device__ __noinline__ EdgeFlux<T> general_edge_flux(const EdgeView<T>& e, Inde
 // without that call and the registers its ABI holds. On the general path, an edge between two
 // inactive cells takes edge_flux()'s zero flux, and a mask wall (one side inactive, inside the
 // grid, in a scene without boundary lines: n_mask == 0) the same staged_flux() as an inner edge,
-// both without the call;
-// only the grid's own edge and boundary lines call general_edge_flux.
+// both without the call; only the grid's own edge and boundary lines call general_edge_flux.
 template <bool kGeneral, class T, int TX, int TY>
 __device__ SILT_FORCEINLINE void tile_fluxes(const TileCells<T, TX, TY>& cells,
                                              TileFluxes<T, TX, TY>& flux, const EdgeView<T>& e,
