@@ -27,11 +27,13 @@ M.S.COLD += [
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
-# float32 tiles 32 x 12: staged 36 x 16, predicted cells 34 x 14 less the corners (the loop runs
-# over all 476), edges 12 x 33 and 13 x 32; float64 32 x 4.
+# The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 20: staged
+# 36 x 24, predicted cells 34 x 22 less the corners (the loop runs over all 748), edges 20 x 33 and
+# 21 x 32; float64 32 x 12: staged 36 x 16, predicted 34 x 14, edges 12 x 33 and 13 x 32.
+HANCOCK_OY = {"float32": 20, "float64": 12}
 HANCOCK = {
-    "float32": [(576, 2), (476, 1), (396, 1), (416, 1), (384, 1)],
-    "float64": [(288, 2), (204, 1), (132, 1), (160, 1), (128, 1)],
+    "float32": [(864, 2), (748, 1), (660, 1), (672, 1), (640, 1)],
+    "float64": [(576, 2), (476, 1), (396, 1), (416, 1), (384, 1)],
 }
 PHASES = ["stage", "slopes+predict", "edges", "edges", "update"]
 
@@ -58,7 +60,7 @@ def main():
     step = {}
     for cfl in (False, True):
         tiles = {prec: (f"hancock_tile_kernelILb{int(cfl)}E{'f' if prec == 'float32' else 'd'}"
-                        f"Li32ELi{M.TILES[prec][1] // 32}E", M.TILES[prec][1], HANCOCK[prec])
+                        f"Li32ELi{HANCOCK_OY[prec]}E", 32 * HANCOCK_OY[prec], HANCOCK[prec])
                  for prec in HANCOCK}
         step[cfl] = M.tables(sass, ptxas, tiles, PHASES,
                              "MUSCL-Hancock kernel" + (" with the CFL speed" if cfl else ""),
