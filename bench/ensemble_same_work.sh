@@ -24,7 +24,8 @@ ens=(scenes/dam_break_1m.json --backend cuda --set grid.nx=1000 --set grid.ny=10
   --batch-members off)
 big=(scenes/dam_break_1m.json --backend cuda --set grid.nx=8000 --set grid.ny=8000
   --set grid.dx=0.125 --set run.end_time=7.5 --set run.output_interval=7.5 --set manning=0.0315)
-timed() {  # timed NAME ARGS...: one whole process, its wall and its last lines
+timed() {  # timed NAME COMMAND...: one whole process, its wall and its last lines (the
+  # preloads go on COMMAND through env, so that date and awk here run without them)
   local name=$1 t0 t1
   shift
   t0=$(date +%s.%N)
@@ -35,15 +36,15 @@ timed() {  # timed NAME ARGS...: one whole process, its wall and its last lines
   grep "^exit_times" "$OUT/$name.log" | tail -n 6
 }
 for r in $(seq 1 "${ROUNDS:-2}"); do
-  LD_PRELOAD=$work/libexittimes.so timed "ens$r" "$silt" run "${ens[@]}"
+  timed "ens$r" env LD_PRELOAD="$work/libexittimes.so" "$silt" run "${ens[@]}"
   timed "big$r" "$silt" run "${big[@]}"
 done
 for name in ens big; do
   args=("${ens[@]}")
   [ "$name" = big ] && args=("${big[@]}")
-  CUDA_INJECTION64_PATH=$work/libgpubusy.so LD_LIBRARY_PATH=$C/lib:${LD_LIBRARY_PATH:-} \
-    GPU_BUSY=$OUT/busy-$name.txt GPU_BUSY_BUCKET_MS=100 \
-    timed "busy-$name" "$silt" run "${args[@]}"
+  timed "busy-$name" env CUDA_INJECTION64_PATH="$work/libgpubusy.so" \
+    LD_LIBRARY_PATH="$C/lib:${LD_LIBRARY_PATH:-}" GPU_BUSY="$OUT/busy-$name.txt" \
+    GPU_BUSY_BUCKET_MS=100 "$silt" run "${args[@]}"
   grep -E "^gpu busy|^kernel " "$OUT/busy-$name.txt" | head -n 8
 done
 "$silt" bench swe --backend cuda --sizes 64M --precision float64 2>&1 | tail -n 3
