@@ -14,7 +14,7 @@ for pair in "$@"; do
   name=${pair%%=*}
   bin=${pair#*=}
   echo "== ncu hancock_tile_kernel: $name ($SIZE, float32)"
-  timeout 180 ncu --clock-control none --kernel-name-base demangled -k 'regex:hancock_tile_kernel' \
+  timeout "${NCU_TIMEOUT:-100}" ncu --clock-control none --kernel-name-base demangled -k 'regex:hancock_tile_kernel' \
     --launch-skip 40 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section MemoryWorkloadAnalysis \
