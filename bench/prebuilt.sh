@@ -17,6 +17,7 @@ PRE=.snap/pre
 BINS=${BINS:-/tmp/silt-variants}
 targets=(${PRE_TARGETS:-swe_hancock_test})
 name_of() { local part; for part in ${1//+/ }; do basename "$part" .patch; done | paste -sd+; }
+touch_existing() { local f; for f in "$@"; do [ -f "$f" ] && touch "$f"; done; }
 target_path() { find build-gpu -type f -name "$1" -perm -u+x | head -1; }
 save() {  # save NAME: build-gpu's silt and targets into $PRE/NAME
   local t p
@@ -37,7 +38,7 @@ pack)
   save main
   for p in "$@"; do
     files=$(for part in ${p//+/ }; do grep '^+++ b/' "$part" | sed 's|^+++ b/||'; done)
-    touch $files
+    touch_existing $files
     ok=1
     for part in ${p//+/ }; do patch -p1 -s -N --no-backup-if-mismatch < "$part" || ok=0; done
     if [ $ok = 1 ] && cmake --build build-gpu --target silt "${targets[@]}" > /dev/null; then
@@ -48,7 +49,7 @@ pack)
     for part in $(echo ${p//+/ } | tr ' ' '\n' | tac); do
       patch -R -p1 -s --no-backup-if-mismatch < "$part"
     done
-    touch $files
+    touch_existing $files
   done
   cmake --build build-gpu --target silt "${targets[@]}" > /dev/null
   du -sh "$PRE"
