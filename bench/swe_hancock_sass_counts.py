@@ -3,7 +3,10 @@
 hancock_tile_kernel<kCfl, T>) per phase and owned cell, without a GPU, beside the muscl scheme's
 per step: as swe_muscl_sass_counts.py (the same compile, the same cold regions, static and hot),
 over the Hancock kernel's loops: stage, slopes+predict (x and y slopes and the predictor of each
-predicted cell in one loop; two loops before 2026-12-06d), edges x and y, update. Prints a table per precision and kernel (kCfl false: as the muscl
+predicted cell in one loop; two loops before 2026-12-06d), edges (the y edges, then the tile's
+east column of x edges), update+x edges (each cell's update with its west x edge, computed by the
+thread that updates it; before hancock2 the x edges were a loop of the edges phase). Prints a
+table per precision and kernel (kCfl false: as the muscl
 stage kernel that swe_muscl_sass_counts.py counts; kCfl true: with the CFL reduction, as the
 engine runs it without point sources), then the hot instructions per owned cell and step of both
 schemes (muscl: two stages of its stage kernel).
@@ -27,15 +30,16 @@ M.S.COLD += [
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
-# The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 20: staged
-# 36 x 24, predicted cells 34 x 22 less the corners (the loop runs over all 748), edges 20 x 33 and
-# 21 x 32; float64 32 x 12: staged 36 x 16, predicted 34 x 14, edges 12 x 33 and 13 x 32.
-HANCOCK_OY = {"float32": 20, "float64": 12}
+# The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 18: staged
+# 36 x 22, predicted cells 34 x 20 less the corners (the loop runs over all 680), y edges 19 x 32,
+# the east column's 18 x edges, the update's 576 cells with their west x edges; float64 32 x 12:
+# staged 36 x 16, predicted 34 x 14, y edges 13 x 32, the column's 12, the update's 384.
+HANCOCK_OY = {"float32": 18, "float64": 12}
 HANCOCK = {
-    "float32": [(864, 2), (748, 1), (660, 1), (672, 1), (640, 1)],
-    "float64": [(576, 2), (476, 1), (396, 1), (416, 1), (384, 1)],
+    "float32": [(792, 2), (680, 1), (608, 1), (18, 1), (576, 1)],
+    "float64": [(576, 2), (476, 1), (416, 1), (12, 1), (384, 1)],
 }
-PHASES = ["stage", "slopes+predict", "edges", "edges", "update"]
+PHASES = ["stage", "slopes+predict", "edges", "edges", "update+x edges"]
 
 
 def main():

@@ -86,8 +86,12 @@ def tables(sass, ptxas, tiles, phases, what, tail=0):
     for prec, (key, cells, items) in tiles.items():
         ins, labels = kernel(sass, key)
         loops = []
-        for a, text, _ in ins:
+        for a, text, frames in ins:
             m = re.search(r"BRA.*`\((\.L_x_\d+)\)", text)
+            # A warp shuffle's fallback for a diverged warp (sm_30_intrinsics.hpp) branches back
+            # into its loop from beyond the kernel's end: not a loop of its own.
+            if any(path.endswith("sm_30_intrinsics.hpp") for path, _ in frames[:1]):
+                continue
             if m and labels.get(m.group(1)) is not None and labels[m.group(1)] < a:
                 loops.append((labels[m.group(1)], a))
         if len(items) < len(loops) <= len(items) + tail:

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "silt/core/atomic.hpp"
@@ -44,16 +45,20 @@ template <class T>
 constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
-// The MUSCL-Hancock tile kernel's: 32 x 20 cells at three blocks per SM in float32 (~73 KB), 32 x
-// 12 at two in float64 (~93 KB; up to 128 registers), in dynamic shared memory. Measured at 64M
-// cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-h100.md): float32 rows 12 /
-// 16 / 20 at three blocks 14.08 / 14.85 / 15.98 G cell-updates/s (24 at two: 11.99); float64 rows
-// 4 / 8 / 12 / 14 at two blocks 3.68 / 4.58 / 5.73 / 5.68 G. Taller tiles spend fewer of their
-// cells on the ghost ring; the blocks per SM must stay.
+// The MUSCL-Hancock tile kernel's: 32 x 18 cells at four blocks per SM in float32 (~53 KB; 64
+// registers, some spilled), 32 x 12 at two in float64 (~75 KB; up to 128 registers), in dynamic
+// shared memory. Measured at 64M cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-
+// h100.md), with the x fluxes still in shared memory: float32 rows 12 / 16 / 20 at three blocks
+// 14.08 / 14.85 / 15.98 G cell-updates/s (24 at two: 11.99); float64 rows 4 / 8 / 12 / 14 at two
+// blocks 3.68 / 4.58 / 5.73 / 5.68 G. Taller tiles spend fewer of their cells on the ghost ring;
+// more blocks per SM hide more latency (two to three: +35%). Without the x fluxes' array
+// (hancock_update_phase) four float32 tiles of 32 x 18 fit an SM: 17.74 G against 16.07 G at 32 x
+// 20 and three blocks, float64 6.13 G against 5.75 G (H100, the same call;
+// bench/results/swe-hancock-xreg4-2026-12-07b-h100.md).
 template <class T>
-constexpr int kHancockOY = sizeof(T) == 4 ? 20 : 12;
+constexpr int kHancockOY = sizeof(T) == 4 ? 18 : 12;
 template <class T>
-constexpr int kHancockMinBlocks = kMinBlocks<T>;
+constexpr int kHancockMinBlocks = sizeof(T) == 4 ? 4 : 2;
 
 #if defined(__CUDA_ARCH__)
 #define SILT_MUSCL_TILE_NOINLINE __noinline__
@@ -128,6 +133,10 @@ template <class T, int W, int H>
 SILT_HD SILT_FORCEINLINE EdgeFlux<T> get_flux(const T (&a)[5][H][W], int y, int x) {
   return EdgeFlux<T>{a[0][y][x], a[1][y][x], a[2][y][x], a[3][y][x], a[4][y][x]};
 }
+template <class T, int H>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> get_col(const T (&a)[5][H], int y) {
+  return EdgeFlux<T>{a[0][y], a[1][y], a[2][y], a[3][y], a[4][y]};
+}
 
 // The staged cells as cell_slopes_of() reads them (muscl_edges.hpp's ViewCells over the tile):
 // local coordinates, the tile's first cell at (0, 0).
@@ -156,9 +165,22 @@ SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T
   t.active[y + 2][x + 2] = inside && load(e.active.ptr + off) != 0;
   auto& st = t.staged();
   st.h[y + 2][x + 2] = s.h;
-  st.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
-  st.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
-  st.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    // One reciprocal for the three quotients: with fast math a float quotient q / h is q times
+    // the approximate reciprocal of h (MUFU.RCP, FMUL), so these are velocity_k's and
+    // concentration_k's values to the bit; ptxas took the reciprocal three times.
+    const T r = T(1) / s.h;
+    st.u[y + 2][x + 2] = s.h > e.dry ? s.hu * r : T(0);
+    st.v[y + 2][x + 2] = s.h > e.dry ? s.hv * r : T(0);
+    st.c[y + 2][x + 2] = s.h > T(0) ? s.hc * r : T(0);
+  } else
+#endif
+  {
+    st.u[y + 2][x + 2] = velocity_k(s.h, s.hu, e.dry);
+    st.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
+    st.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
+  }
   t.z[y + 2][x + 2] = load(e.z.ptr + off);
 }
 
@@ -294,19 +316,21 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
 // cells as MusclTile's (x in [-2, OX + 2), y in [-2, OY + 2) at [y + 2][x + 2]); the slopes along
 // x and along y and the predicted primitive state (ph, pu, pv, pc) of each cell whose predicted
 // face an edge of the tile's cells reads (x in [-1, OX], y in [0, OY), and x in [0, OX), y in
-// [-1, OY]: the ring of one without its corners), at [y + 1][x + 1]; the fluxes as MusclTile's.
-// The slopes and the predictor are one phase (a cell's predictor reads only its own slopes and
-// the staged cells, which it leaves as they are); the fluxes share the memory of the staged h, u,
-// v, c, which no phase after the predictor reads (the flux phase reads the predicted state and
-// the staged bed and activity).
+// [-1, OY]: the ring of one without its corners), at [y + 1][x + 1]. Fluxes: through the south
+// edge of cell (x, y), y in [0, OY], at fy[y][x] (MusclTile's), and through the east edge of the
+// tile's last column, x = OX, at fe[y]; every other x edge is the update's, computed by the thread
+// that updates the cell (hancock_update_phase), not stored. The slopes and the predictor are one
+// phase (a cell's predictor reads only its own slopes and the staged cells, which it leaves as
+// they are); the fluxes share the memory of the staged h, u, v, c, which no phase after the
+// predictor reads (the flux phases read the predicted state and the staged bed and activity).
 template <class T, int OX, int OY>
 struct HancockTile {
-  static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
+  static constexpr int SX = OX + 4, SY = OY + 4;
   struct Staged {
     T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX];
   };
   struct Fluxes {
-    T fx[5][OY][OX + 1], fy[5][OY + 1][OX];
+    T fy[5][OY + 1][OX], fe[5][OY];
   };
   union {
     Staged staged_;
@@ -454,6 +478,47 @@ SILT_HD SILT_MUSCL_TILE_NOINLINE FluxDifferences<T> hancock_boundary_differences
                               cells.is_active(x, y + 1))};
 }
 
+// A staged cell and its four neighbours (the cells its slopes read), each loaded once, in
+// StagedCells' shape for cell_slopes_of: the centre (x0, y0) and its west, east, south and north
+// neighbours (after inlining the offsets the slopes ask for are constants, so each access picks
+// its cell at compile time; a boundary slope's runtime choice of neighbour is a select). Through
+// StagedCells each slope's branch loaded its own copies (the centre, the neighbours' activity and
+// bed twice or more).
+template <class T>
+struct StencilCells {
+  struct Cell {
+    T h, u, v, c, z;
+    bool active;
+  };
+  Cell C, W, E, S, N;
+  int x0, y0;
+  template <class Tile>
+  static SILT_HD SILT_FORCEINLINE Cell load(const Tile& t, int x, int y) {
+    const auto& s = t.staged();
+    return Cell{s.h[y + 2][x + 2], s.u[y + 2][x + 2], s.v[y + 2][x + 2],
+                s.c[y + 2][x + 2], t.z[y + 2][x + 2], t.active[y + 2][x + 2] != 0};
+  }
+  template <class Tile>
+  SILT_HD SILT_FORCEINLINE StencilCells(const Tile& t, int x, int y)
+      : C(load(t, x, y)),
+        W(load(t, x - 1, y)),
+        E(load(t, x + 1, y)),
+        S(load(t, x, y - 1)),
+        N(load(t, x, y + 1)),
+        x0(x),
+        y0(y) {}
+  SILT_HD SILT_FORCEINLINE Cell at(Index i, Index j) const {
+    const int di = int(i) - x0, dj = int(j) - y0;
+    return di < 0 ? W : di > 0 ? E : dj < 0 ? S : dj > 0 ? N : C;
+  }
+  SILT_HD bool is_active(Index i, Index j) const { return at(i, j).active; }
+  SILT_HD NormalState<T> normal(Index i, Index j, Dir d) const {
+    const Cell k = at(i, j);
+    return d == Dir::x ? NormalState<T>{k.h, k.u, k.v, k.c} : NormalState<T>{k.h, k.v, k.u, k.c};
+  }
+  SILT_HD T z(Index i, Index j) const { return at(i, j).z; }
+};
+
 // MUSCL-Hancock phase 1: each predicted cell's slopes along x and y (muscl's cell_slopes_of, into
 // the tile for the flux phase) and its half-step state (hancock_predict_k, into ph, pu, pv, pc),
 // with half the step's rain and friction (their fields from global memory).
@@ -461,21 +526,18 @@ template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
                            const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
-  const StagedCells<T, HancockTile<T, OX, OY>> cells{t};
   for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
     const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
-    if (!predicted_cell<OX, OY>(x, y, at) || !cells.is_active(x, y)) continue;
+    if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
+    const StencilCells<T> cells(t, x, y);
     const Slopes<T> sx = cell_slopes_of(cells, x, y, Dir::x, e.dry),
                     sy = cell_slopes_of(cells, x, y, Dir::y, e.dry);
     put_slopes(t.sx, y + 1, x + 1, sx);
     put_slopes(t.sy, y + 1, x + 1, sy);
     const NormalState<T> c = cells.normal(x, y, Dir::x);
     const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
-    const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
-    const T manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     // A cell beside a boundary: its faces there take the boundary flux.
-    const bool inner = t.active[y + 2][x + 1] != 0 && t.active[y + 2][x + 3] != 0 &&
-                       t.active[y + 1][x + 2] != 0 && t.active[y + 3][x + 2] != 0;
+    const bool inner = cells.W.active && cells.E.active && cells.S.active && cells.N.active;
     FluxDifference<T> fx, fy;
     if (inner) {
       fx = hancock_flux_difference_k(c, sx, e.g);
@@ -485,6 +547,11 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
       fx = b.x;
       fy = b.y;
     }
+    // Rain and Manning n after the flux differences: live across the boundary cells' out-of-line
+    // call, ptxas kept them on the stack (a local store and load each per predicted cell at 64
+    // registers; float64 too).
+    const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
+    const T manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
     const HancockParams<T> hp{
         e.g, fresh(hs.hp.k), fresh(hs.hp.limit), fresh(hs.hp.half_dt), rain, manning, e.dry};
     const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
@@ -495,28 +562,92 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
   }
 }
 
+// MUSCL-Hancock phase 2: the south edge of each of the tile's cells and the north edge of its top
+// row (fy), and the east edge of its last column (fe; a full tile's only: a narrower tile's east
+// edge is the update's, as its other x edges). The column's edges go to the block's last threads
+// (first from the end: thread 0 on the host), which the y edges leave with one item fewer.
+template <class T, int OX, int OY>
+SILT_HD void hancock_flux_phase(HancockTile<T, OX, OY>& t, const EdgeView<T>& e,
+                                const TilePlace& at, int first, int stride) {
+  auto& f = t.fluxes();
+  for (int k = first; k < (OY + 1) * OX; k += stride) {
+    const int x = k % OX, y = k / OX;
+    if (x < at.nxb && y <= at.nyb)
+      put_flux(f.fy, y, x, tile_edge_flux(t, e, x, y, Dir::y, at.i0 + x, at.j0 + y));
+  }
+  if (at.nxb == OX) {
+    for (int y = stride - 1 - first; y < at.nyb; y += stride) {
+      const EdgeFlux<T> g = tile_edge_flux(t, e, OX, y, Dir::x, at.i0 + OX, at.j0 + y);
+      f.fe[0][y] = g.h;
+      f.fe[1][y] = g.un_left;
+      f.fe[2][y] = g.un_right;
+      f.fe[3][y] = g.ut;
+      f.fe[4][y] = g.c;
+    }
+  }
+}
+
+// The flux of the lane above (lane + 1) of the warp on the device (every lane must call it); f
+// itself on the host.
+template <class T>
+SILT_HD SILT_FORCEINLINE EdgeFlux<T> next_lane_flux(const EdgeFlux<T>& f) {
+#if defined(__CUDA_ARCH__)
+  constexpr unsigned kAll = 0xffffffffu;
+  return EdgeFlux<T>{__shfl_down_sync(kAll, f.h, 1), __shfl_down_sync(kAll, f.un_left, 1),
+                     __shfl_down_sync(kAll, f.un_right, 1), __shfl_down_sync(kAll, f.ut, 1),
+                     __shfl_down_sync(kAll, f.c, 1)};
+#else
+  return f;
+#endif
+}
+
 // MUSCL-Hancock phase 3: the tile's cells of the box, as phase_hancock (update_phase's final
 // stage without Heun's average) on the step's constants hs; dt (float64: the boundary volume,
 // infiltration, a raster's rain) read from the clock where a cell takes it. step: dt > 0 (else
 // the state is carried over and the fluxes were not computed). Returns the largest wave speed of
-// the owned cells' new state with kCfl, else 0.
+// the owned cells' new state with kCfl, else 0. The x edges but the last column's (fe) are
+// computed here: on the device a warp is a row of the tile (OX = 32, the items in order), lane x
+// computes the west edge of cell x (x <= nxb) and takes its east edge from lane x + 1 (lane 31
+// from fe); on the host (first 0, stride 1: a row's cells in order) each cell computes its east
+// edge and hands it to the next cell as its west edge. Each edge once, the same flux either way.
 template <bool kCfl, class T, int OX, int OY>
 SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView<T>& v,
                                const TilePlace& at, bool step, const HancockStep<T>& hs, int first,
                                int stride) {
+  static_assert(OX == 32, "hancock_update_phase: a warp is a row of the tile");
   T speed = T(0);
   CellUpdateParams<T> p{T(0), T(0), T(0), v.e.g, v.e.dry, T(0)};
+#if !defined(__CUDA_ARCH__)
+  EdgeFlux<T> carry{T(0), T(0), T(0), T(0), T(0)};  // the previous cell's east edge
+#endif
   for (int k = first; k < OX * OY; k += stride) {
     const int x = k % OX, y = k / OX;
-    if (x >= at.nxb || y >= at.nyb) continue;
+    if (y >= at.nyb) continue;  // the whole warp on the device
+    const bool own = x < at.nxb;
     const Index i = at.i0 + x, j = at.j0 + y;
     const Index off = v.e.h.offset(i, j);  // every field's (muscl_update_cell)
-    const bool update = step && v.e.active.ptr[off] != 0;
-    CellState<T> s{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
+    const bool update = own && step && v.e.active.ptr[off] != 0;
+    CellState<T> s{T(0), T(0), T(0), T(0)};
+    if (own) s = CellState<T>{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
+    EdgeFlux<T> w{T(0), T(0), T(0), T(0), T(0)}, ea = w;
+    if (step) {
+#if defined(__CUDA_ARCH__)
+      if (x <= at.nxb) w = tile_edge_flux(t, v.e, x, y, Dir::x, i, j);
+      ea = next_lane_flux(w);
+      if (x == OX - 1 && own) ea = get_col(t.fluxes().fe, y);
+#else
+      if (own) {
+        w = x == 0 ? tile_edge_flux(t, v.e, 0, y, Dir::x, i, j) : carry;
+        ea = x + 1 < OX ? tile_edge_flux(t, v.e, x + 1, y, Dir::x, i + 1, j)
+                        : get_col(t.fluxes().fe, y);
+        carry = ea;
+      }
+#endif
+    }
+    if (!own) continue;
     if (update) {
       const auto& f = t.fluxes();
-      const EdgeFlux<T> w = get_flux(f.fx, y, x), ea = get_flux(f.fx, y, x + 1),
-                        so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
+      const EdgeFlux<T> so = get_flux(f.fy, y, x), n = get_flux(f.fy, y + 1, x);
       p.dtdx = fresh(hs.up.dtdx);
       p.dt = fresh(hs.up.dt);
       p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : fresh(hs.rain);
@@ -534,8 +665,8 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
       s = tile_infiltrate(v.forcing, s, off, update, v.clock[kDt], v.e.dry);
     if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
     if (kCfl && update && v.e.owns(i, j)) {
-      const T w = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
-      speed = w > speed ? w : speed;
+      const T ws = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
+      speed = ws > speed ? ws : speed;
     }
     store_new(v, off, s);
   }
@@ -580,7 +711,14 @@ template <bool kCfl, class T, int OX, int OY>
 __global__ void __launch_bounds__(kThreads, kHancockMinBlocks<T>)
     hancock_tile_kernel(const __grid_constant__ SolverView<T> v, const Box2 box) {
   extern __shared__ __align__(16) unsigned char tile_memory[];
-  HancockTile<T, OX, OY>& t = *reinterpret_cast<HancockTile<T, OX, OY>*>(tile_memory);
+  // The tile's address in a register for the whole kernel: as a constant ptxas rematerialised it
+  // in every loop body (S2R of the CTA's shared window, then three integer instructions, 2-3
+  // times per item of each phase). The empty asm hides where it points; the assumption gives the
+  // state space back, so the phases keep their shared loads and stores.
+  unsigned char* memory = tile_memory;
+  asm volatile("" : "+l"(memory));
+  __builtin_assume(__isShared(memory));
+  HancockTile<T, OX, OY>& t = *reinterpret_cast<HancockTile<T, OX, OY>*>(memory);
   const int tid = threadIdx.y * kThreadsX + threadIdx.x;
   const TilePlace at = tile_place<OX, OY>(box, blockIdx.x, blockIdx.y);
   const double dt = v.clock[kDt];
@@ -593,7 +731,7 @@ __global__ void __launch_bounds__(kThreads, kHancockMinBlocks<T>)
     __syncthreads();
     predict_phase(t, v, at, hs, tid, kThreads);
     __syncthreads();
-    flux_phase(t, v.e, at, tid, kThreads);
+    hancock_flux_phase(t, v.e, at, tid, kThreads);
     __syncthreads();
   }
   const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, tid, kThreads);
@@ -661,7 +799,7 @@ void run_host(const SolverView<T>& v, const EdgeView<T>& src, Box2 box) {
 
 // The host's MUSCL-Hancock tiles, as run_host.
 // Each thread's tile on the heap, allocated once a launch and not zeroed (the phases write what
-// they read): 73-93 KB would overflow a thread stack of 64 KB (OMP_STACKSIZE).
+// they read): 53-75 KB would overflow a thread stack of 64 KB (OMP_STACKSIZE).
 template <bool kCfl, class T>
 void run_hancock_host(const SolverView<T>& v, Box2 box) {
   constexpr int OX = kOX, OY = kHancockOY<T>;
@@ -680,7 +818,7 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
       if (step) {
         stage_phase(t, v.e, at, 0, 1);
         predict_phase(t, v, at, hs, 0, 1);
-        flux_phase(t, v.e, at, 0, 1);
+        hancock_flux_phase(t, v.e, at, 0, 1);
       }
       const T speed = hancock_update_phase<kCfl>(t, v, at, step, hs, 0, 1);
       if (kCfl && speed > T(0)) atomic_max(v.smax, speed);
