@@ -3,7 +3,7 @@
 # in .snap/pre (git-ignored; carry [".deps", ".snap"]), so that a scarce GPU call times and tests
 # variants without building them there (a fresh build there takes ~130 s, each variant ~100 s).
 #   bash bench/prebuilt.sh pack [PATCH...]   here, over build-gpu (configured as device_run.sh's
-#       build, -DSILT_ENABLE_CUDA=ON): `silt` and PRE_TARGETS (default swe_hancock_test) for the
+#       build, -DSILT_ENABLE_CUDA=ON): `silt` and PRE_TARGETS (default swe_hancock_test; "" none) for the
 #       tree as it is ("main") and with each PATCH applied in turn (bench/variants_gpu.sh's
 #       names), xz-compressed into .snap/pre/NAME/, with the Debian libraries silt links that the
 #       GPU machine's image may lack (PRE_DEBS, downloaded into .snap/pre/debs).
@@ -15,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 PRE=.snap/pre
 BINS=${BINS:-/tmp/silt-variants}
-targets=(${PRE_TARGETS:-swe_hancock_test})
+targets=(${PRE_TARGETS-swe_hancock_test})
 name_of() { local part; for part in ${1//+/ }; do basename "$part" .patch; done | paste -sd+; }
 touch_existing() { local f; for f in "$@"; do [ -f "$f" ] && touch "$f"; done; }
 target_path() { find build-gpu -type f -name "$1" -perm -u+x | head -1; }
