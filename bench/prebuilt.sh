@@ -39,15 +39,19 @@ pack)
   for p in "$@"; do
     files=$(for part in ${p//+/ }; do grep '^+++ b/' "$part" | sed 's|^+++ b/||'; done)
     touch_existing $files
-    ok=1
-    for part in ${p//+/ }; do patch -p1 -s -N --no-backup-if-mismatch < "$part" || ok=0; done
-    if [ $ok = 1 ] && cmake --build build-gpu --target silt "${targets[@]}" > /dev/null; then
+    applied=()  # the parts applied, each checked first: a stack goes on whole or not at all
+    for part in ${p//+/ }; do
+      patch -p1 -s -N --dry-run < "$part" > /dev/null || break
+      patch -p1 -s --no-backup-if-mismatch < "$part" && applied+=("$part")
+    done
+    if [ ${#applied[@]} = $(echo ${p//+/ } | wc -w) ] &&
+      cmake --build build-gpu --target silt "${targets[@]}" > /dev/null; then
       save "$(name_of "$p")"
     else
       echo "$(name_of "$p"): not built"
     fi
-    for part in $(echo ${p//+/ } | tr ' ' '\n' | tac); do
-      patch -R -p1 -s --no-backup-if-mismatch < "$part"
+    for ((k = ${#applied[@]} - 1; k >= 0; k--)); do
+      patch -R -p1 -s --no-backup-if-mismatch < "${applied[k]}"
     done
     touch_existing $files
   done
