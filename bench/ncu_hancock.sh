@@ -18,10 +18,12 @@ for pair in "$@"; do
     --launch-skip 40 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section MemoryWorkloadAnalysis \
+    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
     "$bin" bench swe --backend cuda --sizes "$SIZE" --precision float32 --muscl-hancock \
     > "$OUT/ncu-hancock-$name.txt" 2>&1
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|L2 Hit|Registers Per|Shared Memory Config|Dynamic Shared|Block Limit|Achieved Occupancy|Theoretical Occupancy|Issue Slots|Issued Warp|No Eligible|Active Warps Per|Eligible Warps|Warp Cycles Per Issued|Local Memory Spill" \
     "$OUT/ncu-hancock-$name.txt" | head -40
-  # The largest stall reasons (WarpStateStats' rule text names them).
-  grep -E "^ +(OPT|WRN|INF).*stall|cycles being stalled" "$OUT/ncu-hancock-$name.txt" | head -6
+  # The largest stall reasons: warps stalled per issued instruction, by reason.
+  grep -E "smsp__average_warps_issue_stalled_" "$OUT/ncu-hancock-$name.txt" |
+    awk '{print $NF, $1}' | sort -rn | head -8
 done
