@@ -22,7 +22,9 @@ for n in "${names[@]}"; do
   for t in swe_hancock_test swe_order2_test swe_multi_test swe_dry_inflow_test swe_solver_test \
     swe_backends_test; do
     [ -x "$B/$t" ] || { echo "$n ${t}_cuda: not packed"; continue; }
-    echo "$n ${t}_cuda: $(timeout 120 "$B/$t" --backend=cuda 2>&1 | grep -E '^\[  (PASSED|FAILED) ' | tr '\n' ' ')"
+    timeout 120 "$B/$t" --backend=cuda > "/tmp/$n-$t.log" 2>&1
+    rc=$?  # a crash prints no verdict line: the exit status says it
+    echo "$n ${t}_cuda: rc=$rc $(grep -E '^\[  (PASSED|FAILED) ' "/tmp/$n-$t.log" | tr '\n' ' ')"
   done
   for t in swe_cross_sections swe_boundary_lines; do
     echo "$n ${t}_test_cuda: $(timeout 120 python3 "tests/verification/${t}_test.py" \
