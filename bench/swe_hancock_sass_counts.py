@@ -30,13 +30,13 @@ M.S.COLD += [
 ]
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
-# The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 18: staged
-# 36 x 22, predicted cells 34 x 20 less the corners (the loop runs over all 680), y edges 19 x 32,
-# the east column's 18 x edges, the update's 576 cells with their west x edges; float64 32 x 12:
+# The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 16: staged
+# 36 x 20, predicted cells 34 x 18 less the corners (the loop runs over all 612), y edges 17 x 32,
+# the east column's 16 x edges, the update's 512 cells with their west x edges; float64 32 x 12:
 # staged 36 x 16, predicted 34 x 14, y edges 13 x 32, the column's 12, the update's 384.
-HANCOCK_OY = {"float32": 18, "float64": 12}
+HANCOCK_OY = {"float32": 16, "float64": 12}
 HANCOCK = {
-    "float32": [(792, 2), (680, 1), (608, 1), (18, 1), (576, 1)],
+    "float32": [(720, 2), (612, 1), (544, 1), (16, 1), (512, 1)],
     "float64": [(576, 2), (476, 1), (416, 1), (12, 1), (384, 1)],
 }
 PHASES = ["stage", "slopes+predict", "edges", "edges", "update+x edges"]

@@ -45,7 +45,7 @@ template <class T>
 constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
-// The MUSCL-Hancock tile kernel's: 32 x 18 cells at four blocks per SM in float32 (~53 KB; 64
+// The MUSCL-Hancock tile kernel's: 32 x 16 cells at four blocks per SM in float32 (~48 KB; 64
 // registers, some spilled), 32 x 12 at two in float64 (~75 KB; up to 128 registers), in dynamic
 // shared memory. Measured at 64M cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-
 // h100.md), with the x fluxes still in shared memory: float32 rows 12 / 16 / 20 at three blocks
@@ -54,9 +54,13 @@ constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
 // more blocks per SM hide more latency (two to three: +35%). Without the x fluxes' array
 // (hancock_update_phase) four float32 tiles of 32 x 18 fit an SM: 17.74 G against 16.07 G at 32 x
 // 20 and three blocks, float64 6.13 G against 5.75 G (H100, the same call;
-// bench/results/swe-hancock-xreg4-2026-12-07b-h100.md).
+// bench/results/swe-hancock-xreg4-2026-12-07b-h100.md). At four blocks on an H200, rows 14 / 15 /
+// 16 / 17 / 18 gave 17.93 / 17.89 / 18.19 / 17.61 / 17.64 G: at 16 rows the update (the x edges'
+// phase) is two whole rounds of the block's threads (swe-hancock-tile-height-2026-12-07b-h200.md);
+// on an H100 32 x 16 gave 18.33 G against 17.74 G, its GPU tests passing
+// (swe-hancock-oy16-2026-12-07c-h100.md).
 template <class T>
-constexpr int kHancockOY = sizeof(T) == 4 ? 18 : 12;
+constexpr int kHancockOY = sizeof(T) == 4 ? 16 : 12;
 template <class T>
 constexpr int kHancockMinBlocks = sizeof(T) == 4 ? 4 : 2;
 
