@@ -6,7 +6,8 @@
 #       build, -DSILT_ENABLE_CUDA=ON): `silt` and PRE_TARGETS (default swe_hancock_test; "" none) for the
 #       tree as it is ("main") and with each PATCH applied in turn (bench/variants_gpu.sh's
 #       names), xz-compressed into .snap/pre/NAME/, with the Debian libraries silt links that the
-#       GPU machine's image may lack (PRE_DEBS, downloaded into .snap/pre/debs).
+#       GPU machine's image may lack (PRE_DEBS, default: those of the libraries `ldd silt` lists but the
+#       C/C++ and CUDA runtimes; downloaded into .snap/pre/debs).
 #   bash bench/prebuilt.sh unpack            there: into $BINS/NAME/apps/silt/silt (and
 #       $BINS/NAME/TARGET), the debs into /tmp/silt-deps; exits 0 when main's silt starts and
 #       lists a CUDA device (`silt info`), else 1 (then build there: bench/variants_gpu.sh).
@@ -18,6 +19,19 @@ BINS=${BINS:-/tmp/silt-variants}
 targets=(${PRE_TARGETS-swe_hancock_test})
 name_of() { local part; for part in ${1//+/ }; do basename "$part" .patch; done | paste -sd+; }
 touch_existing() { local f; for f in "$@"; do [ -f "$f" ] && touch "$f"; done; }
+# The Debian packages of the shared libraries silt links, but the C and C++ runtimes and CUDA's,
+# which the GPU machine's image has (a build dir that found civetweb links libcivetweb.so.1, which
+# the image lacks: a binary packed without its deb did not start there, 2026-12-07c).
+link_debs() {
+  local f
+  {
+    printf '%s\n' libfreetype6 libbrotli1 libgomp1 libfmt9 libpng16-16  # in /tmp/silt-deps here
+    ldd build-gpu/apps/silt/silt | awk '/=> \// {print $3}' |
+      grep -vE '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcuda|libcudart)[.]so' |
+      while read -r f; do dpkg -S "*/$(basename "$f")" 2> /dev/null; done |
+      cut -d: -f1 | grep -v -- '-dev$'
+  } | sort -u
+}
 target_path() { find build-gpu -type f -name "$1" -perm -u+x | head -1; }
 save() {  # save NAME: build-gpu's silt and targets into $PRE/NAME
   local t p
@@ -32,9 +46,9 @@ case "${1:-}" in
 pack)
   shift
   rm -rf "$PRE" && mkdir -p "$PRE/debs"
-  (cd "$PRE/debs" && apt-get download ${PRE_DEBS:-libfreetype6 libbrotli1 libgomp1} > /dev/null 2>&1) ||
-    echo "debs not downloaded"
   cmake --build build-gpu --target silt "${targets[@]}" > /dev/null || exit 1
+  (cd "$PRE/debs" && apt-get download ${PRE_DEBS:-$(link_debs)} > /dev/null 2>&1) ||
+    echo "debs not downloaded"
   save main
   for p in "$@"; do
     files=$(for part in ${p//+/ }; do grep '^+++ b/' "$part" | sed 's|^+++ b/||'; done)
