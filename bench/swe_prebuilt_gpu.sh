@@ -7,7 +7,9 @@
 # prebuilt.sh unpacked. Prints numbers and the tests' verdicts; asserts nothing. Pack first, here:
 #   PRE_TARGETS="swe_hancock_test swe_order2_test swe_multi_test swe_dry_inflow_test swe_solver_test swe_backends_test" \
 #     bash bench/prebuilt.sh pack [PATCH...]
-# then on the GPU machine (carry [".deps", ".snap"]): bash bench/swe_prebuilt_gpu.sh [NAME...]
+# then on the GPU machine (carry [".snap"]: the debs are in .snap/pre/debs): bash
+# bench/swe_prebuilt_gpu.sh [NAME...]; ROUNDS, SCHEMES and PRECISIONS (below) narrow the benches:
+#   ROUNDS=2 SCHEMES=hancock PRECISIONS=float32 bash bench/swe_prebuilt_gpu.sh main hancock-combined
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BINS=${BINS:-/tmp/silt-variants}
@@ -19,6 +21,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(main)
 for n in "${names[@]}"; do
   B=$BINS/$n
+  "$B/apps/silt/silt" info > /dev/null 2>&1 || echo "$n: its silt does not start here (ldd it)"
   for t in swe_hancock_test swe_order2_test swe_multi_test swe_dry_inflow_test swe_solver_test \
     swe_backends_test; do
     [ -x "$B/$t" ] || { echo "$n ${t}_cuda: not packed"; continue; }
@@ -28,11 +31,20 @@ for n in "${names[@]}"; do
   done
   for t in swe_cross_sections swe_boundary_lines; do
     echo "$n ${t}_test_cuda: $(timeout 120 python3 "tests/verification/${t}_test.py" \
-      "$B/apps/silt/silt" "/tmp/$n-$t" cuda 2>&1 | tail -n 1)"
+      "$B/apps/silt/silt" "/tmp/$n-$t-$$" cuda 2>&1 | tail -n 1)"
   done
-  for scheme in --muscl-hancock ""; do
-    "$B/apps/silt/silt" bench swe --backend cuda --sizes 64M --precision float32,float64 $scheme \
-      2>&1 | grep -E "^ +67108864" | sed "s|^|$n ${scheme:-first-order} |"
+done
+# The benches after every tree's tests, ROUNDS rounds with the trees interleaved (a GPU's clocks
+# drift over a call); SCHEMES: "hancock", "first" or both, PRECISIONS: silt bench's list.
+for r in $(seq 1 "${ROUNDS:-1}"); do
+  for n in "${names[@]}"; do
+    for scheme in ${SCHEMES:-hancock first}; do
+      flag=""
+      [ "$scheme" = hancock ] && flag=--muscl-hancock
+      "$BINS/$n/apps/silt/silt" bench swe --backend cuda --sizes 64M \
+        --precision "${PRECISIONS:-float32,float64}" $flag 2>&1 | grep -E "^ +67108864" |
+        sed "s|^|$n r$r $scheme |"
+    done
   done
 done
 echo "[$SECONDS s]"
