@@ -18,6 +18,10 @@ silt_add_test(NAME swe_pack_update_test SOURCES swe_pack_update_test.cpp LABEL u
               TIMEOUT 120)
 # The second-order scheme's reconstruction (kernels/muscl_k.hpp) on a small host grid (plain g++).
 silt_add_test(NAME swe_muscl_test SOURCES swe_muscl_test.cpp LABEL unit TIMEOUT 120)
+# The float32 sign tests of the limiters and the Roe flux (min.NaN / max.NaN on CUDA) against the
+# forms they replaced, bit for bit over signed zeros, subnormals, infinities and NaNs (CUDA: gpu).
+silt_add_test(NAME swe_sign_tests_device_test SOURCES swe_sign_tests_device_test.cpp LABEL unit
+              CUDA TIMEOUT 120)
 # The tile kernel's list of tiles with an active cell: the list (unit), and on CUDA (gpu) a masked
 # run that launches only those tiles and matches the CPU, hazard maxima included.
 silt_add_test(NAME swe_active_tiles_test SOURCES swe_active_tiles_test.cpp LABEL unit
