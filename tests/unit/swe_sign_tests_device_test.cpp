@@ -62,9 +62,9 @@ std::vector<float> edge_values(int random) {
               nan = std::numeric_limits<float>::quiet_NaN(),
               sub = std::numeric_limits<float>::denorm_min(),
               tiny = std::numeric_limits<float>::min(), big = std::numeric_limits<float>::max();
-  std::vector<float> v{0.0f, -0.0f, sub,    -sub,   3.0f * sub, -3.0f * sub, tiny, -tiny, 1e-30f,
-                       -1e-30f, 0.5f, -0.5f, 1.0f,  -1.0f,      2.0f,        -2.0f, 3.0f,  -3.0f,
-                       big,  -big,   inf,   -inf,   nan,        -nan};
+  std::vector<float> v{0.0f,   -0.0f,   sub,  -sub,  3.0f * sub, -3.0f * sub, tiny, -tiny,
+                       1e-30f, -1e-30f, 0.5f, -0.5f, 1.0f,       -1.0f,       2.0f, -2.0f,
+                       3.0f,   -3.0f,   big,  -big,  inf,        -inf,        nan,  -nan};
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> d(-4.0f, 4.0f);
   for (int k = 0; k < random; ++k) v.push_back(d(rng));
