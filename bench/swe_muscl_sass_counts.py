@@ -76,11 +76,39 @@ def compile_sass(out, keep):
     return sass, r.stderr
 
 
-def tables(sass, ptxas, tiles, phases, what, tail=0):
+def function_lines(rel, pattern):
+    """The lines of the function whose first line matches pattern in rel (brace matched)."""
+    lines = open(os.path.join(S.SRC, rel)).read().split("\n")
+    k = next(k for k, text in enumerate(lines) if re.search(pattern, text))
+    out, depth, seen = set(), 0, False
+    for m in range(k, len(lines)):
+        out.add(m + 1)
+        depth += lines[m].count("{") - lines[m].count("}")
+        seen = seen or "{" in lines[m]
+        if seen and depth <= 0:
+            break
+    return out
+
+
+def straight_region(ins, rel, pattern):
+    """(first, last address) of a phase without a loop (its loop unrolled away): from the first
+    instruction inlined from the function (rel, pattern) to the next barrier."""
+    lines = function_lines(rel, pattern)
+    lo = next(a for a, _, frames in ins
+              if any(path.endswith(rel) and line in lines for path, line in frames))
+    hi = next(a for a, text, _ in ins if a > lo and text.startswith("BAR.SYNC"))
+    return lo, hi
+
+
+def tables(sass, ptxas, tiles, phases, what, tail=0, straight=None):
     """Prints the table of each precision of tiles (as TILES) over phases (as PHASES, one a loop);
     returns {precision: (sum static, sum hot)} per owned cell. tail: up to that many loops after
-    the last phase's are left out (a float64 atomic maximum's compare-and-swap loop)."""
+    the last phase's are left out (a float64 atomic maximum's compare-and-swap loop). straight:
+    {precision: {phase index: (source path, pattern of its function's first line)}} for a phase
+    that is no loop (its items' (n, per): each thread runs its region once, n = the block's
+    threads)."""
     cold = S.cold_lines()
+    straight = straight or {}
     names = list(dict.fromkeys(phases))
     sums = {}
     for prec, (key, cells, items) in tiles.items():
@@ -94,6 +122,8 @@ def tables(sass, ptxas, tiles, phases, what, tail=0):
                 continue
             if m and labels.get(m.group(1)) is not None and labels[m.group(1)] < a:
                 loops.append((labels[m.group(1)], a))
+        for k, where in sorted(straight.get(prec, {}).items()):
+            loops.insert(k, straight_region(ins, *where))
         if len(items) < len(loops) <= len(items) + tail:
             loops = loops[:len(items)]
         if len(loops) != len(items):

@@ -35,6 +35,25 @@ SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell(
   return s;
 }
 
+/// The above with the cell's Manning n read by the caller (manning: v.manning.ptr[off], unused
+/// without a Manning field), the same arithmetic: the MUSCL-Hancock tile kernel takes it from its
+/// tile (staged with the state), not from global memory just before its use.
+template <class T>
+SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell_n(
+    const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j, CellState<T> s,
+    const CellUpdateParams<T>& p, T manning, const EdgeFlux<T>& w, const EdgeFlux<T>& ea,
+    const EdgeFlux<T>& so, const EdgeFlux<T>& n) {
+  const int code = update_cell_k(s, w, ea, so, n, p);
+  if (code != kFaultNone && e.owns(i, j))
+    v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+  if (v.manning.ptr) {
+    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, manning, e.g, p.dt);
+    s.hu *= f;
+    s.hv *= f;
+  }
+  return s;
+}
+
 /// Stores s as the new state of the cell at offset off (its offset in every field, as
 /// muscl_update_cell's) in v's next-state grids.
 template <class T>

@@ -45,7 +45,7 @@ template <class T>
 constexpr int kOY = sizeof(T) == 4 ? 12 : 4;
 template <class T>
 constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
-// The MUSCL-Hancock tile kernel's: 32 x 16 cells at four blocks per SM in float32 (~48 KB; 64
+// The MUSCL-Hancock tile kernel's: 32 x 16 cells at four blocks per SM in float32 (~51 KB; 64
 // registers, some spilled), 32 x 12 at two in float64 (~75 KB; up to 128 registers), in dynamic
 // shared memory. Measured at 64M cells on an H100 (bench/results/swe-hancock-variants-2026-12-06f-
 // h100.md), with the x fluxes still in shared memory: float32 rows 12 / 16 / 20 at three blocks
@@ -58,7 +58,8 @@ constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;
 // 16 / 17 / 18 gave 17.93 / 17.89 / 18.19 / 17.61 / 17.64 G: at 16 rows the update (the x edges'
 // phase) is two whole rounds of the block's threads (swe-hancock-tile-height-2026-12-07b-h200.md);
 // on an H100 32 x 16 gave 18.33 G against 17.74 G, its GPU tests passing
-// (swe-hancock-oy16-2026-12-07c-h100.md).
+// (swe-hancock-oy16-2026-12-07c-h100.md), and 32 x 13 17.86 G against 18.22 G
+// (swe-hancock-combined-2026-12-07d-h100.md).
 template <class T>
 constexpr int kHancockOY = sizeof(T) == 4 ? 16 : 12;
 template <class T>
@@ -89,6 +90,7 @@ SILT_HD SILT_FORCEINLINE U load(const U* p) {
 template <class T, int OX, int OY>
 struct MusclTile {
   static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
+  static constexpr bool kManning = false;  // no Manning n staged (stage_cell)
   T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX], z[SY][SX];
   unsigned char active[SY][SX];
   T sx[5][OY][OX + 2], sy[5][OY + 2][OX];
@@ -157,16 +159,31 @@ struct StagedCells {
   SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
 };
 
-// Stages cell (i, j) of e at local (x, y): its primitive state as normal_state_k() derives it
-// (the same quotients), or an inactive cell beyond the cells the view holds.
+// A staged cell as read from global memory: its state, bed and activity.
+template <class T>
+struct StagedLoad {
+  CellState<T> s;
+  T z;
+  bool active;
+};
+// Cell (i, j) of e from global memory (off: its offset, 0 beyond the cells the view holds, which
+// lies in the allocation; inside: whether it is one of them; an inactive cell if not). The offset
+// widened as unsigned (offsets are >= 0): a signed int's sign extension took two more
+// instructions per cell on the device (SHF, SEL).
+template <class T>
+SILT_HD SILT_FORCEINLINE StagedLoad<T> load_staged(const EdgeView<T>& e, Index off, bool inside) {
+  const std::size_t o = unsigned(off);
+  return StagedLoad<T>{
+      CellState<T>{load(e.h.ptr + o), load(e.hu.ptr + o), load(e.hv.ptr + o), load(e.hc.ptr + o)},
+      load(e.z.ptr + o), inside && load(e.active.ptr + o) != 0};
+}
+// Stores a loaded cell at local (x, y): its primitive state as normal_state_k() derives it (the
+// same quotients).
 template <class T, class Tile>
-SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T>& e, Index i,
-                                         Index j) {
-  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
-  const Index off = inside ? e.h.offset(i, j) : 0;  // offset 0 lies in the allocation
-  const CellState<T> s{load(e.h.ptr + off), load(e.hu.ptr + off), load(e.hv.ptr + off),
-                       load(e.hc.ptr + off)};
-  t.active[y + 2][x + 2] = inside && load(e.active.ptr + off) != 0;
+SILT_HD SILT_FORCEINLINE void store_staged(Tile& t, int x, int y, const EdgeView<T>& e,
+                                           const StagedLoad<T>& c) {
+  const CellState<T>& s = c.s;
+  t.active[y + 2][x + 2] = c.active;
   auto& st = t.staged();
   st.h[y + 2][x + 2] = s.h;
 #if defined(__CUDA_ARCH__)
@@ -185,7 +202,33 @@ SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T
     st.v[y + 2][x + 2] = velocity_k(s.h, s.hv, e.dry);
     st.c[y + 2][x + 2] = concentration_k(s.h, s.hc);
   }
-  t.z[y + 2][x + 2] = load(e.z.ptr + off);
+  t.z[y + 2][x + 2] = c.z;
+}
+
+// Whether a MUSCL-Hancock tile stages the Manning n of its cell (x, y) (manning: the field, else
+// null): the cells the predictor or the update read, x in [-1, OX], y in [-1, OY], at
+// t.n[y + 1][x + 1].
+template <class T, class Tile>
+SILT_HD SILT_FORCEINLINE bool stages_manning(const T* manning, int x, int y) {
+  if constexpr (Tile::kManning)
+    return manning && x >= -1 && x <= Tile::W && y >= -1 && y <= Tile::H;
+  else
+    return false;
+}
+template <class T, class Tile>
+SILT_HD SILT_FORCEINLINE void store_manning(Tile& t, int x, int y, T n) {
+  if constexpr (Tile::kManning) t.n[y + 1][x + 1] = n;
+}
+
+// Stages cell (i, j) of e at local (x, y), or an inactive cell beyond the cells the view holds;
+// its Manning n where the tile stages it (stages_manning).
+template <class T, class Tile>
+SILT_HD SILT_FORCEINLINE void stage_cell(Tile& t, int x, int y, const EdgeView<T>& e, Index i,
+                                         Index j, const T* manning) {
+  const bool inside = i >= -e.ext && j >= -e.ext && i < e.nx + e.ext && j < e.ny + e.ext;
+  const Index off = inside ? e.h.offset(i, j) : 0;  // offset 0 lies in the allocation
+  store_staged(t, x, y, e, load_staged(e, off, inside));
+  if (stages_manning<T, Tile>(manning, x, y)) store_manning(t, x, y, load(manning + off));
 }
 
 // The flux of an edge with an inactive side (the boundary flux of muscl_edge_flux, from global
@@ -233,12 +276,75 @@ SILT_HD SILT_FORCEINLINE EdgeFlux<T> tile_edge_flux(const MusclTile<T, OX, OY>& 
 // threads: first = the thread, stride = the block's threads; the host: 0 and 1), a barrier
 // between them. Phase 0: stage the cells the slopes read.
 template <class T, class Tile>
-SILT_HD void stage_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first,
-                         int stride) {
+SILT_HD void stage_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first, int stride,
+                         const T* manning = nullptr) {
   constexpr int SX = Tile::SX, SY = Tile::SY;
   for (int k = first; k < SX * SY; k += stride) {
     const int x = k % SX - 2, y = k / SX - 2;
-    if (x < at.nxb + 2 && y < at.nyb + 2) stage_cell(t, x, y, e, at.i0 + x, at.j0 + y);
+    if (x < at.nxb + 2 && y < at.nyb + 2) stage_cell(t, x, y, e, at.i0 + x, at.j0 + y, manning);
+  }
+}
+
+// MUSCL-Hancock phase 0: stage_phase's cells, as two item lists a warp reads coalesced: first the
+// tile's OX columns of each of its SY staged rows (item k: row k / OX - 2, x = k % OX, so with OX
+// = 32 a warp is a row's 32 cells from the tile's first column, 128 contiguous bytes a field),
+// then the ring's 4 columns (x = -2, -1, OX, OX + 1) of each row (stage_phase's 36 x 20 items
+// of a float32 tile put most warps' loads across two rows, from 2 cells before the tile's first
+// column). Each thread takes kStageBatch items at a time (all of a float32 tile's: 720 items, 3
+// x 256), their global loads before any of their shared stores: stage_phase's threads waited for
+// global memory once per item (2-3 a thread), each item's loads after the previous item's
+// stores. The same cells and values as stage_phase; more instructions than its loop (308 a
+// thread for 3 items with Manning n, 241 without; +48 and +16 per owned cell of ~1,214).
+// kStride: the items' stride, a block's threads on the device (first < kStride: the compiler
+// then knows which of a thread's items are rows), 1 on the host.
+constexpr int kStageBatch = 3;
+template <int kStride, class T, class Tile>
+SILT_HD void hancock_stage_phase(Tile& t, const EdgeView<T>& e, const TilePlace& at, int first,
+                                 const T* manning) {
+  constexpr int SX = Tile::SX, SY = Tile::SY, OX = SX - 4;
+  static_assert((OX & (OX - 1)) == 0, "hancock_stage_phase: rows of a power of two");
+  constexpr int NR = SY * OX, N = NR + SY * 4;
+#if defined(__CUDA_ARCH__)
+  __builtin_assume(first >= 0 && first < kStride);
+#endif
+  // Staged: x < nxb + 2, y < nyb + 2. Inside the view's cells (else inactive, from offset 0,
+  // which lies in the allocation): x in [xlo, xlo + xn), y in [ylo, ylo + yn), as unsigned ranges.
+  const int xe = at.nxb + 2, ye = at.nyb + 2;
+  const int xlo = -e.ext - at.i0, ylo = -e.ext - at.j0;
+  const unsigned xn = unsigned(e.nx + 2 * e.ext), yn = unsigned(e.ny + 2 * e.ext);
+  // Cell (x, y)'s offset is base + y * pitch + x (Grid2::offset; every field's).
+  const Index pitch = e.h.stride();
+  const Index base = (at.j0 + e.h.halo) * pitch + (at.i0 + e.h.halo);
+  for (int k0 = first; k0 < N; k0 += kStageBatch * kStride) {
+    StagedLoad<T> c[kStageBatch];
+    T n[kStageBatch];
+    int xs[kStageBatch], ys[kStageBatch];
+    bool live[kStageBatch];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int b = 0; b < kStageBatch; ++b) {
+      const int k = k0 + b * kStride, r = k - NR;
+      const int x = k < NR ? int(unsigned(k) % OX) : (r & 3) < 2 ? (r & 3) - 2 : OX - 2 + (r & 3);
+      const int y = (k < NR ? int(unsigned(k) / OX) : r >> 2) - 2;
+      xs[b] = x;
+      ys[b] = y;
+      live[b] = k < N && x < xe && y < ye;
+      if (live[b]) {
+        const bool inside = unsigned(x - xlo) < xn && unsigned(y - ylo) < yn;
+        const Index off = inside ? base + y * pitch + x : Index(0);
+        c[b] = load_staged(e, off, inside);
+        if (stages_manning<T, Tile>(manning, x, y)) n[b] = load(manning + unsigned(off));
+      }
+    }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int b = 0; b < kStageBatch; ++b) {
+      if (!live[b]) continue;
+      store_staged(t, xs[b], ys[b], e, c[b]);
+      if (stages_manning<T, Tile>(manning, xs[b], ys[b])) store_manning(t, xs[b], ys[b], n[b]);
+    }
   }
 }
 
@@ -329,7 +435,8 @@ SILT_HD T update_phase(const Tile& t, const SolverView<T>& v, const EdgeView<T>&
 // predictor reads (the flux phases read the predicted state and the staged bed and activity).
 template <class T, int OX, int OY>
 struct HancockTile {
-  static constexpr int SX = OX + 4, SY = OY + 4;
+  static constexpr int SX = OX + 4, SY = OY + 4, W = OX, H = OY;
+  static constexpr bool kManning = true;
   struct Staged {
     T h[SY][SX], u[SY][SX], v[SY][SX], c[SY][SX];
   };
@@ -343,6 +450,12 @@ struct HancockTile {
   T z[SY][SX];
   T sx[5][OY + 2][OX + 2], sy[5][OY + 2][OX + 2];
   T ph[OY + 2][OX + 2], pu[OY + 2][OX + 2], pv[OY + 2][OX + 2], pc[OY + 2][OX + 2];
+  // Manning n of each predicted cell, at ph's places (with a Manning field; not in the union: the
+  // update reads it). Staged with the state, among the stage's loads, for the predictor and the
+  // update, which loaded it from global memory just before its use (a wait of its own per
+  // predicted and per updated cell). 2.4 KB in float32: four tiles of 32 x 16 take 207 of an
+  // SM's 228 KB.
+  T n[OY + 2][OX + 2];
   unsigned char active[SY][SX];
   SILT_HD Staged& staged() { return staged_; }
   SILT_HD const Staged& staged() const { return staged_; }
@@ -555,7 +668,8 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
     // call, ptxas kept them on the stack (a local store and load each per predicted cell at 64
     // registers; float64 too).
     const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
-    const T manning = sv.manning.ptr ? sv.manning.ptr[off] : T(0);
+    // n read here (fresh): read earlier, ptxas kept it on the stack across the boundary call.
+    const T manning = sv.manning.ptr ? fresh(t.n[y + 1][x + 1]) : T(0);
     const HancockParams<T> hp{
         e.g, fresh(hs.hp.k), fresh(hs.hp.limit), fresh(hs.hp.half_dt), rain, manning, e.dry};
     const NormalState<T> p = hancock_predict_k(c, sx, sy, fx, fy, hp);
@@ -630,9 +744,17 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
     const bool own = x < at.nxb;
     const Index i = at.i0 + x, j = at.j0 + y;
     const Index off = v.e.h.offset(i, j);  // every field's (muscl_update_cell)
-    const bool update = own && step && v.e.active.ptr[off] != 0;
+    // Whether the cell is active from the staged tile (an owned cell lies within the view, so
+    // its staged activity is v.e.active's; not read without a step, which stages nothing): the
+    // global byte's compare came right after its load, so each item waited for global memory
+    // before its x edge. Its global loads (the state, the maximum depth) at the item's start,
+    // used after the x edge (~200 instructions), and Manning n from the tile: the friction's and
+    // the maximum's loads came after the update's arithmetic, each a wait of its own.
+    const bool update = own && step && t.active[y + 2][x + 2] != 0;
     CellState<T> s{T(0), T(0), T(0), T(0)};
+    T max_depth = T(0);
     if (own) s = CellState<T>{v.e.h.ptr[off], v.e.hu.ptr[off], v.e.hv.ptr[off], v.e.hc.ptr[off]};
+    if (update) max_depth = v.max_depth.ptr[off];  // no other thread writes it in the launch
     EdgeFlux<T> w{T(0), T(0), T(0), T(0), T(0)}, ea = w;
     if (step) {
 #if defined(__CUDA_ARCH__)
@@ -655,7 +777,8 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
       p.dtdx = fresh(hs.up.dtdx);
       p.dt = fresh(hs.up.dt);
       p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : fresh(hs.rain);
-      s = muscl_update_cell(v, v.e, i, j, s, p, off, w, ea, so, n);
+      s = muscl_update_cell_n(v, v.e, i, j, s, p, v.manning.ptr ? t.n[y + 1][x + 1] : T(0), w,
+                              ea, so, n);
       // The boundary volume, from the fluxes the update took (predicted face states, which the
       // plain phase_boundary_flow cannot see), as the fused tile kernel.
       const Index gi = i + v.e.i0, gj = j + v.e.j0;
@@ -667,7 +790,7 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
     }
     if (v.forcing.model != kNoInfiltration)
       s = tile_infiltrate(v.forcing, s, off, update, v.clock[kDt], v.e.dry);
-    if (update && s.h > v.max_depth.ptr[off]) v.max_depth.ptr[off] = s.h;
+    if (update && s.h > max_depth) v.max_depth.ptr[off] = s.h;
     if (kCfl && update && v.e.owns(i, j)) {
       const T ws = wave_speed_k(s.h, s.hu, s.hv, v.e.g, v.e.dry);
       speed = ws > speed ? ws : speed;
@@ -731,7 +854,12 @@ __global__ void __launch_bounds__(kThreads, kHancockMinBlocks<T>)
   __shared__ HancockStep<T> hs;
   if (tid == 0) hs = hancock_step(v, dt);
   if (step) {
-    stage_phase(t, v.e, at, tid, kThreads);
+    // float64 keeps stage_phase: three items' loads at once (30 registers of doubles) took its
+    // spills at 128 registers from 24 / 108 to 36 / 148 B (stores / loads).
+    if constexpr (sizeof(T) == 4)
+      hancock_stage_phase<kThreads>(t, v.e, at, tid, v.manning.ptr);
+    else
+      stage_phase(t, v.e, at, tid, kThreads, v.manning.ptr);
     __syncthreads();
     predict_phase(t, v, at, hs, tid, kThreads);
     __syncthreads();
@@ -820,7 +948,10 @@ void run_hancock_host(const SolverView<T>& v, Box2 box) {
     for (long long b = 0; b < n; ++b) {
       const TilePlace at = tile_place<OX, OY>(box, Index(b % nbx), Index(b / nbx));
       if (step) {
-        stage_phase(t, v.e, at, 0, 1);
+        if constexpr (sizeof(T) == 4)
+          hancock_stage_phase<1>(t, v.e, at, 0, v.manning.ptr);
+        else
+          stage_phase(t, v.e, at, 0, 1, v.manning.ptr);
         predict_phase(t, v, at, hs, 0, 1);
         hancock_flux_phase(t, v.e, at, 0, 1);
       }
