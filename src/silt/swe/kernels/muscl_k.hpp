@@ -76,13 +76,17 @@ SILT_HD SILT_FORCEINLINE bool same_sign_k(T a, T b) {
 /// values as two branches on the signs, without the branches and reconvergence that each of a
 /// cell's limiters took (docs/NOTES.md, "The muscl stage kernel's instructions"). On the device
 /// in float32: min(a, b) where it is positive, else max(a, b) where that is negative, else 0
-/// (NaN-propagating min and max, math::min_nan): the same value, in six instructions for eight.
+/// (NaN-propagating min and max, math::min_nan): the same value, in seven instructions for eight.
+/// The last select is a min instruction to the compiler, which gives -0 for max(a, b) = -0 where
+/// the host's form gives +0 (swe_sign_tests_device_test on an H100, 2026-12-07d): the sum with +0
+/// turns that -0 into +0 and leaves every other value as it is (a subnormal only where its
+/// compares keep it).
 template <class T>
 SILT_HD SILT_FORCEINLINE T minmod_k(T a, T b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<T, float>) {
     const float lo = math::min_nan(a, b), hi = math::max_nan(a, b);
-    return lo > 0.0f ? lo : (hi < 0.0f ? hi : 0.0f);
+    return (lo > 0.0f ? lo : (hi < 0.0f ? hi : 0.0f)) + 0.0f;
   } else
 #endif
   {
