@@ -13,6 +13,8 @@
 # BATCH (default "default"): the --batch-members modes each K runs with, "on", "off" or both
 # ("on off": the members of a GPU stepping together, one launch of the tile kernel a step, against
 # members in flight each alone; docs/ensembles.md); "default": the run's own (on, on CUDA).
+# CONNECTIONS (default "default"): the CUDA_DEVICE_MAX_CONNECTIONS values each K runs with
+# ("default": unset, CUDA's 8), e.g. "default 32 4".
 # Usage: bench/ensemble_swe_gpu.sh [build dir] [backend] [KS] [BIG] [NX] [DEVICES]
 #   on a GPU:   bash bench/ensemble_swe_gpu.sh build-gpu cuda "1 4 8 16" 64M
 #   batched or not: BATCH="on off" bash bench/ensemble_swe_gpu.sh build-gpu cuda "8 16" 64M
@@ -48,6 +50,9 @@ big_run_rate=$(awk -v s="${big_steps:-0}" -v n="$big_nx" -v w="$big_wall" \
   'BEGIN { printf "%.6g", s * n * n / w }')
 echo "one silt run of ${big_nx}^2 cells: ${big_steps:-?} steps in $big_wall s (whole process):" \
   "$(awk -v r="$big_run_rate" 'BEGIN { printf "%.1f", r / 1e6 }') M cell-upd/s"
+for conn in ${CONNECTIONS:-default}; do
+if [ "$conn" = default ]; then unset CUDA_DEVICE_MAX_CONNECTIONS; else export CUDA_DEVICE_MAX_CONNECTIONS=$conn; fi
+[ "$conn" = default ] || echo "CUDA_DEVICE_MAX_CONNECTIONS=$conn"
 for k in $ks; do
 for mode in ${BATCH:-default}; do
   batch=()
@@ -92,5 +97,6 @@ print(f"  member wall: median {ws[len(ws) // 2]:.3f} s, min {ws[0]:.3f}, max {ws
       f"wall minus members' sum / K: {outside:.2f} s")
 PY
   /usr/bin/python3 bench/member_times.py "$out/k$k.log" "$k"
+done
 done
 done

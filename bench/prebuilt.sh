@@ -47,8 +47,8 @@ pack)
   shift
   rm -rf "$PRE" && mkdir -p "$PRE/debs"
   cmake --build build-gpu --target silt "${targets[@]}" > /dev/null || exit 1
-  (cd "$PRE/debs" && apt-get download ${PRE_DEBS:-$(link_debs)} > /dev/null 2>&1) ||
-    echo "debs not downloaded"
+  debs=${PRE_DEBS:-$(link_debs)}  # here, before the cd: link_debs reads build-gpu
+  (cd "$PRE/debs" && apt-get download $debs > /dev/null 2>&1) || echo "debs not downloaded"
   save main
   for p in "$@"; do
     files=$(for part in ${p//+/ }; do grep '^+++ b/' "$part" | sed 's|^+++ b/||'; done)

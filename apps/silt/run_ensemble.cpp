@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 
 #include "commands.hpp"
@@ -46,11 +45,10 @@ int cmd_run_ensemble(const RunOptions& o) {
   check_ensemble_options(o);
   // Under mpirun member m runs on rank m mod R and rank 0 writes the report.
   const partition::World& world = partition::World::get();
-  // Members in flight each launch on their own streams; CUDA maps the streams of a device onto
-  // CUDA_DEVICE_MAX_CONNECTIONS hardware queues (default 8), and streams sharing a queue wait
-  // on each other. Read when the device's context is made: set before anything touches CUDA,
-  // unless the user chose.
-  if (o.backend != "cpu") setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
+  // CUDA's own number of hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8) serves the members in
+  // flight best: 32 made each process's context ~330 more driver objects, which its start and
+  // its end pay (the flood ensemble 8.43 s at 8 against 9.02 s at 32 on an H100,
+  // bench/results/ensemble-connections-2026-12-07d-h100.md).
   // The devices' contexts made while the scene and the members are read and checked.
   const run::DeviceStart devices({o.backend, o.devices, true}, world);
   run::EnsembleRequest q;
