@@ -123,7 +123,7 @@ silt_add_script_test(NAME swe_swashes_muscl_test SCRIPT swe_swashes_test.py DIR 
 # The one-stage MUSCL-Hancock step (physics.scheme = "muscl_hancock"): smooth-wave orders
 # near 2, a lake at rest with a shoreline, a dry dam break's positivity and volume, rain on a dry V,
 # the tile kernel against the plain phase, split runs against one part, a cross section's volume,
-# boundary lines beside inactive cells (CUDA variant: label gpu; not yet run on a GPU).
+# boundary lines beside inactive cells (CUDA variant: label gpu; passes on an H100, 2026-12-07c/d).
 silt_add_test(NAME swe_hancock_test SOURCES swe_hancock_test.cpp LABEL verification
               LIBS silt::swe CUDA TIMEOUT 300)
 target_include_directories(swe_hancock_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
