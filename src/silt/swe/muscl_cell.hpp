@@ -14,30 +14,12 @@ namespace silt::swe::detail {
 
 /// Cell (i, j) of e's state, s (read by the caller: the tile kernel's stage has it already), after
 /// a stage with update parameters p (dtdx, dt, the cell's rain, g, dry; manning unused) and
-/// fluxes through its west, east, south and north edges; raises a fault for an owned cell (a halo
+/// fluxes through its west, east, south and north edges, with the cell's Manning n (manning,
+/// unused without a Manning field: the MUSCL-Hancock tile kernel takes it from its tile, staged
+/// with the state; the overload below from v's field); raises a fault for an owned cell (a halo
 /// cell repeats its owner's update). The MUSCL-Hancock tile kernel computes p's step constants
-/// once per tile (muscl_update_params), the per-cell overload below for each cell: the same values.
-template <class T>
-SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell(
-    const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j, CellState<T> s,
-    const CellUpdateParams<T>& p, Index off, const EdgeFlux<T>& w, const EdgeFlux<T>& ea,
-    const EdgeFlux<T>& so, const EdgeFlux<T>& n) {
-  const int code = update_cell_k(s, w, ea, so, n, p);
-  if (code != kFaultNone && e.owns(i, j))
-    v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
-  // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
-  // point-implicit factor leaves a steady flow's depth a first-order error off.
-  if (v.manning.ptr) {
-    const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, v.manning.ptr[off], e.g, p.dt);
-    s.hu *= f;
-    s.hv *= f;
-  }
-  return s;
-}
-
-/// The above with the cell's Manning n read by the caller (manning: v.manning.ptr[off], unused
-/// without a Manning field), the same arithmetic: the MUSCL-Hancock tile kernel takes it from its
-/// tile (staged with the state), not from global memory just before its use.
+/// once per tile (muscl_update_params), the per-cell overload at the end for each cell: the same
+/// values.
 template <class T>
 SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell_n(
     const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j, CellState<T> s,
@@ -46,12 +28,24 @@ SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell_n(
   const int code = update_cell_k(s, w, ea, so, n, p);
   if (code != kFaultNone && e.owns(i, j))
     v.fault.raise(code, e.global_index(i, j), int(v.clock[kSteps]));
+  // Friction after the update, fully implicit (manning_implicit_factor_k): update_cell_k's
+  // point-implicit factor leaves a steady flow's depth a first-order error off.
   if (v.manning.ptr) {
     const T f = manning_implicit_factor_k(s.h, s.hu, s.hv, manning, e.g, p.dt);
     s.hu *= f;
     s.hv *= f;
   }
   return s;
+}
+
+/// The above with the cell's Manning n from v's field (off: the cell's offset in every field).
+template <class T>
+SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell(
+    const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j, CellState<T> s,
+    const CellUpdateParams<T>& p, Index off, const EdgeFlux<T>& w, const EdgeFlux<T>& ea,
+    const EdgeFlux<T>& so, const EdgeFlux<T>& n) {
+  return muscl_update_cell_n(v, e, i, j, s, p, v.manning.ptr ? v.manning.ptr[off] : T(0), w, ea,
+                             so, n);
 }
 
 /// Stores s as the new state of the cell at offset off (its offset in every field, as
