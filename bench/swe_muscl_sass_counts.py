@@ -80,14 +80,7 @@ def function_lines(rel, pattern):
     """The lines of the function whose first line matches pattern in rel (brace matched)."""
     lines = open(os.path.join(S.SRC, rel)).read().split("\n")
     k = next(k for k, text in enumerate(lines) if re.search(pattern, text))
-    out, depth, seen = set(), 0, False
-    for m in range(k, len(lines)):
-        out.add(m + 1)
-        depth += lines[m].count("{") - lines[m].count("}")
-        seen = seen or "{" in lines[m]
-        if seen and depth <= 0:
-            break
-    return out
+    return set(S.block_lines(lines, k))
 
 
 def straight_region(ins, rel, pattern):

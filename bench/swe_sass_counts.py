@@ -117,6 +117,21 @@ def find_nvdisasm(nvcc):
     sys.exit("nvdisasm not found: set NVDISASM (pip install nvidia-cuda-nvdisasm ships one)")
 
 
+def block_lines(lines, k):
+    """The 1-based numbers of the lines of the statement that starts on line k + 1 of lines: its
+    braced block (braces matched), or up to its ';' when it has no brace."""
+    out, depth, seen = [], 0, False
+    for m in range(k, len(lines)):
+        out.append(m + 1)
+        depth += lines[m].count("{") - lines[m].count("}")
+        seen = seen or "{" in lines[m]
+        if seen and depth <= 0:
+            break
+        if not seen and lines[m].rstrip().endswith(";"):
+            break  # a one-line statement without braces
+    return out
+
+
 def cold_lines():
     cold = collections.defaultdict(set)
     for rel, pattern in COLD:
@@ -125,15 +140,7 @@ def cold_lines():
         if not starts:  # an older tree (counting a commit before the region existed)
             print(f"note: cold region {pattern!r} not in {rel}", file=sys.stderr)
         for k in starts:
-            depth, seen = 0, False
-            for m in range(k, len(lines)):
-                cold[rel].add(m + 1)
-                depth += lines[m].count("{") - lines[m].count("}")
-                seen = seen or "{" in lines[m]
-                if seen and depth <= 0:
-                    break
-                if not seen and lines[m].rstrip().endswith(";"):
-                    break  # a one-line statement without braces
+            cold[rel].update(block_lines(lines, k))
     return cold
 
 
@@ -145,15 +152,8 @@ def partial_lines(R):
         for k, text in enumerate(lines):
             if not re.search(pattern, text):
                 continue
-            depth, seen = 0, False
-            for m in range(k, len(lines)):
-                weight[rel][m + 1] = min(w, weight[rel].get(m + 1, 1.0))
-                depth += lines[m].count("{") - lines[m].count("}")
-                seen = seen or "{" in lines[m]
-                if seen and depth <= 0:
-                    break
-                if not seen and lines[m].rstrip().endswith(";"):
-                    break
+            for m in block_lines(lines, k):
+                weight[rel][m] = min(w, weight[rel].get(m, 1.0))
     return weight
 
 

@@ -132,15 +132,7 @@ def region_lines():
             print(f"note: region {pattern!r} not in {rel}", file=sys.stderr)
         got = set()
         for k in starts:
-            depth, seen = 0, False
-            for m in range(k, len(lines)):
-                got.add(m + 1)
-                depth += lines[m].count("{") - lines[m].count("}")
-                seen = seen or "{" in lines[m]
-                if seen and depth <= 0:
-                    break
-                if not seen and lines[m].rstrip().endswith(";"):
-                    break
+            got.update(S.block_lines(lines, k))
         out.append((name, rel, got))
     return out
 
