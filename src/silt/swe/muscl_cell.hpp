@@ -44,8 +44,8 @@ SILT_HD SILT_FORCEINLINE CellState<T> muscl_update_cell(
     const SolverView<T>& v, const EdgeView<T>& e, Index i, Index j, CellState<T> s,
     const CellUpdateParams<T>& p, Index off, const EdgeFlux<T>& w, const EdgeFlux<T>& ea,
     const EdgeFlux<T>& so, const EdgeFlux<T>& n) {
-  return muscl_update_cell_n(v, e, i, j, s, p, v.manning.ptr ? v.manning.ptr[off] : T(0), w, ea,
-                             so, n);
+  return muscl_update_cell_n(v, e, i, j, s, p, v.manning.ptr ? v.manning.ptr[off] : T(0), w, ea, so,
+                             n);
 }
 
 /// Stores s as the new state of the cell at offset off (its offset in every field, as

@@ -777,8 +777,8 @@ SILT_HD T hancock_update_phase(const HancockTile<T, OX, OY>& t, const SolverView
       p.dtdx = fresh(hs.up.dtdx);
       p.dt = fresh(hs.up.dt);
       p.rain_depth = hs.raster ? v.rain_depth(off, v.clock[kDt]) : fresh(hs.rain);
-      s = muscl_update_cell_n(v, v.e, i, j, s, p, v.manning.ptr ? t.n[y + 1][x + 1] : T(0), w,
-                              ea, so, n);
+      s = muscl_update_cell_n(v, v.e, i, j, s, p, v.manning.ptr ? t.n[y + 1][x + 1] : T(0), w, ea,
+                              so, n);
       // The boundary volume, from the fluxes the update took (predicted face states, which the
       // plain phase_boundary_flow cannot see), as the fused tile kernel.
       const Index gi = i + v.e.i0, gj = j + v.e.j0;
