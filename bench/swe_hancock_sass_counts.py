@@ -31,15 +31,15 @@ M.S.COLD += [
 
 # (kernel key, owned cells of a full tile, (items per tile, items per loop body) of each loop).
 # The tiles are the Hancock kernel's own (muscl_tile.cpp, kHancockOY): float32 32 x 16: staged
-# 36 x 20, predicted cells 34 x 18 less the corners (the loop runs over all 612), y edges 17 x 32,
-# the east column's 16 x edges, the update's 512 cells with their west x edges; float64 32 x 12:
-# staged 36 x 16, predicted 34 x 14, y edges 13 x 32, the column's 12, the update's 384.
+# 36 x 20, predicted cells the tile's 32 x 16 and the ring's 96 (kPredictItems: 608), y edges
+# 17 x 32, the east column's 16 x edges, the update's 512 cells with their west x edges; float64
+# 32 x 12: staged 36 x 16, predicted 384 + 88, y edges 13 x 32, the column's 12, the update's 384.
 # The float32 stage (hancock_stage_phase) is no loop: each of the 256 threads takes its items (up
 # to 3 of the 720) in one pass, so its region counts 256 times a tile; float64's is stage_phase's.
 HANCOCK_OY = {"float32": 16, "float64": 12}
 HANCOCK = {
-    "float32": [(256, 1), (612, 1), (544, 1), (16, 1), (512, 1)],
-    "float64": [(576, 2), (476, 1), (416, 1), (12, 1), (384, 1)],
+    "float32": [(256, 1), (608, 1), (544, 1), (16, 1), (512, 1)],
+    "float64": [(576, 2), (472, 1), (416, 1), (12, 1), (384, 1)],
 }
 STRAIGHT = {"float32": {0: ("silt/swe/muscl_tile.cpp", r"^SILT_HD void hancock_stage_phase\(")}}
 PHASES = ["stage", "slopes+predict", "edges", "edges", "update+x edges"]

@@ -485,10 +485,36 @@ struct PredictedCells {
   SILT_HD T z(Index x, Index y) const { return t.z[y + 2][x + 2]; }
 };
 
-// Whether ring cell (x, y) of the tile at `at` is one whose predicted faces an edge reads.
+// The predicted cells as one item list (predict_phase): first the tile's cells, row by row (item
+// k < OX OY: x = k % OX, y = k / OX), then the ring of one without its corners, each side whole:
+// the row below (y = -1) and the row above the tile's nyb rows (y = nyb), x in [0, OX), then the
+// column west of it (x = -1) and the column east of its nxb columns (x = nxb), y in [0, OY).
+// Item k's cell (x, y); whether the tile at `at` predicts it (x < nxb and y < nyb where they are
+// not the ring's). With OX = 32 a warp's items are one side's (float32: 512 tile cells, 64 ring
+// row cells and 32 column cells, 19 warps' items, none idle but a partial tile's); the 34 x 18
+// list of the ring and the tile (corners skipped) took 20, and a division by 34 an item: 64M
+// cells float32 19.49 -> 20.55 G cell-updates/s on an H100 (bench/results/
+// swe-hancock-predict-items-2026-12-07e-h100.md).
 template <int OX, int OY>
-SILT_HD SILT_FORCEINLINE bool predicted_cell(int x, int y, const TilePlace& at) {
-  return x <= at.nxb && y <= at.nyb && ((x >= 0 && x < at.nxb) || (y >= 0 && y < at.nyb));
+constexpr int kPredictItems = (OX * OY) + 2 * (OX + OY);
+template <int OX, int OY>
+SILT_HD SILT_FORCEINLINE bool predicted_item(int k, const TilePlace& at, int& x, int& y) {
+  static_assert((OX & (OX - 1)) == 0, "predicted_item: rows of a power of two");
+  if (k < OX * OY) {
+    x = int(unsigned(k) % OX);
+    y = int(unsigned(k) / OX);
+    return x < at.nxb && y < at.nyb;
+  }
+  const int r = k - OX * OY;
+  if (r < 2 * OX) {
+    x = int(unsigned(r) % OX);
+    y = r < OX ? -1 : at.nyb;
+    return x < at.nxb;
+  }
+  const int c = r - 2 * OX;
+  y = c < OY ? c : c - OY;
+  x = c < OY ? -1 : at.nxb;
+  return y < at.nyb;
 }
 
 // The boundary flux of a MUSCL-Hancock edge (muscl_boundary_flux on the active cell's predicted
@@ -643,16 +669,16 @@ template <class T, int OX, int OY>
 SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, const TilePlace& at,
                            const HancockStep<T>& hs, int first, int stride) {
   const EdgeView<T>& e = sv.e;
-  for (int n = first; n < (OY + 2) * (OX + 2); n += stride) {
-    const int x = n % (OX + 2) - 1, y = n / (OX + 2) - 1;
-    if (!predicted_cell<OX, OY>(x, y, at) || t.active[y + 2][x + 2] == 0) continue;
+  for (int k = first; k < kPredictItems<OX, OY>; k += stride) {
+    int x, y;
+    if (!predicted_item<OX, OY>(k, at, x, y) || t.active[y + 2][x + 2] == 0) continue;
     const StencilCells<T> cells(t, x, y);
     const Slopes<T> sx = cell_slopes_of(cells, x, y, Dir::x, e.dry),
                     sy = cell_slopes_of(cells, x, y, Dir::y, e.dry);
     put_slopes(t.sx, y + 1, x + 1, sx);
     put_slopes(t.sy, y + 1, x + 1, sy);
     const NormalState<T> c = cells.normal(x, y, Dir::x);
-    const Index i = at.i0 + x, j = at.j0 + y, off = e.h.offset(i, j);
+    const Index i = at.i0 + x, j = at.j0 + y;
     // A cell beside a boundary: its faces there take the boundary flux.
     const bool inner = cells.W.active && cells.E.active && cells.S.active && cells.N.active;
     FluxDifference<T> fx, fy;
@@ -667,7 +693,8 @@ SILT_HD void predict_phase(HancockTile<T, OX, OY>& t, const SolverView<T>& sv, c
     // Rain and Manning n after the flux differences: live across the boundary cells' out-of-line
     // call, ptxas kept them on the stack (a local store and load each per predicted cell at 64
     // registers; float64 too).
-    const T rain = hs.raster ? sv.rain_depth(off, 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
+    const T rain =
+        hs.raster ? sv.rain_depth(e.h.offset(i, j), 0.5 * sv.clock[kDt]) : fresh(hs.rain_half);
     // n read here (fresh): read earlier, ptxas kept it on the stack across the boundary call.
     const T manning = sv.manning.ptr ? fresh(t.n[y + 1][x + 1]) : T(0);
     const HancockParams<T> hp{

@@ -39,13 +39,20 @@ SILT_HD SILT_FORCEINLINE T manning_factor_k(T h, T hu, T hv, T n, T g, T dt) {
 /// friction at the new discharge whatever dt, where manning_factor_k's (k at the discharge before
 /// friction) is dt k too strong: a first-order error in the depth of a steady flow, which the
 /// second-order scheme's stages cannot carry (SWASHES's MacDonald channels: order 1 in h). Scalar T.
+/// The factor of manning_implicit_factor_k from the speed |u| (m/s, > 0) and depth h (m, > 0)
+/// of the flow, for n > 0 and dt > 0 (scalar T): the predictor of the MUSCL-Hancock step holds
+/// its velocities, where the discharges' q / h took two products and a division more.
+template <class T>
+SILT_HD SILT_FORCEINLINE T manning_implicit_speed_factor_k(T h, T speed, T n, T g, T dt) {
+  const T k = g * n * n * speed / (h * math::cbrt_fast(h));  // 1/s, +inf if h^(4/3) underflows
+  return T(2) / (T(1) + math::sqrt(T(1) + T(4) * dt * k));
+}
 template <class T>
 SILT_HD SILT_FORCEINLINE T manning_implicit_factor_k(T h, T hu, T hv, T n, T g, T dt) {
   if (!(n > T(0) && h > T(0) && dt > T(0))) return T(1);
   const T q = math::sqrt(hu * hu + hv * hv);  // m^2/s
   if (!(q > T(0))) return T(1);
-  const T k = g * n * n * (q / h) / (h * math::cbrt_fast(h));  // 1/s, +inf if h^(4/3) underflows
-  return T(2) / (T(1) + math::sqrt(T(1) + T(4) * dt * k));
+  return manning_implicit_speed_factor_k(h, q / h, n, g, dt);
 }
 
 }  // namespace silt::swe

@@ -97,8 +97,10 @@ SILT_HD NormalState<T> hancock_predict_k(const NormalState<T>& c, const Slopes<T
   const T r = math::fdiv(T(1), h);
   const T dqx = -k * (fx.un + fy.ut), dqy = -k * (fy.un + fx.ut), dhc = -k * (fx.c + fy.c);
   T u = c.un + (dqx - c.un * dh) * r, v = c.ut + (dqy - c.ut * dh) * r;
-  if (p.manning > T(0)) {
-    const T f = manning_implicit_factor_k(h, h * u, h * v, p.manning, g, p.half_dt);
+  // h > dry > 0 here; the speed from the velocities (manning_implicit_speed_factor_k).
+  const T speed = math::sqrt(u * u + v * v);
+  if (p.manning > T(0) && p.half_dt > T(0) && speed > T(0)) {
+    const T f = manning_implicit_speed_factor_k(h, speed, p.manning, g, p.half_dt);
     u *= f;
     v *= f;
   }
