@@ -245,7 +245,7 @@ void warn_boundaries(const SceneSource& src, SweJob& job) {
 }
 
 SweJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
-                  const std::string& path) {
+                  const std::string& path, FieldCache* shared) {
   for (const auto& o : src.overrides) apply_override(root, o, src);
   SweJob job;
   job.path = path;
@@ -259,7 +259,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
   s.name = top.name("name", default_name, "it names the output folder");
   top.string("description", "");
   top.take("provenance");  // written next to outputs (build, backend); not part of the scene
-  FieldReader fields(src);
+  FieldReader fields(src, shared);
   read_grid(top, fields);
   s.grid = fields.grid();
   read_fields(top, fields, s);
@@ -285,7 +285,7 @@ std::string stem_of(const std::string& name) {
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
                      const std::vector<std::string>& overrides, const SceneArrays* arrays) {
   SceneSource src{name, base_dir, overrides, {}, arrays};
-  return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
+  return parse_json(parse_scene_text(text, name), src, stem_of(name), "", nullptr);
 }
 
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides) {
@@ -298,7 +298,12 @@ SweJob load_swe_job(const std::string& path, const std::vector<std::string>& ove
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
   SceneSource src{path, dir, overrides, labels, arrays};
-  return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
+  return read_swe_job(parse_scene_text(text, path), src);
+}
+
+SweJob read_swe_job(Json tree, const SceneSource& src, FieldCache* shared) {
+  require_utf8(src.name, "scene file name");
+  return parse_json(std::move(tree), src, stem_of(src.name), src.name, shared);
 }
 
 std::string scene_solver_of_text(const std::string& text, const std::string& name) {
