@@ -37,7 +37,7 @@ struct EnsembleScene {
   io::SceneSource source;
   io::Json parsed;  // the file's JSON as read, before any value is set: each member's job's start
   /// The fields and rasters the members' jobs share (member_job: their checks and their runs;
-  /// emptied by run_members once every job is built).
+  /// emptied when run_members is done).
   std::shared_ptr<io::FieldCache> fields;
 };
 EnsembleScene load_ensemble_scene(const std::string& path,
