@@ -1,6 +1,7 @@
 # silt::io: scene loading, rasters (ESRI ASCII, GeoTIFF/NetCDF read back by GDAL), outputs, PNG.
 silt_add_test(NAME io_scene_test SOURCES io_scene_test.cpp LABEL unit LIBS silt::io)
 target_compile_definitions(io_scene_test PRIVATE SILT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+silt_add_test(NAME io_field_cache_test SOURCES io_field_cache_test.cpp LABEL unit LIBS silt::io)
 silt_add_test(NAME io_raster_test SOURCES io_raster_test.cpp LABEL unit LIBS silt::io)
 target_compile_definitions(io_raster_test PRIVATE SILT_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 silt_add_test(NAME io_output_test SOURCES io_output_test.cpp LABEL unit LIBS silt::io)

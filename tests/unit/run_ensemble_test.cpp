@@ -261,6 +261,41 @@ TEST(EnsembleFile, MembersCheckedAtOnceReportTheFirstErrorInMemberOrder) {
   EXPECT_EQ(three.scene.manning, one.scene.manning);  // the first member's job, whole
 }
 
+// A member's job is read from the scene parsed once, with the fields the members have alike
+// made once (EnsembleScene::fields): it is the job the member's own load_swe_job gives, and a
+// field out of range is refused with that load's message, for a member whose field differs and
+// for one that shares it with the member before (and finds it made).
+TEST(EnsembleFile, MemberJobsAreTheirOwnLoadsWithSharedFields) {
+  SceneDir d;
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {"run.end_time=3"});
+  const auto e = parse(d, R"({"members": [{"name": "a"}, {"name": "b", "set": {"physics.cfl": 0.3}},
+    {"name": "dry", "set": {"initial.depth.patches[0].value": -0.5}},
+    {"name": "dry_too", "set": {"initial.depth.patches[0].value": -0.5}}]})");
+  const auto own = [&](std::size_t m) {
+    std::vector<std::string> labels;
+    const std::vector<std::string> overrides = silt::run::member_overrides(s, e, m, &labels);
+    return silt::run::as_member(e, m,
+                                [&] { return silt::io::load_swe_job(d.scene, overrides, labels); });
+  };
+  for (std::size_t m : {0, 1}) {
+    const silt::io::SweJob job = silt::run::member_job(s, e, m), alone = own(m);
+    EXPECT_EQ(job.scene.depth, alone.scene.depth) << m;
+    EXPECT_EQ(job.scene.manning, alone.scene.manning) << m;
+    EXPECT_EQ(job.scene.cfl, alone.scene.cfl) << m;
+    EXPECT_EQ(job.resolved, alone.resolved) << m;
+  }
+  for (std::size_t m : {2, 3}) {
+    const std::string error = error_of([&] { silt::run::member_job(s, e, m); });
+    EXPECT_EQ(error, error_of([&] { own(m); })) << m;
+    EXPECT_NE(error.find(silt::run::member_where(e, m) + ": "), std::string::npos) << error;
+    EXPECT_NE(error.find("'initial.depth' must be >= 0, got -0.5 at cell (i = 0, j = 0)"),
+              std::string::npos)
+        << error;
+  }
+  const std::string checked = error_of([&] { silt::run::check_members(s, e); });
+  EXPECT_EQ(checked, error_of([&] { own(2); }));
+}
+
 // put_ref gives the bytes put gives (a member's maxima are written from where they are, not
 // copied); the saved file is the header and those bytes.
 TEST(EnsembleCheckpoint, BorrowedValuesGiveTheBytesOfCopiedOnes) {

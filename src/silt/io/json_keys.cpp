@@ -80,13 +80,6 @@ std::string show(const Json& v) {
   return s;
 }
 
-bool Range::contains(double v) const {
-  if (!std::isfinite(v)) return false;
-  if (lo_open ? !(v > lo) : !(v >= lo)) return false;
-  if (hi_open ? !(v < hi) : !(v <= hi)) return false;
-  return true;
-}
-
 std::string Range::text() const {
   const bool has_lo = std::isfinite(lo), has_hi = std::isfinite(hi);
   if (has_lo && has_hi)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -59,6 +60,14 @@ struct Range {
   bool contains(double v) const;
   std::string text() const;  // "> 0", "in (0, 0.5]", ...
 };
+
+// Inline: FieldReader checks every cell of a field with it.
+inline bool Range::contains(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (lo_open ? !(v > lo) : !(v >= lo)) return false;
+  if (hi_open ? !(v < hi) : !(v <= hi)) return false;
+  return true;
+}
 
 /// One JSON object being read. Create the root with Keys(root_json, "", src, &resolved_root).
 class Keys {

@@ -209,15 +209,18 @@ EnsembleScene load_ensemble_scene(const std::string& path,
   s.path = path;
   s.overrides = overrides;
   s.source = io::SceneSource{path, fs::path(path).parent_path().string(), overrides, {}};
-  s.tree = io::parse_scene_text(io::read_text_file(path, "scene file"), path);
+  s.parsed = io::parse_scene_text(io::read_text_file(path, "scene file"), path);
+  s.tree = s.parsed;
   for (const std::string& a : overrides) io::apply_override(s.tree, a, s.source);
+  s.fields = std::make_shared<io::FieldCache>();
   return s;
 }
 
 io::SweJob member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
-  std::vector<std::string> labels;
-  const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
-  return as_member(e, m, [&] { return io::load_swe_job(scene.path, overrides, labels); });
+  // As io::load_swe_job(scene.path, overrides, labels) reads it, from the file parsed once.
+  io::SceneSource src = scene.source;
+  src.overrides = member_overrides(scene, e, m, &src.override_labels);
+  return as_member(e, m, [&] { return io::read_swe_job(scene.parsed, src, scene.fields.get()); });
 }
 
 std::vector<std::string> member_warnings(const io::Ensemble& e,
@@ -301,8 +304,10 @@ int run_members(const EnsembleScene& scene, const io::Ensemble& e, const Ensembl
     return fmt::format("t = {:.6g} s, {} steps, {}", r.time, r.steps,
                        member_times_text(r.wall_s, r.times));
   };
-  return for_each_member(e, o, progress, one, line,
-                         o.checkpoint.empty() ? std::function<void(std::size_t)>() : save);
+  const int signal = for_each_member(
+      e, o, progress, one, line, o.checkpoint.empty() ? std::function<void(std::size_t)>() : save);
+  if (scene.fields) scene.fields->clear();  // every member's job is built
+  return signal;
 }
 
 }  // namespace silt::run

@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "silt/core/error.hpp"
 #include "silt/core/exec.hpp"
 #include "silt/io/ensemble_file.hpp"
+#include "silt/io/raster/field_cache.hpp"
 #include "silt/io/swe/scene_file.hpp"
 #include "silt/run/ensemble_stats.hpp"
 #include "silt/run/member_plan.hpp"
@@ -33,6 +35,10 @@ struct EnsembleScene {
   std::vector<std::string> overrides;
   io::Json tree;
   io::SceneSource source;
+  io::Json parsed;  // the file's JSON as read, before any value is set: each member's job's start
+  /// The fields and rasters the members' jobs share (member_job: their checks and their runs;
+  /// emptied when run_members is done).
+  std::shared_ptr<io::FieldCache> fields;
 };
 EnsembleScene load_ensemble_scene(const std::string& path,
                                   const std::vector<std::string>& overrides);

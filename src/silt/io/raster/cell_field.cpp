@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "silt/core/error.hpp"
+#include "silt/io/raster/field_cache.hpp"
 
 namespace silt::io {
 
@@ -26,14 +29,20 @@ std::string FieldReader::raster_path(const Json* v) const {
 
 const Raster& FieldReader::raster(const std::string& path, const std::string& key_path) {
   auto it = cache_.find(path);
-  if (it != cache_.end()) return it->second;
+  if (it != cache_.end()) return *it->second;
   if (path.rfind(kArrayPrefix, 0) == 0)
-    return cache_.emplace(path, array_raster(path, key_path)).first->second;
-  try {
-    return cache_.emplace(path, read_raster(path)).first->second;
-  } catch (const Error& e) {
-    throw Error(fmt::format("{} (raster '{}' of {})", e.what(), key_path, src_->name));
-  }
+    return *cache_.emplace(path, std::make_shared<const Raster>(array_raster(path, key_path)))
+                .first->second;
+  const auto read = [&] {
+    try {
+      return read_raster(path);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{} (raster '{}' of {})", e.what(), key_path, src_->name));
+    }
+  };
+  std::shared_ptr<const Raster> r =
+      shared_ ? shared_->raster(path, read) : std::make_shared<const Raster>(read());
+  return *cache_.emplace(path, std::move(r)).first->second;
 }
 
 Raster FieldReader::array_raster(const std::string& name, const std::string& key_path) const {
@@ -157,72 +166,133 @@ bool inside_polygon(const Vertices& poly, double x, double y) {
   }
   return in;
 }
-}  // namespace
 
-void FieldReader::paint_analytic(Keys& k, CellField& f, double fallback) {
-  const double v = k.number("value", fallback);
-  std::pair<double, double> grad{0.0, 0.0};
+// One layer of an analytic field: value + gx (x - x0) + gy (y - y0) at the cell centres inside
+// its shape (the base layer: every cell), painted over the layers before it.
+struct Layer {
+  enum class Shape { everywhere, rectangle, circle, polygon } shape = Shape::everywhere;
+  double value = 0, gx = 0, gy = 0;
+  std::pair<double, double> lo, hi;  // rectangle's corners, m
+  std::pair<double, double> centre;  // circle's, m
+  double radius = 0;                 // m
+  Vertices vertices;                 // polygon's
+};
+
+// "gradient": [gx, gy] (default none).
+void read_gradient(Keys& k, Layer& l) {
   if (k.has("gradient"))
-    grad = k.point("gradient");
+    std::tie(l.gx, l.gy) = k.point("gradient");
   else
     k.resolved("gradient") = Json::array({0.0, 0.0});
-  paint(f, grid_, v, grad.first, grad.second, [](double, double) { return true; });
+}
+
+// {"value", "gradient", "patches"} (value: default `fallback`): its layers, base first, read and
+// checked before anything is painted.
+std::vector<Layer> read_analytic(Keys& k, double fallback) {
+  std::vector<Layer> layers(1);
+  layers[0].value = k.number("value", fallback);
+  read_gradient(k, layers[0]);
   for (Keys& p : k.objects("patches")) {
     const std::string shape = p.choice("shape", "rectangle", {"rectangle", "circle", "polygon"});
-    const double pv = p.number("value");
-    std::pair<double, double> pg{0.0, 0.0};
-    if (p.has("gradient"))
-      pg = p.point("gradient");
-    else
-      p.resolved("gradient") = Json::array({0.0, 0.0});
+    Layer l;
+    l.value = p.number("value");
+    read_gradient(p, l);
     if (shape == "rectangle") {
-      const auto lo = p.point("min"), hi = p.point("max");
-      if (!(hi.first > lo.first && hi.second > lo.second))
+      l.shape = Layer::Shape::rectangle;
+      l.lo = p.point("min");
+      l.hi = p.point("max");
+      if (!(l.hi.first > l.lo.first && l.hi.second > l.lo.second))
         p.fail("max",
-               fmt::format("must be above and right of 'min' [{}, {}]", lo.first, lo.second));
-      paint(f, grid_, pv, pg.first, pg.second, [&](double x, double y) {
-        return x >= lo.first && x <= hi.first && y >= lo.second && y <= hi.second;
-      });
+               fmt::format("must be above and right of 'min' [{}, {}]", l.lo.first, l.lo.second));
     } else if (shape == "polygon") {
-      const Vertices poly = read_vertices(p);
-      paint(f, grid_, pv, pg.first, pg.second,
-            [&](double x, double y) { return inside_polygon(poly, x, y); });
+      l.shape = Layer::Shape::polygon;
+      l.vertices = read_vertices(p);
     } else {
-      const auto c = p.point("center");
-      const double r = p.number("radius", Range::positive());
-      paint(f, grid_, pv, pg.first, pg.second, [&](double x, double y) {
-        return (x - c.first) * (x - c.first) + (y - c.second) * (y - c.second) <= r * r;
-      });
+      l.shape = Layer::Shape::circle;
+      l.centre = p.point("center");
+      l.radius = p.number("radius", Range::positive());
     }
     p.finish();
+    layers.push_back(std::move(l));
   }
+  return layers;
+}
+
+void paint_layers(CellField& f, const swe::Grid& g, const std::vector<Layer>& layers) {
+  for (const Layer& l : layers) {
+    const auto &lo = l.lo, &hi = l.hi, &c = l.centre;
+    const double r = l.radius;
+    switch (l.shape) {
+      case Layer::Shape::everywhere:
+        paint(f, g, l.value, l.gx, l.gy, [](double, double) { return true; });
+        break;
+      case Layer::Shape::rectangle:
+        paint(f, g, l.value, l.gx, l.gy, [&](double x, double y) {
+          return x >= lo.first && x <= hi.first && y >= lo.second && y <= hi.second;
+        });
+        break;
+      case Layer::Shape::polygon:
+        paint(f, g, l.value, l.gx, l.gy,
+              [&](double x, double y) { return inside_polygon(l.vertices, x, y); });
+        break;
+      case Layer::Shape::circle:
+        paint(f, g, l.value, l.gx, l.gy, [&](double x, double y) {
+          return (x - c.first) * (x - c.first) + (y - c.second) * (y - c.second) <= r * r;
+        });
+        break;
+    }
+  }
+}
+}  // namespace
+
+void FieldReader::range_error(const std::string& key_path, const CellField& f, Range range,
+                              Index c) const {
+  key_error(
+      *src_, key_path,
+      fmt::format("must be {}, got {} at {}{}", range.text(), f.values[static_cast<size_t>(c)],
+                  cell_text(c), f.raster.empty() ? "" : fmt::format(" of raster '{}'", f.raster)));
+}
+
+std::string FieldReader::field_key(const Json& value, const std::string& path, double fallback,
+                                   Range range, bool bed) const {
+  // Doubles as fmt writes them by default: the shortest text that reads back the same bits.
+  return fmt::format("{}\n{}\n{} {} {} {} {}\n{} {} {} {} {} {}", value.dump(), path, grid_.nx,
+                     grid_.ny, grid_.dx, grid_.x0, grid_.y0, range.lo, range.hi, range.lo_open,
+                     range.hi_open, bed, fallback);
 }
 
 CellField FieldReader::read(Keys& keys, const std::string& key, double fallback, Range range,
                             bool bed) {
   const Json* v = keys.take(key);
   const std::string kp = keys.key_path(key);
-  CellField f;
-  f.values.assign(static_cast<size_t>(grid_.cells()), fallback);
-  if (bed) f.nodata_rule = "reject";
+  const size_t cells = static_cast<size_t>(grid_.cells());
+  if (!v || v->is_number()) {
+    // A constant: its one value is checked (the error names the first cell, as a scan would).
+    const double value = v ? v->get<double>() : fallback;
+    keys.resolved(key) = v ? *v : Json(fallback);
+    CellField f;
+    f.values.assign(cells, value);
+    if (bed) f.nodata_rule = "reject";
+    if (!range.contains(value)) range_error(kp, f, range, 0);
+    return f;
+  }
+  // Read and checked as the scene gives it, then painted or copied from its raster (or found in
+  // the shared cache).
   const std::string path = raster_path(v);
+  std::string nodata_rule = bed ? "reject" : "";
   double scale = 1.0;  // {"raster": ..., "scale": f}: the raster's values times f (ensembles)
-  if (!v) {
-    keys.resolved(key) = fallback;
-  } else if (v->is_number()) {
-    std::fill(f.values.begin(), f.values.end(), v->get<double>());
-    keys.resolved(key) = *v;
-  } else if (v->is_object()) {
+  std::vector<Layer> layers;
+  if (v->is_object()) {
     Keys k(*v, kp, *src_, &keys.resolved(key));
     if (k.has("raster")) {
       k.take("raster");
       if (path.empty())
         k.fail("raster", fmt::format("must be a file path, got {}", show((*v)["raster"])));
       k.resolved("raster") = path;
-      if (bed) f.nodata_rule = k.choice("nodata", "reject", {"wall", "reject"});
+      if (bed) nodata_rule = k.choice("nodata", "reject", {"wall", "reject"});
       if (k.has("scale")) scale = k.number("scale", Range::non_negative());
     } else {
-      paint_analytic(k, f, fallback);
+      layers = read_analytic(k, fallback);
     }
     k.finish();
   } else if (!v->is_string()) {
@@ -233,26 +303,42 @@ CellField FieldReader::read(Keys& keys, const std::string& key, double fallback,
   } else {
     keys.resolved(key) = path;
   }
+  const Raster* r = nullptr;
   if (!path.empty()) {
-    const Raster& r = raster(path, kp);
-    check_matches(r, path, kp);
-    check_crs(r, path, kp);
-    f.raster = path;
-    f.values = r.values;
-    for (Index c = 0; c < r.cells(); ++c)
-      if (r.is_nodata(c)) {
-        if (f.nodata.empty()) f.nodata.assign(f.values.size(), 0);
-        f.nodata[static_cast<size_t>(c)] = 1;
-      } else if (scale != 1.0) {
-        f.values[static_cast<size_t>(c)] *= scale;
-      }
+    r = &raster(path, kp);
+    check_matches(*r, path, kp);
+    check_crs(*r, path, kp);
   }
-  if (const Index c = first_outside(f, range); c >= 0)
-    key_error(*src_, kp,
-              fmt::format("must be {}, got {} at {}{}", range.text(),
-                          f.values[static_cast<size_t>(c)], cell_text(c),
-                          f.raster.empty() ? "" : fmt::format(" of raster '{}'", f.raster)));
-  return f;
+  const auto make = [&] {
+    FieldCache::Checked checked;
+    CellField& f = checked.field;
+    f.nodata_rule = nodata_rule;
+    if (!r) {
+      f.values.assign(cells, fallback);
+      paint_layers(f, grid_, layers);
+    } else {
+      f.raster = path;
+      f.values = r->values;
+      for (Index c = 0; c < r->cells(); ++c)
+        if (r->is_nodata(c)) {
+          if (f.nodata.empty()) f.nodata.assign(f.values.size(), 0);
+          f.nodata[static_cast<size_t>(c)] = 1;
+        } else if (scale != 1.0) {
+          f.values[static_cast<size_t>(c)] *= scale;
+        }
+    }
+    checked.outside = first_outside(f, range);
+    return checked;
+  };
+  // Arrays given with the scene (Python's) are not files: they stay this reader's own.
+  if (!shared_ || path.rfind(kArrayPrefix, 0) == 0) {
+    FieldCache::Checked own = make();
+    if (own.outside >= 0) range_error(kp, own.field, range, own.outside);
+    return std::move(own.field);
+  }
+  const auto held = shared_->field(field_key(*v, path, fallback, range, bed), make);
+  if (held->outside >= 0) range_error(kp, held->field, range, held->outside);
+  return held->field;
 }
 
 CellField FieldReader::read_unless_zero(Keys& keys, const std::string& key, Range range) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,16 @@ struct CellField {
   bool constant_zero() const;
 };
 
+class FieldCache;
+
 /// Reads cell fields of one scene: holds the grid (and where it came from, for messages about
-/// mismatched rasters) and caches rasters so a DEM is read once.
+/// mismatched rasters) and caches rasters so a DEM is read once. With a FieldCache
+/// (field_cache.hpp), rasters and fields that are not constants come from it when another job of
+/// the same scene file made them (errors are this scene's own, as without it).
 class FieldReader {
  public:
-  explicit FieldReader(const SceneSource& src) : src_(&src) {}
+  explicit FieldReader(const SceneSource& src, FieldCache* shared = nullptr)
+      : src_(&src), shared_(shared) {}
 
   /// The raster path named by a field value ("" when the value is not a raster).
   std::string raster_path(const Json* value) const;
@@ -69,12 +75,18 @@ class FieldReader {
   /// The scene's array `name` ("array:bed") as a raster on the grid (set_grid() first).
   Raster array_raster(const std::string& name, const std::string& key_path) const;
   void check_matches(const Raster& r, const std::string& path, const std::string& key_path) const;
-  void paint_analytic(Keys& k, CellField& f, double fallback);
+  /// Throws: the field's value at cell c is outside range (its error names the key and the cell).
+  [[noreturn]] void range_error(const std::string& key_path, const CellField& f, Range range,
+                                Index c) const;
+  /// The key of a field in a FieldCache: everything its values and their check depend on.
+  std::string field_key(const Json& value, const std::string& path, double fallback, Range range,
+                        bool bed) const;
 
   const SceneSource* src_;
+  FieldCache* shared_;
   swe::Grid grid_;
   std::string origin_;
-  std::map<std::string, Raster> cache_;
+  std::map<std::string, std::shared_ptr<const Raster>> cache_;
 };
 
 }  // namespace silt::io

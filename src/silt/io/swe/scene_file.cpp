@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "silt/core/error.hpp"
 #include "silt/io/json_keys.hpp"
@@ -84,10 +86,10 @@ void read_grid(Keys& root, FieldReader& fields) {
                                {"origin", Json::array({grid.x0, grid.y0})}};
 }
 
-// The run stops when a CFL step falls below min_dt (a collapsing time step); a scene whose first
-// step already does is refused here, so that validate and run agree.
-void check_first_step(Keys& root, const swe::Scene& s) {
-  double c = 0, h_at = 0;  // fastest wave speed (m/s) over the wet cells and the depth there
+// The fastest wave speed over the wet cells, max(|u|, |v|) + sqrt(g h) (m/s), and the depth at
+// the first cell that has it (m); 0, 0 when no cell is wet.
+std::pair<double, double> fastest_wave(const swe::Scene& s) {
+  double c = 0, h_at = 0;
   for (std::size_t k = 0; k < s.depth.size(); ++k) {
     const double h = s.depth[k];
     if (!(h > s.dry_depth)) continue;
@@ -96,13 +98,35 @@ void check_first_step(Keys& root, const swe::Scene& s) {
     const double ck = std::max(u, v) + std::sqrt(s.gravity * h);
     if (ck > c) c = ck, h_at = h;
   }
-  if (c > 0 && s.cfl * s.grid.dx / c < s.min_dt)
+  return {c, h_at};
+}
+
+// The depth of the deepest wet cell (m; 0 when none is wet): one vectorised maximum.
+double deepest_wet(const swe::Scene& s) {
+  const std::vector<double>& d = s.depth;
+  const double dry = s.dry_depth;
+  double top = 0;
+#pragma omp parallel for simd schedule(static) reduction(max : top)
+  for (std::size_t k = 0; k < d.size(); ++k) top = std::max(top, d[k] > dry ? d[k] : 0.0);
+  return top;
+}
+
+// The run stops when a CFL step falls below min_dt (a collapsing time step); a scene whose first
+// step already does is refused here, so that validate and run agree. Water at rest (no initial
+// velocity) is fastest where it is deepest: sqrt(g h) never falls as h grows, rounding included,
+// so its speed is fastest_wave's without a square root per cell.
+void check_first_step(Keys& root, const swe::Scene& s) {
+  const bool at_rest = s.velocity_x.empty() && s.velocity_y.empty();
+  const double fastest = at_rest ? std::sqrt(s.gravity * deepest_wet(s)) : fastest_wave(s).first;
+  if (fastest > 0 && s.cfl * s.grid.dx / fastest < s.min_dt) {
+    const auto [c, h_at] = fastest_wave(s);
     root.fail(
         "physics.min_dt",
         fmt::format("= {} s is above the first CFL step cfl dx / c = {:.3g} s (dx = {} m, wave "
                     "speed c = {:.4g} m/s at a depth of {:.4g} m): the run would stop at its "
                     "first step. Raise grid.dx or lower physics.min_dt",
                     s.min_dt, s.cfl * s.grid.dx / c, s.grid.dx, c, h_at));
+  }
 }
 
 void read_physics(Keys& root, swe::Scene& s) {
@@ -245,7 +269,7 @@ void warn_boundaries(const SceneSource& src, SweJob& job) {
 }
 
 SweJob parse_json(Json root, const SceneSource& src, const std::string& default_name,
-                  const std::string& path) {
+                  const std::string& path, FieldCache* shared) {
   for (const auto& o : src.overrides) apply_override(root, o, src);
   SweJob job;
   job.path = path;
@@ -259,7 +283,7 @@ SweJob parse_json(Json root, const SceneSource& src, const std::string& default_
   s.name = top.name("name", default_name, "it names the output folder");
   top.string("description", "");
   top.take("provenance");  // written next to outputs (build, backend); not part of the scene
-  FieldReader fields(src);
+  FieldReader fields(src, shared);
   read_grid(top, fields);
   s.grid = fields.grid();
   read_fields(top, fields, s);
@@ -285,7 +309,7 @@ std::string stem_of(const std::string& name) {
 SweJob parse_swe_job(const std::string& text, const std::string& name, const std::string& base_dir,
                      const std::vector<std::string>& overrides, const SceneArrays* arrays) {
   SceneSource src{name, base_dir, overrides, {}, arrays};
-  return parse_json(parse_scene_text(text, name), src, stem_of(name), "");
+  return parse_json(parse_scene_text(text, name), src, stem_of(name), "", nullptr);
 }
 
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides) {
@@ -298,7 +322,12 @@ SweJob load_swe_job(const std::string& path, const std::vector<std::string>& ove
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
   SceneSource src{path, dir, overrides, labels, arrays};
-  return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
+  return read_swe_job(parse_scene_text(text, path), src);
+}
+
+SweJob read_swe_job(Json tree, const SceneSource& src, FieldCache* shared) {
+  require_utf8(src.name, "scene file name");
+  return parse_json(std::move(tree), src, stem_of(src.name), src.name, shared);
 }
 
 std::string scene_solver_of_text(const std::string& text, const std::string& name) {

@@ -17,6 +17,9 @@
 
 namespace silt::io {
 
+struct SceneSource;  // json_keys.hpp
+class FieldCache;    // raster/field_cache.hpp
+
 /// Output rasters. velocity is the speed sqrt(u^2 + v^2); level is h + z; level and
 /// concentration (C = hc / h) are nodata where the cell is dry.
 enum class SweField {
@@ -132,6 +135,11 @@ SweJob load_swe_job(const std::string& path, const std::vector<std::string>& ove
 /// when empty or absent; "ensemble member 'n_low'"); arrays: what "array:<name>" values name.
 SweJob load_swe_job(const std::string& path, const std::vector<std::string>& overrides,
                     const std::vector<std::string>& labels, const SceneArrays* arrays = nullptr);
+/// load_swe_job of a scene file already read: `tree` is its JSON as parse_scene_text gave it, src
+/// the file (name, folder) and the overrides to apply with their labels; `shared`: fields and
+/// rasters shared with other jobs of the same file (an ensemble's members, field_cache.hpp; null:
+/// none).
+SweJob read_swe_job(nlohmann::json tree, const SceneSource& src, FieldCache* shared = nullptr);
 /// The same from text: `name` is used in messages and as the default scene name, relative paths
 /// are resolved against base_dir ("" = the current directory); arrays: what "array:<name>" values
 /// name (scene_arrays.hpp).

@@ -341,7 +341,11 @@ double default_png_max(const swe::Scene& s, PngMap png) {
     for (const auto& src : s.sources) top = std::max(top, src.concentration);
     for (const auto& b : s.boundaries) top = std::max(top, b.concentration);
   } else {
-    for (double h : s.depth) top = std::max(top, h);
+    // Every cell of a large grid (the value is written into the resolved scene even without
+    // maps): one vectorised maximum, the same value.
+    const std::vector<double>& d = s.depth;
+#pragma omp parallel for simd schedule(static) reduction(max : top)
+    for (std::size_t k = 0; k < d.size(); ++k) top = std::max(top, d[k]);
   }
   return top > 0 ? top : 1.0;
 }
