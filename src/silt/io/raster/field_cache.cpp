@@ -17,30 +17,30 @@ void FieldCache::keep(Entry e) {
 // Made outside the lock: threads reading other fields go on meanwhile. Two threads that miss the
 // same key both make it (only while the first has not kept it; the first member's job is built
 // alone before the others, ensemble.hpp check_members).
-std::shared_ptr<const FieldCache::Checked> FieldCache::field(const std::string& key,
-                                                             const std::function<Checked()>& make) {
-  const std::string k = "field " + key;
+template <class V>
+std::shared_ptr<const V> FieldCache::held(const std::string& key,
+                                          std::shared_ptr<const V> Entry::*slot,
+                                          const std::function<V()>& make) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (const Entry* e = find(k)) return e->field;
+    if (const Entry* e = find(key)) return e->*slot;
   }
-  auto made = std::make_shared<const Checked>(make());
+  auto made = std::make_shared<const V>(make());
+  Entry e{key, nullptr, nullptr};
+  e.*slot = made;
   std::lock_guard<std::mutex> lock(mutex_);
-  keep({k, made, nullptr});
+  keep(std::move(e));
   return made;
+}
+
+std::shared_ptr<const FieldCache::Checked> FieldCache::field(const std::string& key,
+                                                             const std::function<Checked()>& make) {
+  return held("field " + key, &Entry::field, make);
 }
 
 std::shared_ptr<const Raster> FieldCache::raster(const std::string& path,
                                                  const std::function<Raster()>& read) {
-  const std::string k = "raster " + path;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (const Entry* e = find(k)) return e->raster;
-  }
-  auto made = std::make_shared<const Raster>(read());
-  std::lock_guard<std::mutex> lock(mutex_);
-  keep({k, nullptr, made});
-  return made;
+  return held("raster " + path, &Entry::raster, read);
 }
 
 void FieldCache::clear() {

@@ -53,6 +53,10 @@ class FieldCache {
   };
   const Entry* find(const std::string& key) const;  // under mutex_
   void keep(Entry e);                               // under mutex_
+  /// The value in slot of the entry under key, made by make() and kept when not held.
+  template <class V>
+  std::shared_ptr<const V> held(const std::string& key, std::shared_ptr<const V> Entry::*slot,
+                                const std::function<V()>& make);
 
   std::mutex mutex_;
   std::vector<Entry> entries_;
