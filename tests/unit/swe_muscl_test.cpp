@@ -1,7 +1,7 @@
 // Unit tests of the second-order scheme's reconstruction (src/silt/swe/kernels/muscl_k.hpp) on a
 // small host grid built from the kernel functions alone: minmod slopes and face states, the lake
 // at rest with emerged bumps, zero slopes against two first-order steps (to the bit), positivity
-// at a wet/dry front.
+// at a wet/dry front; and the MUSCL-Hancock predictor's friction (kernels/muscl_hancock_k.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "silt/swe/kernels/muscl_hancock_k.hpp"
 #include "silt/swe/kernels/muscl_k.hpp"
 #include "swe_mini_grid.hpp"
 
@@ -321,6 +322,35 @@ TEST(SweMuscl, DepthsStayNonNegativeAtAWetDryFrontDouble) {
 }
 TEST(SweMuscl, DepthsStayNonNegativeAtAWetDryFrontFloat) {
   positive_on_a_wet_dry_front<float>(16);
+}
+
+// The predictor's friction is the update's fully implicit Manning factor over half the step, of
+// the flow's speed |(u, v)| in any direction: the predictor takes it from its velocities
+// (manning_implicit_speed_factor_k), the update from its discharges (manning_implicit_factor_k).
+// A cell without slopes or flux differences keeps its depth and only slows by that factor.
+template <class T>
+void predictor_friction_is_the_updates(T tol) {
+  const Slopes<T> s0{T(0), T(0), T(0), T(0), T(0)};
+  const FluxDifference<T> f0{T(0), T(0), T(0), T(0)};
+  const T h = T(0.1), speed = T(1.7), n = T(0.05), half_dt = T(0.5);
+  const HancockParams<T> p{T(kG), T(0.01), T(1000), half_dt, T(0), n, T(kDry)};
+  for (const double deg : {0.0, 30.0, 45.0, 90.0, 135.0, 200.0, 300.0}) {
+    const double a = deg * 3.141592653589793 / 180.0;
+    const T u = speed * T(std::cos(a)), v = speed * T(std::sin(a));
+    const NormalState<T> q = hancock_predict_k(NormalState<T>{h, u, v, T(0.5)}, s0, s0, f0, f0, p);
+    const T f = manning_implicit_factor_k(h, h * u, h * v, n, T(kG), half_dt);
+    ASSERT_LT(f, T(0.8)) << "the friction must matter here";
+    EXPECT_EQ(q.h, h) << deg;
+    EXPECT_NEAR(q.un, u * f, tol * speed) << deg;
+    EXPECT_NEAR(q.ut, v * f, tol * speed) << deg;
+    EXPECT_EQ(q.c, T(0.5)) << deg;
+  }
+}
+TEST(SweHancockPredictor, FrictionIsTheUpdatesOverHalfTheStepInAnyDirectionDouble) {
+  predictor_friction_is_the_updates<double>(1e-14);
+}
+TEST(SweHancockPredictor, FrictionIsTheUpdatesOverHalfTheStepInAnyDirectionFloat) {
+  predictor_friction_is_the_updates<float>(1e-6f);
 }
 
 }  // namespace
