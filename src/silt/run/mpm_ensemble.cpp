@@ -180,9 +180,10 @@ void read_result(MemberBytes& b, MpmMemberResult& r) {
 }
 
 io::MpmJob mpm_member_job(const EnsembleScene& scene, const io::Ensemble& e, std::size_t m) {
-  std::vector<std::string> labels;
-  const std::vector<std::string> overrides = member_overrides(scene, e, m, &labels);
-  return as_member(e, m, [&] { return io::load_mpm_job(scene.path, overrides, labels); });
+  // As io::load_mpm_job(scene.path, overrides, labels) reads it, from the file parsed once.
+  io::SceneSource src = scene.source;
+  src.overrides = member_overrides(scene, e, m, &src.override_labels);
+  return as_member(e, m, [&] { return io::read_mpm_job(scene.parsed, src); });
 }
 
 io::MpmJob check_mpm_members(const EnsembleScene& scene, const io::Ensemble& e,

@@ -548,7 +548,12 @@ MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& ove
   const std::string text = read_text_file(path, "scene file");
   const std::string dir = std::filesystem::path(path).parent_path().string();
   SceneSource src{path, dir, overrides, labels};
-  return parse_json(parse_scene_text(text, path), src, stem_of(path), path);
+  return read_mpm_job(parse_scene_text(text, path), src);
+}
+
+MpmJob read_mpm_job(Json tree, const SceneSource& src) {
+  require_utf8(src.name, "scene file name");
+  return parse_json(std::move(tree), src, stem_of(src.name), src.name);
 }
 
 }  // namespace silt::io

@@ -21,6 +21,8 @@
 
 namespace silt::io {
 
+struct SceneSource;  // json_keys.hpp
+
 struct MpmRunSettings {
   int frames = 0;       // output frames after the initial one (frame k at t = k frame_dt)
   double end_time = 0;  // s, = frames * scene.frame_dt
@@ -65,6 +67,9 @@ MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& ove
 /// "ensemble member 'm03':").
 MpmJob load_mpm_job(const std::string& path, const std::vector<std::string>& overrides,
                     const std::vector<std::string>& labels);
+/// load_mpm_job of a scene file already read: `tree` is its JSON as parse_scene_text gave it, src
+/// the file (name, folder) and the overrides to apply with their labels (an ensemble's members).
+MpmJob read_mpm_job(nlohmann::json tree, const SceneSource& src);
 /// The same from text: `name` is used in messages and as the default scene name; relative paths
 /// (meshes) are resolved against base_dir ("" = the current directory); arrays: what
 /// "array:<name>" values name (scene_arrays.hpp: rasters, a points source's particles).
