@@ -9,6 +9,9 @@ silt_add_test(NAME run_ensemble_test SOURCES run_ensemble_test.cpp LABEL unit LI
 if(EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
   silt_add_test(NAME run_mpm_partial_test SOURCES run_mpm_partial_test.cpp LABEL unit
                 LIBS silt::run)
+  # MPM members' jobs: the scene file as read at the start, the member's values, its errors.
+  silt_add_test(NAME run_mpm_ensemble_test SOURCES run_mpm_ensemble_test.cpp LABEL unit
+                LIBS silt::run)
 endif()
 # The member pool's plan: members at once, their devices and threads, the memory cap.
 silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
