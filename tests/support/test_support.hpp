@@ -70,6 +70,16 @@ inline ::testing::AssertionResult throws_with(const std::function<void()>& fn,
   return ::testing::AssertionFailure() << "no silt::Error thrown";
 }
 
+/// The message of the silt::Error fn throws; "(no error)" when it throws none.
+inline std::string error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 /// Runs a shell command and returns its standard output; a non-zero exit fails the test (with the
 /// command and what it printed).
 inline std::string command_output(const std::string& cmd) {

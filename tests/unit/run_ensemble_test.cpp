@@ -17,6 +17,7 @@
 #include "silt/run/ensemble.hpp"
 #include "silt/run/ensemble_checkpoint.hpp"
 #include "silt/run/ensemble_stats.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -56,14 +57,7 @@ silt::io::Ensemble parse(const SceneDir& d, const std::string& text) {
   return silt::io::parse_ensemble(text, "ens.json", s.tree, s.source);
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const silt::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using silt::test::error_of;
 
 TEST(EnsembleFile, ProductAndZipNameMembersInOrder) {
   SceneDir d;

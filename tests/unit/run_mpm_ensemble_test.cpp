@@ -13,6 +13,7 @@
 #include "silt/core/error.hpp"
 #include "silt/io/ensemble_file.hpp"
 #include "silt/run/mpm_ensemble.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -29,14 +30,7 @@ std::string scene_text(double friction_angle) {
     "run": {"fps": 10, "end_time": 0.2}, "outputs": {"png": false}})";
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const silt::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using silt::test::error_of;
 
 TEST(MpmEnsembleMembers, ReadTheSceneFileAsItWasWhenTheEnsembleStarted) {
   const fs::path dir =
