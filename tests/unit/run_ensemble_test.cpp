@@ -290,6 +290,21 @@ TEST(EnsembleFile, MemberJobsAreTheirOwnLoadsWithSharedFields) {
   EXPECT_EQ(checked, error_of([&] { own(2); }));
 }
 
+// A member is the scene file's text as the ensemble read it at its start: a file edited during the
+// run reaches no member (run_mpm_ensemble_test checks MPM members the same way).
+TEST(EnsembleFile, MembersReadTheSceneFileAsItWasAtTheStart) {
+  SceneDir d;
+  const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(d.scene, {});
+  const auto e = parse(d, R"({"members": [{"name": "a"}]})");
+  const double cfl = silt::run::member_job(s, e, 0).scene.cfl;
+  std::ofstream(d.scene) << R"({"solver": "swe", "grid": {"nx": 8, "ny": 2, "dx": 1.0},
+    "physics": {"cfl": 0.1}, "run": {"end_time": 2.0}})";
+  const silt::io::SweJob job = silt::run::member_job(s, e, 0);
+  EXPECT_EQ(job.scene.cfl, cfl);
+  EXPECT_NE(job.scene.cfl, 0.1);
+  EXPECT_EQ(job.scene.grid.nx, 4);  // 8 in the file now
+}
+
 // put_ref gives the bytes put gives (a member's maxima are written from where they are, not
 // copied); the saved file is the header and those bytes.
 TEST(EnsembleCheckpoint, BorrowedValuesGiveTheBytesOfCopiedOnes) {
