@@ -40,17 +40,17 @@ TEST(MpmEnsembleMembers, ReadTheSceneFileAsItWasWhenTheEnsembleStarted) {
   std::ofstream(scene) << scene_text(30.0);
   const silt::run::EnsembleScene s = silt::run::load_ensemble_scene(scene, {"run.fps=20"});
   const silt::io::Ensemble e = silt::io::parse_ensemble(
-      R"({"members": [{"name": "a"}, {"name": "steep", "set": {"materials[0].cohesion": 0.1}},
+      R"({"members": [{"name": "a"}, {"name": "cohesive", "set": {"materials[0].cohesion": 0.1}},
                       {"name": "bad", "set": {"materials[0].friction_angle": -5}}]})",
       "ens.json", s.tree, s.source);
   // The file changes after the start: members still see the scene they were started with.
   std::ofstream(scene) << scene_text(40.0);
   const silt::io::MpmJob a = silt::run::mpm_member_job(s, e, 0),
-                         steep = silt::run::mpm_member_job(s, e, 1);
+                         cohesive = silt::run::mpm_member_job(s, e, 1);
   EXPECT_EQ(a.scene.materials.at(0).friction_angle, 30.0);
   EXPECT_EQ(a.run.frames, 4);  // --set run.fps=20 over 0.2 s
-  EXPECT_EQ(steep.scene.materials.at(0).friction_angle, 30.0);
-  EXPECT_EQ(steep.scene.materials.at(0).cohesion, 0.1);
+  EXPECT_EQ(cohesive.scene.materials.at(0).friction_angle, 30.0);
+  EXPECT_EQ(cohesive.scene.materials.at(0).cohesion, 0.1);
 
   // The same jobs as a solo load of the file as it was, with the member's overrides and labels.
   std::ofstream(scene) << scene_text(30.0);
