@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "silt/core/error.hpp"
+#include "silt/core/host_memory.hpp"
 #include "silt/partition/world.hpp"
 #include "silt/run/devices.hpp"
 #include "silt/run/ensemble_ranks.hpp"
@@ -43,6 +44,10 @@ int end_on_ranks(const partition::World& world, int code) {
 int cmd_run_ensemble(const RunOptions& o) {
   const StopSignals signals;
   check_ensemble_options(o);
+  // The members' grids are built and freed in turn on several threads: their pages kept for the
+  // next member instead of faulted in afresh (the flood ensemble 8.50 -> 8.37 s on an H100,
+  // bench/results/ensemble-host-memory-2026-12-07g-h100.md).
+  keep_freed_host_blocks();
   // Under mpirun member m runs on rank m mod R and rank 0 writes the report.
   const partition::World& world = partition::World::get();
   // CUDA's own number of hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8) serves the members in
