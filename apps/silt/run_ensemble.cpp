@@ -45,8 +45,8 @@ int cmd_run_ensemble(const RunOptions& o) {
   const StopSignals signals;
   check_ensemble_options(o);
   // The members' grids are built and freed in turn on several threads: their pages kept for the
-  // next member instead of faulted in afresh (the flood ensemble 8.50 -> 8.37 s on an H100,
-  // bench/results/ensemble-host-memory-2026-12-07g-h100.md).
+  // next member instead of faulted in afresh (the flood ensemble 8.48 -> 8.37 s, medians on two
+  // H100s, bench/results/ensemble-host-memory-2026-12-07g-h100.md).
   keep_freed_host_blocks();
   // Under mpirun member m runs on rank m mod R and rank 0 writes the report.
   const partition::World& world = partition::World::get();
