@@ -4,8 +4,10 @@
 logged, replayed in log order on K workers (each holds its slot from its member's job to its
 teardown, as the pool does without members built ahead) and on K + P workers of which at most K
 step at once (a member built ahead waits for a slot; its job and set-up, its other and teardown
-outside the slot). Assumes a member's stepping does not change with what runs beside it. Prints
-numbers, asserts nothing.
+outside the slot). Assumes a member's stepping does not change with what runs beside it, and
+counts all of "other" outside the slot, though the pool gives a turn back only after the frames'
+host work (part of "other", ~0.02 s a flood member): an upper bound on the gain. Prints numbers,
+asserts nothing.
     python3 bench/pool_model.py LOG [K]"""
 import heapq
 import re
