@@ -10,7 +10,7 @@ import sys
 
 def main():
     log, k = open(sys.argv[1]).read(), int(sys.argv[2])
-    for part in ("job", "set-up", "stepping", "other", "teardown"):
+    for part in ("job", "set-up", "waiting", "stepping", "other", "teardown"):
         v = sorted(float(x) for x in re.findall(re.escape(part) + r" (-?[0-9.]+) s", log))
         if v:
             print(f"  member {part}: median {v[len(v) // 2]:.3f} s, summed {sum(v):.2f} s, "

@@ -4,12 +4,15 @@ members run"): the same ensemble run
   - one member after another (--members-at-once 1),
   - four in flight on one GPU (--members-at-once 4),
   - four in flight over `--devices 0,0` (two entries of one GPU: the spread over devices),
+  - on CUDA, two in flight (shallow water: the others built ahead, each waiting for a turn to
+    step, run/member_turns.hpp; MPM: none built ahead),
 writes every member file byte for byte the same: shallow water (scenes/dam_break.json, float64,
 six roughness members: rasters, gauges, mass balance) and MPM in performance.deterministic mode
 (scenes/mpm_column_sweep_2d.json, four friction angles: PLY frames, frames.csv), and the
 ensemble's statistics (SWE rasters, measures.csv but the wall seconds); and a shallow-water
 ensemble stopped by SIGINT with three members in flight continues with --restart (each stopped
-member from its own solver checkpoint) to the files of the uninterrupted run. Shallow-water
+member from its own solver checkpoint) to the files of the uninterrupted run (on CUDA also with
+two in flight and the third built ahead). Shallow-water
 members in flight on one device also step together (--batch-members on, swe::Batch: one launch
 of the tile kernel a step for all on CUDA; one after another on the CPU; off by default, so only
 this test turns it on) and alone (--batch-members off): both to the same files, members of
@@ -166,6 +169,16 @@ for kind, scene, ens, extra in (("swe", "dam_break.json", swe_ens, swe_set),
     run(scene, ens, one, extra + ["--members-at-once", "1"])
     run(scene, ens, four, extra + ["--members-at-once", "4"])
     same_members(one, four, f"{kind}: 4 at once against 1")
+    if BACKEND == "cuda":  # two stepping; flood members: the others built ahead, waiting a turn
+        two = os.path.join(SCRATCH, kind + "_k2")
+        log = run(scene, ens, two, extra + ["--members-at-once", "2"], quiet=False)
+        ahead = kind == "swe"  # MPM members are not built ahead (member_pool.cpp, member_plan)
+        said = [x for x in log.splitlines() if x.startswith("silt run: ensemble")]
+        check(bool(said) and ("2 more built ahead" in said[0]) == ahead,
+              f"{kind}: 2 at once: {'2' if ahead else 'none'} built ahead ({said[:1]})")
+        what = f"{kind}: 2 at once" + (" (members built ahead)" if ahead else "")
+        same_members(one, two, what + " against 1")
+        same_measures(one, two, what)
     if kind == "swe":
         same_files(one, four, ["max_depth_mean.asc", "max_speed_std.asc",
                                "max_depth_p50.asc"], f"{kind}: 4 at once")
@@ -198,21 +211,22 @@ json.dump({"members": [{"name": "a", "set": {"manning": 0.02}},
 full = os.path.join(SCRATCH, "stop_full")
 run("dam_break.json", stop_ens, full, swe_set + ["--members-at-once", "1"])
 # Member 'a' ends first: the others go on without it (stepping together: it leaves the group).
-for mode in ("on", "off"):
-    stopped = os.path.join(SCRATCH, "stop_stopped_" + mode)
+# On CUDA also two at once: 'c' built ahead waits for 'a''s turn (member_turns.hpp).
+for mode, k in [("on", "3"), ("off", "3")] + ([("off", "2")] if BACKEND == "cuda" else []):
+    stopped = os.path.join(SCRATCH, f"stop_stopped_{mode}_{k}")
     batch = ["--batch-members", mode]
     args = [SILT, "run", os.path.join(ROOT, "scenes", "dam_break.json"), "-q", "--backend",
-            BACKEND, "--ensemble", stop_ens, "--out", stopped, "--members-at-once", "3"] + \
+            BACKEND, "--ensemble", stop_ens, "--out", stopped, "--members-at-once", k] + \
         swe_set + batch
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     interrupt_when(p, os.path.join(stopped, "members", "b", "depth_0003.asc"), 120, poll=0.002)
     ckpt, saved = saved_members(stopped)
     check(p.returncode == 130 and "member_1.silt" in saved and "member_2.silt" in saved,
-          f"--batch-members {mode}: SIGINT with three members in flight: exit {p.returncode}, "
-          f"saved {saved}")
+          f"--batch-members {mode}, {k} at once: SIGINT with members in flight: exit "
+          f"{p.returncode}, saved {saved}")
     run("dam_break.json", stop_ens, stopped,
-        swe_set + ["--members-at-once", "3", "--restart", ckpt] + batch)
-    what = f"--batch-members {mode}: stopped in flight and restarted"
+        swe_set + ["--members-at-once", k, "--restart", ckpt] + batch)
+    what = f"--batch-members {mode}, {k} at once: stopped in flight and restarted"
     same_members(full, stopped, what + " against one after another")
     same_files(full, stopped, ["max_depth_mean.asc", "max_depth_p50.asc"], what)
     same_measures(full, stopped, what)

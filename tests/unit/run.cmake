@@ -15,6 +15,10 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/src/silt/mpm/CMakeLists.txt)
 endif()
 # The member pool's plan: members at once, their devices and threads, the memory cap.
 silt_add_test(NAME run_member_plan_test SOURCES run_member_plan_test.cpp LABEL unit LIBS silt::run)
+# Turns to step for the members a CUDA pool builds ahead: never more inside than turns, first
+# asked first served, given back on an exception.
+silt_add_test(NAME run_member_turns_test SOURCES run_member_turns_test.cpp LABEL unit
+              LIBS silt::run)
 # The threads beside the member pool: members checked at once (errors in member order), the
 # saver of finished members.
 silt_add_test(NAME run_member_workers_test SOURCES run_member_workers_test.cpp LABEL unit

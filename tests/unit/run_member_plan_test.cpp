@@ -6,10 +6,12 @@
 #include <map>
 #include <vector>
 
+#include "silt/run/ensemble.hpp"
 #include "silt/run/member_plan.hpp"
 
 namespace {
 
+using silt::run::kCudaMembersAhead;
 using silt::run::kCudaMembersPerDevice;
 using silt::run::members_of_rank;
 using silt::run::members_that_fit;
@@ -40,6 +42,44 @@ TEST(MemberPlan, CudaSpreadsWorkersOverTheListedDevicesInTurn) {
   const auto cells = plan_members(100, 8, false, true, 2, 16);     // "cells": one after another
   EXPECT_EQ(cells.device, std::vector<int>{0});
   EXPECT_EQ(plan_members(1, 8, true, true, 2, 16).device.size(), 1u);
+}
+
+TEST(MemberPlan, CudaBuildsMembersAheadOfThoseStepping) {
+  const auto one = plan_members(100, 0, true, true, 1, 16);
+  EXPECT_EQ(one.ahead, std::vector<int>(kCudaMembersAhead, 0));
+  std::vector<int> workers(kCudaMembersPerDevice + kCudaMembersAhead, 0);
+  EXPECT_EQ(one.workers(), workers);  // those stepping first: the memory gate keeps them first
+  const auto two = plan_members(100, 5, true, true, 2, 16);
+  EXPECT_EQ(two.ahead.size(), 2u * std::size_t(kCudaMembersAhead));
+  for (std::size_t w = 0; w < two.ahead.size(); ++w) EXPECT_EQ(two.ahead[w], int(w % 2));
+  EXPECT_EQ(two.workers().size(), 5u + 2u * std::size_t(kCudaMembersAhead));
+  // At most the members left beyond those stepping; none for one at a time, "cells" or the CPU.
+  EXPECT_EQ(plan_members(9, 8, true, true, 1, 16).ahead, std::vector<int>{0});
+  EXPECT_TRUE(plan_members(8, 8, true, true, 1, 16).ahead.empty());
+  EXPECT_TRUE(plan_members(100, 1, true, true, 1, 16).ahead.empty());
+  EXPECT_TRUE(plan_members(100, 8, false, true, 1, 16).ahead.empty());
+  EXPECT_TRUE(plan_members(100, 0, true, false, 1, 16).ahead.empty());
+  EXPECT_EQ(plan_members(100, 0, true, false, 1, 4).workers(), std::vector<int>(4, 0));
+}
+
+// An ensemble's own plan (member_pool.cpp, member_plan): flood members on CUDA are built ahead;
+// MPM members (their set-up small, building ahead measured slower) and members stepping together
+// are not. Only the plan: no device is touched.
+TEST(MemberPlan, OnlyFloodMembersSteppingAloneAreBuiltAhead) {
+  silt::io::Ensemble e;
+  e.members.resize(100);
+  silt::run::EnsembleOptions o;
+  o.execs = {silt::Exec::cuda(0)};
+  EXPECT_EQ(silt::run::member_plan(e, o).ahead, std::vector<int>(kCudaMembersAhead, 0));
+  e.mpm = true;
+  EXPECT_TRUE(silt::run::member_plan(e, o).ahead.empty());
+  EXPECT_EQ(silt::run::member_plan(e, o).device.size(), std::size_t(kCudaMembersPerDevice));
+  e.mpm = false;
+  e.batch = silt::io::EnsembleBatch::on;
+  EXPECT_TRUE(silt::run::member_plan(e, o).ahead.empty());
+  o.execs = {silt::Exec::host()};
+  e.batch = silt::io::EnsembleBatch::automatic;
+  EXPECT_TRUE(silt::run::member_plan(e, o).ahead.empty());
 }
 
 TEST(MemberPlan, MembersGoToRanksInTurn) {

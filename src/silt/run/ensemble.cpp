@@ -19,6 +19,7 @@
 #include "silt/run/hooks.hpp"
 #include "silt/run/member_batch.hpp"
 #include "silt/run/member_checks.hpp"
+#include "silt/run/member_turns.hpp"
 #include "silt/run/output_dir.hpp"
 #include "silt/run/swe_adapter.hpp"
 #include "silt/run/swe_measures.hpp"
@@ -121,8 +122,14 @@ int run_member(io::SweJob job, const EnsembleScene& scene, const io::Ensemble& e
   lo.checkpoint_option = o.checkpoint_option;
   lo.checkpoint_path = ckpt;     // at the interval and on a stop
   lo.checkpoint_at_end = false;  // its result is saved instead
-  const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
-  seat.leave();  // nobody waits for its maxima
+  Outcome end;
+  {
+    const auto t1 = std::chrono::steady_clock::now();
+    const StepTurn turn(slot.turns, slot.exec.device);  // built ahead: waits for a turn
+    r.times.waiting = seconds_since(t1);
+    end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+    seat.leave();  // nobody waits for its maxima
+  }
   r.times.stepping = frames.stepping_s();
   if (end.signal) return end.signal;
   take_maxima(job, solver, e.outputs, r);

@@ -117,6 +117,7 @@ struct EnsembleOptions {
 };
 
 class MemberBatch;
+class StepTurns;
 
 /// Where a member runs and what it tells the pool.
 struct MemberSlot {
@@ -127,6 +128,9 @@ struct MemberSlot {
   /// Called once its solver holds its device memory (may be empty): the first member's size
   /// says how many members fit on a GPU.
   std::function<void()> built;
+  /// Its device's turns to step (member_turns.hpp): a member built, it steps holding one, taken
+  /// with StepTurn(turns, exec.device). Null: it steps at once.
+  StepTurns* turns = nullptr;
 };
 /// One member's run: returns the signal that stopped it (0: it ran to its end); its errors name
 /// the member.

@@ -152,20 +152,23 @@ void open_out(Prepared& p, const EnsembleRequest& q) {
   });
 }
 
-// "3 members at once, one thread each", "up to 16 members at once on 2 listed GPUs", "one
-// member after another", after "member m on rank m mod 2, on each: " under MPI: the log's words
-// for the pool (the GPUs' memory may lower it).
+// "3 members at once, one thread each", "up to 16 members at once on 2 listed GPUs, 4 more built
+// ahead", "one member after another", after "member m on rank m mod 2, on each: " under MPI: the
+// log's words for the pool (the GPUs' memory may lower it).
 std::string how_members_run(const Prepared& p) {
   const std::string ranks =
       p.o.ranks > 1 ? fmt::format("over {} MPI ranks (member m on rank m mod {}), on each ",
                                   p.o.ranks, p.o.ranks)
                     : std::string();
-  const std::size_t k = member_plan(p.e, p.o).device.size();
+  const MemberPlan plan = member_plan(p.e, p.o);
+  const std::size_t k = plan.device.size();
   if (k <= 1) return ranks + "one member after another";
   if (!p.o.execs.front().is_cuda())
     return ranks + fmt::format("{} members at once, one thread each", k);
-  return ranks + fmt::format("up to {} members at once on {} listed GPU{}", k, p.o.execs.size(),
-                             p.o.execs.size() > 1 ? "s" : "");
+  const std::string ahead =
+      plan.ahead.empty() ? std::string() : fmt::format(", {} more built ahead", plan.ahead.size());
+  return ranks + fmt::format("up to {} members at once on {} listed GPU{}{}", k, p.o.execs.size(),
+                             p.o.execs.size() > 1 ? "s" : "", ahead);
 }
 
 // This rank's members, then the meeting: the stop agreed (the largest signal) and the finished

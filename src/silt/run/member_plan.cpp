@@ -15,6 +15,11 @@ MemberPlan plan_members(std::size_t members, int at_once, bool parallel, bool cu
     k = cuda ? lists * std::size_t(kCudaMembersPerDevice) : std::size_t(std::max(host_threads, 1));
   k = std::max<std::size_t>(std::min(k, members), 1);
   for (std::size_t w = 0; w < k; ++w) p.device.push_back(cuda ? int(w % lists) : 0);
+  // On the CPU a member's set-up takes the cores its steps would: none ahead there.
+  if (cuda && k > 1) {
+    const std::size_t ahead = std::min(lists * std::size_t(kCudaMembersAhead), members - k);
+    for (std::size_t w = 0; w < ahead; ++w) p.ahead.push_back(int(w % lists));
+  }
   // On the CPU a member in flight has one thread (one after another: all of them); on CUDA the
   // members share the host's threads for their outputs.
   if (cuda)
@@ -22,6 +27,12 @@ MemberPlan plan_members(std::size_t members, int at_once, bool parallel, bool cu
   else
     p.threads = parallel ? 1 : 0;
   return p;
+}
+
+std::vector<int> MemberPlan::workers() const {
+  std::vector<int> w = device;
+  w.insert(w.end(), ahead.begin(), ahead.end());
+  return w;
 }
 
 std::vector<std::size_t> members_of_rank(std::size_t members, int rank, int ranks) {

@@ -2,8 +2,9 @@
 // one after another, pulling the next from a shared counter. On the CPU a worker is one OpenMP
 // thread; on CUDA each worker drives its own member's solver (its own streams and graphs: nothing
 // in a step waits on the device as a whole, and stream capture is thread-local), several in
-// flight per GPU, on the listed GPUs in turn. Before CUDA workers start, the first member
-// measures what a member takes of its device and only as many as fit go on.
+// flight per GPU, on the listed GPUs in turn, and a few more that build their next member while
+// those step and then wait for a turn (member_turns.hpp). Before CUDA workers start, the first
+// member measures what a member takes of its device and only as many as fit go on.
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -24,6 +25,7 @@
 #include "silt/run/member_batch.hpp"
 #include "silt/run/member_plan.hpp"
 #include "silt/run/member_saver.hpp"
+#include "silt/run/member_turns.hpp"
 
 namespace silt::run {
 
@@ -37,9 +39,10 @@ std::string gib(std::size_t bytes) {
 // memory says how many members each GPU holds; then lets through those that fit.
 class MemoryGate {
  public:
-  MemoryGate(const MemberPlan& plan, const std::vector<Exec>& execs)
-      : open_(plan.device.size() <= 1 || !execs.front().is_cuda()) {
-    for (const int d : plan.device) gpu_.push_back(execs[std::size_t(d)].device);
+  // workers: each worker's device index (MemberPlan::workers).
+  MemoryGate(const std::vector<int>& workers, const std::vector<Exec>& execs)
+      : open_(workers.size() <= 1 || !execs.front().is_cuda()) {
+    for (const int d : workers) gpu_.push_back(execs[std::size_t(d)].device);
     keep_.assign(gpu_.size(), true);
   }
   // Worker 0, before each member while shut: its GPU's free memory.
@@ -158,6 +161,16 @@ class PoolTimes {
   double members_ = 0, began_ = -1, built_ = -1;
 };
 
+// Whether the shallow-water members in flight on one device step together (member_batch.hpp):
+// run.parallel "members", run.batch_members on, several workers. Not by default: on an H100 a
+// whole ensemble run stepping together was no faster than in flight (0.63 against 0.65 of one
+// 64M-cell run's kernels, bench/results/ensemble-batch-2026-12-06-h100.md) though its kernels
+// alone are (0.88 against 0.71).
+bool batches_members(const io::Ensemble& e, const MemberPlan& plan) {
+  if (e.mpm || e.parallel != io::EnsembleParallel::members || plan.device.size() < 2) return false;
+  return e.batch == io::EnsembleBatch::on;
+}
+
 // Sets this thread's OpenMP threads for the worker's life (0: as they are).
 struct ThreadsFor {
   explicit ThreadsFor(int n) : before(omp_get_max_threads()) {
@@ -183,22 +196,19 @@ struct ThreadsFor {
 
 MemberPlan member_plan(const io::Ensemble& e, const EnsembleOptions& o) {
   const bool cuda = o.execs.front().is_cuda();
-  return plan_members(members_of_rank(e.members.size(), o.rank, o.ranks).size(), e.at_once,
-                      e.parallel == io::EnsembleParallel::members, cuda, o.execs.size(),
-                      omp_get_max_threads());
+  MemberPlan plan = plan_members(members_of_rank(e.members.size(), o.rank, o.ranks).size(),
+                                 e.at_once, e.parallel == io::EnsembleParallel::members, cuda,
+                                 o.execs.size(), omp_get_max_threads());
+  // Members that step together start each step together: none waits for a turn. MPM members
+  // are not built ahead: their set-up is small (0.005 s median of a 0.42 s sand column on an
+  // H200) and building ahead made the 256-column sweep slower, 13.9 -> 16.2 s, its set-ups,
+  // frames and teardowns each ~10x longer beside the launch-bound steps (docs/NOTES.md,
+  // "Members built ahead, measured").
+  if (e.mpm || batches_members(e, plan)) plan.ahead.clear();
+  return plan;
 }
 
 namespace {
-
-// Whether the shallow-water members in flight on one device step together (member_batch.hpp):
-// run.parallel "members", run.batch_members on, several workers. Not by default: on an H100 a
-// whole ensemble run stepping together was no faster than in flight (0.63 against 0.65 of one
-// 64M-cell run's kernels, bench/results/ensemble-batch-2026-12-06-h100.md) though its kernels
-// alone are (0.88 against 0.71).
-bool batches_members(const io::Ensemble& e, const MemberPlan& plan) {
-  if (e.mpm || e.parallel != io::EnsembleParallel::members || plan.device.size() < 2) return false;
-  return e.batch == io::EnsembleBatch::on;
-}
 
 // One pool's run: the workers (w = 0 in the caller's thread, which also measures the first
 // member's memory for the gate) and the state they share.
@@ -215,8 +225,10 @@ class Pool {
         mine_(members_of_rank(e.members.size(), o.rank, o.ranks)),
         rank_(o.ranks > 1 ? fmt::format("rank {}: ", o.rank) : std::string()),
         plan_(member_plan(e, o)),
-        gate_(plan_, o.execs),
-        times_(plan_.device.size()),
+        workers_(plan_.workers()),
+        gate_(workers_, o.execs),
+        times_(workers_.size()),
+        turns_(step_turns()),
         batches_(batch_groups()),
         saver_(!save ? std::function<void(std::size_t)>() : [this, save](std::size_t m) {
           try {
@@ -229,7 +241,7 @@ class Pool {
   int run() {
     const DeviceBlockStats blocks_before = device_block_stats();
     std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < plan_.device.size(); ++w) pool.emplace_back([this, w] { work(w); });
+    for (std::size_t w = 1; w < workers_.size(); ++w) pool.emplace_back([this, w] { work(w); });
     work(0);
     gate_.open();
     for (std::thread& t : pool) t.join();
@@ -273,9 +285,18 @@ class Pool {
     }
     return groups;
   }
+  // Each CUDA device's turns to step (as many as plan_.device lists it), when workers beyond
+  // them build ahead; else none.
+  std::unique_ptr<StepTurns> step_turns() const {
+    if (plan_.ahead.empty()) return nullptr;
+    std::map<int, std::size_t> turns;
+    for (const int d : plan_.device) ++turns[o_.execs[std::size_t(d)].device];
+    return std::make_unique<StepTurns>(turns);
+  }
   MemberSlot slot_of(std::size_t w) {
     MemberSlot slot;
-    slot.exec = o_.execs[std::size_t(plan_.device[w])];
+    slot.exec = o_.execs[std::size_t(workers_[w])];
+    slot.turns = turns_.get();
     if (const auto it = batches_.find(slot.exec.device); it != batches_.end())
       slot.batch = it->second.get();
     slot.stop = [this] {
@@ -323,8 +344,10 @@ class Pool {
   const std::vector<std::size_t> mine_;
   const std::string rank_;  // "rank 1: " under MPI (of this rank's share), else empty
   const MemberPlan plan_;
+  const std::vector<int> workers_;  // each worker's device index: plan_.device, then plan_.ahead
   MemoryGate gate_;
   PoolTimes times_;
+  const std::unique_ptr<StepTurns> turns_;  // null: every worker steps at once
   // Each device's members stepping together (empty: each alone); by CUDA device (0 on the CPU).
   std::map<int, std::unique_ptr<MemberBatch>> batches_;
   std::atomic<std::size_t> next_{0}, finished_{0};

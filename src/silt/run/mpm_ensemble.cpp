@@ -18,6 +18,7 @@
 #include "silt/run/frame_loop.hpp"
 #include "silt/run/hooks.hpp"
 #include "silt/run/member_checks.hpp"
+#include "silt/run/member_turns.hpp"
 #include "silt/run/mpm_adapter.hpp"
 #include "silt/run/mpm_member_partial.hpp"
 #include "silt/run/output_dir.hpp"
@@ -117,7 +118,13 @@ int run_member(const io::MpmJob& job, const EnsembleScene& scene, const io::Ense
   Hooks hooks;
   const LoopOptions lo = member_loop(
       o, ckpt, stop, [&] { save_member_partial(o.checkpoint, m, e.members[m].name, p); });
-  const Outcome end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+  Outcome end;
+  {
+    const auto t1 = std::chrono::steady_clock::now();
+    const StepTurn turn(slot.turns, slot.exec.device);  // built ahead: waits for a turn
+    r.times.waiting = seconds_since(t1);
+    end = run_frames(frames, partition::World::self(), lo, hooks, quiet);
+  }
   if (end.signal) return end.signal;
   r.energy = std::move(p.energy);
   r.rest_speed = rest_speed_of(e, job);
