@@ -8,8 +8,8 @@ outside the slot). Assumes a member's stepping does not change with what runs be
 counts all of "other" outside the slot, though the pool gives a turn back only after the frames'
 host work (part of "other", ~0.02 s a flood member): an upper bound on the gain. Measured on an
 H200 (bench/results/ensemble-members-ahead-2026-12-07j-h200.md) the stepping beside set-ups grew
-~5%, and 2 ahead gained ~0.09 s of the members phase (medians 7.80 -> 7.71 s), not the 0.38 s replayed. Prints numbers,
-asserts nothing.
+~5%, and 2 ahead gained ~0.09 s of the members phase (medians 7.80 -> 7.71 s), not the 0.38 s
+replayed. Prints numbers, asserts nothing.
     python3 bench/pool_model.py LOG [K]"""
 import heapq
 import re
